@@ -1,0 +1,44 @@
+/**
+ * The engine's error vocabulary. Every failure the engine reports is an
+ * `EngineError` with a `kind` the HTTP layer maps to a status code
+ * (not_found → 404, conflict → 409, insufficient_capacity → 409/507,
+ * forbidden → 403, invalid → 400, scriptlet → 400/500, internal → 500).
+ */
+export type EngineErrorKind =
+  | "not_found"
+  | "conflict"
+  | "insufficient_capacity"
+  | "forbidden"
+  | "invalid"
+  | "scriptlet"
+  | "internal";
+
+export class EngineError extends Error {
+  readonly kind: EngineErrorKind;
+  /** Optional structured details (e.g. per-member rejection reasons). */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(kind: EngineErrorKind, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = "EngineError";
+    this.kind = kind;
+    this.details = details;
+  }
+}
+
+export function isEngineError(value: unknown, kind?: EngineErrorKind): value is EngineError {
+  return value instanceof EngineError && (kind === undefined || value.kind === kind);
+}
+
+export const notFound = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("not_found", message, details);
+export const conflict = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("conflict", message, details);
+export const invalid = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("invalid", message, details);
+export const forbidden = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("forbidden", message, details);
+export const insufficientCapacity = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("insufficient_capacity", message, details);
+export const internal = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("internal", message, details);
