@@ -1,0 +1,2 @@
+export { createScriptletHost } from "./host.js";
+export type * from "./port.js";

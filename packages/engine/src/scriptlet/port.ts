@@ -1,0 +1,254 @@
+/**
+ * The boundary between the placement pipeline (ENGINE-CORE) and the
+ * Starlark scriptlet host (SCRIPTLET-HOST). Everything here is plain JS data
+ * named after the LXD/Incus JSON fields, so the scriptlet sees exactly the
+ * keys an LXD scriptlet sees (`request.name`, `member.server_name`, ...).
+ *
+ * Optional fields may be left out: the scriptlet then reads the zero value
+ * of the field's kind (`None` for scalars, `[]` for lists, `{}` for maps),
+ * as SCRIPTLET.md specifies. Unknown fields are never visible.
+ */
+
+/** Why the placement runs (`request.reason`). */
+export type PlacementReason = "new" | "evacuation" | "relocation" | "rebalance";
+
+/** `InstanceSource` of the create body (`request.source`). */
+export interface InstanceSourceView {
+  type?: string;
+  certificate?: string;
+  alias?: string;
+  fingerprint?: string;
+  properties?: Record<string, string>;
+  server?: string;
+  secret?: string;
+  protocol?: string;
+  "base-image"?: string;
+  mode?: string;
+  operation?: string;
+  secrets?: Record<string, string>;
+  source?: string;
+  live?: boolean;
+  instance_only?: boolean;
+  refresh?: boolean;
+  refresh_exclude_older?: boolean;
+  project?: string;
+  allow_inconsistent?: boolean;
+}
+
+/**
+ * `InstancePlacement`: the expanded create body (config/devices already
+ * merged with the profiles) plus `reason` and `project`.
+ */
+export interface InstancePlacementView {
+  name: string;
+  reason: PlacementReason;
+  project: string;
+  type?: string;
+  architecture?: string;
+  config?: Record<string, string>;
+  devices?: Record<string, Record<string, string>>;
+  profiles?: string[];
+  source?: InstanceSourceView;
+  instance_type?: string;
+  description?: string;
+  ephemeral?: boolean;
+  stateful?: boolean;
+  restore?: string;
+  start?: boolean;
+  disk_only?: boolean;
+}
+
+/** `ClusterMember`, as in `GET /1.0/cluster/members/NAME`. */
+export interface ClusterMemberView {
+  server_name: string;
+  url?: string;
+  database?: boolean;
+  status?: string;
+  message?: string;
+  architecture?: string;
+  roles?: string[];
+  failure_domain?: string;
+  description?: string;
+  config?: Record<string, string>;
+  groups?: string[];
+}
+
+/** `ClusterMemberSysInfo` (`state.sysinfo`). Byte counts are integers. */
+export interface ClusterMemberSysInfoView {
+  uptime?: number;
+  /** Floats (1, 5 and 15 minute load). */
+  load_averages?: number[];
+  total_ram?: number;
+  free_ram?: number;
+  shared_ram?: number;
+  buffered_ram?: number;
+  total_swap?: number;
+  free_swap?: number;
+  processes?: number;
+  logical_cpus?: number;
+}
+
+export interface UsageView {
+  used?: number;
+  total?: number;
+}
+
+/** `StoragePoolState` (`state.storage_pools[NAME]`). */
+export interface StoragePoolStateView {
+  space?: UsageView;
+  inodes?: UsageView;
+}
+
+/** `ClusterMemberState`, as in `GET /1.0/cluster/members/NAME/state`. */
+export interface ClusterMemberStateView {
+  sysinfo?: ClusterMemberSysInfoView;
+  storage_pools?: Record<string, StoragePoolStateView>;
+}
+
+/**
+ * A JSON value as LXD would serialise it. Nested objects of `ResourcesView`
+ * are exposed with their own keys as fields (LXD `api.Resources` is deep and
+ * its inner structs vary between versions).
+ */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue | undefined };
+
+/** `Resources`, as LXD `api.Resources` (`GET /1.0/resources`). */
+export interface ResourcesView {
+  cpu?: { [key: string]: JsonValue | undefined };
+  memory?: { [key: string]: JsonValue | undefined };
+  gpu?: { [key: string]: JsonValue | undefined };
+  network?: { [key: string]: JsonValue | undefined };
+  storage?: { [key: string]: JsonValue | undefined };
+  usb?: { [key: string]: JsonValue | undefined };
+  pci?: { [key: string]: JsonValue | undefined };
+  system?: { [key: string]: JsonValue | undefined };
+  load?: { [key: string]: JsonValue | undefined };
+  serial?: { [key: string]: JsonValue | undefined };
+}
+
+/** `InstanceResources` (`get_instance_resources()`), plus Berth's resource classes. */
+export interface InstanceResourcesView {
+  cpu_cores: number;
+  memory_size: number;
+  root_disk_size: number;
+  /** Resource class -> amount, custom classes included. */
+  resource_classes?: Record<string, number>;
+}
+
+/** `Instance`, as returned by `get_instances()`. */
+export interface InstanceView {
+  name: string;
+  project?: string;
+  location?: string;
+  type?: string;
+  architecture?: string;
+  description?: string;
+  config?: Record<string, string>;
+  devices?: Record<string, Record<string, string>>;
+  expanded_config?: Record<string, string>;
+  expanded_devices?: Record<string, Record<string, string>>;
+  profiles?: string[];
+  ephemeral?: boolean;
+  stateful?: boolean;
+  status?: string;
+  status_code?: number;
+  created_at?: string;
+  last_used_at?: string;
+}
+
+/** `Project`, as returned by `get_project()`. */
+export interface ProjectView {
+  name: string;
+  description?: string;
+  config?: Record<string, string>;
+  used_by?: string[];
+}
+
+/** Per-run bounds, from server config. */
+export interface ScriptletLimits {
+  /** Evaluation steps per run (top level + call). */
+  maxSteps: number;
+  /** Wall-clock budget per run, in milliseconds. */
+  timeoutMs: number;
+  /** Longest string (in bytes) the scriptlet may build. */
+  maxStringLength: number;
+  /** Most elements a list/dict/set/tuple may hold. */
+  maxCollectionSize: number;
+}
+
+/** What the pipeline hands the scriptlet for one placement. */
+export interface ScriptletCall {
+  request: InstancePlacementView;
+  /** Already filtered and sorted (instance count ascending, ties in join order). */
+  candidates: ClusterMemberView[];
+  instanceResources: InstanceResourcesView;
+  cluster: ScriptletClusterView;
+  limits: ScriptletLimits;
+  signal?: AbortSignal;
+}
+
+/** Read access for the builtins, implemented by ENGINE-CORE over its model. */
+export interface ScriptletClusterView {
+  /** undefined -> unknown member error. */
+  memberState(name: string): ClusterMemberStateView | undefined;
+  /** undefined -> unknown member error. */
+  memberResources(name: string): ResourcesView | undefined;
+  instances(filter: { project?: string; location?: string }): InstanceView[];
+  instancesCount(filter: { project?: string; location?: string; pending: boolean }): number;
+  /** Schedulable members (sorted like candidates); undefined -> unknown group. */
+  clusterMembers(group?: string): ClusterMemberView[] | undefined;
+  /** undefined -> `Project not found`. */
+  project(name: string): ProjectView | undefined;
+}
+
+export type ScriptletOutcome =
+  /** set_target was called (last successful call wins). */
+  | { kind: "target"; member: string }
+  /** Returned None without set_target: the default policy picks. */
+  | { kind: "default" }
+  /**
+   * Full LXD text, e.g.
+   * 'Failed instance placement scriptlet: Failed with return value: "Invalid name"',
+   * 'Failed instance placement scriptlet: Failed to run: fail: x'.
+   */
+  | { kind: "rejected"; message: string };
+
+export interface ScriptletLogLine {
+  level: "info" | "warn" | "error";
+  /** The scriptlet's text without the `Instance placement scriptlet: ` prefix. */
+  message: string;
+}
+
+export interface ScriptletCost {
+  steps: number;
+  ms: number;
+}
+
+export interface ScriptletResult {
+  outcome: ScriptletOutcome;
+  logs: ScriptletLogLine[];
+  cost: ScriptletCost;
+}
+
+export interface ScriptletLogger {
+  log(line: ScriptletLogLine & { instance: string; project: string; reason: string }): void;
+}
+
+export interface ScriptletHost {
+  /**
+   * Compile + run top level + check the instance_placement signature; throws
+   * EngineError kind "invalid" with "instance_placement:LINE:COL: message"
+   * style texts per SCRIPTLET.md.
+   */
+  validate(source: string): void;
+  /** Runs the scriptlet for configuration version `version` (compiled program cached per version). */
+  run(version: number, source: string, call: ScriptletCall, logger?: ScriptletLogger): ScriptletResult;
+}
+
+export type CreateScriptletHost = () => ScriptletHost;
