@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The full check the README's test command runs: lint, then typecheck and the
+# tests of every package (all of them, even after a failure), then one closing
+# line with the totals. Exits non-zero if any step failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+biome check . || exit 1
+turbo run typecheck test --continue
+status=$?
+node scripts/test-summary.mjs
+summary=$?
+if [ "$status" -ne 0 ]; then exit "$status"; fi
+exit "$summary"
