@@ -1,0 +1,111 @@
+import type { Position } from "./position.js";
+
+/** Keywords of Starlark, plus Python's reserved words that Starlark also rejects as identifiers. */
+export const KEYWORDS = new Set([
+  "and",
+  "break",
+  "continue",
+  "def",
+  "elif",
+  "else",
+  "for",
+  "if",
+  "in",
+  "lambda",
+  "load",
+  "not",
+  "or",
+  "pass",
+  "return",
+  "while",
+]);
+
+/** Punctuation, longest first so the scanner can match greedily. */
+export const PUNCTUATION = [
+  "//=",
+  "<<=",
+  ">>=",
+  "**",
+  "//",
+  "<<",
+  ">>",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "&",
+  "|",
+  "^",
+  "~",
+  "<",
+  ">",
+  "=",
+  ".",
+  ",",
+  ";",
+  ":",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+] as const;
+
+export type SpecialToken =
+  | "EOF"
+  | "NEWLINE"
+  | "INDENT"
+  | "OUTDENT"
+  | "IDENT"
+  | "INT"
+  | "FLOAT"
+  | "STRING"
+  | "BYTES";
+
+/** A token kind: a special kind, a keyword, or the punctuation text itself. */
+export type TokenKind = SpecialToken | (typeof PUNCTUATION)[number] | string;
+
+export interface Token {
+  readonly kind: TokenKind;
+  readonly pos: Position;
+  /** Position just after the token; go.starlark.net reports "got X" errors here. */
+  readonly end: Position;
+  /** Source text of the token (for literals and identifiers). */
+  readonly raw: string;
+  /** Decoded value: identifier/string in byte-string form, int as number|bigint, float as number. */
+  readonly value: string | number | bigint | undefined;
+}
+
+const SPECIAL_NAMES: Record<SpecialToken, string> = {
+  EOF: "end of file",
+  NEWLINE: "newline",
+  INDENT: "indent",
+  OUTDENT: "outdent",
+  IDENT: "identifier",
+  INT: "int literal",
+  FLOAT: "float literal",
+  STRING: "string literal",
+  BYTES: "bytes literal",
+};
+
+/** How go.starlark.net prints a token in "got X, want Y" messages (punctuation quoted). */
+export function describeToken(kind: TokenKind): string {
+  const special = SPECIAL_NAMES[kind as SpecialToken];
+  if (special !== undefined) return special;
+  if (KEYWORDS.has(kind)) return kind;
+  return `'${kind}'`;
+}
