@@ -1,2 +1,2 @@
-/** Package identity, used by the workspace smoke tests until the package has real exports. */
-export const packageName = "@berth/engine";
+export * from "./errors.js";
+export * from "./store/index.js";

@@ -1,0 +1,548 @@
+/**
+ * The Store contract suite: every Store implementation runs it against
+ * itself (`runStoreContract("sqlite", () => makeSqliteStore())`). It pins the
+ * semantics the engine relies on: atomic all-or-nothing claims, capacity
+ * re-checked against the store's own usage, generations and revisions,
+ * in-use refusals, and aggregate snapshots.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EngineError } from "../errors.js";
+import { allocationsOf, inventory, newInstance, newMember } from "./fixtures.js";
+import type { ClaimFailureDetails, Store } from "./port.js";
+import type { InventoryRecord } from "./records.js";
+
+async function expectEngineError(promise: Promise<unknown>, kind: EngineError["kind"]): Promise<EngineError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).kind).toBe(kind);
+    return error as EngineError;
+  }
+  throw new Error(`expected an EngineError of kind ${kind}, but the call succeeded`);
+}
+
+function reasonOf(error: EngineError): ClaimFailureDetails["reason"] | undefined {
+  return (error.details as ClaimFailureDetails | undefined)?.reason;
+}
+
+export function runStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await makeStore();
+      await store.projects.create({ name: "default", description: "", config: {} });
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    async function addMember(
+      memberName: string,
+      inventories: Record<string, InventoryRecord> = { VCPU: inventory(8), MEMORY_MB: inventory(8192) },
+    ) {
+      return store.createMember(newMember(memberName, { inventories }));
+    }
+
+    describe("members", () => {
+      it("creates members with increasing join order and generation 0-or-more", async () => {
+        const a = await addMember("a");
+        const b = await addMember("b");
+        expect(b.joinOrder).toBeGreaterThan(a.joinOrder);
+        expect(a.inventories.VCPU?.total).toBe(8);
+        expect((await store.listMembers()).map((m) => m.name)).toEqual(["a", "b"]);
+      });
+
+      it("refuses a duplicate member name", async () => {
+        await addMember("a");
+        await expectEngineError(addMember("a"), "conflict");
+      });
+
+      it("refuses a member in an unknown group", async () => {
+        await expectEngineError(store.createMember(newMember("a", { groups: ["nope"] })), "not_found");
+      });
+
+      it("updates fields; heartbeats do not bump the generation, traits do", async () => {
+        const a = await addMember("a");
+        const beat = await store.updateMember("a", { lastHeartbeat: "2026-01-01T00:00:01.000Z" });
+        expect(beat.generation).toBe(a.generation);
+        expect(beat.lastHeartbeat).toBe("2026-01-01T00:00:01.000Z");
+        const traits = await store.updateMember("a", { traits: ["CUSTOM_FPGA"] }, a.generation);
+        expect(traits.generation).toBeGreaterThan(a.generation);
+        await expectEngineError(store.updateMember("a", { traits: [] }, a.generation), "conflict");
+        await expectEngineError(store.updateMember("zz", { description: "x" }), "not_found");
+      });
+
+      it("setInventories checks the generation and bumps it", async () => {
+        const a = await addMember("a");
+        const next = await store.setInventories("a", { VCPU: inventory(16) }, a.generation);
+        expect(next.generation).toBeGreaterThan(a.generation);
+        expect(next.inventories).toEqual({ VCPU: inventory(16) });
+        const error = await expectEngineError(
+          store.setInventories("a", { VCPU: inventory(4) }, a.generation),
+          "conflict",
+        );
+        expect(error.message).toMatch(/generation/i);
+      });
+
+      it("setInventories refuses to remove a class that has allocations, but allows shrinking", async () => {
+        const a = await addMember("a");
+        await store.claim({ create: [newInstance("i1", "a", { VCPU: 4, MEMORY_MB: 1024 })] });
+        const current = (await store.getMember("a"))!;
+        await expectEngineError(
+          store.setInventories("a", { VCPU: inventory(8) }, current.generation),
+          "conflict",
+        );
+        const shrunk = await store.setInventories(
+          "a",
+          { VCPU: inventory(2), MEMORY_MB: inventory(512) },
+          current.generation,
+        );
+        expect(shrunk.inventories.VCPU?.total).toBe(2);
+        expect(a.name).toBe("a");
+      });
+
+      it("setInventories refuses unknown custom classes", async () => {
+        const a = await addMember("a");
+        await expectEngineError(
+          store.setInventories("a", { CUSTOM_GOLD: inventory(1) }, a.generation),
+          "not_found",
+        );
+        await store.resourceClasses.create({ name: "CUSTOM_GOLD", custom: true });
+        const next = await store.setInventories("a", { CUSTOM_GOLD: inventory(1) }, a.generation);
+        expect(next.inventories.CUSTOM_GOLD?.total).toBe(1);
+      });
+
+      it("refuses deleting a member that hosts instances or reservations", async () => {
+        await addMember("a");
+        await addMember("b");
+        await store.claim({ create: [newInstance("r1", "a", {}, { forthcoming: true })] });
+        await expectEngineError(store.deleteMember("a"), "conflict");
+        await store.deleteMember("b");
+        expect(await store.getMember("b")).toBeUndefined();
+        await expectEngineError(store.deleteMember("b"), "not_found");
+      });
+    });
+
+    describe("catalog", () => {
+      it("groups: CRUD, in use while members belong to them", async () => {
+        await store.groups.create({ name: "gpu", description: "GPU hosts" });
+        await expectEngineError(store.groups.create({ name: "gpu", description: "" }), "conflict");
+        await store.createMember(newMember("a", { groups: ["gpu"] }));
+        await expectEngineError(store.groups.delete({ name: "gpu" }), "conflict");
+        await store.updateMember("a", { groups: [] });
+        await store.groups.update({ name: "gpu", description: "changed" });
+        expect((await store.groups.get({ name: "gpu" }))?.description).toBe("changed");
+        await store.groups.delete({ name: "gpu" });
+        expect(await store.groups.list()).toEqual([]);
+        await expectEngineError(store.groups.update({ name: "gpu", description: "" }), "not_found");
+      });
+
+      it("projects: in use while they hold instances or profiles", async () => {
+        await store.projects.create({ name: "p", description: "", config: { "limits.instances": "3" } });
+        await store.profiles.create({ project: "p", name: "web", description: "", config: {}, devices: {} });
+        await expectEngineError(store.projects.delete({ name: "p" }), "conflict");
+        await store.profiles.delete({ project: "p", name: "web" });
+        await addMember("a");
+        const created = await store.claim({ create: [newInstance("i", "a", {}, { project: "p" })] });
+        await expectEngineError(store.projects.delete({ name: "p" }), "conflict");
+        await store.claim({ remove: [{ id: created.instances[0]!.id }] });
+        await store.projects.delete({ name: "p" });
+        expect((await store.projects.list()).map((p) => p.name)).toEqual(["default"]);
+      });
+
+      it("profiles are project-scoped and in use while instances reference them", async () => {
+        await store.projects.create({ name: "p", description: "", config: {} });
+        await store.profiles.create({
+          project: "default",
+          name: "web",
+          description: "",
+          config: {},
+          devices: {},
+        });
+        await store.profiles.create({
+          project: "p",
+          name: "web",
+          description: "",
+          config: { "limits.cpu": "2" },
+          devices: {},
+        });
+        expect((await store.profiles.list({ project: "p" })).length).toBe(1);
+        expect((await store.profiles.get({ project: "p", name: "web" }))?.config).toEqual({
+          "limits.cpu": "2",
+        });
+        await expectEngineError(
+          store.profiles.create({ project: "nope", name: "x", description: "", config: {}, devices: {} }),
+          "not_found",
+        );
+        await addMember("a");
+        await store.claim({ create: [newInstance("i", "a", {}, { profiles: ["web"] })] });
+        await expectEngineError(store.profiles.delete({ project: "default", name: "web" }), "conflict");
+        await store.profiles.delete({ project: "p", name: "web" });
+      });
+
+      it("flavors and images round-trip", async () => {
+        const flavor = {
+          name: "m1.small",
+          description: "",
+          vcpus: 1,
+          memoryMb: 2048,
+          diskGb: 20,
+          extraSpecs: { "trait:HW_CPU_X86_AVX2": "required" },
+        };
+        await store.flavors.create(flavor);
+        expect(await store.flavors.get({ name: "m1.small" })).toEqual(flavor);
+        const image = {
+          fingerprint: "abc",
+          description: "",
+          architecture: "aarch64",
+          type: "container",
+          aliases: ["ubuntu/24.04"],
+          properties: {},
+        };
+        await store.images.create(image);
+        expect(await store.images.get({ name: "abc" })).toEqual(image);
+        await store.images.delete({ name: "abc" });
+        await store.flavors.delete({ name: "m1.small" });
+        expect(await store.images.list()).toEqual([]);
+      });
+
+      it("placement groups are in use while instances belong to them", async () => {
+        await store.placementGroups.create({
+          project: "default",
+          name: "db",
+          description: "",
+          policy: "spread",
+          rigor: "strict",
+        });
+        await addMember("a");
+        await store.claim({ create: [newInstance("i", "a", {}, { placementGroup: "db" })] });
+        await expectEngineError(store.placementGroups.delete({ project: "default", name: "db" }), "conflict");
+        const snapshot = await store.snapshot();
+        expect(snapshot.placementGroupCounts).toEqual([
+          { project: "default", group: "db", member: "a", instances: 1 },
+        ]);
+      });
+
+      it("custom resource classes are in use while an inventory has them", async () => {
+        await store.resourceClasses.create({ name: "CUSTOM_FPGA", custom: true });
+        await expectEngineError(
+          store.resourceClasses.create({ name: "CUSTOM_FPGA", custom: true }),
+          "conflict",
+        );
+        await store.createMember(newMember("a", { inventories: { CUSTOM_FPGA: inventory(2) } }));
+        await expectEngineError(store.resourceClasses.delete({ name: "CUSTOM_FPGA" }), "conflict");
+        const a = (await store.getMember("a"))!;
+        await store.setInventories("a", {}, a.generation);
+        await store.resourceClasses.delete({ name: "CUSTOM_FPGA" });
+        expect(await store.resourceClasses.list()).toEqual([]);
+      });
+    });
+
+    describe("claims", () => {
+      it("creates instances with allocations and counts them in the snapshot", async () => {
+        await addMember("a");
+        const result = await store.claim({
+          create: [
+            newInstance("i1", "a", { VCPU: 2, MEMORY_MB: 1024 }),
+            newInstance("r1", "a", { VCPU: 1 }, { forthcoming: true, type: "virtual-machine" }),
+          ],
+        });
+        expect(result.instances.map((i) => i.name)).toEqual(["i1", "r1"]);
+        expect(result.instances[0]!.revision).toBeGreaterThanOrEqual(1);
+        expect(result.usage).toEqual([
+          { member: "a", used: { VCPU: 2, MEMORY_MB: 1024 }, forthcoming: { VCPU: 1 } },
+        ]);
+        const snapshot = await store.snapshot();
+        expect(snapshot.usage).toEqual(result.usage);
+        expect(snapshot.instanceCounts).toEqual([
+          {
+            member: "a",
+            project: "default",
+            instances: 2,
+            forthcoming: 1,
+            containers: 1,
+            virtualMachines: 1,
+          },
+        ]);
+        expect((await store.getInstance("default", "i1"))?.allocations).toEqual(
+          allocationsOf("a", { VCPU: 2, MEMORY_MB: 1024 }),
+        );
+        expect((await store.getInstanceById(result.instances[1]!.id))?.name).toBe("r1");
+      });
+
+      it("counts both ledgers against capacity and reports which class ran out", async () => {
+        await addMember("a", { VCPU: inventory(4), MEMORY_MB: inventory(8192) });
+        await store.claim({ create: [newInstance("r", "a", { VCPU: 3 }, { forthcoming: true })] });
+        const error = await expectEngineError(
+          store.claim({ create: [newInstance("i", "a", { VCPU: 2 })] }),
+          "insufficient_capacity",
+        );
+        expect(error.details).toEqual({
+          reason: "capacity",
+          member: "a",
+          resourceClass: "VCPU",
+          requested: 2,
+          used: 3,
+          capacity: 4,
+        });
+        await store.claim({ create: [newInstance("i", "a", { VCPU: 1 })] });
+      });
+
+      it("applies reserved and allocation_ratio", async () => {
+        await addMember("a", { VCPU: inventory(4, { reserved: 1, allocationRatio: 2 }) });
+        await store.claim({ create: [newInstance("i1", "a", { VCPU: 6 })] });
+        await expectEngineError(
+          store.claim({ create: [newInstance("i2", "a", { VCPU: 1 })] }),
+          "insufficient_capacity",
+        );
+      });
+
+      it("enforces min_unit, max_unit and step_size as constraint failures", async () => {
+        await addMember("a", { VCPU: inventory(64, { minUnit: 2, maxUnit: 16, stepSize: 2 }) });
+        for (const amount of [1, 3, 18]) {
+          const error = await expectEngineError(
+            store.claim({ create: [newInstance(`i${amount}`, "a", { VCPU: amount })] }),
+            "insufficient_capacity",
+          );
+          expect(reasonOf(error)).toBe("constraints");
+        }
+        await store.claim({ create: [newInstance("ok", "a", { VCPU: 4 })] });
+      });
+
+      it("fails for a class the member has no inventory of, or an unknown member", async () => {
+        await addMember("a");
+        const noInventory = await expectEngineError(
+          store.claim({ create: [newInstance("i", "a", { DISK_GB: 1 })] }),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(noInventory)).toBe("no_inventory");
+        const missing = await expectEngineError(
+          store.claim({ create: [newInstance("i", "zz", { VCPU: 1 })] }),
+          "conflict",
+        );
+        expect(reasonOf(missing)).toBe("member_missing");
+      });
+
+      it("is all-or-nothing: one failing instance leaves nothing behind", async () => {
+        await addMember("a", { VCPU: inventory(4) });
+        await addMember("b", { VCPU: inventory(4) });
+        await expectEngineError(
+          store.claim({
+            create: [
+              newInstance("i1", "a", { VCPU: 2 }),
+              newInstance("i2", "b", { VCPU: 2 }),
+              newInstance("i3", "a", { VCPU: 3 }),
+            ],
+          }),
+          "insufficient_capacity",
+        );
+        expect(await store.listInstances()).toEqual([]);
+        const snapshot = await store.snapshot();
+        for (const usage of snapshot.usage) {
+          expect(Object.values(usage.used).every((v) => v === 0)).toBe(true);
+        }
+      });
+
+      it("refuses duplicate names within a project and duplicate ids", async () => {
+        await addMember("a");
+        await store.projects.create({ name: "p", description: "", config: {} });
+        const first = newInstance("i", "a");
+        await store.claim({ create: [first] });
+        const dupName = await expectEngineError(store.claim({ create: [newInstance("i", "a")] }), "conflict");
+        expect(reasonOf(dupName)).toBe("name_taken");
+        const dupInBatch = await expectEngineError(
+          store.claim({ create: [newInstance("j", "a"), newInstance("j", "a")] }),
+          "conflict",
+        );
+        expect(reasonOf(dupInBatch)).toBe("name_taken");
+        const dupId = await expectEngineError(
+          store.claim({ create: [newInstance("k", "a", {}, { id: first.id })] }),
+          "conflict",
+        );
+        expect(reasonOf(dupId)).toBe("id_taken");
+        await store.claim({ create: [newInstance("i", "a", {}, { project: "p" })] });
+      });
+
+      it("replace checks the revision, moves allocations and re-checks only growth", async () => {
+        await addMember("a", { VCPU: inventory(4) });
+        await addMember("b", { VCPU: inventory(4) });
+        const [reservation] = (
+          await store.claim({ create: [newInstance("r", "a", { VCPU: 3 }, { forthcoming: true })] })
+        ).instances;
+        // Shrink a below usage: committing the reservation must still succeed.
+        const a = (await store.getMember("a"))!;
+        await store.setInventories("a", { VCPU: inventory(1) }, a.generation);
+        const committed = await store.claim({
+          replace: [
+            {
+              record: { ...reservation!, forthcoming: false, allocations: allocationsOf("a", { VCPU: 3 }) },
+              expectedRevision: reservation!.revision,
+            },
+          ],
+        });
+        const instance = committed.instances[0]!;
+        expect(instance.forthcoming).toBe(false);
+        expect(instance.revision).toBeGreaterThan(reservation!.revision);
+        expect(committed.usage).toEqual([{ member: "a", used: { VCPU: 3 }, forthcoming: {} }]);
+        // Growing on the shrunk member fails.
+        await expectEngineError(
+          store.claim({
+            replace: [
+              {
+                record: { ...instance, allocations: allocationsOf("a", { VCPU: 4 }) },
+                expectedRevision: instance.revision,
+              },
+            ],
+          }),
+          "insufficient_capacity",
+        );
+        // A stale revision is a conflict.
+        const stale = await expectEngineError(
+          store.claim({
+            replace: [{ record: { ...instance, description: "x" }, expectedRevision: reservation!.revision }],
+          }),
+          "conflict",
+        );
+        expect(reasonOf(stale)).toBe("revision");
+        // Move to b.
+        const moved = await store.claim({
+          replace: [
+            {
+              record: {
+                ...instance,
+                location: "b",
+                origin: "a",
+                allocations: allocationsOf("b", { VCPU: 3 }),
+              },
+              expectedRevision: instance.revision,
+            },
+          ],
+        });
+        expect(moved.instances[0]!.location).toBe("b");
+        const usage = await store.memberUsage(["a", "b"]);
+        expect(usage).toEqual([
+          { member: "a", used: {}, forthcoming: {} },
+          { member: "b", used: { VCPU: 3 }, forthcoming: {} },
+        ]);
+      });
+
+      it("renames through replace and keeps names unique", async () => {
+        await addMember("a");
+        const created = await store.claim({ create: [newInstance("x", "a"), newInstance("y", "a")] });
+        const x = created.instances[0]!;
+        await expectEngineError(
+          store.claim({ replace: [{ record: { ...x, name: "y" }, expectedRevision: x.revision }] }),
+          "conflict",
+        );
+        await store.claim({ replace: [{ record: { ...x, name: "z" }, expectedRevision: x.revision }] });
+        expect(await store.getInstance("default", "x")).toBeUndefined();
+        expect((await store.getInstance("default", "z"))?.id).toBe(x.id);
+      });
+
+      it("remove frees allocations; removing an unknown id is a conflict", async () => {
+        await addMember("a", { VCPU: inventory(2) });
+        const created = await store.claim({ create: [newInstance("i", "a", { VCPU: 2 })] });
+        await store.claim({ remove: [{ id: created.instances[0]!.id }] });
+        await store.claim({ create: [newInstance("j", "a", { VCPU: 2 })] });
+        const error = await expectEngineError(store.claim({ remove: [{ id: "missing" }] }), "conflict");
+        expect(reasonOf(error)).toBe("instance_missing");
+      });
+
+      it("enforces project limits on growth only", async () => {
+        await addMember("a", { VCPU: inventory(64) });
+        const limits = { default: { instances: 2, cpu: 4 } };
+        const usage = (cpu: number) => ({ cpu, memoryBytes: 0, diskBytes: 0 });
+        await store.claim({
+          create: [newInstance("i1", "a", { VCPU: 3 }, { limitsUsage: usage(3) })],
+          projectLimits: limits,
+        });
+        const cpu = await expectEngineError(
+          store.claim({
+            create: [newInstance("i2", "a", { VCPU: 2 }, { limitsUsage: usage(2) })],
+            projectLimits: limits,
+          }),
+          "insufficient_capacity",
+        );
+        expect(cpu.details).toEqual({
+          reason: "project_limit",
+          project: "default",
+          limit: "cpu",
+          value: 5,
+          max: 4,
+        });
+        await store.claim({
+          create: [newInstance("i2", "a", {}, { limitsUsage: usage(1) })],
+          projectLimits: limits,
+        });
+        const count = await expectEngineError(
+          store.claim({ create: [newInstance("i3", "a")], projectLimits: limits }),
+          "insufficient_capacity",
+        );
+        expect(count.details).toMatchObject({ reason: "project_limit", limit: "instances" });
+        const snapshot = await store.snapshot();
+        expect(snapshot.projectUsage).toEqual([
+          {
+            project: "default",
+            instances: 2,
+            containers: 2,
+            virtualMachines: 0,
+            cpu: 4,
+            memoryBytes: 0,
+            diskBytes: 0,
+          },
+        ]);
+      });
+
+      it("never overcommits under many concurrent claims", async () => {
+        await addMember("a", { VCPU: inventory(10) });
+        const attempts = Array.from({ length: 40 }, (_, i) =>
+          store.claim({ create: [newInstance(`c${i}`, "a", { VCPU: 1 })] }).then(
+            () => "ok" as const,
+            (error: unknown) => {
+              if (error instanceof EngineError && error.kind === "insufficient_capacity")
+                return "full" as const;
+              throw error;
+            },
+          ),
+        );
+        const outcomes = await Promise.all(attempts);
+        expect(outcomes.filter((o) => o === "ok").length).toBe(10);
+        expect((await store.memberUsage(["a"]))[0]?.used.VCPU).toBe(10);
+      });
+
+      it("lists instances with filters", async () => {
+        await addMember("a");
+        await addMember("b");
+        await store.projects.create({ name: "p", description: "", config: {} });
+        await store.claim({
+          create: [
+            newInstance("i1", "a"),
+            newInstance("i2", "b"),
+            newInstance("i3", "a", {}, { project: "p", forthcoming: true }),
+          ],
+        });
+        const names = async (filter: Parameters<Store["listInstances"]>[0]) =>
+          (await store.listInstances(filter)).map((i) => i.name).sort();
+        expect(await names(undefined)).toEqual(["i1", "i2", "i3"]);
+        expect(await names({ location: "a" })).toEqual(["i1", "i3"]);
+        expect(await names({ project: "p" })).toEqual(["i3"]);
+        expect(await names({ forthcoming: false })).toEqual(["i1", "i2"]);
+      });
+    });
+
+    describe("config", () => {
+      it("bumps the version on every change and deletes null keys", async () => {
+        const initial = await store.getConfig();
+        const next = await store.setConfig({ "cluster.offline_threshold": "20", "x.y": "1" });
+        expect(next.version).toBeGreaterThan(initial.version);
+        expect(await store.getConfigVersion()).toBe(next.version);
+        const removed = await store.setConfig({ "x.y": null }, next.version);
+        expect(removed.values).toEqual({ "cluster.offline_threshold": "20" });
+        await expectEngineError(store.setConfig({ a: "b" }, next.version), "conflict");
+        expect((await store.snapshot()).config).toEqual(removed);
+      });
+    });
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Small builders for store records, shared by the contract suite and engine
+ * tests. They fill every field with a neutral default so tests state only
+ * what matters to them.
+ */
+import type { NewInstance, NewMember } from "./port.js";
+import type { AllocationRow, InventoryRecord, Ledger } from "./records.js";
+
+export function inventory(total: number, overrides: Partial<InventoryRecord> = {}): InventoryRecord {
+  return {
+    total,
+    reserved: 0,
+    minUnit: 1,
+    maxUnit: 2147483647,
+    stepSize: 1,
+    allocationRatio: 1,
+    source: "explicit",
+    ...overrides,
+  };
+}
+
+export function newMember(name: string, overrides: Partial<NewMember> = {}): NewMember {
+  return {
+    name,
+    url: `https://${name}:8443`,
+    architecture: "x86_64",
+    description: "",
+    failureDomain: "default",
+    roles: [],
+    groups: [],
+    config: {},
+    traits: [],
+    evacuated: false,
+    lastHeartbeat: null,
+    state: null,
+    resources: null,
+    inventories: {},
+    ...overrides,
+  };
+}
+
+let sequence = 0;
+
+/** A deterministic-looking but unique UUID-shaped id for tests. */
+export function testId(): string {
+  sequence += 1;
+  const hex = sequence.toString(16).padStart(12, "0");
+  return `00000000-0000-4000-8000-${hex}`;
+}
+
+export function allocationsOf(
+  member: string,
+  resources: Record<string, number>,
+  ledger: Ledger = "used",
+): AllocationRow[] {
+  return Object.entries(resources).map(([resourceClass, amount]) => ({
+    member,
+    resourceClass,
+    ledger,
+    amount,
+  }));
+}
+
+export function newInstance(
+  name: string,
+  location: string,
+  resources: Record<string, number> = {},
+  overrides: Partial<NewInstance> = {},
+): NewInstance {
+  const forthcoming = overrides.forthcoming ?? false;
+  return {
+    id: testId(),
+    project: "default",
+    name,
+    type: "container",
+    location,
+    forthcoming,
+    architecture: "x86_64",
+    description: "",
+    ephemeral: false,
+    profiles: [],
+    config: {},
+    devices: {},
+    instanceType: null,
+    flavor: null,
+    source: null,
+    placementGroup: null,
+    origin: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    allocations: allocationsOf(location, resources, forthcoming ? "forthcoming" : "used"),
+    limitsUsage: { cpu: 0, memoryBytes: 0, diskBytes: 0 },
+    ...overrides,
+  };
+}

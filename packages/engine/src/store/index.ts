@@ -1,0 +1,4 @@
+export * from "./capacity.js";
+export * from "./memory-store.js";
+export type * from "./port.js";
+export type * from "./records.js";

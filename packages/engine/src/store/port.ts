@@ -1,0 +1,270 @@
+/**
+ * The Store port: everything the engine needs from durable storage.
+ *
+ * The engine keeps an in-memory model for fast decisions, but the store is the
+ * truth. Two rules make that safe:
+ *  - every write that consumes resources goes through `claim`, which re-checks
+ *    capacity and project limits against the store's OWN usage inside one
+ *    transaction, so concurrent engines (or processes) can never overcommit;
+ *  - member inventories/traits carry a generation, and instances a revision,
+ *    so read-modify-write races surface as typed conflicts.
+ *
+ * Errors: implementations throw `EngineError` (src/errors.ts) with kind
+ * "not_found", "conflict" or "insufficient_capacity"; claim failures carry
+ * `ClaimFailureDetails` in `details`.
+ */
+import type {
+  ConfigRecord,
+  FlavorRecord,
+  GroupRecord,
+  ImageRecord,
+  InstanceRecord,
+  InventoryRecord,
+  MemberRecord,
+  PlacementGroupRecord,
+  ProfileRecord,
+  ProjectRecord,
+  ResourceClassRecord,
+} from "./records.js";
+
+/** Identifies a catalog record: `project` only for project-scoped tables. */
+export interface RecordKey {
+  name: string;
+  project?: string;
+}
+
+/**
+ * A simple keyed table. `delete` refuses (conflict) when the record is still
+ * referenced, as documented per table on `Store`.
+ */
+export interface CatalogTable<T> {
+  list(filter?: { project?: string }): Promise<T[]>;
+  get(key: RecordKey): Promise<T | undefined>;
+  /** conflict if the key exists. */
+  create(record: T): Promise<T>;
+  /** not_found if the key does not exist; the key fields of `record` select the row. */
+  update(record: T): Promise<T>;
+  /** not_found if absent; conflict if still in use. */
+  delete(key: RecordKey): Promise<void>;
+}
+
+/** Fields of a member that `updateMember` may change. */
+export type MemberPatch = Partial<
+  Pick<
+    MemberRecord,
+    | "url"
+    | "architecture"
+    | "description"
+    | "failureDomain"
+    | "roles"
+    | "groups"
+    | "config"
+    | "traits"
+    | "evacuated"
+    | "lastHeartbeat"
+    | "state"
+    | "resources"
+  >
+>;
+
+/** New member: the store assigns `generation`, `joinOrder` and `createdAt`. */
+export type NewMember = Omit<MemberRecord, "generation" | "joinOrder" | "createdAt">;
+
+/** New instance: the store assigns `revision`. */
+export type NewInstance = Omit<InstanceRecord, "revision">;
+
+/** LXD project limits, already parsed by the engine into numbers (absent = unlimited). */
+export interface ProjectLimits {
+  instances?: number;
+  containers?: number;
+  virtualMachines?: number;
+  cpu?: number;
+  memoryBytes?: number;
+  diskBytes?: number;
+}
+
+/**
+ * One all-or-nothing write. The store applies every part or none:
+ *  - `create`: new instances with their allocations. conflict if the id or
+ *    (project, name) is taken.
+ *  - `replace`: existing instances rewritten whole (move, rename, commit of a
+ *    reservation, resize, edit). conflict if `expectedRevision` differs.
+ *  - `remove`: deletes instances and frees their allocations.
+ *
+ * Capacity rule, checked against the store's authoritative usage AFTER the
+ * whole claim is applied: for every (member, class) whose total consumption
+ * (both ledgers) grows, `used + forthcoming <= (total - reserved) * ratio`.
+ * Every allocation row that is new or grew must respect min_unit, max_unit
+ * and step_size of its inventory, and the member and class must exist.
+ * Consumption that does not grow is never re-checked, so shrinking an
+ * inventory below usage does not block commits, moves within a member or
+ * deletions.
+ *
+ * Project limits: for every project in `projectLimits`, each limited
+ * dimension that the claim increases must stay within its limit afterwards.
+ */
+export interface Claim {
+  create?: NewInstance[];
+  replace?: { record: NewInstance; expectedRevision: number }[];
+  remove?: { id: string; expectedRevision?: number }[];
+  projectLimits?: Record<string, ProjectLimits>;
+}
+
+export interface ClaimResult {
+  /** Created and replaced instances as stored (with their new revisions). */
+  instances: InstanceRecord[];
+  /** Authoritative usage of every member the claim touched, after the claim. */
+  usage: MemberUsage[];
+}
+
+/** What `EngineError.details` holds when a claim fails. */
+export type ClaimFailureDetails =
+  | {
+      reason: "capacity";
+      member: string;
+      resourceClass: string;
+      requested: number;
+      used: number;
+      capacity: number;
+    }
+  | {
+      reason: "constraints";
+      member: string;
+      resourceClass: string;
+      amount: number;
+      minUnit: number;
+      maxUnit: number;
+      stepSize: number;
+    }
+  | { reason: "no_inventory"; member: string; resourceClass: string }
+  | { reason: "member_missing"; member: string }
+  | { reason: "project_limit"; project: string; limit: keyof ProjectLimits; value: number; max: number }
+  | { reason: "name_taken"; project: string; name: string }
+  | { reason: "id_taken"; id: string }
+  | { reason: "revision"; id: string; expected: number; actual: number }
+  | { reason: "instance_missing"; id: string };
+
+/** Per-member usage per class, per ledger. */
+export interface MemberUsage {
+  member: string;
+  used: Record<string, number>;
+  forthcoming: Record<string, number>;
+}
+
+/** Instance counts per (member, project); forthcoming ones are counted in `instances` too. */
+export interface InstanceCountRow {
+  member: string;
+  project: string;
+  instances: number;
+  forthcoming: number;
+  containers: number;
+  virtualMachines: number;
+}
+
+/** Members of a placement group per member. */
+export interface PlacementGroupCountRow {
+  project: string;
+  group: string;
+  member: string;
+  instances: number;
+}
+
+/** What LXD project limits count, per project (all instances incl. reservations). */
+export interface ProjectUsageRow {
+  project: string;
+  instances: number;
+  containers: number;
+  virtualMachines: number;
+  cpu: number;
+  memoryBytes: number;
+  diskBytes: number;
+}
+
+/**
+ * Everything the engine needs at start-up, as aggregates: its size grows with
+ * members, projects and groups, never with the number of instances.
+ */
+export interface StoreSnapshot {
+  members: MemberRecord[];
+  groups: GroupRecord[];
+  projects: ProjectRecord[];
+  placementGroups: PlacementGroupRecord[];
+  resourceClasses: ResourceClassRecord[];
+  config: ConfigRecord;
+  usage: MemberUsage[];
+  instanceCounts: InstanceCountRow[];
+  placementGroupCounts: PlacementGroupCountRow[];
+  projectUsage: ProjectUsageRow[];
+}
+
+export interface InstanceFilter {
+  project?: string;
+  location?: string;
+  forthcoming?: boolean;
+  placementGroup?: string;
+}
+
+export interface Store {
+  /** Aggregated state for hydrating the engine's model. */
+  snapshot(): Promise<StoreSnapshot>;
+
+  // --- members ---------------------------------------------------------------
+  listMembers(): Promise<MemberRecord[]>;
+  getMember(name: string): Promise<MemberRecord | undefined>;
+  /** conflict if the name exists; every group named must exist (not_found). */
+  createMember(member: NewMember): Promise<MemberRecord>;
+  /**
+   * not_found if absent. With `expectedGeneration`, conflict when it differs.
+   * A change of `traits` bumps the generation; heartbeats and state do not.
+   */
+  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord>;
+  /**
+   * Replaces all inventories of a member. conflict when `expectedGeneration`
+   * differs, or when a class that has allocations on this member would be
+   * removed. Bumps the generation. Custom classes must exist (not_found).
+   */
+  setInventories(
+    name: string,
+    inventories: Record<string, InventoryRecord>,
+    expectedGeneration: number,
+  ): Promise<MemberRecord>;
+  /** not_found if absent; conflict if any instance (or reservation) is located there. */
+  deleteMember(name: string): Promise<void>;
+
+  // --- catalog ---------------------------------------------------------------
+  /** delete: conflict while any member is in the group. */
+  readonly groups: CatalogTable<GroupRecord>;
+  /** delete: conflict while the project has instances, profiles or placement groups. */
+  readonly projects: CatalogTable<ProjectRecord>;
+  /** Project-scoped. create: the project must exist. delete: conflict while an instance uses it. */
+  readonly profiles: CatalogTable<ProfileRecord>;
+  readonly flavors: CatalogTable<FlavorRecord>;
+  /** Keyed by fingerprint (passed as `name` in RecordKey). */
+  readonly images: CatalogTable<ImageRecord>;
+  /** Project-scoped. delete: conflict while an instance belongs to the group. */
+  readonly placementGroups: CatalogTable<PlacementGroupRecord>;
+  /** Custom classes. delete: conflict while any inventory or allocation uses the class. */
+  readonly resourceClasses: CatalogTable<ResourceClassRecord>;
+
+  // --- instances ---------------------------------------------------------------
+  getInstance(project: string, name: string): Promise<InstanceRecord | undefined>;
+  getInstanceById(id: string): Promise<InstanceRecord | undefined>;
+  listInstances(filter?: InstanceFilter): Promise<InstanceRecord[]>;
+  /** The only way to create, change or delete instances; see `Claim`. */
+  claim(claim: Claim): Promise<ClaimResult>;
+  /** Authoritative usage of the named members (refreshes the model after a lost race). */
+  memberUsage(names: string[]): Promise<MemberUsage[]>;
+
+  // --- server config -------------------------------------------------------------
+  getConfig(): Promise<ConfigRecord>;
+  /** Cheap read so other processes notice changes (e.g. a new scriptlet). */
+  getConfigVersion(): Promise<number>;
+  /**
+   * Applies a patch (null deletes a key) and bumps the version. With
+   * `expectedVersion`, conflict when it differs.
+   */
+  setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord>;
+
+  /** Releases resources (connections); the store is unusable afterwards. */
+  close(): Promise<void>;
+}

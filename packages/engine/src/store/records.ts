@@ -1,0 +1,162 @@
+/**
+ * The records the Store persists. They are the engine's domain types, close to
+ * the LXD/Incus wire shapes but camelCase-free where a field is a plain map
+ * (config/devices keep LXD keys). Every record is a plain, JSON-serialisable
+ * object so any Store can keep it in a row or a document.
+ */
+
+/** One inventory of one resource class on one member (OpenStack Placement fields). */
+export interface InventoryRecord {
+  total: number;
+  reserved: number;
+  minUnit: number;
+  maxUnit: number;
+  stepSize: number;
+  allocationRatio: number;
+  /**
+   * "explicit" inventories were set by an operator and always win; "derived"
+   * ones were computed by the engine from the member's reported resources
+   * and are rewritten when those change.
+   */
+  source: "explicit" | "derived";
+}
+
+export interface MemberRecord {
+  name: string;
+  url: string;
+  architecture: string;
+  description: string;
+  failureDomain: string;
+  roles: string[];
+  groups: string[];
+  /** LXD member config: `scheduler.instance`, `user.*`. */
+  config: Record<string, string>;
+  traits: string[];
+  evacuated: boolean;
+  /** ISO timestamp of the last heartbeat, or null if never seen. */
+  lastHeartbeat: string | null;
+  /** Reported LXD `ClusterMemberState` (plain JSON), if any. */
+  state: Record<string, unknown> | null;
+  /** Reported LXD `Resources` (plain JSON), if any. */
+  resources: Record<string, unknown> | null;
+  /** Effective inventories keyed by resource class. */
+  inventories: Record<string, InventoryRecord>;
+  /**
+   * Optimistic-concurrency counter (Placement's resource provider generation):
+   * bumped by the store whenever inventories or traits change.
+   */
+  generation: number;
+  /** Monotonic join order assigned by the store on create; breaks placement ties. */
+  joinOrder: number;
+  createdAt: string;
+}
+
+export interface GroupRecord {
+  name: string;
+  description: string;
+}
+
+export interface ProjectRecord {
+  name: string;
+  description: string;
+  config: Record<string, string>;
+}
+
+export interface ProfileRecord {
+  project: string;
+  name: string;
+  description: string;
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+}
+
+export interface FlavorRecord {
+  name: string;
+  description: string;
+  vcpus: number;
+  memoryMb: number;
+  diskGb: number;
+  extraSpecs: Record<string, string>;
+}
+
+export interface ImageRecord {
+  fingerprint: string;
+  description: string;
+  architecture: string;
+  /** "container" | "virtual-machine" */
+  type: string;
+  aliases: string[];
+  properties: Record<string, string>;
+}
+
+export type PlacementPolicy = "spread" | "compact";
+export type PlacementRigor = "strict" | "permissive";
+
+export interface PlacementGroupRecord {
+  project: string;
+  name: string;
+  description: string;
+  policy: PlacementPolicy;
+  rigor: PlacementRigor;
+}
+
+export interface ResourceClassRecord {
+  name: string;
+  /** Standard classes are built in and never stored; the store keeps custom ones. */
+  custom: true;
+}
+
+/** Which ledger an allocation counts in (RESOURCES.md "Two ledgers"). */
+export type Ledger = "used" | "forthcoming";
+
+export interface AllocationRow {
+  member: string;
+  resourceClass: string;
+  ledger: Ledger;
+  amount: number;
+}
+
+/** Amounts counted against LXD project limits (`limits.cpu/memory/disk`). */
+export interface LimitsUsage {
+  cpu: number;
+  memoryBytes: number;
+  diskBytes: number;
+}
+
+export type InstanceType = "container" | "virtual-machine";
+
+export interface InstanceRecord {
+  /** UUID; the only mandatory attribute of a reservation. */
+  id: string;
+  project: string;
+  name: string;
+  type: InstanceType;
+  /** Member the instance lives on (reservations are placed too). */
+  location: string;
+  /** True for a reservation (Ganeti forthcoming instance). */
+  forthcoming: boolean;
+  architecture: string;
+  description: string;
+  ephemeral: boolean;
+  profiles: string[];
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+  instanceType: string | null;
+  flavor: string | null;
+  source: Record<string, unknown> | null;
+  /** Placement group name (from config `placement.group`), or null. */
+  placementGroup: string | null;
+  /** Member an evacuated instance came from (restore moves it back), or null. */
+  origin: string | null;
+  createdAt: string;
+  allocations: AllocationRow[];
+  limitsUsage: LimitsUsage;
+  /** Optimistic-concurrency counter, assigned and bumped by the store. */
+  revision: number;
+}
+
+export interface ConfigRecord {
+  /** Bumped on every change; other processes re-read config when it moves. */
+  version: number;
+  values: Record<string, string>;
+}
