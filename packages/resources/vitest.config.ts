@@ -1,4 +1,19 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
 import { sharedTestConfig } from "../../vitest.shared.js";
 
-export default defineConfig(sharedTestConfig);
+// Coverage is part of this package's contract (100% of lines), so every run
+// measures it and prints the numbers where CI shows them.
+export default mergeConfig(
+  defineConfig(sharedTestConfig),
+  defineConfig({
+    test: {
+      coverage: {
+        provider: "v8",
+        include: ["src/**/*.ts"],
+        exclude: ["src/**/*.test.ts"],
+        reporter: ["text-summary", "text"],
+        thresholds: { lines: 100 },
+      },
+    },
+  }),
+);

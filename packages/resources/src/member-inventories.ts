@@ -1,0 +1,85 @@
+import { type Inventory, type InventoryError, type InventoryInput, normalizeInventory } from "./inventory.js";
+import { err, ok, type Result } from "./result.js";
+import { GiB, MiB } from "./sizes.js";
+
+/**
+ * The parts of LXD's `api.Resources` (GET /1.0/resources) that size a
+ * member: `cpu.total` is the number of CPU threads, `memory.total` bytes.
+ */
+export interface ReportedResources {
+  readonly cpu: { readonly total: number };
+  readonly memory: { readonly total: number };
+}
+
+/** Per-class defaults the cluster configuration decides. */
+export interface StandardInventoryDefaults {
+  readonly allocation_ratios: { readonly VCPU: number; readonly MEMORY_MB: number; readonly DISK_GB: number };
+  /** Held back from instances (e.g. for the host itself), in the class's unit. Default 0. */
+  readonly reserved?: { readonly VCPU?: number; readonly MEMORY_MB?: number; readonly DISK_GB?: number };
+}
+
+/**
+ * Nova's current initial allocation ratios (`initial_cpu_allocation_ratio`
+ * 4.0, `initial_ram_allocation_ratio` 1.0, `initial_disk_allocation_ratio`
+ * 1.0). The server passes the cluster's configured values instead.
+ */
+export const DEFAULT_ALLOCATION_RATIOS = { VCPU: 4.0, MEMORY_MB: 1.0, DISK_GB: 1.0 } as const;
+
+export const DEFAULT_STANDARD_INVENTORY: StandardInventoryDefaults = {
+  allocation_ratios: DEFAULT_ALLOCATION_RATIOS,
+};
+
+export interface MemberInventoryError {
+  readonly kind: "invalid-member-inventory";
+  readonly resource_class: string;
+  readonly cause: InventoryError;
+  readonly message: string;
+}
+
+/**
+ * A member's inventories: VCPU (CPU threads), MEMORY_MB (memory, whole MiB)
+ * and DISK_GB (root storage pool size, whole GiB; omit it when unknown)
+ * derived from what the member reports, with the cluster's default ratios;
+ * then every explicit inventory, which always wins over a derived one and is
+ * the only source of custom classes. A derived class whose total would be 0
+ * is left out (Placement refuses total < 1).
+ */
+export function deriveMemberInventories(
+  reported: ReportedResources,
+  rootPoolBytes: number | undefined,
+  explicit: Readonly<Record<string, InventoryInput>> = {},
+  defaults: StandardInventoryDefaults = DEFAULT_STANDARD_INVENTORY,
+): Result<Record<string, Inventory>, MemberInventoryError> {
+  const derivedTotals: Record<"VCPU" | "MEMORY_MB" | "DISK_GB", number | undefined> = {
+    VCPU: Math.floor(reported.cpu.total),
+    MEMORY_MB: Math.floor(reported.memory.total / MiB),
+    DISK_GB: rootPoolBytes === undefined ? undefined : Math.floor(rootPoolBytes / GiB),
+  };
+  const inventories: Record<string, Inventory> = {};
+  for (const resourceClass of ["VCPU", "MEMORY_MB", "DISK_GB"] as const) {
+    const total = derivedTotals[resourceClass];
+    if (total === undefined || total < 1 || resourceClass in explicit) continue;
+    const derived = normalizeInventory(resourceClass, {
+      total,
+      reserved: defaults.reserved?.[resourceClass] ?? 0,
+      allocation_ratio: defaults.allocation_ratios[resourceClass],
+    });
+    if (!derived.ok) return err(memberError(resourceClass, derived.error));
+    inventories[resourceClass] = derived.value;
+  }
+  for (const resourceClass of Object.keys(explicit)) {
+    const given = normalizeInventory(resourceClass, explicit[resourceClass] as InventoryInput);
+    if (!given.ok) return err(memberError(resourceClass, given.error));
+    inventories[resourceClass] = given.value;
+  }
+  return ok(inventories);
+}
+
+function memberError(resourceClass: string, cause: InventoryError): MemberInventoryError {
+  return {
+    kind: "invalid-member-inventory",
+    resource_class: resourceClass,
+    cause,
+    message: `Invalid ${resourceClass} inventory: ${cause.message}`,
+  };
+}
