@@ -1,0 +1,189 @@
+import { z } from "zod";
+import { BulkCreateFailureSchema, BulkCreateRequestSchema, BulkCreateResultSchema } from "./bulk.js";
+import { DryRunResultSchema } from "./dry-run.js";
+import { ErrorResponseSchema, SyncResponseSchema } from "./envelope.js";
+import { FlavorPatchSchema, FlavorPutSchema, FlavorSchema, FlavorsPostSchema } from "./flavors.js";
+import {
+  ImageAliasesEntrySchema,
+  ImageAliasesPostSchema,
+  ImageAliasPatchSchema,
+  ImageAliasPostSchema,
+  ImageAliasPutSchema,
+  ImagePatchSchema,
+  ImagePutSchema,
+  ImageSchema,
+  ImagesPostSchema,
+} from "./images.js";
+import {
+  InstanceCommitPostSchema,
+  InstancePatchSchema,
+  InstancePostSchema,
+  InstancePutSchema,
+  InstanceSchema,
+  InstanceSourceSchema,
+  InstancesPostSchema,
+} from "./instances.js";
+import {
+  InventoriesPutSchema,
+  InventoryPutSchema,
+  InventorySchema,
+  MemberInventoriesSchema,
+} from "./inventories.js";
+import { ResourcesSchema } from "./member-resources.js";
+import { ClusterMemberStateSchema } from "./member-state.js";
+import {
+  ClusterGroupPatchSchema,
+  ClusterGroupPostSchema,
+  ClusterGroupPutSchema,
+  ClusterGroupSchema,
+  ClusterGroupsPostSchema,
+  ClusterMemberPatchSchema,
+  ClusterMemberPostSchema,
+  ClusterMemberPutSchema,
+  ClusterMemberSchema,
+  ClusterMemberStatePostSchema,
+  ClusterMembersPostSchema,
+} from "./members.js";
+import {
+  PlacementGroupPatchSchema,
+  PlacementGroupPostSchema,
+  PlacementGroupPutSchema,
+  PlacementGroupSchema,
+  PlacementGroupsPostSchema,
+} from "./placement-groups.js";
+import {
+  ProfilePatchSchema,
+  ProfilePostSchema,
+  ProfilePutSchema,
+  ProfileSchema,
+  ProfilesPostSchema,
+} from "./profiles.js";
+import {
+  ProjectPatchSchema,
+  ProjectPostSchema,
+  ProjectPutSchema,
+  ProjectSchema,
+  ProjectsPostSchema,
+} from "./projects.js";
+import { RebalancePlanSchema } from "./rebalance.js";
+import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
+import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
+import { ServerPatchSchema, ServerPutSchema, ServerSchema } from "./server.js";
+import { ServerConfigSchema } from "./server-config.js";
+import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
+
+/**
+ * Every named wire schema, keyed by the name it has in the OpenAPI document
+ * (`components.schemas.NAME`). Servers look bodies up here; the OpenAPI generator walks it.
+ */
+export const apiSchemas = {
+  SyncResponse: SyncResponseSchema,
+  ErrorResponse: ErrorResponseSchema,
+  Server: ServerSchema,
+  ServerPut: ServerPutSchema,
+  ServerPatch: ServerPatchSchema,
+  ServerConfig: ServerConfigSchema,
+  ClusterMember: ClusterMemberSchema,
+  ClusterMembersPost: ClusterMembersPostSchema,
+  ClusterMemberPut: ClusterMemberPutSchema,
+  ClusterMemberPatch: ClusterMemberPatchSchema,
+  ClusterMemberPost: ClusterMemberPostSchema,
+  ClusterMemberState: ClusterMemberStateSchema,
+  ClusterMemberStatePost: ClusterMemberStatePostSchema,
+  Resources: ResourcesSchema,
+  Inventory: InventorySchema,
+  InventoryPut: InventoryPutSchema,
+  InventoriesPut: InventoriesPutSchema,
+  MemberInventories: MemberInventoriesSchema,
+  ClusterGroup: ClusterGroupSchema,
+  ClusterGroupsPost: ClusterGroupsPostSchema,
+  ClusterGroupPut: ClusterGroupPutSchema,
+  ClusterGroupPatch: ClusterGroupPatchSchema,
+  ClusterGroupPost: ClusterGroupPostSchema,
+  RebalancePlan: RebalancePlanSchema,
+  ResourceClass: ResourceClassSchema,
+  ResourceClassesPost: ResourceClassesPostSchema,
+  Flavor: FlavorSchema,
+  FlavorsPost: FlavorsPostSchema,
+  FlavorPut: FlavorPutSchema,
+  FlavorPatch: FlavorPatchSchema,
+  Project: ProjectSchema,
+  ProjectsPost: ProjectsPostSchema,
+  ProjectPut: ProjectPutSchema,
+  ProjectPatch: ProjectPatchSchema,
+  ProjectPost: ProjectPostSchema,
+  Profile: ProfileSchema,
+  ProfilesPost: ProfilesPostSchema,
+  ProfilePut: ProfilePutSchema,
+  ProfilePatch: ProfilePatchSchema,
+  ProfilePost: ProfilePostSchema,
+  Image: ImageSchema,
+  ImagesPost: ImagesPostSchema,
+  ImagePut: ImagePutSchema,
+  ImagePatch: ImagePatchSchema,
+  ImageAliasesEntry: ImageAliasesEntrySchema,
+  ImageAliasesPost: ImageAliasesPostSchema,
+  ImageAliasPut: ImageAliasPutSchema,
+  ImageAliasPatch: ImageAliasPatchSchema,
+  ImageAliasPost: ImageAliasPostSchema,
+  PlacementGroup: PlacementGroupSchema,
+  PlacementGroupsPost: PlacementGroupsPostSchema,
+  PlacementGroupPut: PlacementGroupPutSchema,
+  PlacementGroupPatch: PlacementGroupPatchSchema,
+  PlacementGroupPost: PlacementGroupPostSchema,
+  Instance: InstanceSchema,
+  InstanceSource: InstanceSourceSchema,
+  InstancesPost: InstancesPostSchema,
+  InstancePut: InstancePutSchema,
+  InstancePatch: InstancePatchSchema,
+  InstancePost: InstancePostSchema,
+  InstanceCommitPost: InstanceCommitPostSchema,
+  InstancePlacement: InstancePlacementSchema,
+  InstanceResources: InstanceResourcesSchema,
+  BulkCreateRequest: BulkCreateRequestSchema,
+  BulkCreateResult: BulkCreateResultSchema,
+  BulkCreateFailure: BulkCreateFailureSchema,
+  DryRunResult: DryRunResultSchema,
+  Token: TokenSchema,
+  TokensPost: TokensPostSchema,
+  TokenCreated: TokenCreatedSchema,
+} as const;
+
+export type ApiSchemaName = keyof typeof apiSchemas;
+
+export interface ApiSchemaMeta {
+  readonly id: string;
+}
+
+/**
+ * A zod registry holding every schema of `apiSchemas` under its name, built fresh per call
+ * so nothing leaks into zod's global registry. Nested schemas that are themselves named
+ * (e.g. InstanceSource inside InstancesPost) become `$ref`s in the generated document.
+ */
+export function createApiSchemaRegistry(): z.core.$ZodRegistry<ApiSchemaMeta> {
+  const registry = z.registry<ApiSchemaMeta>();
+  for (const [name, schema] of Object.entries(apiSchemas)) {
+    // Schemas shared under two names (ServerPatch is ServerPut) are registered once.
+    if (!registry.has(schema)) registry.add(schema, { id: name });
+  }
+  return registry;
+}
+
+/**
+ * JSON Schemas (draft 2020-12) of every named wire schema, as request bodies are read
+ * (`io: "input"`: fields with defaults are optional). The server embeds these into
+ * `/1.0/openapi.json` under `components.schemas`.
+ */
+export function apiJsonSchemas(): Record<string, Record<string, unknown>> {
+  const document = z.toJSONSchema(createApiSchemaRegistry(), {
+    io: "input",
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const schemas: Record<string, Record<string, unknown>> = {};
+  for (const [name, schema] of Object.entries(document.schemas)) {
+    // OpenAPI components are addressed by their key; per-schema $id/$schema would only confuse tools.
+    const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+    schemas[name] = rest;
+  }
+  return schemas;
+}

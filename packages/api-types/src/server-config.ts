@@ -1,0 +1,230 @@
+import { z } from "zod";
+import { MAX_ALLOCATION_RATIO } from "./inventories.js";
+import { ARCHITECTURES } from "./primitives.js";
+
+/*
+ * Server config keys (`GET/PUT/PATCH /1.0`, `berth config set KEY VALUE`). Values are
+ * strings, as in LXD; the empty string means "unset" (the default applies), so every key
+ * accepts "". Each key has one checker whose message says what a good value looks like.
+ */
+
+export interface ServerConfigKey {
+  readonly key: string;
+  readonly description: string;
+  /** The value in force when the key is unset (`""`: nothing, e.g. no scriptlet). */
+  readonly defaultValue: string;
+  /** Returns why `value` is unacceptable, or undefined when it is fine. Never called with "". */
+  readonly check: (value: string) => string | undefined;
+}
+
+const DECIMAL_INTEGER = /^[0-9]+$/;
+const DECIMAL_NUMBER = /^[0-9]+(\.[0-9]+)?$/;
+
+function integerIn(min: number, max: number, unit: string): (value: string) => string | undefined {
+  const rule = `must be an integer ${unit}from ${min} to ${max}`;
+  return (value) => {
+    if (!DECIMAL_INTEGER.test(value)) return rule;
+    const n = Number(value);
+    return n < min || n > max ? rule : undefined;
+  };
+}
+
+function allocationRatio(value: string): string | undefined {
+  const rule = `must be a decimal number greater than 0 and at most ${MAX_ALLOCATION_RATIO} (e.g. "4.0")`;
+  if (!DECIMAL_NUMBER.test(value)) return rule;
+  const n = Number(value);
+  return n > 0 && n <= MAX_ALLOCATION_RATIO ? undefined : rule;
+}
+
+/** Largest accepted scriptlet source: 1 MiB of text is far beyond any real placement policy. */
+export const MAX_SCRIPTLET_SOURCE_LENGTH = 1_048_576;
+
+export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
+  {
+    key: "instances.placement.scriptlet",
+    description:
+      "Starlark source of the placement scriptlet (function instance_placement). Compiled and signature-checked when set; empty removes it.",
+    defaultValue: "",
+    check: (value) =>
+      value.length > MAX_SCRIPTLET_SOURCE_LENGTH
+        ? `must be at most ${MAX_SCRIPTLET_SOURCE_LENGTH} characters long`
+        : undefined,
+  },
+  {
+    key: "instances.placement.scriptlet.max_steps",
+    description:
+      "Most Starlark execution steps one scriptlet run may take (top level plus instance_placement); exceeding it fails the placement.",
+    defaultValue: "10000000",
+    check: integerIn(1, 1_000_000_000_000, ""),
+  },
+  {
+    key: "instances.placement.scriptlet.timeout_ms",
+    description:
+      "Wall-clock deadline of one scriptlet run, in milliseconds (LXD/Incus give evacuations 5 s).",
+    defaultValue: "5000",
+    check: integerIn(1, 60_000, "of milliseconds "),
+  },
+  {
+    key: "instances.placement.scriptlet.max_string_length",
+    description: "Longest string (in characters) a scriptlet may build; longer results fail the run.",
+    defaultValue: "1048576",
+    check: integerIn(1, 1_073_741_824, "of characters "),
+  },
+  {
+    key: "instances.placement.scriptlet.max_collection_size",
+    description:
+      "Most elements a scriptlet list, tuple, dict or set may hold; growing past it fails the run.",
+    defaultValue: "1000000",
+    check: integerIn(1, 1_073_741_824, "of elements "),
+  },
+  {
+    key: "cluster.offline_threshold",
+    description:
+      "Seconds without a heartbeat (PUT .../state) after which a member counts as offline (LXD: default 20, minimum 10).",
+    defaultValue: "20",
+    check: integerIn(10, 86_400, "of seconds "),
+  },
+  {
+    key: "cluster.healing_threshold",
+    description:
+      "Seconds a member may stay offline before its instances are relocated elsewhere (reason relocation); 0 disables healing.",
+    defaultValue: "0",
+    check: integerIn(0, 31_536_000, "of seconds "),
+  },
+  {
+    key: "scheduler.cpu_allocation_ratio",
+    description: "Allocation ratio of derived VCPU inventories (Nova's initial_cpu_allocation_ratio).",
+    defaultValue: "4.0",
+    check: allocationRatio,
+  },
+  {
+    key: "scheduler.ram_allocation_ratio",
+    description: "Allocation ratio of derived MEMORY_MB inventories (Nova's initial_ram_allocation_ratio).",
+    defaultValue: "1.0",
+    check: allocationRatio,
+  },
+  {
+    key: "scheduler.disk_allocation_ratio",
+    description: "Allocation ratio of derived DISK_GB inventories (Nova's initial_disk_allocation_ratio).",
+    defaultValue: "1.0",
+    check: allocationRatio,
+  },
+  {
+    key: "images.default_architecture",
+    description:
+      "Architecture assumed when an image's architectures are unknown (LXD images.default_architecture); empty: no architecture filter.",
+    defaultValue: "",
+    check: (value) =>
+      (ARCHITECTURES as readonly string[]).includes(value)
+        ? undefined
+        : `must be an architecture name (${ARCHITECTURES.join(", ")})`,
+  },
+];
+
+const KEYS_BY_NAME = new Map(SERVER_CONFIG_KEYS.map((spec) => [spec.key, spec]));
+
+/** `user.*` keys are free-form, as in LXD, for operators' own notes. */
+export function isUserConfigKey(key: string): boolean {
+  return key.startsWith("user.") && key.length > "user.".length;
+}
+
+/** Why `value` cannot be stored under `key`, or undefined when it can. */
+export function checkServerConfigValue(key: string, value: string): string | undefined {
+  if (value === "" || isUserConfigKey(key)) return undefined;
+  const spec = KEYS_BY_NAME.get(key);
+  if (spec === undefined) return "unknown server config key";
+  return spec.check(value);
+}
+
+/**
+ * LXD's wording for a refused config value, for servers that answer `PUT /1.0` like LXD:
+ * `Cannot set "KEY" to "VALUE": REASON` (the value JSON-quoted, like Go's %q).
+ */
+export function serverConfigErrorMessage(key: string, value: string, reason: string): string {
+  return `Cannot set ${JSON.stringify(key)} to ${JSON.stringify(value)}: ${reason}`;
+}
+
+const knownKeyShape = Object.fromEntries(
+  SERVER_CONFIG_KEYS.map((spec) => [spec.key, z.string().optional().describe(spec.description)]),
+) as Record<string, z.ZodOptional<z.ZodString>>;
+
+/**
+ * The server config object. Known keys are listed (so the generated OpenAPI document shows
+ * them); `user.*` keys pass through; any other key is an unknown field.
+ */
+export const ServerConfigSchema = z
+  .object(knownKeyShape)
+  .catchall(z.string())
+  .superRefine((config, ctx) => {
+    for (const [key, value] of Object.entries(config)) {
+      if (value === undefined) continue;
+      if (!KEYS_BY_NAME.has(key) && !isUserConfigKey(key)) {
+        ctx.addIssue({ code: "unrecognized_keys", keys: [key], input: config });
+        continue;
+      }
+      const reason = checkServerConfigValue(key, value);
+      if (reason !== undefined) ctx.addIssue({ code: "custom", path: [key], message: reason, input: value });
+    }
+    const offline = config["cluster.offline_threshold"];
+    const healing = config["cluster.healing_threshold"];
+    if (offline && healing && Number(healing) !== 0 && Number(healing) < Number(offline)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["cluster.healing_threshold"],
+        message: "must be 0 or at least cluster.offline_threshold",
+        input: healing,
+      });
+    }
+  });
+export type ServerConfig = Record<string, string>;
+
+/** The server config with defaults applied and numbers parsed, as the engine consumes it. */
+export interface EffectiveServerConfig {
+  readonly scriptlet: string;
+  readonly scriptletLimits: {
+    readonly maxSteps: number;
+    readonly timeoutMs: number;
+    readonly maxStringLength: number;
+    readonly maxCollectionSize: number;
+  };
+  readonly offlineThresholdSeconds: number;
+  /** 0: healing disabled. */
+  readonly healingThresholdSeconds: number;
+  readonly allocationRatios: { readonly VCPU: number; readonly MEMORY_MB: number; readonly DISK_GB: number };
+  /** "" when unset. */
+  readonly defaultArchitecture: string;
+}
+
+/** Default of `key` (exported for `berth config get` and docs). */
+export function serverConfigDefault(key: string): string | undefined {
+  return KEYS_BY_NAME.get(key)?.defaultValue;
+}
+
+/**
+ * Applies defaults to a validated config. Call only with a config that passed
+ * ServerConfigSchema: the numbers are then known to parse.
+ */
+export function effectiveServerConfig(config: ServerConfig): EffectiveServerConfig {
+  const value = (key: string): string => {
+    const set = config[key];
+    return set !== undefined && set !== "" ? set : (KEYS_BY_NAME.get(key)?.defaultValue ?? "");
+  };
+  const num = (key: string): number => Number(value(key));
+  return {
+    scriptlet: value("instances.placement.scriptlet"),
+    scriptletLimits: {
+      maxSteps: num("instances.placement.scriptlet.max_steps"),
+      timeoutMs: num("instances.placement.scriptlet.timeout_ms"),
+      maxStringLength: num("instances.placement.scriptlet.max_string_length"),
+      maxCollectionSize: num("instances.placement.scriptlet.max_collection_size"),
+    },
+    offlineThresholdSeconds: num("cluster.offline_threshold"),
+    healingThresholdSeconds: num("cluster.healing_threshold"),
+    allocationRatios: {
+      VCPU: num("scheduler.cpu_allocation_ratio"),
+      MEMORY_MB: num("scheduler.ram_allocation_ratio"),
+      DISK_GB: num("scheduler.disk_allocation_ratio"),
+    },
+    defaultArchitecture: value("images.default_architecture"),
+  };
+}

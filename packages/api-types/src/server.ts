@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { ServerConfigSchema } from "./server-config.js";
+
+/** `PUT /1.0` replaces the whole config; `PATCH /1.0` merges the given keys ("" unsets one). */
+export const ServerPutSchema = z.strictObject({ config: ServerConfigSchema });
+export type ServerPut = z.infer<typeof ServerPutSchema>;
+export const ServerPatchSchema = ServerPutSchema;
+export type ServerPatch = ServerPut;
+
+/** `GET /1.0` (LXD `api.Server`, the fields that apply to Berth). */
+export const ServerSchema = z.strictObject({
+  api_extensions: z.array(z.string()),
+  api_status: z.literal("stable"),
+  api_version: z.literal("1.0"),
+  auth: z.enum(["trusted", "untrusted"]),
+  public: z.boolean(),
+  config: ServerConfigSchema,
+  environment: z.strictObject({
+    server: z.literal("berth"),
+    server_name: z.string(),
+    server_version: z.string(),
+  }),
+});
+export type Server = z.infer<typeof ServerSchema>;
