@@ -1,0 +1,95 @@
+/**
+ * Attribute access: built-in methods of the core types (bound on access) and host hooks.
+ */
+import { StarEvalError } from "./errors.js";
+import type { Thread } from "./thread.js";
+import { Builtin, type BuiltinFn, StarFloat, type StarValue, typeName, type Value } from "./value.js";
+
+/** Method tables by type name; filled by the methods/*.ts modules. */
+export const methodTables = new Map<string, Map<string, Builtin>>();
+
+export function defineMethods(type: string, methods: Record<string, BuiltinFn>): void {
+  let table = methodTables.get(type);
+  if (!table) {
+    table = new Map();
+    methodTables.set(type, table);
+  }
+  for (const name of Object.keys(methods).sort()) {
+    table.set(name, new Builtin(name, methods[name] as BuiltinFn));
+  }
+}
+
+/** Sorted names of x's fields and methods (what dir() returns). */
+export function attrNames(x: Value): string[] {
+  const table = methodTables.get(typeName(x));
+  const names = table ? [...table.keys()] : [];
+  if (typeof x === "object" && !(x instanceof StarFloat) && typeof x.attrNames === "function") {
+    names.push(...x.attrNames());
+  }
+  return [...new Set(names)].sort();
+}
+
+/** x.name, or undefined when there is no such attribute. */
+export function tryGetAttr(x: Value, name: string): Value | undefined {
+  const table = methodTables.get(typeName(x));
+  const m = table?.get(name);
+  if (m !== undefined) return m.bindReceiver(x);
+  if (typeof x === "object" && typeof (x as StarValue).getAttr === "function") {
+    return (x as StarValue).getAttr?.(name);
+  }
+  return undefined;
+}
+
+/** x.name with go.starlark.net's error (and its "did you mean" hint). */
+export function getAttr(_thread: Thread | undefined, x: Value, name: string): Value {
+  const v = tryGetAttr(x, name);
+  if (v !== undefined) return v;
+  throw noSuchAttr(x, name, "field or method");
+}
+
+function noSuchAttr(x: Value, name: string, what: string): StarEvalError {
+  const hint = spellingHint(name, attrNames(x));
+  const t = typeName(x);
+  if (hint) return new StarEvalError(`${t} has no .${name} ${what} (did you mean .${hint}?)`);
+  return new StarEvalError(`${t} has no .${name} ${what}`);
+}
+
+/** x.name = v. */
+export function setField(x: Value, name: string, v: Value): void {
+  if (typeof x === "object" && typeof (x as StarValue).setField === "function") {
+    (x as StarValue).setField?.(name, v);
+    return;
+  }
+  throw new StarEvalError(`${typeName(x)} value does not support field assignment`);
+}
+
+/** The closest candidate by case-insensitive edit distance, go.starlark.net's spell.Nearest. */
+export function spellingHint(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase().replace(/_/g, "");
+  let best: string | undefined;
+  let bestDist = Math.floor((lower.length + 1) / 2); // allow up to 50% typos
+  for (const c of candidates) {
+    const d = editDistance(lower, c.toLowerCase().replace(/_/g, ""));
+    if (d < bestDist) {
+      bestDist = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] as number;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j] as number;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      prev[j] = Math.min((prev[j] as number) + 1, (prev[j - 1] as number) + 1, diag + cost);
+      diag = tmp;
+    }
+  }
+  return prev[b.length] as number;
+}

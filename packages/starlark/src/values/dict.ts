@@ -1,0 +1,67 @@
+import { StarEvalError } from "./errors.js";
+import { HashTable } from "./hashtable.js";
+import type { StarIterator, StarValue, Value } from "./value.js";
+
+/** Insertion-ordered Starlark dict. */
+export class StarDict implements StarValue {
+  readonly type = "dict";
+  readonly ht = new HashTable();
+
+  freeze(): void {
+    if (this.ht.frozen) return;
+    this.ht.frozen = true;
+    for (const [k, v] of this.ht.entries()) {
+      if (typeof k === "object") k.freeze();
+      if (typeof v === "object") v.freeze();
+    }
+  }
+  get frozen(): boolean {
+    return this.ht.frozen;
+  }
+  truth(): boolean {
+    return this.ht.size > 0;
+  }
+  hash(): number {
+    throw new StarEvalError("unhashable type: dict");
+  }
+  len(): number {
+    return this.ht.size;
+  }
+  get(k: Value): Value | undefined {
+    return this.ht.get(k);
+  }
+  /** d[k] = v, with go.starlark.net's errors. */
+  setKey(k: Value, v: Value): void {
+    this.ht.set(k, v);
+  }
+  iterate(): StarIterator {
+    return new HashTableIterator(this.ht);
+  }
+}
+
+/** Iterates keys, blocking mutation until done(). */
+export class HashTableIterator implements StarIterator {
+  private readonly keys: Value[];
+  private i = 0;
+  private finished = false;
+  constructor(private readonly ht: HashTable) {
+    this.keys = ht.keys();
+    if (!ht.frozen) ht.itercount++;
+  }
+  next(): Value | undefined {
+    return this.i < this.keys.length ? this.keys[this.i++] : undefined;
+  }
+  done(): void {
+    if (!this.finished) {
+      this.finished = true;
+      if (!this.ht.frozen) this.ht.itercount--;
+    }
+  }
+}
+
+/** Builds a dict from [key, value] pairs. */
+export function dictFromEntries(entries: Iterable<readonly [Value, Value]>): StarDict {
+  const d = new StarDict();
+  for (const [k, v] of entries) d.setKey(k, v);
+  return d;
+}

@@ -1,0 +1,92 @@
+/**
+ * The Starlark runtime: value representation, operations, errors and Thread.
+ * This is the contract the evaluator (src/eval) and hosts build on.
+ */
+import "./percent.js";
+import "./methods/index.js";
+
+export { attrNames, defineMethods, getAttr, setField, spellingHint, tryGetAttr } from "./attrs.js";
+export { StarBytes } from "./bytes.js";
+export { dictFromEntries, StarDict } from "./dict.js";
+export {
+  EvalError,
+  evalError,
+  type Frame,
+  LimitError,
+  type LimitKind,
+  type Position,
+  StarEvalError,
+  StarlarkError,
+} from "./errors.js";
+export { formatFloatE, formatFloatF, formatFloatG } from "./float-format.js";
+export {
+  compareIntFloat,
+  floatCompare,
+  floatToInt,
+  type Int,
+  intToFloat,
+  toBig,
+} from "./int.js";
+export { EMPTY_TUPLE, StarList, StarTuple } from "./list.js";
+export {
+  binary,
+  compare,
+  compareDepth,
+  compareForSort,
+  equals,
+  freeze,
+  getIndex,
+  hashString,
+  hashValue,
+  inOperator,
+  iterableToArray,
+  iterate,
+  len,
+  setIndex,
+  slice,
+  sliceIndices,
+  truth,
+  tryIterate,
+  unary,
+} from "./ops.js";
+export { percentFormat } from "./percent.js";
+export { StarRange } from "./range.js";
+export { quoteString, repr, str } from "./repr.js";
+export { StarSet } from "./set.js";
+export {
+  byteStringToBytes,
+  bytesToByteString,
+  decodeByteStringToUtf8,
+  decodeRuneAt,
+  encodeUtf8ToByteString,
+  runeToByteString,
+} from "./strings.js";
+export {
+  checkCollectionSize,
+  checkStringLength,
+  DEFAULT_LIMITS,
+  type Limits,
+  type PrintHook,
+  Thread,
+  type ThreadOptions,
+} from "./thread.js";
+export {
+  type BinaryOp,
+  Builtin,
+  type BuiltinFn,
+  type Callable,
+  type CompareOp,
+  callValue,
+  isCallable,
+  isInt,
+  isStarValue,
+  None,
+  NoneType,
+  normInt,
+  StarFloat,
+  type StarIterator,
+  type StarValue,
+  typeName,
+  type UnaryOp,
+  type Value,
+} from "./value.js";

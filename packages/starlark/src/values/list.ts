@@ -1,0 +1,98 @@
+import { StarEvalError } from "./errors.js";
+import type { StarIterator, StarValue, Value } from "./value.js";
+
+/** Mutable Starlark list. */
+export class StarList implements StarValue {
+  readonly type = "list";
+  frozen = false;
+  /** Number of live iterators; mutation is refused while > 0. */
+  itercount = 0;
+  constructor(public elems: Value[] = []) {}
+
+  freeze(): void {
+    if (this.frozen) return;
+    this.frozen = true;
+    for (const e of this.elems) if (typeof e === "object") e.freeze();
+  }
+  truth(): boolean {
+    return this.elems.length > 0;
+  }
+  hash(): number {
+    throw new StarEvalError("unhashable type: list");
+  }
+  /** Throws go.starlark.net's error when the list may not be mutated; `verb` e.g. "append to". */
+  checkMutable(verb: string): void {
+    if (this.frozen) throw new StarEvalError(`cannot ${verb} frozen list`);
+    if (this.itercount > 0) throw new StarEvalError(`cannot ${verb} list during iteration`);
+  }
+  iterate(): StarIterator {
+    return new ListIterator(this);
+  }
+  len(): number {
+    return this.elems.length;
+  }
+}
+
+class ListIterator implements StarIterator {
+  private i = 0;
+  private finished = false;
+  constructor(private readonly list: StarList) {
+    if (!list.frozen) list.itercount++;
+  }
+  next(): Value | undefined {
+    const elems = this.list.elems;
+    return this.i < elems.length ? elems[this.i++] : undefined;
+  }
+  done(): void {
+    if (!this.finished) {
+      this.finished = true;
+      if (!this.list.frozen) this.list.itercount--;
+    }
+  }
+}
+
+/** Immutable Starlark tuple. */
+export class StarTuple implements StarValue {
+  readonly type = "tuple";
+  constructor(readonly elems: readonly Value[]) {}
+  freeze(): void {
+    for (const e of this.elems) if (typeof e === "object") e.freeze();
+  }
+  truth(): boolean {
+    return this.elems.length > 0;
+  }
+  hash(): number {
+    // go.starlark.net's tuple hash recipe (shape only; exact values are not observable).
+    let x = 0x345678;
+    let mult = 1000003;
+    for (const e of this.elems) {
+      const y = hashOf(e);
+      x = Math.imul(x ^ y, mult);
+      mult = (mult + 82520 + this.elems.length + this.elems.length) | 0;
+    }
+    return x | 0;
+  }
+  iterate(): StarIterator {
+    return new ArrayIterator(this.elems);
+  }
+  len(): number {
+    return this.elems.length;
+  }
+}
+
+export const EMPTY_TUPLE = new StarTuple([]);
+
+export class ArrayIterator implements StarIterator {
+  private i = 0;
+  constructor(private readonly elems: readonly Value[]) {}
+  next(): Value | undefined {
+    return this.i < this.elems.length ? this.elems[this.i++] : undefined;
+  }
+  done(): void {}
+}
+
+/** Hash of any value; registered by ops at load time to avoid an import cycle. */
+let hashOf: (v: Value) => number = () => 0;
+export function registerTupleElementHash(fn: (v: Value) => number): void {
+  hashOf = fn;
+}

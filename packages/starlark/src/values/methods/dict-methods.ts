@@ -1,0 +1,109 @@
+/** The methods of the dict type. */
+import { defineMethods } from "../attrs.js";
+import { StarDict } from "../dict.js";
+import { StarEvalError } from "../errors.js";
+import { StarList, StarTuple } from "../list.js";
+import { iterableToArray, len } from "../ops.js";
+import { repr } from "../repr.js";
+import { type BuiltinFn, None, typeName, type Value } from "../value.js";
+import { positional } from "./common.js";
+
+function recv(self: { receiver?: Value }): StarDict {
+  return self.receiver as StarDict;
+}
+
+/**
+ * dict.update / dict(...) semantics: an optional positional mapping or iterable of
+ * pairs, then keyword arguments.
+ */
+export function updateDict(fnName: string, d: StarDict, args: Value[], kwargs: [string, Value][]): void {
+  if (args.length > 1) throw new StarEvalError(`${fnName}: got ${args.length} arguments, want at most 1`);
+  const src = args[0];
+  if (src !== undefined) {
+    if (src instanceof StarDict) {
+      for (const [k, v] of src.ht.entries()) d.setKey(k, v);
+    } else {
+      const items = typeof src === "string" ? undefined : iterableToArray(src);
+      if (items === undefined) throw new StarEvalError(`${fnName}: got ${typeName(src)}, want iterable`);
+      for (let i = 0; i < items.length; i++) {
+        const pair = items[i] as Value;
+        let kv: readonly Value[] | undefined;
+        if (pair instanceof StarTuple || pair instanceof StarList) kv = pair.elems;
+        else if (typeof pair !== "string") kv = iterableToArray(pair);
+        if (kv === undefined) {
+          throw new StarEvalError(
+            `${fnName}: dictionary update sequence element #${i} is not iterable (${typeName(pair)})`,
+          );
+        }
+        if (kv.length !== 2) {
+          throw new StarEvalError(
+            `${fnName}: dictionary update sequence element #${i} has length ${len(pair)}, want 2`,
+          );
+        }
+        d.setKey(kv[0] as Value, kv[1] as Value);
+      }
+    }
+  }
+  for (const [k, v] of kwargs) d.setKey(k, v);
+}
+
+const methods: Record<string, BuiltinFn> = {
+  clear: (_t, args, kwargs, self) => {
+    positional("clear", args, kwargs, 0, 0);
+    recv(self).ht.clear();
+    return None;
+  },
+  get: (_t, args, kwargs, self) => {
+    positional("get", args, kwargs, 1, 2);
+    const v = recv(self).ht.get(args[0] as Value);
+    if (v !== undefined) return v;
+    return args[1] ?? None;
+  },
+  items: (_t, args, kwargs, self) => {
+    positional("items", args, kwargs, 0, 0);
+    return new StarList(
+      recv(self)
+        .ht.entries()
+        .map(([k, v]) => new StarTuple([k, v])),
+    );
+  },
+  keys: (_t, args, kwargs, self) => {
+    positional("keys", args, kwargs, 0, 0);
+    return new StarList(recv(self).ht.keys());
+  },
+  pop: (_t, args, kwargs, self) => {
+    positional("pop", args, kwargs, 1, 2);
+    const d = recv(self);
+    const v = d.ht.delete(args[0] as Value);
+    if (v !== undefined) return v;
+    if (args[1] !== undefined) return args[1];
+    throw new StarEvalError(`pop: missing key ${repr(args[0] as Value)}`);
+  },
+  popitem: (_t, args, kwargs, self) => {
+    positional("popitem", args, kwargs, 0, 0);
+    const d = recv(self);
+    const first = d.ht.first();
+    if (first === undefined) throw new StarEvalError("popitem: empty dict");
+    d.ht.delete(first[0]);
+    return new StarTuple(first);
+  },
+  setdefault: (_t, args, kwargs, self) => {
+    positional("setdefault", args, kwargs, 1, 2);
+    const d = recv(self);
+    const v = d.ht.get(args[0] as Value);
+    if (v !== undefined) return v;
+    const dflt = args[1] ?? None;
+    d.setKey(args[0] as Value, dflt);
+    return dflt;
+  },
+  update: (_t, args, kwargs, self) => {
+    updateDict("update", recv(self), args, kwargs);
+    return None;
+  },
+  values: (_t, args, kwargs, self) => {
+    positional("values", args, kwargs, 0, 0);
+    return new StarList(recv(self).ht.values());
+  },
+};
+
+defineMethods("dict", methods);

@@ -1,0 +1,492 @@
+/** The methods of the string type, with go.starlark.net's behaviour and error texts. */
+import { defineMethods } from "../attrs.js";
+import { StarEvalError } from "../errors.js";
+import { StarList, StarTuple } from "../list.js";
+import { iterableToArray } from "../ops.js";
+import { checkStringLength, type Thread } from "../thread.js";
+import { type BuiltinFn, None, typeName, type Value } from "../value.js";
+import { formatString } from "./str-format.js";
+import { StringCodepoints, StringElems } from "./string-iterables.js";
+import {
+  forEachRune,
+  isCased,
+  isDigit,
+  isLetter,
+  isLower,
+  isSpace,
+  isTitle,
+  isUpper,
+  mapRunes,
+  toLower,
+  toTitle,
+  toUpper,
+} from "./unicode.js";
+
+type Args = Value[];
+type Kwargs = [string, Value][];
+
+function recv(self: { receiver?: Value }): string {
+  return self.receiver as string;
+}
+
+function noKwargs(name: string, kwargs: Kwargs): void {
+  if (kwargs.length > 0) throw new StarEvalError(`${name}: unexpected keyword arguments`);
+}
+
+function positional(name: string, args: Args, kwargs: Kwargs, min: number, max: number): void {
+  noKwargs(name, kwargs);
+  if (args.length < min || args.length > max) {
+    const quant = min === max ? "" : args.length < min ? "at least " : "at most ";
+    throw new StarEvalError(
+      `${name}: got ${args.length} arguments, want ${quant}${args.length < min ? min : max}`,
+    );
+  }
+}
+
+function argString(name: string, i: number, v: Value | undefined): string {
+  if (typeof v !== "string")
+    throw new StarEvalError(`${name}: for parameter ${i}: got ${typeName(v as Value)}, want string`);
+  return v;
+}
+
+/** go.starlark.net's `indices`: optional start/end (None allowed), negative from end, clamped. */
+function indices(
+  name: string,
+  start: Value | undefined,
+  end: Value | undefined,
+  n: number,
+): [number, number] {
+  const conv = (v: Value | undefined, dflt: number, what: string): number => {
+    if (v === undefined || v === None) return dflt;
+    if (typeof v === "bigint") return v < 0n ? 0 : n;
+    if (typeof v !== "number")
+      throw new StarEvalError(`${name}: ${what} index: got ${typeName(v)}, want int`);
+    let i = v < 0 ? v + n : v;
+    if (i < 0) i = 0;
+    if (i > n) i = n;
+    return i;
+  };
+  return [conv(start, 0, "start"), conv(end, n, "end")];
+}
+
+function find(
+  name: string,
+  s: string,
+  args: Args,
+  kwargs: Kwargs,
+  last: boolean,
+  allowError: boolean,
+): Value {
+  positional(name, args, kwargs, 1, 3);
+  const sub = argString(name, 1, args[0]);
+  const [start, end] = indices(name, args[1], args[2], s.length);
+  if (end < start) {
+    if (allowError) return -1;
+    throw new StarEvalError("substring not found");
+  }
+  const hay = s.slice(start, end);
+  const i = last ? hay.lastIndexOf(sub) : hay.indexOf(sub);
+  if (i < 0) {
+    if (allowError) return -1;
+    throw new StarEvalError("substring not found");
+  }
+  return i + start;
+}
+
+function strip(name: string, s: string, args: Args, kwargs: Kwargs, left: boolean, right: boolean): Value {
+  positional(name, args, kwargs, 0, 1);
+  const cutset = args[0];
+  let a = 0;
+  let b = s.length;
+  if (cutset === undefined || cutset === None) {
+    // Unicode white space, rune-wise.
+    while (a < b) {
+      const c = s.charCodeAt(a);
+      if (c < 0x80 ? c === 32 || (c >= 9 && c <= 13) : false) a++;
+      else break;
+    }
+    while (b > a) {
+      const c = s.charCodeAt(b - 1);
+      if (c < 0x80 ? c === 32 || (c >= 9 && c <= 13) : false) b--;
+      else break;
+    }
+    if (!left) a = 0;
+    if (!right) b = s.length;
+    return s.slice(a, b);
+  }
+  const cs = argString(name, 1, cutset);
+  if (cs === "") return strip(name, s, [], [], left, right);
+  const set = new Set<string>();
+  forEachRune(cs, (_r, i, size) => {
+    set.add(cs.slice(i, i + size));
+    return true;
+  });
+  if (left) {
+    while (a < b) {
+      let matched = false;
+      for (const piece of set) {
+        if (s.startsWith(piece, a) && a + piece.length <= b) {
+          a += piece.length;
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) break;
+    }
+  }
+  if (right) {
+    while (b > a) {
+      let matched = false;
+      for (const piece of set) {
+        if (b - piece.length >= a && s.startsWith(piece, b - piece.length)) {
+          b -= piece.length;
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) break;
+    }
+  }
+  return s.slice(a, b);
+}
+
+function prefixTest(name: string, s: string, args: Args, kwargs: Kwargs, suffix: boolean): Value {
+  positional(name, args, kwargs, 1, 3);
+  const [start, end] = indices(name, args[1], args[2], s.length);
+  const sub = end < start ? "" : s.slice(start, end);
+  const x = args[0] as Value;
+  const test = (p: string) => (end < start ? false : suffix ? sub.endsWith(p) : sub.startsWith(p));
+  if (typeof x === "string") return test(x);
+  if (x instanceof StarTuple) {
+    for (let i = 0; i < x.elems.length; i++) {
+      const p = x.elems[i] as Value;
+      if (typeof p !== "string") {
+        throw new StarEvalError(`${name}: want string, got ${typeName(p)}, for element ${i}`);
+      }
+      if (test(p)) return true;
+    }
+    return false;
+  }
+  throw new StarEvalError(`${name}: got ${typeName(x)}, want string or tuple of string`);
+}
+
+function isAsciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** Splits on runs of white space (Python's str.split(None, maxsplit)). */
+function splitSpace(s: string, maxsplit: number, fromRight: boolean): string[] {
+  const out: string[] = [];
+  if (!fromRight) {
+    let i = 0;
+    const n = s.length;
+    while (true) {
+      while (i < n && isAsciiSpace(s.charCodeAt(i))) i++;
+      if (i >= n) break;
+      if (maxsplit >= 0 && out.length === maxsplit) {
+        out.push(s.slice(i));
+        break;
+      }
+      let j = i;
+      while (j < n && !isAsciiSpace(s.charCodeAt(j))) j++;
+      out.push(s.slice(i, j));
+      i = j;
+    }
+    return out;
+  }
+  let j = s.length;
+  while (true) {
+    while (j > 0 && isAsciiSpace(s.charCodeAt(j - 1))) j--;
+    if (j <= 0) break;
+    if (maxsplit >= 0 && out.length === maxsplit) {
+      out.push(s.slice(0, j));
+      break;
+    }
+    let i = j;
+    while (i > 0 && !isAsciiSpace(s.charCodeAt(i - 1))) i--;
+    out.push(s.slice(i, j));
+    j = i;
+  }
+  return out.reverse();
+}
+
+function split(name: string, s: string, args: Args, kwargs: Kwargs, fromRight: boolean): Value {
+  positional(name, args, kwargs, 0, 2);
+  const sepv = args[0];
+  const maxv = args[1];
+  let maxsplit = -1;
+  if (maxv !== undefined && maxv !== None) {
+    if (typeof maxv !== "number")
+      throw new StarEvalError(`${name}: for parameter 2: got ${typeName(maxv)}, want int`);
+    maxsplit = maxv;
+  }
+  if (sepv === undefined || sepv === None) return new StarList(splitSpace(s, maxsplit, fromRight));
+  const sep = argString(name, 1, sepv);
+  if (sep === "") throw new StarEvalError(`${name}: empty separator`);
+  if (maxsplit < 0) return new StarList(s.split(sep));
+  const out: string[] = [];
+  if (!fromRight) {
+    let i = 0;
+    while (out.length < maxsplit) {
+      const j = s.indexOf(sep, i);
+      if (j < 0) break;
+      out.push(s.slice(i, j));
+      i = j + sep.length;
+    }
+    out.push(s.slice(i));
+    return new StarList(out);
+  }
+  let j = s.length;
+  while (out.length < maxsplit) {
+    const i = s.lastIndexOf(sep, j - sep.length);
+    if (i < 0 || j - sep.length < 0) break;
+    out.push(s.slice(i + sep.length, j));
+    j = i;
+  }
+  out.push(s.slice(0, j));
+  return new StarList(out.reverse());
+}
+
+function partition(name: string, s: string, args: Args, kwargs: Kwargs, last: boolean): Value {
+  positional(name, args, kwargs, 1, 1);
+  const sep = argString(name, 1, args[0]);
+  if (sep === "") throw new StarEvalError(`${name}: empty separator`);
+  const i = last ? s.lastIndexOf(sep) : s.indexOf(sep);
+  if (i < 0) return new StarTuple(last ? ["", "", s] : [s, "", ""]);
+  return new StarTuple([s.slice(0, i), sep, s.slice(i + sep.length)]);
+}
+
+function runePredicate(
+  name: string,
+  args: Args,
+  kwargs: Kwargs,
+  s: string,
+  pred: (r: number) => boolean,
+): Value {
+  positional(name, args, kwargs, 0, 0);
+  if (s === "") return false;
+  let ok = true;
+  forEachRune(s, (r) => {
+    ok = pred(r);
+    return ok;
+  });
+  return ok;
+}
+
+function hasCased(s: string): boolean {
+  let found = false;
+  forEachRune(s, (r) => {
+    found = isCased(r);
+    return !found;
+  });
+  return found;
+}
+
+const lower = (s: string) => mapRunes(s, toLower);
+const upper = (s: string) => mapRunes(s, toUpper);
+
+const methods: Record<string, BuiltinFn> = {
+  capitalize: (_t, args, kwargs, self) => {
+    positional("capitalize", args, kwargs, 0, 0);
+    return mapRunes(recv(self), (r, i) => (i === 0 ? toTitle(r) : toLower(r)));
+  },
+  codepoint_ords: (_t, args, kwargs, self) => {
+    positional("codepoint_ords", args, kwargs, 0, 0);
+    return new StringCodepoints(recv(self), true);
+  },
+  codepoints: (_t, args, kwargs, self) => {
+    positional("codepoints", args, kwargs, 0, 0);
+    return new StringCodepoints(recv(self), false);
+  },
+  count: (_t, args, kwargs, self) => {
+    positional("count", args, kwargs, 1, 3);
+    const s = recv(self);
+    const sub = argString("count", 1, args[0]);
+    const [start, end] = indices("count", args[1], args[2], s.length);
+    if (end < start) return 0;
+    const hay = s.slice(start, end);
+    if (sub === "") return runeCountOf(hay) + 1;
+    let n = 0;
+    for (let i = hay.indexOf(sub); i >= 0; i = hay.indexOf(sub, i + sub.length)) n++;
+    return n;
+  },
+  elem_ords: (_t, args, kwargs, self) => {
+    positional("elem_ords", args, kwargs, 0, 0);
+    return new StringElems(recv(self), true);
+  },
+  elems: (_t, args, kwargs, self) => {
+    positional("elems", args, kwargs, 0, 0);
+    return new StringElems(recv(self), false);
+  },
+  endswith: (_t, args, kwargs, self) => prefixTest("endswith", recv(self), args, kwargs, true),
+  find: (_t, args, kwargs, self) => find("find", recv(self), args, kwargs, false, true),
+  format: (t, args, kwargs, self) => formatString(t, recv(self), args, kwargs),
+  index: (_t, args, kwargs, self) => find("index", recv(self), args, kwargs, false, false),
+  isalnum: (_t, args, kwargs, self) =>
+    runePredicate("isalnum", args, kwargs, recv(self), (r) => isLetter(r) || isDigit(r)),
+  isalpha: (_t, args, kwargs, self) => runePredicate("isalpha", args, kwargs, recv(self), isLetter),
+  isdigit: (_t, args, kwargs, self) => runePredicate("isdigit", args, kwargs, recv(self), isDigit),
+  islower: (_t, args, kwargs, self) => {
+    positional("islower", args, kwargs, 0, 0);
+    const s = recv(self);
+    return hasCased(s) && s === lower(s);
+  },
+  isspace: (_t, args, kwargs, self) => runePredicate("isspace", args, kwargs, recv(self), isSpace),
+  istitle: (_t, args, kwargs, self) => {
+    positional("istitle", args, kwargs, 0, 0);
+    let cased = false;
+    let prevCased = false;
+    let ok = true;
+    forEachRune(recv(self), (r) => {
+      if ((r >= 0x41 && r <= 0x5a) || isTitle(r)) {
+        if (prevCased) ok = false;
+        prevCased = true;
+        cased = true;
+      } else if (isLower(r)) {
+        if (!prevCased) ok = false;
+        prevCased = true;
+        cased = true;
+      } else if (isUpper(r)) {
+        ok = false;
+      } else {
+        prevCased = false;
+      }
+      return ok;
+    });
+    return ok && cased;
+  },
+  isupper: (_t, args, kwargs, self) => {
+    positional("isupper", args, kwargs, 0, 0);
+    const s = recv(self);
+    return hasCased(s) && s === upper(s);
+  },
+  join: (t, args, kwargs, self) => {
+    positional("join", args, kwargs, 1, 1);
+    const sep = recv(self);
+    const elems = iterableToArray(args[0] as Value, t);
+    if (elems === undefined || typeof args[0] === "string") {
+      throw new StarEvalError(`join: for parameter 1: got ${typeName(args[0] as Value)}, want iterable`);
+    }
+    let total = 0;
+    for (const e of elems) {
+      if (typeof e !== "string") throw new StarEvalError(`join: in list, want string, got ${typeName(e)}`);
+      total += e.length + sep.length;
+    }
+    checkStringLength(t, total);
+    return elems.join(sep);
+  },
+  lower: (_t, args, kwargs, self) => {
+    positional("lower", args, kwargs, 0, 0);
+    return lower(recv(self));
+  },
+  lstrip: (_t, args, kwargs, self) => strip("lstrip", recv(self), args, kwargs, true, false),
+  partition: (_t, args, kwargs, self) => partition("partition", recv(self), args, kwargs, false),
+  removeprefix: (_t, args, kwargs, self) => {
+    positional("removeprefix", args, kwargs, 1, 1);
+    const s = recv(self);
+    const p = argString("removeprefix", 1, args[0]);
+    return s.startsWith(p) ? s.slice(p.length) : s;
+  },
+  removesuffix: (_t, args, kwargs, self) => {
+    positional("removesuffix", args, kwargs, 1, 1);
+    const s = recv(self);
+    const p = argString("removesuffix", 1, args[0]);
+    return p !== "" && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
+  },
+  replace: (t, args, kwargs, self) => replace(t, recv(self), args, kwargs),
+  rfind: (_t, args, kwargs, self) => find("rfind", recv(self), args, kwargs, true, true),
+  rindex: (_t, args, kwargs, self) => find("rindex", recv(self), args, kwargs, true, false),
+  rpartition: (_t, args, kwargs, self) => partition("rpartition", recv(self), args, kwargs, true),
+  rsplit: (_t, args, kwargs, self) => split("rsplit", recv(self), args, kwargs, true),
+  rstrip: (_t, args, kwargs, self) => strip("rstrip", recv(self), args, kwargs, false, true),
+  split: (_t, args, kwargs, self) => split("split", recv(self), args, kwargs, false),
+  splitlines: (_t, args, kwargs, self) => {
+    positional("splitlines", args, kwargs, 0, 1);
+    const keep = args[0] !== undefined && args[0] !== None && args[0] !== false && args[0] !== 0;
+    const s = recv(self);
+    const out: string[] = [];
+    let i = 0;
+    while (i < s.length) {
+      const j = s.indexOf("\n", i);
+      if (j < 0) {
+        out.push(s.slice(i));
+        break;
+      }
+      out.push(keep ? s.slice(i, j + 1) : s.slice(i, j));
+      i = j + 1;
+    }
+    return new StarList(out);
+  },
+  startswith: (_t, args, kwargs, self) => prefixTest("startswith", recv(self), args, kwargs, false),
+  strip: (_t, args, kwargs, self) => strip("strip", recv(self), args, kwargs, true, true),
+  title: (_t, args, kwargs, self) => {
+    positional("title", args, kwargs, 0, 0);
+    let prevCased = false;
+    return mapRunes(recv(self), (r) => {
+      const m = prevCased ? toLower(r) : toTitle(r);
+      prevCased = isCased(m);
+      return m;
+    });
+  },
+  upper: (_t, args, kwargs, self) => {
+    positional("upper", args, kwargs, 0, 0);
+    return upper(recv(self));
+  },
+};
+
+function runeCountOf(s: string): number {
+  let n = 0;
+  forEachRune(s, () => {
+    n++;
+    return true;
+  });
+  return n;
+}
+
+function replace(t: Thread, s: string, args: Args, kwargs: Kwargs): Value {
+  positional("replace", args, kwargs, 2, 3);
+  const old = argString("replace", 1, args[0]);
+  const nw = argString("replace", 2, args[1]);
+  let count = -1;
+  const cv = args[2];
+  if (cv !== undefined) {
+    if (typeof cv !== "number")
+      throw new StarEvalError(`replace: for parameter 3: got ${typeName(cv)}, want int`);
+    count = cv;
+  }
+  if (count === 0) return s;
+  // Upper bound of the result size, checked before building it.
+  const occurrences = old === "" ? s.length + 1 : s.split(old).length - 1;
+  const n = count < 0 ? occurrences : Math.min(count, occurrences);
+  checkStringLength(t, s.length + n * (nw.length - old.length));
+  if (old === "") {
+    // Go inserts `new` before each rune and at the end (up to count times).
+    let out = "";
+    let done = 0;
+    let i = 0;
+    forEachRune(s, (_r, at, size) => {
+      if (count < 0 || done < count) {
+        out += nw;
+        done++;
+      }
+      out += s.slice(at, at + size);
+      i = at + size;
+      return true;
+    });
+    void i;
+    if (count < 0 || done < count) out += nw;
+    return out;
+  }
+  if (count < 0) return s.split(old).join(nw);
+  let out = "";
+  let i = 0;
+  for (let k = 0; k < count; k++) {
+    const j = s.indexOf(old, i);
+    if (j < 0) break;
+    out += s.slice(i, j) + nw;
+    i = j + old.length;
+  }
+  return out + s.slice(i);
+}
+
+defineMethods("string", methods);

@@ -1,0 +1,125 @@
+/**
+ * Thread: the per-execution state (limits, step counter, call stack, thread locals, print hook).
+ */
+import { type Frame, LimitError } from "./errors.js";
+
+export interface Limits {
+  /** Maximum number of evaluation steps (Infinity: unlimited). */
+  maxSteps: number;
+  /** Wall-clock deadline, epoch milliseconds (Infinity: none). */
+  deadline: number;
+  /** Cancels the execution when aborted. */
+  signal: AbortSignal | undefined;
+  /** Longest string/bytes value (in bytes) any operation may build. */
+  maxStringLength: number;
+  /** Largest list/tuple/dict/set any operation may build. */
+  maxCollectionSize: number;
+}
+
+/** Defaults keep a runaway script from exhausting the JS heap even with no limits configured. */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxSteps: Number.POSITIVE_INFINITY,
+  deadline: Number.POSITIVE_INFINITY,
+  signal: undefined,
+  maxStringLength: 1 << 28,
+  maxCollectionSize: 1 << 25,
+});
+
+export type PrintHook = (thread: Thread, msg: string) => void;
+
+export interface ThreadOptions {
+  name?: string;
+  print?: PrintHook;
+  limits?: Partial<Limits>;
+}
+
+/** How many steps pass between the (comparatively costly) clock and abort-signal checks. */
+const TIME_CHECK_INTERVAL = 1024;
+
+export class Thread {
+  readonly name: string;
+  /** Receives `print` output as a normal JS string. */
+  print: PrintHook;
+  readonly limits: Limits;
+  /** Steps taken so far. */
+  steps = 0;
+  /** Call stack, outermost first; pushed/popped by the evaluator. */
+  readonly frames: Frame[] = [];
+  private readonly locals = new Map<string, unknown>();
+  private nextTimeCheck = TIME_CHECK_INTERVAL;
+
+  constructor(opts: ThreadOptions = {}) {
+    this.name = opts.name ?? "";
+    this.print =
+      opts.print ??
+      ((_thread, msg) => {
+        process.stderr.write(`${msg}\n`);
+      });
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  }
+
+  setLocal(key: string, value: unknown): void {
+    this.locals.set(key, value);
+  }
+
+  getLocal(key: string): unknown {
+    return this.locals.get(key);
+  }
+
+  /** Counts n steps and throws a LimitError when a step, deadline or abort limit is hit. */
+  checkStep(n = 1): void {
+    this.steps += n;
+    if (this.steps > this.limits.maxSteps) {
+      throw new LimitError(
+        "steps",
+        `Starlark computation cancelled: too many steps (limit ${this.limits.maxSteps})`,
+      );
+    }
+    if (this.steps >= this.nextTimeCheck) {
+      this.nextTimeCheck = this.steps + TIME_CHECK_INTERVAL;
+      this.checkCancelled();
+    }
+  }
+
+  /** Checks the deadline and the abort signal right now. */
+  checkCancelled(): void {
+    const signal = this.limits.signal;
+    if (signal?.aborted) {
+      throw new LimitError("aborted", "Starlark computation cancelled: aborted");
+    }
+    if (this.limits.deadline !== Number.POSITIVE_INFINITY && Date.now() > this.limits.deadline) {
+      throw new LimitError("deadline", "Starlark computation cancelled: deadline exceeded");
+    }
+  }
+
+  /** Throws before a string/bytes of `length` bytes is built if that exceeds the limit. */
+  checkStringLength(length: number): void {
+    checkStringLength(this, length);
+  }
+
+  /** Throws before a collection of `size` elements is built if that exceeds the limit. */
+  checkCollectionSize(size: number): void {
+    checkCollectionSize(this, size);
+  }
+
+  /** Generic form: kind "string" (bytes) or "collection" (elements). */
+  checkSize(kind: "string" | "collection", size: number): void {
+    if (kind === "string") checkStringLength(this, size);
+    else checkCollectionSize(this, size);
+  }
+}
+
+/** Size checks usable with or without a thread (no thread: the default limits apply). */
+export function checkStringLength(thread: Thread | undefined, length: number): void {
+  const max = thread ? thread.limits.maxStringLength : DEFAULT_LIMITS.maxStringLength;
+  if (length > max) {
+    throw new LimitError("size", `string too large: ${length} bytes exceeds the limit of ${max}`);
+  }
+}
+
+export function checkCollectionSize(thread: Thread | undefined, size: number): void {
+  const max = thread ? thread.limits.maxCollectionSize : DEFAULT_LIMITS.maxCollectionSize;
+  if (size > max) {
+    throw new LimitError("size", `collection too large: ${size} elements exceeds the limit of ${max}`);
+  }
+}
