@@ -177,6 +177,8 @@ export function createApiSchemaRegistry(): z.core.$ZodRegistry<ApiSchemaMeta> {
 export function apiJsonSchemas(): Record<string, Record<string, unknown>> {
   const document = z.toJSONSchema(createApiSchemaRegistry(), {
     io: "input",
+    // Refinements and defaults are not JSON Schema; anything else unrepresentable becomes "any" rather than throwing.
+    unrepresentable: "any",
     uri: (id) => `#/components/schemas/${id}`,
   });
   const schemas: Record<string, Record<string, unknown>> = {};

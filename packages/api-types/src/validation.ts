@@ -52,12 +52,15 @@ function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, s
     ? (issue as z.core.$ZodIssueTooSmall).minimum
     : (issue as z.core.$ZodIssueTooBig).maximum;
   const n = Number(bound);
+  const exact = (issue as { exact?: boolean }).exact === true;
   switch (issue.origin) {
     case "string":
+      if (exact) return `must be exactly ${n} character${n === 1 ? "" : "s"} long`;
       if (small && n === 1) return "must not be empty";
       return `must be ${small ? "at least" : "at most"} ${n} character${n === 1 ? "" : "s"} long`;
     case "array":
     case "set":
+      if (exact) return `must have exactly ${n} item${n === 1 ? "" : "s"}`;
       return `must have ${small ? "at least" : "at most"} ${n} item${n === 1 ? "" : "s"}`;
     default:
       if (issue.inclusive) return `must be ${small ? "at least" : "at most"} ${String(bound)}`;
@@ -96,6 +99,9 @@ function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/** Codes for which an undefined input means the field was left out (rather than a refinement failing). */
+const MISSING_CODES = new Set<string>(["invalid_type", "invalid_value", "invalid_union"]);
+
 function issueToField(issue: z.core.$ZodIssue): FieldIssue[] {
   const path = formatPath(issue.path);
   if (issue.code === "unrecognized_keys") {
@@ -104,7 +110,7 @@ function issueToField(issue: z.core.$ZodIssue): FieldIssue[] {
       return { path: keyPath, message: `Unknown field "${keyPath}"` };
     });
   }
-  if (issue.code === "invalid_type" && issue.input === undefined && path !== "") {
+  if (MISSING_CODES.has(issue.code) && issue.input === undefined && path !== "") {
     return [{ path, message: `Missing field "${path}"` }];
   }
   if (issue.code === "invalid_key") {
@@ -126,11 +132,14 @@ function summarize(issues: readonly FieldIssue[]): string {
 }
 
 /**
- * Turns zod issues into field issues. Unknown fields come first: a misspelt key
+ * Turns zod issues into field issues. Unknown fields come first (shallowest first): a misspelt key
  * (`flavour`) is the root cause of whatever else is reported about that object.
  */
 export function toValidationError(error: z.core.$ZodError): ValidationError {
-  const unknown = error.issues.filter((issue) => issue.code === "unrecognized_keys");
+  // Shallowest first: an unknown top-level key explains more than one deep inside it.
+  const unknown = error.issues
+    .filter((issue) => issue.code === "unrecognized_keys")
+    .sort((a, b) => a.path.length - b.path.length);
   const rest = error.issues.filter((issue) => issue.code !== "unrecognized_keys");
   const issues = [...unknown, ...rest].flatMap(issueToField);
   return { kind: "invalid", message: summarize(issues), issues };
