@@ -1,0 +1,164 @@
+import type { Position } from "../syntax/position.js";
+import type { BinaryOp } from "../syntax/ast.js";
+import { binary, compare, equals, inOperator, type Value } from "../values/index.js";
+import { annotate } from "./errors.js";
+import type { ExprFn, Frame } from "./frame.js";
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const INT32 = 0x7fffffff;
+
+function slow(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Position): Value {
+  try {
+    switch (op) {
+      case "==":
+        return equals(a, b);
+      case "!=":
+        return !equals(a, b);
+      case "<":
+      case "<=":
+      case ">":
+      case ">=":
+        return compare(op, a, b);
+      case "in":
+        return inOperator(a, b);
+      case "not in":
+        return !inOperator(a, b);
+      default:
+        return binary(op as Parameters<typeof binary>[0], a, b, fr.thread);
+    }
+  } catch (e) {
+    annotate(e, fr, pos);
+  }
+}
+
+/**
+ * Compiles `x op y` (not and/or). Small ints and strings take inline fast paths;
+ * everything else goes through the value layer's operations, whose errors are positioned at the operator.
+ */
+export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position): ExprFn {
+  switch (op) {
+    case "+":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if (typeof a === "number" && typeof b === "number") {
+          const r = a + b;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+        } else if (typeof a === "string" && typeof b === "string") {
+          if (a.length + b.length <= fr.thread.limits.maxStringLength) return a + b;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case "-":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if (typeof a === "number" && typeof b === "number") {
+          const r = a - b;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case "*":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if (typeof a === "number" && typeof b === "number") {
+          const r = a * b;
+          if (r <= MAX_SAFE && r >= -MAX_SAFE) return r + 0;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case "%":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if (typeof a === "number" && typeof b === "number" && b > 0) {
+          const r = a % b;
+          return r < 0 ? r + b : r + 0;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case "//":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if (typeof a === "number" && typeof b === "number" && b !== 0 && a <= INT32 && a >= -INT32 && b <= INT32 && b >= -INT32) {
+          return Math.floor(a / b) + 0;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case "==":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        const t = typeof a;
+        if (t === typeof b && (t === "number" || t === "string")) return a === b;
+        return slow(fr, op, a, b, pos);
+      };
+    case "!=":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        const t = typeof a;
+        if (t === typeof b && (t === "number" || t === "string")) return a !== b;
+        return slow(fr, op, a, b, pos);
+      };
+    case "<":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+          return a < b;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case "<=":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+          return a <= b;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case ">":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+          return a > b;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    case ">=":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+          return a >= b;
+        }
+        return slow(fr, op, a, b, pos);
+      };
+    default:
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        return slow(fr, op, a, b, pos);
+      };
+  }
+}
+
+/** Computes `a op b` for augmented assignment (the operator without '='). */
+export function applyBinary(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Position): Value {
+  if (typeof a === "number" && typeof b === "number") {
+    if (op === "+") {
+      const r = a + b;
+      if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+    } else if (op === "-") {
+      const r = a - b;
+      if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+    }
+  }
+  return slow(fr, op, a, b, pos);
+}

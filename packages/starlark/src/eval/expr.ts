@@ -1,0 +1,374 @@
+import type { Arg, CallExpr, Comprehension, DictEntry, Expr, FunctionNode } from "../syntax/ast.js";
+import type { Position } from "../syntax/position.js";
+import {
+  callValue,
+  EvalError,
+  getAttr,
+  getIndex,
+  None,
+  repr,
+  slice,
+  StarBytes,
+  StarDict,
+  StarFloat,
+  StarList,
+  StarTuple,
+  truth,
+  tryIterate,
+  typeName,
+  unary,
+  type Value,
+} from "../values/index.js";
+import { compileBinary } from "./binary.js";
+import { compileFunctionCode } from "./compiler.js";
+import type { CompileContext } from "./context.js";
+import { annotate, claim } from "./errors.js";
+import type { Cell, ExprFn, Frame } from "./frame.js";
+import { StarFunction } from "./function.js";
+import { forEachValue } from "./iterate.js";
+import { compileRead } from "./names.js";
+import { compileStore } from "./store.js";
+
+const NO_KWARGS: [string, Value][] = [];
+
+export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
+  switch (e.kind) {
+    case "Literal": {
+      const lit = e.literal;
+      const v: Value =
+        lit.type === "float"
+          ? new StarFloat(lit.value)
+          : lit.type === "bytes"
+            ? new StarBytes(lit.value)
+            : lit.value;
+      return () => v;
+    }
+    case "Ident": {
+      if (e.binding === undefined) throw new Error(`internal error: unresolved name ${e.name}`);
+      return compileRead(ctx, e.binding, e.pos);
+    }
+    case "Paren":
+      return compileExpr(ctx, e.x);
+    case "List": {
+      const elems = e.elems.map((x) => compileExpr(ctx, x));
+      return (fr) => {
+        const out = new Array<Value>(elems.length);
+        for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
+        return new StarList(out);
+      };
+    }
+    case "Tuple": {
+      const elems = e.elems.map((x) => compileExpr(ctx, x));
+      if (elems.length === 2) {
+        const [a, b] = elems as [ExprFn, ExprFn];
+        return (fr) => new StarTuple([a(fr), b(fr)]);
+      }
+      return (fr) => {
+        const out = new Array<Value>(elems.length);
+        for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
+        return new StarTuple(out);
+      };
+    }
+    case "Dict":
+      return compileDict(ctx, e.entries, e.pos);
+    case "Comprehension":
+      return compileComprehension(ctx, e);
+    case "Unary": {
+      const x = compileExpr(ctx, e.x);
+      const pos = e.pos;
+      switch (e.op) {
+        case "not":
+          return (fr) => {
+            const v = x(fr);
+            return v === false ? true : v === true ? false : !truth(v);
+          };
+        case "-":
+          return (fr) => {
+            const v = x(fr);
+            if (typeof v === "number") return 0 - v;
+            try {
+              return unary("-", v);
+            } catch (err) {
+              annotate(err, fr, pos);
+            }
+          };
+        default: {
+          const op = e.op;
+          return (fr) => {
+            const v = x(fr);
+            try {
+              return unary(op, v);
+            } catch (err) {
+              annotate(err, fr, pos);
+            }
+          };
+        }
+      }
+    }
+    case "Binary": {
+      const x = compileExpr(ctx, e.x);
+      const y = compileExpr(ctx, e.y);
+      if (e.op === "and") {
+        return (fr) => {
+          const a = x(fr);
+          return (a === true || (a !== false && truth(a))) ? y(fr) : a;
+        };
+      }
+      if (e.op === "or") {
+        return (fr) => {
+          const a = x(fr);
+          return (a === true || (a !== false && truth(a))) ? a : y(fr);
+        };
+      }
+      return compileBinary(e.op, x, y, e.opPos);
+    }
+    case "Cond": {
+      const c = compileExpr(ctx, e.cond);
+      const t = compileExpr(ctx, e.then);
+      const f = compileExpr(ctx, e.else);
+      return (fr) => {
+        const v = c(fr);
+        return v === true || (v !== false && truth(v)) ? t(fr) : f(fr);
+      };
+    }
+    case "Call":
+      return compileCall(ctx, e);
+    case "Dot": {
+      const x = compileExpr(ctx, e.x);
+      const name = e.name.name;
+      const pos = e.dotPos;
+      return (fr) => {
+        const v = x(fr);
+        try {
+          return getAttr(fr.thread, v, name);
+        } catch (err) {
+          annotate(err, fr, pos);
+        }
+      };
+    }
+    case "Index": {
+      const x = compileExpr(ctx, e.x);
+      const k = compileExpr(ctx, e.index);
+      const pos = e.lbrack;
+      return (fr) => {
+        const v = x(fr);
+        const key = k(fr);
+        if (v instanceof StarList && typeof key === "number" && key >= 0 && key < v.elems.length) {
+          return v.elems[key] as Value;
+        }
+        if (v instanceof StarDict) {
+          const r = v.get(key);
+          if (r !== undefined) return r;
+        }
+        try {
+          return getIndex(v, key);
+        } catch (err) {
+          annotate(err, fr, pos);
+        }
+      };
+    }
+    case "Slice": {
+      const x = compileExpr(ctx, e.x);
+      const none: ExprFn = () => None;
+      const lo = e.lo ? compileExpr(ctx, e.lo) : none;
+      const hi = e.hi ? compileExpr(ctx, e.hi) : none;
+      const step = e.step ? compileExpr(ctx, e.step) : none;
+      const pos = e.lbrack;
+      return (fr) => {
+        const v = x(fr);
+        const a = lo(fr);
+        const b = hi(fr);
+        const c = step(fr);
+        try {
+          return slice(v, a, b, c);
+        } catch (err) {
+          annotate(err, fr, pos);
+        }
+      };
+    }
+    case "Lambda":
+      return compileMakeFunction(ctx, e.fn);
+  }
+}
+
+function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): ExprFn {
+  const keys = entries.map((en) => compileExpr(ctx, en.key));
+  const values = entries.map((en) => compileExpr(ctx, en.value));
+  const positions = entries.map((en) => en.pos);
+  return (fr) => {
+    const d = new StarDict();
+    for (let i = 0; i < keys.length; i++) {
+      const k = (keys[i] as ExprFn)(fr);
+      const v = (values[i] as ExprFn)(fr);
+      try {
+        const before = d.len();
+        d.setKey(k, v);
+        if (d.len() === before) throw new EvalError(`duplicate key: ${repr(k)}`);
+      } catch (err) {
+        annotate(err, fr, positions[i] ?? pos);
+      }
+    }
+    return d;
+  };
+}
+
+
+/** Evaluates `def`/`lambda`: defaults now, in the enclosing frame; captured cells by reference. */
+export function compileMakeFunction(ctx: CompileContext, fn: FunctionNode): ExprFn {
+  const code = compileFunctionCode(ctx, fn);
+  const defaultFns: (ExprFn | undefined)[] = [];
+  for (const p of fn.params) {
+    if (p.kind === "required") defaultFns.push(undefined);
+    else if (p.kind === "optional") defaultFns.push(compileExpr(ctx, p.default));
+  }
+  const captures = fn.freeVars.map((b) => ({ fromCell: b.scope === "cell", index: b.index }));
+  return (fr) => {
+    const defaults = defaultFns.map((d) => (d === undefined ? undefined : d(fr)));
+    const cells = captures.map((c) => (c.fromCell ? (fr.locals[c.index] as Cell) : (fr.fn?.freevars[c.index] as Cell)));
+    return new StarFunction(code, defaults, cells, fr.module);
+  };
+}
+
+function compileCall(ctx: CompileContext, e: CallExpr): ExprFn {
+  const fnExpr = compileExpr(ctx, e.fn);
+  const lparen = e.lparen;
+  if (e.args.every((a) => a.kind === "positional")) {
+    const argFns = e.args.map((a) => compileExpr(ctx, a.value));
+    const n = argFns.length;
+    return (fr) => {
+      const f = fnExpr(fr);
+      if (f instanceof StarFunction && f.code.simple && f.code.numParams === n) {
+        const locals = new Array<Value | Cell | undefined>(f.code.numLocals);
+        for (let i = 0; i < n; i++) locals[i] = (argFns[i] as ExprFn)(fr);
+        fr.pos = lparen;
+        try {
+          return f.invoke(fr.thread, locals);
+        } catch (err) {
+          claim(err, fr);
+        }
+      }
+      const args = new Array<Value>(n);
+      for (let i = 0; i < n; i++) args[i] = (argFns[i] as ExprFn)(fr);
+      fr.pos = lparen;
+      try {
+        return callValue(fr.thread, f, args, NO_KWARGS);
+      } catch (err) {
+        claim(err, fr);
+      }
+    };
+  }
+  const argFns = e.args.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
+  return (fr) => {
+    const f = fnExpr(fr);
+    const args: Value[] = [];
+    const kwargs: [string, Value][] = [];
+    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
+    fr.pos = lparen;
+    try {
+      return callValue(fr.thread, f, args, kwargs);
+    } catch (err) {
+      claim(err, fr);
+    }
+  };
+}
+
+function addArgument(fr: Frame, arg: Arg, v: Value, args: Value[], kwargs: [string, Value][]): void {
+  switch (arg.kind) {
+    case "positional":
+      args.push(v);
+      return;
+    case "named":
+      kwargs.push([arg.name.name, v]);
+      return;
+    case "star": {
+      const it = typeof v === "string" ? undefined : tryIterate(v);
+      if (it === undefined) annotate(new EvalError(`argument after * must be iterable, not ${typeName(v)}`), fr, arg.pos);
+      try {
+        for (let x = it.next(); x !== undefined; x = it.next()) args.push(x);
+      } finally {
+        it.done();
+      }
+      return;
+    }
+    case "starstar": {
+      if (!(v instanceof StarDict)) {
+        annotate(new EvalError(`argument after ** must be a mapping, not ${typeName(v)}`), fr, arg.pos);
+      }
+      for (const [k, x] of v.ht.entries()) {
+        if (typeof k !== "string") annotate(new EvalError(`keywords must be strings, not ${typeName(k)}`), fr, arg.pos);
+        kwargs.push([k, x]);
+      }
+      return;
+    }
+  }
+}
+
+type Emit = (fr: Frame) => void;
+
+/** [body for ... if ...] and {k: v for ...}: nested loops writing into one accumulator. */
+function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
+  // The accumulator lives in a per-evaluation box so nested loops can reach it without allocation per element.
+  const acc: { list: Value[]; dict: StarDict | undefined }[] = [];
+  let emit: Emit;
+  if (e.body.kind === "DictEntry") {
+    const k = compileExpr(ctx, e.body.key);
+    const v = compileExpr(ctx, e.body.value);
+    const pos = e.body.pos;
+    emit = (fr) => {
+      const key = k(fr);
+      const val = v(fr);
+      try {
+        (acc[acc.length - 1]?.dict as StarDict).setKey(key, val);
+      } catch (err) {
+        annotate(err, fr, pos);
+      }
+    };
+  } else {
+    const body = compileExpr(ctx, e.body);
+    emit = (fr) => {
+      const list = (acc[acc.length - 1] as { list: Value[] }).list;
+      list.push(body(fr));
+      if ((list.length & 0xfff) === 0) fr.thread.checkCollectionSize(list.length);
+    };
+  }
+  for (let i = e.clauses.length - 1; i >= 0; i--) {
+    const clause = e.clauses[i];
+    if (clause === undefined) continue;
+    const inner = emit;
+    if (clause.kind === "IfClause") {
+      const cond = compileExpr(ctx, clause.cond);
+      emit = (fr) => {
+        const c = cond(fr);
+        if (c === true || (c !== false && truth(c))) inner(fr);
+      };
+    } else {
+      const x = compileExpr(ctx, clause.x);
+      const store = compileStore(ctx, clause.vars);
+      const pos = clause.pos;
+      emit = (fr) => {
+        const seq = x(fr);
+        try {
+          forEachValue(fr.thread, seq, (v) => {
+            store(fr, v);
+            inner(fr);
+            return true;
+          });
+        } catch (err) {
+          annotate(err, fr, pos);
+        }
+      };
+    }
+  }
+  const run = emit;
+  const curly = e.curly;
+  return (fr) => {
+    const box = { list: [] as Value[], dict: curly ? new StarDict() : undefined };
+    acc.push(box);
+    try {
+      run(fr);
+    } finally {
+      acc.pop();
+    }
+    return curly ? (box.dict as StarDict) : new StarList(box.list);
+  };
+}

@@ -1,0 +1,66 @@
+import type { Expr } from "../syntax/ast.js";
+import { setField, setIndex, type Value } from "../values/index.js";
+import type { CompileContext } from "./context.js";
+import { annotate } from "./errors.js";
+import { compileExpr } from "./expr.js";
+import type { ExprFn, Frame } from "./frame.js";
+import { unpackValues } from "./iterate.js";
+import { compileWrite, type StoreFn } from "./names.js";
+
+/** Compiles an assignment target (name, x[i], x.f, or a tuple/list of targets). */
+export function compileStore(ctx: CompileContext, lhs: Expr): StoreFn {
+  switch (lhs.kind) {
+    case "Ident": {
+      if (lhs.binding === undefined) throw new Error(`internal error: unresolved name ${lhs.name}`);
+      return compileWrite(lhs.binding);
+    }
+    case "Paren":
+      return compileStore(ctx, lhs.x);
+    case "Index": {
+      const x = compileExpr(ctx, lhs.x);
+      const k = compileExpr(ctx, lhs.index);
+      const pos = lhs.lbrack;
+      return (fr, v) => {
+        const container = x(fr);
+        const key = k(fr);
+        try {
+          setIndex(container, key, v);
+        } catch (err) {
+          annotate(err, fr, pos);
+        }
+      };
+    }
+    case "Dot": {
+      const x = compileExpr(ctx, lhs.x);
+      const name = lhs.name.name;
+      const pos = lhs.dotPos;
+      return (fr, v) => {
+        const obj = x(fr);
+        try {
+          setField(obj, name, v);
+        } catch (err) {
+          annotate(err, fr, pos);
+        }
+      };
+    }
+    case "Tuple":
+    case "List": {
+      const stores = lhs.elems.map((e) => compileStore(ctx, e));
+      const n = stores.length;
+      const pos = lhs.pos;
+      return (fr: Frame, v: Value) => {
+        let elems: readonly Value[];
+        try {
+          elems = unpackValues(fr.thread, v, n);
+        } catch (err) {
+          annotate(err, fr, pos);
+        }
+        for (let i = 0; i < n; i++) (stores[i] as StoreFn)(fr, elems[i] as Value);
+      };
+    }
+    default:
+      throw new Error(`internal error: cannot assign to ${lhs.kind}`);
+  }
+}
+
+export type { ExprFn };
