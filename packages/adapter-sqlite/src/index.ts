@@ -1,2 +1,11 @@
-/** Package identity, used by the workspace smoke tests until the package has real exports. */
-export const packageName = "@berth/adapter-sqlite";
+export { DEFAULT_BUSY_TIMEOUT_MS } from "./connection/pragmas.js";
+export { parseStoreUrl, type StoreLocation, StoreUrlError } from "./connection/store-url.js";
+export {
+  applyMigrations,
+  MIGRATIONS_FOLDER,
+  MigrationError,
+  type MigrationReport,
+} from "./migrations/apply-migrations.js";
+export { type OpenStoreOptions, openStore } from "./open-store.js";
+export type { CheckReport, Violation, ViolationKind } from "./store/check.js";
+export { SqliteStore } from "./store/sqlite-store.js";

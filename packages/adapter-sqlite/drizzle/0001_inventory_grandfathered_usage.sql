@@ -1,0 +1,1 @@
+ALTER TABLE `inventories` ADD `grandfathered_usage` integer DEFAULT 0 NOT NULL;

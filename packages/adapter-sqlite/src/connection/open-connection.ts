@@ -1,0 +1,108 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Client, createClient, type TransactionMode } from "@libsql/client";
+import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import { translateDriverError } from "./driver-errors.js";
+import { DEFAULT_BUSY_TIMEOUT_MS, filePragmaStatements, MEMORY_PRAGMA_STATEMENTS } from "./pragmas.js";
+import { SerialLock } from "./serial-lock.js";
+import type { StoreLocation } from "./store-url.js";
+
+export type Database = LibSQLDatabase;
+
+export interface ConnectionOptions {
+  /** How long a writer waits for another process's write lock (ms). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * One open database: the libSQL client and the lock that serializes this
+ * process's use of it (see SerialLock for why). All work goes through
+ * `read` or `write`, each one transaction.
+ */
+export interface Connection {
+  readonly location: StoreLocation;
+  readonly client: Client;
+  /**
+   * A consistent read: BEGIN DEFERRED, so it takes no write lock and sees
+   * one snapshot of the file even while other processes write (WAL).
+   */
+  read<T>(work: (db: Database) => Promise<T>): Promise<T>;
+  /**
+   * A write: BEGIN IMMEDIATE, so the file's write lock is taken up front
+   * (waiting up to busy_timeout for another process) and everything read
+   * inside stays true until commit. All-or-nothing: any throw rolls back.
+   */
+  write<T>(work: (db: Database) => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+export async function openConnection(
+  location: StoreLocation,
+  options: ConnectionOptions = {},
+): Promise<Connection> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const client = createClientFor(location, busyTimeoutMs);
+  try {
+    const pragmas =
+      location.kind === "file"
+        ? filePragmaStatements({ busyTimeoutMs })
+        : location.kind === "memory"
+          ? MEMORY_PRAGMA_STATEMENTS
+          : // A remote server owns its connections' settings; nothing to set per client.
+            [];
+    for (const statement of pragmas) {
+      await client.execute(statement);
+    }
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+  const lock = new SerialLock();
+  const inTransaction = <T>(mode: TransactionMode, work: (db: Database) => Promise<T>): Promise<T> =>
+    lock.run(async () => {
+      const tx = await client.transaction(mode).catch((error: unknown) => {
+        throw translateDriverError(error);
+      });
+      try {
+        // drizzle only calls `execute` on what it wraps, which a libSQL
+        // transaction provides; this keeps our own choice of BEGIN mode
+        // (drizzle's libsql driver always begins the client's default).
+        const result = await work(drizzle(tx as unknown as Client));
+        await tx.commit();
+        return result;
+      } catch (error) {
+        throw translateDriverError(error);
+      } finally {
+        tx.close();
+      }
+    });
+  return {
+    location,
+    client,
+    read: (work) => inTransaction("deferred", work),
+    write: (work) => inTransaction("write", work),
+    close: () => client.close(),
+  };
+}
+
+function createClientFor(location: StoreLocation, busyTimeoutMs: number): Client {
+  switch (location.kind) {
+    case "memory":
+      return createClient({ url: ":memory:" });
+    case "file":
+      // One connection per client, so the pragmas set above apply to every
+      // statement; `timeout` repeats busy_timeout in case the client ever
+      // has to reopen that connection.
+      return createClient({
+        url: pathToFileURL(resolve(location.path)).href,
+        concurrency: 1,
+        timeout: busyTimeoutMs,
+      });
+    case "remote":
+      return createClient(
+        location.authToken === undefined
+          ? { url: location.url }
+          : { url: location.url, authToken: location.authToken },
+      );
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Connection settings for a local file. WAL lets readers in other processes
+ * keep reading while one process writes; `synchronous=NORMAL` is the setting
+ * SQLite recommends with WAL (every commit stays atomic and survives a killed
+ * process; only a power cut can lose the last commits, never half of one);
+ * `busy_timeout` makes a writer wait for another process's write transaction
+ * instead of failing at once with SQLITE_BUSY.
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+
+export interface FilePragmas {
+  busyTimeoutMs: number;
+}
+
+export function filePragmaStatements({ busyTimeoutMs }: FilePragmas): string[] {
+  return [
+    // busy_timeout first: switching to WAL needs a brief exclusive lock.
+    `PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`,
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA foreign_keys = ON",
+  ];
+}
+
+export const MEMORY_PRAGMA_STATEMENTS = ["PRAGMA foreign_keys = ON"];

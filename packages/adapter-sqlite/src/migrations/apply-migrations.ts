@@ -1,0 +1,93 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Client } from "@libsql/client";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+
+/** The SQL drizzle-kit generated, shipped with the package (drizzle/ beside dist/ and src/). */
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/** Same table and layout drizzle's own migrator uses, so drizzle-kit tooling agrees with us. */
+const MIGRATIONS_TABLE = "__drizzle_migrations";
+
+export class MigrationError extends Error {
+  readonly kind = "internal" as const;
+  constructor(message: string) {
+    super(message);
+    this.name = "MigrationError";
+  }
+}
+
+export interface MigrationReport {
+  /** Tags (file names without .sql) applied by this call, oldest first. */
+  applied: string[];
+}
+
+/**
+ * Brings the database up to the newest migration, idempotently and safely
+ * when several processes open the same fresh file at once: the pending list
+ * is decided inside a write transaction (BEGIN IMMEDIATE), so a second
+ * process waits for the first and then finds nothing left to do. Each run
+ * is all-or-nothing.
+ */
+export async function applyMigrations(
+  client: Client,
+  options: { folder?: string; local: boolean } = { local: true },
+): Promise<MigrationReport> {
+  const folder = options.folder ?? MIGRATIONS_FOLDER;
+  const migrations = readMigrationFiles({ migrationsFolder: folder });
+  const tags = readTags(folder);
+  // Table rebuilds in drizzle-kit's SQLite migrations drop and recreate tables;
+  // foreign keys are switched off around the transaction (they cannot change
+  // inside one) and verified with foreign_key_check before commit instead.
+  if (options.local) await client.execute("PRAGMA foreign_keys = OFF");
+  try {
+    const tx = await client.transaction("write");
+    try {
+      await tx.execute(
+        `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
+      );
+      const recorded = await tx.execute(`SELECT hash, created_at FROM ${MIGRATIONS_TABLE}`);
+      const lastApplied = Math.max(0, ...recorded.rows.map((row) => Number(row.created_at)));
+      const newestKnown = Math.max(0, ...migrations.map((m) => m.folderMillis));
+      if (lastApplied > newestKnown) {
+        throw new MigrationError(
+          `The database was written by a newer version of Berth (schema migration from ${new Date(lastApplied).toISOString()}); upgrade Berth to open it`,
+        );
+      }
+      const applied: string[] = [];
+      for (const [index, migration] of migrations.entries()) {
+        if (migration.folderMillis <= lastApplied) continue;
+        for (const statement of migration.sql) {
+          if (statement.trim() !== "") await tx.execute(statement);
+        }
+        await tx.execute({
+          sql: `INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`,
+          args: [migration.hash, migration.folderMillis],
+        });
+        applied.push(tags[index] ?? String(migration.folderMillis));
+      }
+      if (applied.length > 0 && options.local) {
+        const broken = await tx.execute("PRAGMA foreign_key_check");
+        if (broken.rows.length > 0) {
+          throw new MigrationError(
+            `Migration ${applied.join(", ")} left ${broken.rows.length} rows violating foreign keys (first in table ${String(broken.rows[0]?.table)})`,
+          );
+        }
+      }
+      await tx.commit();
+      return { applied };
+    } finally {
+      tx.close();
+    }
+  } finally {
+    if (options.local) await client.execute("PRAGMA foreign_keys = ON");
+  }
+}
+
+function readTags(folder: string): string[] {
+  // readMigrationFiles has already validated the journal; it only drops the tags.
+  const journal = JSON.parse(readFileSync(`${folder}/meta/_journal.json`, "utf8")) as {
+    entries: { tag: string }[];
+  };
+  return journal.entries.map((entry) => entry.tag);
+}

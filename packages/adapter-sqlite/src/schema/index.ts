@@ -1,0 +1,3 @@
+export * from "./catalog.js";
+export * from "./instances.js";
+export * from "./members.js";

@@ -1,0 +1,113 @@
+import { type CatalogTable, conflict, notFound, type RecordKey } from "@berth/engine";
+import { and, asc, eq, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Connection, Database } from "../connection/open-connection.js";
+
+/**
+ * How one catalog record maps to one row. Most catalog tables store a record
+ * as a row with the same field names, so `toRow`/`fromRow` default to the
+ * identity; only key columns need naming.
+ */
+export interface CatalogSpec<T> {
+  /** Human name used in error messages, e.g. "Profile". */
+  label: string;
+  table: SQLiteTable;
+  nameColumn: SQLiteColumn;
+  /** For project-scoped tables. */
+  projectColumn?: SQLiteColumn;
+  keyOf(record: T): RecordKey;
+  toRow?(record: T): Record<string, unknown>;
+  fromRow?(row: Record<string, unknown>): T;
+  /** Throws if the record refers to something missing (e.g. its project). */
+  validate?(db: Database, record: T): Promise<void>;
+  /** Returns why the record is still referenced, or undefined when it may go. */
+  inUse?(db: Database, key: RecordKey): Promise<string | undefined>;
+}
+
+export function keyString(key: RecordKey): string {
+  return key.project === undefined ? key.name : `${key.project}/${key.name}`;
+}
+
+export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
+  constructor(
+    private readonly connection: Connection,
+    private readonly spec: CatalogSpec<T>,
+  ) {}
+
+  list(filter?: { project?: string }): Promise<T[]> {
+    const { table, projectColumn, nameColumn } = this.spec;
+    return this.connection.read(async (db) => {
+      const where =
+        filter?.project !== undefined && projectColumn !== undefined
+          ? eq(projectColumn, filter.project)
+          : undefined;
+      const order = projectColumn === undefined ? [asc(nameColumn)] : [asc(projectColumn), asc(nameColumn)];
+      const rows = await db
+        .select()
+        .from(table)
+        .where(where)
+        .orderBy(...order);
+      return rows.map((row) => this.fromRow(row));
+    });
+  }
+
+  get(key: RecordKey): Promise<T | undefined> {
+    return this.connection.read((db) => this.find(db, key));
+  }
+
+  create(record: T): Promise<T> {
+    return this.connection.write(async (db) => {
+      const key = this.spec.keyOf(record);
+      if ((await this.find(db, key)) !== undefined) {
+        throw conflict(`${this.spec.label} "${keyString(key)}" already exists`);
+      }
+      await this.spec.validate?.(db, record);
+      await db.insert(this.spec.table).values(this.toRow(record));
+      return (await this.find(db, key))!;
+    });
+  }
+
+  update(record: T): Promise<T> {
+    return this.connection.write(async (db) => {
+      const key = this.spec.keyOf(record);
+      if ((await this.find(db, key)) === undefined) {
+        throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
+      }
+      await this.spec.validate?.(db, record);
+      await db.update(this.spec.table).set(this.toRow(record)).where(this.whereKey(key));
+      return (await this.find(db, key))!;
+    });
+  }
+
+  delete(key: RecordKey): Promise<void> {
+    return this.connection.write(async (db) => {
+      if ((await this.find(db, key)) === undefined) {
+        throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
+      }
+      const reason = await this.spec.inUse?.(db, key);
+      if (reason !== undefined) throw conflict(`${this.spec.label} "${keyString(key)}" is in use: ${reason}`);
+      await db.delete(this.spec.table).where(this.whereKey(key));
+    });
+  }
+
+  private async find(db: Database, key: RecordKey): Promise<T | undefined> {
+    const [row] = await db.select().from(this.spec.table).where(this.whereKey(key)).limit(1);
+    return row === undefined ? undefined : this.fromRow(row);
+  }
+
+  private whereKey(key: RecordKey): SQL | undefined {
+    const byName = eq(this.spec.nameColumn, key.name);
+    return this.spec.projectColumn === undefined
+      ? byName
+      : and(eq(this.spec.projectColumn, key.project ?? "default"), byName);
+  }
+
+  private toRow(record: T): Record<string, unknown> {
+    return this.spec.toRow?.(record) ?? { ...(record as Record<string, unknown>) };
+  }
+
+  private fromRow(row: Record<string, unknown>): T {
+    // Rows of identity-mapped tables have exactly the record's fields.
+    return this.spec.fromRow?.(row) ?? (row as T);
+  }
+}

@@ -1,0 +1,151 @@
+import {
+  type FlavorRecord,
+  type GroupRecord,
+  type ImageRecord,
+  notFound,
+  type PlacementGroupRecord,
+  type ProfileRecord,
+  type ProjectRecord,
+  type RecordKey,
+  type ResourceClassRecord,
+} from "@berth/engine";
+import { and, eq, gt, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Connection, Database } from "../connection/open-connection.js";
+import {
+  flavors,
+  groups,
+  images,
+  instanceProfiles,
+  instances,
+  inventories,
+  memberGroups,
+  placementGroups,
+  profiles,
+  projects,
+  resourceClasses,
+  usage,
+} from "../schema/index.js";
+import { SqliteCatalogTable } from "./catalog-table.js";
+
+async function countWhere(db: Database, table: SQLiteTable, where: ReturnType<typeof and>): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(table).where(where);
+  return row?.n ?? 0;
+}
+
+async function exists(db: Database, table: SQLiteTable, where: ReturnType<typeof and>): Promise<boolean> {
+  const [row] = await db.select({ one: sql<number>`1` }).from(table).where(where).limit(1);
+  return row !== undefined;
+}
+
+async function requireProject(db: Database, project: string): Promise<void> {
+  if (!(await exists(db, projects, eq(projects.name, project))))
+    throw notFound(`Project "${project}" not found`);
+}
+
+export interface Catalogs {
+  groups: SqliteCatalogTable<GroupRecord>;
+  projects: SqliteCatalogTable<ProjectRecord>;
+  profiles: SqliteCatalogTable<ProfileRecord>;
+  flavors: SqliteCatalogTable<FlavorRecord>;
+  images: SqliteCatalogTable<ImageRecord>;
+  placementGroups: SqliteCatalogTable<PlacementGroupRecord>;
+  resourceClasses: SqliteCatalogTable<ResourceClassRecord>;
+}
+
+export function createCatalogs(connection: Connection): Catalogs {
+  return {
+    groups: new SqliteCatalogTable<GroupRecord>(connection, {
+      label: "Cluster group",
+      table: groups,
+      nameColumn: groups.name,
+      keyOf: (g) => ({ name: g.name }),
+      inUse: async (db, key) => {
+        const users = await countWhere(db, memberGroups, eq(memberGroups.group, key.name));
+        return users > 0 ? `${users} member(s) belong to it` : undefined;
+      },
+    }),
+    projects: new SqliteCatalogTable<ProjectRecord>(connection, {
+      label: "Project",
+      table: projects,
+      nameColumn: projects.name,
+      keyOf: (p) => ({ name: p.name }),
+      inUse: async (db, key) => {
+        const hosted = await countWhere(db, instances, eq(instances.project, key.name));
+        if (hosted > 0) return `${hosted} instance(s)`;
+        if (await exists(db, profiles, eq(profiles.project, key.name))) return "it has profiles";
+        if (await exists(db, placementGroups, eq(placementGroups.project, key.name)))
+          return "it has placement groups";
+        return undefined;
+      },
+    }),
+    profiles: new SqliteCatalogTable<ProfileRecord>(connection, {
+      label: "Profile",
+      table: profiles,
+      nameColumn: profiles.name,
+      projectColumn: profiles.project,
+      keyOf: (p) => ({ project: p.project, name: p.name }),
+      validate: (db, p) => requireProject(db, p.project),
+      inUse: async (db, key) => {
+        const users = await countWhere(
+          db,
+          instanceProfiles,
+          and(eq(instanceProfiles.project, projectOf(key)), eq(instanceProfiles.profile, key.name)),
+        );
+        return users > 0 ? `used by ${users} instance(s)` : undefined;
+      },
+    }),
+    flavors: new SqliteCatalogTable<FlavorRecord>(connection, {
+      label: "Flavor",
+      table: flavors,
+      nameColumn: flavors.name,
+      keyOf: (f) => ({ name: f.name }),
+    }),
+    images: new SqliteCatalogTable<ImageRecord>(connection, {
+      label: "Image",
+      table: images,
+      nameColumn: images.fingerprint,
+      keyOf: (i) => ({ name: i.fingerprint }),
+    }),
+    placementGroups: new SqliteCatalogTable<PlacementGroupRecord>(connection, {
+      label: "Placement group",
+      table: placementGroups,
+      nameColumn: placementGroups.name,
+      projectColumn: placementGroups.project,
+      keyOf: (p) => ({ project: p.project, name: p.name }),
+      validate: (db, p) => requireProject(db, p.project),
+      inUse: async (db, key) => {
+        const users = await countWhere(
+          db,
+          instances,
+          and(eq(instances.project, projectOf(key)), eq(instances.placementGroup, key.name)),
+        );
+        return users > 0 ? `${users} instance(s) belong to it` : undefined;
+      },
+    }),
+    resourceClasses: new SqliteCatalogTable<ResourceClassRecord>(connection, {
+      label: "Resource class",
+      table: resourceClasses,
+      nameColumn: resourceClasses.name,
+      keyOf: (r) => ({ name: r.name }),
+      toRow: (r) => ({ name: r.name }),
+      fromRow: (row) => ({ name: String(row.name), custom: true }),
+      inUse: async (db, key) => {
+        const [holder] = await db
+          .select({ member: inventories.memberId })
+          .from(inventories)
+          .where(eq(inventories.resourceClass, key.name))
+          .limit(1);
+        if (holder !== undefined) return "a member has an inventory of it";
+        if (await exists(db, usage, and(eq(usage.resourceClass, key.name), gt(usage.amount, 0)))) {
+          return "instances have allocations of it";
+        }
+        return undefined;
+      },
+    }),
+  };
+}
+
+function projectOf(key: RecordKey): string {
+  return key.project ?? "default";
+}

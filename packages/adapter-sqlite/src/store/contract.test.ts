@@ -1,0 +1,11 @@
+import { runStoreContract } from "@berth/engine/store-contract";
+import { afterAll } from "vitest";
+import { openStore } from "../open-store.js";
+import { makeTempDir } from "../testing/temp-dir.js";
+
+const dir = makeTempDir();
+afterAll(() => dir.remove());
+
+let counter = 0;
+runStoreContract("sqlite file", () => openStore(dir.file(`contract-${++counter}.db`)));
+runStoreContract("sqlite :memory:", () => openStore(":memory:"));

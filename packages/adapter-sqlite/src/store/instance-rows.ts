@@ -1,0 +1,120 @@
+import type { AllocationRow, InstanceFilter, InstanceRecord, NewInstance } from "@berth/engine";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../connection/open-connection.js";
+import { allocations, instances, members } from "../schema/index.js";
+import { chunks } from "./chunks.js";
+
+type InstanceRow = typeof instances.$inferSelect;
+
+/** Column list of an instance read, with the location's member name joined in. */
+const instanceColumns = { row: instances, location: members.name };
+
+/** Reads instances matching `where` with their allocations, in creation order. */
+export async function loadInstances(db: Database, where: SQL | undefined): Promise<InstanceRecord[]> {
+  const rows = await db
+    .select(instanceColumns)
+    .from(instances)
+    .innerJoin(members, eq(members.id, instances.memberId))
+    .where(where)
+    .orderBy(asc(sql`${instances}.rowid`));
+  if (rows.length === 0) return [];
+  const allocationsById = new Map<string, AllocationRow[]>();
+  for (const part of chunks(
+    rows.map((r) => r.row.id),
+    900,
+  )) {
+    const allocationRows = await db
+      .select({
+        instanceId: allocations.instanceId,
+        member: members.name,
+        resourceClass: allocations.resourceClass,
+        ledger: allocations.ledger,
+        amount: allocations.amount,
+      })
+      .from(allocations)
+      .innerJoin(members, eq(members.id, allocations.memberId))
+      .where(inArray(allocations.instanceId, part))
+      .orderBy(asc(sql`${allocations}.rowid`));
+    for (const { instanceId, ...row } of allocationRows) {
+      let list = allocationsById.get(instanceId);
+      if (list === undefined) allocationsById.set(instanceId, (list = []));
+      list.push(row);
+    }
+  }
+  return rows.map(({ row, location }) => instanceRecordOf(row, location, allocationsById.get(row.id) ?? []));
+}
+
+export function loadInstancesByIds(db: Database, ids: string[]): Promise<InstanceRecord[]> {
+  return ids.length === 0 ? Promise.resolve([]) : loadInstances(db, inArray(instances.id, ids));
+}
+
+export function instanceFilterWhere(filter: InstanceFilter): SQL | undefined {
+  return and(
+    filter.project === undefined ? undefined : eq(instances.project, filter.project),
+    filter.location === undefined
+      ? undefined
+      : eq(
+          instances.memberId,
+          sql`(SELECT ${members.id} FROM ${members} WHERE ${members.name} = ${filter.location})`,
+        ),
+    filter.forthcoming === undefined ? undefined : eq(instances.forthcoming, filter.forthcoming),
+    filter.placementGroup === undefined ? undefined : eq(instances.placementGroup, filter.placementGroup),
+  );
+}
+
+function instanceRecordOf(row: InstanceRow, location: string, rows: AllocationRow[]): InstanceRecord {
+  return {
+    id: row.id,
+    project: row.project,
+    name: row.name,
+    type: row.type,
+    location,
+    forthcoming: row.forthcoming,
+    architecture: row.architecture,
+    description: row.description,
+    ephemeral: row.ephemeral,
+    profiles: row.profiles,
+    config: row.config,
+    devices: row.devices,
+    instanceType: row.instanceType,
+    flavor: row.flavor,
+    source: row.source,
+    placementGroup: row.placementGroup,
+    origin: row.origin,
+    createdAt: row.createdAt,
+    allocations: rows,
+    limitsUsage: { cpu: row.limitsCpu, memoryBytes: row.limitsMemoryBytes, diskBytes: row.limitsDiskBytes },
+    revision: row.revision,
+  };
+}
+
+export function instanceRowOf(
+  record: NewInstance,
+  memberId: number,
+  revision: number,
+): typeof instances.$inferInsert {
+  return {
+    id: record.id,
+    project: record.project,
+    name: record.name,
+    type: record.type,
+    memberId,
+    forthcoming: record.forthcoming,
+    architecture: record.architecture,
+    description: record.description,
+    ephemeral: record.ephemeral,
+    profiles: record.profiles,
+    config: record.config,
+    devices: record.devices,
+    instanceType: record.instanceType,
+    flavor: record.flavor,
+    source: record.source,
+    placementGroup: record.placementGroup,
+    origin: record.origin,
+    createdAt: record.createdAt,
+    limitsCpu: record.limitsUsage.cpu,
+    limitsMemoryBytes: record.limitsUsage.memoryBytes,
+    limitsDiskBytes: record.limitsUsage.diskBytes,
+    revision,
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  type Claim,
+  type ClaimResult,
+  type ConfigRecord,
+  EngineError,
+  type InstanceFilter,
+  type InstanceRecord,
+  type InventoryRecord,
+  type MemberPatch,
+  type MemberRecord,
+  type MemberUsage,
+  type NewMember,
+  type Store,
+  type StoreSnapshot,
+} from "@berth/engine";
+import { and, eq } from "drizzle-orm";
+import type { Connection, Database } from "../connection/open-connection.js";
+import type { StoreLocation } from "../connection/store-url.js";
+import type { MigrationReport } from "../migrations/apply-migrations.js";
+import { instances } from "../schema/index.js";
+import { type Catalogs, createCatalogs } from "./catalogs.js";
+import { type CheckReport, checkInvariants } from "./check.js";
+import { applyClaim } from "./claim.js";
+import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
+import { loadMember, loadMembers } from "./member-rows.js";
+import { readMemberUsage } from "./member-usage.js";
+import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
+import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
+import { readSnapshot } from "./snapshot.js";
+
+/** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
+export class SqliteStore implements Store {
+  readonly groups: Catalogs["groups"];
+  readonly projects: Catalogs["projects"];
+  readonly profiles: Catalogs["profiles"];
+  readonly flavors: Catalogs["flavors"];
+  readonly images: Catalogs["images"];
+  readonly placementGroups: Catalogs["placementGroups"];
+  readonly resourceClasses: Catalogs["resourceClasses"];
+  #closed = false;
+
+  constructor(
+    private readonly connection: Connection,
+    /** What opening did to the schema (nothing applied when it was already current). */
+    readonly migrations: MigrationReport,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {
+    const catalogs = createCatalogs(connection);
+    this.groups = catalogs.groups;
+    this.projects = catalogs.projects;
+    this.profiles = catalogs.profiles;
+    this.flavors = catalogs.flavors;
+    this.images = catalogs.images;
+    this.placementGroups = catalogs.placementGroups;
+    this.resourceClasses = catalogs.resourceClasses;
+  }
+
+  /** Where this store lives (file, memory or remote). */
+  get location(): StoreLocation {
+    return this.connection.location;
+  }
+
+  snapshot(): Promise<StoreSnapshot> {
+    return this.read((db) => readSnapshot(db));
+  }
+
+  listMembers(): Promise<MemberRecord[]> {
+    return this.read((db) => loadMembers(db));
+  }
+
+  getMember(name: string): Promise<MemberRecord | undefined> {
+    return this.read((db) => loadMember(db, name));
+  }
+
+  createMember(member: NewMember): Promise<MemberRecord> {
+    return this.write((db) => createMember(db, member, this.now()));
+  }
+
+  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
+    return this.write((db) => updateMember(db, name, patch, expectedGeneration));
+  }
+
+  setInventories(
+    name: string,
+    inventories: Record<string, InventoryRecord>,
+    expectedGeneration: number,
+  ): Promise<MemberRecord> {
+    return this.write((db) => setInventories(db, name, inventories, expectedGeneration));
+  }
+
+  deleteMember(name: string): Promise<void> {
+    return this.write((db) => deleteMember(db, name));
+  }
+
+  async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
+    const [found] = await this.read((db) =>
+      loadInstances(db, and(eq(instances.project, project), eq(instances.name, name))),
+    );
+    return found;
+  }
+
+  async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
+    const [found] = await this.read((db) => loadInstances(db, eq(instances.id, id)));
+    return found;
+  }
+
+  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
+    return this.read((db) => loadInstances(db, instanceFilterWhere(filter)));
+  }
+
+  claim(claim: Claim): Promise<ClaimResult> {
+    return this.write((db) => applyClaim(db, claim));
+  }
+
+  memberUsage(names: string[]): Promise<MemberUsage[]> {
+    return this.read((db) => readMemberUsage(db, names));
+  }
+
+  getConfig(): Promise<ConfigRecord> {
+    return this.read((db) => readConfig(db));
+  }
+
+  getConfigVersion(): Promise<number> {
+    return this.read((db) => readConfigVersion(db));
+  }
+
+  setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
+    return this.write((db) => writeConfig(db, patch, expectedVersion));
+  }
+
+  /** Verifies the store's invariants; see `checkInvariants`. */
+  check(): Promise<CheckReport> {
+    return this.read((db) => checkInvariants(db));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // Let queued work finish on the connection before closing it.
+    await this.connection.read(async () => undefined).catch(() => undefined);
+    this.connection.close();
+  }
+
+  private read<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(closedError());
+    return this.connection.read(work);
+  }
+
+  private write<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(closedError());
+    return this.connection.write(work);
+  }
+}
+
+function closedError(): EngineError {
+  return new EngineError("internal", "store is closed");
+}
