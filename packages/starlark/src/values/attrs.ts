@@ -54,10 +54,24 @@ function noSuchAttr(x: Value, name: string, what: string): StarEvalError {
   return new StarEvalError(`${t} has no .${name} ${what}`);
 }
 
+/**
+ * Thrown by host getAttr/setField hooks to say "no such field"; setField and getAttr
+ * turn it into go.starlark.net's message with a spelling hint.
+ */
+export class NoSuchAttrError extends StarEvalError {}
+
 /** x.name = v. */
 export function setField(x: Value, name: string, v: Value): void {
   if (typeof x === "object" && typeof (x as StarValue).setField === "function") {
-    (x as StarValue).setField?.(name, v);
+    try {
+      (x as StarValue).setField?.(name, v);
+    } catch (e) {
+      if (e instanceof NoSuchAttrError) {
+        const hint = spellingHint(name, attrNames(x));
+        throw new StarEvalError(hint ? `${e.message} (did you mean .${hint}?)` : e.message);
+      }
+      throw e;
+    }
     return;
   }
   throw new StarEvalError(`${typeName(x)} value does not support field assignment`);

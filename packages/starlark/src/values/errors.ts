@@ -16,8 +16,34 @@ export interface Frame {
 
 export type LimitKind = "steps" | "deadline" | "aborted" | "size";
 
+/**
+ * Messages are built from Starlark byte strings (UTF-8 bytes in code units); show
+ * them to JS as normal strings. A message that is not valid UTF-8 in byte form
+ * (e.g. already a normal string with "é") is kept as it is.
+ */
+function toJsMessage(msg: string): string {
+  let high = false;
+  for (let i = 0; i < msg.length; i++) {
+    const c = msg.charCodeAt(i);
+    if (c > 0xff) return msg;
+    if (c >= 0x80) high = true;
+  }
+  if (!high) return msg;
+  const bytes = new Uint8Array(msg.length);
+  for (let i = 0; i < msg.length; i++) bytes[i] = msg.charCodeAt(i);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return msg;
+  }
+}
+
 /** Base of every error the interpreter raises on purpose. */
 export class StarlarkError extends Error {
+  constructor(message: string) {
+    super(toJsMessage(message));
+  }
+
   /** Frames of the Starlark call stack, outermost first; filled in by the evaluator. */
   frames: Frame[] = [];
 

@@ -5,7 +5,15 @@
 import "./percent.js";
 import "./methods/index.js";
 
-export { attrNames, defineMethods, getAttr, setField, spellingHint, tryGetAttr } from "./attrs.js";
+export {
+  attrNames,
+  defineMethods,
+  getAttr,
+  NoSuchAttrError,
+  setField,
+  spellingHint,
+  tryGetAttr,
+} from "./attrs.js";
 export { StarBytes } from "./bytes.js";
 export { dictFromEntries, StarDict } from "./dict.js";
 export {
@@ -28,7 +36,9 @@ export {
   toBig,
 } from "./int.js";
 export { EMPTY_TUPLE, StarList, StarTuple } from "./list.js";
+export { StarModule } from "./module.js";
 export {
+  augmentedBinary,
   binary,
   compare,
   compareDepth,

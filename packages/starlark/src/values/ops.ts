@@ -715,3 +715,25 @@ export function slice(x: Value, lo: Value, hi: Value, step: Value): Value {
 export function freeze(x: Value): void {
   if (typeof x === "object") x.freeze();
 }
+
+/**
+ * `x op= y`. Lists extend in place for `+=` (when y is iterable), so aliases observe
+ * the change; everything else is `x = x op y`.
+ */
+export function augmentedBinary(op: BinaryOp, x: Value, y: Value, thread?: Thread): Value {
+  if (op === "+" && x instanceof StarList && typeof y === "object") {
+    const elems = y === x ? x.elems.slice() : iterableToArrayIfIterable(y, thread);
+    if (elems !== undefined) {
+      x.checkMutable("apply += to");
+      checkCollectionSize(thread, x.elems.length + elems.length);
+      for (const e of elems) x.elems.push(e);
+      return x;
+    }
+  }
+  return binary(op, x, y, thread);
+}
+
+function iterableToArrayIfIterable(y: Value, thread?: Thread): Value[] | undefined {
+  if (y instanceof StarFloat || y instanceof StarBytes) return undefined;
+  return iterableToArray(y, thread);
+}

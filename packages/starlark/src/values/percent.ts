@@ -126,7 +126,8 @@ function percentChar(v: Value): string {
     return v;
   }
   if (typeof v === "number" || typeof v === "bigint") {
-    if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
+    if (v < 0 || v > 0x10ffff) {
+      // Surrogates are accepted and written as U+FFFD, as Go's WriteRune does.
       throw new StarEvalError(`%c format requires a valid Unicode code point, got ${v}`);
     }
     return runeToByteString(Number(v));

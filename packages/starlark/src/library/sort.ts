@@ -1,0 +1,160 @@
+/**
+ * sorted() ordering. Starlark comparison of same-typed values is a total order, so a
+ * stable JS sort yields exactly go.starlark.net's result. When a comparison fails,
+ * go.starlark.net keeps sorting and reports the LAST error its sort.Stable met; to
+ * report the same message we then replay Go's algorithm (insertion sort in blocks of
+ * 20, then SymMerge) with the same comparison sequence.
+ */
+import { compareDepth, compareForSort } from "../values/ops.js";
+import type { Value } from "../values/value.js";
+
+/** Sorts `values` (and the parallel `keys`, if given) in place; stable. */
+export function stableSort(values: Value[], keys: Value[] | undefined, reverse: boolean): void {
+  const k = keys ?? values;
+  const order = values.map((_, i) => i);
+  try {
+    order.sort((a, b) => {
+      const c = compareForSort(k[a] as Value, k[b] as Value);
+      return reverse ? -c : c;
+    });
+  } catch {
+    throw goSortError(k.slice(), reverse);
+  }
+  const sortedValues = order.map((i) => values[i] as Value);
+  for (let i = 0; i < values.length; i++) values[i] = sortedValues[i] as Value;
+  if (keys) {
+    const sortedKeys = order.map((i) => keys[i] as Value);
+    for (let i = 0; i < keys.length; i++) keys[i] = sortedKeys[i] as Value;
+  }
+}
+
+/** Replays Go's sort.Stable over the keys and returns the last comparison error. */
+function goSortError(data: Value[], reverse: boolean): unknown {
+  let lastError: unknown;
+  const rawLess = (i: number, j: number): boolean => {
+    try {
+      return compareDepth("<", data[i] as Value, data[j] as Value, 10);
+    } catch (e) {
+      lastError = e;
+      return false;
+    }
+  };
+  const less = reverse ? (i: number, j: number) => rawLess(j, i) : rawLess;
+  const swap = (i: number, j: number) => {
+    const t = data[i] as Value;
+    data[i] = data[j] as Value;
+    data[j] = t;
+  };
+  goStable(data.length, less, swap);
+  return lastError;
+}
+
+function insertionSort(
+  a: number,
+  b: number,
+  less: (i: number, j: number) => boolean,
+  swap: (i: number, j: number) => void,
+) {
+  for (let i = a + 1; i < b; i++) {
+    for (let j = i; j > a && less(j, j - 1); j--) swap(j, j - 1);
+  }
+}
+
+function goStable(
+  n: number,
+  less: (i: number, j: number) => boolean,
+  swap: (i: number, j: number) => void,
+): void {
+  let blockSize = 20;
+  let a = 0;
+  let b = blockSize;
+  while (b <= n) {
+    insertionSort(a, b, less, swap);
+    a = b;
+    b += blockSize;
+  }
+  insertionSort(a, n, less, swap);
+  while (blockSize < n) {
+    a = 0;
+    b = 2 * blockSize;
+    while (b <= n) {
+      symMerge(a, a + blockSize, b, less, swap);
+      a = b;
+      b += 2 * blockSize;
+    }
+    const m = a + blockSize;
+    if (m < n) symMerge(a, m, n, less, swap);
+    blockSize *= 2;
+  }
+}
+
+function symMerge(
+  a: number,
+  m: number,
+  b: number,
+  less: (i: number, j: number) => boolean,
+  swap: (i: number, j: number) => void,
+): void {
+  if (m - a === 1) {
+    let i = m;
+    let j = b;
+    while (i < j) {
+      const h = (i + j) >>> 1;
+      if (less(h, a)) i = h + 1;
+      else j = h;
+    }
+    for (let k = a; k < i - 1; k++) swap(k, k + 1);
+    return;
+  }
+  if (b - m === 1) {
+    let i = a;
+    let j = m;
+    while (i < j) {
+      const h = (i + j) >>> 1;
+      if (!less(m, h)) i = h + 1;
+      else j = h;
+    }
+    for (let k = m; k > i; k--) swap(k, k - 1);
+    return;
+  }
+  const mid = (a + b) >>> 1;
+  const n = mid + m;
+  let start: number;
+  let r: number;
+  if (m > mid) {
+    start = n - b;
+    r = mid;
+  } else {
+    start = a;
+    r = m;
+  }
+  const p = n - 1;
+  while (start < r) {
+    const c = (start + r) >>> 1;
+    if (!less(p - c, c)) start = c + 1;
+    else r = c;
+  }
+  const end = n - start;
+  if (start < m && m < end) rotate(start, m, end, swap);
+  if (a < start && start < mid) symMerge(a, start, mid, less, swap);
+  if (mid < end && end < b) symMerge(mid, end, b, less, swap);
+}
+
+function swapRange(a: number, b: number, n: number, swap: (i: number, j: number) => void): void {
+  for (let i = 0; i < n; i++) swap(a + i, b + i);
+}
+
+function rotate(a: number, m: number, b: number, swap: (i: number, j: number) => void): void {
+  let i = m - a;
+  let j = b - m;
+  while (i !== j) {
+    if (i > j) {
+      swapRange(m - i, m, j, swap);
+      i -= j;
+    } else {
+      swapRange(m - i, m + j - i, i, swap);
+      j -= i;
+    }
+  }
+  swapRange(m - i, m, i, swap);
+}
