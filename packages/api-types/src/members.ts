@@ -12,7 +12,8 @@ export const SCHEDULER_INSTANCE_VALUES = ["all", "group", "manual"] as const;
 export const MemberConfigSchema = ConfigMapSchema.superRefine((config, ctx) => {
   for (const [key, value] of Object.entries(config)) {
     if (key === "scheduler.instance") {
-      if (!(SCHEDULER_INSTANCE_VALUES as readonly string[]).includes(value)) {
+      // "" unsets the key (back to the default "all").
+      if (value !== "" && !(SCHEDULER_INSTANCE_VALUES as readonly string[]).includes(value)) {
         ctx.addIssue({
           code: "custom",
           path: [key],

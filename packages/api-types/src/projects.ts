@@ -16,11 +16,14 @@ const SIZE_PATTERN = /^\d+(\.\d+)?\s*(B|[kMGTPE]B|[KMGTPE]iB)?$/;
  * Project config. The keys Berth enforces are shape-checked here (`limits.instances`,
  * `limits.containers`, `limits.virtual-machines`, `limits.cpu`, `limits.memory`,
  * `limits.disk`, `restricted`, `restricted.cluster.groups`); other LXD project keys are
- * stored as given; keys outside LXD's namespaces are refused.
+ * stored as given; keys outside LXD's namespaces are refused. An empty value unsets a key.
  */
 export const ProjectConfigSchema = ConfigMapSchema.superRefine((config, ctx) => {
   for (const [key, value] of Object.entries(config)) {
     const problem = (message: string) => ctx.addIssue({ code: "custom", path: [key], message, input: value });
+    const known = PASSTHROUGH_PREFIXES.some((prefix) => key.startsWith(prefix) && key.length > prefix.length);
+    // "" unsets a key (LXD's PATCH semantics), so it is valid for every key Berth stores.
+    if (value === "" && (known || BOOLEAN_KEYS.includes(key))) continue;
     if (COUNT_LIMIT_KEYS.includes(key)) {
       if (!/^\d+$/.test(value)) problem("must be a non-negative integer");
     } else if (SIZE_LIMIT_KEYS.includes(key)) {
@@ -32,7 +35,7 @@ export const ProjectConfigSchema = ConfigMapSchema.superRefine((config, ctx) => 
       const bad = value.trim() === "" ? [] : groups.filter((g) => !GroupNameSchema.safeParse(g).success);
       if (bad.length > 0)
         problem(`must be a comma-separated list of group names (bad: ${JSON.stringify(bad[0])})`);
-    } else if (!PASSTHROUGH_PREFIXES.some((prefix) => key.startsWith(prefix) && key.length > prefix.length)) {
+    } else if (!known) {
       problem(`unknown project config key (allowed prefixes: ${PASSTHROUGH_PREFIXES.join(", ")})`);
     }
   }

@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { ServerPatchSchema, ServerPutSchema, ServerSchema } from "./server.js";
+import {
+  checkServerConfigValue,
+  effectiveServerConfig,
+  SERVER_CONFIG_KEYS,
+  ServerConfigSchema,
+  serverConfigDefault,
+  serverConfigErrorMessage,
+} from "./server-config.js";
+import { parseBody } from "./validation.js";
+
+function errorOf(result: ReturnType<typeof parseBody>): string {
+  if (result.ok) throw new Error("expected the body to be rejected");
+  return result.error.message;
+}
+
+const scriptlet = `def instance_placement(request, candidate_members):
+    set_target(candidate_members[0].server_name)
+`;
+
+describe("server config keys", () => {
+  it('accepts every key with its default value, and unsetting with ""', () => {
+    for (const spec of SERVER_CONFIG_KEYS) {
+      expect(checkServerConfigValue(spec.key, spec.defaultValue)).toBeUndefined();
+      expect(checkServerConfigValue(spec.key, "")).toBeUndefined();
+    }
+  });
+
+  it("accepts a realistic config, including user.* keys", () => {
+    const config = {
+      "instances.placement.scriptlet": scriptlet,
+      "instances.placement.scriptlet.max_steps": "500000",
+      "instances.placement.scriptlet.timeout_ms": "250",
+      "instances.placement.scriptlet.max_string_length": "65536",
+      "instances.placement.scriptlet.max_collection_size": "100000",
+      "cluster.offline_threshold": "30",
+      "cluster.healing_threshold": "120",
+      "scheduler.cpu_allocation_ratio": "16.0",
+      "scheduler.ram_allocation_ratio": "1.5",
+      "scheduler.disk_allocation_ratio": "1",
+      "images.default_architecture": "x86_64",
+      "user.site": "ams1",
+    };
+    expect(parseBody(ServerConfigSchema, config)).toEqual({ ok: true, value: config });
+  });
+
+  it("explains each refused value", () => {
+    const cases: [string, string, unknown][] = [
+      ["instances.placement.scriptlet.max_steps", "0", "must be an integer from 1 to 1000000000000"],
+      ["instances.placement.scriptlet.max_steps", "1e6", "must be an integer from 1 to 1000000000000"],
+      [
+        "instances.placement.scriptlet.timeout_ms",
+        "60001",
+        "must be an integer of milliseconds from 1 to 60000",
+      ],
+      [
+        "instances.placement.scriptlet.max_string_length",
+        "-5",
+        "must be an integer of characters from 1 to 1073741824",
+      ],
+      [
+        "instances.placement.scriptlet.max_collection_size",
+        "many",
+        "must be an integer of elements from 1 to 1073741824",
+      ],
+      ["cluster.offline_threshold", "5", "must be an integer of seconds from 10 to 86400"],
+      ["cluster.healing_threshold", "1.5", "must be an integer of seconds from 0 to 31536000"],
+      [
+        "scheduler.cpu_allocation_ratio",
+        "0",
+        'must be a decimal number greater than 0 and at most 3.40282e+38 (e.g. "4.0")',
+      ],
+      [
+        "scheduler.ram_allocation_ratio",
+        "-1",
+        'must be a decimal number greater than 0 and at most 3.40282e+38 (e.g. "4.0")',
+      ],
+      [
+        "images.default_architecture",
+        "amd64",
+        expect.stringContaining("must be an architecture name (i686, x86_64"),
+      ],
+      ["core.https_address", ":8443", "unknown server config key"],
+    ];
+    for (const [key, value, reason] of cases) {
+      expect(checkServerConfigValue(key, value)).toEqual(reason);
+    }
+  });
+
+  it("reports a bad value through parseBody with the key's path", () => {
+    expect(errorOf(parseBody(ServerPutSchema, { config: { "cluster.offline_threshold": "5" } }))).toBe(
+      'Invalid field "config.cluster.offline_threshold": must be an integer of seconds from 10 to 86400',
+    );
+    expect(errorOf(parseBody(ServerPutSchema, { config: { "cluster.offline_threshold": 20 } }))).toBe(
+      'Invalid field "config.cluster.offline_threshold": expected string, got number',
+    );
+  });
+
+  it("reports an unknown key as an unknown field", () => {
+    expect(
+      errorOf(parseBody(ServerPutSchema, { config: { "instances.placement.scriptlet.steps": "10" } })),
+    ).toBe('Unknown field "config.instances.placement.scriptlet.steps"');
+    expect(errorOf(parseBody(ServerPatchSchema, { config: {}, api_extensions: [] }))).toBe(
+      'Unknown field "api_extensions"',
+    );
+  });
+
+  it("refuses a healing threshold below the offline threshold", () => {
+    const config = { "cluster.offline_threshold": "60", "cluster.healing_threshold": "30" };
+    expect(errorOf(parseBody(ServerConfigSchema, config))).toBe(
+      'Invalid field "cluster.healing_threshold": must be 0 or at least cluster.offline_threshold',
+    );
+    expect(parseBody(ServerConfigSchema, { ...config, "cluster.healing_threshold": "0" }).ok).toBe(true);
+  });
+
+  it("caps the scriptlet source at 1 MiB", () => {
+    expect(checkServerConfigValue("instances.placement.scriptlet", "#".repeat(1_048_577))).toBe(
+      "must be at most 1048576 characters long",
+    );
+  });
+
+  it("formats LXD's refusal message", () => {
+    expect(
+      serverConfigErrorMessage(
+        "instances.placement.scriptlet",
+        "foo",
+        "instance_placement:1:1: undefined: foo",
+      ),
+    ).toBe('Cannot set "instances.placement.scriptlet" to "foo": instance_placement:1:1: undefined: foo');
+  });
+
+  it("applies defaults and parses numbers for the engine", () => {
+    expect(effectiveServerConfig({})).toEqual({
+      scriptlet: "",
+      scriptletLimits: {
+        maxSteps: 10_000_000,
+        timeoutMs: 5000,
+        maxStringLength: 1_048_576,
+        maxCollectionSize: 1_000_000,
+      },
+      offlineThresholdSeconds: 20,
+      healingThresholdSeconds: 0,
+      allocationRatios: { VCPU: 4, MEMORY_MB: 1, DISK_GB: 1 },
+      defaultArchitecture: "",
+    });
+    const effective = effectiveServerConfig({
+      "instances.placement.scriptlet": scriptlet,
+      "instances.placement.scriptlet.timeout_ms": "100",
+      "scheduler.ram_allocation_ratio": "1.5",
+      "cluster.offline_threshold": "",
+    });
+    expect(effective.scriptlet).toBe(scriptlet);
+    expect(effective.scriptletLimits.timeoutMs).toBe(100);
+    expect(effective.allocationRatios.MEMORY_MB).toBe(1.5);
+    expect(effective.offlineThresholdSeconds).toBe(20);
+    expect(serverConfigDefault("cluster.offline_threshold")).toBe("20");
+    expect(serverConfigDefault("nope")).toBeUndefined();
+  });
+});
+
+describe("Server (GET /1.0)", () => {
+  const server = {
+    api_extensions: ["instances_placement_scriptlet", "instances_placement_scriptlet_rebalance"],
+    api_status: "stable",
+    api_version: "1.0",
+    auth: "trusted",
+    public: false,
+    config: { "cluster.offline_threshold": "20" },
+    environment: { server: "berth", server_name: "berth-1", server_version: "0.1.0" },
+  };
+
+  it("accepts the server document", () => {
+    expect(parseBody(ServerSchema, server)).toEqual({ ok: true, value: server });
+  });
+
+  it("rejects a wrong api_version and unknown environment fields", () => {
+    expect(errorOf(parseBody(ServerSchema, { ...server, api_version: "2.0" }))).toBe(
+      'Invalid field "api_version": expected "1.0"',
+    );
+    expect(
+      errorOf(parseBody(ServerSchema, { ...server, environment: { ...server.environment, kernel: "6.1" } })),
+    ).toBe('Unknown field "environment.kernel"');
+  });
+});
