@@ -30,7 +30,6 @@ import { parseFloatLiteral, parseIntLiteral } from "./parse-number.js";
 import { stableSort } from "./sort.js";
 import { unpackArgs, unpackPositional } from "./unpack.js";
 
-
 /** Elements of an iterable argument; strings are not iterable in Starlark. */
 function iterableParam(fnName: string, param: string | number, v: Value, thread?: Thread): Value[] {
   const elems = typeof v === "string" ? undefined : iterableToArray(v, thread);

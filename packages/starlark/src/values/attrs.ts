@@ -74,7 +74,7 @@ export function setField(x: Value, name: string, v: Value): void {
     }
     return;
   }
-  throw new StarEvalError(`${typeName(x)} value does not support field assignment`);
+  throw new StarEvalError(`can't assign to .${name} field of ${typeName(x)}`);
 }
 
 /** The closest candidate by case-insensitive edit distance, go.starlark.net's spell.Nearest. */

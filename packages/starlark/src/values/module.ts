@@ -15,7 +15,7 @@ export class StarModule implements StarValue {
     return true;
   }
   hash(): number {
-    throw new StarEvalError("unhashable type: module");
+    throw new StarEvalError("unhashable: module");
   }
   repr(): string {
     return `<module "${this.name}">`;

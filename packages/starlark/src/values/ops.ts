@@ -121,7 +121,8 @@ function notImplemented(op: CompareOp, x: Value, y: Value): StarEvalError {
 }
 
 export function equals(x: Value, y: Value): boolean {
-  if (x === y && !(x instanceof StarFloat)) return true;
+  // No identity shortcut for objects: go.starlark.net reports cyclic values as too deep.
+  if (x === y && typeof x !== "object") return true;
   return compareDepth("==", x, y, MAX_COMPARE_DEPTH);
 }
 valueHooks.equals = equals;
@@ -474,7 +475,15 @@ export function inOperator(x: Value, y: Value): boolean {
     }
     return y.includes(x);
   }
-  if (y instanceof StarDict) return y.ht.get(x) !== undefined;
+  if (y instanceof StarDict) {
+    // go.starlark.net ignores lookup errors here: `[] in {}` is simply False.
+    try {
+      return y.ht.get(x) !== undefined;
+    } catch (e) {
+      if (e instanceof StarEvalError) return false;
+      throw e;
+    }
+  }
   if (y instanceof StarList || y instanceof StarTuple) {
     for (const e of y.elems) if (e === x || equals(e, x)) return true;
     return false;

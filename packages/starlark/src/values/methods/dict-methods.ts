@@ -44,7 +44,16 @@ export function updateDict(fnName: string, d: StarDict, args: Value[], kwargs: [
       }
     }
   }
+  const before = d.len();
   for (const [k, v] of kwargs) d.setKey(k, v);
+  // Fewer new entries than keywords: report a repeated keyword (e.g. from **kwargs).
+  if (d.len() < before + kwargs.length) {
+    const seen = new Set<string>();
+    for (const [k] of kwargs) {
+      if (seen.has(k)) throw new StarEvalError(`${fnName}: duplicate keyword arg: ${repr(k)}`);
+      seen.add(k);
+    }
+  }
 }
 
 const methods: Record<string, BuiltinFn> = {

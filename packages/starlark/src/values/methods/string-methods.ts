@@ -402,7 +402,11 @@ const methods: Record<string, BuiltinFn> = {
   split: (_t, args, kwargs, self) => split("split", recv(self), args, kwargs, false),
   splitlines: (_t, args, kwargs, self) => {
     positional("splitlines", args, kwargs, 0, 1);
-    const keep = args[0] !== undefined && args[0] !== None && args[0] !== false && args[0] !== 0;
+    const kv = args[0];
+    if (kv !== undefined && typeof kv !== "boolean") {
+      throw new StarEvalError(`splitlines: for parameter 1: got ${typeName(kv)}, want bool`);
+    }
+    const keep = kv === true;
     const s = recv(self);
     const out: string[] = [];
     let i = 0;

@@ -1,0 +1,55 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { formatFloatE, formatFloatF, formatFloatG } from "./float-format.js";
+
+describe("formatFloatG (str/repr/%g of float, as go.starlark.net)", () => {
+  it.each([
+    [0, "0.0"],
+    [-0, "-0.0"],
+    [1, "1.0"],
+    [123, "123.0"],
+    [1.11, "1.11"],
+    [1e5, "100000.0"],
+    [1e6, "1e+06"],
+    [1234567, "1.234567e+06"],
+    [1e100, "1e+100"],
+    [1.23e45, "1.23e+45"],
+    [-1.23e-45, "-1.23e-45"],
+    [1e-4, "0.0001"],
+    [1e-5, "1e-05"],
+    [100 / 7, "14.285714285714286"],
+    [5.60012e7, "5.60012e+07"],
+    [Number.NaN, "nan"],
+    [Number.POSITIVE_INFINITY, "+inf"],
+    [Number.NEGATIVE_INFINITY, "-inf"],
+    [1.23e-45 - 1.23 / 1e45, "-1.5557538194652854e-61"],
+  ])("%d -> %s", (f, want) => {
+    expect(formatFloatG(f)).toBe(want);
+  });
+
+  it("round-trips every finite double through its shortest form", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (f) => {
+        const s = formatFloatG(f);
+        expect(Object.is(Number(s), f) || (f === 0 && Number(s) === 0)).toBe(true);
+        expect(/[.e]/.test(s)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("formatFloatE / formatFloatF (%e, %f)", () => {
+  it.each([
+    [0, "0.000000e+00", "0.000000"],
+    [123, "1.230000e+02", "123.000000"],
+    [1.23e45, "1.230000e+45", "1229999999999999973814869011019624571608236032.000000"],
+    [-1.23e-45, "-1.230000e-45", "-0.000000"],
+    [-0, "-0.000000e+00", "-0.000000"],
+    [Number.NaN, "nan", "nan"],
+    [Number.POSITIVE_INFINITY, "+inf", "+inf"],
+  ])("%d", (f, e, fixed) => {
+    expect(formatFloatE(f)).toBe(e);
+    expect(formatFloatF(f)).toBe(fixed);
+  });
+});
