@@ -42,3 +42,26 @@ export const insufficientCapacity = (message: string, details?: Record<string, u
   new EngineError("insufficient_capacity", message, details);
 export const internal = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("internal", message, details);
+
+/**
+ * The HTTP status each kind maps to (API.md). Scriptlet rejections are 400:
+ * the operator's policy refused the request, which is not a server bug.
+ */
+export function httpStatusOf(kind: EngineErrorKind): number {
+  switch (kind) {
+    case "not_found":
+      return 404;
+    case "conflict":
+      return 409;
+    case "insufficient_capacity":
+      return 507;
+    case "forbidden":
+      return 403;
+    case "invalid":
+      return 400;
+    case "scriptlet":
+      return 400;
+    case "internal":
+      return 500;
+  }
+}

@@ -3,8 +3,12 @@
  * tests. They fill every field with a neutral default so tests state only
  * what matters to them.
  */
+
+import { allocationsOf } from "./allocations.js";
 import type { NewInstance, NewMember } from "./port.js";
-import type { AllocationRow, InventoryRecord, Ledger } from "./records.js";
+import type { InventoryRecord } from "./records.js";
+
+export { allocationsOf };
 
 export function inventory(total: number, overrides: Partial<InventoryRecord> = {}): InventoryRecord {
   return {
@@ -46,19 +50,6 @@ export function testId(): string {
   sequence += 1;
   const hex = sequence.toString(16).padStart(12, "0");
   return `00000000-0000-4000-8000-${hex}`;
-}
-
-export function allocationsOf(
-  member: string,
-  resources: Record<string, number>,
-  ledger: Ledger = "used",
-): AllocationRow[] {
-  return Object.entries(resources).map(([resourceClass, amount]) => ({
-    member,
-    resourceClass,
-    ledger,
-    amount,
-  }));
 }
 
 export function newInstance(

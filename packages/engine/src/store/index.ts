@@ -1,3 +1,4 @@
+export * from "./allocations.js";
 export * from "./capacity.js";
 export * from "./memory-store.js";
 export type * from "./port.js";

@@ -1,0 +1,27 @@
+/** Injectable time source, so tests and simulations control heartbeats and thresholds. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock that only moves when told to (tests, simulations). */
+export class ManualClock implements Clock {
+  private current: number;
+
+  constructor(start: Date | string | number = "2026-01-01T00:00:00.000Z") {
+    this.current = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+  }
+
+  set(to: Date | string | number): void {
+    this.current = new Date(to).getTime();
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * The Engine facade: everything an app (the HTTP server, the CLI's local
+ * mode, a simulation) needs, on top of any Store. Construct with
+ * `Engine.open({ store })`; the engine hydrates its model from the store's
+ * aggregate snapshot and keeps it in step.
+ */
+import {
+  checkServerConfigValue,
+  type DryRunResult,
+  type InstancePut,
+  type InstancesPost,
+  serverConfigErrorMessage,
+} from "@berth/api-types";
+import { type Clock, systemClock } from "../clock.js";
+import { EngineError, invalid } from "../errors.js";
+import { type Logger, silentLogger } from "../logger.js";
+import { ClusterModel } from "../model/cluster-model.js";
+import { createScriptletHost } from "../scriptlet/index.js";
+import type { ScriptletHost } from "../scriptlet/port.js";
+import type { InstanceFilter, Store } from "../store/port.js";
+import type { ConfigRecord, InstanceRecord } from "../store/records.js";
+import { Catalog } from "./catalog.js";
+import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
+import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
+import {
+  type BulkOrder,
+  type BulkOutcome,
+  type CreateOptions,
+  type PlacementOutcome,
+  Placer,
+} from "./placer.js";
+import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
+import { type EvacuationOutcome, type MovedInstance, Relocation } from "./relocation.js";
+import { EngineRuntime } from "./runtime.js";
+
+export interface EngineOptions {
+  store: Store;
+  /** Defaults to the built-in Starlark host. */
+  scriptletHost?: ScriptletHost;
+  clock?: Clock;
+  logger?: Logger;
+  /** Claim attempts per placement when racing other writers (default 5). */
+  maxClaimAttempts?: number;
+}
+
+export interface TickReport {
+  /** Members without a heartbeat within `cluster.offline_threshold`. */
+  offline: string[];
+  /** Members healed (instances relocated) in this tick. */
+  healed: EvacuationOutcome[];
+  /** Members whose healing failed, and why. */
+  healingFailed: { member: string; error: string }[];
+}
+
+const SCRIPTLET_KEY = "instances.placement.scriptlet";
+const RATIO_KEYS = [
+  "scheduler.cpu_allocation_ratio",
+  "scheduler.ram_allocation_ratio",
+  "scheduler.disk_allocation_ratio",
+];
+
+export class Engine {
+  readonly members: Members;
+  readonly catalog: Catalog;
+  private readonly placer: Placer;
+  private readonly instanceOps: InstanceOps;
+  private readonly relocation: Relocation;
+  private readonly rebalancer: Rebalancer;
+  private readonly knownOffline = new Set<string>();
+
+  private constructor(
+    private readonly runtime: EngineRuntime,
+    maxAttempts: number,
+  ) {
+    this.members = new Members(runtime);
+    this.catalog = new Catalog(runtime);
+    this.placer = new Placer(runtime, maxAttempts);
+    this.instanceOps = new InstanceOps(runtime, maxAttempts);
+    this.relocation = new Relocation(runtime, maxAttempts);
+    this.rebalancer = new Rebalancer(runtime);
+  }
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    const store = options.store;
+    await ensureDefaults(store);
+    const snapshot = await store.snapshot();
+    const runtime = new EngineRuntime(
+      store,
+      ClusterModel.fromSnapshot(snapshot),
+      options.clock ?? systemClock,
+      options.logger ?? silentLogger,
+      options.scriptletHost ?? createScriptletHost(),
+      snapshot.config,
+    );
+    return new Engine(runtime, options.maxClaimAttempts ?? 5);
+  }
+
+  /** The store this engine writes to. */
+  get store(): Store {
+    return this.runtime.store;
+  }
+
+  /** Re-hydrates the model from the store (e.g. after other processes wrote a lot). */
+  async refresh(): Promise<void> {
+    const snapshot = await this.runtime.store.snapshot();
+    this.runtime.model.hydrate(snapshot);
+    this.runtime.setConfig(snapshot.config);
+  }
+
+  // --- server config -----------------------------------------------------------------
+
+  async getConfig(): Promise<ConfigRecord> {
+    await this.runtime.syncConfig();
+    return structuredClone(this.runtime.config);
+  }
+
+  /**
+   * PATCH semantics (`null` or "" removes a key). Every value is checked
+   * (api-types' rules); a scriptlet is compiled and signature-checked by the
+   * scriptlet host first, so a bad one never replaces the one in force.
+   */
+  async setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === null || value === "") continue;
+      const reason = checkServerConfigValue(key, value);
+      if (reason !== undefined) throw invalid(serverConfigErrorMessage(key, value, reason));
+    }
+    const scriptlet = patch[SCRIPTLET_KEY];
+    if (scriptlet !== undefined && scriptlet !== null && scriptlet !== "") {
+      try {
+        this.runtime.scriptletHost.validate(scriptlet);
+      } catch (error) {
+        if (error instanceof EngineError) {
+          throw new EngineError(
+            error.kind,
+            serverConfigErrorMessage(SCRIPTLET_KEY, scriptlet, error.message),
+          );
+        }
+        throw error;
+      }
+    }
+    const normalized: Record<string, string | null> = {};
+    for (const [key, value] of Object.entries(patch)) normalized[key] = value === "" ? null : value;
+    const next = await this.runtime.store.setConfig(normalized, expectedVersion);
+    this.runtime.setConfig(next);
+    if (RATIO_KEYS.some((key) => key in patch)) await this.members.rederiveAll();
+    return structuredClone(next);
+  }
+
+  /** PUT semantics: the given values replace the whole config. */
+  async replaceConfig(values: Record<string, string>, expectedVersion?: number): Promise<ConfigRecord> {
+    const current = await this.getConfig();
+    const patch: Record<string, string | null> = {};
+    for (const key of Object.keys(current.values)) if (!(key in values)) patch[key] = null;
+    Object.assign(patch, values);
+    return this.setConfig(patch, expectedVersion);
+  }
+
+  // --- members -----------------------------------------------------------------------------
+
+  listMembers(): MemberInfo[] {
+    return this.members.list();
+  }
+  getMember(name: string): MemberInfo {
+    return this.members.info(name);
+  }
+  createMember(input: MemberInput): Promise<MemberInfo> {
+    return this.members.create(input);
+  }
+  updateMember(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
+    return this.members.update(name, update, expectedGeneration);
+  }
+  deleteMember(name: string): Promise<void> {
+    return this.members.delete(name);
+  }
+  /** `PUT .../state`: records a heartbeat (and the reported state). */
+  heartbeat(name: string, state?: Record<string, unknown>): Promise<MemberInfo> {
+    const result = this.members.heartbeat(name, state);
+    this.knownOffline.delete(name);
+    return result;
+  }
+  getMemberState(name: string): Record<string, unknown> {
+    return structuredClone(this.members.info(name).record.state ?? {});
+  }
+  getMemberResources(name: string): Record<string, unknown> {
+    return structuredClone(this.members.info(name).record.resources ?? {});
+  }
+  setMemberResources(name: string, resources: Record<string, unknown>): Promise<MemberInfo> {
+    return this.members.setResources(name, resources);
+  }
+  evacuateMember(name: string): Promise<EvacuationOutcome> {
+    return this.relocation.evacuate(name, "evacuation");
+  }
+  restoreMember(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
+    return this.relocation.restore(name);
+  }
+
+  /**
+   * Periodic housekeeping: re-reads members (heartbeats written by other
+   * processes), reports offline ones, and heals members offline longer than
+   * `cluster.healing_threshold` by relocating their instances (reason
+   * `relocation`); restore brings them back when the member returns.
+   */
+  async tick(): Promise<TickReport> {
+    const runtime = this.runtime;
+    await runtime.syncConfig();
+    for (const record of await runtime.store.listMembers()) runtime.model.upsertMember(record);
+    const { nowMs, offlineThresholdMs } = runtime.timing();
+    const healingMs = runtime.effective.healingThresholdSeconds * 1000;
+    const report: TickReport = { offline: [], healed: [], healingFailed: [] };
+    for (const member of runtime.model.allMembers()) {
+      if (member.isOnline(nowMs, offlineThresholdMs)) {
+        if (this.knownOffline.delete(member.name))
+          runtime.logger.log("info", "member back online", { member: member.name });
+        continue;
+      }
+      report.offline.push(member.name);
+      if (!this.knownOffline.has(member.name)) {
+        this.knownOffline.add(member.name);
+        runtime.logger.log("warn", "member offline", { member: member.name });
+      }
+      const silentFor = member.heartbeatMs === null ? Number.POSITIVE_INFINITY : nowMs - member.heartbeatMs;
+      if (healingMs > 0 && !member.record.evacuated && silentFor > healingMs) {
+        try {
+          report.healed.push(await this.relocation.evacuate(member.name, "relocation"));
+          runtime.logger.log("warn", "healed offline member", { member: member.name });
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          report.healingFailed.push({ member: member.name, error: message });
+          runtime.logger.log("error", "healing failed", { member: member.name, error: message });
+        }
+      }
+    }
+    return report;
+  }
+
+  inventories(name: string) {
+    return this.members.inventories(name);
+  }
+  setInventories(
+    name: string,
+    inventories: Parameters<Members["setInventories"]>[1],
+    expectedGeneration: number,
+    replaceAll = false,
+  ) {
+    return this.members.setInventories(name, inventories, expectedGeneration, replaceAll);
+  }
+  deleteInventory(name: string, resourceClass: string, expectedGeneration: number) {
+    return this.members.setInventories(name, { [resourceClass]: null }, expectedGeneration);
+  }
+
+  // --- instances ---------------------------------------------------------------------------
+
+  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
+    return this.runtime.store.listInstances(filter);
+  }
+  /** By name, or by UUID (reservations). */
+  getInstance(project: string, ref: string): Promise<InstanceRecord> {
+    return this.instanceOps.find(project, ref);
+  }
+  /** Places and claims one instance (or, with `forthcoming: true`, a reservation). */
+  createInstance(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
+    return this.placer.create(body, options);
+  }
+  /** Decides without claiming: decision, candidates, scriptlet logs and cost. */
+  dryRun(body: InstancesPost, options: CreateOptions = {}): Promise<DryRunResult> {
+    return this.placer.dryRun(body, options);
+  }
+  /** All-or-nothing bulk create (see Placer.bulk). */
+  bulkCreate(
+    bodies: InstancesPost[],
+    options: CreateOptions & { order?: BulkOrder } = {},
+  ): Promise<BulkOutcome> {
+    return this.placer.bulk(bodies, options);
+  }
+  updateInstance(project: string, ref: string, changes: InstancePut, mode: "put" | "patch" = "patch") {
+    return this.instanceOps.update(project, ref, changes, mode);
+  }
+  renameInstance(project: string, ref: string, newName: string): Promise<InstanceRecord> {
+    return this.instanceOps.rename(project, ref, newName);
+  }
+  moveInstance(project: string, ref: string, target: string): Promise<MoveOutcome> {
+    return this.instanceOps.move(project, ref, target);
+  }
+  deleteInstance(project: string, ref: string): Promise<void> {
+    return this.instanceOps.delete(project, ref);
+  }
+  commitReservation(project: string, ref: string, options: { name?: string } = {}): Promise<InstanceRecord> {
+    return this.instanceOps.commit(project, ref, options);
+  }
+
+  // --- rebalancing -------------------------------------------------------------------------
+
+  imbalanceScore(): number {
+    return this.rebalancer.score();
+  }
+  async planRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
+    return (await this.rebalancer.plan(options)).plan;
+  }
+  applyRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
+    return this.rebalancer.apply(options);
+  }
+}
+
+/** Every Berth store has the `default` project and its `default` profile, as LXD does. */
+async function ensureDefaults(store: Store): Promise<void> {
+  const ignoreConflict = (error: unknown) => {
+    if (!(error instanceof EngineError && error.kind === "conflict")) throw error;
+  };
+  if ((await store.projects.get({ name: "default" })) === undefined) {
+    await store.projects
+      .create({ name: "default", description: "Default Berth project", config: {} })
+      .catch(ignoreConflict);
+  }
+  if ((await store.profiles.get({ project: "default", name: "default" })) === undefined) {
+    await store.profiles
+      .create({
+        project: "default",
+        name: "default",
+        description: "Default Berth profile",
+        config: {},
+        devices: {},
+      })
+      .catch(ignoreConflict);
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Changing existing instances and reservations: edit (resources re-claimed),
+ * rename, delete, commit a reservation, move (`?target=member|@group`,
+ * reason `relocation`). Every change is one claim with the instance's
+ * revision, so concurrent edits surface as conflicts.
+ */
+import type { InstancePut, InstancesPost } from "@berth/api-types";
+import { conflict, invalid, notFound } from "../errors.js";
+import { expandRequest } from "../expand/expand.js";
+import { projectLimitsOf } from "../expand/project-limits.js";
+import type { DecidedBy } from "../pipeline/decide.js";
+import { allocationsOf } from "../store/allocations.js";
+import type { NewInstance } from "../store/port.js";
+import type { InstanceRecord } from "../store/records.js";
+import { claimWithRetries } from "./claims.js";
+import { movedRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
+import { bodyOf, CatalogCache, isUuid, prepareStored, projectOf } from "./prepare.js";
+import type { EngineRuntime } from "./runtime.js";
+
+export interface MoveOutcome {
+  instance: InstanceRecord;
+  from: string;
+  decidedBy: DecidedBy;
+  candidates: string[];
+}
+
+function withoutRevision(record: InstanceRecord): NewInstance {
+  const { revision: _revision, ...rest } = record;
+  return rest;
+}
+
+const INSTANCE_NAME = /^[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+export class InstanceOps {
+  constructor(
+    private readonly runtime: EngineRuntime,
+    private readonly maxAttempts: number,
+  ) {}
+
+  /** By name, or by UUID (reservations are addressable by UUID). */
+  async find(project: string, ref: string): Promise<InstanceRecord> {
+    const store = this.runtime.store;
+    const record = isUuid(ref) ? await store.getInstanceById(ref) : await store.getInstance(project, ref);
+    if (record === undefined || (isUuid(ref) && record.project !== project)) {
+      throw notFound(`Instance "${ref}" not found in project "${project}"`);
+    }
+    return record;
+  }
+
+  private async claimReplace(
+    previous: InstanceRecord,
+    next: NewInstance,
+    withLimits: boolean,
+  ): Promise<InstanceRecord> {
+    const runtime = this.runtime;
+    const limits = withLimits ? projectLimitsOf(projectOf(runtime, next.project)) : {};
+    const { result } = await claimWithRetries(runtime, 1, () => ({
+      claim: {
+        replace: [{ record: next, expectedRevision: previous.revision }],
+        ...(Object.keys(limits).length > 0 ? { projectLimits: { [next.project]: limits } } : {}),
+      },
+      pendings: [],
+      previous: [previous],
+    }));
+    return result.instances[0]!;
+  }
+
+  /**
+   * PUT (replace the editable fields) or PATCH (merge config/devices key by
+   * key). Resources are recomputed; growth is re-checked against capacity
+   * and project limits on the instance's member.
+   */
+  async update(
+    project: string,
+    ref: string,
+    changes: InstancePut,
+    mode: "put" | "patch",
+  ): Promise<InstanceRecord> {
+    const runtime = this.runtime;
+    await runtime.syncConfig();
+    const record = await this.find(project, ref);
+    const body: InstancesPost = bodyOf(record);
+    if (mode === "put") {
+      body.config = { ...(changes.config ?? {}) };
+      body.devices = structuredClone(changes.devices ?? {});
+      if (changes.profiles !== undefined) body.profiles = [...changes.profiles];
+    } else {
+      body.config = { ...body.config, ...(changes.config ?? {}) };
+      body.devices = { ...body.devices, ...structuredClone(changes.devices ?? {}) };
+      if (changes.profiles !== undefined) body.profiles = [...changes.profiles];
+    }
+    if (changes.description !== undefined) body.description = changes.description;
+    if (changes.ephemeral !== undefined) body.ephemeral = changes.ephemeral;
+    if (changes.architecture !== undefined && changes.architecture !== "")
+      body.architecture = changes.architecture;
+    const projectRecord = projectOf(runtime, project);
+    const catalog = new CatalogCache(runtime);
+    const request = expandRequest(body, record.name, await catalog.expansionCatalog(projectRecord, body));
+    if (
+      request.placementGroup !== null &&
+      runtime.model.placementGroup(project, request.placementGroup) === undefined
+    ) {
+      throw notFound(`Placement group "${request.placementGroup}" not found in project "${project}"`);
+    }
+    const next: NewInstance = {
+      ...withoutRevision(record),
+      description: body.description ?? record.description,
+      ephemeral: body.ephemeral ?? record.ephemeral,
+      architecture: body.architecture ?? record.architecture,
+      profiles: request.profiles,
+      config: request.config,
+      devices: request.devices,
+      placementGroup: request.placementGroup,
+      allocations: allocationsOf(
+        record.location,
+        request.resources,
+        record.forthcoming ? "forthcoming" : "used",
+      ),
+      limitsUsage: request.limitsUsage,
+    };
+    return this.claimReplace(record, next, true);
+  }
+
+  async rename(project: string, ref: string, newName: string): Promise<InstanceRecord> {
+    if (!INSTANCE_NAME.test(newName)) {
+      throw invalid(
+        `Invalid instance name "${newName}": must be 1-63 letters, digits and hyphens, starting with a letter`,
+      );
+    }
+    const record = await this.find(project, ref);
+    if (record.name === newName) return record;
+    return this.claimReplace(record, { ...withoutRevision(record), name: newName }, false);
+  }
+
+  async delete(project: string, ref: string): Promise<void> {
+    const record = await this.find(project, ref);
+    await claimWithRetries(this.runtime, 1, () => ({
+      claim: { remove: [{ id: record.id, expectedRevision: record.revision }] },
+      pendings: [],
+      previous: [record],
+    }));
+  }
+
+  /**
+   * Turns a reservation into a real instance on the member it reserved. Its
+   * allocations only change ledger, so this never fails for capacity.
+   */
+  async commit(project: string, ref: string, options: { name?: string } = {}): Promise<InstanceRecord> {
+    const record = await this.find(project, ref);
+    if (!record.forthcoming) throw conflict(`Instance "${ref}" is not a reservation`);
+    const name = options.name ?? record.name;
+    if (name === "") throw invalid("A reservation without a name must be given one when it is committed");
+    if (!INSTANCE_NAME.test(name)) throw invalid(`Invalid instance name "${name}"`);
+    const next: NewInstance = {
+      ...withoutRevision(record),
+      name,
+      forthcoming: false,
+      allocations: record.allocations.map((row) => ({ ...row, ledger: "used" as const })),
+    };
+    return this.claimReplace(record, next, false);
+  }
+
+  /**
+   * Moves an instance (or reservation). `@group` runs the pipeline with
+   * reason `relocation` (the scriptlet included) without the current member;
+   * a member target is checked as LXD does, plus capacity.
+   */
+  async move(project: string, ref: string, target: string): Promise<MoveOutcome> {
+    const runtime = this.runtime;
+    if (target === "") throw invalid("A move needs a target (a member or @group)");
+    await runtime.syncConfig();
+    const record = await this.find(project, ref);
+    const prepared = await prepareStored(runtime, new CatalogCache(runtime), record, target);
+    if (prepared.target?.kind === "member" && prepared.target.name === record.location) {
+      throw invalid("Requested target server is the same as current server");
+    }
+    const scriptlet = prepared.target?.kind === "group" ? await scriptletSetup(runtime) : null;
+    let decidedBy: DecidedBy = "default";
+    let candidates: string[] = [];
+    const { result } = await claimWithRetries(runtime, this.maxAttempts, () => {
+      const decision = plan(runtime, prepared, {
+        reason: "relocation",
+        excluded: new Set([record.location]),
+        scriptlet,
+        skipProjectLimits: true,
+      });
+      decidedBy = decision.decidedBy;
+      candidates = decision.candidates;
+      const pending = pendingOf(prepared, decision.member.name);
+      runtime.model.addPending(pending);
+      return {
+        claim: {
+          replace: [
+            { record: movedRecord(record, decision.member.name, null), expectedRevision: record.revision },
+          ],
+        },
+        pendings: [pending],
+        previous: [record],
+      };
+    });
+    return { instance: result.instances[0]!, from: record.location, decidedBy, candidates };
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * Members: registration, edits, heartbeats, reported state and resources,
+ * and inventories. Standard inventories (VCPU, MEMORY_MB, DISK_GB) are
+ * derived from what a member reports with the cluster's default allocation
+ * ratios; explicit inventories always win; custom classes exist only where
+ * set explicitly (RESOURCES.md).
+ */
+import {
+  deriveMemberInventories,
+  type Inventory,
+  type InventoryInput,
+  isWellFormedResourceClass,
+  normalizeInventory,
+} from "@berth/resources";
+import { invalid, notFound } from "../errors.js";
+import { type MemberStatus, memberStatus } from "../pipeline/views.js";
+import type { MemberPatch, NewMember } from "../store/port.js";
+import type { InventoryRecord, MemberRecord } from "../store/records.js";
+import type { EngineRuntime } from "./runtime.js";
+
+export interface MemberInput {
+  name: string;
+  url?: string;
+  /** Defaults to what the member's resources report (`cpu.architecture`), else x86_64. */
+  architecture?: string;
+  description?: string;
+  failureDomain?: string;
+  roles?: string[];
+  groups?: string[];
+  config?: Record<string, string>;
+  traits?: string[];
+  resources?: Record<string, unknown> | null;
+  state?: Record<string, unknown> | null;
+  /** Explicit inventories (Placement fields, snake_case). */
+  inventories?: Record<string, InventoryInput>;
+}
+
+export type MemberUpdate = Partial<
+  Pick<
+    MemberInput,
+    "url" | "description" | "failureDomain" | "roles" | "groups" | "config" | "traits" | "architecture"
+  >
+>;
+
+export interface MemberInfo {
+  record: MemberRecord;
+  status: MemberStatus;
+  /** Usage per class: real instances, reservations, in-flight placements. */
+  usage: {
+    used: Record<string, number>;
+    forthcoming: Record<string, number>;
+    pending: Record<string, number>;
+  };
+  /** Instances on the member (reservations included). */
+  instances: number;
+}
+
+export interface InventoryView extends InventoryRecord {
+  used: number;
+  forthcoming: number;
+}
+
+const MEMBER_NAME = /^(?=.{1,63}$)[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+const TRAIT_NAME = /^[A-Z0-9_]{1,255}$/;
+const SCHEDULER_MODES = ["all", "group", "manual"];
+
+function toRecord(inventory: Inventory, source: InventoryRecord["source"]): InventoryRecord {
+  return {
+    total: inventory.total,
+    reserved: inventory.reserved,
+    minUnit: inventory.min_unit,
+    maxUnit: inventory.max_unit,
+    stepSize: inventory.step_size,
+    allocationRatio: inventory.allocation_ratio,
+    source,
+  };
+}
+
+function toInput(record: InventoryRecord): InventoryInput {
+  return {
+    total: record.total,
+    reserved: record.reserved,
+    min_unit: record.minUnit,
+    max_unit: record.maxUnit,
+    step_size: record.stepSize,
+    allocation_ratio: record.allocationRatio,
+  };
+}
+
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const inner = (value as Record<string, unknown>)[key];
+  return typeof inner === "object" && inner !== null ? (inner as Record<string, unknown>) : undefined;
+}
+
+/** The root storage pool size a member reports in its state (`default` pool, else the first). */
+function rootPoolBytes(state: Record<string, unknown> | null): number | undefined {
+  const pools = objectAt(state, "storage_pools");
+  if (pools === undefined) return undefined;
+  const pool = (pools.default ?? Object.values(pools)[0]) as unknown;
+  const total = objectAt(pool, "space")?.total;
+  return typeof total === "number" ? total : undefined;
+}
+
+function validateConfig(config: Record<string, string>): void {
+  const mode = config["scheduler.instance"];
+  if (mode !== undefined && !SCHEDULER_MODES.includes(mode)) {
+    throw invalid(`Invalid member config "scheduler.instance": "${mode}" (expected all, group or manual)`);
+  }
+}
+
+function validateTraits(traits: string[]): void {
+  for (const trait of traits) {
+    if (!TRAIT_NAME.test(trait)) throw invalid(`Invalid trait name "${trait}"`);
+  }
+}
+
+export class Members {
+  constructor(private readonly runtime: EngineRuntime) {}
+
+  private state(name: string) {
+    const member = this.runtime.model.member(name);
+    if (member === undefined) throw notFound(`Cluster member "${name}" not found`);
+    return member;
+  }
+
+  info(name: string): MemberInfo {
+    const member = this.state(name);
+    const { nowMs, offlineThresholdMs } = this.runtime.timing();
+    return {
+      record: structuredClone(member.record),
+      status: memberStatus(member, nowMs, offlineThresholdMs),
+      usage: {
+        used: Object.fromEntries(member.used),
+        forthcoming: Object.fromEntries(member.forthcoming),
+        pending: Object.fromEntries(member.pending),
+      },
+      instances: member.instanceCount,
+    };
+  }
+
+  list(): MemberInfo[] {
+    return this.runtime.model.allMembers().map((member) => this.info(member.name));
+  }
+
+  /** Explicit inventories kept, standard ones re-derived from reported resources and current ratios. */
+  effectiveInventories(
+    current: Record<string, InventoryRecord>,
+    resources: Record<string, unknown> | null,
+    state: Record<string, unknown> | null,
+  ): Record<string, InventoryRecord> {
+    const explicit: Record<string, InventoryInput> = {};
+    for (const [resourceClass, inventory] of Object.entries(current)) {
+      if (inventory.source === "explicit") explicit[resourceClass] = toInput(inventory);
+    }
+    const cpuTotal = objectAt(resources, "cpu")?.total;
+    const memoryTotal = objectAt(resources, "memory")?.total;
+    const out: Record<string, InventoryRecord> = {};
+    if (typeof cpuTotal === "number" && typeof memoryTotal === "number") {
+      const derived = deriveMemberInventories(
+        { cpu: { total: cpuTotal }, memory: { total: memoryTotal } },
+        rootPoolBytes(state),
+        explicit,
+        { allocation_ratios: this.runtime.effective.allocationRatios },
+      );
+      if (!derived.ok) throw invalid(derived.error.message);
+      for (const [resourceClass, inventory] of Object.entries(derived.value)) {
+        out[resourceClass] = toRecord(inventory, resourceClass in explicit ? "explicit" : "derived");
+      }
+      return out;
+    }
+    for (const [resourceClass, input] of Object.entries(explicit)) {
+      const normalized = normalizeInventory(resourceClass, input);
+      if (!normalized.ok) throw invalid(normalized.error.message);
+      out[resourceClass] = toRecord(normalized.value, "explicit");
+    }
+    return out;
+  }
+
+  async create(input: MemberInput): Promise<MemberInfo> {
+    const runtime = this.runtime;
+    await runtime.syncConfig();
+    if (!MEMBER_NAME.test(input.name)) {
+      throw invalid(
+        `Invalid member name "${input.name}": 1-63 letters, digits, dots, underscores and hyphens, starting and ending with a letter or digit`,
+      );
+    }
+    validateConfig(input.config ?? {});
+    validateTraits(input.traits ?? []);
+    const explicit: Record<string, InventoryRecord> = {};
+    for (const [resourceClass, inventory] of Object.entries(input.inventories ?? {})) {
+      if (!isWellFormedResourceClass(resourceClass))
+        throw invalid(`Invalid resource class "${resourceClass}"`);
+      const normalized = normalizeInventory(resourceClass, inventory);
+      if (!normalized.ok) throw invalid(normalized.error.message);
+      explicit[resourceClass] = toRecord(normalized.value, "explicit");
+    }
+    const resources = input.resources ?? null;
+    const state = input.state ?? null;
+    const reportedArch = objectAt(resources, "cpu")?.architecture;
+    const member: NewMember = {
+      name: input.name,
+      url: input.url ?? "",
+      architecture: input.architecture ?? (typeof reportedArch === "string" ? reportedArch : "x86_64"),
+      description: input.description ?? "",
+      failureDomain: input.failureDomain ?? "default",
+      roles: input.roles ?? [],
+      groups: input.groups ?? [],
+      config: input.config ?? {},
+      traits: input.traits ?? [],
+      evacuated: false,
+      // Joining counts as a heartbeat: a new member is online until it stops reporting.
+      lastHeartbeat: runtime.clock.now().toISOString(),
+      state,
+      resources,
+      inventories: this.effectiveInventories(explicit, resources, state),
+    };
+    const record = await runtime.store.createMember(member);
+    runtime.model.upsertMember(record);
+    runtime.model.setUsage(await runtime.store.memberUsage([record.name]));
+    return this.info(record.name);
+  }
+
+  async update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
+    this.state(name);
+    if (update.config !== undefined) validateConfig(update.config);
+    if (update.traits !== undefined) validateTraits(update.traits);
+    const patch: MemberPatch = {};
+    if (update.url !== undefined) patch.url = update.url;
+    if (update.description !== undefined) patch.description = update.description;
+    if (update.failureDomain !== undefined) patch.failureDomain = update.failureDomain;
+    if (update.roles !== undefined) patch.roles = update.roles;
+    if (update.groups !== undefined) patch.groups = update.groups;
+    if (update.config !== undefined) patch.config = update.config;
+    if (update.traits !== undefined) patch.traits = update.traits;
+    if (update.architecture !== undefined) patch.architecture = update.architecture;
+    const record = await this.runtime.store.updateMember(name, patch, expectedGeneration);
+    this.runtime.model.upsertMember(record);
+    return this.info(name);
+  }
+
+  async delete(name: string): Promise<void> {
+    this.state(name);
+    await this.runtime.store.deleteMember(name);
+    this.runtime.model.removeMember(name);
+  }
+
+  /** Rewrites derived inventories when they changed (e.g. new resources or ratios). */
+  private async rederive(record: MemberRecord): Promise<MemberRecord> {
+    const next = this.effectiveInventories(record.inventories, record.resources, record.state);
+    if (JSON.stringify(next) === JSON.stringify(record.inventories)) return record;
+    return this.runtime.store.setInventories(record.name, next, record.generation);
+  }
+
+  /** PUT .../state: the heartbeat, optionally with the member's current state. */
+  async heartbeat(name: string, state?: Record<string, unknown>): Promise<MemberInfo> {
+    this.state(name);
+    const patch: MemberPatch = { lastHeartbeat: this.runtime.clock.now().toISOString() };
+    if (state !== undefined) patch.state = state;
+    let record = await this.runtime.store.updateMember(name, patch);
+    if (state !== undefined) record = await this.rederive(record);
+    this.runtime.model.upsertMember(record);
+    return this.info(name);
+  }
+
+  async setResources(name: string, resources: Record<string, unknown>): Promise<MemberInfo> {
+    this.state(name);
+    let record = await this.runtime.store.updateMember(name, { resources });
+    record = await this.rederive(record);
+    this.runtime.model.upsertMember(record);
+    return this.info(name);
+  }
+
+  /** After the default allocation ratios changed: re-derive every member's standard inventories. */
+  async rederiveAll(): Promise<void> {
+    for (const member of this.runtime.model.allMembers()) {
+      const record = await this.rederive(member.record);
+      this.runtime.model.upsertMember(record);
+    }
+  }
+
+  inventories(name: string): { generation: number; inventories: Record<string, InventoryView> } {
+    const member = this.state(name);
+    const inventories: Record<string, InventoryView> = {};
+    for (const [resourceClass, inventory] of Object.entries(member.record.inventories)) {
+      inventories[resourceClass] = {
+        ...inventory,
+        used: member.used.get(resourceClass) ?? 0,
+        forthcoming: member.forthcoming.get(resourceClass) ?? 0,
+      };
+    }
+    return { generation: member.record.generation, inventories };
+  }
+
+  /**
+   * Sets explicit inventories (`null` removes one, letting a standard class fall
+   * back to its derived value). Generation-checked; removing a class with
+   * allocations is refused by the store.
+   */
+  async setInventories(
+    name: string,
+    changes: Record<string, InventoryInput | null>,
+    expectedGeneration: number,
+    replaceAll = false,
+  ): Promise<{ generation: number; inventories: Record<string, InventoryView> }> {
+    const member = this.state(name);
+    const record = member.record;
+    const explicit: Record<string, InventoryRecord> = {};
+    if (!replaceAll) {
+      for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
+        if (inventory.source === "explicit") explicit[resourceClass] = inventory;
+      }
+    }
+    for (const [resourceClass, input] of Object.entries(changes)) {
+      if (!isWellFormedResourceClass(resourceClass))
+        throw invalid(`Invalid resource class "${resourceClass}"`);
+      if (input === null) {
+        if (record.inventories[resourceClass] === undefined) {
+          throw notFound(`No inventory of ${resourceClass} on cluster member "${name}"`);
+        }
+        delete explicit[resourceClass];
+        continue;
+      }
+      const normalized = normalizeInventory(resourceClass, input);
+      if (!normalized.ok) throw invalid(normalized.error.message);
+      explicit[resourceClass] = toRecord(normalized.value, "explicit");
+    }
+    const next = this.effectiveInventories(explicit, record.resources, record.state);
+    const updated = await this.runtime.store.setInventories(name, next, expectedGeneration);
+    this.runtime.model.upsertMember(updated);
+    return this.inventories(name);
+  }
+}

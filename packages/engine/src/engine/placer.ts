@@ -1,0 +1,248 @@
+/**
+ * Creating instances and reservations: one placement, dry runs, and bulk
+ * creates (every instance placed against the model with earlier ones held as
+ * in-flight, then ONE claim for the whole batch: all land or none do).
+ */
+import type { DryRunResult, InstancesPost } from "@berth/api-types";
+import { EngineError, httpStatusOf, invalid } from "../errors.js";
+import type { DecidedBy, Decision } from "../pipeline/decide.js";
+import type { ScriptletLogLine } from "../scriptlet/port.js";
+import type { InstanceRecord } from "../store/records.js";
+import { claimWithRetries, type PlannedClaim } from "./claims.js";
+import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
+import { CatalogCache, type Prepared, prepareCreate } from "./prepare.js";
+import type { EngineRuntime } from "./runtime.js";
+
+export interface CreateOptions {
+  project?: string;
+  /** `member` or `@group`. */
+  target?: string;
+}
+
+export interface PlacementOutcome {
+  instance: InstanceRecord;
+  decidedBy: DecidedBy;
+  candidates: string[];
+  logs: ScriptletLogLine[];
+  /** Claim attempts it took (1 unless a race was lost). */
+  attempts: number;
+}
+
+export interface BulkOutcome {
+  instances: InstanceRecord[];
+  /** The order the instances were placed in (indices into the request). */
+  placementOrder: number[];
+  attempts: number;
+}
+
+export type BulkOrder = "largest-first" | "request";
+
+/** Sort key for first-fit-decreasing: memory, then CPUs, then disk, then everything else. */
+function sizeKey(prepared: Prepared): number[] {
+  const resources = prepared.request.resources;
+  let others = 0;
+  for (const [resourceClass, amount] of Object.entries(resources)) {
+    if (resourceClass !== "MEMORY_MB" && resourceClass !== "VCPU" && resourceClass !== "DISK_GB")
+      others += amount;
+  }
+  return [resources.MEMORY_MB ?? 0, resources.VCPU ?? 0, resources.DISK_GB ?? 0, others];
+}
+
+function compareSizeDesc(a: number[], b: number[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const diff = (b[i] ?? 0) - (a[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+export class Placer {
+  constructor(
+    private readonly runtime: EngineRuntime,
+    private readonly maxAttempts: number,
+  ) {}
+
+  async create(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
+    const runtime = this.runtime;
+    await runtime.syncConfig();
+    const prepared = await prepareCreate(
+      runtime,
+      new CatalogCache(runtime),
+      body,
+      options.project ?? "default",
+      options.target,
+    );
+    // SCRIPTLET.md: the scriptlet runs only without a member target.
+    const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime);
+    let decision: Decision | undefined;
+    const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, () => {
+      decision = plan(runtime, prepared, { reason: "new", scriptlet });
+      const pending = pendingOf(prepared, decision.member.name);
+      runtime.model.addPending(pending);
+      return {
+        claim: {
+          create: [newRecord(runtime, prepared, decision.member.name)],
+          projectLimits: this.limitsOf([prepared]),
+        },
+        pendings: [pending],
+        previous: [],
+      } satisfies PlannedClaim;
+    });
+    const final = decision!;
+    return {
+      instance: result.instances[0]!,
+      decidedBy: final.decidedBy,
+      candidates: final.candidates,
+      logs: final.scriptlet?.logs ?? [],
+      attempts,
+    };
+  }
+
+  /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */
+  async dryRun(body: InstancesPost, options: CreateOptions = {}): Promise<DryRunResult> {
+    const runtime = this.runtime;
+    await runtime.syncConfig();
+    const prepared = await prepareCreate(
+      runtime,
+      new CatalogCache(runtime),
+      body,
+      options.project ?? "default",
+      options.target,
+    );
+    const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime);
+    try {
+      const decision = plan(runtime, prepared, { reason: "new", scriptlet });
+      return {
+        decision: { outcome: "placed", location: decision.member.name, decided_by: decision.decidedBy },
+        candidates: decision.candidates,
+        scriptlet_ran: decision.scriptlet !== null,
+        log: decision.scriptlet?.logs ?? [],
+        cost: { steps: decision.scriptlet?.cost.steps ?? 0, time_ms: decision.scriptlet?.cost.ms ?? 0 },
+      };
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      const details = (error.details ?? {}) as {
+        logs?: ScriptletLogLine[];
+        cost?: { steps: number; ms: number };
+        candidates?: string[];
+      };
+      return {
+        decision: { outcome: "rejected", error: error.message, error_code: httpStatusOf(error.kind) },
+        candidates: details.candidates ?? [],
+        scriptlet_ran: error.kind === "scriptlet",
+        log: details.logs ?? [],
+        cost: { steps: details.cost?.steps ?? 0, time_ms: details.cost?.ms ?? 0 },
+      };
+    }
+  }
+
+  /**
+   * All-or-nothing bulk create. Without a scriptlet, and unless told
+   * otherwise, the larger instances are placed first (first-fit decreasing):
+   * small instances spread by the default policy can otherwise leave no
+   * single member with room for a big one that a different order would fit.
+   * With a scriptlet, request order is kept so the scriptlet sees the
+   * batch in the order the operator wrote it.
+   */
+  async bulk(
+    bodies: InstancesPost[],
+    options: CreateOptions & { order?: BulkOrder } = {},
+  ): Promise<BulkOutcome> {
+    const runtime = this.runtime;
+    if (bodies.length === 0) throw invalid("A bulk create needs at least one instance");
+    await runtime.syncConfig();
+    const catalog = new CatalogCache(runtime);
+    const project = options.project ?? "default";
+    const prepared: Prepared[] = [];
+    const seen = new Map<string, number>();
+    for (const [index, body] of bodies.entries()) {
+      try {
+        const one = await prepareCreate(runtime, catalog, body, project, options.target);
+        const key = one.request.name;
+        if (key !== "" && seen.has(key)) {
+          throw invalid(`Duplicate instance name "${key}" (also at index ${seen.get(key)})`);
+        }
+        if (key !== "") seen.set(key, index);
+        prepared.push(one);
+      } catch (error) {
+        throw bulkFailure(error, index, body.name ?? "");
+      }
+    }
+    const scriptlet = options.target?.startsWith("@") === false ? null : await scriptletSetup(runtime);
+    const order = prepared.map((_, index) => index);
+    const wantsLargestFirst = (options.order ?? "largest-first") === "largest-first";
+    if (scriptlet === null && wantsLargestFirst) {
+      const keys = prepared.map(sizeKey);
+      order.sort((a, b) => compareSizeDesc(keys[a]!, keys[b]!) || a - b);
+    }
+    const claimed = claimWithRetries(runtime, this.maxAttempts, () => {
+      const pendings: PlannedClaim["pendings"] = [];
+      const records: ReturnType<typeof newRecord>[] = new Array(prepared.length);
+      for (const index of order) {
+        const one = prepared[index]!;
+        let decision: Decision;
+        try {
+          decision = plan(runtime, one, { reason: "new", scriptlet });
+        } catch (error) {
+          for (const pending of pendings) runtime.model.releasePending(pending);
+          throw bulkFailure(error, index, one.request.name === "" ? one.id : one.request.name);
+        }
+        const pending = pendingOf(one, decision.member.name);
+        runtime.model.addPending(pending);
+        pendings.push(pending);
+        records[index] = newRecord(runtime, one, decision.member.name);
+      }
+      return { claim: { create: records, projectLimits: this.limitsOf(prepared) }, pendings, previous: [] };
+    });
+    const { result, attempts } = await claimed.catch((error: unknown) => {
+      throw storeFailureInBatch(error, prepared);
+    });
+    return { instances: result.instances, placementOrder: order, attempts };
+  }
+
+  private limitsOf(prepared: Prepared[]) {
+    const limits: Record<string, Prepared["limits"]> = {};
+    for (const one of prepared) {
+      if (Object.keys(one.limits).length > 0) limits[one.project.name] = one.limits;
+    }
+    return limits;
+  }
+}
+
+/** The bulk answer names the first instance that could not be placed and why. */
+export function bulkFailure(error: unknown, index: number, name: string): unknown {
+  if (!(error instanceof EngineError)) return error;
+  return new EngineError(
+    error.kind,
+    `Instance "${name}" (index ${index}) could not be placed: ${error.message}`,
+    {
+      ...(error.details ?? {}),
+      index,
+      name,
+      error: error.message,
+    },
+  );
+}
+
+/** Names the instance of the batch a store-level claim failure is about. */
+function storeFailureInBatch(error: unknown, prepared: Prepared[]): unknown {
+  if (
+    !(error instanceof EngineError) ||
+    (error.details as { index?: number } | undefined)?.index !== undefined
+  ) {
+    return error;
+  }
+  const details = (error.details ?? {}) as {
+    reason?: string;
+    name?: string;
+    project?: string;
+    member?: string;
+  };
+  let index = -1;
+  if (details.reason === "name_taken") index = prepared.findIndex((one) => one.request.name === details.name);
+  else if (details.reason === "project_limit")
+    index = prepared.findIndex((one) => one.project.name === details.project);
+  if (index < 0) index = 0;
+  const one = prepared[index]!;
+  return bulkFailure(error, index, one.request.name === "" ? one.id : one.request.name);
+}

@@ -1,0 +1,182 @@
+/**
+ * Plans one placement against the model (synchronous: steps 3 and 4), and
+ * turns a decision into the instance record a claim writes.
+ */
+import { insufficientCapacity, invalid, notFound } from "../errors.js";
+import type { ClusterModel, PendingPlacement } from "../model/cluster-model.js";
+import { findCandidates, firstRejection } from "../pipeline/candidates.js";
+import type { PlacementContext } from "../pipeline/context.js";
+import { type Decision, decide, type ScriptletSetup } from "../pipeline/decide.js";
+import { TARGET_FILTERS } from "../pipeline/filters.js";
+import { placementView } from "../pipeline/views.js";
+import type { PlacementReason, ScriptletLogger } from "../scriptlet/port.js";
+import { allocationsOf } from "../store/allocations.js";
+import type { NewInstance } from "../store/port.js";
+import type { InstanceRecord } from "../store/records.js";
+import { ModelClusterView, needsInstanceList } from "./cluster-view.js";
+import type { Prepared } from "./prepare.js";
+import type { EngineRuntime } from "./runtime.js";
+
+export function subjectOf(prepared: Prepared): string {
+  const name = prepared.request.name === "" ? prepared.id : prepared.request.name;
+  return `instance "${name}" in project "${prepared.project.name}"`;
+}
+
+function contextOf(
+  runtime: EngineRuntime,
+  prepared: Prepared,
+  reason: PlacementReason,
+  excluded: ReadonlySet<string>,
+): PlacementContext {
+  return {
+    reason,
+    project: prepared.project,
+    request: prepared.request,
+    targetGroup: prepared.target?.kind === "group" ? prepared.target.name : null,
+    allowedGroups: prepared.allowedGroups,
+    excluded,
+    placementGroup: prepared.placementGroup,
+    nowMs: runtime.nowMs(),
+    offlineThresholdMs: runtime.offlineThresholdMs(),
+  };
+}
+
+/** Model-level project limit check (the store re-checks atomically). */
+function checkProjectLimits(model: ClusterModel, prepared: Prepared): void {
+  const limits = prepared.limits;
+  const usage = model.projectUsageOf(prepared.project.name);
+  const isVm = prepared.request.type === "virtual-machine";
+  const checks: [keyof typeof limits, string, number, number][] = [
+    ["instances", "limits.instances", usage.instances, 1],
+    ["containers", "limits.containers", usage.containers, isVm ? 0 : 1],
+    ["virtualMachines", "limits.virtual-machines", usage.virtualMachines, isVm ? 1 : 0],
+    ["cpu", "limits.cpu", usage.cpu, prepared.request.limitsUsage.cpu],
+    ["memoryBytes", "limits.memory", usage.memoryBytes, prepared.request.limitsUsage.memoryBytes],
+    ["diskBytes", "limits.disk", usage.diskBytes, prepared.request.limitsUsage.diskBytes],
+  ];
+  for (const [field, key, current, adding] of checks) {
+    const max = limits[field];
+    if (max === undefined || adding === 0) continue;
+    if (current + adding > max) {
+      throw insufficientCapacity(
+        `Project "${prepared.project.name}" would exceed ${key} (${current + adding} > ${max})`,
+        {
+          reason: "project_limit",
+          project: prepared.project.name,
+          limit: field,
+          value: current + adding,
+          max,
+        },
+      );
+    }
+  }
+}
+
+export interface PlanOptions {
+  reason: PlacementReason;
+  excluded?: ReadonlySet<string>;
+  /** Scriptlet to consult; null when none is configured or the flow skips it. */
+  scriptlet: ScriptletSetup | null;
+  /** Skip the model-level project limit check (moves do not add instances). */
+  skipProjectLimits?: boolean;
+}
+
+export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOptions): Decision {
+  const model = runtime.model;
+  if (options.skipProjectLimits !== true) checkProjectLimits(model, prepared);
+  const context = contextOf(runtime, prepared, options.reason, options.excluded ?? new Set());
+  const target = prepared.target;
+  if (target?.kind === "member") {
+    const member = model.member(target.name);
+    if (member === undefined) throw notFound(`Cluster member "${target.name}" not found`);
+    const why = firstRejection(member, context, TARGET_FILTERS);
+    if (why !== undefined) {
+      const message = `Cluster member "${target.name}" can't take ${subjectOf(prepared)}: it ${why.one}`;
+      throw why.capacity ? insufficientCapacity(message) : invalid(message);
+    }
+    return { member, decidedBy: "target", candidates: [member.name], scriptlet: null };
+  }
+  const set = findCandidates(model, context);
+  const view = placementView(prepared.request, options.reason, prepared.project.name, {
+    architecture: prepared.architecture,
+    description: prepared.description,
+    ephemeral: prepared.ephemeral,
+    ...(prepared.source !== null ? { source: prepared.source } : {}),
+  });
+  return decide(set, subjectOf(prepared), view, prepared.request.instanceResources, options.scriptlet, {
+    nowMs: context.nowMs,
+    offlineThresholdMs: context.offlineThresholdMs,
+  });
+}
+
+/** The scriptlet setup for this operation, or null when none is configured. */
+export async function scriptletSetup(runtime: EngineRuntime): Promise<ScriptletSetup | null> {
+  const source = runtime.effective.scriptlet;
+  if (source === "") return null;
+  const prefetched = needsInstanceList(source) ? await runtime.store.listInstances() : null;
+  const logger: ScriptletLogger = {
+    log: (line) =>
+      runtime.logger.log(line.level, `Instance placement scriptlet: ${line.message}`, {
+        instance: line.instance,
+        project: line.project,
+        reason: line.reason,
+      }),
+  };
+  return {
+    host: runtime.scriptletHost,
+    version: runtime.config.version,
+    source,
+    limits: runtime.effective.scriptletLimits,
+    cluster: new ModelClusterView(runtime.model, runtime.timing(), prefetched),
+    logger,
+  };
+}
+
+export function pendingOf(prepared: Prepared, member: string): PendingPlacement {
+  return {
+    member,
+    project: prepared.project.name,
+    resources: prepared.request.resources,
+    placementGroup: prepared.request.placementGroup,
+  };
+}
+
+/** The record a create claim writes for a decided placement. */
+export function newRecord(runtime: EngineRuntime, prepared: Prepared, member: string): NewInstance {
+  const request = prepared.request;
+  const memberArch = runtime.model.member(member)?.record.architecture ?? "";
+  return {
+    id: prepared.id,
+    project: prepared.project.name,
+    name: request.name,
+    type: request.type,
+    location: member,
+    forthcoming: prepared.forthcoming,
+    architecture:
+      prepared.architecture !== "" ? prepared.architecture : (request.architectures?.[0] ?? memberArch),
+    description: prepared.description,
+    ephemeral: prepared.ephemeral,
+    profiles: request.profiles,
+    config: request.config,
+    devices: request.devices,
+    instanceType: request.instanceType,
+    flavor: request.flavor,
+    source: prepared.source,
+    placementGroup: request.placementGroup,
+    origin: null,
+    createdAt: runtime.clock.now().toISOString(),
+    allocations: allocationsOf(member, request.resources, prepared.forthcoming ? "forthcoming" : "used"),
+    limitsUsage: request.limitsUsage,
+  };
+}
+
+/** A stored instance moved to `member` (allocations follow it). */
+export function movedRecord(record: InstanceRecord, member: string, origin: string | null): NewInstance {
+  const { revision: _revision, ...rest } = record;
+  return {
+    ...rest,
+    location: member,
+    origin,
+    allocations: record.allocations.map((row) => ({ ...row, member })),
+  };
+}

@@ -1,0 +1,277 @@
+/**
+ * Rebalancing, Ganeti hbal style: greedy, one move per round, each round
+ * taking the move that lowers the imbalance score most; stop when no move
+ * gains enough (hbal's defaults: any gain while the score is above
+ * `minGainLimit`, at least `minGain` below it; stop at `minScore`).
+ * Reservations are preferred: their moves are record edits with nothing to
+ * migrate, so a reservation move is taken whenever it achieves at least
+ * `reservationPreference` of the best gain. Every move is checked by the
+ * scriptlet (reason `rebalance`, the target as the only candidate); a move it
+ * rejects is dropped and the next best one tried. Applying a plan is one
+ * claim: all moves land or none do.
+ */
+import { checkFit, noInventory } from "@berth/resources";
+import { EngineError } from "../errors.js";
+import type { MemberState } from "../model/member-state.js";
+import { firstRejection } from "../pipeline/candidates.js";
+import type { PlacementContext } from "../pipeline/context.js";
+import { decide, type ScriptletSetup } from "../pipeline/decide.js";
+import {
+  architectureFilter,
+  projectGroupsFilter,
+  schedulerFilter,
+  traitsFilter,
+} from "../pipeline/filters.js";
+import { placementView } from "../pipeline/views.js";
+import { capacityOf } from "../store/capacity.js";
+import type { InstanceRecord } from "../store/records.js";
+import { claimWithRetries, type PlannedClaim } from "./claims.js";
+import { ImbalanceModel, type MemberLoad } from "./imbalance.js";
+import { movedRecord, pendingOf, scriptletSetup } from "./plan.js";
+import { CatalogCache, type Prepared, prepareStored, resourcesOf } from "./prepare.js";
+import type { EngineRuntime } from "./runtime.js";
+
+export interface RebalanceOptions {
+  /** Most moves in one plan (default 100). */
+  maxMoves?: number;
+  /** Least gain per move once the score is at or below `minGainLimit` (default 0.01). */
+  minGain?: number;
+  /** Score under which `minGain` applies (default 0.1). */
+  minGainLimit?: number;
+  /** Stop once the score is at or below this (default 1e-9). */
+  minScore?: number;
+  /** A reservation move is preferred when its gain is at least this share of the best gain (default 0.5). */
+  reservationPreference?: number;
+}
+
+export interface RebalanceMove {
+  id: string;
+  project: string;
+  name: string;
+  forthcoming: boolean;
+  from: string;
+  to: string;
+  gain: number;
+}
+
+export interface RebalancePlan {
+  moves: RebalanceMove[];
+  scoreBefore: number;
+  scoreAfter: number;
+  applied: boolean;
+}
+
+interface Movable {
+  record: InstanceRecord;
+  prepared: Prepared;
+  resources: Record<string, number>;
+  location: string;
+}
+
+const POLICY_FILTERS = [schedulerFilter, projectGroupsFilter, architectureFilter, traitsFilter];
+
+function loadOf(member: MemberState): MemberLoad {
+  const capacity = new Map<string, number>();
+  for (const [resourceClass, inventory] of Object.entries(member.record.inventories)) {
+    capacity.set(resourceClass, capacityOf(inventory));
+  }
+  return {
+    name: member.name,
+    capacity,
+    used: new Map(member.used),
+    forthcoming: new Map(member.forthcoming),
+    count: member.instanceCount,
+  };
+}
+
+export class Rebalancer {
+  constructor(private readonly runtime: EngineRuntime) {}
+
+  private schedulable(): MemberState[] {
+    const { nowMs, offlineThresholdMs } = this.runtime.timing();
+    return this.runtime.model
+      .allMembers()
+      .filter((member) => !member.record.evacuated && member.isOnline(nowMs, offlineThresholdMs));
+  }
+
+  /** The current imbalance score over schedulable members. */
+  score(): number {
+    return new ImbalanceModel(this.schedulable().map(loadOf)).score();
+  }
+
+  async plan(
+    options: RebalanceOptions = {},
+  ): Promise<{ plan: RebalancePlan; records: Map<string, InstanceRecord> }> {
+    const runtime = this.runtime;
+    await runtime.syncConfig();
+    const maxMoves = options.maxMoves ?? 100;
+    const minGain = options.minGain ?? 0.01;
+    const minGainLimit = options.minGainLimit ?? 0.1;
+    const minScore = options.minScore ?? 1e-9;
+    const preference = options.reservationPreference ?? 0.5;
+
+    const members = this.schedulable();
+    const imbalance = new ImbalanceModel(members.map(loadOf));
+    const scoreBefore = imbalance.score();
+    const catalog = new CatalogCache(runtime);
+    const movables: Movable[] = [];
+    const records = new Map<string, InstanceRecord>();
+    for (const record of await runtime.store.listInstances()) {
+      if (imbalance.member(record.location) === undefined) continue;
+      const prepared = await prepareStored(runtime, catalog, record, undefined);
+      // Strict placement groups pin their members; rebalancing must not break them.
+      if (prepared.placementGroup?.rigor === "strict") continue;
+      movables.push({ record, prepared, resources: resourcesOf(record), location: record.location });
+      records.set(record.id, record);
+    }
+    const scriptlet = await scriptletSetup(runtime);
+    const refused = new Set<string>();
+    const moves: RebalanceMove[] = [];
+    const timing = runtime.timing();
+
+    while (moves.length < maxMoves) {
+      const score = imbalance.score();
+      if (score <= minScore) break;
+      const choices: { movable: Movable; to: MemberState; gain: number }[] = [];
+      for (const movable of movables) {
+        const context: PlacementContext = {
+          reason: "rebalance",
+          project: movable.prepared.project,
+          request: movable.prepared.request,
+          targetGroup: null,
+          allowedGroups: movable.prepared.allowedGroups,
+          excluded: new Set([movable.location]),
+          placementGroup: null,
+          nowMs: timing.nowMs,
+          offlineThresholdMs: timing.offlineThresholdMs,
+        };
+        for (const target of members) {
+          if (target.name === movable.location || refused.has(`${movable.record.id}>${target.name}`))
+            continue;
+          if (firstRejection(target, context, POLICY_FILTERS) !== undefined) continue;
+          if (!this.fits(imbalance.member(target.name)!, target, movable.resources)) continue;
+          const after = imbalance.scoreAfterMove(
+            movable.location,
+            target.name,
+            movable.resources,
+            movable.record.forthcoming,
+          );
+          const gain = score - after;
+          if (gain > 1e-12) choices.push({ movable, to: target, gain });
+        }
+      }
+      if (choices.length === 0) break;
+      const best = Math.max(...choices.map((choice) => choice.gain));
+      // Reservations first when they gain enough, then by gain; ties keep a stable, deterministic order.
+      choices.sort((a, b) => {
+        const aPreferred = a.movable.record.forthcoming && a.gain >= preference * best ? 1 : 0;
+        const bPreferred = b.movable.record.forthcoming && b.gain >= preference * best ? 1 : 0;
+        return bPreferred - aPreferred || b.gain - a.gain;
+      });
+      let chosen: (typeof choices)[number] | undefined;
+      for (const option of choices) {
+        const enough = score > minGainLimit ? option.gain > 0 : option.gain >= minGain;
+        if (!enough) continue;
+        if (this.scriptletAccepts(scriptlet, option.movable, option.to)) {
+          chosen = option;
+          break;
+        }
+        refused.add(`${option.movable.record.id}>${option.to.name}`);
+      }
+      if (chosen === undefined) break;
+      imbalance.applyMove(
+        chosen.movable.location,
+        chosen.to.name,
+        chosen.movable.resources,
+        chosen.movable.record.forthcoming,
+      );
+      moves.push({
+        id: chosen.movable.record.id,
+        project: chosen.movable.record.project,
+        name: chosen.movable.record.name,
+        forthcoming: chosen.movable.record.forthcoming,
+        from: chosen.movable.location,
+        to: chosen.to.name,
+        gain: chosen.gain,
+      });
+      chosen.movable.location = chosen.to.name;
+    }
+    return { plan: { moves, scoreBefore, scoreAfter: imbalance.score(), applied: false }, records };
+  }
+
+  /** Capacity against the plan's simulated usage (both ledgers). */
+  private fits(load: MemberLoad, member: MemberState, resources: Record<string, number>): boolean {
+    for (const [resourceClass, amount] of Object.entries(resources)) {
+      const inventory = member.inventories[resourceClass];
+      const used = (load.used.get(resourceClass) ?? 0) + (load.forthcoming.get(resourceClass) ?? 0);
+      const verdict =
+        inventory === undefined
+          ? noInventory(resourceClass, amount)
+          : checkFit(resourceClass, inventory, used, amount);
+      if (!verdict.ok) return false;
+    }
+    return true;
+  }
+
+  private scriptletAccepts(scriptlet: ScriptletSetup | null, movable: Movable, target: MemberState): boolean {
+    if (scriptlet === null) return true;
+    const view = placementView(movable.prepared.request, "rebalance", movable.record.project, {
+      architecture: movable.record.architecture,
+      description: movable.record.description,
+      ephemeral: movable.record.ephemeral,
+    });
+    try {
+      decide(
+        { candidates: [target], rejected: [] },
+        `instance "${movable.record.name}"`,
+        view,
+        movable.prepared.request.instanceResources,
+        scriptlet,
+        this.runtime.timing(),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === "scriptlet") {
+        this.runtime.logger.log("info", "rebalance move refused by the scriptlet", {
+          instance: movable.record.name,
+          project: movable.record.project,
+          target: target.name,
+          error: error.message,
+        });
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  /** Plans and applies in one claim (every move lands or none). */
+  async apply(options: RebalanceOptions = {}): Promise<RebalancePlan> {
+    const runtime = this.runtime;
+    const { plan, records } = await this.plan(options);
+    if (plan.moves.length === 0) return { ...plan, applied: true };
+    const finalLocation = new Map<string, string>();
+    for (const move of plan.moves) finalLocation.set(move.id, move.to);
+    const catalog = new CatalogCache(runtime);
+    const prepared = new Map<string, Prepared>();
+    for (const id of finalLocation.keys()) {
+      prepared.set(id, await prepareStored(runtime, catalog, records.get(id)!, undefined));
+    }
+    await claimWithRetries(runtime, 1, () => {
+      const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
+      for (const [id, to] of finalLocation) {
+        const record = records.get(id)!;
+        if (record.location === to) continue;
+        const pending = pendingOf(prepared.get(id)!, to);
+        runtime.model.addPending(pending);
+        planned.pendings.push(pending);
+        planned.claim.replace!.push({
+          record: movedRecord(record, to, record.origin),
+          expectedRevision: record.revision,
+        });
+        planned.previous.push(record);
+      }
+      return planned;
+    });
+    return { ...plan, applied: true };
+  }
+}

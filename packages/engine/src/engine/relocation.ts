@@ -1,0 +1,141 @@
+/**
+ * Evacuation (reason `evacuation`), healing of dead members (reason
+ * `relocation`) and restore. An evacuation plans every instance of the
+ * member against the model (earlier ones held as in-flight) and claims all
+ * moves at once, like a bulk create: either every movable instance leaves
+ * or none does, and the member's state is reverted on failure. Each moved
+ * instance records its origin; restore moves exactly those back.
+ */
+import { EngineError, notFound } from "../errors.js";
+import type { PlacementReason } from "../scriptlet/port.js";
+import type { InstanceRecord } from "../store/records.js";
+import { claimWithRetries, type PlannedClaim } from "./claims.js";
+import { movedRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
+import { CatalogCache, type Prepared, prepareStored } from "./prepare.js";
+import type { EngineRuntime } from "./runtime.js";
+
+export interface MovedInstance {
+  project: string;
+  name: string;
+  id: string;
+  from: string;
+  to: string;
+}
+
+export interface EvacuationOutcome {
+  member: string;
+  moved: MovedInstance[];
+  /** Instances with `cluster.evacuate=stop`: they stay where they are. */
+  stayed: { project: string; name: string; id: string }[];
+}
+
+function labelOf(record: InstanceRecord): string {
+  return record.name === "" ? record.id : record.name;
+}
+
+export class Relocation {
+  constructor(
+    private readonly runtime: EngineRuntime,
+    private readonly maxAttempts: number,
+  ) {}
+
+  private async setEvacuated(name: string, evacuated: boolean): Promise<void> {
+    const record = await this.runtime.store.updateMember(name, { evacuated });
+    this.runtime.model.upsertMember(record);
+  }
+
+  async evacuate(name: string, reason: PlacementReason = "evacuation"): Promise<EvacuationOutcome> {
+    const runtime = this.runtime;
+    await runtime.syncConfig();
+    if (runtime.model.member(name) === undefined) throw notFound(`Cluster member "${name}" not found`);
+    const wasEvacuated = runtime.model.member(name)!.record.evacuated;
+    await this.setEvacuated(name, true);
+    try {
+      const instances = await runtime.store.listInstances({ location: name });
+      const stayed = instances.filter((record) => record.config["cluster.evacuate"] === "stop");
+      const movable = instances.filter((record) => record.config["cluster.evacuate"] !== "stop");
+      const catalog = new CatalogCache(runtime);
+      const prepared: Prepared[] = [];
+      for (const record of movable) prepared.push(await prepareStored(runtime, catalog, record, undefined));
+      const scriptlet = await scriptletSetup(runtime);
+      const excluded = new Set([name]);
+      const { result } = await claimWithRetries(runtime, this.maxAttempts, () => {
+        const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
+        for (const [index, record] of movable.entries()) {
+          const one = prepared[index]!;
+          let member: string;
+          try {
+            member = plan(runtime, one, { reason, excluded, scriptlet, skipProjectLimits: true }).member.name;
+          } catch (error) {
+            for (const pending of planned.pendings) runtime.model.releasePending(pending);
+            if (!(error instanceof EngineError)) throw error;
+            throw new EngineError(
+              error.kind,
+              `Failed to evacuate cluster member "${name}": instance "${labelOf(record)}" in project "${record.project}": ${error.message}`,
+              { ...(error.details ?? {}), instance: labelOf(record), project: record.project },
+            );
+          }
+          const pending = pendingOf(one, member);
+          runtime.model.addPending(pending);
+          planned.pendings.push(pending);
+          planned.claim.replace!.push({
+            record: movedRecord(record, member, name),
+            expectedRevision: record.revision,
+          });
+          planned.previous.push(record);
+        }
+        return planned;
+      });
+      return {
+        member: name,
+        moved: result.instances.map((instance) => ({
+          project: instance.project,
+          name: instance.name,
+          id: instance.id,
+          from: name,
+          to: instance.location,
+        })),
+        stayed: stayed.map((record) => ({ project: record.project, name: record.name, id: record.id })),
+      };
+    } catch (error) {
+      if (!wasEvacuated) await this.setEvacuated(name, false);
+      throw error;
+    }
+  }
+
+  /** Marks the member available again and moves back every instance evacuated from it. */
+  async restore(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
+    const runtime = this.runtime;
+    if (runtime.model.member(name) === undefined) throw notFound(`Cluster member "${name}" not found`);
+    await this.setEvacuated(name, false);
+    const returning = (await runtime.store.listInstances()).filter((record) => record.origin === name);
+    if (returning.length === 0) return { member: name, moved: [] };
+    const catalog = new CatalogCache(runtime);
+    const prepared: Prepared[] = [];
+    for (const record of returning) prepared.push(await prepareStored(runtime, catalog, record, undefined));
+    const { result } = await claimWithRetries(runtime, 1, () => {
+      const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
+      for (const [index, record] of returning.entries()) {
+        const pending = pendingOf(prepared[index]!, name);
+        runtime.model.addPending(pending);
+        planned.pendings.push(pending);
+        planned.claim.replace!.push({
+          record: movedRecord(record, name, null),
+          expectedRevision: record.revision,
+        });
+        planned.previous.push(record);
+      }
+      return planned;
+    });
+    return {
+      member: name,
+      moved: result.instances.map((instance, index) => ({
+        project: instance.project,
+        name: instance.name,
+        id: instance.id,
+        from: returning[index]!.location,
+        to: name,
+      })),
+    };
+  }
+}

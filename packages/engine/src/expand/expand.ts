@@ -1,0 +1,152 @@
+/**
+ * Step 2 of a placement: expand the create body into everything the
+ * pipeline needs. Profiles are merged (config/devices, in profile order,
+ * instance values on top), the instance type and flavor size it, LXD's
+ * InstanceResources and the Nova-style resource request are computed by
+ * @berth/resources, and the architectures the instance can run on are
+ * resolved from its image.
+ */
+import type { InstancesPost } from "@berth/api-types";
+import { buildInstanceRequest, type InstanceResources } from "@berth/resources";
+import { invalid, notFound } from "../errors.js";
+import type {
+  FlavorRecord,
+  ImageRecord,
+  InstanceType,
+  LimitsUsage,
+  ProfileRecord,
+} from "../store/records.js";
+
+export interface ExpandedRequest {
+  name: string;
+  type: InstanceType;
+  /** The instance's own config/devices (what is stored). */
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+  /** Profiles applied and sizing filled in (what the scriptlet and resources see). */
+  expandedConfig: Record<string, string>;
+  expandedDevices: Record<string, Record<string, string>>;
+  profiles: string[];
+  flavor: string | null;
+  instanceType: string | null;
+  /** Per-class amounts the instance asks for (zeros dropped). */
+  resources: Record<string, number>;
+  requiredTraits: string[];
+  forbiddenTraits: string[];
+  instanceResources: InstanceResources;
+  limitsUsage: LimitsUsage;
+  /** Architectures the instance can run on; null: any. */
+  architectures: string[] | null;
+  placementGroup: string | null;
+}
+
+/** Everything expansion reads from the catalog, looked up by the caller. */
+export interface ExpansionCatalog {
+  profile(name: string): ProfileRecord | undefined;
+  flavor(name: string): FlavorRecord | undefined;
+  imageByFingerprint(fingerprint: string): ImageRecord | undefined;
+  imageByAlias(alias: string): ImageRecord | undefined;
+  /** Server `images.default_architecture` (or ""). */
+  defaultArchitecture: string;
+}
+
+export const PLACEMENT_GROUP_KEY = "placement.group";
+
+function mergeProfiles(
+  profiles: ProfileRecord[],
+  config: Record<string, string>,
+  devices: Record<string, Record<string, string>>,
+): { config: Record<string, string>; devices: Record<string, Record<string, string>> } {
+  const mergedConfig: Record<string, string> = {};
+  const mergedDevices: Record<string, Record<string, string>> = {};
+  for (const profile of profiles) {
+    Object.assign(mergedConfig, profile.config);
+    Object.assign(mergedDevices, profile.devices);
+  }
+  Object.assign(mergedConfig, config);
+  Object.assign(mergedDevices, devices);
+  return { config: mergedConfig, devices: mergedDevices };
+}
+
+function architecturesOf(spec: InstancesPost, catalog: ExpansionCatalog): string[] | null {
+  if (spec.architecture !== undefined && spec.architecture !== "") return [spec.architecture];
+  const source = spec.source;
+  if (source !== undefined && (source.type === undefined || source.type === "image")) {
+    const image =
+      source.fingerprint !== undefined && source.fingerprint !== ""
+        ? catalog.imageByFingerprint(source.fingerprint)
+        : source.alias !== undefined && source.alias !== ""
+          ? catalog.imageByAlias(source.alias)
+          : undefined;
+    if (image !== undefined && image.architecture !== "") return [image.architecture];
+  }
+  return catalog.defaultArchitecture === "" ? null : [catalog.defaultArchitecture];
+}
+
+/** Profiles named by the body; absent means the project's `default` profile if it exists. */
+export function profileNamesOf(spec: InstancesPost, hasDefault: boolean): string[] {
+  if (spec.profiles !== undefined) return [...spec.profiles];
+  return hasDefault ? ["default"] : [];
+}
+
+export function expandRequest(spec: InstancesPost, name: string, catalog: ExpansionCatalog): ExpandedRequest {
+  const profileNames = profileNamesOf(spec, catalog.profile("default") !== undefined);
+  const profiles = profileNames.map((profileName) => {
+    const profile = catalog.profile(profileName);
+    if (profile === undefined) throw notFound(`Profile "${profileName}" not found`);
+    return profile;
+  });
+  const ownConfig = { ...(spec.config ?? {}) };
+  const ownDevices = structuredClone(spec.devices ?? {}) as Record<string, Record<string, string>>;
+  const merged = mergeProfiles(profiles, ownConfig, ownDevices);
+  const type: InstanceType = spec.type === "virtual-machine" ? "virtual-machine" : "container";
+
+  let flavor: FlavorRecord | undefined;
+  if (spec.flavor !== undefined && spec.flavor !== "") {
+    flavor = catalog.flavor(spec.flavor);
+    if (flavor === undefined) throw notFound(`Flavor "${spec.flavor}" not found`);
+  }
+  const built = buildInstanceRequest({
+    type,
+    config: merged.config,
+    devices: merged.devices,
+    ...(spec.instance_type !== undefined && spec.instance_type !== ""
+      ? { instance_type: spec.instance_type }
+      : {}),
+    ...(flavor !== undefined
+      ? {
+          flavor: {
+            vcpus: flavor.vcpus,
+            memory_mb: flavor.memoryMb,
+            disk_gb: flavor.diskGb,
+            extra_specs: flavor.extraSpecs,
+          },
+        }
+      : {}),
+  });
+  if (!built.ok) throw invalid(built.error.message);
+  const { expanded, instance_resources: instanceResources, request } = built.value;
+  const placementGroup = merged.config[PLACEMENT_GROUP_KEY];
+  return {
+    name,
+    type,
+    config: ownConfig,
+    devices: ownDevices,
+    expandedConfig: { ...expanded.config },
+    expandedDevices: structuredClone(expanded.devices) as Record<string, Record<string, string>>,
+    profiles: profileNames,
+    flavor: flavor?.name ?? null,
+    instanceType: spec.instance_type ?? null,
+    resources: { ...request.resources },
+    requiredTraits: [...request.required_traits],
+    forbiddenTraits: [...request.forbidden_traits],
+    instanceResources,
+    limitsUsage: {
+      cpu: instanceResources.cpu_cores,
+      memoryBytes: instanceResources.memory_size,
+      diskBytes: instanceResources.root_disk_size,
+    },
+    architectures: architecturesOf(spec, catalog),
+    placementGroup: placementGroup === undefined || placementGroup === "" ? null : placementGroup,
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * The engine's in-memory cluster model: per-member usage per class (both
+ * ledgers plus in-flight placements), instance counts per member and project,
+ * placement-group membership counts and project usage. Hydrated from the
+ * store's aggregate snapshot and kept in step incrementally, so deciding one
+ * placement costs O(members) and nothing per existing instance.
+ */
+import type { MemberUsage, ProjectUsageRow, StoreSnapshot } from "../store/port.js";
+import type {
+  GroupRecord,
+  InstanceRecord,
+  MemberRecord,
+  PlacementGroupRecord,
+  ProjectRecord,
+} from "../store/records.js";
+import { emptyCounts, MemberState } from "./member-state.js";
+
+/** One placement decided but not yet claimed; it holds capacity in the model until released. */
+export interface PendingPlacement {
+  member: string;
+  project: string;
+  resources: Record<string, number>;
+  placementGroup: string | null;
+}
+
+function emptyProjectUsage(project: string): ProjectUsageRow {
+  return { project, instances: 0, containers: 0, virtualMachines: 0, cpu: 0, memoryBytes: 0, diskBytes: 0 };
+}
+
+const groupKey = (project: string, group: string) => `${project}\u0000${group}`;
+
+export class ClusterModel {
+  private readonly members = new Map<string, MemberState>();
+  /** Members in join order (the LXD/Incus tie-break). */
+  private ordered: MemberState[] = [];
+  readonly groups = new Map<string, GroupRecord>();
+  readonly projects = new Map<string, ProjectRecord>();
+  readonly placementGroups = new Map<string, PlacementGroupRecord>();
+  private readonly groupCounts = new Map<string, Map<string, number>>();
+  private readonly projectUsage = new Map<string, ProjectUsageRow>();
+
+  static fromSnapshot(snapshot: StoreSnapshot): ClusterModel {
+    const model = new ClusterModel();
+    model.hydrate(snapshot);
+    return model;
+  }
+
+  hydrate(snapshot: StoreSnapshot): void {
+    this.members.clear();
+    this.groups.clear();
+    this.projects.clear();
+    this.placementGroups.clear();
+    this.groupCounts.clear();
+    this.projectUsage.clear();
+    for (const record of snapshot.members) this.members.set(record.name, new MemberState(record));
+    this.reorder();
+    for (const group of snapshot.groups) this.groups.set(group.name, group);
+    for (const project of snapshot.projects) this.projects.set(project.name, project);
+    for (const group of snapshot.placementGroups) {
+      this.placementGroups.set(groupKey(group.project, group.name), group);
+    }
+    for (const usage of snapshot.usage) this.members.get(usage.member)?.setUsage(usage);
+    for (const row of snapshot.instanceCounts) {
+      const member = this.members.get(row.member);
+      if (member === undefined) continue;
+      member.instanceCount += row.instances;
+      const counts = member.byProject.get(row.project) ?? emptyCounts();
+      counts.instances += row.instances;
+      counts.forthcoming += row.forthcoming;
+      counts.containers += row.containers;
+      counts.virtualMachines += row.virtualMachines;
+      member.byProject.set(row.project, counts);
+    }
+    for (const row of snapshot.placementGroupCounts) {
+      this.bumpGroupCount(row.project, row.group, row.member, row.instances);
+    }
+    for (const row of snapshot.projectUsage) this.projectUsage.set(row.project, { ...row });
+  }
+
+  private reorder(): void {
+    this.ordered = [...this.members.values()].sort((a, b) => a.record.joinOrder - b.record.joinOrder);
+  }
+
+  // --- members -----------------------------------------------------------------
+
+  member(name: string): MemberState | undefined {
+    return this.members.get(name);
+  }
+
+  /** All members in join order. */
+  allMembers(): readonly MemberState[] {
+    return this.ordered;
+  }
+
+  upsertMember(record: MemberRecord): MemberState {
+    const existing = this.members.get(record.name);
+    if (existing !== undefined) {
+      existing.setRecord(record);
+      if (existing.record.joinOrder !== record.joinOrder) this.reorder();
+      return existing;
+    }
+    const state = new MemberState(record);
+    this.members.set(record.name, state);
+    this.reorder();
+    return state;
+  }
+
+  removeMember(name: string): void {
+    if (this.members.delete(name)) this.reorder();
+  }
+
+  setUsage(rows: MemberUsage[]): void {
+    for (const row of rows) this.members.get(row.member)?.setUsage(row);
+  }
+
+  // --- catalog mirrors ------------------------------------------------------------
+
+  placementGroup(project: string, name: string): PlacementGroupRecord | undefined {
+    return this.placementGroups.get(groupKey(project, name));
+  }
+
+  setPlacementGroup(group: PlacementGroupRecord): void {
+    this.placementGroups.set(groupKey(group.project, group.name), group);
+  }
+
+  deletePlacementGroup(project: string, name: string): void {
+    this.placementGroups.delete(groupKey(project, name));
+  }
+
+  // --- counts ---------------------------------------------------------------------
+
+  /** Instances of a placement group per member. */
+  groupCountsOf(project: string, group: string): ReadonlyMap<string, number> {
+    return this.groupCounts.get(groupKey(project, group)) ?? new Map();
+  }
+
+  private bumpGroupCount(project: string, group: string, member: string, by: number): void {
+    const key = groupKey(project, group);
+    let perMember = this.groupCounts.get(key);
+    if (perMember === undefined) this.groupCounts.set(key, (perMember = new Map()));
+    const next = (perMember.get(member) ?? 0) + by;
+    if (next === 0) perMember.delete(member);
+    else perMember.set(member, next);
+  }
+
+  projectUsageOf(project: string): ProjectUsageRow {
+    return this.projectUsage.get(project) ?? emptyProjectUsage(project);
+  }
+
+  /** Instances (incl. reservations) of a project on a member, or in the whole cluster. */
+  instancesCount(filter: { project?: string; location?: string; pending: boolean }): number {
+    const members =
+      filter.location === undefined
+        ? this.ordered
+        : [this.members.get(filter.location)].filter((m): m is MemberState => m !== undefined);
+    let total = 0;
+    for (const member of members) {
+      if (filter.project === undefined) {
+        total += member.instanceCount + (filter.pending ? member.pendingCount : 0);
+      } else {
+        total += member.byProject.get(filter.project)?.instances ?? 0;
+        if (filter.pending) total += member.pendingByProject.get(filter.project) ?? 0;
+      }
+    }
+    return total;
+  }
+
+  // --- incremental updates -------------------------------------------------------------
+
+  /** Holds capacity and counts for a decided placement until it is claimed or abandoned. */
+  addPending(placement: PendingPlacement): void {
+    this.applyPending(placement, 1);
+  }
+
+  releasePending(placement: PendingPlacement): void {
+    this.applyPending(placement, -1);
+  }
+
+  private applyPending(placement: PendingPlacement, sign: number): void {
+    const member = this.members.get(placement.member);
+    if (member === undefined) return;
+    for (const [resourceClass, amount] of Object.entries(placement.resources)) {
+      member.pending.set(resourceClass, (member.pending.get(resourceClass) ?? 0) + sign * amount);
+    }
+    member.pendingCount += sign;
+    member.pendingByProject.set(
+      placement.project,
+      (member.pendingByProject.get(placement.project) ?? 0) + sign,
+    );
+    if (placement.placementGroup !== null) {
+      this.bumpGroupCount(placement.project, placement.placementGroup, placement.member, sign);
+    }
+  }
+
+  /**
+   * Applies a stored instance appearing (+1) or disappearing (-1) to the counts.
+   * Usage comes from the store's authoritative claim answer (`setUsage`).
+   */
+  countInstance(instance: InstanceRecord, sign: 1 | -1): void {
+    const member = this.members.get(instance.location);
+    if (member !== undefined) {
+      member.instanceCount += sign;
+      const counts = member.byProject.get(instance.project) ?? emptyCounts();
+      counts.instances += sign;
+      if (instance.forthcoming) counts.forthcoming += sign;
+      if (instance.type === "container") counts.containers += sign;
+      else counts.virtualMachines += sign;
+      member.byProject.set(instance.project, counts);
+    }
+    if (instance.placementGroup !== null) {
+      this.bumpGroupCount(instance.project, instance.placementGroup, instance.location, sign);
+    }
+    const usage = this.projectUsage.get(instance.project) ?? emptyProjectUsage(instance.project);
+    usage.instances += sign;
+    if (instance.type === "container") usage.containers += sign;
+    else usage.virtualMachines += sign;
+    usage.cpu += sign * instance.limitsUsage.cpu;
+    usage.memoryBytes += sign * instance.limitsUsage.memoryBytes;
+    usage.diskBytes += sign * instance.limitsUsage.diskBytes;
+    this.projectUsage.set(instance.project, usage);
+  }
+}

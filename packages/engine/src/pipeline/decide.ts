@@ -1,0 +1,106 @@
+/**
+ * Step 4 of a placement: choose among the candidates. The scriptlet (if set)
+ * runs with the request and the ordered candidate list and may set_target or
+ * reject; otherwise, or when it leaves the choice open, the default policy
+ * takes the first candidate (fewest instances, ties in join order).
+ */
+import { EngineError, insufficientCapacity, notFound } from "../errors.js";
+import type { MemberState } from "../model/member-state.js";
+import type {
+  InstancePlacementView,
+  InstanceResourcesView,
+  ScriptletClusterView,
+  ScriptletHost,
+  ScriptletLimits,
+  ScriptletLogger,
+  ScriptletResult,
+} from "../scriptlet/port.js";
+import type { CandidateSet } from "./candidates.js";
+import { describeRejections, summarizeRejections } from "./rejection.js";
+import { memberView } from "./views.js";
+
+export type DecidedBy = "target" | "scriptlet" | "default";
+
+export interface Decision {
+  member: MemberState;
+  decidedBy: DecidedBy;
+  /** Candidate names in the order the scriptlet saw them. */
+  candidates: string[];
+  scriptlet: ScriptletResult | null;
+}
+
+/** A configured scriptlet, ready to run for this configuration version. */
+export interface ScriptletSetup {
+  host: ScriptletHost;
+  version: number;
+  source: string;
+  limits: ScriptletLimits;
+  cluster: ScriptletClusterView;
+  logger?: ScriptletLogger;
+}
+
+/** LXD's wording, plus Berth's per-reason breakdown. */
+export function noCandidateError(set: CandidateSet, subject: string): EngineError {
+  const summaries = summarizeRejections(set.rejected);
+  const why = describeRejections(summaries);
+  const message =
+    summaries.length === 0
+      ? `No suitable cluster member could be found for ${subject}: the cluster has no members`
+      : `No suitable cluster member could be found for ${subject}: ${why}`;
+  const details = {
+    rejections: summaries.map(({ code, count, members, text }) => ({ code, count, members, text })),
+  };
+  return summaries.some((summary) => summary.capacity)
+    ? insufficientCapacity(message, details)
+    : notFound(message, details);
+}
+
+export function decide(
+  set: CandidateSet,
+  subject: string,
+  request: InstancePlacementView,
+  instanceResources: InstanceResourcesView,
+  scriptlet: ScriptletSetup | null,
+  clock: { nowMs: number; offlineThresholdMs: number },
+): Decision {
+  const { candidates } = set;
+  if (candidates.length === 0) throw noCandidateError(set, subject);
+  const names = candidates.map((member) => member.name);
+  if (scriptlet === null) {
+    return { member: candidates[0]!, decidedBy: "default", candidates: names, scriptlet: null };
+  }
+  const result = scriptlet.host.run(
+    scriptlet.version,
+    scriptlet.source,
+    {
+      request,
+      candidates: candidates.map((member) => memberView(member, clock.nowMs, clock.offlineThresholdMs)),
+      instanceResources,
+      cluster: scriptlet.cluster,
+      limits: scriptlet.limits,
+    },
+    scriptlet.logger,
+  );
+  const outcome = result.outcome;
+  switch (outcome.kind) {
+    case "rejected":
+      throw new EngineError("scriptlet", outcome.message, {
+        logs: result.logs,
+        cost: result.cost,
+        candidates: names,
+      });
+    case "target": {
+      const chosen = candidates.find((member) => member.name === outcome.member);
+      if (chosen === undefined) {
+        // The host validates set_target against the candidates; reaching here is a host bug.
+        throw new EngineError(
+          "scriptlet",
+          `Failed instance placement scriptlet: Failed to run: Invalid member name: ${outcome.member}`,
+        );
+      }
+      return { member: chosen, decidedBy: "scriptlet", candidates: names, scriptlet: result };
+    }
+    case "default":
+      return { member: candidates[0]!, decidedBy: "default", candidates: names, scriptlet: result };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Why a member was not a candidate. Each feasibility filter has one reason to
+ * reject and says it; rejections with the same `code` are grouped so the
+ * final error reads "3 members lack CUSTOM_FPGA, 2 have too little MEMORY_MB".
+ */
+export interface Rejection {
+  /** Groups identical reasons (e.g. "capacity:MEMORY_MB"). */
+  code: string;
+  /** Verb phrase for one member: "lacks CUSTOM_FPGA". */
+  one: string;
+  /** Verb phrase for several: "lack CUSTOM_FPGA". */
+  many: string;
+  /** True when the member was turned down for resources (capacity/inventory), not policy. */
+  capacity: boolean;
+}
+
+export function rejection(code: string, one: string, many: string, capacity = false): Rejection {
+  return { code, one, many, capacity };
+}
+
+export interface RejectionSummary {
+  code: string;
+  count: number;
+  members: string[];
+  text: string;
+  capacity: boolean;
+}
+
+/** Groups rejections by code, most frequent first (ties keep first-seen order). */
+export function summarizeRejections(
+  rejected: { member: string; rejection: Rejection }[],
+): RejectionSummary[] {
+  const byCode = new Map<string, { rejection: Rejection; members: string[] }>();
+  for (const { member, rejection: why } of rejected) {
+    const entry = byCode.get(why.code);
+    if (entry === undefined) byCode.set(why.code, { rejection: why, members: [member] });
+    else entry.members.push(member);
+  }
+  return [...byCode.values()]
+    .map(({ rejection: why, members }) => ({
+      code: why.code,
+      count: members.length,
+      members,
+      capacity: why.capacity,
+      text: members.length === 1 ? `1 member ${why.one}` : `${members.length} members ${why.many}`,
+    }))
+    .sort((a, b) => b.count - a.count);
+}
+
+export function describeRejections(summaries: RejectionSummary[]): string {
+  return summaries.map((summary) => summary.text).join(", ");
+}

@@ -1,0 +1,105 @@
+/**
+ * Plain-JS views with LXD JSON field names, handed to the scriptlet and
+ * returned by the API: members, instances, the placement request.
+ */
+
+import type { ExpandedRequest } from "../expand/expand.js";
+import type { MemberState } from "../model/member-state.js";
+import type {
+  ClusterMemberView,
+  InstancePlacementView,
+  InstanceView,
+  PlacementReason,
+} from "../scriptlet/port.js";
+import type { InstanceRecord } from "../store/records.js";
+
+export type MemberStatus = "Online" | "Offline" | "Evacuated";
+
+export function memberStatus(member: MemberState, nowMs: number, offlineThresholdMs: number): MemberStatus {
+  if (member.record.evacuated) return "Evacuated";
+  return member.isOnline(nowMs, offlineThresholdMs) ? "Online" : "Offline";
+}
+
+const STATUS_MESSAGES: Record<MemberStatus, string> = {
+  Online: "Fully operational",
+  Offline: "No heartbeat within cluster.offline_threshold",
+  Evacuated: "Unavailable due to maintenance",
+};
+
+export function memberView(
+  member: MemberState,
+  nowMs: number,
+  offlineThresholdMs: number,
+): ClusterMemberView {
+  const record = member.record;
+  const status = memberStatus(member, nowMs, offlineThresholdMs);
+  return {
+    server_name: record.name,
+    url: record.url,
+    database: record.roles.includes("database"),
+    status,
+    message: STATUS_MESSAGES[status],
+    architecture: record.architecture,
+    roles: [...record.roles],
+    failure_domain: record.failureDomain,
+    description: record.description,
+    config: { ...record.config },
+    groups: [...record.groups],
+  };
+}
+
+/** The `request` object of the scriptlet: expanded create body + reason + project. */
+export function placementView(
+  request: ExpandedRequest,
+  reason: PlacementReason,
+  project: string,
+  extra: {
+    architecture?: string;
+    description?: string;
+    ephemeral?: boolean;
+    source?: Record<string, unknown>;
+  },
+): InstancePlacementView {
+  const view: InstancePlacementView = {
+    name: request.name,
+    reason,
+    project,
+    type: request.type,
+    architecture: extra.architecture ?? "",
+    config: { ...request.expandedConfig },
+    devices: structuredClone(request.expandedDevices),
+    profiles: [...request.profiles],
+    instance_type: request.instanceType ?? "",
+    description: extra.description ?? "",
+    ephemeral: extra.ephemeral ?? false,
+  };
+  if (extra.source !== undefined)
+    view.source = structuredClone(extra.source) as InstancePlacementView["source"];
+  return view;
+}
+
+export function instanceStatus(record: InstanceRecord): { status: string; code: number } {
+  // Berth records placements; it does not run instances. Reservations are "Reserved".
+  return record.forthcoming ? { status: "Reserved", code: 112 } : { status: "Stopped", code: 102 };
+}
+
+export function instanceView(record: InstanceRecord): InstanceView {
+  const { status, code } = instanceStatus(record);
+  return {
+    name: record.name,
+    project: record.project,
+    location: record.location,
+    type: record.type,
+    architecture: record.architecture,
+    description: record.description,
+    config: { ...record.config },
+    devices: structuredClone(record.devices),
+    profiles: [...record.profiles],
+    ephemeral: record.ephemeral,
+    stateful: false,
+    status,
+    status_code: code,
+    created_at: record.createdAt,
+    last_used_at: "1970-01-01T00:00:00Z",
+  };
+}
