@@ -4,7 +4,6 @@ import {
   augmentedBinary,
   binary,
   compare,
-  EvalError,
   encodeUtf8ToByteString,
   equals,
   getIndex,
@@ -16,6 +15,7 @@ import {
   percentFormat,
   repr,
   StarDict,
+  StarEvalError,
   StarFloat,
   StarList,
   StarRange,
@@ -34,7 +34,7 @@ const err = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(EvalError);
+    expect(e).toBeInstanceOf(StarEvalError);
     return (e as Error).message;
   }
   throw new Error("expected an error");
@@ -238,6 +238,7 @@ describe("sequences", () => {
       } catch (e) {
         return e;
       }
+      return undefined;
     })();
     expect(e1).toBeInstanceOf(LimitError);
     expect((e1 as LimitError).kind).toBe("size");
