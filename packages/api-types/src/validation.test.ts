@@ -39,6 +39,7 @@ describe("formatPath", () => {
     expect(formatPath(["instances", 3, "devices", "root", "size"])).toBe("instances[3].devices.root.size");
     expect(formatPath([])).toBe("");
     expect(formatPath([0, "name"])).toBe("[0].name");
+    expect(formatPath(["config", ""])).toBe('config[""]');
   });
 });
 

@@ -29,6 +29,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;
+    // An empty key would vanish from a dotted path; show it explicitly.
+    else if (segment === "") out += '[""]';
     else out += out === "" ? String(segment) : `.${String(segment)}`;
   }
   return out;
