@@ -94,6 +94,8 @@ describe("parseByteSize: every suffix", () => {
   it("zero with any suffix is zero", () => {
     expect(bytesOf("0EiB")).toBe(0);
     expect(bytesOf("0kB")).toBe(0);
+    expect(bytesOf("0EB")).toBe(0);
+    expect(bytesOf("0 bytes")).toBe(0);
   });
 });
 
