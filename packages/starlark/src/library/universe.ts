@@ -138,7 +138,14 @@ const getattr: BuiltinFn = (_t, args, kwargs) => {
   if (typeof name !== "string") {
     throw new StarEvalError(`getattr: for parameter 2: got ${typeName(name as Value)}, want string`);
   }
-  const v = tryGetAttr(x as Value, name);
+  let v: Value | undefined;
+  try {
+    v = tryGetAttr(x as Value, name);
+  } catch (e) {
+    // go.starlark.net: any attribute error yields the default when one is given.
+    if (dflt !== undefined && e instanceof StarEvalError && e.kind === "eval") return dflt;
+    throw e;
+  }
   if (v !== undefined) return v;
   if (dflt !== undefined) return dflt;
   throw new StarEvalError(`getattr: ${typeName(x as Value)} has no .${name} field or method`);
@@ -149,7 +156,13 @@ const hasattr: BuiltinFn = (_t, args, kwargs) => {
   if (typeof name !== "string") {
     throw new StarEvalError(`hasattr: for parameter 2: got ${typeName(name as Value)}, want string`);
   }
-  return tryGetAttr(x as Value, name) !== undefined;
+  try {
+    return tryGetAttr(x as Value, name) !== undefined;
+  } catch (e) {
+    // go.starlark.net: on an attribute error, hasattr reports whether the name is listed.
+    if (e instanceof StarEvalError && e.kind === "eval") return attrNames(x as Value).includes(name);
+    throw e;
+  }
 };
 
 const hash: BuiltinFn = (_t, args, kwargs) => {

@@ -5,18 +5,47 @@ import { StarEvalError } from "./errors.js";
 import type { Thread } from "./thread.js";
 import { Builtin, type BuiltinFn, StarFloat, type StarValue, typeName, type Value } from "./value.js";
 
-/** Method tables by type name; filled by the methods/*.ts modules. */
-export const methodTables = new Map<string, Map<string, Builtin>>();
+/** A built-in method: receives its receiver explicitly, so calls need no bound object. */
+export type MethodFn = (thread: Thread, receiver: Value, args: Value[], kwargs: [string, Value][]) => Value;
 
-export function defineMethods(type: string, methods: Record<string, BuiltinFn>): void {
+interface MethodEntry {
+  fn: MethodFn;
+  /** Unbound Builtin whose fn forwards its receiver; bound copies are made on attribute access. */
+  unbound: Builtin;
+}
+
+/** Method tables by type name; filled by the methods/*.ts modules. */
+const methodTables = new Map<string, Map<string, MethodEntry>>();
+
+export function defineMethods(type: string, methods: Record<string, MethodFn>): void {
   let table = methodTables.get(type);
   if (!table) {
     table = new Map();
     methodTables.set(type, table);
   }
   for (const name of Object.keys(methods).sort()) {
-    table.set(name, new Builtin(name, methods[name] as BuiltinFn));
+    const fn = methods[name] as MethodFn;
+    const forward: BuiltinFn = (thread, args, kwargs, self) =>
+      fn(thread, self.receiver as Value, args, kwargs);
+    table.set(name, { fn, unbound: new Builtin(name, forward) });
   }
+}
+
+/**
+ * Calls the built-in method `name` of x directly (no bound-method allocation).
+ * Returns undefined when x's type has no such built-in method; the caller then falls
+ * back to getAttr + call (host types, fields holding functions).
+ */
+export function callMethod(
+  thread: Thread,
+  x: Value,
+  name: string,
+  args: Value[],
+  kwargs: [string, Value][],
+): Value | undefined {
+  const table = methodTables.get(typeName(x));
+  const m = table?.get(name);
+  return m === undefined ? undefined : m.fn(thread, x, args, kwargs);
 }
 
 /** Sorted names of x's fields and methods (what dir() returns). */
@@ -33,7 +62,7 @@ export function attrNames(x: Value): string[] {
 export function tryGetAttr(x: Value, name: string): Value | undefined {
   const table = methodTables.get(typeName(x));
   const m = table?.get(name);
-  if (m !== undefined) return m.bindReceiver(x);
+  if (m !== undefined) return m.unbound.bindReceiver(x);
   if (typeof x === "object" && typeof (x as StarValue).getAttr === "function") {
     return (x as StarValue).getAttr?.(name);
   }

@@ -1,5 +1,6 @@
 import { StarEvalError } from "./errors.js";
 import { HashTable } from "./hashtable.js";
+import type { Thread } from "./thread.js";
 import type { StarIterator, StarValue, Value } from "./value.js";
 
 /** Insertion-ordered Starlark dict. */
@@ -31,8 +32,8 @@ export class StarDict implements StarValue {
     return this.ht.get(k);
   }
   /** d[k] = v, with go.starlark.net's errors. */
-  setKey(k: Value, v: Value): void {
-    this.ht.set(k, v);
+  setKey(k: Value, v: Value, thread?: Thread): void {
+    this.ht.set(k, v, thread);
   }
   iterate(): StarIterator {
     return new HashTableIterator(this.ht);

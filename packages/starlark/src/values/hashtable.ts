@@ -13,6 +13,7 @@
 import { StarEvalError } from "./errors.js";
 import { valueHooks } from "./hooks.js";
 import { StarTuple } from "./list.js";
+import { checkCollectionSize, type Thread } from "./thread.js";
 import { None, StarFloat, type Value } from "./value.js";
 
 type Prim = unknown;
@@ -126,18 +127,19 @@ export class HashTable {
     return this.get(k) !== undefined;
   }
 
-  set(k: Value, v: Value): void {
+  /** Inserts or updates; a new key is checked against the thread's collection size limit. */
+  set(k: Value, v: Value, thread?: Thread): void {
     if (this.frozen || this.itercount > 0) this.checkMutable("insert into");
-    if (typeof k === "string") {
-      this.vals.set(k, v);
-      return;
+    const p = typeof k === "string" ? k : this.prim(k, true);
+    const vals = this.vals;
+    if (!vals.has(p)) {
+      checkCollectionSize(thread, vals.size + 1);
+      if (p !== k) {
+        this.origKeys ??= new Map();
+        this.origKeys.set(p, k);
+      }
     }
-    const p = this.prim(k, true);
-    if (p !== k && !this.vals.has(p)) {
-      this.origKeys ??= new Map();
-      this.origKeys.set(p, k);
-    }
-    this.vals.set(p, v);
+    vals.set(p, v);
   }
 
   /** Removes k; returns its value or undefined if absent. */

@@ -7,8 +7,10 @@ import "./methods/index.js";
 
 export {
   attrNames,
+  callMethod,
   defineMethods,
   getAttr,
+  type MethodFn,
   NoSuchAttrError,
   setField,
   spellingHint,

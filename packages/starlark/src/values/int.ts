@@ -36,7 +36,7 @@ export function intMul(x: Int, y: Int): Int {
 }
 
 export function intFloorDiv(x: Int, y: Int): Int {
-  if (y === 0 || y === 0n) throw new StarEvalError("integer division by zero");
+  if (y === 0 || y === 0n) throw new StarEvalError("floored division by zero");
   if (typeof x === "number" && typeof y === "number") {
     const r = x % y;
     let q = (x - r) / y;

@@ -628,8 +628,8 @@ export function getIndex(x: Value, key: Value): Value {
   throw new StarEvalError(`unhandled index operation ${typeName(x)}[${typeName(key)}]`);
 }
 
-/** x[key] = v. */
-export function setIndex(x: Value, key: Value, v: Value): void {
+/** x[key] = v (the thread, when given, bounds dict growth). */
+export function setIndex(x: Value, key: Value, v: Value, thread?: Thread): void {
   if (x instanceof StarList) {
     const i = indexOf("list", key, x.elems.length);
     if (x.frozen || x.itercount > 0) x.checkMutable("assign to element of");
@@ -637,7 +637,7 @@ export function setIndex(x: Value, key: Value, v: Value): void {
     return;
   }
   if (x instanceof StarDict) {
-    x.ht.set(key, v);
+    x.ht.set(key, v, thread);
     return;
   }
   if (typeof x === "object" && !(x instanceof StarFloat) && typeof x.setIndex === "function") {

@@ -1,15 +1,15 @@
 /** The methods of the dict type. */
-import { defineMethods } from "../attrs.js";
+import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarDict } from "../dict.js";
 import { StarEvalError } from "../errors.js";
 import { StarList, StarTuple } from "../list.js";
 import { iterableToArray, len } from "../ops.js";
 import { repr } from "../repr.js";
-import { type BuiltinFn, None, typeName, type Value } from "../value.js";
+import { None, typeName, type Value } from "../value.js";
 import { positional } from "./common.js";
 
-function recv(self: { receiver?: Value }): StarDict {
-  return self.receiver as StarDict;
+function recv(self: Value): StarDict {
+  return self as StarDict;
 }
 
 /**
@@ -56,19 +56,19 @@ export function updateDict(fnName: string, d: StarDict, args: Value[], kwargs: [
   }
 }
 
-const methods: Record<string, BuiltinFn> = {
-  clear: (_t, args, kwargs, self) => {
+const methods: Record<string, MethodFn> = {
+  clear: (_t, self, args, kwargs) => {
     positional("clear", args, kwargs, 0, 0);
     recv(self).ht.clear();
     return None;
   },
-  get: (_t, args, kwargs, self) => {
+  get: (_t, self, args, kwargs) => {
     positional("get", args, kwargs, 1, 2);
     const v = recv(self).ht.get(args[0] as Value);
     if (v !== undefined) return v;
     return args[1] ?? None;
   },
-  items: (_t, args, kwargs, self) => {
+  items: (_t, self, args, kwargs) => {
     positional("items", args, kwargs, 0, 0);
     return new StarList(
       recv(self)
@@ -76,11 +76,11 @@ const methods: Record<string, BuiltinFn> = {
         .map(([k, v]) => new StarTuple([k, v])),
     );
   },
-  keys: (_t, args, kwargs, self) => {
+  keys: (_t, self, args, kwargs) => {
     positional("keys", args, kwargs, 0, 0);
     return new StarList(recv(self).ht.keys());
   },
-  pop: (_t, args, kwargs, self) => {
+  pop: (_t, self, args, kwargs) => {
     positional("pop", args, kwargs, 1, 2);
     const d = recv(self);
     const v = d.ht.delete(args[0] as Value);
@@ -88,7 +88,7 @@ const methods: Record<string, BuiltinFn> = {
     if (args[1] !== undefined) return args[1];
     throw new StarEvalError(`pop: missing key ${repr(args[0] as Value)}`);
   },
-  popitem: (_t, args, kwargs, self) => {
+  popitem: (_t, self, args, kwargs) => {
     positional("popitem", args, kwargs, 0, 0);
     const d = recv(self);
     const first = d.ht.first();
@@ -96,7 +96,7 @@ const methods: Record<string, BuiltinFn> = {
     d.ht.delete(first[0]);
     return new StarTuple(first);
   },
-  setdefault: (_t, args, kwargs, self) => {
+  setdefault: (_t, self, args, kwargs) => {
     positional("setdefault", args, kwargs, 1, 2);
     const d = recv(self);
     const v = d.ht.get(args[0] as Value);
@@ -105,11 +105,11 @@ const methods: Record<string, BuiltinFn> = {
     d.setKey(args[0] as Value, dflt);
     return dflt;
   },
-  update: (_t, args, kwargs, self) => {
+  update: (_t, self, args, kwargs) => {
     updateDict("update", recv(self), args, kwargs);
     return None;
   },
-  values: (_t, args, kwargs, self) => {
+  values: (_t, self, args, kwargs) => {
     positional("values", args, kwargs, 0, 0);
     return new StarList(recv(self).ht.values());
   },

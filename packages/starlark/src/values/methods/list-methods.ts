@@ -1,14 +1,14 @@
 /** The methods of the list type. */
-import { defineMethods } from "../attrs.js";
+import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarEvalError } from "../errors.js";
 import type { StarList } from "../list.js";
 import { equals, iterableToArray } from "../ops.js";
 import { checkCollectionSize } from "../thread.js";
-import { type BuiltinFn, None, typeName, type Value } from "../value.js";
+import { None, typeName, type Value } from "../value.js";
 import { intArg, positional } from "./common.js";
 
-function recv(self: { receiver?: Value }): StarList {
-  return self.receiver as StarList;
+function recv(self: Value): StarList {
+  return self as StarList;
 }
 
 /** Clamps an optional start/end index like go.starlark.net's `indices`. */
@@ -19,8 +19,8 @@ function clampIndex(name: string, v: Value | undefined, dflt: number, n: number,
   return x < 0 ? 0 : Math.min(x, n);
 }
 
-const methods: Record<string, BuiltinFn> = {
-  append: (t, args, kwargs, self) => {
+const methods: Record<string, MethodFn> = {
+  append: (t, self, args, kwargs) => {
     positional("append", args, kwargs, 1, 1);
     const l = recv(self);
     l.checkMutable("append to");
@@ -28,14 +28,14 @@ const methods: Record<string, BuiltinFn> = {
     l.elems.push(args[0] as Value);
     return None;
   },
-  clear: (_t, args, kwargs, self) => {
+  clear: (_t, self, args, kwargs) => {
     positional("clear", args, kwargs, 0, 0);
     const l = recv(self);
     l.checkMutable("clear");
     l.elems.length = 0;
     return None;
   },
-  extend: (t, args, kwargs, self) => {
+  extend: (t, self, args, kwargs) => {
     positional("extend", args, kwargs, 1, 1);
     const l = recv(self);
     l.checkMutable("extend");
@@ -47,7 +47,7 @@ const methods: Record<string, BuiltinFn> = {
     for (const e of elems) l.elems.push(e);
     return None;
   },
-  index: (_t, args, kwargs, self) => {
+  index: (_t, self, args, kwargs) => {
     positional("index", args, kwargs, 1, 3);
     const l = recv(self);
     const n = l.elems.length;
@@ -56,7 +56,7 @@ const methods: Record<string, BuiltinFn> = {
     for (let i = start; i < end; i++) if (equals(l.elems[i] as Value, args[0] as Value)) return i;
     throw new StarEvalError("index: value not in list");
   },
-  insert: (t, args, kwargs, self) => {
+  insert: (t, self, args, kwargs) => {
     positional("insert", args, kwargs, 2, 2);
     const l = recv(self);
     l.checkMutable("insert into");
@@ -69,7 +69,7 @@ const methods: Record<string, BuiltinFn> = {
     l.elems.splice(i, 0, args[1] as Value);
     return None;
   },
-  pop: (_t, args, kwargs, self) => {
+  pop: (_t, self, args, kwargs) => {
     positional("pop", args, kwargs, 0, 1);
     const l = recv(self);
     const n = l.elems.length;
@@ -81,7 +81,7 @@ const methods: Record<string, BuiltinFn> = {
     const [v] = l.elems.splice(i, 1);
     return v as Value;
   },
-  remove: (_t, args, kwargs, self) => {
+  remove: (_t, self, args, kwargs) => {
     positional("remove", args, kwargs, 1, 1);
     const l = recv(self);
     l.checkMutable("remove from");

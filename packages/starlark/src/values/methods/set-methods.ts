@@ -1,14 +1,14 @@
 /** The methods of the set type. */
-import { defineMethods } from "../attrs.js";
+import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarEvalError } from "../errors.js";
 import { iterableToArray } from "../ops.js";
 import { StarSet } from "../set.js";
 import { checkCollectionSize } from "../thread.js";
-import { type BuiltinFn, typeName, type Value } from "../value.js";
+import { typeName, type Value } from "../value.js";
 import { positional } from "./common.js";
 
-function recv(self: { receiver?: Value }): StarSet {
-  return self.receiver as StarSet;
+function recv(self: Value): StarSet {
+  return self as StarSet;
 }
 
 function iterableArg(name: string, v: Value): Value[] {
@@ -22,8 +22,8 @@ function iterableArg(name: string, v: Value): Value[] {
  * go.starlark.net at the conformance snapshot (2021) gives sets exactly one method,
  * `union`; its tests check dir(set()) == ["union"], so the later methods are not offered.
  */
-const methods: Record<string, BuiltinFn> = {
-  union: (t, args, kwargs, self) => {
+const methods: Record<string, MethodFn> = {
+  union: (t, self, args, kwargs) => {
     positional("union", args, kwargs, 1, 1);
     const out = new StarSet(recv(self).elems());
     for (const e of iterableArg("union", args[0] as Value)) out.add(e);

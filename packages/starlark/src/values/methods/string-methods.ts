@@ -1,10 +1,10 @@
 /** The methods of the string type, with go.starlark.net's behaviour and error texts. */
-import { defineMethods } from "../attrs.js";
+import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarEvalError } from "../errors.js";
 import { StarList, StarTuple } from "../list.js";
 import { iterableToArray } from "../ops.js";
 import { checkStringLength, type Thread } from "../thread.js";
-import { type BuiltinFn, None, typeName, type Value } from "../value.js";
+import { None, typeName, type Value } from "../value.js";
 import { formatString } from "./str-format.js";
 import { StringCodepoints, StringElems } from "./string-iterables.js";
 import {
@@ -25,8 +25,8 @@ import {
 type Args = Value[];
 type Kwargs = [string, Value][];
 
-function recv(self: { receiver?: Value }): string {
-  return self.receiver as string;
+function recv(self: Value): string {
+  return self as string;
 }
 
 function noKwargs(name: string, kwargs: Kwargs): void {
@@ -285,20 +285,20 @@ function hasCased(s: string): boolean {
 const lower = (s: string) => mapRunes(s, toLower);
 const upper = (s: string) => mapRunes(s, toUpper);
 
-const methods: Record<string, BuiltinFn> = {
-  capitalize: (_t, args, kwargs, self) => {
+const methods: Record<string, MethodFn> = {
+  capitalize: (_t, self, args, kwargs) => {
     positional("capitalize", args, kwargs, 0, 0);
     return mapRunes(recv(self), (r, i) => (i === 0 ? toTitle(r) : toLower(r)));
   },
-  codepoint_ords: (_t, args, kwargs, self) => {
+  codepoint_ords: (_t, self, args, kwargs) => {
     positional("codepoint_ords", args, kwargs, 0, 0);
     return new StringCodepoints(recv(self), true);
   },
-  codepoints: (_t, args, kwargs, self) => {
+  codepoints: (_t, self, args, kwargs) => {
     positional("codepoints", args, kwargs, 0, 0);
     return new StringCodepoints(recv(self), false);
   },
-  count: (_t, args, kwargs, self) => {
+  count: (_t, self, args, kwargs) => {
     positional("count", args, kwargs, 1, 3);
     const s = recv(self);
     const sub = argString("count", 1, args[0]);
@@ -310,29 +310,29 @@ const methods: Record<string, BuiltinFn> = {
     for (let i = hay.indexOf(sub); i >= 0; i = hay.indexOf(sub, i + sub.length)) n++;
     return n;
   },
-  elem_ords: (_t, args, kwargs, self) => {
+  elem_ords: (_t, self, args, kwargs) => {
     positional("elem_ords", args, kwargs, 0, 0);
     return new StringElems(recv(self), true);
   },
-  elems: (_t, args, kwargs, self) => {
+  elems: (_t, self, args, kwargs) => {
     positional("elems", args, kwargs, 0, 0);
     return new StringElems(recv(self), false);
   },
-  endswith: (_t, args, kwargs, self) => prefixTest("endswith", recv(self), args, kwargs, true),
-  find: (_t, args, kwargs, self) => find("find", recv(self), args, kwargs, false, true),
-  format: (t, args, kwargs, self) => formatString(t, recv(self), args, kwargs),
-  index: (_t, args, kwargs, self) => find("index", recv(self), args, kwargs, false, false),
-  isalnum: (_t, args, kwargs, self) =>
+  endswith: (_t, self, args, kwargs) => prefixTest("endswith", recv(self), args, kwargs, true),
+  find: (_t, self, args, kwargs) => find("find", recv(self), args, kwargs, false, true),
+  format: (t, self, args, kwargs) => formatString(t, recv(self), args, kwargs),
+  index: (_t, self, args, kwargs) => find("index", recv(self), args, kwargs, false, false),
+  isalnum: (_t, self, args, kwargs) =>
     runePredicate("isalnum", args, kwargs, recv(self), (r) => isLetter(r) || isDigit(r)),
-  isalpha: (_t, args, kwargs, self) => runePredicate("isalpha", args, kwargs, recv(self), isLetter),
-  isdigit: (_t, args, kwargs, self) => runePredicate("isdigit", args, kwargs, recv(self), isDigit),
-  islower: (_t, args, kwargs, self) => {
+  isalpha: (_t, self, args, kwargs) => runePredicate("isalpha", args, kwargs, recv(self), isLetter),
+  isdigit: (_t, self, args, kwargs) => runePredicate("isdigit", args, kwargs, recv(self), isDigit),
+  islower: (_t, self, args, kwargs) => {
     positional("islower", args, kwargs, 0, 0);
     const s = recv(self);
     return hasCased(s) && s === lower(s);
   },
-  isspace: (_t, args, kwargs, self) => runePredicate("isspace", args, kwargs, recv(self), isSpace),
-  istitle: (_t, args, kwargs, self) => {
+  isspace: (_t, self, args, kwargs) => runePredicate("isspace", args, kwargs, recv(self), isSpace),
+  istitle: (_t, self, args, kwargs) => {
     positional("istitle", args, kwargs, 0, 0);
     let cased = false;
     let prevCased = false;
@@ -355,12 +355,12 @@ const methods: Record<string, BuiltinFn> = {
     });
     return ok && cased;
   },
-  isupper: (_t, args, kwargs, self) => {
+  isupper: (_t, self, args, kwargs) => {
     positional("isupper", args, kwargs, 0, 0);
     const s = recv(self);
     return hasCased(s) && s === upper(s);
   },
-  join: (t, args, kwargs, self) => {
+  join: (t, self, args, kwargs) => {
     positional("join", args, kwargs, 1, 1);
     const sep = recv(self);
     const elems = iterableToArray(args[0] as Value, t);
@@ -375,32 +375,32 @@ const methods: Record<string, BuiltinFn> = {
     checkStringLength(t, total);
     return elems.join(sep);
   },
-  lower: (_t, args, kwargs, self) => {
+  lower: (_t, self, args, kwargs) => {
     positional("lower", args, kwargs, 0, 0);
     return lower(recv(self));
   },
-  lstrip: (_t, args, kwargs, self) => strip("lstrip", recv(self), args, kwargs, true, false),
-  partition: (_t, args, kwargs, self) => partition("partition", recv(self), args, kwargs, false),
-  removeprefix: (_t, args, kwargs, self) => {
+  lstrip: (_t, self, args, kwargs) => strip("lstrip", recv(self), args, kwargs, true, false),
+  partition: (_t, self, args, kwargs) => partition("partition", recv(self), args, kwargs, false),
+  removeprefix: (_t, self, args, kwargs) => {
     positional("removeprefix", args, kwargs, 1, 1);
     const s = recv(self);
     const p = argString("removeprefix", 1, args[0]);
     return s.startsWith(p) ? s.slice(p.length) : s;
   },
-  removesuffix: (_t, args, kwargs, self) => {
+  removesuffix: (_t, self, args, kwargs) => {
     positional("removesuffix", args, kwargs, 1, 1);
     const s = recv(self);
     const p = argString("removesuffix", 1, args[0]);
     return p !== "" && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
   },
-  replace: (t, args, kwargs, self) => replace(t, recv(self), args, kwargs),
-  rfind: (_t, args, kwargs, self) => find("rfind", recv(self), args, kwargs, true, true),
-  rindex: (_t, args, kwargs, self) => find("rindex", recv(self), args, kwargs, true, false),
-  rpartition: (_t, args, kwargs, self) => partition("rpartition", recv(self), args, kwargs, true),
-  rsplit: (_t, args, kwargs, self) => split("rsplit", recv(self), args, kwargs, true),
-  rstrip: (_t, args, kwargs, self) => strip("rstrip", recv(self), args, kwargs, false, true),
-  split: (_t, args, kwargs, self) => split("split", recv(self), args, kwargs, false),
-  splitlines: (_t, args, kwargs, self) => {
+  replace: (t, self, args, kwargs) => replace(t, recv(self), args, kwargs),
+  rfind: (_t, self, args, kwargs) => find("rfind", recv(self), args, kwargs, true, true),
+  rindex: (_t, self, args, kwargs) => find("rindex", recv(self), args, kwargs, true, false),
+  rpartition: (_t, self, args, kwargs) => partition("rpartition", recv(self), args, kwargs, true),
+  rsplit: (_t, self, args, kwargs) => split("rsplit", recv(self), args, kwargs, true),
+  rstrip: (_t, self, args, kwargs) => strip("rstrip", recv(self), args, kwargs, false, true),
+  split: (_t, self, args, kwargs) => split("split", recv(self), args, kwargs, false),
+  splitlines: (_t, self, args, kwargs) => {
     positional("splitlines", args, kwargs, 0, 1);
     const kv = args[0];
     if (kv !== undefined && typeof kv !== "boolean") {
@@ -421,9 +421,9 @@ const methods: Record<string, BuiltinFn> = {
     }
     return new StarList(out);
   },
-  startswith: (_t, args, kwargs, self) => prefixTest("startswith", recv(self), args, kwargs, false),
-  strip: (_t, args, kwargs, self) => strip("strip", recv(self), args, kwargs, true, true),
-  title: (_t, args, kwargs, self) => {
+  startswith: (_t, self, args, kwargs) => prefixTest("startswith", recv(self), args, kwargs, false),
+  strip: (_t, self, args, kwargs) => strip("strip", recv(self), args, kwargs, true, true),
+  title: (_t, self, args, kwargs) => {
     positional("title", args, kwargs, 0, 0);
     let prevCased = false;
     return mapRunes(recv(self), (r) => {
@@ -432,7 +432,7 @@ const methods: Record<string, BuiltinFn> = {
       return m;
     });
   },
-  upper: (_t, args, kwargs, self) => {
+  upper: (_t, self, args, kwargs) => {
     positional("upper", args, kwargs, 0, 0);
     return upper(recv(self));
   },
