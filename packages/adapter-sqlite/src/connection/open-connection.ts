@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Client, createClient, type TransactionMode } from "@libsql/client";
+import { type Client, createClient, type InValue, type Row, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { translateDriverError } from "./driver-errors.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, filePragmaStatements, MEMORY_PRAGMA_STATEMENTS } from "./pragmas.js";
@@ -8,6 +8,18 @@ import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
 
 export type Database = LibSQLDatabase;
+
+/**
+ * Plain SQL on the same transaction. Hot paths (claims, usage reads) use it:
+ * drizzle's query builder costs several times the statement itself there.
+ */
+export interface RawSql {
+  rows(sql: string, args?: InValue[]): Promise<Row[]>;
+  run(sql: string, args?: InValue[]): Promise<number>;
+}
+
+/** Work done inside one transaction, through drizzle or plain SQL. */
+export type Work<T> = (db: Database, raw: RawSql) => Promise<T>;
 
 export interface ConnectionOptions {
   /** How long a writer waits for another process's write lock (ms). */
@@ -26,13 +38,13 @@ export interface Connection {
    * A consistent read: BEGIN DEFERRED, so it takes no write lock and sees
    * one snapshot of the file even while other processes write (WAL).
    */
-  read<T>(work: (db: Database) => Promise<T>): Promise<T>;
+  read<T>(work: Work<T>): Promise<T>;
   /**
    * A write: BEGIN IMMEDIATE, so the file's write lock is taken up front
    * (waiting up to busy_timeout for another process) and everything read
    * inside stays true until commit. All-or-nothing: any throw rolls back.
    */
-  write<T>(work: (db: Database) => Promise<T>): Promise<T>;
+  write<T>(work: Work<T>): Promise<T>;
   close(): void;
 }
 
@@ -58,7 +70,7 @@ export async function openConnection(
     throw error;
   }
   const lock = new SerialLock();
-  const inTransaction = <T>(mode: TransactionMode, work: (db: Database) => Promise<T>): Promise<T> =>
+  const inTransaction = <T>(mode: TransactionMode, work: Work<T>): Promise<T> =>
     lock.run(async () => {
       const tx = await client.transaction(mode).catch((error: unknown) => {
         throw translateDriverError(error);
@@ -67,7 +79,11 @@ export async function openConnection(
         // drizzle only calls `execute` on what it wraps, which a libSQL
         // transaction provides; this keeps our own choice of BEGIN mode
         // (drizzle's libsql driver always begins the client's default).
-        const result = await work(drizzle(tx as unknown as Client));
+        const raw: RawSql = {
+          rows: async (sql, args = []) => (await tx.execute({ sql, args })).rows,
+          run: async (sql, args = []) => (await tx.execute({ sql, args })).rowsAffected,
+        };
+        const result = await work(drizzle(tx as unknown as Client), raw);
         await tx.commit();
         return result;
       } catch (error) {

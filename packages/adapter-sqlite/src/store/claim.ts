@@ -10,22 +10,13 @@ import {
   notFound,
   type ProjectLimits,
 } from "@berth/engine";
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "../connection/open-connection.js";
-import {
-  allocations,
-  instanceProfiles,
-  instances,
-  inventories,
-  members,
-  projects,
-  projectUsage,
-  usage,
-} from "../schema/index.js";
+import type { InValue } from "@libsql/client";
+import type { Database, RawSql } from "../connection/open-connection.js";
 import { chunks } from "./chunks.js";
 import { claimFailure } from "./claim-failures.js";
-import { instanceRowOf, loadInstancesByIds } from "./instance-rows.js";
+import { loadInstancesByIds } from "./instance-rows.js";
 import { readMemberUsage } from "./member-usage.js";
+import { inList, valuesList } from "./sql-lists.js";
 
 type Dimension = keyof ProjectLimits;
 const DIMENSIONS: Dimension[] = [
@@ -69,12 +60,12 @@ const pairKey = (member: string, resourceClass: string) => `${member}\u0000${res
  * usage rows that sum them, together. Any failure throws and the
  * transaction rolls back, so a claim lands entirely or not at all.
  */
-export async function applyClaim(db: Database, claim: Claim): Promise<ClaimResult> {
-  const validated = await validateClaim(db, claim);
-  await writeClaim(db, validated);
+export async function applyClaim(db: Database, raw: RawSql, claim: Claim): Promise<ClaimResult> {
+  const validated = await validateClaim(db, raw, claim);
+  await writeClaim(raw, validated);
   return {
     instances: validated.stored,
-    usage: await readMemberUsage(db, [...validated.touched].sort()),
+    usage: await readMemberUsage(raw, [...validated.touched].sort()),
   };
 }
 
@@ -85,7 +76,7 @@ interface ValidatedClaim {
   touched: Set<string>;
 }
 
-async function validateClaim(db: Database, claim: Claim): Promise<ValidatedClaim> {
+async function validateClaim(db: Database, raw: RawSql, claim: Claim): Promise<ValidatedClaim> {
   const removeIds = (claim.remove ?? []).map((r) => r.id);
   const replaceIds = (claim.replace ?? []).map((r) => r.record.id);
   const current = new Map<string, InstanceRecord>();
@@ -118,30 +109,30 @@ async function validateClaim(db: Database, claim: Claim): Promise<ValidatedClaim
     oldById.set(old.id, old);
     added.push(record);
   }
-  await checkNewIds(db, claim.create ?? [], added);
+  await checkNewIds(raw, claim.create ?? [], added);
   for (const record of claim.create ?? []) added.push(record);
-  await checkNames(db, added, new Set(removed.map((r) => r.id)));
-  await requireProjects(db, added);
+  await checkNames(raw, added, new Set(removed.map((r) => r.id)));
+  await requireProjects(raw, added);
 
-  const memberIds = await resolveMembers(db, removed, added);
-  const touched = await checkCapacity(db, removed, added, oldById, memberIds);
-  await checkProjectLimits(db, removed, added, claim.projectLimits ?? {});
+  const memberState = await loadMemberState(raw, removed, added);
+  const touched = checkCapacity(removed, added, oldById, memberState);
+  await checkProjectLimits(raw, removed, added, claim.projectLimits ?? {});
 
   const stored = added.map((record) => ({
     ...structuredClone(record),
     revision: (oldById.get(record.id)?.revision ?? 0) + 1,
   }));
-  return { removed, stored, memberIds, touched };
+  return { removed, stored, memberIds: memberState.ids, touched };
 }
 
-async function checkNewIds(db: Database, creates: NewInstance[], alreadyAdded: NewInstance[]): Promise<void> {
+async function checkNewIds(raw: RawSql, creates: NewInstance[], alreadyAdded: NewInstance[]): Promise<void> {
   const existing = new Set<string>();
   for (const part of chunks(
     creates.map((r) => r.id),
-    900,
+    500,
   )) {
-    const rows = await db.select({ id: instances.id }).from(instances).where(inArray(instances.id, part));
-    for (const row of rows) existing.add(row.id);
+    const rows = await raw.rows(`SELECT id FROM instances WHERE id IN (${inList(part.length)})`, part);
+    for (const row of rows) existing.add(String(row.id));
   }
   const seen = new Set(alreadyAdded.map((r) => r.id));
   for (const record of creates) {
@@ -155,7 +146,7 @@ async function checkNewIds(db: Database, creates: NewInstance[], alreadyAdded: N
   }
 }
 
-async function checkNames(db: Database, added: NewInstance[], goneIds: Set<string>): Promise<void> {
+async function checkNames(raw: RawSql, added: NewInstance[], goneIds: Set<string>): Promise<void> {
   const namesByProject = new Map<string, string[]>();
   for (const record of added) {
     const list = namesByProject.get(record.project) ?? [];
@@ -164,12 +155,12 @@ async function checkNames(db: Database, added: NewInstance[], goneIds: Set<strin
   }
   const holders = new Map<string, string>();
   for (const [project, names] of namesByProject) {
-    for (const part of chunks([...new Set(names)], 900)) {
-      const rows = await db
-        .select({ id: instances.id, name: instances.name })
-        .from(instances)
-        .where(and(eq(instances.project, project), inArray(instances.name, part)));
-      for (const row of rows) holders.set(`${project}/${row.name}`, row.id);
+    for (const part of chunks([...new Set(names)], 500)) {
+      const rows = await raw.rows(
+        `SELECT id, name FROM instances WHERE project = ? AND name IN (${inList(part.length)})`,
+        [project, ...part],
+      );
+      for (const row of rows) holders.set(`${project}/${String(row.name)}`, String(row.id));
     }
   }
   const claimed = new Set<string>();
@@ -192,48 +183,76 @@ async function checkNames(db: Database, added: NewInstance[], goneIds: Set<strin
 }
 
 /** Instances belong to a project that exists (a foreign key backs this up). */
-async function requireProjects(db: Database, added: NewInstance[]): Promise<void> {
+async function requireProjects(raw: RawSql, added: NewInstance[]): Promise<void> {
   const wanted = [...new Set(added.map((r) => r.project))];
   if (wanted.length === 0) return;
-  const found = new Set(
-    (await db.select({ name: projects.name }).from(projects).where(inArray(projects.name, wanted))).map(
-      (p) => p.name,
-    ),
-  );
+  const rows = await raw.rows(`SELECT name FROM projects WHERE name IN (${inList(wanted.length)})`, wanted);
+  const found = new Set(rows.map((row) => String(row.name)));
   const missing = wanted.find((name) => !found.has(name));
   if (missing !== undefined) throw notFound(`Project "${missing}" not found`);
 }
 
-async function resolveMembers(
-  db: Database,
+/** What capacity checks need of the members a claim touches, read in one query. */
+interface MemberState {
+  ids: Map<string, number>;
+  /** By pairKey(member name, class). */
+  inventories: Map<string, InventoryRecord>;
+  /** used + forthcoming, by pairKey(member name, class). */
+  consumed: Map<string, number>;
+}
+
+async function loadMemberState(
+  raw: RawSql,
   removed: InstanceRecord[],
   added: NewInstance[],
-): Promise<Map<string, number>> {
+): Promise<MemberState> {
   const names = new Set<string>();
   for (const instance of [...removed, ...added]) {
     names.add(instance.location);
     for (const row of instance.allocations) names.add(row.member);
   }
-  const ids = new Map<string, number>();
-  for (const part of chunks([...names], 900)) {
-    const rows = await db
-      .select({ id: members.id, name: members.name })
-      .from(members)
-      .where(inArray(members.name, part));
-    for (const row of rows) ids.set(row.name, row.id);
+  const state: MemberState = { ids: new Map(), inventories: new Map(), consumed: new Map() };
+  for (const part of chunks([...names], 500)) {
+    const rows = await raw.rows(
+      `SELECT m.id AS id, m.name AS name, i.resource_class AS resource_class, i.total AS total,
+              i.reserved AS reserved, i.min_unit AS min_unit, i.max_unit AS max_unit, i.step_size AS step_size,
+              i.allocation_ratio AS allocation_ratio, i.source AS source,
+              (SELECT sum(u.amount) FROM usage AS u
+                WHERE u.member_id = m.id AND u.resource_class = i.resource_class) AS consumed
+       FROM members AS m LEFT JOIN inventories AS i ON i.member_id = m.id
+       WHERE m.name IN (${inList(part.length)})`,
+      part,
+    );
+    for (const row of rows) {
+      const name = String(row.name);
+      state.ids.set(name, Number(row.id));
+      if (row.resource_class === null) continue;
+      const key = pairKey(name, String(row.resource_class));
+      state.inventories.set(key, {
+        total: Number(row.total),
+        reserved: Number(row.reserved),
+        minUnit: Number(row.min_unit),
+        maxUnit: Number(row.max_unit),
+        stepSize: Number(row.step_size),
+        allocationRatio: Number(row.allocation_ratio),
+        source: row.source === "derived" ? "derived" : "explicit",
+      });
+      state.consumed.set(key, Number(row.consumed ?? 0));
+    }
   }
-  return ids;
+  // Usage of a class the member has no inventory of (possible only for
+  // zero-capacity leftovers) still counts; it is read by the same rule.
+  return state;
 }
 
 /** Validates every grown allocation and returns the members the claim touches. */
-async function checkCapacity(
-  db: Database,
+function checkCapacity(
   removed: InstanceRecord[],
   added: NewInstance[],
   oldById: Map<string, InstanceRecord>,
-  memberIds: Map<string, number>,
-): Promise<Set<string>> {
-  const inventoryOf = await loadInventories(db, [...memberIds.values()]);
+  state: MemberState,
+): Set<string> {
+  const memberIds = state.ids;
   const delta = new Map<string, { member: string; resourceClass: string; change: number }>();
   const touched = new Set<string>();
   const add = (row: AllocationRow, sign: number) => {
@@ -263,15 +282,14 @@ async function checkCapacity(
     for (const row of record.allocations) {
       if (row.amount === 0) continue;
       add(row, 1);
-      const memberId = memberIds.get(row.member);
-      if (memberId === undefined) throw memberMissing(row.member);
+      if (!memberIds.has(row.member)) throw memberMissing(row.member);
       // Only allocations that are new or grew must respect the inventory's
       // unit constraints; an unchanged one stays valid after an inventory edit.
       const before = old?.allocations
         .filter((o) => o.member === row.member && o.resourceClass === row.resourceClass)
         .reduce((sum, o) => sum + o.amount, 0);
       if (before !== undefined && row.amount <= before) continue;
-      const inventory = inventoryOf.get(pairKey(String(memberId), row.resourceClass));
+      const inventory = state.inventories.get(pairKey(row.member, row.resourceClass));
       if (inventory === undefined) throw noInventory(row.member, row.resourceClass);
       if (
         row.amount < inventory.minUnit ||
@@ -295,14 +313,13 @@ async function checkCapacity(
     }
   }
 
-  const grown = [...delta.values()].filter((d) => d.change > 0 && memberIds.has(d.member));
-  const consumed = await loadConsumption(db, [...new Set(grown.map((d) => memberIds.get(d.member)!))]);
-  for (const { member, resourceClass, change } of grown) {
-    const memberId = memberIds.get(member)!;
-    const inventory = inventoryOf.get(pairKey(String(memberId), resourceClass));
+  for (const { member, resourceClass, change } of delta.values()) {
+    if (change <= 0 || !memberIds.has(member)) continue;
+    const key = pairKey(member, resourceClass);
+    const inventory = state.inventories.get(key);
     if (inventory === undefined) throw noInventory(member, resourceClass);
     // Both ledgers count: a reservation holds capacity exactly like an instance.
-    const used = consumed.get(pairKey(String(memberId), resourceClass)) ?? 0;
+    const used = state.consumed.get(key) ?? 0;
     const capacity = capacityOf(inventory);
     if (used + change > capacity) {
       throw claimFailure(
@@ -315,35 +332,8 @@ async function checkCapacity(
   return new Set([...touched].filter((name) => memberIds.has(name)));
 }
 
-async function loadInventories(db: Database, memberIds: number[]): Promise<Map<string, InventoryRecord>> {
-  const out = new Map<string, InventoryRecord>();
-  for (const part of chunks(memberIds, 900)) {
-    const rows = await db.select().from(inventories).where(inArray(inventories.memberId, part));
-    for (const row of rows) out.set(pairKey(String(row.memberId), row.resourceClass), row);
-  }
-  return out;
-}
-
-/** used + forthcoming per (member id, class), from the usage rows. */
-async function loadConsumption(db: Database, memberIds: number[]): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const part of chunks(memberIds, 900)) {
-    const rows = await db
-      .select({
-        memberId: usage.memberId,
-        resourceClass: usage.resourceClass,
-        amount: sql<number>`sum(${usage.amount})`.mapWith(Number),
-      })
-      .from(usage)
-      .where(inArray(usage.memberId, part))
-      .groupBy(usage.memberId, usage.resourceClass);
-    for (const row of rows) out.set(pairKey(String(row.memberId), row.resourceClass), row.amount);
-  }
-  return out;
-}
-
 async function checkProjectLimits(
-  db: Database,
+  raw: RawSql,
   removed: InstanceRecord[],
   added: NewInstance[],
   limits: Record<string, ProjectLimits>,
@@ -351,8 +341,21 @@ async function checkProjectLimits(
   for (const [project, projectLimits] of Object.entries(limits)) {
     const change = projectChange(removed, added, project);
     if (!DIMENSIONS.some((d) => projectLimits[d] !== undefined && change[d] > 0)) continue;
-    const [row] = await db.select().from(projectUsage).where(eq(projectUsage.project, project));
-    const current = row ?? zeroTotals();
+    const [row] = await raw.rows(
+      `SELECT instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes FROM project_usage WHERE project = ?`,
+      [project],
+    );
+    const current: ProjectTotals =
+      row === undefined
+        ? zeroTotals()
+        : {
+            instances: Number(row.instances),
+            containers: Number(row.containers),
+            virtualMachines: Number(row.virtual_machines),
+            cpu: Number(row.cpu),
+            memoryBytes: Number(row.memory_bytes),
+            diskBytes: Number(row.disk_bytes),
+          };
     for (const dimension of DIMENSIONS) {
       const max = projectLimits[dimension];
       if (max === undefined || change[dimension] <= 0) continue;
@@ -383,15 +386,81 @@ function projectChange(removed: InstanceRecord[], added: NewInstance[], project:
   return change;
 }
 
-async function writeClaim(db: Database, claim: ValidatedClaim): Promise<void> {
+const INSTANCE_COLUMNS = [
+  "id",
+  "project",
+  "name",
+  "type",
+  "member_id",
+  "forthcoming",
+  "architecture",
+  "description",
+  "ephemeral",
+  "profiles",
+  "config",
+  "devices",
+  "instance_type",
+  "flavor",
+  "source",
+  "placement_group",
+  "origin",
+  "created_at",
+  "limits_cpu",
+  "limits_memory_bytes",
+  "limits_disk_bytes",
+  "revision",
+];
+
+function instanceValues(record: InstanceRecord, memberId: number): InValue[] {
+  return [
+    record.id,
+    record.project,
+    record.name,
+    record.type,
+    memberId,
+    record.forthcoming ? 1 : 0,
+    record.architecture,
+    record.description,
+    record.ephemeral ? 1 : 0,
+    JSON.stringify(record.profiles),
+    JSON.stringify(record.config),
+    JSON.stringify(record.devices),
+    record.instanceType,
+    record.flavor,
+    record.source === null ? null : JSON.stringify(record.source),
+    record.placementGroup,
+    record.origin,
+    record.createdAt,
+    record.limitsUsage.cpu,
+    record.limitsUsage.memoryBytes,
+    record.limitsUsage.diskBytes,
+    record.revision,
+  ];
+}
+
+async function insertRows(
+  raw: RawSql,
+  head: string,
+  columns: number,
+  rows: InValue[][],
+  tail = "",
+): Promise<void> {
+  // 32766 bound parameters per statement is SQLite's limit; stay well below.
+  const perStatement = Math.max(1, Math.floor(8000 / columns));
+  for (const part of chunks(rows, perStatement)) {
+    await raw.run(`${head} VALUES ${valuesList(part.length, columns)}${tail}`, part.flat());
+  }
+}
+
+async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<void> {
   const { removed, stored, memberIds } = claim;
   // Old versions go first (replacements are rewritten whole); the cascade
   // takes their allocations and profile links with them.
   for (const part of chunks(
     removed.map((r) => r.id),
-    900,
+    500,
   )) {
-    await db.delete(instances).where(inArray(instances.id, part));
+    await raw.run(`DELETE FROM instances WHERE id IN (${inList(part.length)})`, part);
   }
 
   const usageDelta = new Map<
@@ -427,59 +496,60 @@ async function writeClaim(db: Database, claim: ValidatedClaim): Promise<void> {
     addProject(record, 1);
   }
 
-  const instanceRows = stored.map((record) =>
-    instanceRowOf(record, memberIds.get(record.location)!, record.revision),
+  await insertRows(
+    raw,
+    `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")})`,
+    INSTANCE_COLUMNS.length,
+    stored.map((record) => instanceValues(record, memberIds.get(record.location)!)),
   );
-  for (const part of chunks(instanceRows, 400)) await db.insert(instances).values(part);
-
-  const allocationRows = stored.flatMap((record) => mergedAllocations(record, memberIds));
-  for (const part of chunks(allocationRows, 1500)) await db.insert(allocations).values(part);
-
-  const profileRows = stored.flatMap((record) =>
-    [...new Set(record.profiles)].map((profile) => ({
-      instanceId: record.id,
-      project: record.project,
-      profile,
-    })),
+  await insertRows(
+    raw,
+    "INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount)",
+    5,
+    stored.flatMap((record) => mergedAllocations(record, memberIds)),
   );
-  for (const part of chunks(profileRows, 3000)) await db.insert(instanceProfiles).values(part);
-
-  const usageRows = [...usageDelta.values()].filter((row) => row.amount !== 0);
-  for (const part of chunks(usageRows, 2000)) {
-    await db
-      .insert(usage)
-      .values(part)
-      .onConflictDoUpdate({
-        target: [usage.memberId, usage.resourceClass, usage.ledger],
-        set: { amount: sql`${usage.amount} + excluded.amount` },
-      });
-  }
-
-  for (const [project, totals] of projectDelta) {
-    if (DIMENSIONS.every((d) => totals[d] === 0)) continue;
-    await db
-      .insert(projectUsage)
-      .values({ project, ...totals })
-      .onConflictDoUpdate({
-        target: projectUsage.project,
-        set: {
-          instances: sql`${projectUsage.instances} + excluded.instances`,
-          containers: sql`${projectUsage.containers} + excluded.containers`,
-          virtualMachines: sql`${projectUsage.virtualMachines} + excluded.virtual_machines`,
-          cpu: sql`${projectUsage.cpu} + excluded.cpu`,
-          memoryBytes: sql`${projectUsage.memoryBytes} + excluded.memory_bytes`,
-          diskBytes: sql`${projectUsage.diskBytes} + excluded.disk_bytes`,
-        },
-      });
-  }
+  await insertRows(
+    raw,
+    "INSERT INTO instance_profiles (instance_id, project, profile)",
+    3,
+    stored.flatMap((record) =>
+      [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
+    ),
+  );
+  await insertRows(
+    raw,
+    "INSERT INTO usage (member_id, resource_class, ledger, amount)",
+    4,
+    [...usageDelta.values()]
+      .filter((row) => row.amount !== 0)
+      .map((row) => [row.memberId, row.resourceClass, row.ledger, row.amount]),
+    " ON CONFLICT (member_id, resource_class, ledger) DO UPDATE SET amount = amount + excluded.amount",
+  );
+  await insertRows(
+    raw,
+    "INSERT INTO project_usage (project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)",
+    7,
+    [...projectDelta]
+      .filter(([, totals]) => DIMENSIONS.some((d) => totals[d] !== 0))
+      .map(([project, t]) => [
+        project,
+        t.instances,
+        t.containers,
+        t.virtualMachines,
+        t.cpu,
+        t.memoryBytes,
+        t.diskBytes,
+      ]),
+    ` ON CONFLICT (project) DO UPDATE SET instances = instances + excluded.instances,
+       containers = containers + excluded.containers, virtual_machines = virtual_machines + excluded.virtual_machines,
+       cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,
+       disk_bytes = disk_bytes + excluded.disk_bytes`,
+  );
 }
 
 /** One row per (member, class, ledger): repeated rows in a record are summed. */
-function mergedAllocations(
-  record: InstanceRecord,
-  memberIds: Map<string, number>,
-): (typeof allocations.$inferInsert)[] {
-  const merged = new Map<string, typeof allocations.$inferInsert>();
+function mergedAllocations(record: InstanceRecord, memberIds: Map<string, number>): InValue[][] {
+  const merged = new Map<string, InValue[]>();
   for (const row of record.allocations) {
     const memberId = memberIds.get(row.member);
     // Only zero-amount rows can name a member that is gone (validation
@@ -487,15 +557,8 @@ function mergedAllocations(
     if (memberId === undefined) continue;
     const key = `${memberId}\u0000${row.resourceClass}\u0000${row.ledger}`;
     const existing = merged.get(key);
-    if (existing !== undefined) existing.amount += row.amount;
-    else
-      merged.set(key, {
-        instanceId: record.id,
-        memberId,
-        resourceClass: row.resourceClass,
-        ledger: row.ledger,
-        amount: row.amount,
-      });
+    if (existing !== undefined) existing[4] = Number(existing[4]) + row.amount;
+    else merged.set(key, [record.id, memberId, row.resourceClass, row.ledger, row.amount]);
   }
   return [...merged.values()];
 }

@@ -1,48 +1,36 @@
 import type { MemberUsage } from "@berth/engine";
-import { asc, eq, inArray } from "drizzle-orm";
-import type { Database } from "../connection/open-connection.js";
-import { members, usage } from "../schema/index.js";
+import type { RawSql } from "../connection/open-connection.js";
 import { chunks } from "./chunks.js";
+import { inList } from "./sql-lists.js";
+
+const SELECT_USAGE = `
+  SELECT m.name AS member, u.resource_class AS resource_class, u.ledger AS ledger, u.amount AS amount
+  FROM members AS m LEFT JOIN usage AS u ON u.member_id = m.id AND u.amount != 0`;
 
 /**
  * Authoritative usage of the named members, in the order given (unknown
  * names are skipped). Zero amounts are left out, like an empty ledger.
  * Without names: every member, in join order (start-up hydration).
  */
-export async function readMemberUsage(db: Database, names?: string[]): Promise<MemberUsage[]> {
-  const rows: {
-    member: string;
-    resourceClass: string | null;
-    ledger: "used" | "forthcoming" | null;
-    amount: number | null;
-  }[] = [];
-  const query = () =>
-    db
-      .select({
-        member: members.name,
-        resourceClass: usage.resourceClass,
-        ledger: usage.ledger,
-        amount: usage.amount,
-      })
-      .from(members)
-      .leftJoin(usage, eq(usage.memberId, members.id));
-  if (names === undefined) {
-    rows.push(...(await query().orderBy(asc(members.id))));
-  } else {
-    for (const part of chunks([...new Set(names)], 900)) {
-      rows.push(...(await query().where(inArray(members.name, part))));
-    }
-  }
+export async function readMemberUsage(raw: RawSql, names?: string[]): Promise<MemberUsage[]> {
   const byName = new Map<string, MemberUsage>();
-  for (const row of rows) {
-    let entry = byName.get(row.member);
-    if (entry === undefined)
-      byName.set(row.member, (entry = { member: row.member, used: {}, forthcoming: {} }));
-    if (row.resourceClass === null || row.ledger === null || row.amount === null || row.amount === 0)
-      continue;
-    entry[row.ledger][row.resourceClass] = row.amount;
+  const collect = (rows: Awaited<ReturnType<RawSql["rows"]>>) => {
+    for (const row of rows) {
+      const member = String(row.member);
+      let entry = byName.get(member);
+      if (entry === undefined) byName.set(member, (entry = { member, used: {}, forthcoming: {} }));
+      if (row.resource_class === null) continue;
+      const ledger = row.ledger === "forthcoming" ? entry.forthcoming : entry.used;
+      ledger[String(row.resource_class)] = Number(row.amount);
+    }
+  };
+  if (names === undefined) {
+    collect(await raw.rows(`${SELECT_USAGE} ORDER BY m.id`));
+    return [...byName.values()];
   }
-  if (names === undefined) return [...byName.values()];
+  for (const part of chunks([...new Set(names)], 500)) {
+    collect(await raw.rows(`${SELECT_USAGE} WHERE m.name IN (${inList(part.length)})`, part));
+  }
   return names.flatMap((name) => {
     const entry = byName.get(name);
     return entry === undefined ? [] : [entry];

@@ -1,6 +1,6 @@
 import type { InstanceCountRow, PlacementGroupCountRow, ProjectUsageRow, StoreSnapshot } from "@berth/engine";
 import { asc, gt, sql } from "drizzle-orm";
-import type { Database } from "../connection/open-connection.js";
+import type { Database, RawSql } from "../connection/open-connection.js";
 import { groups, placementGroups, projects, projectUsage, resourceClasses } from "../schema/index.js";
 import { loadMembers } from "./member-rows.js";
 import { readMemberUsage } from "./member-usage.js";
@@ -12,7 +12,7 @@ import { readConfig } from "./server-config.js";
  * answers from covering indexes. No instance row is ever materialized here,
  * so memory grows with members and projects, not with instances.
  */
-export async function readSnapshot(db: Database): Promise<StoreSnapshot> {
+export async function readSnapshot(db: Database, raw: RawSql): Promise<StoreSnapshot> {
   const membersList = await loadMembers(db);
   return {
     members: membersList,
@@ -29,7 +29,7 @@ export async function readSnapshot(db: Database): Promise<StoreSnapshot> {
       }),
     ),
     config: await readConfig(db),
-    usage: await readMemberUsage(db),
+    usage: await readMemberUsage(raw),
     instanceCounts: await readInstanceCounts(db),
     placementGroupCounts: await readPlacementGroupCounts(db),
     projectUsage: await readProjectUsage(db),

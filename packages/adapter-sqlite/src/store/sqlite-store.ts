@@ -14,7 +14,7 @@ import {
   type StoreSnapshot,
 } from "@berth/engine";
 import { and, eq } from "drizzle-orm";
-import type { Connection, Database } from "../connection/open-connection.js";
+import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { instances } from "../schema/index.js";
@@ -61,7 +61,7 @@ export class SqliteStore implements Store {
   }
 
   snapshot(): Promise<StoreSnapshot> {
-    return this.read((db) => readSnapshot(db));
+    return this.read((db, raw) => readSnapshot(db, raw));
   }
 
   listMembers(): Promise<MemberRecord[]> {
@@ -109,11 +109,11 @@ export class SqliteStore implements Store {
   }
 
   claim(claim: Claim): Promise<ClaimResult> {
-    return this.write((db) => applyClaim(db, claim));
+    return this.write((db, raw) => applyClaim(db, raw, claim));
   }
 
   memberUsage(names: string[]): Promise<MemberUsage[]> {
-    return this.read((db) => readMemberUsage(db, names));
+    return this.read((_db, raw) => readMemberUsage(raw, names));
   }
 
   getConfig(): Promise<ConfigRecord> {
@@ -141,12 +141,12 @@ export class SqliteStore implements Store {
     this.connection.close();
   }
 
-  private read<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  private read<T>(work: Work<T>): Promise<T> {
     if (this.#closed) return Promise.reject(closedError());
     return this.connection.read(work);
   }
 
-  private write<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  private write<T>(work: Work<T>): Promise<T> {
     if (this.#closed) return Promise.reject(closedError());
     return this.connection.write(work);
   }

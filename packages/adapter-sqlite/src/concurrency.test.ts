@@ -1,0 +1,54 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "./open-store.js";
+import { finished, lineSeen, spawnScript } from "./testing/child-process.fixture.js";
+import { inventoryOf, memberOf } from "./testing/records.fixture.js";
+import { makeTempDir } from "./testing/temp-dir.js";
+
+const dir = makeTempDir();
+afterAll(() => dir.remove());
+
+describe("two processes claiming on one file", () => {
+  it("never overcommit: together they fill capacity exactly and check() stays clean", async () => {
+    const file = dir.file("race.db");
+    const members = ["m1", "m2", "m3", "m4"];
+    const perMember = 80;
+    const setup = await openStore(file);
+    await setup.projects.create({ name: "default", description: "", config: {} });
+    for (const name of members) await setup.createMember(memberOf(name, { VCPU: inventoryOf(perMember) }));
+    await setup.close();
+
+    const children = [
+      spawnScript("./claim-racer.fixture.ts", [file, "w1", members.join(","), "3"]),
+      spawnScript("./claim-racer.fixture.ts", [file, "w2", members.join(","), "1"]),
+    ];
+    const done = children.map(finished);
+    await Promise.all(children.map((child) => lineSeen(child, "ready")));
+    for (const child of children) child.stdin?.end("go\n");
+    const results = await Promise.all(done);
+    const reports = results.map((result) => {
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      return JSON.parse(result.lines.at(-1)!) as { worker: string; created: number; refused: number };
+    });
+
+    // Both really competed: each placed some and each was refused at least once.
+    for (const report of reports) {
+      expect(report.created).toBeGreaterThan(0);
+      expect(report.refused).toBeGreaterThan(0);
+    }
+    const total = reports.reduce((sum, r) => sum + r.created, 0);
+    expect(total).toBe(members.length * perMember);
+
+    const store = await openStore(file);
+    try {
+      const usage = await store.memberUsage(members);
+      expect(usage.map((u) => u.used.VCPU)).toEqual(members.map(() => perMember));
+      expect((await store.listInstances()).length).toBe(total);
+      const report = await store.check();
+      expect(report.violations).toEqual([]);
+      expect(report.ok).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+});
