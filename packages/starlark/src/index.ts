@@ -1,2 +1,66 @@
-/** Package identity, used by the workspace smoke tests until the package has real exports. */
+/**
+ * @berth/starlark: a Starlark interpreter written from the specification, held to
+ * go.starlark.net's behaviour and conformance tests, with no runtime dependencies.
+ *
+ * Compile once with `compile`, run with `program.init(thread, predeclared)`, call
+ * functions with `call`. See README.md for the host API, dialect options and limits.
+ */
+
+export { Module, Program, type CompileOptions, type InitOptions } from "./eval/program.js";
+export { StarFunction } from "./eval/function.js";
+export type { Loader } from "./eval/frame.js";
+export { call } from "./host/call.js";
+export { compile } from "./host/compile.js";
+export { fromStarlark, toStarlark } from "./host/convert.js";
+export { defineHostType, HostObject, type HostTypeSpec } from "./host/host-type.js";
+export type { Dialect } from "./resolve/dialect.js";
+export { StarlarkSyntaxErrors, type SyntaxErrorEntry } from "./syntax/position.js";
+export { jsonModule } from "./json/index.js";
+export { universe } from "./library/universe.js";
+export {
+  type ParamRef,
+  unpackArgs,
+  unpackPositional,
+  wantCallable,
+  wantFloatOrInt,
+  wantInt,
+  wantSmallInt,
+  wantString,
+} from "./library/unpack.js";
+export {
+  Builtin,
+  type BuiltinFn,
+  type Callable,
+  callValue,
+  decodeByteStringToUtf8,
+  encodeUtf8ToByteString,
+  EvalError,
+  type Frame,
+  freeze,
+  type Limits,
+  LimitError,
+  type LimitKind,
+  None,
+  NoSuchAttrError,
+  type PrintHook,
+  repr as reprBytes,
+  StarBytes,
+  StarDict,
+  StarFloat,
+  StarList,
+  StarlarkError,
+  StarModule,
+  StarSet,
+  StarTuple,
+  type StarIterator,
+  type StarValue,
+  str as strBytes,
+  Thread,
+  type ThreadOptions,
+  typeName,
+  type Value,
+} from "./values/index.js";
+export { repr, str } from "./host/format.js";
+
+/** Package identity (kept for the workspace smoke tests). */
 export const packageName = "@berth/starlark";

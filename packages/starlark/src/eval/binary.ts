@@ -73,10 +73,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if (typeof a === "number" && typeof b === "number" && b > 0) {
-          const r = a % b;
-          return r < 0 ? r + b : r + 0;
-        }
+        if (typeof a === "number" && typeof b === "number" && b > 0) return intModPositive(a, b);
         return slow(fr, op, a, b, pos);
       };
     case "//":
@@ -149,6 +146,20 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
   }
 }
 
+/**
+ * a % b for safe integers and b > 0, result in [0, b). V8 compiles `%` on non-int32 doubles to a
+ * slow C call, so large operands use a floor-division identity instead (the quotient may be off
+ * by one after rounding; the corrections fix that, and every product stays exact below 2^53).
+ */
+function intModPositive(a: number, b: number): number {
+  if (a >= 0 && a <= INT32 && b <= INT32) return a % b;
+  const q = Math.floor(a / b);
+  let r = a - q * b;
+  if (r < 0) r += b;
+  else if (r >= b) r -= b;
+  return r + 0;
+}
+
 /** Computes `a op b` for augmented assignment (the operator without '='). */
 export function applyBinary(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Position): Value {
   if (typeof a === "number" && typeof b === "number") {
@@ -158,6 +169,8 @@ export function applyBinary(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Po
     } else if (op === "-") {
       const r = a - b;
       if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+    } else if (op === "%" && b > 0) {
+      return intModPositive(a, b);
     }
   }
   return slow(fr, op, a, b, pos);

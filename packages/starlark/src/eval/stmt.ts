@@ -1,6 +1,7 @@
 import type { AssignStmt, BinaryOp, Expr, ForStmt, LoadStmt, Stmt } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
+  augmentedBinary,
   EvalError,
   getAttr,
   getIndex,
@@ -10,9 +11,9 @@ import {
   StarList,
   StarRange,
   truth,
-  tryIterate,
   type Value,
 } from "../values/index.js";
+import { nearestName } from "../resolve/spell.js";
 import { applyBinary } from "./binary.js";
 import type { CompileContext } from "./context.js";
 import { annotate } from "./errors.js";
@@ -160,26 +161,14 @@ function compileAssign(ctx: CompileContext, s: AssignStmt): StmtFn {
   };
 }
 
-/** x op= y. Lists extend in place for +=, as in go.starlark.net. */
+/** x op= y: lists extend in place for +=, as in go.starlark.net (the value layer's augmentedBinary). */
 function augment(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Position): Value {
-  if (op === "+" && a instanceof StarList && typeof b === "object") {
-    const it = tryIterate(b);
-    if (it !== undefined) {
-      try {
-        a.checkMutable("apply += to");
-        const added: Value[] = [];
-        for (let v = it.next(); v !== undefined; v = it.next()) added.push(v);
-        fr.thread.checkCollectionSize(a.elems.length + added.length);
-        for (const v of added) a.elems.push(v);
-      } catch (err) {
-        annotate(err, fr, pos);
-      } finally {
-        it.done();
-      }
-      return a;
-    }
+  if (typeof a === "number" && typeof b === "number") return applyBinary(fr, op, a, b, pos);
+  try {
+    return augmentedBinary(op as Parameters<typeof augmentedBinary>[0], a, b, fr.thread);
+  } catch (err) {
+    annotate(err, fr, pos);
   }
-  return applyBinary(fr, op, a, b, pos);
 }
 
 function compileAugmented(ctx: CompileContext, s: AssignStmt): StmtFn {
@@ -192,6 +181,29 @@ function compileAugmented(ctx: CompileContext, s: AssignStmt): StmtFn {
       if (lhs.binding === undefined) throw new Error(`internal error: unresolved name ${lhs.name}`);
       const read = compileRead(ctx, lhs.binding, lhs.pos);
       const write = compileWrite(lhs.binding);
+      if (lhs.binding.scope === "local" && (op === "+" || op === "-")) {
+        // Hot loop accumulators: t += x on a local small int.
+        const slot = lhs.binding.index;
+        const plus = op === "+";
+        return (fr) => {
+          const a = fr.locals[slot];
+          if (typeof a === "number") {
+            const b = rhs(fr);
+            if (typeof b === "number") {
+              const r = plus ? a + b : a - b;
+              if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) {
+                fr.locals[slot] = r;
+                return NORMAL;
+              }
+            }
+            fr.locals[slot] = augment(fr, op, a, b, pos);
+            return NORMAL;
+          }
+          const x = read(fr);
+          write(fr, augment(fr, op, x, rhs(fr), pos));
+          return NORMAL;
+        };
+      }
       return (fr) => {
         const a = read(fr);
         write(fr, augment(fr, op, a, rhs(fr), pos));
@@ -328,7 +340,10 @@ function compileLoad(s: LoadStmt): StmtFn {
     for (const b of bindings) {
       const v = members instanceof Map ? members.get(b.from) : (members as Record<string, Value>)[b.from];
       if (v === undefined) {
-        annotate(new EvalError(`load: name ${b.from} not found in module ${module}`), fr, b.pos);
+        const names = members instanceof Map ? [...members.keys()] : Object.keys(members);
+        const hint = nearestName(b.from, names);
+        const msg = `load: name ${b.from} not found in module ${module}${hint ? ` (did you mean ${hint}?)` : ""}`;
+        annotate(new EvalError(msg), fr, b.pos);
       }
       b.store(fr, v);
     }

@@ -1,0 +1,100 @@
+import {
+  Builtin,
+  decodeByteStringToUtf8,
+  encodeUtf8ToByteString,
+  EvalError,
+  isStarValue,
+  None,
+  StarBytes,
+  StarDict,
+  StarFloat,
+  StarList,
+  StarSet,
+  StarTuple,
+  typeName,
+  type Value,
+} from "../values/index.js";
+
+/**
+ * Converts plain JS data to Starlark: null/undefined -> None, integers -> int, other numbers ->
+ * float, bigint -> int, strings -> string (UTF-8 bytes), arrays -> list, Uint8Array -> bytes,
+ * Map and plain objects -> dict, Set -> set. Starlark values pass through unchanged.
+ */
+export function toStarlark(js: unknown): Value {
+  switch (typeof js) {
+    case "undefined":
+      return None;
+    case "boolean":
+      return js;
+    case "number":
+      return Number.isSafeInteger(js) ? js : new StarFloat(js);
+    case "bigint":
+      return js >= BigInt(Number.MIN_SAFE_INTEGER) && js <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(js) : js;
+    case "string":
+      return encodeUtf8ToByteString(js);
+    case "object": {
+      if (js === null) return None;
+      if (isStarlarkObject(js)) return js;
+      if (Array.isArray(js)) return new StarList(js.map(toStarlark));
+      if (js instanceof Uint8Array) {
+        let s = "";
+        for (const b of js) s += String.fromCharCode(b);
+        return new StarBytes(s);
+      }
+      if (js instanceof Map) {
+        const d = new StarDict();
+        for (const [k, v] of js) d.setKey(toStarlark(k), toStarlark(v));
+        return d;
+      }
+      if (js instanceof Set) return new StarSet([...js].map(toStarlark));
+      const d = new StarDict();
+      for (const [k, v] of Object.entries(js)) d.setKey(encodeUtf8ToByteString(k), toStarlark(v));
+      return d;
+    }
+    default:
+      throw new EvalError(`cannot convert JS ${typeof js} to a Starlark value`);
+  }
+}
+
+function isStarlarkObject(x: object): x is Exclude<Value, string | number | bigint | boolean> {
+  return (
+    x instanceof Builtin ||
+    x instanceof StarFloat ||
+    (typeof (x as { type?: unknown }).type === "string" &&
+      typeof (x as { freeze?: unknown }).freeze === "function" &&
+      typeof (x as { truth?: unknown }).truth === "function")
+  );
+}
+
+/**
+ * Converts a Starlark value to plain JS data: None -> null, int -> number or bigint,
+ * float -> number, string -> string, bytes -> Uint8Array, list/tuple -> array, set -> array,
+ * dict -> object when every key is a string (else Map). Other values (functions, host
+ * objects) are returned as they are.
+ */
+export function fromStarlark(v: Value): unknown {
+  switch (typeof v) {
+    case "boolean":
+    case "number":
+    case "bigint":
+      return v;
+    case "string":
+      return decodeByteStringToUtf8(v);
+  }
+  if (v === None) return null;
+  if (v instanceof StarFloat) return v.value;
+  if (v instanceof StarList || v instanceof StarTuple) return v.elems.map(fromStarlark);
+  if (v instanceof StarBytes) return Uint8Array.from(v.data, (c) => c.charCodeAt(0));
+  if (v instanceof StarSet) return v.ht.keys().map(fromStarlark);
+  if (v instanceof StarDict) {
+    const entries = v.ht.entries();
+    if (entries.every(([k]) => typeof k === "string")) {
+      const o: Record<string, unknown> = {};
+      for (const [k, x] of entries) o[decodeByteStringToUtf8(k as string)] = fromStarlark(x);
+      return o;
+    }
+    return new Map(entries.map(([k, x]) => [fromStarlark(k), fromStarlark(x)]));
+  }
+  if (isStarValue(v)) return v;
+  throw new EvalError(`cannot convert Starlark ${typeName(v)} to JS`);
+}
