@@ -60,10 +60,10 @@ export class Catalog {
   }
 
   // --- cluster groups -------------------------------------------------------------
-  listGroups(): Promise<GroupRecord[]> {
+  async listGroups(): Promise<GroupRecord[]> {
     return this.store.groups.list();
   }
-  getGroup(name: string): Promise<GroupRecord> {
+  async getGroup(name: string): Promise<GroupRecord> {
     return must(this.store.groups.get({ name }), `Cluster group "${name}" not found`);
   }
   async createGroup(group: GroupRecord): Promise<GroupRecord> {
@@ -83,10 +83,10 @@ export class Catalog {
   }
 
   // --- projects ------------------------------------------------------------------------
-  listProjects(): Promise<ProjectRecord[]> {
+  async listProjects(): Promise<ProjectRecord[]> {
     return this.store.projects.list();
   }
-  getProject(name: string): Promise<ProjectRecord> {
+  async getProject(name: string): Promise<ProjectRecord> {
     return must(this.store.projects.get({ name }), `Project "${name}" not found`);
   }
   async createProject(project: ProjectRecord): Promise<ProjectRecord> {
@@ -109,32 +109,32 @@ export class Catalog {
   }
 
   // --- profiles ------------------------------------------------------------------------
-  listProfiles(project: string): Promise<ProfileRecord[]> {
+  async listProfiles(project: string): Promise<ProfileRecord[]> {
     return this.store.profiles.list({ project });
   }
-  getProfile(project: string, name: string): Promise<ProfileRecord> {
+  async getProfile(project: string, name: string): Promise<ProfileRecord> {
     return must(
       this.store.profiles.get({ project, name }),
       `Profile "${name}" not found in project "${project}"`,
     );
   }
-  createProfile(profile: ProfileRecord): Promise<ProfileRecord> {
+  async createProfile(profile: ProfileRecord): Promise<ProfileRecord> {
     checkName("profile", profile.name, PROFILE_NAME_PATTERN);
     return this.store.profiles.create(profile);
   }
-  updateProfile(profile: ProfileRecord): Promise<ProfileRecord> {
+  async updateProfile(profile: ProfileRecord): Promise<ProfileRecord> {
     return this.store.profiles.update(profile);
   }
-  deleteProfile(project: string, name: string): Promise<void> {
+  async deleteProfile(project: string, name: string): Promise<void> {
     if (name === "default") throw forbidden('The "default" profile cannot be deleted');
     return this.store.profiles.delete({ project, name });
   }
 
   // --- flavors --------------------------------------------------------------------------
-  listFlavors(): Promise<FlavorRecord[]> {
+  async listFlavors(): Promise<FlavorRecord[]> {
     return this.store.flavors.list();
   }
-  getFlavor(name: string): Promise<FlavorRecord> {
+  async getFlavor(name: string): Promise<FlavorRecord> {
     return must(this.store.flavors.get({ name }), `Flavor "${name}" not found`);
   }
   /** Validated with Nova's rules (@berth/resources); invalid extra specs are a 400 with Nova's message. */
@@ -156,21 +156,21 @@ export class Catalog {
       extraSpecs: { ...validated.value.extra_specs },
     };
   }
-  createFlavor(input: FlavorInput): Promise<FlavorRecord> {
+  async createFlavor(input: FlavorInput): Promise<FlavorRecord> {
     return this.store.flavors.create(this.flavorRecord(input));
   }
-  updateFlavor(input: FlavorInput): Promise<FlavorRecord> {
+  async updateFlavor(input: FlavorInput): Promise<FlavorRecord> {
     return this.store.flavors.update(this.flavorRecord(input));
   }
-  deleteFlavor(name: string): Promise<void> {
+  async deleteFlavor(name: string): Promise<void> {
     return this.store.flavors.delete({ name });
   }
 
   // --- images ---------------------------------------------------------------------------
-  listImages(): Promise<ImageRecord[]> {
+  async listImages(): Promise<ImageRecord[]> {
     return this.store.images.list();
   }
-  getImage(fingerprint: string): Promise<ImageRecord> {
+  async getImage(fingerprint: string): Promise<ImageRecord> {
     return must(this.store.images.get({ name: fingerprint }), `Image "${fingerprint}" not found`);
   }
   private async checkAliases(image: ImageRecord): Promise<void> {
@@ -188,7 +188,7 @@ export class Catalog {
     await this.checkAliases(image);
     return this.store.images.update(image);
   }
-  deleteImage(fingerprint: string): Promise<void> {
+  async deleteImage(fingerprint: string): Promise<void> {
     return this.store.images.delete({ name: fingerprint });
   }
   /** `GET /1.0/images/aliases`: alias -> image. */
@@ -203,10 +203,10 @@ export class Catalog {
   }
 
   // --- placement groups -------------------------------------------------------------------
-  listPlacementGroups(project: string): Promise<PlacementGroupRecord[]> {
+  async listPlacementGroups(project: string): Promise<PlacementGroupRecord[]> {
     return this.store.placementGroups.list({ project });
   }
-  getPlacementGroup(project: string, name: string): Promise<PlacementGroupRecord> {
+  async getPlacementGroup(project: string, name: string): Promise<PlacementGroupRecord> {
     return must(
       this.store.placementGroups.get({ project, name }),
       `Placement group "${name}" not found in project "${project}"`,

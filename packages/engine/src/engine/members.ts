@@ -102,6 +102,12 @@ function rootPoolBytes(state: Record<string, unknown> | null): number | undefine
   return typeof total === "number" ? total : undefined;
 }
 
+function nonZero(map: ReadonlyMap<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [resourceClass, amount] of map) if (amount !== 0) out[resourceClass] = amount;
+  return out;
+}
+
 function validateConfig(config: Record<string, string>): void {
   const mode = config["scheduler.instance"];
   if (mode !== undefined && !SCHEDULER_MODES.includes(mode)) {
@@ -131,9 +137,9 @@ export class Members {
       record: structuredClone(member.record),
       status: memberStatus(member, nowMs, offlineThresholdMs),
       usage: {
-        used: Object.fromEntries(member.used),
-        forthcoming: Object.fromEntries(member.forthcoming),
-        pending: Object.fromEntries(member.pending),
+        used: nonZero(member.used),
+        forthcoming: nonZero(member.forthcoming),
+        pending: nonZero(member.pending),
       },
       instances: member.instanceCount,
     };

@@ -58,14 +58,13 @@ export class Relocation {
       const prepared: Prepared[] = [];
       for (const record of movable) prepared.push(await prepareStored(runtime, catalog, record, undefined));
       const scriptlet = await scriptletSetup(runtime);
-      const excluded = new Set([name]);
       const { result } = await claimWithRetries(runtime, this.maxAttempts, () => {
         const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
         for (const [index, record] of movable.entries()) {
           const one = prepared[index]!;
           let member: string;
           try {
-            member = plan(runtime, one, { reason, excluded, scriptlet, skipProjectLimits: true }).member.name;
+            member = plan(runtime, one, { reason, scriptlet, skipProjectLimits: true }).member.name;
           } catch (error) {
             for (const pending of planned.pendings) runtime.model.releasePending(pending);
             if (!(error instanceof EngineError)) throw error;

@@ -428,6 +428,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         ]);
       });
 
+      it("lets unnamed reservations coexist, addressed by id", async () => {
+        await addMember("a");
+        const created = await store.claim({
+          create: [
+            newInstance("", "a", { VCPU: 1 }, { forthcoming: true }),
+            newInstance("", "a", { VCPU: 1 }, { forthcoming: true }),
+          ],
+        });
+        expect(created.instances.map((i) => i.name)).toEqual(["", ""]);
+        expect(await store.getInstance("default", "")).toBeUndefined();
+        const first = created.instances[0]!;
+        const named = await store.claim({
+          replace: [{ record: { ...first, name: "web1" }, expectedRevision: first.revision }],
+        });
+        expect((await store.getInstance("default", "web1"))?.id).toBe(named.instances[0]!.id);
+      });
+
       it("renames through replace and keeps names unique", async () => {
         await addMember("a");
         const created = await store.claim({ create: [newInstance("x", "a"), newInstance("y", "a")] });

@@ -280,6 +280,7 @@ export class MemoryStore implements Store {
 
   async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
     this.assertOpen();
+    if (name === "") return undefined;
     const id = this.instanceNames.get(`${project}/${name}`);
     const instance = id === undefined ? undefined : this.instances.get(id);
     return instance === undefined ? undefined : structuredClone(instance);
@@ -352,14 +353,14 @@ export class MemoryStore implements Store {
     for (const old of removed) {
       this.unapply(old);
       this.instances.delete(old.id);
-      this.instanceNames.delete(`${old.project}/${old.name}`);
+      if (old.name !== "") this.instanceNames.delete(`${old.project}/${old.name}`);
     }
     const stored: InstanceRecord[] = [];
     for (const record of added) {
       const revision = (oldById.get(record.id)?.revision ?? 0) + 1;
       const instance: InstanceRecord = { ...structuredClone(record), revision };
       this.instances.set(instance.id, instance);
-      this.instanceNames.set(`${instance.project}/${instance.name}`, instance.id);
+      if (instance.name !== "") this.instanceNames.set(`${instance.project}/${instance.name}`, instance.id);
       this.apply(instance);
       stored.push(structuredClone(instance));
     }
@@ -379,6 +380,8 @@ export class MemoryStore implements Store {
   private checkNames(added: NewInstance[], goneIds: Set<string>): void {
     const claimed = new Set<string>();
     for (const record of added) {
+      // Unnamed reservations (name "") are addressed by id and never clash.
+      if (record.name === "") continue;
       const key = `${record.project}/${record.name}`;
       const holder = this.instanceNames.get(key);
       const takenByOther = holder !== undefined && !goneIds.has(holder);

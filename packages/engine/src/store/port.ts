@@ -86,7 +86,8 @@ export interface ProjectLimits {
 /**
  * One all-or-nothing write. The store applies every part or none:
  *  - `create`: new instances with their allocations. conflict if the id or
- *    (project, name) is taken.
+ *    (project, name) is taken. The empty name (an unnamed reservation) is
+ *    exempt from the name rule: such records are addressed by id.
  *  - `replace`: existing instances rewritten whole (move, rename, commit of a
  *    reservation, resize, edit). conflict if `expectedRevision` differs.
  *  - `remove`: deletes instances and frees their allocations.
@@ -247,6 +248,7 @@ export interface Store {
   readonly resourceClasses: CatalogTable<ResourceClassRecord>;
 
   // --- instances ---------------------------------------------------------------
+  /** By (project, name); the empty name never matches. */
   getInstance(project: string, name: string): Promise<InstanceRecord | undefined>;
   getInstanceById(id: string): Promise<InstanceRecord | undefined>;
   listInstances(filter?: InstanceFilter): Promise<InstanceRecord[]>;
