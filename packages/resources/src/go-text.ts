@@ -3,15 +3,25 @@
  * error texts copied from LXD (which embed Go formatting) match literally.
  */
 
-/** Go `strconv.Quote` / `%q` for the strings that appear in our errors. */
+// The control characters Go's strconv.Quote writes with a letter escape.
+const GO_NAMED_ESCAPES: Readonly<Record<string, string>> = {
+  "\u0007": "\\a",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\v": "\\v",
+};
+
+/** Go `strconv.Quote` / `%q` for ASCII text (control characters escaped as Go does; other characters kept). */
 export function goQuote(text: string): string {
   let out = '"';
   for (const char of text) {
     const code = char.codePointAt(0) as number;
+    const named = GO_NAMED_ESCAPES[char];
     if (char === '"' || char === "\\") out += `\\${char}`;
-    else if (char === "\n") out += "\\n";
-    else if (char === "\t") out += "\\t";
-    else if (char === "\r") out += "\\r";
+    else if (named !== undefined) out += named;
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
     else out += char;
   }
