@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import {
+  encodeUtf8ToByteString as b,
+  callMethod,
+  iterableToArray,
+  None,
+  repr,
+  StarEvalError,
+  StarTuple,
+  str,
+  Thread,
+  type Value,
+} from "../index.js";
+
+const t = new Thread();
+const call = (recv: string, name: string, args: Value[] = [], kwargs: [string, Value][] = []): Value => {
+  const r = callMethod(t, recv, name, args, kwargs);
+  if (r === undefined) throw new Error(`no method ${name}`);
+  return r;
+};
+const err = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(StarEvalError);
+    return (e as Error).message;
+  }
+  throw new Error("expected an error");
+};
+
+describe("string methods", () => {
+  it.each<[string, string, Value[], string]>([
+    ["a.b.c.d", "split", ["."], '["a", "b", "c", "d"]'],
+    ["a.b.c.d", "rsplit", [".", 2], '["a.b", "c", "d"]'],
+    ["--aa--bb--cc--", "rsplit", ["-", 1], '["--aa--bb--cc-", ""]'],
+    [" a bc\n  def \t  ghi", "rsplit", [None, 1], '[" a bc\\n  def", "ghi"]'],
+    ["  aa  bb  cc  ", "split", [None, 0], '["aa  bb  cc  "]'],
+    ["  ", "split", [], "[]"],
+    ["\nabc\ndef\n", "splitlines", [true], '["\\n", "abc\\n", "def\\n"]'],
+    ["blah.h", "strip", ["b.h"], '"la"'],
+    [" \tfoo\n ", "rstrip", [], '" \\tfoo"'],
+    ["banana", "count", ["a", -4, -2], "1"],
+    ["foofoo", "rfind", ["oo", 1, 4], "1"],
+    ["foofoo", "rfind", [""], "6"],
+    ["foo/bar/wiz", "rpartition", ["/"], '("foo/bar", "/", "wiz")'],
+    ["banana", "replace", ["a", "o", 1], '"bonana"'],
+    ["abc", "replace", ["", "-"], '"-a-b-c-"'],
+    ["hElLo, WoRlD!", "capitalize", [], '"Hello, world!"'],
+    ["hElLo, WoRlD!", "title", [], '"Hello, World!"'],
+    ["abc", "endswith", ["ab", None, -1], "True"],
+    ["ABC", "startswith", [new StarTuple(["a", "A"])], "True"],
+    ["abc", "removeprefix", ["ab"], '"c"'],
+  ])("%j.%s(%j) = %s", (recv, name, args, want) => {
+    expect(repr(call(recv, name, args))).toBe(want);
+  });
+
+  it("handles non-ASCII rune-wise", () => {
+    expect(call(b("por qué"), "upper")).toBe(b("POR QUÉ"));
+    expect(call(b("ǉubović"), "title")).toBe(b("ǈubović"));
+    expect(call(b("ǅenan ǈubović"), "istitle")).toBe(true);
+    expect(call(b("Ǆenan Ǉubović"), "istitle")).toBe(false);
+    expect(call(b("ǄENAN ǇUBOVIĆ"), "isupper")).toBe(true);
+    expect(iterableToArray(call(b("abcЙ😿"), "codepoint_ords"))).toEqual([97, 98, 99, 1049, 128575]);
+    expect(str(call(b("abc"), "elems"))).toBe('"abc".elems()');
+  });
+
+  it("reports go.starlark.net's errors", () => {
+    expect(err(() => call("x", "partition", [""]))).toBe("partition: empty separator");
+    expect(err(() => call("123", "startswith", [new StarTuple([1, 2])]))).toBe(
+      "startswith: want string, got int, for element 0",
+    );
+    expect(err(() => call("", "join", [new StarTuple(["one", 2])]))).toBe(
+      "join: in list, want string, got int",
+    );
+    expect(err(() => call("", "splitlines", [1]))).toContain("got int, want bool");
+    expect(err(() => call("abc", "index", ["z"]))).toBe("substring not found");
+    expect(callMethod(t, "", "get", [], [])).toBeUndefined();
+  });
+});
+
+describe("str.format", () => {
+  const fmt = (f: string, args: Value[] = [], kwargs: [string, Value][] = []) =>
+    call(f, "format", args, kwargs);
+  it("substitutes", () => {
+    expect(
+      fmt(
+        "a{x}b{y}c{}",
+        [1],
+        [
+          ["x", 2],
+          ["y", 3],
+        ],
+      ),
+    ).toBe("a2b3c1");
+    expect(fmt("a{{b}}c")).toBe("a{b}c");
+    expect(fmt("{0000000000001}", [0, 1])).toBe("1");
+    expect(fmt("{!r} {!s}", ["x", "y"])).toBe('"x" y');
+  });
+  it.each<[string, Value[], string]>([
+    ["{-1}", [1], "keyword -1 not found"],
+    ["a{123}b", [], "tuple index out of range"],
+    ["a{}b{1}c", [1, 2], "cannot switch from automatic field numbering to manual field specification"],
+    ["{x!}", [], "unknown conversion"],
+    ["{a.b}", [1], "attribute syntax x.y is not supported in replacement fields"],
+    ["{a[0]}", [1], "element syntax a[i] is not supported in replacement fields"],
+    ["{ {} }", [1], "nested replacement fields not supported"],
+    ["{{}", [1], "single '}' in format"],
+    ["}}{", [1], "unmatched '{' in format"],
+  ])("%s fails", (f, args, want) => {
+    expect(err(() => fmt(f, args))).toContain(want);
+  });
+});
