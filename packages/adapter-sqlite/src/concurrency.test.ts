@@ -50,5 +50,5 @@ describe("two processes claiming on one file", () => {
     } finally {
       await store.close();
     }
-  });
+  }, 240_000);
 });
