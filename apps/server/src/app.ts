@@ -1,0 +1,60 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import type { Logger } from "pino";
+import type { TokenStore } from "./auth/token-store.js";
+import { HttpError } from "./http/http-error.js";
+import type { ServerMetrics } from "./metrics.js";
+import { accessLog } from "./middleware/access-log.js";
+import { authenticate } from "./middleware/authenticate.js";
+import { handleError, handleNotFound } from "./middleware/error-handler.js";
+import { buildOpenApiDocument } from "./openapi.js";
+import { allRoutes } from "./routes/index.js";
+import { registerRawRoutes } from "./routes/raw-routes.js";
+import { registerRoute } from "./routes/register.js";
+import type { ServerEnv } from "./server-env.js";
+import type { ServerServices } from "./services.js";
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  engine: ServerServices["engine"];
+  tokens: TokenStore;
+  logger: Logger;
+  metrics: ServerMetrics;
+  /** Largest accepted request body; bigger ones get 413 before being read in full. */
+  bodyLimitBytes?: number;
+  version?: string;
+}
+
+/**
+ * Builds the berthd Hono application (no listening: see `listen.ts`).
+ * Middleware order matters: request id first so every log line has it,
+ * then the access log (which must see the final status), auth, body limit.
+ */
+export function createApp(options: AppOptions): Hono<ServerEnv> {
+  const services: ServerServices = {
+    engine: options.engine,
+    tokens: options.tokens,
+    version: options.version ?? "0.1.0",
+  };
+  const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const app = new Hono<ServerEnv>();
+  // A sane X-Request-Id from the client is kept (so callers can correlate their logs), else a UUID.
+  app.use(requestId({ limitLength: 128 }));
+  app.use(accessLog(options.logger, options.metrics));
+  app.use(authenticate(options.tokens));
+  app.use(
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new HttpError(413, `Request body too large: the limit is ${maxSize} bytes`);
+      },
+    }),
+  );
+  for (const spec of allRoutes) registerRoute(app, spec, services, options.metrics);
+  registerRawRoutes(app, options.metrics, () => buildOpenApiDocument(allRoutes, services.version));
+  app.notFound(handleNotFound);
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,27 @@
+/**
+ * A failure reported by berthd in the LXD error envelope. `status` is the
+ * HTTP status (400, 401, 403, 404, 409, 413, 507, 500), `message` the
+ * server's text, verbatim (scriptlet rejections are compatibility contracts).
+ */
+export class BerthApiError extends Error {
+  override readonly name = "BerthApiError";
+  readonly status: number;
+  readonly metadata: unknown;
+
+  constructor(status: number, message: string, metadata: unknown = null) {
+    super(message);
+    this.status = status;
+    this.metadata = metadata;
+  }
+}
+
+/** The server could not be reached or answered something that is not the LXD envelope. */
+export class BerthTransportError extends Error {
+  override readonly name = "BerthTransportError";
+  readonly code: string | undefined;
+
+  constructor(message: string, code?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

@@ -1,0 +1,74 @@
+import { parseArgs } from "node:util";
+import { issueToken, TokenIssueError } from "../auth/issue-token.js";
+import type { TokenStore } from "../auth/token-store.js";
+import { UsageError } from "./options.js";
+
+/**
+ * `berthd token create|list|revoke`: token administration straight on the
+ * database, for the first admin (who has no token yet) and for scripts.
+ * Returns the text to print; the secret appears exactly once, here.
+ */
+export async function runTokenCommand(
+  args: string[],
+  openTokens: (db: string) => Promise<TokenStore>,
+): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      db: { type: "string" },
+      admin: { type: "boolean" },
+      project: { type: "string", multiple: true },
+      json: { type: "boolean" },
+    },
+  });
+  const [action, name, ...rest] = positionals;
+  if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}"`);
+  const tokens = await openTokens(values.db ?? process.env.BERTH_DB ?? "berth.db");
+  switch (action) {
+    case "create": {
+      if (name === undefined) throw new UsageError("berthd token create NAME (--admin | --project P)");
+      const projects = values.project ?? [];
+      if (values.admin === true && projects.length > 0)
+        throw new UsageError("Use either --admin or --project, not both");
+      if (values.admin !== true && projects.length === 0) {
+        throw new UsageError("Say what the token may do: --admin, or --project NAME (repeatable)");
+      }
+      try {
+        const { record, secret } = await issueToken(
+          tokens,
+          name,
+          values.admin === true ? { admin: true } : { admin: false, projects },
+        );
+        if (values.json)
+          return JSON.stringify({
+            name: record.name,
+            admin: record.admin,
+            projects: record.projects,
+            token: secret,
+          });
+        const scope = record.admin ? "admin" : `projects: ${record.projects.join(", ")}`;
+        return `Created token "${record.name}" (${scope}). It is shown only this once:\n\n  ${secret}\n\nUse it as: curl -H "Authorization: Bearer ${secret}" http://127.0.0.1:8443/1.0\n`;
+      } catch (err) {
+        if (err instanceof TokenIssueError) throw new UsageError(err.message);
+        throw err;
+      }
+    }
+    case "list": {
+      const all = await tokens.list();
+      if (values.json) return JSON.stringify(all.map(({ hash: _hash, ...rest }) => rest));
+      if (all.length === 0) return "No tokens.";
+      return all
+        .map((t) => `${t.name}\t${t.admin ? "admin" : `projects=${t.projects.join(",")}`}\t${t.created_at}`)
+        .join("\n");
+    }
+    case "revoke": {
+      if (name === undefined) throw new UsageError("berthd token revoke NAME");
+      if (!(await tokens.delete(name))) throw new UsageError(`No token named "${name}"`);
+      return `Revoked token "${name}".`;
+    }
+    default:
+      throw new UsageError(`Unknown token action "${action ?? ""}": use create, list or revoke`);
+  }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+import { createApp } from "./app.js";
+import { firstRunMessage } from "./daemon/bootstrap.js";
+import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
+import { openBackend, openTokenStore } from "./daemon/open-backend.js";
+import { parseDaemonOptions, USAGE, UsageError } from "./daemon/options.js";
+import { startTicker } from "./daemon/ticker.js";
+import { runTokenCommand } from "./daemon/token-command.js";
+import { listen, type RunningServer } from "./listen.js";
+import { createLogger } from "./logging.js";
+import { ServerMetrics } from "./metrics.js";
+import { SERVER_VERSION } from "./version.js";
+
+async function serve(argv: string[]): Promise<void> {
+  const options = parseDaemonOptions(argv);
+  const logger = createLogger({ level: options.logLevel });
+  const backend = await openBackend(options.db, logger);
+  const metrics = new ServerMetrics({ processMetrics: true, usage: () => backend.usage() });
+  const app = createApp({
+    engine: backend.engine,
+    tokens: backend.tokens,
+    logger,
+    metrics,
+    bodyLimitBytes: options.bodyLimitBytes,
+    version: SERVER_VERSION,
+  });
+  let running: RunningServer;
+  try {
+    running = await listen(app, {
+      ...(options.listen ? { tcp: { ...options.listen, ...(options.tls ? { tls: options.tls } : {}) } } : {}),
+      ...(options.socket !== undefined ? { socketPath: options.socket } : {}),
+    });
+  } catch (err) {
+    await backend.close();
+    throw err;
+  }
+  const ticker = startTicker(() => backend.tick(), options.tickSeconds * 1000, logger);
+  logger.info(
+    { url: running.url, socket: running.socketPath, db: options.db, version: SERVER_VERSION },
+    "berthd listening",
+  );
+
+  let demoBeats: { stop(): void } | undefined;
+  if (options.demo) {
+    const loaded = await loadDemoCluster(app);
+    logger.info({ loaded }, loaded ? "demo cluster loaded" : "database not empty: demo cluster not loaded");
+    // The demo members are imaginary: berthd sends their heartbeats so they stay online.
+    demoBeats = startTicker(() => beatDemoMembers(app), DEMO_HEARTBEAT_MS, logger);
+  }
+  const tokens = await backend.tokens.list();
+  if (tokens.length === 0) process.stdout.write(firstRunMessage(options.db, running));
+  if (options.demo) process.stdout.write(demoInstructions(running));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing in-flight requests");
+    ticker.stop();
+    demoBeats?.stop();
+    await running.close();
+    await backend.close();
+    logger.info("berthd stopped");
+    logger.flush();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    if (argv[0] === "token") {
+      process.stdout.write(`${await runTokenCommand(argv.slice(1), openTokenStore)}\n`);
+      return;
+    }
+    await serve(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(err.message === "" ? USAGE : `berthd: ${err.message}\n\n${USAGE}`);
+      process.exit(err.message === "" ? 0 : 2);
+    }
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`berthd: ${(err as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    process.stderr.write(`berthd: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,107 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** Current usage as the engine sees it, read at scrape time (never maintained twice). */
+export interface UsageSample {
+  member: string;
+  resourceClass: string;
+  used: number;
+  capacity: number;
+}
+
+export interface MetricsOptions {
+  /** Node process metrics (heap, event loop lag...); off in tests to keep scrapes small. */
+  processMetrics?: boolean;
+  usage?: () => Promise<UsageSample[]>;
+}
+
+/**
+ * berthd's Prometheus metrics, on a registry of its own so several servers
+ * in one process (tests) never collide.
+ */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<"method" | "route" | "status">;
+  readonly httpDuration: Histogram<"method" | "route">;
+  readonly placements: Counter<"operation">;
+  readonly placementFailures: Counter<"operation" | "kind">;
+  readonly placementDuration: Histogram<"operation">;
+  readonly scriptletRuns: Counter<"outcome">;
+  readonly scriptletSteps: Histogram<string>;
+
+  constructor(options: MetricsOptions = {}) {
+    const registers = [this.registry];
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: "berth_" });
+    this.httpRequests = new Counter({
+      name: "berth_http_requests_total",
+      help: "HTTP requests answered, by method, route pattern and status code",
+      labelNames: ["method", "route", "status"],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: "berth_http_request_duration_seconds",
+      help: "HTTP request latency by method and route pattern",
+      labelNames: ["method", "route"],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.placements = new Counter({
+      name: "berth_placements_total",
+      help: "Successful placements by operation (create, dry_run, bulk, reservation, move, commit)",
+      labelNames: ["operation"],
+      registers,
+    });
+    this.placementFailures = new Counter({
+      name: "berth_placement_failures_total",
+      help: "Failed placements by operation and error kind",
+      labelNames: ["operation", "kind"],
+      registers,
+    });
+    this.placementDuration = new Histogram({
+      name: "berth_placement_duration_seconds",
+      help: "Placement latency (engine call, excluding HTTP) by operation",
+      labelNames: ["operation"],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
+      registers,
+    });
+    this.scriptletRuns = new Counter({
+      name: "berth_scriptlet_runs_total",
+      help: "Placement scriptlet runs by outcome (target, default, rejected, error)",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.scriptletSteps = new Histogram({
+      name: "berth_scriptlet_steps",
+      help: "Starlark steps executed per scriptlet run",
+      buckets: [10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000],
+      registers,
+    });
+    const usage = options.usage;
+    if (usage) {
+      // Gauges filled on scrape from the engine's model: usage is never tracked twice.
+      const labelNames = ["member", "resource_class"] as const;
+      const capacity = new Gauge({
+        name: "berth_member_resource_capacity",
+        help: "Capacity of a resource class on a member: (total - reserved) * allocation_ratio",
+        labelNames,
+        registers: [],
+      });
+      // Registered after the gauge whose collect() fills it, so one engine read serves both.
+      new Gauge({
+        name: "berth_member_resource_used",
+        help: "Amount of a resource class used on a member (instances and reservations)",
+        labelNames,
+        registers,
+        async collect() {
+          const samples = await usage();
+          this.reset();
+          capacity.reset();
+          for (const s of samples) {
+            this.set({ member: s.member, resource_class: s.resourceClass }, s.used);
+            capacity.set({ member: s.member, resource_class: s.resourceClass }, s.capacity);
+          }
+        },
+      });
+      this.registry.registerMetric(capacity);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { errorResponse, toValidationError } from "@berth/api-types";
+import { EngineError, httpStatusOf } from "@berth/engine";
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ZodError } from "zod";
+import { HttpError } from "../http/http-error.js";
+import type { ServerEnv } from "../server-env.js";
+
+interface ClassifiedError {
+  status: ContentfulStatusCode;
+  message: string;
+  headers: Record<string, string>;
+  /** Only the failures that point at a bug get a stack trace in the log. */
+  isBug: boolean;
+  kind: string;
+  /** Structured details for the envelope's `metadata` (e.g. which instance of a bulk create failed). */
+  metadata: unknown;
+}
+
+export function classifyError(err: unknown): ClassifiedError {
+  if (err instanceof HttpError) {
+    return {
+      status: err.status,
+      message: err.message,
+      headers: err.headers,
+      isBug: false,
+      kind: "http",
+      metadata: null,
+    };
+  }
+  if (err instanceof EngineError) {
+    const status = httpStatusOf(err.kind) as ContentfulStatusCode;
+    const isBug = status >= 500;
+    // An internal error's details may hold anything; only the log gets them.
+    const metadata = isBug ? null : (err.details ?? null);
+    return { status, message: err.message, headers: {}, isBug, kind: err.kind, metadata };
+  }
+  if (err instanceof ZodError) {
+    return {
+      status: 400,
+      message: toValidationError(err).message,
+      headers: {},
+      isBug: false,
+      kind: "invalid",
+      metadata: null,
+    };
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    return {
+      status,
+      message: err.message || "Request failed",
+      headers: {},
+      isBug: status >= 500,
+      kind: "http",
+      metadata: null,
+    };
+  }
+  return {
+    status: 500,
+    message: "Internal server error",
+    headers: {},
+    isBug: true,
+    kind: "internal",
+    metadata: null,
+  };
+}
+
+/** Every failure leaves in the LXD error envelope; bugs are logged with their stack, never shown to the client. */
+export const handleError: ErrorHandler<ServerEnv> = (err, c) => {
+  const classified = classifyError(err);
+  c.set("errorKind", classified.kind);
+  const log = c.get("log");
+  if (classified.isBug) log?.error({ err }, "request failed with an internal error");
+  for (const [name, value] of Object.entries(classified.headers)) c.header(name, value);
+  return c.json(errorResponse(classified.status, classified.message, classified.metadata), classified.status);
+};
+
+export const handleNotFound: NotFoundHandler<ServerEnv> = (c: Context<ServerEnv>) => {
+  c.set("errorKind", "not_found");
+  return c.json(errorResponse(404, `Unknown API endpoint: ${c.req.method} ${c.req.path}`), 404);
+};

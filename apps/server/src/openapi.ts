@@ -1,0 +1,113 @@
+import { apiJsonSchemas } from "@berth/api-types";
+import { rawRoutePaths } from "./routes/raw-routes.js";
+import type { QueryName, RouteSpec } from "./routes/route-spec.js";
+
+type JsonObject = Record<string, unknown>;
+
+const QUERY_PARAMETERS: Record<QueryName, JsonObject> = {
+  recursion: {
+    name: "recursion",
+    in: "query",
+    description: "0: list URLs (default); 1: full objects; 2: full objects with extra detail",
+    schema: { type: "integer", enum: [0, 1, 2] },
+  },
+  project: {
+    name: "project",
+    in: "query",
+    description: 'Project to act in (default "default")',
+    schema: { type: "string" },
+  },
+  target: {
+    name: "target",
+    in: "query",
+    description: "Cluster member name, or @group to restrict placement to a member group",
+    schema: { type: "string" },
+  },
+  dry_run: {
+    name: "dry_run",
+    in: "query",
+    description: "Decide without claiming: returns the decision, candidates, scriptlet logs and cost",
+    schema: { type: "boolean" },
+  },
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input (the message names the field)",
+  401: "Missing or invalid bearer token (TCP only)",
+  403: "The token may not do this (admin only, or outside its projects)",
+  404: "Not found",
+  409: "Conflict (name taken, generation mismatch, resource in use)",
+  413: "Request body larger than the server's limit",
+  507: "No member has the capacity (the message says which class ran out)",
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function operationFor(route: RouteSpec): JsonObject {
+  const parameters: JsonObject[] = [];
+  for (const match of route.path.matchAll(/:([A-Za-z_]+)/g)) {
+    parameters.push({ name: match[1], in: "path", required: true, schema: { type: "string" } });
+  }
+  for (const q of route.query ?? []) parameters.push(QUERY_PARAMETERS[q]);
+  const successSchema = route.response
+    ? { allOf: [ref("SyncResponse"), { type: "object", properties: { metadata: ref(route.response) } }] }
+    : ref("SyncResponse");
+  const responses: JsonObject = {
+    [route.creates ? "201" : "200"]: {
+      description: "Success",
+      content: { "application/json": { schema: successSchema } },
+    },
+  };
+  for (const status of [400, 401, 403, ...(route.body ? [413] : []), ...(route.errors ?? [])]) {
+    responses[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? "Error",
+      content: { "application/json": { schema: ref("ErrorResponse") } },
+    };
+  }
+  const operation: JsonObject = {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    parameters,
+    responses,
+    "x-berth-access": route.access,
+  };
+  if (route.body) {
+    operation.requestBody = {
+      required: route.bodyOptional !== true,
+      content: { "application/json": { schema: ref(route.body) } },
+    };
+  }
+  return operation;
+}
+
+/**
+ * The OpenAPI 3.1 document of berthd, generated from the route table and the
+ * very zod schemas (api-types' registry) that validate requests, so the
+ * document cannot drift from the code.
+ */
+export function buildOpenApiDocument(routes: readonly RouteSpec[], version: string): JsonObject {
+  const paths: Record<string, JsonObject> = { ...rawRoutePaths };
+  for (const route of routes) {
+    const openApiPath = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+    const item = (paths[openApiPath] ??= {});
+    item[route.method.toLowerCase()] = operationFor(route);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Berth API",
+      version,
+      description:
+        "Instance placement service with an LXD-shaped REST API. Every answer is an LXD envelope: " +
+        '{"type":"sync",...,"metadata":...} or {"type":"error","error":"...","error_code":N}.',
+    },
+    servers: [{ url: "http://127.0.0.1:8443" }],
+    components: {
+      schemas: apiJsonSchemas(),
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+    },
+    security: [{ bearer: [] }],
+    paths,
+  };
+}

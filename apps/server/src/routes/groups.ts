@@ -1,0 +1,137 @@
+import type { Engine } from "@berth/engine";
+import { groupToWire } from "../wire/catalog.js";
+import { listing, resourceUrl } from "../wire/urls.js";
+import { defineRoute, type RouteSpec } from "./route-spec.js";
+
+const BASE = "/1.0/cluster/groups";
+
+function membersOf(engine: Engine, group: string): string[] {
+  return engine
+    .listMembers()
+    .filter((m) => m.record.groups.includes(group))
+    .map((m) => m.record.name);
+}
+
+/**
+ * Makes exactly `wanted` the members of `group` by editing each affected
+ * member's `groups` (LXD's ClusterGroupPut carries the member list).
+ */
+async function setGroupMembers(engine: Engine, group: string, wanted: readonly string[]): Promise<void> {
+  const want = new Set(wanted);
+  for (const name of want) engine.getMember(name); // not_found before changing anything
+  for (const info of engine.listMembers()) {
+    const has = info.record.groups.includes(group);
+    if (has === want.has(info.record.name)) continue;
+    const groups = has ? info.record.groups.filter((g) => g !== group) : [...info.record.groups, group];
+    await engine.updateMember(info.record.name, { groups });
+  }
+}
+
+/** Cluster member groups (targets `@group`, project `restricted.cluster.groups`). */
+export const groupRoutes: RouteSpec[] = [
+  defineRoute({
+    method: "GET",
+    path: BASE,
+    operationId: "listGroups",
+    summary: "List cluster groups",
+    tag: "cluster",
+    access: "any",
+    query: ["recursion"],
+    handle: async ({ services, recursion }) => {
+      const groups = await services.engine.catalog.listGroups();
+      return {
+        metadata: listing(
+          groups,
+          recursion,
+          (g) => resourceUrl(BASE, g.name),
+          (g) => groupToWire(g, membersOf(services.engine, g.name)),
+        ),
+      };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: BASE,
+    operationId: "createGroup",
+    summary: "Create a cluster group, optionally with members",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterGroupsPost",
+    response: "ClusterGroup",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, body }) => {
+      const group = await services.engine.catalog.createGroup({
+        name: body.name,
+        description: body.description ?? "",
+      });
+      if (body.members !== undefined) await setGroupMembers(services.engine, group.name, body.members);
+      return {
+        metadata: groupToWire(group, membersOf(services.engine, group.name)),
+        status: 201,
+        location: resourceUrl(BASE, group.name),
+      };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name`,
+    operationId: "getGroup",
+    summary: "Show a cluster group",
+    tag: "cluster",
+    access: "any",
+    response: "ClusterGroup",
+    errors: [404],
+    handle: async ({ services, params }) => {
+      const group = await services.engine.catalog.getGroup(params.name ?? "");
+      return { metadata: groupToWire(group, membersOf(services.engine, group.name)) };
+    },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name`,
+    operationId: "putGroup",
+    summary: "Replace a group's description and member list",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterGroupPut",
+    errors: [404],
+    handle: async ({ services, params, body }) => {
+      const group = await services.engine.catalog.getGroup(params.name ?? "");
+      await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
+      await setGroupMembers(services.engine, group.name, body.members);
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${BASE}/:name`,
+    operationId: "patchGroup",
+    summary: "Change a group's description and/or member list",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterGroupPatch",
+    errors: [404],
+    handle: async ({ services, params, body }) => {
+      const group = await services.engine.catalog.getGroup(params.name ?? "");
+      if (body.description !== undefined) {
+        await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
+      }
+      if (body.members !== undefined) await setGroupMembers(services.engine, group.name, body.members);
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${BASE}/:name`,
+    operationId: "deleteGroup",
+    summary: "Delete a cluster group (refused while it has members)",
+    tag: "cluster",
+    access: "admin",
+    errors: [404, 409],
+    handle: async ({ services, params }) => {
+      await services.engine.catalog.deleteGroup(params.name ?? "");
+      return { metadata: {} };
+    },
+  }),
+];

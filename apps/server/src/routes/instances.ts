@@ -1,0 +1,227 @@
+import type { BulkCreateResult } from "@berth/api-types";
+import { type Engine, EngineError, type ProfileRecord } from "@berth/engine";
+import { badRequest } from "../http/http-error.js";
+import type { ServerMetrics } from "../metrics.js";
+import { instanceUrlOf } from "../wire/catalog.js";
+import { instanceToWire } from "../wire/instances.js";
+import { defineRoute, type RouteSpec } from "./route-spec.js";
+
+async function profilesOf(engine: Engine, project: string): Promise<Map<string, ProfileRecord>> {
+  return new Map((await engine.catalog.listProfiles(project)).map((p) => [p.name, p]));
+}
+
+/**
+ * Times one placement-making engine call and counts its outcome, so
+ * `/1.0/metrics` shows placements, failures by kind and latency per operation.
+ */
+async function measured<T>(metrics: ServerMetrics, operation: string, run: () => Promise<T>): Promise<T> {
+  const stop = metrics.placementDuration.startTimer({ operation });
+  try {
+    const result = await run();
+    metrics.placements.inc({ operation });
+    return result;
+  } catch (err) {
+    metrics.placementFailures.inc({ operation, kind: err instanceof EngineError ? err.kind : "internal" });
+    throw err;
+  } finally {
+    stop();
+  }
+}
+
+const instance = "/1.0/instances/:name";
+
+/** Instances and reservations: create (with dry run), bulk, edit, rename, move, commit, delete. */
+export const instanceRoutes: RouteSpec[] = [
+  defineRoute({
+    method: "GET",
+    path: "/1.0/instances",
+    operationId: "listInstances",
+    summary: "List the project's instances and reservations",
+    tag: "instances",
+    access: "project",
+    query: ["recursion", "project"],
+    handle: async ({ services, recursion, project }) => {
+      const records = await services.engine.listInstances({ project });
+      if (recursion === 0) return { metadata: records.map(instanceUrlOf) };
+      const profiles = await profilesOf(services.engine, project);
+      return { metadata: records.map((r) => instanceToWire(r, profiles)) };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/1.0/instances",
+    operationId: "createInstance",
+    summary:
+      "Place and create one instance (forthcoming: true makes a reservation); ?target=member|@group; ?dry_run=true decides without claiming",
+    tag: "instances",
+    access: "project",
+    query: ["project", "target", "dry_run"],
+    body: "InstancesPost",
+    response: "Instance",
+    creates: true,
+    errors: [404, 409, 507],
+    handle: async ({ services, metrics, body, project, target, dryRun }) => {
+      const options = { project, ...(target !== undefined ? { target } : {}) };
+      if (dryRun) {
+        const result = await measured(metrics, "dry_run", () => services.engine.dryRun(body, options));
+        const steps = result.cost.steps;
+        if (result.scriptlet_ran) {
+          metrics.scriptletSteps.observe(steps);
+          metrics.scriptletRuns.inc({ outcome: result.decision.outcome });
+        }
+        return { metadata: result };
+      }
+      const operation = body.forthcoming ? "reservation" : "create";
+      const outcome = await measured(metrics, operation, () => services.engine.createInstance(body, options));
+      if (outcome.decidedBy === "scriptlet") metrics.scriptletRuns.inc({ outcome: "target" });
+      const record = outcome.instance;
+      return {
+        metadata: instanceToWire(record, await profilesOf(services.engine, project)),
+        status: 201,
+        location: instanceUrlOf(record),
+      };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/1.0/instances/bulk",
+    operationId: "bulkCreateInstances",
+    summary: "Place many instances: all of them land or none does (the error names the first that failed)",
+    tag: "instances",
+    access: "project",
+    query: ["project", "target"],
+    body: "BulkCreateRequest",
+    response: "BulkCreateResult",
+    errors: [404, 409, 507],
+    handle: async ({ services, metrics, body, project, target }) => {
+      const options = { project, ...(target !== undefined ? { target } : {}) };
+      const outcome = await measured(metrics, "bulk", () =>
+        services.engine.bulkCreate(body.instances, options),
+      );
+      const result: BulkCreateResult = {
+        placements: outcome.instances.map((r) => ({ name: r.name, uuid: r.id, location: r.location })),
+      };
+      return { metadata: result };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: instance,
+    operationId: "getInstance",
+    summary: "Show an instance (reservations also by UUID)",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    response: "Instance",
+    errors: [404],
+    handle: async ({ services, params, project }) => {
+      const record = await services.engine.getInstance(project, params.name ?? "");
+      return { metadata: instanceToWire(record, await profilesOf(services.engine, project)) };
+    },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: instance,
+    operationId: "putInstance",
+    summary: "Replace an instance's editable fields (re-checked against its member's capacity)",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    body: "InstancePut",
+    errors: [404, 409, 507],
+    handle: async ({ services, params, body, project }) => {
+      await services.engine.updateInstance(project, params.name ?? "", body, "put");
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: instance,
+    operationId: "patchInstance",
+    summary: "Change some of an instance's editable fields",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    body: "InstancePatch",
+    errors: [404, 409, 507],
+    handle: async ({ services, params, body, project }) => {
+      await services.engine.updateInstance(project, params.name ?? "", body, "patch");
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: instance,
+    operationId: "moveOrRenameInstance",
+    summary: 'With ?target=member|@group: move (relocation); with {"name": ...}: rename',
+    tag: "instances",
+    access: "project",
+    query: ["project", "target"],
+    body: "InstancePost",
+    errors: [404, 409, 507],
+    handle: async ({ services, metrics, params, body, project, target }) => {
+      const ref = params.name ?? "";
+      if (body.project !== undefined && body.project !== project) {
+        throw badRequest(
+          'Moving an instance to another project is not supported: "project" must be the current one',
+        );
+      }
+      const profiles = () => profilesOf(services.engine, project);
+      if (target !== undefined) {
+        if (body.name !== undefined && body.name !== ref) {
+          throw badRequest('Rename and move are separate requests: drop "name" or "?target="');
+        }
+        const moved = await measured(metrics, "move", () =>
+          services.engine.moveInstance(project, ref, target),
+        );
+        return { metadata: instanceToWire(moved.instance, await profiles()) };
+      }
+      if (body.name === undefined) {
+        throw badRequest('Nothing to do: give ?target= to move the instance or "name" to rename it');
+      }
+      const renamed = await services.engine.renameInstance(project, ref, body.name);
+      return {
+        metadata: instanceToWire(renamed, await profiles()),
+        status: 201,
+        location: instanceUrlOf(renamed),
+      };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: instance,
+    operationId: "deleteInstance",
+    summary: "Delete an instance or reservation, freeing its resources",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    errors: [404],
+    handle: async ({ services, params, project }) => {
+      await services.engine.deleteInstance(project, params.name ?? "");
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${instance}/commit`,
+    operationId: "commitReservation",
+    summary: "Turn a reservation (by name or UUID) into a real instance; never fails for capacity",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    body: "InstanceCommitPost",
+    bodyOptional: true,
+    response: "Instance",
+    errors: [404, 409],
+    handle: async ({ services, metrics, params, body, project }) => {
+      const record = await measured(metrics, "commit", () =>
+        services.engine.commitReservation(
+          project,
+          params.name ?? "",
+          body.name !== undefined ? { name: body.name } : {},
+        ),
+      );
+      return { metadata: instanceToWire(record, await profilesOf(services.engine, project)) };
+    },
+  }),
+];

@@ -1,0 +1,275 @@
+import { notFoundHttp } from "../http/http-error.js";
+import { inventoriesToWire, inventoryToWire, memberToWire } from "../wire/members.js";
+import { listing, resourceUrl } from "../wire/urls.js";
+import { defineRoute, type RouteSpec } from "./route-spec.js";
+
+const BASE = "/1.0/cluster/members";
+const member = (name: string) => resourceUrl(BASE, name);
+
+/** Cluster members: registration, edits, state (heartbeats), evacuation, resources and inventories. */
+export const memberRoutes: RouteSpec[] = [
+  defineRoute({
+    method: "GET",
+    path: BASE,
+    operationId: "listMembers",
+    summary: "List cluster members",
+    tag: "cluster",
+    access: "any",
+    query: ["recursion"],
+    handle: ({ services, recursion }) => ({
+      metadata: listing(services.engine.listMembers(), recursion, (m) => member(m.record.name), memberToWire),
+    }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: BASE,
+    operationId: "createMember",
+    summary: "Register a cluster member (it counts as online until it stops sending heartbeats)",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterMembersPost",
+    response: "ClusterMember",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, body }) => {
+      const info = await services.engine.createMember({
+        name: body.server_name,
+        ...(body.url !== undefined ? { url: body.url } : {}),
+        ...(body.architecture !== undefined ? { architecture: body.architecture } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.failure_domain !== undefined ? { failureDomain: body.failure_domain } : {}),
+        ...(body.roles !== undefined ? { roles: body.roles } : {}),
+        ...(body.groups !== undefined ? { groups: body.groups } : {}),
+        ...(body.config !== undefined ? { config: body.config } : {}),
+        ...(body.traits !== undefined ? { traits: body.traits } : {}),
+      });
+      return { metadata: memberToWire(info), status: 201, location: member(info.record.name) };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name`,
+    operationId: "getMember",
+    summary: "Show a cluster member",
+    tag: "cluster",
+    access: "any",
+    response: "ClusterMember",
+    errors: [404],
+    handle: ({ services, params }) => ({
+      metadata: memberToWire(services.engine.getMember(params.name ?? "")),
+    }),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name`,
+    operationId: "putMember",
+    summary:
+      "Replace a member's editable fields (roles, failure domain, description, config, groups, traits)",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterMemberPut",
+    errors: [404, 409],
+    handle: async ({ services, params, body }) => {
+      await services.engine.updateMember(params.name ?? "", {
+        roles: body.roles,
+        failureDomain: body.failure_domain,
+        description: body.description,
+        config: body.config,
+        groups: body.groups,
+        traits: body.traits,
+      });
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${BASE}/:name`,
+    operationId: "patchMember",
+    summary: "Change some of a member's editable fields",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterMemberPatch",
+    errors: [404, 409],
+    handle: async ({ services, params, body }) => {
+      await services.engine.updateMember(params.name ?? "", {
+        ...(body.roles !== undefined ? { roles: body.roles } : {}),
+        ...(body.failure_domain !== undefined ? { failureDomain: body.failure_domain } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        // LXD PATCH merges config maps key by key.
+        ...(body.config !== undefined
+          ? { config: { ...services.engine.getMember(params.name ?? "").record.config, ...body.config } }
+          : {}),
+        ...(body.groups !== undefined ? { groups: body.groups } : {}),
+        ...(body.traits !== undefined ? { traits: body.traits } : {}),
+      });
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${BASE}/:name`,
+    operationId: "deleteMember",
+    summary: "Remove a member (refused while instances or reservations are located on it)",
+    tag: "cluster",
+    access: "admin",
+    errors: [404, 409],
+    handle: async ({ services, params }) => {
+      await services.engine.deleteMember(params.name ?? "");
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name/state`,
+    operationId: "getMemberState",
+    summary: "The member's last reported state (ClusterMemberState)",
+    tag: "cluster",
+    access: "any",
+    response: "ClusterMemberState",
+    errors: [404],
+    handle: ({ services, params }) => ({ metadata: services.engine.getMemberState(params.name ?? "") }),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name/state`,
+    operationId: "putMemberState",
+    summary: "Report the member's state; this is also its heartbeat",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterMemberState",
+    errors: [404],
+    handle: async ({ services, params, body }) => {
+      await services.engine.heartbeat(params.name ?? "", body as Record<string, unknown>);
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${BASE}/:name/state`,
+    operationId: "postMemberState",
+    summary: 'Evacuate a member (its instances are re-placed, reason "evacuation") or restore it',
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterMemberStatePost",
+    errors: [404, 409, 507],
+    handle: async ({ services, params, body }) => {
+      const name = params.name ?? "";
+      if (body.action === "evacuate") {
+        const outcome = await services.engine.evacuateMember(name);
+        return { metadata: outcome };
+      }
+      return { metadata: await services.engine.restoreMember(name) };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name/resources`,
+    operationId: "getMemberResources",
+    summary: "The member's reported resources (LXD api.Resources)",
+    tag: "cluster",
+    access: "any",
+    response: "Resources",
+    errors: [404],
+    handle: ({ services, params }) => ({ metadata: services.engine.getMemberResources(params.name ?? "") }),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name/resources`,
+    operationId: "putMemberResources",
+    summary: "Report the member's resources; standard inventories are derived from them",
+    tag: "cluster",
+    access: "admin",
+    body: "Resources",
+    errors: [404],
+    handle: async ({ services, params, body }) => {
+      await services.engine.setMemberResources(params.name ?? "", body as unknown as Record<string, unknown>);
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name/inventories`,
+    operationId: "getInventories",
+    summary: "The member's inventories (derived and explicit) with its generation",
+    tag: "inventories",
+    access: "any",
+    response: "MemberInventories",
+    errors: [404],
+    handle: ({ services, params }) => ({
+      metadata: inventoriesToWire(services.engine.inventories(params.name ?? "")),
+    }),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name/inventories`,
+    operationId: "putInventories",
+    summary: "Replace the member's explicit inventories (generation-checked)",
+    tag: "inventories",
+    access: "admin",
+    body: "InventoriesPut",
+    response: "MemberInventories",
+    errors: [404, 409],
+    handle: async ({ services, params, body }) => {
+      const result = await services.engine.setInventories(
+        params.name ?? "",
+        body.inventories,
+        body.generation,
+        true,
+      );
+      return { metadata: inventoriesToWire(result) };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name/inventories/:class`,
+    operationId: "getInventory",
+    summary: "One inventory of the member, with current usage",
+    tag: "inventories",
+    access: "any",
+    response: "Inventory",
+    errors: [404],
+    handle: ({ services, params }) => {
+      const name = params.name ?? "";
+      const resourceClass = params.class ?? "";
+      const view = services.engine.inventories(name).inventories[resourceClass];
+      if (!view) throw notFoundHttp(`No inventory of ${resourceClass} on cluster member "${name}"`);
+      return { metadata: inventoryToWire(view) };
+    },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name/inventories/:class`,
+    operationId: "putInventory",
+    summary: "Set one explicit inventory (generation-checked)",
+    tag: "inventories",
+    access: "admin",
+    body: "InventoryPut",
+    response: "MemberInventories",
+    errors: [404, 409],
+    handle: async ({ services, params, body }) => {
+      const { generation, ...inventory } = body;
+      const result = await services.engine.setInventories(
+        params.name ?? "",
+        { [params.class ?? ""]: inventory },
+        generation,
+      );
+      return { metadata: inventoriesToWire(result) };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${BASE}/:name/inventories/:class`,
+    operationId: "deleteInventory",
+    summary:
+      "Remove an explicit inventory (a standard class falls back to its derived value); refused while allocated",
+    tag: "inventories",
+    access: "admin",
+    errors: [404, 409],
+    handle: async ({ services, params }) => {
+      const name = params.name ?? "";
+      const { generation } = services.engine.inventories(name);
+      const result = await services.engine.deleteInventory(name, params.class ?? "", generation);
+      return { metadata: inventoriesToWire(result) };
+    },
+  }),
+];

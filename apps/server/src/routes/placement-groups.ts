@@ -1,0 +1,125 @@
+import type { Engine, PlacementGroupRecord } from "@berth/engine";
+import { instanceUrlOf, placementGroupToWire } from "../wire/catalog.js";
+import { resourceUrl } from "../wire/urls.js";
+import { defineRoute, type RouteSpec } from "./route-spec.js";
+
+const BASE = "/1.0/placement-groups";
+
+async function toWire(engine: Engine, group: PlacementGroupRecord) {
+  const members = await engine.listInstances({ project: group.project, placementGroup: group.name });
+  return placementGroupToWire(group, members.map(instanceUrlOf));
+}
+
+/** Placement groups (spread/compact, strict/permissive); instances join with config `placement.group`. */
+export const placementGroupRoutes: RouteSpec[] = [
+  defineRoute({
+    method: "GET",
+    path: BASE,
+    operationId: "listPlacementGroups",
+    summary: "List the project's placement groups",
+    tag: "placement-groups",
+    access: "project",
+    query: ["recursion", "project"],
+    handle: async ({ services, recursion, project }) => {
+      const groups = await services.engine.catalog.listPlacementGroups(project);
+      if (recursion === 0) return { metadata: groups.map((g) => resourceUrl(BASE, g.name, project)) };
+      return { metadata: await Promise.all(groups.map((g) => toWire(services.engine, g))) };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: BASE,
+    operationId: "createPlacementGroup",
+    summary: "Create a placement group",
+    tag: "placement-groups",
+    access: "project",
+    query: ["project"],
+    body: "PlacementGroupsPost",
+    response: "PlacementGroup",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, body, project }) => {
+      await services.engine.catalog.getProject(project);
+      const group = await services.engine.catalog.createPlacementGroup({
+        project,
+        name: body.name,
+        description: body.description ?? "",
+        policy: body.policy,
+        rigor: body.rigor,
+      });
+      return {
+        metadata: placementGroupToWire(group, []),
+        status: 201,
+        location: resourceUrl(BASE, group.name, project),
+      };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name`,
+    operationId: "getPlacementGroup",
+    summary: "Show a placement group and its instances",
+    tag: "placement-groups",
+    access: "project",
+    query: ["project"],
+    response: "PlacementGroup",
+    errors: [404],
+    handle: async ({ services, params, project }) => ({
+      metadata: await toWire(
+        services.engine,
+        await services.engine.catalog.getPlacementGroup(project, params.name ?? ""),
+      ),
+    }),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name`,
+    operationId: "putPlacementGroup",
+    summary: "Replace a placement group's description, policy and rigor",
+    tag: "placement-groups",
+    access: "project",
+    query: ["project"],
+    body: "PlacementGroupPut",
+    errors: [404],
+    handle: async ({ services, params, body, project }) => {
+      const current = await services.engine.catalog.getPlacementGroup(project, params.name ?? "");
+      await services.engine.catalog.updatePlacementGroup({ ...current, ...body });
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${BASE}/:name`,
+    operationId: "patchPlacementGroup",
+    summary: "Change some fields of a placement group",
+    tag: "placement-groups",
+    access: "project",
+    query: ["project"],
+    body: "PlacementGroupPatch",
+    errors: [404],
+    handle: async ({ services, params, body, project }) => {
+      const current = await services.engine.catalog.getPlacementGroup(project, params.name ?? "");
+      await services.engine.catalog.updatePlacementGroup({
+        ...current,
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.policy !== undefined ? { policy: body.policy } : {}),
+        ...(body.rigor !== undefined ? { rigor: body.rigor } : {}),
+      });
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${BASE}/:name`,
+    operationId: "deletePlacementGroup",
+    summary: "Delete a placement group (refused while instances belong to it)",
+    tag: "placement-groups",
+    access: "project",
+    query: ["project"],
+    errors: [404, 409],
+    handle: async ({ services, params, project }) => {
+      await services.engine.catalog.deletePlacementGroup(project, params.name ?? "");
+      return { metadata: {} };
+    },
+  }),
+];

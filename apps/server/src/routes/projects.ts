@@ -1,0 +1,141 @@
+import type { Engine, ProjectRecord } from "@berth/engine";
+import { canUseProject } from "../auth/principal.js";
+import { instanceUrlOf, projectToWire } from "../wire/catalog.js";
+import { resourceUrl } from "../wire/urls.js";
+import { defineRoute, type RouteSpec } from "./route-spec.js";
+
+const BASE = "/1.0/projects";
+
+/** LXD `used_by`: the instances and profiles that live in the project. */
+async function usedBy(engine: Engine, project: string): Promise<string[]> {
+  const instances = await engine.listInstances({ project });
+  const profiles = await engine.catalog.listProfiles(project);
+  return [
+    ...instances.map(instanceUrlOf),
+    ...profiles.map((p) => resourceUrl("/1.0/profiles", p.name, project)),
+  ];
+}
+
+async function toWire(engine: Engine, project: ProjectRecord) {
+  return projectToWire(project, await usedBy(engine, project.name));
+}
+
+/**
+ * Projects: `limits.*`, `restricted`, `restricted.cluster.groups`. A
+ * project-scoped token sees only its own projects and cannot change them
+ * (limits are the admin's lever on the token's holder).
+ */
+export const projectRoutes: RouteSpec[] = [
+  defineRoute({
+    method: "GET",
+    path: BASE,
+    operationId: "listProjects",
+    summary: "List projects (a restricted token sees only its own)",
+    tag: "projects",
+    access: "any",
+    query: ["recursion"],
+    handle: async ({ services, recursion, principal }) => {
+      const projects = (await services.engine.catalog.listProjects()).filter((p) =>
+        canUseProject(principal, p.name),
+      );
+      if (recursion === 0) return { metadata: projects.map((p) => resourceUrl(BASE, p.name)) };
+      return { metadata: await Promise.all(projects.map((p) => toWire(services.engine, p))) };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: BASE,
+    operationId: "createProject",
+    summary: "Create a project",
+    tag: "projects",
+    access: "admin",
+    body: "ProjectsPost",
+    response: "Project",
+    creates: true,
+    errors: [409],
+    handle: async ({ services, body }) => {
+      const project = await services.engine.catalog.createProject({
+        name: body.name,
+        description: body.description ?? "",
+        config: body.config ?? {},
+      });
+      return {
+        metadata: await toWire(services.engine, project),
+        status: 201,
+        location: resourceUrl(BASE, project.name),
+      };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${BASE}/:name`,
+    operationId: "getProject",
+    summary: "Show a project",
+    tag: "projects",
+    access: "project",
+    projectParam: "name",
+    response: "Project",
+    errors: [404],
+    handle: async ({ services, params }) => ({
+      metadata: await toWire(services.engine, await services.engine.catalog.getProject(params.name ?? "")),
+    }),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${BASE}/:name`,
+    operationId: "putProject",
+    summary: "Replace a project's description and config",
+    tag: "projects",
+    access: "admin",
+    body: "ProjectPut",
+    errors: [404],
+    handle: async ({ services, params, body }) => {
+      const name = params.name ?? "";
+      await services.engine.catalog.getProject(name);
+      await services.engine.catalog.updateProject({
+        name,
+        description: body.description,
+        config: body.config,
+      });
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${BASE}/:name`,
+    operationId: "patchProject",
+    summary: 'Change a project\'s description and/or config keys ("" unsets a key)',
+    tag: "projects",
+    access: "admin",
+    body: "ProjectPatch",
+    errors: [404],
+    handle: async ({ services, params, body }) => {
+      const current = await services.engine.catalog.getProject(params.name ?? "");
+      const config = { ...current.config };
+      for (const [key, value] of Object.entries(body.config ?? {})) {
+        if (value === "") delete config[key];
+        else config[key] = value;
+      }
+      await services.engine.catalog.updateProject({
+        name: current.name,
+        description: body.description ?? current.description,
+        config,
+      });
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${BASE}/:name`,
+    operationId: "deleteProject",
+    summary: "Delete a project (refused while it holds instances, profiles or placement groups)",
+    tag: "projects",
+    access: "admin",
+    errors: [404, 409],
+    handle: async ({ services, params }) => {
+      const name = params.name ?? "";
+      await services.engine.catalog.deleteProject(name);
+      return { metadata: {} };
+    },
+  }),
+];

@@ -1,0 +1,63 @@
+import { apiSchemas, syncResponse } from "@berth/api-types";
+import type { Hono } from "hono";
+import { canUseProject, isAdmin, type Principal } from "../auth/principal.js";
+import { forbiddenHttp } from "../http/http-error.js";
+import { readJsonBody } from "../http/json-body.js";
+import { parseBoolean, parseProject, parseRecursion, parseTarget } from "../http/query.js";
+import type { ServerMetrics } from "../metrics.js";
+import type { ServerEnv } from "../server-env.js";
+import type { ServerServices } from "../services.js";
+import type { RouteSpec } from "./route-spec.js";
+
+function authorize(spec: RouteSpec, principal: Principal, project: string): void {
+  if (spec.access === "any") return;
+  if (spec.access === "admin") {
+    if (!isAdmin(principal)) {
+      throw forbiddenHttp(`Forbidden: ${spec.method} ${spec.path} needs an admin token`);
+    }
+    return;
+  }
+  if (!canUseProject(principal, project)) {
+    throw forbiddenHttp(`Forbidden: this token is not allowed to use project "${project}"`);
+  }
+}
+
+/**
+ * Mounts one declarative route on Hono: query parsing, authorization,
+ * body validation, then the engine call; the reply goes out in the LXD
+ * sync envelope. The same `RouteSpec` feeds the OpenAPI document.
+ */
+export function registerRoute(
+  app: Hono<ServerEnv>,
+  spec: RouteSpec,
+  services: ServerServices,
+  metrics: ServerMetrics,
+): void {
+  app.on(spec.method, spec.path, async (c) => {
+    const params = c.req.param() as Record<string, string>;
+    const honours = new Set(spec.query ?? []);
+    const project =
+      spec.projectParam !== undefined
+        ? (params[spec.projectParam] ?? "default")
+        : parseProject(honours.has("project") ? c.req.query("project") : undefined);
+    const principal = c.get("principal");
+    authorize(spec, principal, project);
+    const body = spec.body
+      ? await readJsonBody(c.req.raw, apiSchemas[spec.body], spec.bodyOptional === true)
+      : undefined;
+    const reply = await spec.handle({
+      services,
+      params,
+      body,
+      project,
+      recursion: honours.has("recursion") ? parseRecursion(c.req.query("recursion")) : 0,
+      target: honours.has("target") ? parseTarget(c.req.query("target")) : undefined,
+      dryRun: honours.has("dry_run") ? parseBoolean("dry_run", c.req.query("dry_run")) : false,
+      principal,
+      log: c.get("log"),
+      metrics,
+    });
+    if (reply.location !== undefined) c.header("Location", reply.location);
+    return c.json(syncResponse(reply.metadata), reply.status ?? 200);
+  });
+}

@@ -1,0 +1,72 @@
+import type { ApiSchemaName, apiSchemas } from "@berth/api-types";
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { Principal } from "../auth/principal.js";
+import type { ServerMetrics } from "../metrics.js";
+import type { ServerServices } from "../services.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Who may call a route:
+ * - `admin`: admin tokens and the Unix socket only (server config, cluster writes, metrics);
+ * - `any`: every authenticated caller (reading cluster-wide catalogs such as members or flavors);
+ * - `project`: callers allowed in the request's project (from `?project=` or a path parameter).
+ */
+export type Access = "admin" | "any" | "project";
+
+/** Standard query parameters of API.md; a route lists the ones it honours (for validation and OpenAPI). */
+export type QueryName = "recursion" | "project" | "target" | "dry_run";
+
+export interface RouteInput<Body> {
+  services: ServerServices;
+  params: Record<string, string>;
+  body: Body;
+  project: string;
+  recursion: 0 | 1 | 2;
+  target: string | undefined;
+  dryRun: boolean;
+  principal: Principal;
+  log: Logger;
+  metrics: ServerMetrics;
+}
+
+export interface RouteReply {
+  metadata: unknown;
+  /** 200 by default; 201 (with `location`) when the request created something. */
+  status?: 200 | 201;
+  location?: string;
+}
+
+export interface RouteSpec<Body = unknown> {
+  method: HttpMethod;
+  /** Hono pattern, e.g. `/1.0/instances/:name`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  /** For `project` access when the project is the resource itself (`/1.0/projects/:name`). */
+  projectParam?: string;
+  query?: readonly QueryName[];
+  /** Name of the request body schema in api-types' `apiSchemas` (also its OpenAPI component name). */
+  body?: ApiSchemaName;
+  /** Whether the body may be omitted (e.g. POST .../commit with no options). */
+  bodyOptional?: boolean;
+  /** Name of the schema of the envelope's `metadata`, for the OpenAPI document. */
+  response?: ApiSchemaName;
+  /** The route answers 201 with a Location header (documented as such in OpenAPI). */
+  creates?: boolean;
+  /** Error statuses this route can answer, besides 400/401/403 which every route can. */
+  errors?: readonly number[];
+  handle(input: RouteInput<Body>): Promise<RouteReply> | RouteReply;
+}
+
+/** Keeps the body type a handler sees tied to the schema named in `body`. */
+export function defineRoute<N extends ApiSchemaName>(
+  spec: Omit<RouteSpec<z.output<(typeof apiSchemas)[N]>>, "body"> & { body: N },
+): RouteSpec;
+export function defineRoute(spec: Omit<RouteSpec<undefined>, "body">): RouteSpec;
+export function defineRoute(spec: RouteSpec<never>): RouteSpec {
+  return spec as RouteSpec;
+}

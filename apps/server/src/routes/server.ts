@@ -1,0 +1,82 @@
+import { hostname } from "node:os";
+import type { Server } from "@berth/api-types";
+import { isAdmin } from "../auth/principal.js";
+import { defineRoute, type RouteSpec } from "./route-spec.js";
+
+/** LXD extension names for the features Berth implements. */
+export const API_EXTENSIONS = [
+  "instances_placement_scriptlet",
+  "clustering",
+  "clustering_groups",
+  "clustering_evacuation",
+  "projects",
+  "resources",
+  "berth_resource_classes",
+  "berth_flavors",
+  "berth_placement_groups",
+  "berth_bulk_create",
+  "berth_reservations",
+  "berth_dry_run",
+  "berth_rebalance",
+] as const;
+
+/** Server info and server config (`GET/PUT/PATCH /1.0`). */
+export const serverRoutes: RouteSpec[] = [
+  defineRoute({
+    method: "GET",
+    path: "/1.0",
+    operationId: "getServer",
+    summary: "Server info and config (config is shown to admins only)",
+    tag: "server",
+    access: "any",
+    response: "Server",
+    handle: async ({ services, principal }) => {
+      // A project-scoped token must not read server config (it holds the scriptlet, thresholds...).
+      const config = isAdmin(principal) ? (await services.engine.getConfig()).values : {};
+      const metadata: Server = {
+        api_extensions: [...API_EXTENSIONS],
+        api_status: "stable",
+        api_version: "1.0",
+        auth: "trusted",
+        public: false,
+        config,
+        environment: { server: "berth", server_name: hostname(), server_version: services.version },
+      };
+      return { metadata };
+    },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: "/1.0",
+    operationId: "putServer",
+    summary: "Replace the server config (keys left out are unset); a scriptlet is compiled and checked first",
+    tag: "server",
+    access: "admin",
+    body: "ServerPut",
+    errors: [409],
+    handle: async ({ services, body }) => {
+      const values: Record<string, string> = {};
+      for (const [key, value] of Object.entries(body.config))
+        if (value !== undefined && value !== "") values[key] = value;
+      await services.engine.replaceConfig(values);
+      return { metadata: {} };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: "/1.0",
+    operationId: "patchServer",
+    summary: 'Change the given server config keys ("" unsets one); a scriptlet is compiled and checked first',
+    tag: "server",
+    access: "admin",
+    body: "ServerPatch",
+    errors: [409],
+    handle: async ({ services, body }) => {
+      const patch: Record<string, string | null> = {};
+      for (const [key, value] of Object.entries(body.config))
+        if (value !== undefined) patch[key] = value === "" ? null : value;
+      await services.engine.setConfig(patch);
+      return { metadata: {} };
+    },
+  }),
+];

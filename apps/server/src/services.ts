@@ -1,0 +1,10 @@
+import type { Engine } from "@berth/engine";
+import type { TokenStore } from "./auth/token-store.js";
+
+/** What route handlers work with: the engine does the thinking, berthd only translates. */
+export interface ServerServices {
+  engine: Engine;
+  tokens: TokenStore;
+  /** berthd's version, shown in GET /1.0. */
+  version: string;
+}

@@ -1,0 +1,52 @@
+import type { Instance } from "@berth/api-types";
+import { type InstanceRecord, instanceView, type ProfileRecord } from "@berth/engine";
+
+/** LXD expansion: profiles in order, then the instance's own keys on top. */
+function expand(record: InstanceRecord, profiles: ReadonlyMap<string, ProfileRecord>) {
+  const config: Record<string, string> = {};
+  const devices: Record<string, Record<string, string>> = {};
+  for (const name of record.profiles) {
+    const profile = profiles.get(name);
+    if (!profile) continue;
+    Object.assign(config, profile.config);
+    Object.assign(devices, structuredClone(profile.devices));
+  }
+  Object.assign(config, record.config);
+  Object.assign(devices, structuredClone(record.devices));
+  return { config, devices };
+}
+
+/**
+ * Engine instance record -> LXD `Instance` (plus Berth's uuid, flavor,
+ * forthcoming). `profiles` are the project's profiles by name, for the
+ * expanded config and devices.
+ */
+export function instanceToWire(
+  record: InstanceRecord,
+  profiles: ReadonlyMap<string, ProfileRecord>,
+): Instance {
+  const view = instanceView(record);
+  const expanded = expand(record, profiles);
+  return {
+    name: record.name,
+    uuid: record.id,
+    description: record.description,
+    type: record.type,
+    architecture: record.architecture,
+    config: { ...record.config },
+    devices: structuredClone(record.devices),
+    expanded_config: expanded.config,
+    expanded_devices: expanded.devices,
+    profiles: [...record.profiles],
+    ephemeral: record.ephemeral,
+    stateful: false,
+    status: view.status ?? "",
+    status_code: view.status_code ?? 0,
+    location: record.location,
+    project: record.project,
+    created_at: record.createdAt,
+    last_used_at: view.last_used_at ?? "1970-01-01T00:00:00Z",
+    flavor: record.flavor ?? "",
+    forthcoming: record.forthcoming,
+  };
+}
