@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { formatPath, parseBody } from "./validation.js";
+import { formatPath, PARSE_PARAMS, parseBody, toValidationError } from "./validation.js";
 
 const Sample = z.strictObject({
   name: z.string(),
@@ -97,6 +97,31 @@ describe("parseBody", () => {
 
   it("names a bad record key", () => {
     expect(messageFor({ keyed: { a: 1 } })).toBe('Invalid key "a" in field "keyed": must be upper case');
+  });
+
+  it("merges what the branches of a union expected", () => {
+    const schema = z.strictObject({
+      arch: z.union([z.enum(["x86_64", "aarch64"]), z.literal("")]),
+      size: z.union([z.string(), z.number()]),
+      name: z.union([z.string().regex(/^[a-z]+$/, { error: "must be lower-case letters" }), z.literal("")]),
+    });
+    const bad = (patch: Record<string, unknown>) => {
+      const result = parseBody(schema, { arch: "", size: 1, name: "", ...patch });
+      return result.ok ? "" : result.error.message;
+    };
+    expect(bad({ arch: "amd64" })).toBe('Invalid field "arch": expected one of "x86_64", "aarch64", ""');
+    expect(bad({ size: true })).toBe('Invalid field "size": expected string or number, got boolean');
+    expect(bad({ name: "X1" })).toBe('Invalid field "name": must be lower-case letters');
+  });
+
+  it("gives zod errors raised elsewhere the same wording through PARSE_PARAMS", () => {
+    const result = Sample.safeParse({ ...good, count: "1" }, PARSE_PARAMS);
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(toValidationError(result.error).message).toBe(
+        'Invalid field "count": expected number, got string',
+      );
+    }
   });
 
   it("rejects a body that is not an object", () => {

@@ -71,6 +71,35 @@ function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, s
 }
 
 /**
+ * A union failed every branch. Merge what the branches expected when they all failed at the
+ * value itself (`expected one of "x86_64", ..., ""`, `expected string or number`); otherwise
+ * use the branch that got furthest (e.g. the name rule rather than `expected ""`).
+ */
+function describeUnion(issue: { errors: readonly (readonly z.core.$ZodIssue[])[]; input?: unknown }): string {
+  const rootIssues = issue.errors.map((branch) =>
+    branch.length === 1 && branch[0]?.path.length === 0 ? branch[0] : undefined,
+  );
+  if (rootIssues.every((one) => one?.code === "invalid_value")) {
+    const values = rootIssues.flatMap((one) => (one?.code === "invalid_value" ? one.values : []));
+    return values.length === 1 ? `expected ${joinChoices(values)}` : `expected one of ${joinChoices(values)}`;
+  }
+  if (rootIssues.every((one) => one?.code === "invalid_type")) {
+    const expected = rootIssues.map((one) =>
+      one?.code === "invalid_type" ? (expectedNames[one.expected] ?? one.expected) : "",
+    );
+    return `expected ${[...new Set(expected)].join(" or ")}, got ${describeInput(issue.input)}`;
+  }
+  const furthest = issue.errors.find((branch) =>
+    branch.some(
+      (one) => one.path.length > 0 || (one.code !== "invalid_value" && one.code !== "invalid_type"),
+    ),
+  );
+  const first = furthest?.[0];
+  if (first !== undefined && first.path.length === 0) return first.message;
+  return "does not match any accepted shape";
+}
+
+/**
  * The default wording for issues whose schema did not supply its own message.
  * Passed per parse (not through zod's global config) so other packages' zod use is untouched.
  */
@@ -95,7 +124,9 @@ function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
     case "not_multiple_of":
       return `must be a multiple of ${String(issue.divisor)}`;
     case "invalid_union":
-      return "does not match any accepted shape";
+      return describeUnion(
+        issue as unknown as { errors: readonly (readonly z.core.$ZodIssue[])[]; input?: unknown },
+      );
     default:
       return undefined;
   }
@@ -148,11 +179,21 @@ export function toValidationError(error: z.core.$ZodError): ValidationError {
 }
 
 /**
+ * The parse options `parseBody` uses: Berth's wording for issues without a schema-supplied
+ * message. Pass them to `schema.parse(x, PARSE_PARAMS)` when calling zod directly, so a
+ * `ZodError` later given to `toValidationError` reads the same as `parseBody`'s errors.
+ */
+export const PARSE_PARAMS: z.core.ParseContext<z.core.$ZodIssue> = {
+  reportInput: true,
+  error: describeIssue,
+};
+
+/**
  * Validates a decoded JSON body against one of this package's schemas.
  * Never throws for bad input: the error names every offending field.
  */
 export function parseBody<S extends z.ZodType>(schema: S, input: unknown): ParseResult<z.output<S>> {
-  const result = schema.safeParse(input, { reportInput: true, error: describeIssue });
+  const result = schema.safeParse(input, PARSE_PARAMS);
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, error: toValidationError(result.error) };
 }
