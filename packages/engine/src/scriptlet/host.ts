@@ -1,17 +1,183 @@
+/**
+ * The scriptlet host: validates `instances.placement.scriptlet` values and
+ * runs the scriptlet for one placement (SCRIPTLET.md).
+ */
+import {
+  call as callStarlark,
+  encodeUtf8ToByteString,
+  None,
+  type Program,
+  repr,
+  type Thread,
+  type Value,
+} from "@berth/starlark";
 import { EngineError } from "../errors.js";
-import type { ScriptletHost } from "./port.js";
+import { candidateList, createBuiltins, type RunState } from "./builtins.js";
+import { ProgramCache } from "./cache.js";
+import {
+  boundedThread,
+  compileScriptlet,
+  errorPosition,
+  functionParams,
+  isStarlarkError,
+  ScriptletCompileError,
+} from "./interpreter.js";
+import {
+  ENTRY_POINT,
+  failedInitializing,
+  failedToRun,
+  missingEntryPoint,
+  notLoaded,
+  positioned,
+  rejectedByReturnValue,
+} from "./messages.js";
+import { HostObject } from "./objects.js";
+import type {
+  ScriptletCall,
+  ScriptletHost,
+  ScriptletLimits,
+  ScriptletLogger,
+  ScriptletLogLine,
+  ScriptletOutcome,
+  ScriptletResult,
+} from "./port.js";
+import { instancePlacementSchema } from "./schemas.js";
+import { checkEntryPoint, type EntryPointShape } from "./signature.js";
+import { typeNameOf } from "./values.js";
 
 /**
- * Interim host published so ENGINE-CORE can code against the signature while
- * @berth/starlark is being written: it refuses every scriptlet with a clear
- * internal error instead of pretending to run it. Replaced by the real host.
+ * Bounds for running a scriptlet's top level during validation (the server
+ * config's limits apply to placements; validation has none of its own).
  */
-export function createScriptletHost(): ScriptletHost {
-  const unavailable = (): never => {
-    throw new EngineError(
-      "internal",
-      "Scriptlet host unavailable: the Starlark interpreter is not wired in yet",
+export const VALIDATION_LIMITS: ScriptletLimits = Object.freeze({
+  maxSteps: 1_000_000,
+  timeoutMs: 2_000,
+  maxStringLength: 1 << 20,
+  maxCollectionSize: 100_000,
+});
+
+export interface ScriptletHostOptions {
+  /** Compiled versions kept (default 4). */
+  cacheSize?: number;
+  /** Bounds for the top-level run during validate() (default VALIDATION_LIMITS). */
+  validationLimits?: ScriptletLimits;
+}
+
+/** Text of a Starlark error as callers see it (Starlark errors carry normal JS strings). */
+function messageOf(err: unknown): string {
+  if (err instanceof RangeError) return `internal error: ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Errors a scriptlet can cause: Starlark errors, and the JS engine's own
+ * stack overflow on pathological nesting. Anything else is a host bug and
+ * propagates as such.
+ */
+function isScriptletFault(err: unknown): boolean {
+  return isStarlarkError(err) || err instanceof RangeError;
+}
+
+function shapeOf(v: Value | undefined): EntryPointShape {
+  if (v === undefined) return { kind: "missing" };
+  const params = functionParams(v);
+  if (params === undefined) return { kind: "not_function", typeName: typeNameOf(v) };
+  return { kind: "function", params };
+}
+
+export function createScriptletHost(options: ScriptletHostOptions = {}): ScriptletHost {
+  const cache = new ProgramCache<Program>(options.cacheSize ?? 4);
+  const validationLimits = options.validationLimits ?? VALIDATION_LIMITS;
+
+  function validate(source: string): void {
+    // The empty value unsets the key; there is nothing to check (LXD/Incus: validate.Optional).
+    if (source === "") return;
+    let program: Program;
+    try {
+      program = compileScriptlet(source);
+    } catch (err) {
+      if (err instanceof ScriptletCompileError) throw new EngineError("invalid", err.message);
+      throw err;
+    }
+    // The top level runs with no builtins bound, as Incus does: it may define
+    // things but not call the placement builtins.
+    const thread = boundedThread(validationLimits, () => {});
+    let entry: Value | undefined;
+    try {
+      entry = program.init(thread, {}).get(ENTRY_POINT);
+    } catch (err) {
+      if (!isScriptletFault(err)) throw err;
+      const pos = isStarlarkError(err) ? errorPosition(err) : undefined;
+      throw new EngineError("invalid", positioned(pos, messageOf(err)));
+    }
+    const check = checkEntryPoint(shapeOf(entry));
+    if (!check.ok) throw new EngineError("invalid", check.message);
+  }
+
+  function run(
+    version: number,
+    source: string,
+    call: ScriptletCall,
+    logger?: ScriptletLogger,
+  ): ScriptletResult {
+    const started = performance.now();
+    const logs: ScriptletLogLine[] = [];
+    const { request } = call;
+    const emit = (line: ScriptletLogLine): void => {
+      logs.push(line);
+      logger?.log({ ...line, instance: request.name, project: request.project, reason: request.reason });
+    };
+    let thread: Thread | undefined;
+    const finish = (outcome: ScriptletOutcome): ScriptletResult => ({
+      outcome,
+      logs,
+      cost: { steps: thread?.steps ?? 0, ms: performance.now() - started },
+    });
+    const reject = (message: string): ScriptletResult => finish({ kind: "rejected", message });
+
+    let program: Program;
+    try {
+      program = cache.getOrCompile(version, source, compileScriptlet);
+    } catch (err) {
+      // Validation keeps invalid values out of the config; this only happens
+      // for values stored by other means. LXD answers "not loaded" then.
+      if (!(err instanceof ScriptletCompileError)) throw err;
+      emit({ level: "error", message: `Failed loading instance placement scriptlet: ${err.message}` });
+      return reject(notLoaded());
+    }
+
+    const state: RunState = { call, emit, target: undefined };
+    thread = boundedThread(call.limits, (msg) => emit({ level: "info", message: msg }), call.signal);
+    let entry: Value | undefined;
+    try {
+      entry = program.init(thread, createBuiltins(state)).get(ENTRY_POINT);
+    } catch (err) {
+      if (!isScriptletFault(err)) throw err;
+      return reject(failedInitializing(messageOf(err)));
+    }
+    if (entry === undefined) return reject(missingEntryPoint());
+
+    const kwargs: [string, Value][] = [
+      ["request", new HostObject(instancePlacementSchema, request as unknown as Record<string, unknown>)],
+      ["candidate_members", candidateList(call.candidates)],
+    ];
+    // The pre-release LXD form instance_placement(reason, request, candidate_members).
+    if (functionParams(entry)?.includes("reason")) {
+      kwargs.unshift(["reason", encodeUtf8ToByteString(request.reason)]);
+    }
+
+    let returned: Value;
+    try {
+      returned = callStarlark(thread, entry, [], kwargs);
+    } catch (err) {
+      if (!isScriptletFault(err)) throw err;
+      return reject(failedToRun(messageOf(err)));
+    }
+    if (returned !== None) return reject(rejectedByReturnValue(repr(returned)));
+    return finish(
+      state.target === undefined ? { kind: "default" } : { kind: "target", member: state.target },
     );
-  };
-  return { validate: unavailable, run: unavailable };
+  }
+
+  return { validate, run };
 }

@@ -1,2 +1,4 @@
-export { createScriptletHost } from "./host.js";
+export { BUILTIN_NAMES, type BuiltinName } from "./builtins.js";
+export { createScriptletHost, type ScriptletHostOptions, VALIDATION_LIMITS } from "./host.js";
+export { createPlainClusterView, type PlainClusterData } from "./plain-cluster.js";
 export type * from "./port.js";

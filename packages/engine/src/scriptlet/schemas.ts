@@ -3,7 +3,8 @@
  * structs LXD/Incus marshal (type names show in `type(x)`, field order in
  * `repr(x)`). A schema decides what plain JS data becomes: a struct becomes a
  * read-only object, a map a dict, an array a list, and an absent field the
- * zero value of its kind (`None`, `[]`, `{}`).
+ * zero value of its kind (`None` for scalars, `[]`, `{}`, or an object of
+ * absent fields for a nested struct).
  */
 
 export type FieldKind =
@@ -15,7 +16,7 @@ export type FieldKind =
   | { readonly k: "list"; readonly of?: FieldKind }
   /** Dict with string keys (sorted, as LXD marshals maps); absent -> {}. */
   | { readonly k: "map"; readonly of?: FieldKind }
-  /** A nested struct; absent -> None. */
+  /** A nested struct; absent -> an object whose fields are all absent (Go structs are never nil). */
   | { readonly k: "object"; readonly schema: ObjectSchema }
   /**
    * A struct whose fields are whatever keys the data has (deep LXD structs
@@ -28,6 +29,10 @@ export interface ObjectSchema {
   readonly typeName: string;
   /** Field name -> kind, in repr order. */
   readonly fields: ReadonlyMap<string, FieldKind>;
+  /** Field name -> position in `fields` (objects cache converted containers by slot). */
+  readonly slots: ReadonlyMap<string, number>;
+  /** Kinds by slot. */
+  readonly kinds: readonly FieldKind[];
 }
 
 const scalar: FieldKind = { k: "scalar" };
@@ -39,7 +44,12 @@ const float64List: FieldKind = { k: "list", of: float };
 const deviceMap: FieldKind = { k: "map", of: { k: "map" } };
 
 function schema(typeName: string, fields: [string, FieldKind][]): ObjectSchema {
-  return { typeName, fields: new Map(fields) };
+  return {
+    typeName,
+    fields: new Map(fields),
+    slots: new Map(fields.map(([name], i) => [name, i])),
+    kinds: fields.map(([, kind]) => kind),
+  };
 }
 
 export const instanceSourceSchema = schema("InstanceSource", [

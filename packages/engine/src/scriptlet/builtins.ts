@@ -1,0 +1,212 @@
+/**
+ * The eleven builtins a placement scriptlet may call (SCRIPTLET.md, LXD +
+ * Incus), bound to one run. Arguments unpack go-style (argspec.ts); results
+ * are lazy read-only objects over the cluster view's plain data (objects.ts).
+ */
+import {
+  Builtin,
+  decodeByteStringToUtf8,
+  None,
+  repr,
+  EvalError as StarEvalError,
+  StarList,
+  type Value,
+} from "@berth/starlark";
+import { type ParamSpec, unpackBuiltinArgs } from "./argspec.js";
+import { groupNotFound, invalidMemberName, projectNotFound } from "./messages.js";
+import { HostObject } from "./objects.js";
+import type { ClusterMemberView, ScriptletCall, ScriptletLogLine } from "./port.js";
+import {
+  clusterMemberSchema,
+  clusterMemberStateSchema,
+  instanceResourcesSchema,
+  instanceSchema,
+  projectSchema,
+  resourcesSchema,
+} from "./schemas.js";
+
+/** Names the compiler must know; any other free name is `undefined: X`. */
+export const BUILTIN_NAMES = [
+  "log_info",
+  "log_warn",
+  "log_error",
+  "set_target",
+  "get_cluster_member_resources",
+  "get_cluster_member_state",
+  "get_instance_resources",
+  "get_instances",
+  "get_instances_count",
+  "get_cluster_members",
+  "get_project",
+] as const;
+
+export type BuiltinName = (typeof BUILTIN_NAMES)[number];
+
+/** What the builtins of one run share with the host. */
+export interface RunState {
+  readonly call: ScriptletCall;
+  /** Receives every log line (log_* builtins and print). */
+  emit(line: ScriptletLogLine): void;
+  /** Set by set_target; the last successful call wins. */
+  target: string | undefined;
+}
+
+const MEMBER_NAME: readonly ParamSpec[] = [{ name: "member_name", type: "string", optional: false }];
+const INSTANCES_FILTER: readonly ParamSpec[] = [
+  { name: "project", type: "string", optional: true },
+  { name: "location", type: "string", optional: true },
+];
+const INSTANCES_COUNT_FILTER: readonly ParamSpec[] = [
+  ...INSTANCES_FILTER,
+  { name: "pending", type: "bool", optional: true },
+];
+const GROUP: readonly ParamSpec[] = [{ name: "group", type: "string", optional: true }];
+const PROJECT_NAME: readonly ParamSpec[] = [{ name: "name", type: "string", optional: true }];
+
+/** Log pieces: strings raw, everything else as its repr, joined with no separator. */
+export function joinLogPieces(args: readonly Value[]): string {
+  let text = "";
+  for (const a of args) text += typeof a === "string" ? decodeByteStringToUtf8(a) : repr(a);
+  return text;
+}
+
+/**
+ * The single member_name argument. The common call `f(name)` skips the
+ * generic unpacker: scriptlets call these once per candidate.
+ */
+function memberNameArg(fnName: string, args: readonly Value[], kwargs: readonly [string, Value][]): string {
+  const first = args[0];
+  if (args.length === 1 && kwargs.length === 0 && typeof first === "string")
+    return decodeByteStringToUtf8(first);
+  const [name] = unpackBuiltinArgs(fnName, args, kwargs, MEMBER_NAME);
+  return decodeByteStringToUtf8(name as string);
+}
+
+function optionalString(v: string | boolean | undefined): string | undefined {
+  return typeof v === "string" ? decodeByteStringToUtf8(v) : undefined;
+}
+
+/**
+ * Calls into the cluster view. Its failures (say a not-found EngineError for
+ * an unknown project in a count) become Starlark errors carrying the same
+ * message, so they abort the run like LXD's Go errors do.
+ */
+function ask<T>(query: () => T): T {
+  try {
+    return query();
+  } catch (err) {
+    if (err instanceof StarEvalError) throw err;
+    throw new StarEvalError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function memberList(members: readonly ClusterMemberView[]): StarList {
+  const elems: Value[] = new Array(members.length);
+  for (let i = 0; i < members.length; i++) {
+    elems[i] = new HostObject(clusterMemberSchema, members[i] as unknown as Record<string, unknown>);
+  }
+  return new StarList(elems);
+}
+
+/** The candidate list handed to `instance_placement(candidate_members=...)`. */
+export function candidateList(candidates: readonly ClusterMemberView[]): StarList {
+  return memberList(candidates);
+}
+
+export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
+  const { call } = state;
+  const cluster = call.cluster;
+  let candidateNames: Set<string> | undefined;
+  const isCandidate = (name: string): boolean => {
+    // Built on first use: most scriptlets call set_target once.
+    candidateNames ??= new Set(call.candidates.map((m) => m.server_name));
+    return candidateNames.has(name);
+  };
+
+  const logger = (level: ScriptletLogLine["level"], fnName: string) =>
+    new Builtin(fnName, (_thread, args) => {
+      // LXD ignores keyword arguments here.
+      state.emit({ level, message: joinLogPieces(args) });
+      return None;
+    });
+
+  return {
+    log_info: logger("info", "log_info"),
+    log_warn: logger("warn", "log_warn"),
+    log_error: logger("error", "log_error"),
+
+    set_target: new Builtin("set_target", (_thread, args, kwargs) => {
+      const name = memberNameArg("set_target", args, kwargs);
+      if (!isCandidate(name)) throw new StarEvalError(invalidMemberName(name));
+      state.target = name;
+      return None;
+    }),
+
+    get_cluster_member_state: new Builtin("get_cluster_member_state", (_thread, args, kwargs) => {
+      const name = memberNameArg("get_cluster_member_state", args, kwargs);
+      const view = ask(() => cluster.memberState(name));
+      if (view === undefined) throw new StarEvalError(invalidMemberName(name));
+      return new HostObject(clusterMemberStateSchema, view as Record<string, unknown>);
+    }),
+
+    get_cluster_member_resources: new Builtin("get_cluster_member_resources", (_thread, args, kwargs) => {
+      const name = memberNameArg("get_cluster_member_resources", args, kwargs);
+      const view = ask(() => cluster.memberResources(name));
+      if (view === undefined) throw new StarEvalError(invalidMemberName(name));
+      return new HostObject(resourcesSchema, view as Record<string, unknown>);
+    }),
+
+    // LXD does not unpack arguments here: extra ones are ignored.
+    get_instance_resources: new Builtin(
+      "get_instance_resources",
+      () =>
+        new HostObject(instanceResourcesSchema, call.instanceResources as unknown as Record<string, unknown>),
+    ),
+
+    get_instances: new Builtin("get_instances", (_thread, args, kwargs) => {
+      const [project, location] = unpackBuiltinArgs("get_instances", args, kwargs, INSTANCES_FILTER);
+      const filter: { project?: string; location?: string } = {};
+      const p = optionalString(project);
+      const l = optionalString(location);
+      if (p !== undefined) filter.project = p;
+      if (l !== undefined) filter.location = l;
+      const instances = ask(() => cluster.instances(filter));
+      return new StarList(
+        instances.map((i) => new HostObject(instanceSchema, i as unknown as Record<string, unknown>)),
+      );
+    }),
+
+    get_instances_count: new Builtin("get_instances_count", (_thread, args, kwargs) => {
+      const [project, location, pending] = unpackBuiltinArgs(
+        "get_instances_count",
+        args,
+        kwargs,
+        INSTANCES_COUNT_FILTER,
+      );
+      const filter: { project?: string; location?: string; pending: boolean } = { pending: pending === true };
+      const p = optionalString(project);
+      const l = optionalString(location);
+      if (p !== undefined) filter.project = p;
+      if (l !== undefined) filter.location = l;
+      return ask(() => cluster.instancesCount(filter));
+    }),
+
+    get_cluster_members: new Builtin("get_cluster_members", (_thread, args, kwargs) => {
+      const [group] = unpackBuiltinArgs("get_cluster_members", args, kwargs, GROUP);
+      const g = optionalString(group);
+      const members = ask(() => cluster.clusterMembers(g));
+      if (members === undefined) throw new StarEvalError(groupNotFound(g ?? ""));
+      return memberList(members);
+    }),
+
+    get_project: new Builtin("get_project", (_thread, args, kwargs) => {
+      const [name] = unpackBuiltinArgs("get_project", args, kwargs, PROJECT_NAME);
+      // Berth extension: without a name, the project the instance is placed in
+      // (Incus answers "Project not found" there, which helps nobody).
+      const projectName = optionalString(name) ?? call.request.project;
+      const project = ask(() => cluster.project(projectName));
+      if (project === undefined) throw new StarEvalError(projectNotFound());
+      return new HostObject(projectSchema, project as unknown as Record<string, unknown>);
+    }),
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * Read-only Starlark views over plain JS data, shaped by a schema.
+ *
+ * Conversion is lazy: wrapping a member or a member state allocates one small
+ * object, and a field is converted only when the scriptlet reads it. That
+ * matters because a scriptlet may query every one of thousands of
+ * candidates. Container fields (lists, dicts, nested objects) are converted
+ * once per object and cached, so `request.config` is the same dict on every
+ * read (LXD builds the dict once too); mutating it never reaches the host.
+ */
+import {
+  encodeUtf8ToByteString,
+  None,
+  repr,
+  reprBytes,
+  StarDict,
+  EvalError as StarEvalError,
+  StarFloat,
+  StarList,
+  type StarValue,
+  type Value,
+} from "@berth/starlark";
+import type { FieldKind, ObjectSchema } from "./schemas.js";
+
+type Plain = unknown;
+type PlainRecord = Record<string, unknown>;
+
+/** JS number -> Starlark int (number or bigint) or float. */
+function numberToValue(n: number): Value {
+  if (Number.isSafeInteger(n)) return n;
+  if (Number.isInteger(n)) return BigInt(n);
+  return new StarFloat(n);
+}
+
+/**
+ * Plain JSON-like data -> Starlark: strings to byte strings, integral numbers
+ * to int, others to float, arrays to lists, objects to dicts with sorted keys
+ * (LXD marshals Go maps in key order), null/undefined to None.
+ */
+export function plainToValue(js: Plain): Value {
+  switch (typeof js) {
+    case "string":
+      return encodeUtf8ToByteString(js);
+    case "number":
+      return numberToValue(js);
+    case "boolean":
+      return js;
+    case "bigint":
+      return js;
+    case "object":
+      if (js === null) return None;
+      if (Array.isArray(js)) return new StarList(js.map(plainToValue));
+      return mapToDict(js as PlainRecord, undefined);
+    default:
+      return None;
+  }
+}
+
+function mapToDict(js: PlainRecord, of: FieldKind | undefined): StarDict {
+  const dict = new StarDict();
+  const keys = Object.keys(js).sort();
+  for (const key of keys) {
+    const v = js[key];
+    if (v === undefined) continue;
+    dict.setKey(encodeUtf8ToByteString(key), of ? toValue(v, of) : plainToValue(v));
+  }
+  return dict;
+}
+
+/** Converts one field value by its declared kind; absent values become the kind's zero value. */
+export function toValue(js: Plain, kind: FieldKind): Value {
+  switch (kind.k) {
+    case "scalar":
+      return js === undefined ? None : plainToValue(js);
+    case "float":
+      return typeof js === "number" ? new StarFloat(js) : js === undefined ? None : plainToValue(js);
+    case "list": {
+      if (!Array.isArray(js)) return new StarList([]);
+      const of = kind.of;
+      return new StarList(of ? js.map((e) => toValue(e, of)) : js.map(plainToValue));
+    }
+    case "map":
+      return isRecord(js) ? mapToDict(js, kind.of) : new StarDict();
+    case "object":
+      // A Go struct field is never nil: an absent one reads as an object of absent fields.
+      return new HostObject(kind.schema, isRecord(js) ? js : {});
+    case "open":
+      // Open lists may hold plain values as well as structs.
+      return isRecord(js) ? new OpenObject(kind.typeName, js) : plainToValue(js);
+  }
+}
+
+function isRecord(js: Plain): js is PlainRecord {
+  return typeof js === "object" && js !== null && !Array.isArray(js);
+}
+
+/** LXD's text for reading a field an object does not have. */
+export function invalidFieldError(name: Value): StarEvalError {
+  return new StarEvalError(
+    typeof name === "string" ? `Invalid field "${name}"` : `Invalid field ${repr(name)}`,
+  );
+}
+
+/** repr of a struct: the repr of the dict LXD builds from it, in field order. */
+function structRepr(fields: Iterable<string>, get: (name: string) => Value): string {
+  const parts: string[] = [];
+  // The StarValue hook answers in byte-string form, like reprBytes.
+  for (const name of fields) parts.push(`${reprBytes(name)}: ${reprBytes(get(name))}`);
+  return `{${parts.join(", ")}}`;
+}
+
+/** Methods shared by both object kinds: always true, unhashable, fields by string index. */
+abstract class ReadOnlyObject implements StarValue {
+  abstract readonly type: string;
+  abstract attrNames(): string[];
+  abstract getAttr(name: string): Value;
+
+  freeze(): void {
+    // Host data never changes through the scriptlet; cached containers are the
+    // scriptlet's own copies and stay as mutable as LXD leaves them.
+  }
+  truth(): boolean {
+    return true;
+  }
+  hash(): number {
+    throw new StarEvalError(`Unhashable type ${this.type}`);
+  }
+  getIndex(key: Value): Value {
+    if (typeof key !== "string") throw invalidFieldError(key);
+    return this.getAttr(key);
+  }
+  repr(): string {
+    return structRepr(this.attrNames(), (name) => this.getAttr(name));
+  }
+}
+
+/**
+ * A struct with a fixed schema (`InstancePlacement`, `ClusterMember`, ...).
+ * Equality is identity (the interpreter's default for host types), as in LXD.
+ */
+export class HostObject extends ReadOnlyObject {
+  /** Converted container fields by slot, allocated on the first container read. */
+  private cache: (Value | undefined)[] | undefined;
+
+  constructor(
+    private readonly schema: ObjectSchema,
+    private readonly data: PlainRecord,
+  ) {
+    super();
+  }
+
+  get type(): string {
+    return this.schema.typeName;
+  }
+
+  attrNames(): string[] {
+    return [...this.schema.fields.keys()];
+  }
+
+  getAttr(name: string): Value {
+    const slot = this.schema.slots.get(name);
+    if (slot === undefined) throw invalidFieldError(name);
+    const kind = this.schema.kinds[slot] as FieldKind;
+    if (kind.k === "scalar") {
+      // The hot path: a scriptlet reads scalars (names, byte counts) of many objects.
+      const v = this.data[name];
+      return typeof v === "number" && Number.isSafeInteger(v) ? v : toValue(v, kind);
+    }
+    if (kind.k === "float") return toValue(this.data[name], kind);
+    let cache = this.cache;
+    if (cache === undefined) {
+      cache = new Array(this.schema.kinds.length);
+      this.cache = cache;
+    }
+    let v = cache[slot];
+    if (v === undefined) {
+      v = toValue(this.data[name], kind);
+      cache[slot] = v;
+    }
+    return v;
+  }
+}
+
+/**
+ * A struct whose fields are the data's own keys (deep `api.Resources`
+ * parts). Nested structs are named after their path: the elements of
+ * `cpu.sockets` are `ResourcesCPUSocket` (as in LXD), their `cores`
+ * `ResourcesCPUSocketCore` (LXD: `ResourcesCPUCore`).
+ */
+export class OpenObject extends ReadOnlyObject {
+  private readonly cache = new Map<string, Value>();
+
+  constructor(
+    readonly type: string,
+    private readonly data: PlainRecord,
+  ) {
+    super();
+  }
+
+  attrNames(): string[] {
+    return Object.keys(this.data).filter((k) => this.data[k] !== undefined);
+  }
+
+  getAttr(name: string): Value {
+    if (!Object.hasOwn(this.data, name) || this.data[name] === undefined) throw invalidFieldError(name);
+    const cached = this.cache.get(name);
+    if (cached !== undefined) return cached;
+    const v = this.data[name];
+    let converted: Value;
+    if (isRecord(v)) converted = new OpenObject(this.type + pascal(name), v);
+    else if (Array.isArray(v)) {
+      const elementType = this.type + singular(pascal(name));
+      converted = new StarList(v.map((e) => toValue(e, { k: "open", typeName: elementType })));
+    } else return plainToValue(v);
+    this.cache.set(name, converted);
+    return converted;
+  }
+}
+
+function pascal(name: string): string {
+  const words = name.split(/[_\-\s]+/).filter((w) => w.length > 0);
+  return words.map((w) => (w.length <= 3 ? w.toUpperCase() : w[0]?.toUpperCase() + w.slice(1))).join("");
+}
+
+function singular(name: string): string {
+  return name.endsWith("s") && !name.endsWith("ss") ? name.slice(0, -1) : name;
+}
