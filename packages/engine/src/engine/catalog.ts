@@ -264,6 +264,19 @@ export class Catalog {
     }
     return { name, custom: true };
   }
+  /** Placement's `PUT /resource_classes/{name}`: creates a custom class unless it exists. */
+  async ensureResourceClass(name: string): Promise<{ created: boolean }> {
+    if (isStandardResourceClass(name)) throw invalid(resourceClassMessages.cannotUpdateStandard(name));
+    if ((await this.store.resourceClasses.get({ name })) !== undefined) return { created: false };
+    try {
+      await this.createResourceClass(name);
+      return { created: true };
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === "conflict") return { created: false };
+      throw error;
+    }
+  }
+
   async deleteResourceClass(name: string): Promise<void> {
     if (isStandardResourceClass(name)) throw invalid(resourceClassMessages.cannotDeleteStandard(name));
     try {

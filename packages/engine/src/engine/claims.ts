@@ -84,6 +84,7 @@ export async function claimWithRetries(
         attempt,
         error: error instanceof Error ? error.message : String(error),
       });
+      runtime.metrics.claimRetries += 1;
       await refreshAfterLoss(runtime, error);
       continue;
     }

@@ -22,6 +22,7 @@ import type { ConfigRecord, InstanceRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
 import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
+import type { EngineMetricsSnapshot } from "./metrics.js";
 import {
   type BulkOrder,
   type BulkOutcome,
@@ -189,7 +190,10 @@ export class Engine {
     return this.members.setResources(name, resources);
   }
   evacuateMember(name: string): Promise<EvacuationOutcome> {
-    return this.relocation.evacuate(name, "evacuation");
+    return this.track(this.relocation.evacuate(name, "evacuation"), (outcome) => [
+      "evacuation",
+      outcome.moved.length,
+    ]);
   }
   restoreMember(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
     return this.relocation.restore(name);
@@ -222,7 +226,12 @@ export class Engine {
       const silentFor = member.heartbeatMs === null ? Number.POSITIVE_INFINITY : nowMs - member.heartbeatMs;
       if (healingMs > 0 && !member.record.evacuated && silentFor > healingMs) {
         try {
-          report.healed.push(await this.relocation.evacuate(member.name, "relocation"));
+          report.healed.push(
+            await this.track(this.relocation.evacuate(member.name, "relocation"), (outcome) => [
+              "relocation",
+              outcome.moved.length,
+            ]),
+          );
           runtime.logger.log("warn", "healed offline member", { member: member.name });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -260,7 +269,10 @@ export class Engine {
   }
   /** Places and claims one instance (or, with `forthcoming: true`, a reservation). */
   createInstance(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
-    return this.placer.create(body, options);
+    return this.track(this.placer.create(body, options), (outcome) => [
+      outcome.instance.forthcoming ? "reservation" : "new",
+      1,
+    ]);
   }
   /** Decides without claiming: decision, candidates, scriptlet logs and cost. */
   dryRun(body: InstancesPost, options: CreateOptions = {}): Promise<DryRunResult> {
@@ -271,7 +283,7 @@ export class Engine {
     bodies: InstancesPost[],
     options: CreateOptions & { order?: BulkOrder } = {},
   ): Promise<BulkOutcome> {
-    return this.placer.bulk(bodies, options);
+    return this.track(this.placer.bulk(bodies, options), (outcome) => ["bulk", outcome.instances.length]);
   }
   updateInstance(project: string, ref: string, changes: InstancePut, mode: "put" | "patch" = "patch") {
     return this.instanceOps.update(project, ref, changes, mode);
@@ -280,13 +292,31 @@ export class Engine {
     return this.instanceOps.rename(project, ref, newName);
   }
   moveInstance(project: string, ref: string, target: string): Promise<MoveOutcome> {
-    return this.instanceOps.move(project, ref, target);
+    return this.track(this.instanceOps.move(project, ref, target), () => ["relocation", 1]);
   }
   deleteInstance(project: string, ref: string): Promise<void> {
     return this.instanceOps.delete(project, ref);
   }
   commitReservation(project: string, ref: string, options: { name?: string } = {}): Promise<InstanceRecord> {
     return this.instanceOps.commit(project, ref, options);
+  }
+
+  /** Counters for `/1.0/metrics` (placements, failures by kind, scriptlet runs and steps, retries). */
+  metrics(): EngineMetricsSnapshot {
+    return this.runtime.metrics.snapshot();
+  }
+
+  /** Counts a placement-like operation's successes (by kind) and failures (by error kind). */
+  private async track<T>(operation: Promise<T>, counted: (value: T) => [string, number]): Promise<T> {
+    try {
+      const value = await operation;
+      const [kind, count] = counted(value);
+      this.runtime.metrics.placed(kind, count);
+      return value;
+    } catch (error) {
+      if (error instanceof EngineError) this.runtime.metrics.failed(error.kind);
+      throw error;
+    }
   }
 
   // --- rebalancing -------------------------------------------------------------------------
@@ -298,7 +328,7 @@ export class Engine {
     return (await this.rebalancer.plan(options)).plan;
   }
   applyRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
-    return this.rebalancer.apply(options);
+    return this.track(this.rebalancer.apply(options), (plan) => ["rebalance", plan.moves.length]);
   }
 }
 

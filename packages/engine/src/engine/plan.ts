@@ -122,8 +122,17 @@ export async function scriptletSetup(runtime: EngineRuntime): Promise<ScriptletS
         reason: line.reason,
       }),
   };
+  const host = runtime.scriptletHost;
   return {
-    host: runtime.scriptletHost,
+    // Counts every run (and its steps) for the metrics endpoint.
+    host: {
+      validate: (text) => host.validate(text),
+      run: (version, text, call, log) => {
+        const result = host.run(version, text, call, log);
+        runtime.metrics.scriptletRan(result.cost.steps, result.outcome.kind === "rejected");
+        return result;
+      },
+    },
     version: runtime.config.version,
     source,
     limits: runtime.effective.scriptletLimits,

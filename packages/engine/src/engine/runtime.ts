@@ -12,10 +12,12 @@ import type { ClusterModel } from "../model/cluster-model.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
+import { EngineMetrics } from "./metrics.js";
 
 export class EngineRuntime {
   config: ConfigRecord;
   effective: EffectiveServerConfig;
+  readonly metrics = new EngineMetrics();
 
   constructor(
     readonly store: Store,

@@ -85,6 +85,7 @@ export class MemoryStore implements Store {
   private readonly usage = new Map<string, Ledgers>();
   private readonly instances = new Map<string, InstanceRecord>();
   private readonly instanceNames = new Map<string, string>();
+  private readonly projectTotals = new Map<string, Record<ProjectDimension, number>>();
   private config: ConfigRecord = { version: 0, values: {} };
   private nextJoinOrder = 1;
   private closed = false;
@@ -538,24 +539,25 @@ export class MemoryStore implements Store {
     }
   }
 
+  /** Kept incrementally so project limit checks cost nothing per existing instance. */
   private projectUsage(project: string): Record<ProjectDimension, number> {
-    const total: Record<ProjectDimension, number> = {
-      instances: 0,
-      containers: 0,
-      virtualMachines: 0,
-      cpu: 0,
-      memoryBytes: 0,
-      diskBytes: 0,
-    };
-    for (const instance of this.instances.values()) {
-      if (instance.project !== project) continue;
-      const contribution = projectContribution(instance);
-      for (const dimension of PROJECT_DIMENSIONS) total[dimension] += contribution[dimension];
-    }
-    return total;
+    return (
+      this.projectTotals.get(project) ?? {
+        instances: 0,
+        containers: 0,
+        virtualMachines: 0,
+        cpu: 0,
+        memoryBytes: 0,
+        diskBytes: 0,
+      }
+    );
   }
 
   private apply(instance: InstanceRecord, sign = 1): void {
+    const totals = { ...this.projectUsage(instance.project) };
+    const contribution = projectContribution(instance);
+    for (const dimension of PROJECT_DIMENSIONS) totals[dimension] += sign * contribution[dimension];
+    this.projectTotals.set(instance.project, totals);
     for (const row of instance.allocations) {
       const ledgers = this.usage.get(row.member);
       if (ledgers === undefined) continue;
