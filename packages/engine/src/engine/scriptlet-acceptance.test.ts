@@ -97,6 +97,12 @@ describe("seed scriptlets run unmodified", () => {
         (line) => line.message === "Instance placement scriptlet: Invalid name supplied: foo",
       ),
     ).toBe(true);
+    const metrics = engine.metrics();
+    expect(metrics.placements).toEqual({ new: 2 });
+    expect(metrics.failures).toEqual({ scriptlet: 1 });
+    expect(metrics.scriptletRuns).toBe(3);
+    expect(metrics.scriptletErrors).toBe(1);
+    expect(metrics.scriptletSteps).toBeGreaterThan(0);
   });
 
   it("the forum example (pre-release reason parameter) picks the member with the most free memory", async () => {
