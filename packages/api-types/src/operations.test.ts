@@ -98,7 +98,7 @@ describe("dry-run result", () => {
 
   it("rejects an unknown outcome, a bad log level and negative cost", () => {
     expect(errorOf(parseBody(DryRunResultSchema, { ...placed, decision: { outcome: "maybe" } }))).toBe(
-      'Invalid field "decision.outcome": does not match any accepted shape',
+      'Invalid field "decision.outcome": expected one of "placed", "rejected"',
     );
     expect(
       errorOf(parseBody(DryRunResultSchema, { ...placed, log: [{ level: "debug", message: "" }] })),

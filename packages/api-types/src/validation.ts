@@ -75,7 +75,17 @@ function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, s
  * value itself (`expected one of "x86_64", ..., ""`, `expected string or number`); otherwise
  * use the branch that got furthest (e.g. the name rule rather than `expected ""`).
  */
-function describeUnion(issue: { errors: readonly (readonly z.core.$ZodIssue[])[]; input?: unknown }): string {
+function describeUnion(issue: {
+  errors: readonly (readonly z.core.$ZodIssue[])[];
+  input?: unknown;
+  options?: readonly unknown[];
+}): string {
+  // A discriminated union whose discriminator matched no branch lists the accepted values.
+  if (issue.errors.length === 0) {
+    return issue.options && issue.options.length > 0
+      ? `expected one of ${joinChoices(issue.options)}`
+      : "does not match any accepted shape";
+  }
   const rootIssues = issue.errors.map((branch) =>
     branch.length === 1 && branch[0]?.path.length === 0 ? branch[0] : undefined,
   );
