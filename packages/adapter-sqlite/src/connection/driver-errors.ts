@@ -17,3 +17,9 @@ export function translateDriverError(error: unknown): unknown {
   }
   return error;
 }
+
+export function isBusy(error: unknown): boolean {
+  return (
+    error instanceof EngineError && (error.details as { reason?: unknown } | undefined)?.reason === "busy"
+  );
+}

@@ -1,8 +1,15 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Client, createClient, type InValue, type Row, type TransactionMode } from "@libsql/client";
+import {
+  type Client,
+  createClient,
+  type InValue,
+  type Row,
+  type Transaction,
+  type TransactionMode,
+} from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
-import { translateDriverError } from "./driver-errors.js";
+import { isBusy, translateDriverError } from "./driver-errors.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, filePragmaStatements, MEMORY_PRAGMA_STATEMENTS } from "./pragmas.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
@@ -54,27 +61,46 @@ export async function openConnection(
 ): Promise<Connection> {
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const client = createClientFor(location, busyTimeoutMs);
+  const pragmas =
+    location.kind === "file"
+      ? filePragmaStatements({ busyTimeoutMs })
+      : location.kind === "memory"
+        ? MEMORY_PRAGMA_STATEMENTS
+        : // A remote server owns its connections' settings; nothing to set per client.
+          [];
+  const applyPragmas = async () => {
+    for (const statement of pragmas) await client.execute(statement);
+  };
   try {
-    const pragmas =
-      location.kind === "file"
-        ? filePragmaStatements({ busyTimeoutMs })
-        : location.kind === "memory"
-          ? MEMORY_PRAGMA_STATEMENTS
-          : // A remote server owns its connections' settings; nothing to set per client.
-            [];
-    for (const statement of pragmas) {
-      await client.execute(statement);
-    }
+    await applyPragmas();
   } catch (error) {
     client.close();
     throw error;
   }
   const lock = new SerialLock();
+  /**
+   * A statement that failed with SQLITE_BUSY stays "in progress" on its
+   * connection until garbage collection finalizes it, and until then every
+   * COMMIT there fails. A fresh connection (pragmas re-applied) is the
+   * reliable way out; only files have more than one writer, so only they
+   * ever need it (a reconnect would empty an in-memory database).
+   */
+  const recoverFrom = async (error: unknown): Promise<unknown> => {
+    const translated = translateDriverError(error);
+    if (location.kind === "file" && isBusy(translated)) {
+      await client.reconnect();
+      await applyPragmas();
+    }
+    return translated;
+  };
   const inTransaction = <T>(mode: TransactionMode, work: Work<T>): Promise<T> =>
     lock.run(async () => {
-      const tx = await client.transaction(mode).catch((error: unknown) => {
-        throw translateDriverError(error);
-      });
+      let tx: Transaction;
+      try {
+        tx = await client.transaction(mode);
+      } catch (error) {
+        throw await recoverFrom(error);
+      }
       try {
         // drizzle only calls `execute` on what it wraps, which a libSQL
         // transaction provides; this keeps our own choice of BEGIN mode
@@ -87,7 +113,8 @@ export async function openConnection(
         await tx.commit();
         return result;
       } catch (error) {
-        throw translateDriverError(error);
+        tx.close();
+        throw await recoverFrom(error);
       } finally {
         tx.close();
       }

@@ -1,0 +1,109 @@
+import { EngineError } from "@berth/engine";
+import { createClient } from "@libsql/client";
+import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "../open-store.js";
+import { instanceOf, inventoryOf, memberOf } from "../testing/records.fixture.js";
+import { makeTempDir } from "../testing/temp-dir.js";
+import { openConnection } from "./open-connection.js";
+
+const dir = makeTempDir();
+afterAll(() => dir.remove());
+
+async function pragma(
+  connection: Awaited<ReturnType<typeof openConnection>>,
+  name: string,
+): Promise<unknown> {
+  return connection.read(async (_db, raw) => Object.values((await raw.rows(`PRAGMA ${name}`))[0] ?? {})[0]);
+}
+
+describe("openConnection", () => {
+  it("sets WAL, synchronous=NORMAL, busy_timeout and foreign keys on a file", async () => {
+    const connection = await openConnection(
+      { kind: "file", path: dir.file("pragmas.db") },
+      { busyTimeoutMs: 4321 },
+    );
+    try {
+      expect(await pragma(connection, "journal_mode")).toBe("wal");
+      expect(await pragma(connection, "synchronous")).toBe(1); // NORMAL
+      expect(await pragma(connection, "busy_timeout")).toBe(4321);
+      expect(await pragma(connection, "foreign_keys")).toBe(1);
+    } finally {
+      connection.close();
+    }
+  });
+
+  it("enforces foreign keys in memory too", async () => {
+    const connection = await openConnection({ kind: "memory" });
+    try {
+      expect(await pragma(connection, "foreign_keys")).toBe(1);
+    } finally {
+      connection.close();
+    }
+  });
+
+  it("serializes this process's transactions on its one connection", async () => {
+    const connection = await openConnection({ kind: "memory" });
+    try {
+      await connection.write(async (_db, raw) => raw.run("CREATE TABLE t (n INTEGER)"));
+      const order: string[] = [];
+      await Promise.all(
+        ["a", "b", "c"].map((name) =>
+          connection.write(async (_db, raw) => {
+            order.push(`${name}:begin`);
+            await raw.run("INSERT INTO t VALUES (1)");
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            order.push(`${name}:end`);
+          }),
+        ),
+      );
+      expect(order).toEqual(["a:begin", "a:end", "b:begin", "b:end", "c:begin", "c:end"]);
+    } finally {
+      connection.close();
+    }
+  });
+
+  it("rolls back everything when the work throws", async () => {
+    const connection = await openConnection({ kind: "memory" });
+    try {
+      await connection.write(async (_db, raw) => raw.run("CREATE TABLE t (n INTEGER)"));
+      await expect(
+        connection.write(async (_db, raw) => {
+          await raw.run("INSERT INTO t VALUES (1)");
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(
+        await connection.read(async (_db, raw) => (await raw.rows("SELECT count(*) AS n FROM t"))[0]?.n),
+      ).toBe(0);
+    } finally {
+      connection.close();
+    }
+  });
+});
+
+describe("a writer held up by another connection's write lock", () => {
+  it("waits busy_timeout, then fails with a typed, retryable error and changes nothing", async () => {
+    const file = dir.file("busy.db");
+    const store = await openStore(file, { busyTimeoutMs: 150 });
+    await store.projects.create({ name: "default", description: "", config: {} });
+    await store.createMember(memberOf("a", { VCPU: inventoryOf(4) }));
+    const other = createClient({ url: `file:${file}` });
+    const holder = await other.transaction("write");
+    try {
+      const started = Date.now();
+      const error = await store
+        .claim({ create: [instanceOf("i", "a", { VCPU: 1 })] })
+        .catch((e: unknown) => e);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      expect(error).toBeInstanceOf(EngineError);
+      expect((error as EngineError).kind).toBe("internal");
+      expect((error as EngineError).details).toEqual({ reason: "busy" });
+    } finally {
+      await holder.rollback();
+      other.close();
+    }
+    await store.claim({ create: [instanceOf("i", "a", { VCPU: 1 })] });
+    expect((await store.memberUsage(["a"]))[0]?.used).toEqual({ VCPU: 1 });
+    await store.close();
+  });
+});
