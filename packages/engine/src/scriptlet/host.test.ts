@@ -98,6 +98,18 @@ describe("validate", () => {
     );
   });
 
+  it("has no load()", () => {
+    expect(validationError(`load("lib.star", "x")\n${scriptlet("pass")}`)).toBe(
+      "instance_placement:1:1: load not implemented by this application",
+    );
+  });
+
+  it("refuses pathological nesting with a position instead of crashing", () => {
+    expect(validationError(`x = ${"(".repeat(5000)}1${")".repeat(5000)}\n${scriptlet("pass")}`)).toMatch(
+      /^instance_placement:1:\d+: nesting too deep/,
+    );
+  });
+
   it("allows sets, floats, lambda and nested def", () => {
     const source = scriptlet(
       "s = set([1, 2])\nf = 1.5 * 2\ng = lambda x: x + 1\ndef inner():\n    return g(1)\ninner()",

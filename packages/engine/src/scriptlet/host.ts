@@ -71,11 +71,17 @@ function messageOf(err: unknown): string {
 
 /**
  * Errors a scriptlet can cause: Starlark errors, and the JS engine's own
- * stack overflow on pathological nesting. Anything else is a host bug and
- * propagates as such.
+ * stack overflow on pathological nesting. Anything else is a host bug,
+ * reported as an internal EngineError rather than blamed on the scriptlet.
  */
 function isScriptletFault(err: unknown): boolean {
   return isStarlarkError(err) || err instanceof RangeError;
+}
+
+/** A failure that is not the scriptlet's doing (a bug in the host or interpreter). */
+function hostFailure(err: unknown): EngineError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new EngineError("internal", `Instance placement scriptlet host failure: ${message}`, { cause: err });
 }
 
 function shapeOf(v: Value | undefined): EntryPointShape {
@@ -97,7 +103,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
       program = compileScriptlet(source);
     } catch (err) {
       if (err instanceof ScriptletCompileError) throw new EngineError("invalid", err.message);
-      throw err;
+      throw hostFailure(err);
     }
     // The top level runs with no builtins bound, as Incus does: it may define
     // things but not call the placement builtins.
@@ -106,7 +112,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     try {
       entry = program.init(thread, {}).get(ENTRY_POINT);
     } catch (err) {
-      if (!isScriptletFault(err)) throw err;
+      if (!isScriptletFault(err)) throw hostFailure(err);
       const pos = isStarlarkError(err) ? errorPosition(err) : undefined;
       throw new EngineError("invalid", positioned(pos, messageOf(err)));
     }
@@ -141,7 +147,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     } catch (err) {
       // Validation keeps invalid values out of the config; this only happens
       // for values stored by other means. LXD answers "not loaded" then.
-      if (!(err instanceof ScriptletCompileError)) throw err;
+      if (!(err instanceof ScriptletCompileError)) throw hostFailure(err);
       emit({ level: "error", message: `Failed loading instance placement scriptlet: ${err.message}` });
       return reject(notLoaded());
     }
@@ -152,7 +158,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     try {
       entry = program.init(thread, createBuiltins(state)).get(ENTRY_POINT);
     } catch (err) {
-      if (!isScriptletFault(err)) throw err;
+      if (!isScriptletFault(err)) throw hostFailure(err);
       return reject(failedInitializing(messageOf(err)));
     }
     if (entry === undefined) return reject(missingEntryPoint());
@@ -170,7 +176,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     try {
       returned = callStarlark(thread, entry, [], kwargs);
     } catch (err) {
-      if (!isScriptletFault(err)) throw err;
+      if (!isScriptletFault(err)) throw hostFailure(err);
       return reject(failedToRun(messageOf(err)));
     }
     if (returned !== None) return reject(rejectedByReturnValue(repr(returned)));
