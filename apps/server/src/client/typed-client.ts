@@ -1,61 +1,32 @@
 import type {
-  BulkCreateRequest,
+  apiSchemas,
   BulkCreateResult,
   ClusterGroup,
-  ClusterGroupPatch,
-  ClusterGroupPut,
-  ClusterGroupsPost,
   ClusterMember,
-  ClusterMemberPatch,
-  ClusterMemberPut,
   ClusterMemberState,
-  ClusterMembersPost,
   DryRunResult,
   Flavor,
-  FlavorPatch,
-  FlavorPut,
-  FlavorsPost,
   Image,
   ImageAliasesEntry,
-  ImageAliasesPost,
-  ImageAliasPatch,
-  ImageAliasPut,
-  ImagePatch,
-  ImagePut,
-  ImagesPost,
   Instance,
-  InstanceCommitPost,
-  InstancePatch,
-  InstancePut,
-  InstancesPost,
-  InventoriesPut,
   Inventory,
-  InventoryPut,
   MemberInventories,
   PlacementGroup,
-  PlacementGroupPatch,
-  PlacementGroupPut,
-  PlacementGroupsPost,
   Profile,
-  ProfilePatch,
-  ProfilePut,
-  ProfilesPost,
   Project,
-  ProjectPatch,
-  ProjectPut,
-  ProjectsPost,
   RebalancePlan,
   ResourceClass,
-  ResourceClassesPost,
   Resources,
   Server,
-  ServerConfig,
   Token,
   TokenCreated,
-  TokensPost,
 } from "@berth/api-types";
+import type { z } from "zod";
 import { type ApiResult, BerthClient, type BerthClientOptions } from "./berth-client.js";
 import { type Collection, collection, type ScopeOptions } from "./collection.js";
+
+/** Request bodies as callers write them: fields with server-side defaults may be left out. */
+export type In<N extends keyof typeof apiSchemas> = z.input<(typeof apiSchemas)[N]>;
 
 export interface PlaceOptions extends ScopeOptions {
   /** A member name, or `@group`. */
@@ -71,22 +42,37 @@ const instance = (name: string) => `/1.0/instances/${encodeURIComponent(name)}`;
  * Works over the Unix socket (default) or TCP/TLS with a bearer token.
  */
 export class BerthApi extends BerthClient {
-  readonly members: Collection<ClusterMember, ClusterMembersPost, ClusterMemberPut, ClusterMemberPatch>;
-  readonly groups: Collection<ClusterGroup, ClusterGroupsPost, ClusterGroupPut, ClusterGroupPatch>;
-  readonly projects: Collection<Project, ProjectsPost, ProjectPut, ProjectPatch>;
-  readonly profiles: Collection<Profile, ProfilesPost, ProfilePut, ProfilePatch>;
-  readonly flavors: Collection<Flavor, FlavorsPost, FlavorPut, FlavorPatch>;
-  readonly images: Collection<Image, ImagesPost, ImagePut, ImagePatch>;
-  readonly imageAliases: Collection<ImageAliasesEntry, ImageAliasesPost, ImageAliasPut, ImageAliasPatch>;
+  readonly members: Collection<
+    ClusterMember,
+    In<"ClusterMembersPost">,
+    In<"ClusterMemberPut">,
+    In<"ClusterMemberPatch">
+  >;
+  readonly groups: Collection<
+    ClusterGroup,
+    In<"ClusterGroupsPost">,
+    In<"ClusterGroupPut">,
+    In<"ClusterGroupPatch">
+  >;
+  readonly projects: Collection<Project, In<"ProjectsPost">, In<"ProjectPut">, In<"ProjectPatch">>;
+  readonly profiles: Collection<Profile, In<"ProfilesPost">, In<"ProfilePut">, In<"ProfilePatch">>;
+  readonly flavors: Collection<Flavor, In<"FlavorsPost">, In<"FlavorPut">, In<"FlavorPatch">>;
+  readonly images: Collection<Image, In<"ImagesPost">, In<"ImagePut">, In<"ImagePatch">>;
+  readonly imageAliases: Collection<
+    ImageAliasesEntry,
+    In<"ImageAliasesPost">,
+    In<"ImageAliasPut">,
+    In<"ImageAliasPatch">
+  >;
   readonly placementGroups: Collection<
     PlacementGroup,
-    PlacementGroupsPost,
-    PlacementGroupPut,
-    PlacementGroupPatch
+    In<"PlacementGroupsPost">,
+    In<"PlacementGroupPut">,
+    In<"PlacementGroupPatch">
   >;
-  readonly resourceClasses: Collection<ResourceClass, ResourceClassesPost, never, never>;
-  readonly instances: Collection<Instance, InstancesPost, InstancePut, InstancePatch>;
-  readonly tokens: Collection<Token, TokensPost, never, never>;
+  readonly resourceClasses: Collection<ResourceClass, In<"ResourceClassesPost">, never, never>;
+  readonly instances: Collection<Instance, In<"InstancesPost">, In<"InstancePut">, In<"InstancePatch">>;
+  readonly tokens: Collection<Token, In<"TokensPost">, never, never>;
 
   constructor(options: BerthClientOptions = {}) {
     super(options);
@@ -112,11 +98,11 @@ export class BerthApi extends BerthClient {
     return this.request("GET", "/1.0");
   }
   /** Replaces the whole server config (keys left out are unset). */
-  putServerConfig(config: ServerConfig): Promise<unknown> {
+  putServerConfig(config: In<"ServerConfig">): Promise<unknown> {
     return this.request("PUT", "/1.0", { body: { config } });
   }
   /** Changes only the given keys; "" unsets one. */
-  patchServerConfig(config: ServerConfig): Promise<unknown> {
+  patchServerConfig(config: In<"ServerConfig">): Promise<unknown> {
     return this.request("PATCH", "/1.0", { body: { config } });
   }
   async openApi(): Promise<Record<string, unknown>> {
@@ -128,7 +114,7 @@ export class BerthApi extends BerthClient {
     return this.request("GET", `${member(name)}/state`);
   }
   /** Reports the member's state; doubles as its heartbeat. */
-  putMemberState(name: string, state: ClusterMemberState): Promise<unknown> {
+  putMemberState(name: string, state: In<"ClusterMemberState">): Promise<unknown> {
     return this.request("PUT", `${member(name)}/state`, { body: state });
   }
   evacuateMember(name: string): Promise<unknown> {
@@ -140,19 +126,19 @@ export class BerthApi extends BerthClient {
   getMemberResources(name: string): Promise<Resources> {
     return this.request("GET", `${member(name)}/resources`);
   }
-  putMemberResources(name: string, resources: Resources): Promise<unknown> {
+  putMemberResources(name: string, resources: In<"Resources">): Promise<unknown> {
     return this.request("PUT", `${member(name)}/resources`, { body: resources });
   }
   getInventories(name: string): Promise<MemberInventories> {
     return this.request("GET", `${member(name)}/inventories`);
   }
-  putInventories(name: string, body: InventoriesPut): Promise<MemberInventories> {
+  putInventories(name: string, body: In<"InventoriesPut">): Promise<MemberInventories> {
     return this.request("PUT", `${member(name)}/inventories`, { body });
   }
   getInventory(name: string, resourceClass: string): Promise<Inventory> {
     return this.request("GET", `${member(name)}/inventories/${encodeURIComponent(resourceClass)}`);
   }
-  putInventory(name: string, resourceClass: string, body: InventoryPut): Promise<unknown> {
+  putInventory(name: string, resourceClass: string, body: In<"InventoryPut">): Promise<unknown> {
     return this.request("PUT", `${member(name)}/inventories/${encodeURIComponent(resourceClass)}`, { body });
   }
   deleteInventory(name: string, resourceClass: string): Promise<unknown> {
@@ -169,21 +155,21 @@ export class BerthApi extends BerthClient {
 
   // --- instances -------------------------------------------------------------------
   /** Creates (and places) one instance; `forthcoming: true` in the body makes a reservation. */
-  createInstance(body: InstancesPost, options: PlaceOptions = {}): Promise<ApiResult<Instance>> {
+  createInstance(body: In<"InstancesPost">, options: PlaceOptions = {}): Promise<ApiResult<Instance>> {
     return this.call("POST", "/1.0/instances", {
       query: { project: this.#project(options), target: options.target },
       body,
     });
   }
   /** The placement decision without claiming anything (candidates, scriptlet logs and cost). */
-  dryRun(body: InstancesPost, options: PlaceOptions = {}): Promise<DryRunResult> {
+  dryRun(body: In<"InstancesPost">, options: PlaceOptions = {}): Promise<DryRunResult> {
     return this.request("POST", "/1.0/instances", {
       query: { project: this.#project(options), target: options.target, dry_run: true },
       body,
     });
   }
   /** All placed or none. */
-  bulkCreate(body: BulkCreateRequest, options: PlaceOptions = {}): Promise<BulkCreateResult> {
+  bulkCreate(body: In<"BulkCreateRequest">, options: PlaceOptions = {}): Promise<BulkCreateResult> {
     return this.request("POST", "/1.0/instances/bulk", {
       query: { project: this.#project(options), target: options.target },
       body,
@@ -199,7 +185,7 @@ export class BerthApi extends BerthClient {
   /** Turns a reservation (by name or UUID) into an instance. */
   commitReservation(
     nameOrUuid: string,
-    body: InstanceCommitPost = {},
+    body: In<"InstanceCommitPost"> = {},
     options: ScopeOptions = {},
   ): Promise<Instance> {
     return this.request("POST", `${instance(nameOrUuid)}/commit`, {
@@ -209,7 +195,7 @@ export class BerthApi extends BerthClient {
   }
 
   // --- tokens ---------------------------------------------------------------------
-  createToken(body: TokensPost): Promise<TokenCreated> {
+  createToken(body: In<"TokensPost">): Promise<TokenCreated> {
     return this.request("POST", "/1.0/auth/tokens", { body });
   }
 }

@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { openStore } from "@berth/adapter-sqlite";
+import { type Clock, Engine } from "@berth/engine";
+import { createApp } from "../app.js";
+import { FileTokenStore } from "../auth/file-token-store.js";
+import { issueToken } from "../auth/issue-token.js";
+import { BerthApi } from "../client/typed-client.js";
+import { engineLoggerFor } from "../daemon/engine-logger.js";
+import { listen, type RunningServer } from "../listen.js";
+import { createLogger } from "../logging.js";
+import { ServerMetrics } from "../metrics.js";
+
+export interface TestServer {
+  url: string;
+  socketPath: string;
+  dir: string;
+  engine: Engine;
+  adminToken: string;
+  /** Restricted to project "team". */
+  teamToken: string;
+  /** Parsed JSON log lines written so far. */
+  logs: Record<string, unknown>[];
+  /** Client over TCP with the given token (none: no Authorization header). */
+  tcp(token?: string): BerthApi;
+  /** Client over the Unix socket (no token). */
+  local(): BerthApi;
+  /** Raw fetch over TCP. */
+  fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  clock?: Clock;
+  bodyLimitBytes?: number;
+}
+
+/**
+ * A real berthd for tests: real temp SQLite file, real engine, real TCP
+ * listener on an ephemeral loopback port and a real Unix socket.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "berthd-test-"));
+  const db = join(dir, "berth.db");
+  const store = await openStore(db);
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString("utf8").split("\n"))
+        if (line.trim() !== "") logs.push(JSON.parse(line));
+      callback();
+    },
+  });
+  const logger = createLogger({ level: "debug", destination: sink });
+  const engine = await Engine.open({
+    store,
+    logger: engineLoggerFor(logger),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const tokens = new FileTokenStore(`${db}.tokens.json`);
+  const metrics = new ServerMetrics({
+    usage: async () =>
+      engine.listMembers().flatMap((m) =>
+        Object.entries(engine.inventories(m.record.name).inventories).map(([resourceClass, inv]) => ({
+          member: m.record.name,
+          resourceClass,
+          used: inv.used + inv.forthcoming,
+          capacity: (inv.total - inv.reserved) * inv.allocationRatio,
+        })),
+      ),
+  });
+  const app = createApp({
+    engine,
+    tokens,
+    logger,
+    metrics,
+    ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+  });
+  const socketPath = join(dir, "berth.sock");
+  const running: RunningServer = await listen(app, {
+    tcp: { host: "127.0.0.1", port: 0 },
+    socketPath,
+    shutdownGraceMs: 2_000,
+  });
+  const url = running.url as string;
+  const admin = await issueToken(tokens, "admin", { admin: true });
+  const team = await issueToken(tokens, "team", { admin: false, projects: ["team"] });
+  return {
+    url,
+    socketPath,
+    dir,
+    engine,
+    adminToken: admin.secret,
+    teamToken: team.secret,
+    logs,
+    tcp: (token) => new BerthApi({ url, ...(token !== undefined ? { token } : {}) }),
+    local: () => new BerthApi({ socketPath }),
+    fetch: (path, init = {}) => {
+      const { token, headers, ...rest } = init;
+      const merged = new Headers(headers);
+      if (token !== undefined) merged.set("authorization", `Bearer ${token}`);
+      if (rest.body !== undefined && !merged.has("content-type"))
+        merged.set("content-type", "application/json");
+      return fetch(`${url}${path}`, { ...rest, headers: merged });
+    },
+    close: async () => {
+      await running.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A heartbeat body (LXD ClusterMemberState) for a member with `memoryMb` of RAM. */
+export function memberState(memoryMb = 65536): Record<string, unknown> {
+  const total = memoryMb * 1024 * 1024;
+  return {
+    sysinfo: {
+      uptime: 100,
+      load_averages: [0.1, 0.1, 0.1],
+      total_ram: total,
+      free_ram: Math.floor(total / 2),
+      shared_ram: 0,
+      buffered_ram: 0,
+      total_swap: 0,
+      free_swap: 0,
+      processes: 10,
+    },
+    storage_pools: {
+      default: { space: { used: 0, total: 1_000_000_000_000 }, inodes: { used: 0, total: 1000 } },
+    },
+  };
+}
+
+/** Registers members with explicit VCPU/MEMORY_MB/DISK_GB inventories through the API. */
+export async function addMembers(
+  api: BerthApi,
+  members: { name: string; cpus?: number; memoryMb?: number; diskGb?: number; groups?: string[] }[],
+): Promise<void> {
+  for (const m of members) {
+    await api.members.create({
+      server_name: m.name,
+      architecture: "x86_64",
+      ...(m.groups ? { groups: m.groups } : {}),
+    });
+    const { generation } = await api.getInventories(m.name);
+    await api.putInventories(m.name, {
+      generation,
+      inventories: {
+        VCPU: { total: m.cpus ?? 8 },
+        MEMORY_MB: { total: m.memoryMb ?? 16384 },
+        DISK_GB: { total: m.diskGb ?? 500 },
+      },
+    });
+  }
+}
