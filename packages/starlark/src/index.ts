@@ -6,15 +6,14 @@
  * functions with `call`. See README.md for the host API, dialect options and limits.
  */
 
-export { Module, Program, type CompileOptions, type InitOptions } from "./eval/program.js";
-export { StarFunction } from "./eval/function.js";
 export type { Loader } from "./eval/frame.js";
+export { StarFunction } from "./eval/function.js";
+export { type CompileOptions, type InitOptions, Module, Program } from "./eval/program.js";
 export { call } from "./host/call.js";
 export { compile } from "./host/compile.js";
 export { fromStarlark, toStarlark } from "./host/convert.js";
+export { repr, str } from "./host/format.js";
 export { defineHostType, HostObject, type HostTypeSpec } from "./host/host-type.js";
-export type { Dialect } from "./resolve/dialect.js";
-export { StarlarkSyntaxErrors, type SyntaxErrorEntry } from "./syntax/position.js";
 export { jsonModule } from "./json/index.js";
 export { universe } from "./library/universe.js";
 export {
@@ -27,19 +26,21 @@ export {
   wantSmallInt,
   wantString,
 } from "./library/unpack.js";
+export type { Dialect } from "./resolve/dialect.js";
+export { StarlarkSyntaxErrors, type SyntaxErrorEntry } from "./syntax/position.js";
 export {
   Builtin,
   type BuiltinFn,
   type Callable,
   callValue,
   decodeByteStringToUtf8,
-  encodeUtf8ToByteString,
   EvalError,
+  encodeUtf8ToByteString,
   type Frame,
   freeze,
-  type Limits,
   LimitError,
   type LimitKind,
+  type Limits,
   None,
   NoSuchAttrError,
   type PrintHook,
@@ -47,12 +48,12 @@ export {
   StarBytes,
   StarDict,
   StarFloat,
+  type StarIterator,
   StarList,
   StarlarkError,
   StarModule,
   StarSet,
   StarTuple,
-  type StarIterator,
   type StarValue,
   str as strBytes,
   Thread,
@@ -60,7 +61,6 @@ export {
   typeName,
   type Value,
 } from "./values/index.js";
-export { repr, str } from "./host/format.js";
 
 /** Package identity (kept for the workspace smoke tests). */
 export const packageName = "@berth/starlark";

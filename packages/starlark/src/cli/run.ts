@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { Dialect } from "../resolve/dialect.js";
+import type { InitOptions, Module } from "../eval/program.js";
 import { compile } from "../host/compile.js";
 import { jsonModule } from "../json/index.js";
+import type { Dialect } from "../resolve/dialect.js";
 import { StarlarkSyntaxErrors } from "../syntax/position.js";
-import { type Module, type InitOptions } from "../eval/program.js";
 import { StarlarkError, Thread, type Value } from "../values/index.js";
 
 export interface CliIO {
@@ -131,7 +131,11 @@ export function runCli(argv: readonly string[], io: CliIO): number {
     },
   });
   try {
-    const program = compile(args.source, { filename: args.filename, predeclared: ["json"], dialect: args.dialect });
+    const program = compile(args.source, {
+      filename: args.filename,
+      predeclared: ["json"],
+      dialect: args.dialect,
+    });
     program.init(thread, { json: jsonModule }, { load: fileLoader(args.filename, args.dialect) });
     out.flush();
     return 0;
@@ -172,4 +176,3 @@ function fileLoader(mainFile: string, dialect: Dialect): NonNullable<InitOptions
   };
   return load;
 }
-

@@ -6,9 +6,9 @@ import {
   callValue,
   decodeByteStringToUtf8,
   encodeUtf8ToByteString,
-  EvalError,
   freeze,
   None,
+  EvalError as StarEvalError,
   StarlarkError,
   StarModule,
   str,
@@ -31,8 +31,10 @@ function assertBuiltins(): Record<string, Value> {
   return {
     error: new Builtin("error", (thread, args) => {
       const reporter = thread.getLocal(REPORTER) as Reporter | undefined;
-      const msg = args.length === 1 && typeof args[0] === "string" ? args[0] : args.map((a) => str(a)).join(" ");
-      if (reporter === undefined) throw new EvalError(`assertion failed outside a test: ${decodeByteStringToUtf8(msg)}`);
+      const msg =
+        args.length === 1 && typeof args[0] === "string" ? args[0] : args.map((a) => str(a)).join(" ");
+      if (reporter === undefined)
+        throw new StarEvalError(`assertion failed outside a test: ${decodeByteStringToUtf8(msg)}`);
       reporter(decodeByteStringToUtf8(msg));
       return None;
     }),
@@ -48,13 +50,13 @@ function assertBuiltins(): Record<string, Value> {
     matches: new Builtin("matches", (_thread, args) => {
       const [pattern, s] = args;
       if (typeof pattern !== "string" || typeof s !== "string") {
-        throw new EvalError("matches: want (pattern string, str string)");
+        throw new StarEvalError("matches: want (pattern string, str string)");
       }
       return goRegExp(decodeByteStringToUtf8(pattern)).test(decodeByteStringToUtf8(s));
     }),
     module: new Builtin("module", (_thread, args, kwargs) => {
       const name = args[0];
-      if (typeof name !== "string") throw new EvalError("module: want a name string");
+      if (typeof name !== "string") throw new StarEvalError("module: want a name string");
       return new StarModule(name, new Map(kwargs));
     }),
     _freeze: new Builtin("freeze", (_thread, args) => {

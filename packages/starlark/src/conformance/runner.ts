@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import type { Loader } from "../eval/frame.js";
 import { compile } from "../host/compile.js";
 import { jsonModule } from "../json/index.js";
 import { type Dialect, resolveDialect } from "../resolve/dialect.js";
 import { resolveFile } from "../resolve/resolver.js";
 import { parseFile } from "../syntax/parser.js";
 import { StarlarkSyntaxErrors } from "../syntax/position.js";
-import type { Loader } from "../eval/frame.js";
 import { StarlarkError, Thread, type Value } from "../values/index.js";
 import { loadAssertModule, setReporter } from "./assert-module.js";
 import { type Chunk, type ChunkOptions, splitChunks } from "./chunks.js";
@@ -74,7 +74,9 @@ function compareErrors(chunk: Chunk, actual: readonly ActualError[]): string[] {
     }
     used.add(i);
     if (!want.regexp.test(err.msg)) {
-      problems.push(`line ${err.line}: error "${err.msg}" does not match pattern ${JSON.stringify(want.pattern)}`);
+      problems.push(
+        `line ${err.line}: error "${err.msg}" does not match pattern ${JSON.stringify(want.pattern)}`,
+      );
     }
   }
   chunk.expectations.forEach((x, k) => {
@@ -85,7 +87,8 @@ function compareErrors(chunk: Chunk, actual: readonly ActualError[]): string[] {
 
 function result(id: string, problems: string[]): ChunkResult {
   const reason = EXPECTED_DIFFERENCES.get(id);
-  if (reason !== undefined && problems.length > 0) return { id, status: "expected-difference", problems, reason };
+  if (reason !== undefined && problems.length > 0)
+    return { id, status: "expected-difference", problems, reason };
   return { id, status: problems.length === 0 ? "pass" : "fail", problems, ...(reason ? { reason } : {}) };
 }
 
@@ -185,7 +188,11 @@ export class ConformanceRunner {
   }
 
   runAll(): ChunkResult[] {
-    return [...EVAL_FILES.flatMap((f) => this.runEvalFile(f)), ...this.runSyntaxFile(), ...this.runResolveFile()];
+    return [
+      ...EVAL_FILES.flatMap((f) => this.runEvalFile(f)),
+      ...this.runSyntaxFile(),
+      ...this.runResolveFile(),
+    ];
   }
 }
 
@@ -208,4 +215,3 @@ export function summarize(results: readonly ChunkResult[]): { pass: number; fail
     expected: results.filter((r) => r.status === "expected-difference").length,
   };
 }
-

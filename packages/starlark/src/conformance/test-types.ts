@@ -1,10 +1,10 @@
 import {
   Builtin,
-  EvalError,
   NoSuchAttrError,
   repr,
-  StarList,
+  EvalError as StarEvalError,
   type StarIterator,
+  StarList,
   type StarValue,
   type Value,
 } from "../values/index.js";
@@ -25,7 +25,7 @@ export class Struct implements StarValue {
     return true;
   }
   hash(): number {
-    throw new EvalError("unhashable type: struct");
+    throw new StarEvalError("unhashable type: struct");
   }
   attrNames(): string[] {
     return [...this.fields.keys()].sort();
@@ -41,7 +41,7 @@ export class Struct implements StarValue {
 }
 
 export const structBuiltin = new Builtin("struct", (_thread, args, kwargs) => {
-  if (args.length > 0) throw new EvalError("struct: unexpected positional arguments");
+  if (args.length > 0) throw new StarEvalError("struct: unexpected positional arguments");
   return new Struct(new Map(kwargs));
 });
 
@@ -71,7 +71,7 @@ export class HasFields implements StarValue {
     return this.fields.get(name);
   }
   setField(name: string, v: Value): void {
-    if (this.frozen) throw new EvalError("cannot set field on a frozen hasfields");
+    if (this.frozen) throw new StarEvalError("cannot set field on a frozen hasfields");
     if (name.startsWith("no")) throw new NoSuchAttrError(`no .${name} field`);
     this.fields.set(name, v);
   }
@@ -92,7 +92,7 @@ export class Fibonacci implements StarValue {
     return true;
   }
   hash(): number {
-    throw new EvalError("unhashable type: fib");
+    throw new StarEvalError("unhashable type: fib");
   }
   iterate(): StarIterator {
     let a = 0;

@@ -1,5 +1,5 @@
-import type { Position } from "../syntax/position.js";
 import type { BinaryOp } from "../syntax/ast.js";
+import type { Position } from "../syntax/position.js";
 import { binary, compare, equals, inOperator, type Value } from "../values/index.js";
 import { annotate } from "./errors.js";
 import type { ExprFn, Frame } from "./frame.js";
@@ -80,7 +80,15 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if (typeof a === "number" && typeof b === "number" && b !== 0 && a <= INT32 && a >= -INT32 && b <= INT32 && b >= -INT32) {
+        if (
+          typeof a === "number" &&
+          typeof b === "number" &&
+          b !== 0 &&
+          a <= INT32 &&
+          a >= -INT32 &&
+          b <= INT32 &&
+          b >= -INT32
+        ) {
           return Math.floor(a / b) + 0;
         }
         return slow(fr, op, a, b, pos);
@@ -105,7 +113,10 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+        if (
+          (typeof a === "number" && typeof b === "number") ||
+          (typeof a === "string" && typeof b === "string")
+        ) {
           return a < b;
         }
         return slow(fr, op, a, b, pos);
@@ -114,7 +125,10 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+        if (
+          (typeof a === "number" && typeof b === "number") ||
+          (typeof a === "string" && typeof b === "string")
+        ) {
           return a <= b;
         }
         return slow(fr, op, a, b, pos);
@@ -123,7 +137,10 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+        if (
+          (typeof a === "number" && typeof b === "number") ||
+          (typeof a === "string" && typeof b === "string")
+        ) {
           return a > b;
         }
         return slow(fr, op, a, b, pos);
@@ -132,7 +149,10 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string")) {
+        if (
+          (typeof a === "number" && typeof b === "number") ||
+          (typeof a === "string" && typeof b === "string")
+        ) {
           return a >= b;
         }
         return slow(fr, op, a, b, pos);

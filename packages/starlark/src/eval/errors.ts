@@ -1,5 +1,5 @@
 import type { Position } from "../syntax/position.js";
-import { EvalError, StarlarkError } from "../values/index.js";
+import { LimitError, EvalError as StarEvalError, StarlarkError } from "../values/index.js";
 import type { Frame } from "./frame.js";
 
 /** The frame that last recorded a position on an in-flight error (innermost annotation wins). */
@@ -25,22 +25,55 @@ export function claim(e: unknown, fr: Frame): never {
   throw err;
 }
 
-/** JS stack exhaustion inside deeply recursive Starlark becomes an ordinary Starlark error. */
+/**
+ * JS engine limits become ordinary Starlark errors: stack exhaustion inside deeply recursive
+ * Starlark, and strings/arrays beyond what the engine can hold. (Plain comparisons only: this
+ * runs with the stack nearly exhausted, and a failed attempt is retried by the next frame out.)
+ */
 export function normalizeError(e: unknown): unknown {
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return new EvalError("Starlark stack overflow (call depth exceeds what the host allows)");
+  if (e instanceof RangeError) {
+    try {
+      const m = e.message;
+      if (m === "Maximum call stack size exceeded") {
+        return new EvalErrorClass("Starlark stack overflow (call depth exceeds what the host allows)");
+      }
+      if (m === "Invalid string length" || m === "Invalid array length") {
+        return new LimitErrorClass("size", `value too large for the host (${m.toLowerCase()})`);
+      }
+    } catch {
+      // Still too close to the stack limit: the next frame out tries again.
+    }
   }
   return e;
 }
+
+// Bound at load time so the conversion needs no module lookups when the stack is exhausted.
+const EvalErrorClass = StarEvalError;
+const LimitErrorClass = LimitError;
+
+/** Backtraces keep this many innermost and outermost frames; deep recursion elides the middle. */
+const KEEP_FRAMES = 32;
+const omittedFrames = new WeakMap<object, number>();
 
 /** Adds the frame being unwound to the error's backtrace (frames end up outermost first). */
 export function addFrame(e: unknown, fr: Frame): unknown {
   const err = normalizeError(e);
   if (err instanceof StarlarkError) {
-    err.frames.unshift({
+    const frame = {
       name: fr.name,
       pos: { filename: fr.module.filename, line: fr.pos.line, col: fr.pos.col },
-    });
+    };
+    const frames = err.frames;
+    if (frames.length >= 2 * KEEP_FRAMES + 1) {
+      // frames = [outer..., marker, inner...]: drop the innermost outer frame, count it in the marker.
+      const omitted = (omittedFrames.get(err) ?? 0) + 1;
+      omittedFrames.set(err, omitted);
+      frames.splice(KEEP_FRAMES - 1, 2, {
+        name: `... ${omitted} more frames ...`,
+        pos: frames[KEEP_FRAMES - 1]?.pos ?? frame.pos,
+      });
+    }
+    frames.unshift(frame);
   }
   return err;
 }

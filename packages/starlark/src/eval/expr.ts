@@ -1,18 +1,19 @@
 import type { Arg, CallExpr, Comprehension, DictEntry, Expr, FunctionNode } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
+  callMethod,
   callValue,
-  EvalError,
   getAttr,
   getIndex,
   None,
   repr,
-  slice,
   StarBytes,
   StarDict,
+  EvalError as StarEvalError,
   StarFloat,
   StarList,
   StarTuple,
+  slice,
   truth,
   tryIterate,
   typeName,
@@ -111,21 +112,21 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
       if (e.op === "and") {
         return (fr) => {
           const a = x(fr);
-          return (a === true || (a !== false && truth(a))) ? y(fr) : a;
+          return a === true || (a !== false && truth(a)) ? y(fr) : a;
         };
       }
       if (e.op === "or") {
         return (fr) => {
           const a = x(fr);
-          return (a === true || (a !== false && truth(a))) ? a : y(fr);
+          return a === true || (a !== false && truth(a)) ? a : y(fr);
         };
       }
       return compileBinary(e.op, x, y, e.opPos);
     }
     case "Cond": {
       const c = compileExpr(ctx, e.cond);
-      const t = compileExpr(ctx, e.then);
-      const f = compileExpr(ctx, e.else);
+      const t = compileExpr(ctx, e.ifTrue);
+      const f = compileExpr(ctx, e.ifFalse);
       return (fr) => {
         const v = c(fr);
         return v === true || (v !== false && truth(v)) ? t(fr) : f(fr);
@@ -203,7 +204,7 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
       try {
         const before = d.len();
         d.setKey(k, v);
-        if (d.len() === before) throw new EvalError(`duplicate key: ${repr(k)}`);
+        if (d.len() === before) throw new StarEvalError(`duplicate key: ${repr(k)}`);
       } catch (err) {
         annotate(err, fr, positions[i] ?? pos);
       }
@@ -211,7 +212,6 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
     return d;
   };
 }
-
 
 /** Evaluates `def`/`lambda`: defaults now, in the enclosing frame; captured cells by reference. */
 export function compileMakeFunction(ctx: CompileContext, fn: FunctionNode): ExprFn {
@@ -224,12 +224,15 @@ export function compileMakeFunction(ctx: CompileContext, fn: FunctionNode): Expr
   const captures = fn.freeVars.map((b) => ({ fromCell: b.scope === "cell", index: b.index }));
   return (fr) => {
     const defaults = defaultFns.map((d) => (d === undefined ? undefined : d(fr)));
-    const cells = captures.map((c) => (c.fromCell ? (fr.locals[c.index] as Cell) : (fr.fn?.freevars[c.index] as Cell)));
+    const cells = captures.map((c) =>
+      c.fromCell ? (fr.locals[c.index] as Cell) : ((fr.fn as StarFunction).freevars[c.index] as Cell),
+    );
     return new StarFunction(code, defaults, cells, fr.module);
   };
 }
 
 function compileCall(ctx: CompileContext, e: CallExpr): ExprFn {
+  if (e.fn.kind === "Dot") return compileMethodCall(ctx, e, e.fn);
   const fnExpr = compileExpr(ctx, e.fn);
   const lparen = e.lparen;
   if (e.args.every((a) => a.kind === "positional")) {
@@ -272,6 +275,62 @@ function compileCall(ctx: CompileContext, e: CallExpr): ExprFn {
   };
 }
 
+/** Evaluates call arguments into positional and keyword lists. */
+function compileArguments(ctx: CompileContext, argList: Arg[]): (fr: Frame) => [Value[], [string, Value][]] {
+  if (argList.every((a) => a.kind === "positional")) {
+    const fns = argList.map((a) => compileExpr(ctx, a.value));
+    const n = fns.length;
+    return (fr) => {
+      const args = new Array<Value>(n);
+      for (let i = 0; i < n; i++) args[i] = (fns[i] as ExprFn)(fr);
+      return [args, NO_KWARGS];
+    };
+  }
+  const argFns = argList.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
+  return (fr) => {
+    const args: Value[] = [];
+    const kwargs: [string, Value][] = [];
+    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
+    return [args, kwargs];
+  };
+}
+
+/**
+ * x.f(args): built-in methods are called directly with their receiver (no bound-method
+ * allocation); anything else (host attributes, fields holding functions) goes through getattr.
+ */
+function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, { kind: "Dot" }>): ExprFn {
+  const recv = compileExpr(ctx, dot.x);
+  const name = dot.name.name;
+  const dotPos = dot.dotPos;
+  const lparen = e.lparen;
+  const evalArgs = compileArguments(ctx, e.args);
+  return (fr) => {
+    const x = recv(fr);
+    const [args, kwargs] = evalArgs(fr);
+    fr.pos = lparen;
+    let r: Value | undefined;
+    try {
+      r = callMethod(fr.thread, x, name, args, kwargs);
+    } catch (err) {
+      claim(err, fr);
+    }
+    if (r !== undefined) return r;
+    let f: Value;
+    try {
+      f = getAttr(fr.thread, x, name);
+    } catch (err) {
+      annotate(err, fr, dotPos);
+    }
+    fr.pos = lparen;
+    try {
+      return callValue(fr.thread, f, args, kwargs);
+    } catch (err) {
+      claim(err, fr);
+    }
+  };
+}
+
 function addArgument(fr: Frame, arg: Arg, v: Value, args: Value[], kwargs: [string, Value][]): void {
   switch (arg.kind) {
     case "positional":
@@ -282,7 +341,8 @@ function addArgument(fr: Frame, arg: Arg, v: Value, args: Value[], kwargs: [stri
       return;
     case "star": {
       const it = typeof v === "string" ? undefined : tryIterate(v);
-      if (it === undefined) annotate(new EvalError(`argument after * must be iterable, not ${typeName(v)}`), fr, arg.pos);
+      if (it === undefined)
+        annotate(new StarEvalError(`argument after * must be iterable, not ${typeName(v)}`), fr, arg.pos);
       try {
         for (let x = it.next(); x !== undefined; x = it.next()) args.push(x);
       } finally {
@@ -292,10 +352,11 @@ function addArgument(fr: Frame, arg: Arg, v: Value, args: Value[], kwargs: [stri
     }
     case "starstar": {
       if (!(v instanceof StarDict)) {
-        annotate(new EvalError(`argument after ** must be a mapping, not ${typeName(v)}`), fr, arg.pos);
+        annotate(new StarEvalError(`argument after ** must be a mapping, not ${typeName(v)}`), fr, arg.pos);
       }
       for (const [k, x] of v.ht.entries()) {
-        if (typeof k !== "string") annotate(new EvalError(`keywords must be strings, not ${typeName(k)}`), fr, arg.pos);
+        if (typeof k !== "string")
+          annotate(new StarEvalError(`keywords must be strings, not ${typeName(k)}`), fr, arg.pos);
         kwargs.push([k, x]);
       }
       return;
@@ -318,7 +379,8 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
       const key = k(fr);
       const val = v(fr);
       try {
-        (acc[acc.length - 1]?.dict as StarDict).setKey(key, val);
+        const box = acc[acc.length - 1] as { dict: StarDict };
+        box.dict.setKey(key, val);
       } catch (err) {
         annotate(err, fr, pos);
       }

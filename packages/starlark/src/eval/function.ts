@@ -1,10 +1,10 @@
 import type { Position } from "../syntax/position.js";
 import {
   type Callable,
-  EvalError,
   None,
   quoteString,
   StarDict,
+  EvalError as StarEvalError,
   StarTuple,
   type Thread,
   type Value,
@@ -107,7 +107,7 @@ export class StarFunction implements Callable {
   invoke(thread: Thread, locals: (Value | Cell | undefined)[]): Value {
     const code = this.code;
     if (code.active > 0 && !code.recursionAllowed) {
-      throw new EvalError(`function ${code.name} called recursively`);
+      throw new StarEvalError(`function ${code.name} called recursively`);
     }
     const cells = code.cellSlots;
     for (let i = 0; i < cells.length; i++) {
@@ -152,7 +152,7 @@ export function bindArguments(
     if (!code.hasVarargs) {
       const numDefaults = fn.defaults.filter((d) => d !== undefined).length;
       const atMost = numDefaults > code.numKwonly ? "at most " : "";
-      throw new EvalError(
+      throw new StarEvalError(
         `function ${code.name} accepts ${atMost}${plural(npos, "positional argument")} (${args.length} given)`,
       );
     }
@@ -165,16 +165,16 @@ export function bindArguments(
     const i = code.paramNames.indexOf(k);
     if (i >= 0 && i < nparams) {
       if (locals[i] !== undefined) {
-        throw new EvalError(`function ${code.name} got multiple values for parameter ${quoteString(k)}`);
+        throw new StarEvalError(`function ${code.name} got multiple values for parameter ${quoteString(k)}`);
       }
       locals[i] = v;
       continue;
     }
     if (kwdict === undefined) {
-      throw new EvalError(`function ${code.name} got an unexpected keyword argument ${quoteString(k)}`);
+      throw new StarEvalError(`function ${code.name} got an unexpected keyword argument ${quoteString(k)}`);
     }
     if (kwdict.get(k) !== undefined) {
-      throw new EvalError(`function ${code.name} got multiple values for parameter ${quoteString(k)}`);
+      throw new StarEvalError(`function ${code.name} got multiple values for parameter ${quoteString(k)}`);
     }
     kwdict.setKey(k, v);
   }
@@ -188,7 +188,7 @@ export function bindArguments(
       else locals[i] = d;
     }
     if (missing.length > 0) {
-      throw new EvalError(
+      throw new StarEvalError(
         `function ${code.name} missing ${plural(missing.length, "argument")} (${missing.join(", ")})`,
       );
     }

@@ -1,4 +1,13 @@
-import { EvalError, StarList, StarRange, StarTuple, type Thread, tryIterate, typeName, type Value } from "../values/index.js";
+import {
+  EvalError as StarEvalError,
+  StarList,
+  StarRange,
+  StarTuple,
+  type Thread,
+  tryIterate,
+  typeName,
+  type Value,
+} from "../values/index.js";
 
 /**
  * Calls `each` for every element of `x` (a for loop or comprehension), counting one step per
@@ -37,7 +46,7 @@ export function forEachValue(thread: Thread, x: Value, each: (v: Value) => boole
     return;
   }
   const it = tryIterate(x);
-  if (it === undefined) throw new EvalError(`${typeName(x)} value is not iterable`);
+  if (it === undefined) throw new StarEvalError(`${typeName(x)} value is not iterable`);
   try {
     for (let v = it.next(); v !== undefined; v = it.next()) {
       thread.checkStep();
@@ -54,7 +63,7 @@ export function unpackValues(thread: Thread, x: Value, want: number): readonly V
   if (x instanceof StarTuple || x instanceof StarList) elems = x.elems;
   else {
     const it = typeof x === "string" ? undefined : tryIterate(x);
-    if (it === undefined) throw new EvalError(`got ${typeName(x)} in sequence assignment`);
+    if (it === undefined) throw new StarEvalError(`got ${typeName(x)} in sequence assignment`);
     const out: Value[] = [];
     try {
       for (let v = it.next(); v !== undefined; v = it.next()) {
@@ -66,7 +75,9 @@ export function unpackValues(thread: Thread, x: Value, want: number): readonly V
     }
     elems = out;
   }
-  if (elems.length > want) throw new EvalError(`too many values to unpack (got ${elems.length}, want ${want})`);
-  if (elems.length < want) throw new EvalError(`too few values to unpack (got ${elems.length}, want ${want})`);
+  if (elems.length > want)
+    throw new StarEvalError(`too many values to unpack (got ${elems.length}, want ${want})`);
+  if (elems.length < want)
+    throw new StarEvalError(`too few values to unpack (got ${elems.length}, want ${want})`);
   return elems;
 }

@@ -1,12 +1,13 @@
 import type { Binding } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
-import { EvalError, type Value } from "../values/index.js";
+import { EvalError as StarEvalError, type Value } from "../values/index.js";
 import type { CompileContext } from "./context.js";
 import { annotate } from "./errors.js";
 import type { Cell, ExprFn, Frame } from "./frame.js";
+import type { StarFunction } from "./function.js";
 
 function unbound(fr: Frame, pos: Position, msg: string): never {
-  annotate(new EvalError(msg), fr, pos);
+  annotate(new StarEvalError(msg), fr, pos);
 }
 
 /** Compiles a read of a resolved name into the cheapest access for its scope. */
@@ -28,7 +29,7 @@ export function compileRead(ctx: CompileContext, b: Binding, pos: Position): Exp
       };
     case "free":
       return (fr) => {
-        const v = (fr.fn?.freevars[i] as Cell).v;
+        const v = ((fr.fn as StarFunction).freevars[i] as Cell).v;
         if (v === undefined) unbound(fr, pos, `local variable ${name} referenced before assignment`);
         return v;
       };
@@ -79,7 +80,7 @@ export function compileWrite(b: Binding): StoreFn {
       };
     case "free":
       return (fr, v) => {
-        (fr.fn?.freevars[i] as Cell).v = v;
+        ((fr.fn as StarFunction).freevars[i] as Cell).v = v;
       };
     default:
       // The resolver turns every assigned name into a local or global binding.

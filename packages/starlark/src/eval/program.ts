@@ -3,7 +3,7 @@ import { resolveFile } from "../resolve/resolver.js";
 import type { FileNode } from "../syntax/ast.js";
 import { parseFile } from "../syntax/parser.js";
 import { StarlarkSyntaxErrors } from "../syntax/position.js";
-import { EvalError, freeze, type Thread, type Value } from "../values/index.js";
+import { freeze, EvalError as StarEvalError, type Thread, type Value } from "../values/index.js";
 import { compileFunctionCode } from "./compiler.js";
 import type { CompileContext } from "./context.js";
 import { addFrame, normalizeError } from "./errors.js";
@@ -49,12 +49,17 @@ export class Program {
 
   /**
    * Runs the top level on `thread` with the given predeclared values, freezes the globals
-   * and returns them. Throws EvalError (with backtrace frames) on failure.
+   * and returns them. Throws StarEvalError (with backtrace frames) on failure.
    */
-  init(thread: Thread, predeclared: Record<string, Value> | ReadonlyMap<string, Value> = {}, opts: InitOptions = {}): Module {
+  init(
+    thread: Thread,
+    predeclared: Record<string, Value> | ReadonlyMap<string, Value> = {},
+    opts: InitOptions = {},
+  ): Module {
     const pre = new Array<Value | undefined>(this.predeclaredIndex.size);
     for (const [name, slot] of this.predeclaredIndex) {
-      pre[slot] = predeclared instanceof Map ? predeclared.get(name) : (predeclared as Record<string, Value>)[name];
+      pre[slot] =
+        predeclared instanceof Map ? predeclared.get(name) : (predeclared as Record<string, Value>)[name];
     }
     const globals = new Array<Value | undefined>(this.globalNames.length);
     const state = new ModuleState(this.filename, globals, pre, opts.load);
@@ -108,7 +113,7 @@ export function compileWithUniverse(
     throw e;
   }
   const toplevelNode = file.toplevel;
-  if (toplevelNode === undefined) throw new EvalError("internal error: resolver produced no top level");
+  if (toplevelNode === undefined) throw new StarEvalError("internal error: resolver produced no top level");
   const ctx: CompileContext = { filename, dialect, universe, predeclaredIndex: new Map() };
   toplevelNode.body.push(...file.stmts);
   const code = compileFunctionCode(ctx, toplevelNode);

@@ -1,24 +1,33 @@
+import { nearestName } from "../resolve/spell.js";
 import type { AssignStmt, BinaryOp, Expr, ForStmt, LoadStmt, Stmt } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
   augmentedBinary,
-  EvalError,
   getAttr,
   getIndex,
   None,
-  setField,
-  setIndex,
+  EvalError as StarEvalError,
   StarList,
   StarRange,
+  setField,
+  setIndex,
   truth,
   type Value,
 } from "../values/index.js";
-import { nearestName } from "../resolve/spell.js";
 import { applyBinary } from "./binary.js";
 import type { CompileContext } from "./context.js";
 import { annotate } from "./errors.js";
 import { compileExpr, compileMakeFunction } from "./expr.js";
-import { BREAK, CONTINUE, type Control, type ExprFn, type Frame, NORMAL, RETURN, type StmtFn } from "./frame.js";
+import {
+  BREAK,
+  CONTINUE,
+  type Control,
+  type ExprFn,
+  type Frame,
+  NORMAL,
+  RETURN,
+  type StmtFn,
+} from "./frame.js";
 import { forEachValue } from "./iterate.js";
 import { compileRead, compileWrite, type StoreFn } from "./names.js";
 import { compileStore } from "./store.js";
@@ -329,13 +338,14 @@ function compileLoad(s: LoadStmt): StmtFn {
   const pos = s.pos;
   return (fr) => {
     const loader = fr.module.loader;
-    if (loader === undefined) annotate(new EvalError("load not implemented by this application"), fr, pos);
+    if (loader === undefined)
+      annotate(new StarEvalError("load not implemented by this application"), fr, pos);
     let members: ReadonlyMap<string, Value> | Record<string, Value>;
     try {
       members = loader(fr.thread, module);
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      annotate(new EvalError(`cannot load ${module}: ${msg}`), fr, pos);
+      annotate(new StarEvalError(`cannot load ${module}: ${msg}`), fr, pos);
     }
     for (const b of bindings) {
       const v = members instanceof Map ? members.get(b.from) : (members as Record<string, Value>)[b.from];
@@ -343,7 +353,7 @@ function compileLoad(s: LoadStmt): StmtFn {
         const names = members instanceof Map ? [...members.keys()] : Object.keys(members);
         const hint = nearestName(b.from, names);
         const msg = `load: name ${b.from} not found in module ${module}${hint ? ` (did you mean ${hint}?)` : ""}`;
-        annotate(new EvalError(msg), fr, b.pos);
+        annotate(new StarEvalError(msg), fr, b.pos);
       }
       b.store(fr, v);
     }

@@ -1,6 +1,6 @@
-import type { ResolvedDialect } from "../resolve/dialect.js";
-import { compileWithUniverse, type CompileOptions, type Program } from "../eval/program.js";
+import { type CompileOptions, compileWithUniverse, type Program } from "../eval/program.js";
 import { universe } from "../library/universe.js";
+import type { ResolvedDialect } from "../resolve/dialect.js";
 import type { Value } from "../values/index.js";
 
 /** The universe depends only on whether `set` exists; build each variant once and share it. */

@@ -2,11 +2,11 @@ import {
   Builtin,
   decodeByteStringToUtf8,
   encodeUtf8ToByteString,
-  EvalError,
   isStarValue,
   None,
   StarBytes,
   StarDict,
+  EvalError as StarEvalError,
   StarFloat,
   StarList,
   StarSet,
@@ -52,7 +52,7 @@ export function toStarlark(js: unknown): Value {
       return d;
     }
     default:
-      throw new EvalError(`cannot convert JS ${typeof js} to a Starlark value`);
+      throw new StarEvalError(`cannot convert JS ${typeof js} to a Starlark value`);
   }
 }
 
@@ -96,5 +96,5 @@ export function fromStarlark(v: Value): unknown {
     return new Map(entries.map(([k, x]) => [fromStarlark(k), fromStarlark(x)]));
   }
   if (isStarValue(v)) return v;
-  throw new EvalError(`cannot convert Starlark ${typeName(v)} to JS`);
+  throw new StarEvalError(`cannot convert Starlark ${typeName(v)} to JS`);
 }

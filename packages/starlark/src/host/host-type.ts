@@ -1,4 +1,4 @@
-import { EvalError, repr, type StarValue, type Value } from "../values/index.js";
+import { repr, EvalError as StarEvalError, type StarValue, type Value } from "../values/index.js";
 
 /** Describes a read-only host object type visible to Starlark. */
 export interface HostTypeSpec<T> {
@@ -39,7 +39,7 @@ export class HostObject<T> implements StarValue {
 
   hash(): number {
     if (this.spec.hash) return this.spec.hash(this.data);
-    throw new EvalError(`unhashable type: ${this.spec.typeName}`);
+    throw new StarEvalError(`unhashable type: ${this.spec.typeName}`);
   }
 
   repr(): string {
@@ -56,9 +56,10 @@ export class HostObject<T> implements StarValue {
 
   getIndex(key: Value): Value {
     const getIndex = this.spec.getIndex;
-    if (getIndex === undefined) throw new EvalError(`unhandled index operation ${this.spec.typeName}[${typeOf(key)}]`);
+    if (getIndex === undefined)
+      throw new StarEvalError(`unhandled index operation ${this.spec.typeName}[${typeOf(key)}]`);
     const v = getIndex(this.data, key);
-    if (v === undefined) throw new EvalError(`key ${repr(key)} not in ${this.spec.typeName}`);
+    if (v === undefined) throw new StarEvalError(`key ${repr(key)} not in ${this.spec.typeName}`);
     return v;
   }
 }

@@ -47,7 +47,11 @@ const ASSIGN_TARGET_NAMES: Record<string, string> = {
  * predeclared or universal), assigns frame slots, and reports the spec's static errors.
  * Returns all errors found (an empty list means success).
  */
-export function resolveFile(file: FileNode, env: ResolveEnvironment, dialect: ResolvedDialect): SyntaxErrorEntry[] {
+export function resolveFile(
+  file: FileNode,
+  env: ResolveEnvironment,
+  dialect: ResolvedDialect,
+): SyntaxErrorEntry[] {
   const r = new Resolver(file.filename, env, dialect);
   return r.resolve(file);
 }
@@ -189,7 +193,8 @@ class Resolver {
   }
 
   private checkTopLevelControl(pos: Position, what: string): void {
-    if (!this.dialect.topLevelControl && !this.inFunction()) this.errorf(pos, `${what} not within a function`);
+    if (!this.dialect.topLevelControl && !this.inFunction())
+      this.errorf(pos, `${what} not within a function`);
   }
 
   private stmt(s: Stmt): void {
@@ -270,7 +275,10 @@ class Resolver {
       case "Tuple":
       case "List":
         if (augmented) {
-          this.errorf(lhs.pos, `can't use ${lhs.kind === "Tuple" ? "tuple" : "list"} expression in augmented assignment`);
+          this.errorf(
+            lhs.pos,
+            `can't use ${lhs.kind === "Tuple" ? "tuple" : "list"} expression in augmented assignment`,
+          );
         }
         for (const e of lhs.elems) this.assign(e, augmented);
         return;
@@ -311,8 +319,8 @@ class Resolver {
         return;
       case "Cond":
         this.expr(e.cond);
-        this.expr(e.then);
-        this.expr(e.else);
+        this.expr(e.ifTrue);
+        this.expr(e.ifFalse);
         return;
       case "Dot":
         this.expr(e.x);
@@ -380,7 +388,8 @@ class Resolver {
         case "named":
           if (seenKwargs) this.errorf(arg.pos, "keyword argument may not follow **kwargs");
           else if (seenVarargs) this.errorf(arg.pos, "keyword argument may not follow *args");
-          if (seenNames.has(arg.name.name)) this.errorf(arg.pos, `keyword argument ${arg.name.name} repeated`);
+          if (seenNames.has(arg.name.name))
+            this.errorf(arg.pos, `keyword argument ${arg.name.name} repeated`);
           seenNames.add(arg.name.name);
           break;
         case "positional":
@@ -479,7 +488,10 @@ class Resolver {
     let bind = env.bindings.get(use.id.name);
     if (bind === undefined) {
       bind = this.lookupLexical(use, env.parent ?? this.file);
-      if (env.fn !== undefined && (bind.scope === "local" || bind.scope === "free" || bind.scope === "cell")) {
+      if (
+        env.fn !== undefined &&
+        (bind.scope === "local" || bind.scope === "free" || bind.scope === "cell")
+      ) {
         // Captured from an enclosing function: that local becomes a cell, and this
         // function gets a free variable referring to it.
         if (bind.scope === "local") bind.scope = "cell";

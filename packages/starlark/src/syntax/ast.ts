@@ -136,8 +136,8 @@ export interface CondExpr {
   readonly kind: "Cond";
   readonly pos: Position;
   readonly cond: Expr;
-  readonly then: Expr;
-  readonly else: Expr;
+  readonly ifTrue: Expr;
+  readonly ifFalse: Expr;
 }
 
 export type Arg =

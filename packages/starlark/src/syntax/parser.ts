@@ -66,9 +66,8 @@ function terminatesExprList(kind: TokenKind): boolean {
 
 /** Parses a Starlark file; throws StarlarkSyntaxErrors holding the first scan or parse error. */
 export function parseFile(filename: string, source: string): FileNode {
-  const parser = new Parser(source);
   try {
-    return { filename, stmts: parser.parseFile() };
+    return { filename, stmts: new Parser(source).parseFile() };
   } catch (e) {
     if (e instanceof ParseAbort) {
       throw new StarlarkSyntaxErrors([{ filename, line: e.pos.line, col: e.pos.col, msg: e.msg }]);
@@ -219,7 +218,8 @@ class Parser {
       case "return": {
         this.advance();
         let result: Expr | undefined;
-        if (this.cur() !== "EOF" && this.cur() !== "NEWLINE" && this.cur() !== ";") result = this.parseExpr(false);
+        if (this.cur() !== "EOF" && this.cur() !== "NEWLINE" && this.cur() !== ";")
+          result = this.parseExpr(false);
         return { kind: "Return", pos, result };
       }
       case "break":
@@ -245,7 +245,8 @@ class Parser {
   private parseLoad(): LoadStmt {
     const pos = this.advance();
     const lparen = this.consume("(");
-    if (this.cur() !== "STRING") this.fail(this.tok.end, "first operand of load statement must be a string literal");
+    if (this.cur() !== "STRING")
+      this.fail(this.tok.end, "first operand of load statement must be a string literal");
     const module = this.tok.value as string;
     this.advance();
     const from: Ident[] = [];
@@ -261,7 +262,10 @@ class Parser {
         const id = this.parseIdent();
         to.push(id);
         if (this.cur() !== "=") {
-          this.fail(this.tok.end, `load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`);
+          this.fail(
+            this.tok.end,
+            `load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`,
+          );
         }
         this.advance();
         if (this.cur() !== "STRING") {
@@ -269,7 +273,10 @@ class Parser {
         }
         from.push(this.loadIdent());
       } else {
-        this.fail(this.tok.end, `load operand must be "name" or localname="name" (got ${describeToken(this.cur())})`);
+        this.fail(
+          this.tok.end,
+          `load operand must be "name" or localname="name" (got ${describeToken(this.cur())})`,
+        );
       }
     }
     this.consume(")");
@@ -345,7 +352,7 @@ class Parser {
       if (this.cur() !== "else") this.fail(ifPos, "conditional expression without else clause");
       this.advance();
       const elseExpr = this.parseTest();
-      return { kind: "Cond", pos: x.pos, cond, then: x, else: elseExpr };
+      return { kind: "Cond", pos: x.pos, cond, ifTrue: x, ifFalse: elseExpr };
     }
     return x;
   }
@@ -496,7 +503,12 @@ class Parser {
         return { kind: "Ident", pos: tok.pos, name: tok.value as string };
       case "INT":
         this.advance();
-        return { kind: "Literal", pos: tok.pos, raw: tok.raw, literal: { type: "int", value: tok.value as number } };
+        return {
+          kind: "Literal",
+          pos: tok.pos,
+          raw: tok.raw,
+          literal: { type: "int", value: tok.value as number },
+        };
       case "FLOAT":
         this.advance();
         return {

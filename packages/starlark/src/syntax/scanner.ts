@@ -343,7 +343,8 @@ export class Scanner {
         const n = e === "u" ? 4 : 8;
         const hex = body.slice(i, i + n);
         if (hex.length < n) this.fail(pos, `truncated escape sequence \\${e}${hex}`);
-        if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) this.fail(pos, `invalid escape sequence \\${e}${hex}`);
+        if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex))
+          this.fail(pos, `invalid escape sequence \\${e}${hex}`);
         const cp = Number.parseInt(hex, 16);
         if (cp > 0x10ffff) this.fail(pos, `code point out of range: \\${e}${hex} (max \\U00010ffff)`);
         if (cp >= 0xd800 && cp < 0xe000) this.fail(pos, `invalid Unicode code point U+${hex.toUpperCase()}`);

@@ -1,0 +1,157 @@
+// Benchmarks for @berth/starlark: runs every workload in ../shared/bench/starlark/, checks the
+// printed output byte for byte against expected/, and reports median times, measured both
+// in-process (after warm-up) and as a whole `starlark` process. Run with `pnpm bench`.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compile, Thread } from "../dist/index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const packageDir = resolve(here, "..");
+const repoRoot = resolve(packageDir, "../..");
+const benchDir = resolve(repoRoot, "../shared/bench/starlark");
+const cli = join(packageDir, "dist/cli/main.js");
+const IN_PROCESS_RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const WARMUP_RUNS = 2;
+const PROCESS_RUNS = Number(process.env.BENCH_PROCESS_RUNS ?? 3);
+
+if (!existsSync(benchDir)) {
+  console.error(`starlark bench: ${benchDir} not found (the shared/ folder must sit beside the repository)`);
+  process.exit(2);
+}
+
+/** go.starlark.net reference figures from the workloads' README table. */
+function referenceTimes() {
+  const ref = {};
+  const readme = readFileSync(join(benchDir, "README.md"), "utf8");
+  for (const m of readme.matchAll(/^\|\s*(\w+)\s*\|\s*([\d.]+)\s*\|\s*(\d+)\s*\|$/gm)) {
+    ref[m[1]] = { wallSeconds: Number(m[2]), maxRssMiB: Number(m[3]) };
+  }
+  return ref;
+}
+
+/** Dialect flags are declared in a `# flags:` comment (only fib_rec uses one). */
+function flagsOf(source) {
+  const m = /^# flags:(.*)$/m.exec(source);
+  return m ? m[1].trim().split(/\s+/).filter(Boolean) : [];
+}
+
+function dialectOf(flags) {
+  const d = {};
+  for (const f of flags) {
+    if (f === "-recursion") Object.assign(d, { recursion: true, while: true });
+    else if (f === "-set") d.set = true;
+    else if (f === "-while") d.while = true;
+    else if (f === "-globalreassign") Object.assign(d, { globalReassign: true, topLevelControl: true });
+    else throw new Error(`unknown flag ${f}`);
+  }
+  return d;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** One in-process run: compile, then execute on a fresh thread; returns [ms, output]. */
+function runInProcess(file, source, dialect) {
+  let out = "";
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const program = compile(source, { filename: file, dialect });
+  program.init(new Thread({ print: (_t, msg) => (out += `${msg}\n`) }), {});
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  return [wall, out, (cpu.user + cpu.system) / 1000];
+}
+
+function runProcess(file, flags) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cli, ...flags, file], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${file}: exit ${r.status}: ${r.stderr}`);
+  return [ms, r.stdout];
+}
+
+const reference = referenceTimes();
+const workloads = readdirSync(benchDir)
+  .filter((f) => f.endsWith(".star"))
+  .map((f) => f.slice(0, -5))
+  .sort();
+const results = [];
+let failures = 0;
+for (const name of workloads) {
+  const file = join(benchDir, `${name}.star`);
+  const source = readFileSync(file, "utf8");
+  const expected = readFileSync(join(benchDir, "expected", `${name}.out`), "utf8");
+  const flags = flagsOf(source);
+  const dialect = dialectOf(flags);
+  const inProcess = [];
+  const inProcessCpu = [];
+  let outputOk = true;
+  for (let i = 0; i < WARMUP_RUNS + IN_PROCESS_RUNS; i++) {
+    const [ms, out, cpuMs] = runInProcess(file, source, dialect);
+    if (out !== expected) outputOk = false;
+    if (i >= WARMUP_RUNS) {
+      inProcess.push(ms);
+      inProcessCpu.push(cpuMs);
+    }
+  }
+  const whole = [];
+  for (let i = 0; i < PROCESS_RUNS; i++) {
+    const [ms, out] = runProcess(file, flags);
+    if (out !== expected) outputOk = false;
+    whole.push(ms);
+  }
+  if (!outputOk) failures++;
+  const ref = reference[name];
+  results.push({
+    workload: name,
+    outputMatches: outputOk,
+    inProcessMedianMs: Number(median(inProcess).toFixed(2)),
+    inProcessMedianCpuMs: Number(median(inProcessCpu).toFixed(2)),
+    wholeProcessMedianMs: Number(median(whole).toFixed(1)),
+    goReferenceWallMs: ref ? ref.wallSeconds * 1000 : null,
+    inProcessRuns: inProcess.map((x) => Number(x.toFixed(2))),
+    wholeProcessRuns: whole.map((x) => Number(x.toFixed(1))),
+  });
+}
+
+const pad = (s, n) => String(s).padEnd(n);
+const padl = (s, n) => String(s).padStart(n);
+console.log(
+  `${pad("workload", 12)}${padl("output", 8)}${padl("in-process ms", 15)}${padl("(cpu ms)", 10)}${padl("process ms", 12)}${padl("go ms", 9)}${padl("in-proc/go", 12)}`,
+);
+for (const r of results) {
+  const ratio = r.goReferenceWallMs ? (r.inProcessMedianMs / r.goReferenceWallMs).toFixed(2) : "-";
+  console.log(
+    `${pad(r.workload, 12)}${padl(r.outputMatches ? "ok" : "WRONG", 8)}${padl(r.inProcessMedianMs.toFixed(1), 15)}${padl(r.inProcessMedianCpuMs.toFixed(1), 10)}${padl(r.wholeProcessMedianMs.toFixed(0), 12)}${padl(r.goReferenceWallMs ?? "-", 9)}${padl(ratio, 12)}`,
+  );
+}
+
+const report = {
+  package: "@berth/starlark",
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? "unknown",
+  method: {
+    inProcess: `median of ${IN_PROCESS_RUNS} runs after ${WARMUP_RUNS} warm-up runs; each run compiles and executes on a fresh Thread`,
+    inProcessCpu:
+      "process CPU time (user+system) of the same in-process runs; robust when the machine is loaded",
+    wholeProcess: `median of ${PROCESS_RUNS} runs of \`node dist/cli/main.js [flags] FILE\`, wall time including Node start-up`,
+    reference: "go.starlark.net f935de8 cmd/starlark, whole process wall time, from the workloads' README",
+  },
+  results,
+};
+const outDir = join(repoRoot, "bench", "results");
+mkdirSync(outDir, { recursive: true });
+writeFileSync(join(outDir, "starlark.json"), `${JSON.stringify(report, null, 2)}\n`);
+console.log(`wrote ${join(outDir, "starlark.json")}`);
+if (failures > 0) {
+  console.error(`${failures} workload(s) produced wrong output`);
+  process.exitCode = 1;
+}
