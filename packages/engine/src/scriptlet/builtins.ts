@@ -15,7 +15,13 @@ import {
 import { type ParamSpec, unpackBuiltinArgs } from "./argspec.js";
 import { groupNotFound, invalidMemberName, projectNotFound } from "./messages.js";
 import { HostObject } from "./objects.js";
-import type { ClusterMemberView, ScriptletCall, ScriptletLogLine } from "./port.js";
+import type {
+  ClusterMemberStateView,
+  ClusterMemberView,
+  ResourcesView,
+  ScriptletCall,
+  ScriptletLogLine,
+} from "./port.js";
 import {
   clusterMemberSchema,
   clusterMemberStateSchema,
@@ -87,16 +93,21 @@ function optionalString(v: string | boolean | undefined): string | undefined {
 }
 
 /**
- * Calls into the cluster view. Its failures (say a not-found EngineError for
- * an unknown project in a count) become Starlark errors carrying the same
- * message, so they abort the run like LXD's Go errors do.
+ * A failure of the cluster view (say a not-found EngineError for an unknown
+ * project in a count) becomes a Starlark error with the same message, so it
+ * aborts the run like LXD's Go errors do.
  */
+function viewFailure(err: unknown): StarEvalError {
+  if (err instanceof StarEvalError) return err;
+  return new StarEvalError(err instanceof Error ? err.message : String(err));
+}
+
+/** Runs a cluster view query, turning its failures into Starlark errors. */
 function ask<T>(query: () => T): T {
   try {
     return query();
   } catch (err) {
-    if (err instanceof StarEvalError) throw err;
-    throw new StarEvalError(err instanceof Error ? err.message : String(err));
+    throw viewFailure(err);
   }
 }
 
@@ -144,14 +155,24 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
 
     get_cluster_member_state: new Builtin("get_cluster_member_state", (_thread, args, kwargs) => {
       const name = memberNameArg("get_cluster_member_state", args, kwargs);
-      const view = ask(() => cluster.memberState(name));
+      let view: ClusterMemberStateView | undefined;
+      try {
+        view = cluster.memberState(name);
+      } catch (err) {
+        throw viewFailure(err);
+      }
       if (view === undefined) throw new StarEvalError(invalidMemberName(name));
       return new HostObject(clusterMemberStateSchema, view as Record<string, unknown>);
     }),
 
     get_cluster_member_resources: new Builtin("get_cluster_member_resources", (_thread, args, kwargs) => {
       const name = memberNameArg("get_cluster_member_resources", args, kwargs);
-      const view = ask(() => cluster.memberResources(name));
+      let view: ResourcesView | undefined;
+      try {
+        view = cluster.memberResources(name);
+      } catch (err) {
+        throw viewFailure(err);
+      }
       if (view === undefined) throw new StarEvalError(invalidMemberName(name));
       return new HostObject(resourcesSchema, view as Record<string, unknown>);
     }),

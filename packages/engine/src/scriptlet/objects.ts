@@ -164,6 +164,7 @@ export class HostObject extends ReadOnlyObject {
     if (kind.k === "scalar") {
       // The hot path: a scriptlet reads scalars (names, byte counts) of many objects.
       const v = this.data[name];
+      if (typeof v === "string") return encodeUtf8ToByteString(v);
       return typeof v === "number" && Number.isSafeInteger(v) ? v : toValue(v, kind);
     }
     if (kind.k === "float") return toValue(this.data[name], kind);

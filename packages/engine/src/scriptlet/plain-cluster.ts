@@ -29,6 +29,9 @@ export interface PlainClusterData {
 
 export function createPlainClusterView(data: PlainClusterData): ScriptletClusterView {
   const members = new Map(data.members.map((m) => [m.server_name, m]));
+  // Maps, not the records themselves: a scriptlet may look up every one of 10,000 members.
+  const states = new Map(Object.entries(data.states ?? {}));
+  const resources = new Map(Object.entries(data.resources ?? {}));
   const projects = new Map((data.projects ?? [{ name: "default" }]).map((p) => [p.name, p]));
   const instances = data.instances ?? [];
   const pending = data.pending ?? [];
@@ -49,8 +52,8 @@ export function createPlainClusterView(data: PlainClusterData): ScriptletCluster
     (filter.location === undefined || i.location === filter.location);
 
   return {
-    memberState: (name) => (members.has(name) ? (data.states?.[name] ?? {}) : undefined),
-    memberResources: (name) => (members.has(name) ? (data.resources?.[name] ?? {}) : undefined),
+    memberState: (name) => (members.has(name) ? (states.get(name) ?? {}) : undefined),
+    memberResources: (name) => (members.has(name) ? (resources.get(name) ?? {}) : undefined),
     instances: (filter) => instances.filter((i) => matches(filter, i)),
     instancesCount: (filter) => {
       checkFilter(filter);
