@@ -130,16 +130,32 @@ export class HashTable {
   /** Inserts or updates; a new key is checked against the thread's collection size limit. */
   set(k: Value, v: Value, thread?: Thread): void {
     if (this.frozen || this.itercount > 0) this.checkMutable("insert into");
-    const p = typeof k === "string" ? k : this.prim(k, true);
     const vals = this.vals;
-    if (!vals.has(p)) {
-      checkCollectionSize(thread, vals.size + 1);
+    const before = vals.size;
+    if (typeof k === "string") {
+      vals.set(k, v); // one hash lookup: whether the key is new shows in the size
+      if (vals.size !== before) this.checkGrowth(k, thread);
+      return;
+    }
+    const p = this.prim(k, true);
+    vals.set(p, v);
+    if (vals.size !== before) {
+      this.checkGrowth(p, thread);
       if (p !== k) {
         this.origKeys ??= new Map();
         this.origKeys.set(p, k);
       }
     }
-    vals.set(p, v);
+  }
+
+  /** Undoes the insertion of p and throws when the table outgrew the limit. */
+  private checkGrowth(p: Prim, thread: Thread | undefined): void {
+    try {
+      checkCollectionSize(thread, this.vals.size);
+    } catch (e) {
+      this.vals.delete(p);
+      throw e;
+    }
   }
 
   /** Removes k; returns its value or undefined if absent. */

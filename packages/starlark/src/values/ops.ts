@@ -134,12 +134,47 @@ export function compare(op: CompareOp, x: Value, y: Value): boolean {
   return compareDepth(op, x, y, MAX_COMPARE_DEPTH);
 }
 
-/** Three-way comparison used by sorted/min/max (`<` semantics, errors for mixed types). */
+/**
+ * Three-way comparison with `<` semantics, used by sorted(): one pass per pair
+ * instead of two `<` comparisons. Throws "T < U not implemented" for unordered values.
+ */
 export function compareForSort(x: Value, y: Value): number {
   if (typeof x === "number" && typeof y === "number") return x < y ? -1 : x > y ? 1 : 0;
   if (typeof x === "string" && typeof y === "string") return x < y ? -1 : x > y ? 1 : 0;
-  if (compareDepth("<", x, y, MAX_COMPARE_DEPTH)) return -1;
-  if (compareDepth("<", y, x, MAX_COMPARE_DEPTH)) return 1;
+  return threeWay(x, y, MAX_COMPARE_DEPTH, false);
+}
+
+function threeWay(x: Value, y: Value, depth: number, nested: boolean): number {
+  if (depth < 1) throw new StarEvalError("comparison exceeded maximum recursion depth");
+  const tx = typeof x;
+  if (tx === typeof y) {
+    if (tx === "number" || tx === "string" || tx === "bigint") return x < y ? -1 : x > y ? 1 : 0;
+    if (tx === "boolean") return Number(x) - Number(y);
+  }
+  if (x instanceof StarFloat) {
+    if (y instanceof StarFloat) return floatCompare(x.value, y.value);
+    if (isIntPrim(y)) return -compareIntFloat(y, x.value);
+  } else if (isIntPrim(x)) {
+    if (isIntPrim(y)) return x < y ? -1 : x > y ? 1 : 0;
+    if (y instanceof StarFloat) return compareIntFloat(x, y.value);
+  } else if (
+    (x instanceof StarTuple && y instanceof StarTuple) ||
+    (x instanceof StarList && y instanceof StarList)
+  ) {
+    const a = x.elems;
+    const b = (y as StarTuple | StarList).elems;
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const c = threeWay(a[i] as Value, b[i] as Value, depth - 1, true);
+      if (c !== 0) return c;
+    }
+    return a.length - b.length;
+  }
+  // Everything else as go does it: inside a sequence, equal elements (even of
+  // unordered types, such as two equal dicts) are skipped before ordering is asked.
+  if (nested && compareDepth("==", x, y, depth)) return 0;
+  if (compareDepth("<", x, y, depth)) return -1;
+  if (compareDepth("<", y, x, depth)) return 1;
   return 0;
 }
 

@@ -44,6 +44,22 @@ export function percentFormat(format: string, arg: Value, thread?: Thread): stri
     args = [arg];
     if (arg instanceof StarDict) mapping = arg;
   }
+  // Fast path for the very common "prefix%dsuffix" / "%s" shapes with one argument.
+  if (args.length === 1 && mapping === undefined) {
+    const i = format.indexOf("%");
+    if (i >= 0 && format.indexOf("%", i + 2) < 0 && i + 1 < format.length) {
+      const verb = format[i + 1];
+      const a = args[0] as Value;
+      if ((verb === "d" || verb === "i") && typeof a === "number") {
+        return format.slice(0, i) + String(a) + format.slice(i + 2);
+      }
+      if (verb === "s" && typeof a === "string") {
+        const out = format.slice(0, i) + a + format.slice(i + 2);
+        checkStringLength(thread, out.length);
+        return out;
+      }
+    }
+  }
   let argIndex = 0;
   let out = "";
   let start = 0;

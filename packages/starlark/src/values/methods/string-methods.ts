@@ -282,8 +282,10 @@ function hasCased(s: string): boolean {
   return found;
 }
 
-const lower = (s: string) => mapRunes(s, toLower);
-const upper = (s: string) => mapRunes(s, toUpper);
+const NON_ASCII = /[^\x00-\x7f]/;
+// ASCII strings (the common case) use the native, allocation-light conversions.
+const lower = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toLower) : s.toLowerCase());
+const upper = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toUpper) : s.toUpperCase());
 
 const methods: Record<string, MethodFn> = {
   capitalize: (_t, self, args, kwargs) => {
@@ -460,7 +462,10 @@ function replace(t: Thread, s: string, args: Args, kwargs: Kwargs): Value {
   }
   if (count === 0) return s;
   // Upper bound of the result size, checked before building it.
-  const occurrences = old === "" ? s.length + 1 : s.split(old).length - 1;
+  let occurrences = 0;
+  if (old === "") occurrences = s.length + 1;
+  else for (let i = s.indexOf(old); i >= 0; i = s.indexOf(old, i + old.length)) occurrences++;
+  if (occurrences === 0) return s;
   const n = count < 0 ? occurrences : Math.min(count, occurrences);
   checkStringLength(t, s.length + n * (nw.length - old.length));
   if (old === "") {
@@ -481,7 +486,7 @@ function replace(t: Thread, s: string, args: Args, kwargs: Kwargs): Value {
     if (count < 0 || done < count) out += nw;
     return out;
   }
-  if (count < 0) return s.split(old).join(nw);
+  if (count < 0 || count >= occurrences) return s.replaceAll(old, () => nw);
   let out = "";
   let i = 0;
   for (let k = 0; k < count; k++) {

@@ -40,21 +40,33 @@ export function toTitle(r: number): number {
 
 /** Applies fn to each rune of a byte string (ASCII fast path when fn is ASCII-closed). */
 export function mapRunes(s: string, fn: (r: number, index: number) => number): string {
+  // Collect code units and convert in chunks: per-character string concatenation
+  // builds deep ropes and dominated GC time on large strings.
+  const units: number[] = [];
   let out = "";
   let n = 0;
   for (let i = 0; i < s.length; ) {
     const c = s.charCodeAt(i);
+    let m: number;
     if (c < 0x80) {
-      const m = fn(c, n++);
-      out += m < 0x80 ? String.fromCharCode(m) : runeToByteString(m);
+      m = fn(c, n++);
       i++;
     } else {
       const { rune, size } = decodeRuneAt(s, i);
-      out += runeToByteString(fn(rune, n++));
+      m = fn(rune, n++);
       i += size;
     }
+    if (m < 0x80) units.push(m);
+    else {
+      const enc = runeToByteString(m);
+      for (let k = 0; k < enc.length; k++) units.push(enc.charCodeAt(k));
+    }
+    if (units.length >= 8192) {
+      out += String.fromCharCode.apply(null, units);
+      units.length = 0;
+    }
   }
-  return out;
+  return out + String.fromCharCode.apply(null, units);
 }
 
 /** Iterates the runes of a byte string. */
