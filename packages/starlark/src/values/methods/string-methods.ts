@@ -282,7 +282,7 @@ function hasCased(s: string): boolean {
   return found;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 // ASCII strings (the common case) use the native, allocation-light conversions.
 const lower = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toLower) : s.toLowerCase());
 const upper = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toUpper) : s.toUpperCase());
