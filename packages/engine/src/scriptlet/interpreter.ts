@@ -3,7 +3,7 @@
  * threads, errors, function introspection), kept in one file so the rest of
  * the host deals in plain outcomes.
  */
-import { compile, type Program, StarlarkError, Thread, type Value } from "@berth/starlark";
+import { compile, type Program, StarFunction, StarlarkError, Thread, type Value } from "@berth/starlark";
 import { BUILTIN_NAMES } from "./builtins.js";
 import { PROGRAM_NAME, positioned } from "./messages.js";
 import type { ScriptletLimits } from "./port.js";
@@ -74,20 +74,7 @@ export function errorPosition(
   return err.frames[err.frames.length - 1]?.pos;
 }
 
-/** Parameter names of a Starlark function (incl. *args/**kwargs), or undefined when `v` is no Starlark function. */
+/** Parameter names of a Starlark function (incl. *args/**kwargs, go's order), or undefined when `v` is none. */
 export function functionParams(v: Value): readonly string[] | undefined {
-  if (typeof v !== "object" || v === null) return undefined;
-  const fn = v as { type?: unknown; params?: unknown; numParams?: unknown; param?: unknown };
-  if (fn.type !== "function") return undefined;
-  if (Array.isArray(fn.params)) return fn.params.map(String);
-  if (typeof fn.numParams === "function" && typeof fn.param === "function") {
-    const n = (fn.numParams as () => number).call(fn);
-    const names: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const p = (fn.param as (i: number) => unknown).call(fn, i);
-      names.push(String(Array.isArray(p) ? p[0] : p));
-    }
-    return names;
-  }
-  return undefined;
+  return v instanceof StarFunction ? v.params : undefined;
 }
