@@ -79,29 +79,41 @@ export class ServerMetrics {
     if (usage) {
       // Gauges filled on scrape from the engine's model: usage is never tracked twice.
       const labelNames = ["member", "resource_class"] as const;
-      const capacity = new Gauge({
-        name: "berth_member_resource_capacity",
-        help: "Capacity of a resource class on a member: (total - reserved) * allocation_ratio",
-        labelNames,
-        registers: [],
-      });
-      // Registered after the gauge whose collect() fills it, so one engine read serves both.
+      // prom-client collects all metrics concurrently: both gauges share one engine read per scrape.
+      let inFlight: Promise<UsageSample[]> | undefined;
+      const samplesForThisScrape = (): Promise<UsageSample[]> => {
+        if (!inFlight) {
+          inFlight = usage();
+          const clear = () => {
+            inFlight = undefined;
+          };
+          inFlight.then(() => setImmediate(clear), clear);
+        }
+        return inFlight;
+      };
       new Gauge({
         name: "berth_member_resource_used",
         help: "Amount of a resource class used on a member (instances and reservations)",
         labelNames,
         registers,
         async collect() {
-          const samples = await usage();
+          const samples = await samplesForThisScrape();
           this.reset();
-          capacity.reset();
-          for (const s of samples) {
-            this.set({ member: s.member, resource_class: s.resourceClass }, s.used);
-            capacity.set({ member: s.member, resource_class: s.resourceClass }, s.capacity);
-          }
+          for (const s of samples) this.set({ member: s.member, resource_class: s.resourceClass }, s.used);
         },
       });
-      this.registry.registerMetric(capacity);
+      new Gauge({
+        name: "berth_member_resource_capacity",
+        help: "Capacity of a resource class on a member: (total - reserved) * allocation_ratio",
+        labelNames,
+        registers,
+        async collect() {
+          const samples = await samplesForThisScrape();
+          this.reset();
+          for (const s of samples)
+            this.set({ member: s.member, resource_class: s.resourceClass }, s.capacity);
+        },
+      });
     }
   }
 }

@@ -32,7 +32,7 @@ export function accessLog(logger: Logger, metrics: ServerMetrics): MiddlewareHan
       principal: principal ? describePrincipal(principal) : undefined,
       error_kind: c.get("errorKind"),
     };
-    if (status >= 500) log.error(line, "request");
+    if (status >= 500 && status !== 507) log.error(line, "request");
     else log.info(line, "request");
   };
 }

@@ -31,7 +31,8 @@ export function classifyError(err: unknown): ClassifiedError {
   }
   if (err instanceof EngineError) {
     const status = httpStatusOf(err.kind) as ContentfulStatusCode;
-    const isBug = status >= 500;
+    // 507 (no capacity) is an answer, not a failure of berthd; only "internal" is a bug.
+    const isBug = err.kind === "internal";
     // An internal error's details may hold anything; only the log gets them.
     const metadata = isBug ? null : (err.details ?? null);
     return { status, message: err.message, headers: {}, isBug, kind: err.kind, metadata };
