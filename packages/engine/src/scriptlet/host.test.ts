@@ -296,6 +296,17 @@ describe("run: logging", () => {
     ]);
   });
 
+  it("bounds the log output of a run", () => {
+    const source = scriptlet('s = "x" * 60000\nfor i in range(100):\n    log_info(s)\nset_target("node1")');
+    const result = createScriptletHost().run(1, source, placement());
+    expect(result.outcome).toEqual({ kind: "target", member: "node1" });
+    expect(result.logs).toHaveLength(18);
+    expect(result.logs[17]).toEqual({
+      level: "warn",
+      message: "log output truncated: 83 more lines dropped (limit 1048576 characters per run)",
+    });
+  });
+
   it("keeps the lines logged before a failure", () => {
     const result = createScriptletHost().run(1, scriptlet('log_info("before")\nfail("x")'), placement());
     expect(result.logs).toEqual([{ level: "info", message: "before" }]);

@@ -41,6 +41,7 @@ import type {
   ScriptletOutcome,
   ScriptletResult,
 } from "./port.js";
+import { DEFAULT_LOG_BUDGET, RunLog } from "./run-log.js";
 import { instancePlacementSchema } from "./schemas.js";
 import { checkEntryPoint, type EntryPointShape } from "./signature.js";
 import { typeNameOf } from "./values.js";
@@ -61,6 +62,8 @@ export interface ScriptletHostOptions {
   cacheSize?: number;
   /** Bounds for the top-level run during validate() (default VALIDATION_LIMITS). */
   validationLimits?: ScriptletLimits;
+  /** Characters of log output kept per run (default DEFAULT_LOG_BUDGET, 1 Mi). */
+  logBudget?: number;
 }
 
 /** Text of a Starlark error as callers see it (Starlark errors carry normal JS strings). */
@@ -94,6 +97,7 @@ function shapeOf(v: Value | undefined): EntryPointShape {
 export function createScriptletHost(options: ScriptletHostOptions = {}): ScriptletHost {
   const cache = new ProgramCache<Program>(options.cacheSize ?? 4);
   const validationLimits = options.validationLimits ?? VALIDATION_LIMITS;
+  const logBudget = options.logBudget ?? DEFAULT_LOG_BUDGET;
 
   function validate(source: string): void {
     // The empty value unsets the key; there is nothing to check (LXD/Incus: validate.Optional).
@@ -127,16 +131,17 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     logger?: ScriptletLogger,
   ): ScriptletResult {
     const started = performance.now();
-    const logs: ScriptletLogLine[] = [];
     const { request } = call;
-    const emit = (line: ScriptletLogLine): void => {
-      logs.push(line);
-      logger?.log({ ...line, instance: request.name, project: request.project, reason: request.reason });
-    };
+    const log = new RunLog(logBudget, logger, {
+      instance: request.name,
+      project: request.project,
+      reason: request.reason,
+    });
+    const emit = (line: ScriptletLogLine): void => log.emit(line);
     let thread: Thread | undefined;
     const finish = (outcome: ScriptletOutcome): ScriptletResult => ({
       outcome,
-      logs,
+      logs: log.lines(),
       cost: { steps: thread?.steps ?? 0, ms: performance.now() - started },
     });
     const reject = (message: string): ScriptletResult => finish({ kind: "rejected", message });
