@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { apiJsonSchemas, apiSchemas, createApiSchemaRegistry } from "./registry.js";
 
 describe("schema registry and JSON Schema export", () => {
@@ -32,5 +33,18 @@ describe("schema registry and JSON Schema export", () => {
     const properties = config?.properties as Record<string, { description?: string }>;
     expect(Object.keys(properties)).toContain("instances.placement.scriptlet.max_steps");
     expect(properties["cluster.offline_threshold"]?.description).toMatch(/heartbeat/);
+  });
+
+  it("also converts as responses are written (output view)", () => {
+    const document = z.toJSONSchema(createApiSchemaRegistry(), { io: "output", unrepresentable: "any" });
+    const inventory = document.schemas.Inventory as { required?: string[] };
+    expect(inventory.required).toEqual([
+      "total",
+      "reserved",
+      "min_unit",
+      "max_unit",
+      "step_size",
+      "allocation_ratio",
+    ]);
   });
 });
