@@ -1,0 +1,135 @@
+import type { BerthApi, Collection } from "@berth/server/client";
+import type { Command } from "commander";
+import type { CommandContext, Io } from "../context.js";
+import { CliError, ExitCode } from "../exit-codes.js";
+import { type Column, renderDocument, renderList } from "../output/view.js";
+import { action, examples } from "./action.js";
+
+// Bodies differ per collection; the shared verbs only pass them through.
+// biome-ignore lint/suspicious/noExplicitAny: each family narrows T itself; the helper never reads bodies.
+type AnyCollection<T> = Collection<T, any, any, any>;
+
+export interface CrudFamily<T> {
+  /** Command name, e.g. "profile". */
+  name: string;
+  /** Noun in help texts, e.g. "profile". */
+  noun: string;
+  description: string;
+  collection: (api: BerthApi) => AnyCollection<T>;
+  columns: Column<T>[];
+  /** An example name for help texts. */
+  example: string;
+  renamable: boolean;
+}
+
+/** `show` prints the object as YAML (lxc habit), or JSON with `--format json`. */
+export function renderObject(ctx: CommandContext, value: unknown): void {
+  ctx.out(renderDocument(value, ctx.format === "json" ? "json" : "yaml"));
+}
+
+/** list / show / delete (/ rename) for an LXD-style collection; returns the family command for its create/set verbs. */
+export function registerCrud<T>(program: Command, io: Io, family: CrudFamily<T>): Command {
+  const parent = program
+    .command(family.name)
+    .description(family.description)
+    .addHelpText(
+      "after",
+      examples(`berth ${family.name} list`, `berth ${family.name} show ${family.example}`),
+    );
+  const { noun, example } = family;
+
+  parent
+    .command("list")
+    .alias("ls")
+    .description(`List ${noun}s`)
+    .addHelpText("after", examples(`berth ${family.name} list`, `berth ${family.name} list --format yaml`))
+    .action(
+      action(io, async (ctx) => {
+        const rows = await family.collection(ctx.api).list();
+        ctx.out(renderList({ columns: family.columns, rows }, ctx.format, ctx.colors));
+      }),
+    );
+
+  parent
+    .command("show")
+    .description(`Show a ${noun} (YAML)`)
+    .argument("<name>", `${noun} name`)
+    .addHelpText("after", examples(`berth ${family.name} show ${example}`))
+    .action(
+      action(io, async (ctx, name: string) => renderObject(ctx, await family.collection(ctx.api).get(name))),
+    );
+
+  parent
+    .command("delete")
+    .alias("rm")
+    .description(`Delete a ${noun}`)
+    .argument("<name>", `${noun} name`)
+    .addHelpText("after", examples(`berth ${family.name} delete ${example}`))
+    .action(
+      action(io, async (ctx, name: string) => {
+        await family.collection(ctx.api).delete(name);
+      }),
+    );
+
+  if (family.renamable) {
+    parent
+      .command("rename")
+      .alias("mv")
+      .description(`Rename a ${noun}`)
+      .argument("<name>", `${noun} name`)
+      .argument("<new-name>", "new name")
+      .addHelpText("after", examples(`berth ${family.name} rename ${example} ${example}2`))
+      .action(
+        action(io, async (ctx, name: string, newName: string) => {
+          await family.collection(ctx.api).rename(name, newName);
+        }),
+      );
+  }
+  return parent;
+}
+
+/**
+ * `set NAME KEY VALUE` / `unset NAME KEY` on an object's `config` map: read,
+ * change the one key, write the whole object back (PUT), as `lxc profile set` does.
+ */
+export function registerConfigVerbs<T extends { config: Record<string, string> }>(
+  parent: Command,
+  io: Io,
+  family: Pick<CrudFamily<T>, "collection" | "noun" | "example" | "name">,
+  toPut: (value: T) => unknown,
+  setExample: string,
+): void {
+  parent
+    .command("set")
+    .description(`Set a ${family.noun} config key`)
+    .argument("<name>", `${family.noun} name`)
+    .argument("<key>", "config key")
+    .argument("<value>", "value")
+    .addHelpText("after", examples(`berth ${family.name} set ${family.example} ${setExample}`))
+    .action(
+      action(io, async (ctx, name: string, key: string, value: string) => {
+        const collection = family.collection(ctx.api);
+        const current = await collection.get(name);
+        await collection.put(name, toPut({ ...current, config: { ...current.config, [key]: value } }));
+      }),
+    );
+  parent
+    .command("unset")
+    .description(`Unset a ${family.noun} config key`)
+    .argument("<name>", `${family.noun} name`)
+    .argument("<key>", "config key")
+    .addHelpText(
+      "after",
+      examples(`berth ${family.name} unset ${family.example} ${setExample.split(" ")[0]}`),
+    )
+    .action(
+      action(io, async (ctx, name: string, key: string) => {
+        const collection = family.collection(ctx.api);
+        const current = await collection.get(name);
+        if (!(key in current.config))
+          throw new CliError(`${family.noun} "${name}" has no config key "${key}"`, ExitCode.notFound);
+        const { [key]: _removed, ...config } = current.config;
+        await collection.put(name, toPut({ ...current, config }));
+      }),
+    );
+}
