@@ -81,9 +81,9 @@ const chr: BuiltinFn = (_t, args, kwargs) => {
   return runeToByteString(Number(x));
 };
 
-const dict: BuiltinFn = (_t, args, kwargs) => {
+const dict: BuiltinFn = (t, args, kwargs) => {
   const d = new StarDict();
-  updateDict("dict", d, args, kwargs);
+  updateDict("dict", d, args, kwargs, t);
   return d;
 };
 

@@ -350,3 +350,17 @@ describe("compareForSort", () => {
     expect(compareForSort(new StarTuple([1, new StarDict()]), new StarTuple([1, new StarDict()]))).toBe(0);
   });
 });
+
+describe("newer go.starlark.net additions", () => {
+  it("dict union | and |=", () => {
+    const a = new StarDict();
+    a.setKey("a", 1);
+    const b = new StarDict();
+    b.setKey("a", 2);
+    b.setKey("b", 3);
+    expect(str(binary("|", a, b))).toBe('{"a": 2, "b": 3}');
+    expect(str(a)).toBe('{"a": 1}');
+    expect(augmentedBinary("|", a, b)).toBe(a);
+    expect(str(a)).toBe('{"a": 2, "b": 3}');
+  });
+});

@@ -446,7 +446,13 @@ export function binary(op: BinaryOp, x: Value, y: Value, thread?: Thread): Value
       if (r !== undefined) return r;
     }
   } else if (x instanceof StarDict) {
-    // go.starlark.net (2021) has no dict union operator.
+    // Dict union (current go.starlark.net): a new dict, right operand wins.
+    if (op === "|" && y instanceof StarDict) {
+      const out = new StarDict();
+      for (const [k, v] of x.ht.entries()) out.setKey(k, v, thread);
+      for (const [k, v] of y.ht.entries()) out.setKey(k, v, thread);
+      return out;
+    }
   } else if (x instanceof StarBytes) {
     if (op === "+" && y instanceof StarBytes) {
       checkStringLength(thread, x.data.length + y.data.length);
@@ -765,6 +771,11 @@ export function freeze(x: Value): void {
  * the change; everything else is `x = x op y`.
  */
 export function augmentedBinary(op: BinaryOp, x: Value, y: Value, thread?: Thread): Value {
+  if (op === "|" && x instanceof StarDict && y instanceof StarDict) {
+    // `d |= other` updates d in place, as go.starlark.net does.
+    for (const [k, v] of y.ht.entries()) x.setKey(k, v, thread);
+    return x;
+  }
   if (op === "+" && x instanceof StarList && typeof y === "object") {
     const elems = y === x ? x.elems.slice() : iterableToArrayIfIterable(y, thread);
     if (elems !== undefined) {

@@ -5,6 +5,7 @@ import { StarEvalError } from "../errors.js";
 import { StarList, StarTuple } from "../list.js";
 import { iterableToArray, len } from "../ops.js";
 import { repr } from "../repr.js";
+import type { Thread } from "../thread.js";
 import { None, typeName, type Value } from "../value.js";
 import { positional } from "./common.js";
 
@@ -16,12 +17,18 @@ function recv(self: Value): StarDict {
  * dict.update / dict(...) semantics: an optional positional mapping or iterable of
  * pairs, then keyword arguments.
  */
-export function updateDict(fnName: string, d: StarDict, args: Value[], kwargs: [string, Value][]): void {
+export function updateDict(
+  fnName: string,
+  d: StarDict,
+  args: Value[],
+  kwargs: [string, Value][],
+  thread?: Thread,
+): void {
   if (args.length > 1) throw new StarEvalError(`${fnName}: got ${args.length} arguments, want at most 1`);
   const src = args[0];
   if (src !== undefined) {
     if (src instanceof StarDict) {
-      for (const [k, v] of src.ht.entries()) d.setKey(k, v);
+      for (const [k, v] of src.ht.entries()) d.setKey(k, v, thread);
     } else {
       const items = typeof src === "string" ? undefined : iterableToArray(src);
       if (items === undefined) throw new StarEvalError(`${fnName}: got ${typeName(src)}, want iterable`);
@@ -40,12 +47,12 @@ export function updateDict(fnName: string, d: StarDict, args: Value[], kwargs: [
             `${fnName}: dictionary update sequence element #${i} has length ${len(pair)}, want 2`,
           );
         }
-        d.setKey(kv[0] as Value, kv[1] as Value);
+        d.setKey(kv[0] as Value, kv[1] as Value, thread);
       }
     }
   }
   const before = d.len();
-  for (const [k, v] of kwargs) d.setKey(k, v);
+  for (const [k, v] of kwargs) d.setKey(k, v, thread);
   // Fewer new entries than keywords: report a repeated keyword (e.g. from **kwargs).
   if (d.len() < before + kwargs.length) {
     const seen = new Set<string>();
@@ -96,17 +103,17 @@ const methods: Record<string, MethodFn> = {
     d.ht.delete(first[0]);
     return new StarTuple(first);
   },
-  setdefault: (_t, self, args, kwargs) => {
+  setdefault: (t, self, args, kwargs) => {
     positional("setdefault", args, kwargs, 1, 2);
     const d = recv(self);
     const v = d.ht.get(args[0] as Value);
     if (v !== undefined) return v;
     const dflt = args[1] ?? None;
-    d.setKey(args[0] as Value, dflt);
+    d.setKey(args[0] as Value, dflt, t);
     return dflt;
   },
-  update: (_t, self, args, kwargs) => {
-    updateDict("update", recv(self), args, kwargs);
+  update: (t, self, args, kwargs) => {
+    updateDict("update", recv(self), args, kwargs, t);
     return None;
   },
   values: (_t, self, args, kwargs) => {

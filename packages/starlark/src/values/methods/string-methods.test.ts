@@ -110,3 +110,23 @@ describe("str.format", () => {
     expect(err(() => fmt(f, args))).toContain(want);
   });
 });
+
+describe("set methods", () => {
+  it("add/remove/discard/pop and the algebra", async () => {
+    const { StarSet } = await import("../index.js");
+    const s = new StarSet([1, 2, 3]);
+    callMethod(t, s, "add", [4], []);
+    callMethod(t, s, "discard", [1], []);
+    expect(repr(s)).toBe("set([2, 3, 4])");
+    expect(err(() => callMethod(t, s, "remove", [9], []))).toBe("remove: missing key");
+    expect(repr(callMethod(t, s, "union", [new StarTuple([5])], []) as Value)).toBe("set([2, 3, 4, 5])");
+    expect(repr(callMethod(t, s, "intersection", [new StarTuple([3, 4, 9])], []) as Value)).toBe(
+      "set([3, 4])",
+    );
+    expect(repr(callMethod(t, s, "difference", [new StarTuple([3])], []) as Value)).toBe("set([2, 4])");
+    expect(callMethod(t, s, "issubset", [new StarTuple([2, 3, 4, 5])], [])).toBe(true);
+    expect(callMethod(t, s, "pop", [], [])).toBe(2);
+    s.freeze();
+    expect(err(() => callMethod(t, s, "add", [1], []))).toBe("cannot insert into frozen hash table");
+  });
+});
