@@ -12,6 +12,7 @@ import {
   EvalError as StarEvalError,
   StarFloat,
   StarList,
+  StarRange,
   StarTuple,
   slice,
   truth,
@@ -364,73 +365,108 @@ function addArgument(fr: Frame, arg: Arg, v: Value, args: Value[], kwargs: [stri
   }
 }
 
-type Emit = (fr: Frame) => void;
+/** Adds the comprehension's body to the accumulator (a list's elements or a dict). */
+type Emit = (fr: Frame, out: Value[] & StarDict) => void;
 
 /** [body for ... if ...] and {k: v for ...}: nested loops writing into one accumulator. */
 function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
-  // The accumulator lives in a per-evaluation box so nested loops can reach it without allocation per element.
-  const acc: { list: Value[]; dict: StarDict | undefined }[] = [];
-  let emit: Emit;
+  let emit: (fr: Frame, out: never) => void;
   if (e.body.kind === "DictEntry") {
     const k = compileExpr(ctx, e.body.key);
     const v = compileExpr(ctx, e.body.value);
     const pos = e.body.pos;
-    emit = (fr) => {
+    emit = (fr: Frame, out: StarDict) => {
       const key = k(fr);
       const val = v(fr);
       try {
-        const box = acc[acc.length - 1] as { dict: StarDict };
-        box.dict.setKey(key, val);
+        out.setKey(key, val);
       } catch (err) {
         annotate(err, fr, pos);
       }
     };
   } else {
     const body = compileExpr(ctx, e.body);
-    emit = (fr) => {
-      const list = (acc[acc.length - 1] as { list: Value[] }).list;
-      list.push(body(fr));
-      if ((list.length & 0xfff) === 0) fr.thread.checkCollectionSize(list.length);
+    emit = (fr: Frame, out: Value[]) => {
+      out.push(body(fr));
+      if ((out.length & 0xfff) === 0) fr.thread.checkCollectionSize(out.length);
     };
   }
   for (let i = e.clauses.length - 1; i >= 0; i--) {
     const clause = e.clauses[i];
     if (clause === undefined) continue;
-    const inner = emit;
+    const inner = emit as Emit;
     if (clause.kind === "IfClause") {
       const cond = compileExpr(ctx, clause.cond);
-      emit = (fr) => {
+      emit = (fr: Frame, out: Value[] & StarDict) => {
         const c = cond(fr);
-        if (c === true || (c !== false && truth(c))) inner(fr);
+        if (c === true || (c !== false && truth(c))) inner(fr, out);
       };
     } else {
-      const x = compileExpr(ctx, clause.x);
-      const store = compileStore(ctx, clause.vars);
-      const pos = clause.pos;
-      emit = (fr) => {
-        const seq = x(fr);
-        try {
-          forEachValue(fr.thread, seq, (v) => {
-            store(fr, v);
-            inner(fr);
-            return true;
-          });
-        } catch (err) {
-          annotate(err, fr, pos);
-        }
-      };
+      emit = compileComprehensionFor(ctx, clause, inner);
     }
   }
-  const run = emit;
-  const curly = e.curly;
+  const run = emit as Emit;
+  if (e.curly) {
+    return (fr) => {
+      const d = new StarDict();
+      run(fr, d as Value[] & StarDict);
+      return d;
+    };
+  }
   return (fr) => {
-    const box = { list: [] as Value[], dict: curly ? new StarDict() : undefined };
-    acc.push(box);
-    try {
-      run(fr);
-    } finally {
-      acc.pop();
+    const out: Value[] = [];
+    run(fr, out as Value[] & StarDict);
+    return new StarList(out);
+  };
+}
+
+/** One `for` clause, with allocation-free fast paths for ranges and lists bound to a plain local. */
+function compileComprehensionFor(
+  ctx: CompileContext,
+  clause: Extract<Comprehension["clauses"][number], { kind: "ForClause" }>,
+  inner: Emit,
+): Emit {
+  const x = compileExpr(ctx, clause.x);
+  const store = compileStore(ctx, clause.vars);
+  const vars = clause.vars;
+  const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
+  const pos = clause.pos;
+  return (fr, out) => {
+    const seq = x(fr);
+    const thread = fr.thread;
+    if (slot >= 0 && seq instanceof StarRange) {
+      const { start, step, length } = seq;
+      const locals = fr.locals;
+      for (let i = 0; i < length; i++) {
+        thread.checkStep();
+        locals[slot] = start + i * step;
+        inner(fr, out);
+      }
+      return;
     }
-    return curly ? (box.dict as StarDict) : new StarList(box.list);
+    if (seq instanceof StarList) {
+      const lock = !seq.frozen;
+      if (lock) seq.itercount++;
+      try {
+        const elems = seq.elems;
+        for (let i = 0; i < elems.length; i++) {
+          thread.checkStep();
+          store(fr, elems[i] as Value);
+          inner(fr, out);
+        }
+      } finally {
+        if (lock) seq.itercount--;
+      }
+      return;
+    }
+    try {
+      forEachValue(thread, seq, (v) => {
+        store(fr, v);
+        inner(fr, out);
+        return true;
+      });
+    } catch (err) {
+      annotate(err, fr, pos);
+    }
   };
 }
