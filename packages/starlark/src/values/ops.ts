@@ -628,6 +628,7 @@ export function iterableToArray(x: Value, thread?: Thread): Value[] | undefined 
 }
 
 function outOfRange(kind: string, i: Int, n: number): StarEvalError {
+  if (n === 0) return new StarEvalError(`index ${i} out of range: empty ${kind}`);
   if (kind === "") return new StarEvalError(`index ${i} out of range [${-n}:${n - 1}]`);
   return new StarEvalError(`${kind} index ${i} out of range [${-n}:${n - 1}]`);
 }
@@ -656,12 +657,7 @@ export function getIndex(x: Value, key: Value): Value {
     const i = indexOf("string", key, x.length);
     return x[i] as string;
   }
-  if (x instanceof StarRange) {
-    if (x.length === 0 && typeof key === "number") {
-      throw new StarEvalError(`index ${key} out of range: empty range`);
-    }
-    return x.at(indexOf("range", key, x.length));
-  }
+  if (x instanceof StarRange) return x.at(indexOf("range", key, x.length));
   if (x instanceof StarBytes) return x.data.charCodeAt(indexOf("bytes", key, x.data.length));
   if (typeof x === "object" && !(x instanceof StarFloat) && typeof x.getIndex === "function") {
     return x.getIndex(key);

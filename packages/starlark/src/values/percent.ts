@@ -113,11 +113,18 @@ export function percentFormat(format: string, arg: Value, thread?: Thread): stri
       case "e":
         out += formatFloatE(asFloatForFormat(verb, value));
         break;
+      case "E":
+        out += upperExponent(formatFloatE(asFloatForFormat(verb, value)));
+        break;
       case "f":
+      case "F":
         out += formatFloatF(asFloatForFormat(verb, value));
         break;
       case "g":
         out += formatFloatG(asFloatForFormat(verb, value));
+        break;
+      case "G":
+        out += upperExponent(formatFloatG(asFloatForFormat(verb, value)));
         break;
       case "c":
         out += percentChar(value);
@@ -134,6 +141,11 @@ export function percentFormat(format: string, arg: Value, thread?: Thread): stri
   out += format.slice(start);
   checkStringLength(thread, out.length);
   return out;
+}
+
+/** %E/%G: the exponent marker is upper case; inf/nan keep go.starlark.net's spelling. */
+function upperExponent(s: string): string {
+  return s.replace("e", "E");
 }
 
 function percentChar(v: Value): string {
