@@ -36,8 +36,10 @@ export const instances = sqliteTable(
     revision: integer("revision").notNull(),
   },
   (t) => [
-    // Unique names per project (LXD rule); also the getInstance(project, name) lookup.
-    uniqueIndex("instances_by_project_name").on(t.project, t.name),
+    // Unique names per project (LXD rule); also the getInstance(project, name)
+    // lookup. Unnamed reservations (name "") are addressed by id and exempt;
+    // queries repeat the `name <> ''` term so SQLite can use this index.
+    uniqueIndex("instances_by_project_name").on(t.project, t.name).where(sql`${t.name} <> ''`),
     // Covers the hydration counts per (member, project) and listInstances({ location }).
     index("instances_by_member").on(t.memberId, t.project, t.forthcoming, t.type),
     // Placement group membership counts and the "group in use" check.

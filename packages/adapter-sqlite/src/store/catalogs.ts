@@ -23,6 +23,7 @@ import {
   placementGroups,
   profiles,
   projects,
+  projectUsage,
   resourceClasses,
   usage,
 } from "../schema/index.js";
@@ -71,8 +72,12 @@ export function createCatalogs(connection: Connection): Catalogs {
       nameColumn: projects.name,
       keyOf: (p) => ({ name: p.name }),
       inUse: async (db, key) => {
-        const hosted = await countWhere(db, instances, eq(instances.project, key.name));
-        if (hosted > 0) return `${hosted} instance(s)`;
+        // The maintained counter answers without scanning instances.
+        const [counter] = await db
+          .select({ instances: projectUsage.instances })
+          .from(projectUsage)
+          .where(eq(projectUsage.project, key.name));
+        if ((counter?.instances ?? 0) > 0) return `${counter?.instances} instance(s)`;
         if (await exists(db, profiles, eq(profiles.project, key.name))) return "it has profiles";
         if (await exists(db, placementGroups, eq(placementGroups.project, key.name)))
           return "it has placement groups";

@@ -149,6 +149,7 @@ async function checkNewIds(raw: RawSql, creates: NewInstance[], alreadyAdded: Ne
 async function checkNames(raw: RawSql, added: NewInstance[], goneIds: Set<string>): Promise<void> {
   const namesByProject = new Map<string, string[]>();
   for (const record of added) {
+    if (record.name === "") continue;
     const list = namesByProject.get(record.project) ?? [];
     list.push(record.name);
     namesByProject.set(record.project, list);
@@ -157,7 +158,7 @@ async function checkNames(raw: RawSql, added: NewInstance[], goneIds: Set<string
   for (const [project, names] of namesByProject) {
     for (const part of chunks([...new Set(names)], 500)) {
       const rows = await raw.rows(
-        `SELECT id, name FROM instances WHERE project = ? AND name IN (${inList(part.length)})`,
+        `SELECT id, name FROM instances WHERE project = ? AND name IN (${inList(part.length)}) AND name <> ''`,
         [project, ...part],
       );
       for (const row of rows) holders.set(`${project}/${String(row.name)}`, String(row.id));
@@ -165,6 +166,8 @@ async function checkNames(raw: RawSql, added: NewInstance[], goneIds: Set<string
   }
   const claimed = new Set<string>();
   for (const record of added) {
+    // Unnamed reservations (name "") are addressed by id and never clash.
+    if (record.name === "") continue;
     const key = `${record.project}/${record.name}`;
     const holder = holders.get(key);
     if ((holder !== undefined && !goneIds.has(holder)) || claimed.has(key)) {

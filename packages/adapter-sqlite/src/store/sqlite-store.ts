@@ -13,7 +13,7 @@ import {
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
@@ -27,6 +27,9 @@ import { readMemberUsage } from "./member-usage.js";
 import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
 import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
+
+/** The partial unique index's own condition, repeated so SQLite uses that index. */
+const NAMED = sql`${instances.name} <> ''`;
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
 export class SqliteStore implements Store {
@@ -93,8 +96,10 @@ export class SqliteStore implements Store {
   }
 
   async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
+    // Unnamed reservations are addressed by id only.
+    if (name === "") return undefined;
     const [found] = await this.read((db) =>
-      loadInstances(db, and(eq(instances.project, project), eq(instances.name, name))),
+      loadInstances(db, and(eq(instances.project, project), eq(instances.name, name), NAMED)),
     );
     return found;
   }
