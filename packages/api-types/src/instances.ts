@@ -146,7 +146,7 @@ export const InstanceSchema = z
     uuid: z.uuid(),
     description: DescriptionSchema,
     type: z.enum(["container", "virtual-machine"]),
-    architecture: z.string(),
+    architecture: z.union([ArchitectureSchema, z.literal("")]),
     config: ConfigMapSchema,
     devices: DevicesMapSchema,
     expanded_config: ConfigMapSchema,
