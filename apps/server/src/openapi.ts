@@ -1,4 +1,4 @@
-import { apiJsonSchemas } from "@berth/api-types";
+import { type ApiSchemaName, apiJsonSchemas, apiSchemas } from "@berth/api-types";
 import { rawRoutePaths } from "./routes/raw-routes.js";
 import type { QueryName, RouteSpec } from "./routes/route-spec.js";
 
@@ -41,6 +41,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   507: "No member has the capacity (the message says which class ran out)",
 };
 
+/**
+ * The component a schema is published under: api-types registers a schema
+ * object once, under its first name (ServerPatch is the same schema as ServerPut).
+ */
+function componentName(name: ApiSchemaName): string {
+  const schema = apiSchemas[name];
+  const first = (Object.keys(apiSchemas) as ApiSchemaName[]).find((n) => apiSchemas[n] === schema);
+  return first ?? name;
+}
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function operationFor(route: RouteSpec): JsonObject {
@@ -50,7 +60,12 @@ function operationFor(route: RouteSpec): JsonObject {
   }
   for (const q of route.query ?? []) parameters.push(QUERY_PARAMETERS[q]);
   const successSchema = route.response
-    ? { allOf: [ref("SyncResponse"), { type: "object", properties: { metadata: ref(route.response) } }] }
+    ? {
+        allOf: [
+          ref("SyncResponse"),
+          { type: "object", properties: { metadata: ref(componentName(route.response)) } },
+        ],
+      }
     : ref("SyncResponse");
   const responses: JsonObject = {
     [route.creates ? "201" : "200"]: {
@@ -75,7 +90,7 @@ function operationFor(route: RouteSpec): JsonObject {
   if (route.body) {
     operation.requestBody = {
       required: route.bodyOptional !== true,
-      content: { "application/json": { schema: ref(route.body) } },
+      content: { "application/json": { schema: ref(componentName(route.body)) } },
     };
   }
   return operation;

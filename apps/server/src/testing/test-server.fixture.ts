@@ -9,7 +9,7 @@ import { FileTokenStore } from "../auth/file-token-store.js";
 import { issueToken } from "../auth/issue-token.js";
 import { BerthApi } from "../client/typed-client.js";
 import { engineLoggerFor } from "../daemon/engine-logger.js";
-import { listen, type RunningServer } from "../listen.js";
+import { listen, type RunningServer, type TlsFiles } from "../listen.js";
 import { createLogger } from "../logging.js";
 import { ServerMetrics } from "../metrics.js";
 
@@ -35,6 +35,7 @@ export interface TestServer {
 export interface TestServerOptions {
   clock?: Clock;
   bodyLimitBytes?: number;
+  tls?: TlsFiles;
 }
 
 /**
@@ -80,7 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {
-    tcp: { host: "127.0.0.1", port: 0 },
+    tcp: { host: "127.0.0.1", port: 0, ...(options.tls ? { tls: options.tls } : {}) },
     socketPath,
     shutdownGraceMs: 2_000,
   });

@@ -1,0 +1,120 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allRoutes } from "../routes/index.js";
+import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
+import { BerthApiError, BerthTransportError } from "./errors.js";
+import { BerthApi } from "./typed-client.js";
+
+describe("typed client", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("talks to berthd over the Unix socket without a token", async () => {
+    const api = new BerthApi({ socketPath: server.socketPath });
+    await api.members.create({ server_name: "c1" });
+    expect(await api.members.names()).toEqual(["c1"]);
+    expect((await api.members.get("c1")).status).toBe("Online");
+  });
+
+  it("talks to berthd over TCP with a token, and reports API errors with status and text", async () => {
+    const api = new BerthApi({ url: server.url, token: server.adminToken });
+    expect((await api.getServer()).environment.server).toBe("berth");
+    const error = await api.members.get("missing").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BerthApiError);
+    expect((error as BerthApiError).status).toBe(404);
+    expect((error as BerthApiError).message).toBe('Cluster member "missing" not found');
+  });
+
+  it("reports an unreachable server as a transport error", async () => {
+    const api = new BerthApi({ socketPath: join(server.dir, "nothing.sock") });
+    const error = await api.getServer().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BerthTransportError);
+    expect((error as BerthTransportError).code).toBe("ENOENT");
+  });
+
+  it("serves an OpenAPI document covering every route, with the request schemas as components", async () => {
+    const doc = (await new BerthApi({ url: server.url, token: server.adminToken }).openApi()) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>
+      >;
+      components: { schemas: Record<string, unknown> };
+    };
+    for (const route of allRoutes) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+      const operation = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${path}`).toBeDefined();
+      if (route.body) {
+        const ref = operation?.requestBody?.content["application/json"]?.schema.$ref;
+        expect(ref).toMatch(/^#\/components\/schemas\//);
+        expect(doc.components.schemas[ref?.split("/").pop() ?? ""], `${route.body}`).toBeDefined();
+      }
+    }
+    expect(doc.paths["/1.0/metrics"]).toBeDefined();
+    const refs = new Set(
+      [...JSON.stringify(doc).matchAll(/#\/components\/schemas\/([A-Za-z]+)/g)].map((m) => m[1] ?? ""),
+    );
+    const dangling = [...refs].filter((name) => doc.components.schemas[name] === undefined);
+    expect(dangling).toEqual([]);
+    const post = doc.components.schemas.InstancesPost as {
+      properties: Record<string, unknown>;
+      additionalProperties: boolean;
+    };
+    expect(Object.keys(post.properties)).toEqual(
+      expect.arrayContaining(["name", "flavor", "forthcoming", "source"]),
+    );
+    expect(post.additionalProperties).toBe(false);
+  });
+});
+
+describe("TLS", () => {
+  const dir = mkdtempSync(join(tmpdir(), "berthd-tls-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("serves HTTPS when given a certificate and key", async () => {
+    const cert = join(dir, "cert.pem");
+    const key = join(dir, "key.pem");
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+      ],
+      { stdio: "ignore" },
+    );
+    expect(existsSync(cert)).toBe(true);
+    const server = await startTestServer({ tls: { cert: readFileSync(cert), key: readFileSync(key) } });
+    try {
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const api = new BerthApi({ url: server.url, token: server.adminToken, ca: readFileSync(cert) });
+      expect((await api.getServer()).api_version).toBe("1.0");
+      const anonymous = new BerthApi({ url: server.url, ca: readFileSync(cert) });
+      expect(((await anonymous.getServer().catch((e: unknown) => e)) as BerthApiError).status).toBe(401);
+      const untrusting = new BerthApi({ url: server.url, token: server.adminToken });
+      expect(await untrusting.getServer().catch((e: unknown) => e)).toBeInstanceOf(BerthTransportError);
+    } finally {
+      await server.close();
+    }
+  });
+});
