@@ -106,9 +106,6 @@ export class StarFunction implements Callable {
   /** Runs the body with parameters already bound in `locals`. */
   invoke(thread: Thread, locals: (Value | Cell | undefined)[]): Value {
     const code = this.code;
-    if (code.active > 0 && !code.recursionAllowed) {
-      throw new StarEvalError(`function ${code.name} called recursively`);
-    }
     const cells = code.cellSlots;
     for (let i = 0; i < cells.length; i++) {
       const slot = cells[i] as number;
@@ -116,6 +113,16 @@ export class StarFunction implements Callable {
     }
     thread.checkStep();
     const fr = new Frame(locals, this, this.module, thread, code.name, code.pos);
+    if (code.recursionAllowed) {
+      try {
+        code.body(fr);
+      } catch (e) {
+        throw addFrame(e, fr);
+      }
+      return fr.ret ?? None;
+    }
+    // Without the recursion option, an activation of the same code already on the stack is an error.
+    if (code.active > 0) throw new StarEvalError(`function ${code.name} called recursively`);
     code.active++;
     try {
       code.body(fr);
