@@ -241,6 +241,39 @@ describe("get_instances", () => {
   });
 });
 
+describe("lists built by builtins", () => {
+  const many = createPlainClusterView({
+    ...data,
+    instances: Array.from({ length: 50 }, (_, i) => ({
+      name: `i${i}`,
+      project: "default",
+      location: "node1",
+    })),
+  });
+  const limits = { maxSteps: 1_000, timeoutMs: 2_000, maxStringLength: 1 << 16, maxCollectionSize: 40 };
+
+  it("count against the collection cap", () => {
+    const result = run("get_instances()", { cluster: many, limits });
+    expect(result.outcome).toEqual({
+      kind: "rejected",
+      message:
+        "Failed instance placement scriptlet: Failed to run: collection too large: 50 elements exceeds the limit of 40",
+    });
+  });
+
+  it("cost one step per element", () => {
+    const small = run('log_info(len(get_instances(project="default", location="node2")))');
+    const listed = run("log_info(len(get_instances()))");
+    expect(listed.cost.steps - small.cost.steps).toBe(2); // three instances listed instead of one
+    const looping = run("for i in range(400):\n    get_instances()", { limits });
+    expect(looping.outcome).toEqual({
+      kind: "rejected",
+      message:
+        "Failed instance placement scriptlet: Failed to run: Starlark computation cancelled: too many steps (limit 1000)",
+    });
+  });
+});
+
 describe("get_instances_count", () => {
   it("counts instances, with pending creates on request", () => {
     expect(

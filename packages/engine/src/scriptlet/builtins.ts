@@ -10,6 +10,7 @@ import {
   repr,
   EvalError as StarEvalError,
   StarList,
+  type Thread,
   type Value,
 } from "@berth/starlark";
 import { type ParamSpec, unpackBuiltinArgs } from "./argspec.js";
@@ -119,6 +120,16 @@ function memberList(members: readonly ClusterMemberView[]): StarList {
   return new StarList(elems);
 }
 
+/**
+ * Lists built by builtins count against the run's bounds: one step per
+ * element and the collection cap. Otherwise a loop calling get_instances()
+ * on a large cluster could hold millions of objects within a small budget.
+ */
+function chargeListBuild(thread: Thread, length: number): void {
+  thread.checkCollectionSize(length);
+  thread.checkStep(length);
+}
+
 /** The candidate list handed to `instance_placement(candidate_members=...)`. */
 export function candidateList(candidates: readonly ClusterMemberView[]): StarList {
   return memberList(candidates);
@@ -184,7 +195,7 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
         new HostObject(instanceResourcesSchema, call.instanceResources as unknown as Record<string, unknown>),
     ),
 
-    get_instances: new Builtin("get_instances", (_thread, args, kwargs) => {
+    get_instances: new Builtin("get_instances", (thread, args, kwargs) => {
       const [project, location] = unpackBuiltinArgs("get_instances", args, kwargs, INSTANCES_FILTER);
       const filter: { project?: string; location?: string } = {};
       const p = optionalString(project);
@@ -192,6 +203,7 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
       if (p !== undefined) filter.project = p;
       if (l !== undefined) filter.location = l;
       const instances = ask(() => cluster.instances(filter));
+      chargeListBuild(thread, instances.length);
       return new StarList(
         instances.map((i) => new HostObject(instanceSchema, i as unknown as Record<string, unknown>)),
       );
@@ -212,11 +224,12 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
       return ask(() => cluster.instancesCount(filter));
     }),
 
-    get_cluster_members: new Builtin("get_cluster_members", (_thread, args, kwargs) => {
+    get_cluster_members: new Builtin("get_cluster_members", (thread, args, kwargs) => {
       const [group] = unpackBuiltinArgs("get_cluster_members", args, kwargs, GROUP);
       const g = optionalString(group);
       const members = ask(() => cluster.clusterMembers(g));
       if (members === undefined) throw new StarEvalError(groupNotFound(g ?? ""));
+      chargeListBuild(thread, members.length);
       return memberList(members);
     }),
 
