@@ -32,7 +32,7 @@ export function instanceToWire(
     uuid: record.id,
     description: record.description,
     type: record.type,
-    architecture: record.architecture,
+    architecture: record.architecture as Instance["architecture"],
     config: { ...record.config },
     devices: structuredClone(record.devices),
     expanded_config: expanded.config,
