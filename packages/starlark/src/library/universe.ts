@@ -105,7 +105,7 @@ const enumerate: BuiltinFn = (t, args, kwargs) => {
   return new StarList(elems.map((e, i) => new StarTuple([start + i, e])));
 };
 
-const fail: BuiltinFn = (_t, args, kwargs) => {
+const fail: BuiltinFn = (t, args, kwargs) => {
   const [sepv] = unpackArgs("fail", [], kwargs, ["sep?"]);
   let sep = " ";
   if (sepv !== undefined) {
@@ -113,7 +113,7 @@ const fail: BuiltinFn = (_t, args, kwargs) => {
       throw new StarEvalError(`fail: for parameter sep: got ${typeName(sepv)}, want string`);
     sep = sepv;
   }
-  const msg = `fail: ${args.map((a) => str(a)).join(sep)}`;
+  const msg = `fail: ${args.map((a) => str(a, t)).join(sep)}`;
   throw new StarEvalError(msg);
 };
 
@@ -248,7 +248,7 @@ const print: BuiltinFn = (t, args, kwargs) => {
       throw new StarEvalError(`print: for parameter sep: got ${typeName(sepv)}, want string`);
     sep = sepv;
   }
-  t.print(t, decodeByteStringToUtf8(args.map((a) => str(a)).join(sep)));
+  t.print(t, decodeByteStringToUtf8(args.map((a) => str(a, t)).join(sep)));
   return None;
 };
 
@@ -267,9 +267,9 @@ const range: BuiltinFn = (_t, args, kwargs) => {
   return new StarRange(start, stop, step);
 };
 
-const reprFn: BuiltinFn = (_t, args, kwargs) => {
+const reprFn: BuiltinFn = (t, args, kwargs) => {
   const [x] = unpackPositional("repr", args, kwargs, 1, 1);
-  return repr(x as Value);
+  return repr(x as Value, t);
 };
 
 const reversed: BuiltinFn = (t, args, kwargs) => {
@@ -301,9 +301,9 @@ const sorted: BuiltinFn = (t, args, kwargs) => {
   return new StarList(values);
 };
 
-const strFn: BuiltinFn = (_t, args, kwargs) => {
+const strFn: BuiltinFn = (t, args, kwargs) => {
   const [x] = unpackPositional("str", args, kwargs, 1, 1);
-  return str(x as Value);
+  return str(x as Value, t);
 };
 
 const tuple: BuiltinFn = (t, args, kwargs) => {

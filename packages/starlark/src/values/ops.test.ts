@@ -364,3 +364,12 @@ describe("newer go.starlark.net additions", () => {
     expect(str(a)).toBe('{"a": 2, "b": 3}');
   });
 });
+
+describe("repr size limit", () => {
+  it("stops exponential repr output with a LimitError", () => {
+    let x: Value = new StarList([1]);
+    for (let i = 0; i < 40; i++) x = new StarList([x, x]);
+    const t = new Thread({ limits: { maxStringLength: 1 << 20 } });
+    expect(() => repr(x, t)).toThrow(LimitError);
+  });
+});

@@ -92,10 +92,10 @@ export function percentFormat(format: string, arg: Value, thread?: Thread): stri
     }
     switch (verb) {
       case "s":
-        out += str(value);
+        out += str(value, thread);
         break;
       case "r":
-        out += repr(value);
+        out += repr(value, thread);
         break;
       case "d":
       case "i":

@@ -8,6 +8,7 @@ import { StarList, StarTuple } from "./list.js";
 import { StarRange } from "./range.js";
 import { StarSet } from "./set.js";
 import { decodeRuneAt } from "./strings.js";
+import { checkStringLength, type Thread } from "./thread.js";
 import { Builtin, None, StarFloat, type StarValue, type Value } from "./value.js";
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
@@ -76,8 +77,20 @@ export function quoteString(s: string, quote = '"'): string {
   return out + s.slice(start) + quote;
 }
 
-/** repr(v) as a byte string. */
-export function repr(v: Value): string {
+/** Collects output pieces and enforces the string size limit as they arrive. */
+class ReprBuffer {
+  readonly parts: string[] = [];
+  private size = 0;
+  constructor(private readonly thread: Thread | undefined) {}
+  push(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size > 4096) checkStringLength(this.thread, this.size);
+  }
+}
+
+/** repr(v) as a byte string (the thread, when given, supplies the size limit). */
+export function repr(v: Value, thread?: Thread): string {
   switch (typeof v) {
     case "string":
       return quoteString(v);
@@ -90,20 +103,20 @@ export function repr(v: Value): string {
   }
   if (v instanceof StarFloat) return formatFloatG(v.value);
   if (v === None) return "None";
-  const out: string[] = [];
+  const out = new ReprBuffer(thread);
   writeValue(out, v, []);
-  return out.join("");
+  return out.parts.join("");
 }
 
 /** str(v): strings are themselves, everything else is repr. */
-export function str(v: Value): string {
+export function str(v: Value, thread?: Thread): string {
   if (typeof v === "string") return v;
   if (typeof v === "number") return String(v);
   if (typeof v === "object" && !(v instanceof StarFloat) && typeof v.str === "function") return v.str();
-  return repr(v);
+  return repr(v, thread);
 }
 
-function writeValue(out: string[], v: Value, path: StarValue[]): void {
+function writeValue(out: ReprBuffer, v: Value, path: StarValue[]): void {
   if (typeof v !== "object" || v instanceof StarFloat || v === None) {
     out.push(repr(v));
     return;
@@ -185,7 +198,7 @@ function typeOfPrimitive(v: Value): string {
   }
 }
 
-function writeElems(out: string[], elems: readonly Value[], path: StarValue[]): void {
+function writeElems(out: ReprBuffer, elems: readonly Value[], path: StarValue[]): void {
   for (let i = 0; i < elems.length; i++) {
     if (i > 0) out.push(", ");
     writeValue(out, elems[i] as Value, path);

@@ -84,7 +84,7 @@ export function formatString(
       if (kw === undefined) throw new StarEvalError(`keyword ${name} not found`);
       arg = kw[1];
     }
-    out += conv === "r" ? repr(arg) : str(arg);
+    out += conv === "r" ? repr(arg, thread) : str(arg, thread);
     if (out.length > 4096) checkStringLength(thread, out.length);
   }
   checkStringLength(thread, out.length);
