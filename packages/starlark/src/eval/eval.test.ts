@@ -125,6 +125,10 @@ describe("limits", () => {
     expect(runError(doubling, {}, { maxCollectionSize: 1 << 20 }).message).toMatch(/collection too large/);
     const inPlace = "def f():\n  x = [1]\n  for i in range(100):\n    x += x\nf()\n";
     expect(runError(inPlace, {}, { maxCollectionSize: 1 << 20 }).message).toMatch(/collection too large/);
+    const dictComp = "def f():\n  d = {i: i for i in range(20000)}\nf()\n";
+    expect(runError(dictComp, {}, { maxCollectionSize: 1000 }).message).toMatch(/collection too large/);
+    const dictGrowth = "def f():\n  d = {}\n  for i in range(20000):\n    d[i] = i\nf()\n";
+    expect(runError(dictGrowth, {}, { maxCollectionSize: 1000 }).message).toMatch(/collection too large/);
     const str = 'def f():\n  s = "ab"\n  for i in range(100):\n    s = s + s\nf()\n';
     expect(runError(str, {}, { maxStringLength: 1 << 20 }).message).toMatch(/string too large/);
   });

@@ -204,7 +204,7 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
       const v = (values[i] as ExprFn)(fr);
       try {
         const before = d.len();
-        d.setKey(k, v);
+        d.setKey(k, v, fr.thread);
         if (d.len() === before) throw new StarEvalError(`duplicate key: ${repr(k)}`);
       } catch (err) {
         annotate(err, fr, positions[i] ?? pos);
@@ -379,7 +379,7 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
       const key = k(fr);
       const val = v(fr);
       try {
-        out.setKey(key, val);
+        out.setKey(key, val, fr.thread);
       } catch (err) {
         annotate(err, fr, pos);
       }

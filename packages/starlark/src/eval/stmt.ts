@@ -234,7 +234,7 @@ function compileAugmented(ctx: CompileContext, s: AssignStmt): StmtFn {
         }
         const r = augment(fr, op, a, rhs(fr), pos);
         try {
-          setIndex(container, key, r);
+          setIndex(container, key, r, fr.thread);
         } catch (err) {
           annotate(err, fr, ipos);
         }

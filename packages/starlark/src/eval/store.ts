@@ -24,7 +24,7 @@ export function compileStore(ctx: CompileContext, lhs: Expr): StoreFn {
         const container = x(fr);
         const key = k(fr);
         try {
-          setIndex(container, key, v);
+          setIndex(container, key, v, fr.thread);
         } catch (err) {
           annotate(err, fr, pos);
         }
