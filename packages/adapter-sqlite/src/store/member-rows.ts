@@ -1,67 +1,103 @@
 import type { InventoryRecord, MemberRecord, NewMember } from "@berth/engine";
-import { asc, eq, inArray } from "drizzle-orm";
-import type { Database } from "../connection/open-connection.js";
-import { inventories, memberGroups, members, memberTraits } from "../schema/index.js";
+import type { InValue, Row } from "@libsql/client";
+import { eq } from "drizzle-orm";
+import type { Database, RawSql } from "../connection/open-connection.js";
+import { type inventories, members } from "../schema/index.js";
+import { chunks } from "./chunks.js";
+import { inList } from "./sql-lists.js";
 
-type MemberRow = typeof members.$inferSelect;
+const MEMBER_COLUMNS = `id, name, url, architecture, description, failure_domain, roles, config, evacuated,
+  last_heartbeat, state, resources, generation, created_at`;
+
+const parseJson = <T>(value: unknown, fallback: T): T =>
+  value === null ? fallback : (JSON.parse(String(value)) as T);
 
 /**
  * Loads whole member records (groups, traits, inventories included) with one
  * query per table, whatever the number of members: this is what start-up
- * hydration and member reads share.
+ * hydration and member reads share. Plain SQL: with 10,000 members the
+ * query builder's per-row mapping would cost more than the reads.
  */
-export async function loadMembers(db: Database, filter?: { names: string[] }): Promise<MemberRecord[]> {
-  const rows =
-    filter === undefined
-      ? await db.select().from(members).orderBy(asc(members.id))
-      : filter.names.length === 0
-        ? []
-        : await db.select().from(members).where(inArray(members.name, filter.names)).orderBy(asc(members.id));
-  if (rows.length === 0) return [];
-  // With a filter the member list is short; without one, reading whole side
-  // tables is cheaper than a huge IN list.
-  const ids = filter === undefined ? undefined : rows.map((row) => row.id);
-  const [groupRows, traitRows, inventoryRows] = await Promise.all([
-    ids === undefined
-      ? db.select().from(memberGroups).orderBy(asc(memberGroups.position))
-      : db
-          .select()
-          .from(memberGroups)
-          .where(inArray(memberGroups.memberId, ids))
-          .orderBy(asc(memberGroups.position)),
-    ids === undefined
-      ? db.select().from(memberTraits).orderBy(asc(memberTraits.trait))
-      : db
-          .select()
-          .from(memberTraits)
-          .where(inArray(memberTraits.memberId, ids))
-          .orderBy(asc(memberTraits.trait)),
-    ids === undefined
-      ? db.select().from(inventories)
-      : db.select().from(inventories).where(inArray(inventories.memberId, ids)),
-  ]);
+export async function loadMembers(raw: RawSql, filter?: { names: string[] }): Promise<MemberRecord[]> {
   const byId = new Map<number, MemberRecord>();
-  for (const row of rows) byId.set(row.id, memberRecordOf(row));
-  for (const row of groupRows) byId.get(row.memberId)?.groups.push(row.group);
-  for (const row of traitRows) byId.get(row.memberId)?.traits.push(row.trait);
-  for (const row of inventoryRows) {
-    const member = byId.get(row.memberId);
-    if (member === undefined) continue;
-    member.inventories[row.resourceClass] = {
-      total: row.total,
-      reserved: row.reserved,
-      minUnit: row.minUnit,
-      maxUnit: row.maxUnit,
-      stepSize: row.stepSize,
-      allocationRatio: row.allocationRatio,
-      source: row.source,
-    };
+  const sideTables = async (where: string, args: InValue[]) => {
+    for (const row of await raw.rows(
+      `SELECT member_id, group_name FROM member_groups ${where} ORDER BY member_id, position`,
+      args,
+    )) {
+      byId.get(Number(row.member_id))?.groups.push(String(row.group_name));
+    }
+    for (const row of await raw.rows(
+      `SELECT member_id, trait FROM member_traits ${where} ORDER BY member_id, trait`,
+      args,
+    )) {
+      byId.get(Number(row.member_id))?.traits.push(String(row.trait));
+    }
+    for (const row of await raw.rows(
+      `SELECT member_id, resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, source
+       FROM inventories ${where}`,
+      args,
+    )) {
+      const member = byId.get(Number(row.member_id));
+      if (member === undefined) continue;
+      member.inventories[String(row.resource_class)] = {
+        total: Number(row.total),
+        reserved: Number(row.reserved),
+        minUnit: Number(row.min_unit),
+        maxUnit: Number(row.max_unit),
+        stepSize: Number(row.step_size),
+        allocationRatio: Number(row.allocation_ratio),
+        source: row.source === "derived" ? "derived" : "explicit",
+      };
+    }
+  };
+  if (filter === undefined) {
+    for (const row of await raw.rows(`SELECT ${MEMBER_COLUMNS} FROM members ORDER BY id`)) {
+      byId.set(Number(row.id), memberRecordOf(row));
+    }
+    // Reading whole side tables is cheaper than a 10,000-long IN list.
+    if (byId.size > 0) await sideTables("", []);
+    return [...byId.values()];
   }
-  return [...byId.values()];
+  for (const part of chunks([...new Set(filter.names)], 500)) {
+    const rows = await raw.rows(
+      `SELECT ${MEMBER_COLUMNS} FROM members WHERE name IN (${inList(part.length)})`,
+      part,
+    );
+    const ids: number[] = [];
+    for (const row of rows) {
+      byId.set(Number(row.id), memberRecordOf(row));
+      ids.push(Number(row.id));
+    }
+    if (ids.length > 0) await sideTables(`WHERE member_id IN (${inList(ids.length)})`, ids);
+  }
+  return [...byId.values()].sort((a, b) => a.joinOrder - b.joinOrder);
 }
 
-export async function loadMember(db: Database, name: string): Promise<MemberRecord | undefined> {
-  return (await loadMembers(db, { names: [name] }))[0];
+export async function loadMember(raw: RawSql, name: string): Promise<MemberRecord | undefined> {
+  return (await loadMembers(raw, { names: [name] }))[0];
+}
+
+function memberRecordOf(row: Row): MemberRecord {
+  return {
+    name: String(row.name),
+    url: String(row.url),
+    architecture: String(row.architecture),
+    description: String(row.description),
+    failureDomain: String(row.failure_domain),
+    roles: parseJson<string[]>(row.roles, []),
+    groups: [],
+    config: parseJson<Record<string, string>>(row.config, {}),
+    traits: [],
+    evacuated: Number(row.evacuated) === 1,
+    lastHeartbeat: row.last_heartbeat === null ? null : String(row.last_heartbeat),
+    state: parseJson<Record<string, unknown> | null>(row.state, null),
+    resources: parseJson<Record<string, unknown> | null>(row.resources, null),
+    inventories: {},
+    generation: Number(row.generation),
+    joinOrder: Number(row.id),
+    createdAt: String(row.created_at),
+  };
 }
 
 export async function memberIdOf(
@@ -73,28 +109,6 @@ export async function memberIdOf(
     .from(members)
     .where(eq(members.name, name));
   return row;
-}
-
-function memberRecordOf(row: MemberRow): MemberRecord {
-  return {
-    name: row.name,
-    url: row.url,
-    architecture: row.architecture,
-    description: row.description,
-    failureDomain: row.failureDomain,
-    roles: row.roles,
-    groups: [],
-    config: row.config,
-    traits: [],
-    evacuated: row.evacuated,
-    lastHeartbeat: row.lastHeartbeat,
-    state: row.state,
-    resources: row.resources,
-    inventories: {},
-    generation: row.generation,
-    joinOrder: row.id,
-    createdAt: row.createdAt,
-  };
 }
 
 export function memberRowOf(

@@ -8,7 +8,7 @@ import {
   notFound,
 } from "@berth/engine";
 import { and, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
-import type { Database } from "../connection/open-connection.js";
+import type { Database, RawSql } from "../connection/open-connection.js";
 import {
   allocations,
   groups,
@@ -22,7 +22,12 @@ import {
 } from "../schema/index.js";
 import { inventoryRowsOf, loadMember, memberIdOf, memberRowOf } from "./member-rows.js";
 
-export async function createMember(db: Database, member: NewMember, now: string): Promise<MemberRecord> {
+export async function createMember(
+  db: Database,
+  raw: RawSql,
+  member: NewMember,
+  now: string,
+): Promise<MemberRecord> {
   if ((await memberIdOf(db, member.name)) !== undefined) {
     throw conflict(`Cluster member "${member.name}" already exists`);
   }
@@ -37,11 +42,12 @@ export async function createMember(db: Database, member: NewMember, now: string)
   await writeTraits(db, id, member.traits);
   const inventoryRows = inventoryRowsOf(id, member.inventories);
   if (inventoryRows.length > 0) await db.insert(inventories).values(inventoryRows);
-  return (await loadMember(db, member.name))!;
+  return (await loadMember(raw, member.name))!;
 }
 
 export async function updateMember(
   db: Database,
+  raw: RawSql,
   name: string,
   patch: MemberPatch,
   expectedGeneration: number | undefined,
@@ -64,11 +70,12 @@ export async function updateMember(
   if (Object.keys(changes).length > 0) {
     await db.update(members).set(changes).where(eq(members.id, current.id));
   }
-  return (await loadMember(db, name))!;
+  return (await loadMember(raw, name))!;
 }
 
 export async function setInventories(
   db: Database,
+  raw: RawSql,
   name: string,
   records: Record<string, InventoryRecord>,
   expectedGeneration: number,
@@ -112,7 +119,7 @@ export async function setInventories(
     .set({ generation: current.generation + 1 })
     .where(and(eq(members.id, current.id), eq(members.generation, current.generation)));
   if (bumped.rowsAffected !== 1) throw generationConflict(name, expectedGeneration, current.generation);
-  return (await loadMember(db, name))!;
+  return (await loadMember(raw, name))!;
 }
 
 export async function deleteMember(db: Database, name: string): Promise<void> {

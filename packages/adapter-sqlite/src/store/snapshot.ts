@@ -13,7 +13,7 @@ import { readConfig } from "./server-config.js";
  * so memory grows with members and projects, not with instances.
  */
 export async function readSnapshot(db: Database, raw: RawSql): Promise<StoreSnapshot> {
-  const membersList = await loadMembers(db);
+  const membersList = await loadMembers(raw);
   return {
     members: membersList,
     groups: await db.select().from(groups).orderBy(asc(groups.name)),

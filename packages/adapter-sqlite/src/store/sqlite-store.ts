@@ -68,19 +68,19 @@ export class SqliteStore implements Store {
   }
 
   listMembers(): Promise<MemberRecord[]> {
-    return this.read((db) => loadMembers(db));
+    return this.read((_db, raw) => loadMembers(raw));
   }
 
   getMember(name: string): Promise<MemberRecord | undefined> {
-    return this.read((db) => loadMember(db, name));
+    return this.read((_db, raw) => loadMember(raw, name));
   }
 
   createMember(member: NewMember): Promise<MemberRecord> {
-    return this.write((db) => createMember(db, member, this.now()));
+    return this.write((db, raw) => createMember(db, raw, member, this.now()));
   }
 
   updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
-    return this.write((db) => updateMember(db, name, patch, expectedGeneration));
+    return this.write((db, raw) => updateMember(db, raw, name, patch, expectedGeneration));
   }
 
   setInventories(
@@ -88,7 +88,7 @@ export class SqliteStore implements Store {
     inventories: Record<string, InventoryRecord>,
     expectedGeneration: number,
   ): Promise<MemberRecord> {
-    return this.write((db) => setInventories(db, name, inventories, expectedGeneration));
+    return this.write((db, raw) => setInventories(db, raw, name, inventories, expectedGeneration));
   }
 
   deleteMember(name: string): Promise<void> {
