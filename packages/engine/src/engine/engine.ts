@@ -17,6 +17,7 @@ import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
+import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
 import type { ConfigRecord, InstanceRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
@@ -112,7 +113,7 @@ export class Engine {
 
   async getConfig(): Promise<ConfigRecord> {
     await this.runtime.syncConfig();
-    return structuredClone(this.runtime.config);
+    return cloneJson(this.runtime.config);
   }
 
   /**
@@ -145,7 +146,7 @@ export class Engine {
     const next = await this.runtime.store.setConfig(normalized, expectedVersion);
     this.runtime.setConfig(next);
     if (RATIO_KEYS.some((key) => key in patch)) await this.members.rederiveAll();
-    return structuredClone(next);
+    return cloneJson(next);
   }
 
   /** PUT semantics: the given values replace the whole config. */
@@ -181,10 +182,10 @@ export class Engine {
     return result;
   }
   getMemberState(name: string): Record<string, unknown> {
-    return structuredClone(this.members.info(name).record.state ?? {});
+    return cloneJson(this.members.info(name).record.state ?? {});
   }
   getMemberResources(name: string): Record<string, unknown> {
-    return structuredClone(this.members.info(name).record.resources ?? {});
+    return cloneJson(this.members.info(name).record.resources ?? {});
   }
   setMemberResources(name: string, resources: Record<string, unknown>): Promise<MemberInfo> {
     return this.members.setResources(name, resources);

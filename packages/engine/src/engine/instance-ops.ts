@@ -10,6 +10,7 @@ import { expandRequest } from "../expand/expand.js";
 import { projectLimitsOf } from "../expand/project-limits.js";
 import type { DecidedBy } from "../pipeline/decide.js";
 import { allocationsOf } from "../store/allocations.js";
+import { cloneDevices } from "../store/clone.js";
 import type { NewInstance } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries } from "./claims.js";
@@ -82,11 +83,11 @@ export class InstanceOps {
     const body: InstancesPost = bodyOf(record);
     if (mode === "put") {
       body.config = { ...(changes.config ?? {}) };
-      body.devices = structuredClone(changes.devices ?? {});
+      body.devices = cloneDevices(changes.devices ?? {});
       if (changes.profiles !== undefined) body.profiles = [...changes.profiles];
     } else {
       body.config = { ...body.config, ...(changes.config ?? {}) };
-      body.devices = { ...body.devices, ...structuredClone(changes.devices ?? {}) };
+      body.devices = { ...body.devices, ...cloneDevices(changes.devices ?? {}) };
       if (changes.profiles !== undefined) body.profiles = [...changes.profiles];
     }
     if (changes.description !== undefined) body.description = changes.description;

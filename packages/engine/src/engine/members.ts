@@ -14,6 +14,7 @@ import {
 } from "@berth/resources";
 import { invalid, notFound } from "../errors.js";
 import { type MemberStatus, memberStatus } from "../pipeline/views.js";
+import { cloneMember } from "../store/clone.js";
 import type { MemberPatch, NewMember } from "../store/port.js";
 import type { InventoryRecord, MemberRecord } from "../store/records.js";
 import type { EngineRuntime } from "./runtime.js";
@@ -134,7 +135,7 @@ export class Members {
     const member = this.state(name);
     const { nowMs, offlineThresholdMs } = this.runtime.timing();
     return {
-      record: structuredClone(member.record),
+      record: cloneMember(member.record),
       status: memberStatus(member, nowMs, offlineThresholdMs),
       usage: {
         used: nonZero(member.used),

@@ -111,7 +111,7 @@ export class Placer {
     );
     const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime);
     try {
-      const decision = plan(runtime, prepared, { reason: "new", scriptlet });
+      const decision = plan(runtime, prepared, { reason: "new", scriptlet, fullCandidates: true });
       return {
         decision: { outcome: "placed", location: decision.member.name, decided_by: decision.decidedBy },
         candidates: decision.candidates,

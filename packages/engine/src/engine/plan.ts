@@ -4,9 +4,9 @@
  */
 import { insufficientCapacity, invalid, notFound } from "../errors.js";
 import type { ClusterModel, PendingPlacement } from "../model/cluster-model.js";
-import { findCandidates, firstRejection } from "../pipeline/candidates.js";
+import { findCandidates, firstRejection, leastLoadedCandidate } from "../pipeline/candidates.js";
 import type { PlacementContext } from "../pipeline/context.js";
-import { type Decision, decide, type ScriptletSetup } from "../pipeline/decide.js";
+import { type Decision, decide, noCandidateError, type ScriptletSetup } from "../pipeline/decide.js";
 import { TARGET_FILTERS } from "../pipeline/filters.js";
 import { placementView } from "../pipeline/views.js";
 import type { PlacementReason, ScriptletLogger } from "../scriptlet/port.js";
@@ -79,6 +79,12 @@ export interface PlanOptions {
   scriptlet: ScriptletSetup | null;
   /** Skip the model-level project limit check (moves do not add instances). */
   skipProjectLimits?: boolean;
+  /**
+   * List every candidate in order (dry runs). Without a scriptlet or placement
+   * group the default policy otherwise picks without building the list, and
+   * `Decision.candidates` names only the chosen member.
+   */
+  fullCandidates?: boolean;
 }
 
 export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOptions): Decision {
@@ -95,6 +101,12 @@ export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOp
       throw why.capacity ? insufficientCapacity(message) : invalid(message);
     }
     return { member, decidedBy: "target", candidates: [member.name], scriptlet: null };
+  }
+  // Fast path for the default policy: no candidate list to build or sort.
+  if (options.scriptlet === null && prepared.placementGroup === null && options.fullCandidates !== true) {
+    const member = leastLoadedCandidate(model, context);
+    if (member === undefined) throw noCandidateError(findCandidates(model, context), subjectOf(prepared));
+    return { member, decidedBy: "default", candidates: [member.name], scriptlet: null };
   }
   const set = findCandidates(model, context);
   const view = placementView(prepared.request, options.reason, prepared.project.name, {

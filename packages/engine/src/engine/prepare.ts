@@ -9,6 +9,7 @@ import type { InstancesPost } from "@berth/api-types";
 import { EngineError, forbidden, invalid, notFound } from "../errors.js";
 import { type ExpandedRequest, type ExpansionCatalog, expandRequest } from "../expand/expand.js";
 import { allowedGroupsOf, projectLimitsOf } from "../expand/project-limits.js";
+import { cloneDevices, cloneJson } from "../store/clone.js";
 import type { ProjectLimits } from "../store/port.js";
 import type {
   FlavorRecord,
@@ -179,7 +180,7 @@ export async function prepareCreate(
     architecture: body.architecture ?? "",
     description: body.description ?? "",
     ephemeral: body.ephemeral ?? false,
-    source: body.source === undefined ? null : (structuredClone(body.source) as Record<string, unknown>),
+    source: body.source === undefined ? null : (cloneJson(body.source) as Record<string, unknown>),
   };
 }
 
@@ -195,7 +196,7 @@ export function bodyOf(record: InstanceRecord): InstancesPost {
     name: record.name === "" ? undefined : record.name,
     type: record.type,
     config: { ...record.config },
-    devices: structuredClone(record.devices),
+    devices: cloneDevices(record.devices),
     profiles: [...record.profiles],
     description: record.description,
     ephemeral: record.ephemeral,

@@ -9,6 +9,7 @@
 import type { InstancesPost } from "@berth/api-types";
 import { buildInstanceRequest, type InstanceResources } from "@berth/resources";
 import { invalid, notFound } from "../errors.js";
+import { cloneDevices } from "../store/clone.js";
 import type {
   FlavorRecord,
   ImageRecord,
@@ -97,7 +98,7 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     return profile;
   });
   const ownConfig = { ...(spec.config ?? {}) };
-  const ownDevices = structuredClone(spec.devices ?? {}) as Record<string, Record<string, string>>;
+  const ownDevices = cloneDevices(spec.devices ?? {});
   const merged = mergeProfiles(profiles, ownConfig, ownDevices);
   const type: InstanceType = spec.type === "virtual-machine" ? "virtual-machine" : "container";
 
@@ -133,7 +134,7 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     config: ownConfig,
     devices: ownDevices,
     expandedConfig: { ...expanded.config },
-    expandedDevices: structuredClone(expanded.devices) as Record<string, Record<string, string>>,
+    expandedDevices: cloneDevices(expanded.devices),
     profiles: profileNames,
     flavor: flavor?.name ?? null,
     instanceType: spec.instance_type ?? null,

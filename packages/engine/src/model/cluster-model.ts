@@ -29,8 +29,25 @@ function emptyProjectUsage(project: string): ProjectUsageRow {
 
 const groupKey = (project: string, group: string) => `${project}\u0000${group}`;
 
+/**
+ * What the usage-independent filters read from a member. Heartbeats and
+ * usage never change it, so cached candidate sets survive them.
+ */
+function staticSignature(record: MemberRecord): string {
+  return JSON.stringify([
+    record.evacuated,
+    record.config["scheduler.instance"] ?? "",
+    record.groups,
+    record.architecture,
+    record.traits,
+    record.joinOrder,
+  ]);
+}
+
 export class ClusterModel {
   private readonly members = new Map<string, MemberState>();
+  /** Usage-independent candidate sets per request shape (see pipeline/candidates.ts). */
+  private readonly staticSets = new Map<string, readonly MemberState[]>();
   /** Members in join order (the LXD/Incus tie-break). */
   private ordered: MemberState[] = [];
   readonly groups = new Map<string, GroupRecord>();
@@ -46,6 +63,7 @@ export class ClusterModel {
   }
 
   hydrate(snapshot: StoreSnapshot): void {
+    this.staticSets.clear();
     this.members.clear();
     this.groups.clear();
     this.projects.clear();
@@ -95,18 +113,35 @@ export class ClusterModel {
   upsertMember(record: MemberRecord): MemberState {
     const existing = this.members.get(record.name);
     if (existing !== undefined) {
+      if (staticSignature(existing.record) !== staticSignature(record)) this.staticSets.clear();
       existing.setRecord(record);
       if (existing.record.joinOrder !== record.joinOrder) this.reorder();
       return existing;
     }
     const state = new MemberState(record);
     this.members.set(record.name, state);
+    this.staticSets.clear();
     this.reorder();
     return state;
   }
 
   removeMember(name: string): void {
-    if (this.members.delete(name)) this.reorder();
+    if (this.members.delete(name)) {
+      this.staticSets.clear();
+      this.reorder();
+    }
+  }
+
+  /** The cached usage-independent candidates for a request shape, computing them once per shape. */
+  staticCandidates(key: string, compute: () => readonly MemberState[]): readonly MemberState[] {
+    let set = this.staticSets.get(key);
+    if (set === undefined) {
+      // Request shapes are few in practice; the bound only guards against unbounded growth.
+      if (this.staticSets.size >= 1024) this.staticSets.clear();
+      set = compute();
+      this.staticSets.set(key, set);
+    }
+    return set;
   }
 
   setUsage(rows: MemberUsage[]): void {

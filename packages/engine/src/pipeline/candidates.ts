@@ -1,20 +1,48 @@
 /**
- * Runs the feasibility filters over every member (O(members)) and orders the
- * survivors as LXD/Incus do: fewest instances first (reservations and
- * in-flight placements included), ties in join order; then the placement
- * group policy refines the order (or, strict, the set).
+ * Candidate selection over the model. The usage-independent filters
+ * (evacuated, scheduler rules, groups, architecture, traits) depend only on
+ * the request's shape and on member records, so their result is cached per
+ * shape in the model and reused until a member record changes; each
+ * placement then only checks what moves: online (heartbeat age) and capacity.
+ * Survivors are ordered as LXD/Incus do: fewest instances first
+ * (reservations and in-flight placements included), ties in join order; the
+ * placement group policy refines the order (or, strict, the set). Only when
+ * nothing fits are all filters run over all members, to say why.
  */
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { MemberState } from "../model/member-state.js";
 import type { PlacementContext } from "./context.js";
-import { CANDIDATE_FILTERS, type CandidateFilter } from "./filters.js";
+import {
+  architectureFilter,
+  CANDIDATE_FILTERS,
+  type CandidateFilter,
+  capacityFilter,
+  evacuatedFilter,
+  excludedFilter,
+  projectGroupsFilter,
+  schedulerFilter,
+  targetGroupFilter,
+  traitsFilter,
+} from "./filters.js";
 import { applyPlacementGroup } from "./placement-groups.js";
 import type { Rejection } from "./rejection.js";
 
 export interface CandidateSet {
   candidates: MemberState[];
+  /** Why each other member was turned down; filled only when no candidate is left. */
   rejected: { member: string; rejection: Rejection }[];
 }
+
+/** Filters whose verdict does not depend on usage or time. */
+export const STATIC_FILTERS: readonly CandidateFilter[] = [
+  excludedFilter,
+  evacuatedFilter,
+  schedulerFilter,
+  targetGroupFilter,
+  projectGroupsFilter,
+  architectureFilter,
+  traitsFilter,
+];
 
 export function firstRejection(
   member: MemberState,
@@ -29,28 +57,74 @@ export function firstRejection(
 }
 
 /** Default order: fewest instances (incl. reservations and in-flight), then join order. */
-export function byLoad(members: MemberState[]): MemberState[] {
+export function byLoad(members: readonly MemberState[]): MemberState[] {
   return [...members].sort((a, b) => a.load - b.load || a.record.joinOrder - b.record.joinOrder);
 }
 
-export function findCandidates(
-  model: ClusterModel,
-  context: PlacementContext,
-  filters: readonly CandidateFilter[] = CANDIDATE_FILTERS,
-): CandidateSet {
+function shapeKey(context: PlacementContext): string {
+  const request = context.request;
+  return JSON.stringify([
+    context.project.name,
+    context.targetGroup,
+    context.allowedGroups,
+    request.architectures,
+    request.requiredTraits,
+    request.forbiddenTraits,
+    [...context.excluded].sort(),
+  ]);
+}
+
+/** Members passing the usage-independent filters, in join order (cached per request shape). */
+export function staticCandidates(model: ClusterModel, context: PlacementContext): readonly MemberState[] {
+  return model.staticCandidates(shapeKey(context), () =>
+    model.allMembers().filter((member) => firstRejection(member, context, STATIC_FILTERS) === undefined),
+  );
+}
+
+function fitsNow(member: MemberState, context: PlacementContext): boolean {
+  return (
+    member.isOnline(context.nowMs, context.offlineThresholdMs) &&
+    capacityFilter.reject(member, context) === undefined
+  );
+}
+
+/** Every member's first rejection, for the "nothing fits" error (slow path, O(members x filters)). */
+export function explainRejections(model: ClusterModel, context: PlacementContext): CandidateSet["rejected"] {
   const rejected: CandidateSet["rejected"] = [];
-  const feasible: MemberState[] = [];
   for (const member of model.allMembers()) {
-    const why = firstRejection(member, context, filters);
-    if (why === undefined) feasible.push(member);
-    else rejected.push({ member: member.name, rejection: why });
+    const why = firstRejection(member, context, CANDIDATE_FILTERS);
+    if (why !== undefined) rejected.push({ member: member.name, rejection: why });
   }
+  return rejected;
+}
+
+export function findCandidates(model: ClusterModel, context: PlacementContext): CandidateSet {
+  const feasible = staticCandidates(model, context).filter((member) => fitsNow(member, context));
   let candidates = byLoad(feasible);
+  let groupRejections: CandidateSet["rejected"] = [];
   if (context.placementGroup !== null) {
     const counts = model.groupCountsOf(context.placementGroup.project, context.placementGroup.name);
     const grouped = applyPlacementGroup(context.placementGroup, counts, candidates);
     candidates = grouped.kept;
-    rejected.push(...grouped.rejected);
+    groupRejections = grouped.rejected;
   }
-  return { candidates, rejected };
+  if (candidates.length > 0) return { candidates, rejected: [] };
+  return { candidates, rejected: [...explainRejections(model, context), ...groupRejections] };
+}
+
+/**
+ * The default policy's pick without sorting: the first member in join order
+ * with the lowest load that is online and has room. O(members) comparisons;
+ * capacity is checked only for members that would improve the pick.
+ */
+export function leastLoadedCandidate(
+  model: ClusterModel,
+  context: PlacementContext,
+): MemberState | undefined {
+  let best: MemberState | undefined;
+  for (const member of staticCandidates(model, context)) {
+    if (best !== undefined && member.load >= best.load) continue;
+    if (fitsNow(member, context)) best = member;
+  }
+  return best;
 }

@@ -11,6 +11,7 @@ import type {
   InstanceView,
   PlacementReason,
 } from "../scriptlet/port.js";
+import { cloneDevices, cloneJson } from "../store/clone.js";
 import type { InstanceRecord } from "../store/records.js";
 
 export type MemberStatus = "Online" | "Offline" | "Evacuated";
@@ -67,14 +68,13 @@ export function placementView(
     type: request.type,
     architecture: extra.architecture ?? "",
     config: { ...request.expandedConfig },
-    devices: structuredClone(request.expandedDevices),
+    devices: cloneDevices(request.expandedDevices),
     profiles: [...request.profiles],
     instance_type: request.instanceType ?? "",
     description: extra.description ?? "",
     ephemeral: extra.ephemeral ?? false,
   };
-  if (extra.source !== undefined)
-    view.source = structuredClone(extra.source) as InstancePlacementView["source"];
+  if (extra.source !== undefined) view.source = cloneJson(extra.source) as InstancePlacementView["source"];
   return view;
 }
 
@@ -93,7 +93,7 @@ export function instanceView(record: InstanceRecord): InstanceView {
     architecture: record.architecture,
     description: record.description,
     config: { ...record.config },
-    devices: structuredClone(record.devices),
+    devices: cloneDevices(record.devices),
     profiles: [...record.profiles],
     ephemeral: record.ephemeral,
     stateful: false,

@@ -4,6 +4,7 @@
  * never mutate stored state behind the store's back.
  */
 import { conflict, notFound } from "../errors.js";
+import { cloneJson } from "./clone.js";
 import type { CatalogTable, RecordKey } from "./port.js";
 
 export interface MemoryCatalogOptions<T> {
@@ -37,28 +38,28 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
   async list(filter?: { project?: string }): Promise<T[]> {
     return this.values()
       .filter((row) => filter?.project === undefined || this.options.keyOf(row).project === filter.project)
-      .map((row) => structuredClone(row));
+      .map((row) => cloneJson(row));
   }
 
   async get(key: RecordKey): Promise<T | undefined> {
     const row = this.rows.get(keyString(key));
-    return row === undefined ? undefined : structuredClone(row);
+    return row === undefined ? undefined : cloneJson(row);
   }
 
   async create(record: T): Promise<T> {
     const key = keyString(this.options.keyOf(record));
     if (this.rows.has(key)) throw conflict(`${this.options.label} "${key}" already exists`);
     this.options.validate?.(record);
-    this.rows.set(key, structuredClone(record));
-    return structuredClone(record);
+    this.rows.set(key, cloneJson(record));
+    return cloneJson(record);
   }
 
   async update(record: T): Promise<T> {
     const key = keyString(this.options.keyOf(record));
     if (!this.rows.has(key)) throw notFound(`${this.options.label} "${key}" not found`);
     this.options.validate?.(record);
-    this.rows.set(key, structuredClone(record));
-    return structuredClone(record);
+    this.rows.set(key, cloneJson(record));
+    return cloneJson(record);
   }
 
   async delete(key: RecordKey): Promise<void> {

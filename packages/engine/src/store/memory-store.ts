@@ -7,6 +7,7 @@
  */
 import { conflict, EngineError, notFound } from "../errors.js";
 import { capacityOf } from "./capacity.js";
+import { cloneInstance, cloneJson, cloneMember } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
 import type {
   CatalogTable,
@@ -193,13 +194,13 @@ export class MemoryStore implements Store {
 
   async listMembers(): Promise<MemberRecord[]> {
     this.assertOpen();
-    return [...this.members.values()].map((m) => structuredClone(m));
+    return [...this.members.values()].map(cloneMember);
   }
 
   async getMember(name: string): Promise<MemberRecord | undefined> {
     this.assertOpen();
     const member = this.members.get(name);
-    return member === undefined ? undefined : structuredClone(member);
+    return member === undefined ? undefined : cloneMember(member);
   }
 
   async createMember(member: NewMember): Promise<MemberRecord> {
@@ -208,14 +209,14 @@ export class MemoryStore implements Store {
     this.checkGroups(member.groups);
     this.checkClasses(member.inventories);
     const record: MemberRecord = {
-      ...structuredClone(member),
+      ...cloneJson(member),
       generation: 1,
       joinOrder: this.nextJoinOrder++,
       createdAt: new Date().toISOString(),
     };
     this.members.set(member.name, record);
     this.usage.set(member.name, { used: new Map(), forthcoming: new Map() });
-    return structuredClone(record);
+    return cloneMember(record);
   }
 
   async updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
@@ -227,10 +228,10 @@ export class MemoryStore implements Store {
       );
     }
     if (patch.groups !== undefined) this.checkGroups(patch.groups);
-    const next: MemberRecord = { ...member, ...structuredClone(patch) };
+    const next: MemberRecord = { ...member, ...cloneJson(patch) };
     if (patch.traits !== undefined) next.generation = member.generation + 1;
     this.members.set(name, next);
-    return structuredClone(next);
+    return cloneMember(next);
   }
 
   async setInventories(
@@ -258,11 +259,11 @@ export class MemoryStore implements Store {
     }
     const next: MemberRecord = {
       ...member,
-      inventories: structuredClone(inventories),
+      inventories: cloneJson(inventories),
       generation: member.generation + 1,
     };
     this.members.set(name, next);
-    return structuredClone(next);
+    return cloneMember(next);
   }
 
   async deleteMember(name: string): Promise<void> {
@@ -284,13 +285,13 @@ export class MemoryStore implements Store {
     if (name === "") return undefined;
     const id = this.instanceNames.get(`${project}/${name}`);
     const instance = id === undefined ? undefined : this.instances.get(id);
-    return instance === undefined ? undefined : structuredClone(instance);
+    return instance === undefined ? undefined : cloneInstance(instance);
   }
 
   async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
     this.assertOpen();
     const instance = this.instances.get(id);
-    return instance === undefined ? undefined : structuredClone(instance);
+    return instance === undefined ? undefined : cloneInstance(instance);
   }
 
   async listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
@@ -301,7 +302,7 @@ export class MemoryStore implements Store {
       if (filter.location !== undefined && instance.location !== filter.location) continue;
       if (filter.forthcoming !== undefined && instance.forthcoming !== filter.forthcoming) continue;
       if (filter.placementGroup !== undefined && instance.placementGroup !== filter.placementGroup) continue;
-      out.push(structuredClone(instance));
+      out.push(cloneInstance(instance));
     }
     return out;
   }
@@ -337,13 +338,15 @@ export class MemoryStore implements Store {
       added.push(record);
     }
     const goneIds = new Set(removed.map((r) => r.id));
+    const addedIds = new Set(added.map((a) => a.id));
     for (const record of claim.create ?? []) {
-      if (this.instances.has(record.id) || added.some((a) => a.id === record.id)) {
+      if (this.instances.has(record.id) || addedIds.has(record.id)) {
         throw claimFailure("conflict", `Instance id "${record.id}" already exists`, {
           reason: "id_taken",
           id: record.id,
         });
       }
+      addedIds.add(record.id);
       added.push(record);
     }
     this.checkNames(added, goneIds);
@@ -359,11 +362,11 @@ export class MemoryStore implements Store {
     const stored: InstanceRecord[] = [];
     for (const record of added) {
       const revision = (oldById.get(record.id)?.revision ?? 0) + 1;
-      const instance: InstanceRecord = { ...structuredClone(record), revision };
+      const instance: InstanceRecord = { ...cloneInstance(record), revision };
       this.instances.set(instance.id, instance);
       if (instance.name !== "") this.instanceNames.set(`${instance.project}/${instance.name}`, instance.id);
       this.apply(instance);
-      stored.push(structuredClone(instance));
+      stored.push(cloneInstance(instance));
     }
     return { instances: stored, usage: this.usageRows([...touched].sort()) };
   }
@@ -646,7 +649,7 @@ export class MemoryStore implements Store {
       projects: await this.projects.list(),
       placementGroups: await this.placementGroups.list(),
       resourceClasses: await this.resourceClasses.list(),
-      config: structuredClone(this.config),
+      config: cloneJson(this.config),
       usage: this.usageRows([...this.members.keys()]),
       instanceCounts: [...counts.values()],
       placementGroupCounts: [...groupCounts.values()],
@@ -658,7 +661,7 @@ export class MemoryStore implements Store {
 
   async getConfig(): Promise<ConfigRecord> {
     this.assertOpen();
-    return structuredClone(this.config);
+    return cloneJson(this.config);
   }
 
   async getConfigVersion(): Promise<number> {
@@ -679,7 +682,7 @@ export class MemoryStore implements Store {
       else values[key] = value;
     }
     this.config = { version: this.config.version + 1, values };
-    return structuredClone(this.config);
+    return cloneJson(this.config);
   }
 
   async close(): Promise<void> {
