@@ -2,7 +2,7 @@
  * Arbitrary-precision int arithmetic on the number|bigint representation.
  * Every result is normalized: safe integers are numbers, the rest bigints.
  */
-import { StarEvalError } from "./errors.js";
+import { LimitError, StarEvalError } from "./errors.js";
 import { normInt } from "./value.js";
 
 export type Int = number | bigint;
@@ -27,12 +27,31 @@ export function intSub(x: Int, y: Int): Int {
   return normInt(toBig(x) - toBig(y));
 }
 
+/**
+ * Ints larger than this many bits are refused: repeated squaring would otherwise grow
+ * them exponentially and exhaust memory and time (go.starlark.net has no bound).
+ */
+export const MAX_INT_BITS = 1 << 20;
+
+function bitLength(x: bigint): number {
+  return (x < 0n ? -x : x).toString(16).length * 4;
+}
+
+function checkIntBits(bits: number): void {
+  if (bits > MAX_INT_BITS) {
+    throw new LimitError("size", `int too large: result would exceed ${MAX_INT_BITS} bits`);
+  }
+}
+
 export function intMul(x: Int, y: Int): Int {
   if (typeof x === "number" && typeof y === "number") {
     const r = x * y;
     if (Number.isSafeInteger(r)) return r || 0; // `|| 0` turns -0 into 0
   }
-  return normInt(toBig(x) * toBig(y));
+  const bx = toBig(x);
+  const by = toBig(y);
+  if (typeof x === "bigint" || typeof y === "bigint") checkIntBits(bitLength(bx) + bitLength(by));
+  return normInt(bx * by);
 }
 
 export function intFloorDiv(x: Int, y: Int): Int {
@@ -95,7 +114,9 @@ export function intShl(x: Int, y: Int): Int {
     const r = x * 2 ** n;
     if (Number.isSafeInteger(r)) return r;
   }
-  return normInt(toBig(x) << BigInt(n));
+  const bx = toBig(x);
+  if (typeof x === "bigint") checkIntBits(bitLength(bx) + n);
+  return normInt(bx << BigInt(n));
 }
 
 export function intShr(x: Int, y: Int): Int {

@@ -373,3 +373,12 @@ describe("repr size limit", () => {
     expect(() => repr(x, t)).toThrow(LimitError);
   });
 });
+
+describe("int size limit", () => {
+  it("refuses runaway big ints", () => {
+    let x: Value = binary("<<", 1, 511);
+    expect(() => {
+      for (let i = 0; i < 40; i++) x = binary("*", x, x);
+    }).toThrow(LimitError);
+  });
+});
