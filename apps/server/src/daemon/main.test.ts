@@ -1,0 +1,143 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { BerthApi } from "../client/typed-client.js";
+
+const run = promisify(execFile);
+/** The built entry point (turbo builds the package before its tests), exactly what `pnpm start` runs. */
+const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
+const NODE_ARGS = [MAIN];
+
+/** Starts the real berthd entry point; resolves once its "listening" log line names the TCP URL. */
+function startDaemon(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`berthd did not start: ${out}\n${err}`)), 40_000);
+    child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      const match = /"url":"(http[^"]+)".*"msg":"berthd listening"/.exec(out);
+      if (match?.[1] && out.includes("Try it:")) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1], stdout: () => out });
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`berthd exited early (${code}): ${out}\n${err}`));
+    });
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+describe("berthd entry point", () => {
+  const dir = mkdtempSync(join(tmpdir(), "berthd-main-"));
+  const db = join(dir, "berth.db");
+  const socket = join(dir, "berth.sock");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("creates the first admin token straight on the database", async () => {
+    const { stdout } = await run(process.execPath, [
+      ...NODE_ARGS,
+      "token",
+      "create",
+      "root",
+      "--admin",
+      "--db",
+      db,
+      "--json",
+    ]);
+    const created = JSON.parse(stdout) as { name: string; admin: boolean; token: string };
+    expect(created).toMatchObject({ name: "root", admin: true });
+    expect(created.token).toMatch(/^berth_/);
+    expect(statSync(`${db}.tokens.json`).mode & 0o777).toBe(0o600);
+    const failure = await run(process.execPath, [
+      ...NODE_ARGS,
+      "token",
+      "create",
+      "root",
+      "--admin",
+      "--db",
+      db,
+    ]).catch((e: { code: number; stderr: string }) => e);
+    expect((failure as { code: number }).code).toBe(2);
+    expect((failure as { stderr: string }).stderr).toContain('Token "root" already exists');
+    process.env.BERTH_TEST_TOKEN = created.token;
+  }, 60_000);
+
+  it("starts with --demo, serves socket (0660) and TCP, and stops gracefully on SIGTERM", async () => {
+    const token = process.env.BERTH_TEST_TOKEN ?? "";
+    const { child, url, stdout } = await startDaemon([
+      "--db",
+      db,
+      "--listen",
+      "127.0.0.1:0",
+      "--socket",
+      socket,
+      "--demo",
+    ]);
+    try {
+      expect(stdout()).toContain(`curl -s --unix-socket ${socket}`);
+      expect(statSync(socket).mode & 0o777).toBe(0o660);
+      const local = new BerthApi({ socketPath: socket });
+      expect(await local.members.names()).toEqual(["node1", "node2", "node3", "node4"]);
+      const placed = await local.createInstance({
+        name: "web1",
+        source: { type: "image", alias: "ubuntu/24.04" },
+        flavor: "m1.small",
+      });
+      expect(placed.metadata.location).toMatch(/^node[1-4]$/);
+      const remote = new BerthApi({ url, token });
+      expect(await remote.instances.names()).toEqual(["web1"]);
+      // An in-flight request (a scriptlet that runs until its 1.5 s deadline) must finish during shutdown.
+      await remote.patchServerConfig({
+        "instances.placement.scriptlet.timeout_ms": "1500",
+        "instances.placement.scriptlet":
+          "def instance_placement(request, candidate_members):\n    for i in range(1000000000):\n        pass\n",
+      });
+      const inFlight = remote.createInstance({ name: "slow1" }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 300));
+      const exited = exitOf(child);
+      child.kill("SIGTERM");
+      const answer = (await inFlight) as { status: number; message: string };
+      expect(answer.status).toBe(400);
+      expect(answer.message).toMatch(/^Failed instance placement scriptlet: Failed to run/);
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) {
+        const gone = exitOf(child);
+        child.kill("SIGKILL");
+        await gone;
+      }
+    }
+  }, 90_000);
+
+  it("keeps its data across restarts and does not reload the demo", async () => {
+    const { child } = await startDaemon([
+      "--db",
+      db,
+      "--listen",
+      "127.0.0.1:0",
+      "--socket",
+      socket,
+      "--demo",
+    ]);
+    try {
+      const local = new BerthApi({ socketPath: socket });
+      expect(await local.members.names()).toHaveLength(4);
+      expect(await local.instances.names()).toEqual(["web1"]);
+    } finally {
+      const exited = exitOf(child);
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+    }
+  }, 90_000);
+});

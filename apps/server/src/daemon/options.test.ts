@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LISTEN, parseDaemonOptions, parseListen, UsageError } from "./options.js";
+
+describe("berthd options", () => {
+  it("defaults to berth.db, loopback TCP and the shared socket path", () => {
+    const options = parseDaemonOptions([], { BERTH_SOCKET: "/tmp/x.sock" });
+    expect(options.db).toBe("berth.db");
+    expect(options.listen).toEqual(parseListen(DEFAULT_LISTEN));
+    expect(options.listen?.host).toBe("127.0.0.1");
+    expect(options.socket).toBe("/tmp/x.sock");
+    expect(options.tls).toBeUndefined();
+    expect(options.demo).toBe(false);
+  });
+
+  it("reads environment variables, and flags win over them", () => {
+    const env = {
+      BERTH_DB: "/var/lib/berth.db",
+      BERTH_LISTEN: "0.0.0.0:9000",
+      BERTH_SOCKET: "none",
+      BERTH_TICK: "2",
+    };
+    const fromEnv = parseDaemonOptions([], env);
+    expect(fromEnv).toMatchObject({
+      db: "/var/lib/berth.db",
+      listen: { host: "0.0.0.0", port: 9000 },
+      socket: undefined,
+      tickSeconds: 2,
+    });
+    const flags = parseDaemonOptions(["--db", "a.db", "--listen", "[::1]:8443", "--demo"], env);
+    expect(flags).toMatchObject({ db: "a.db", listen: { host: "::1", port: 8443 }, demo: true });
+  });
+
+  it("rejects bad values with a message naming the option", () => {
+    expect(() => parseListen("localhost")).toThrow(UsageError);
+    expect(() => parseListen("localhost")).toThrow(/--listen/);
+    expect(() => parseDaemonOptions(["--tls-cert", "c.pem"], {})).toThrow(/--tls-key/);
+    expect(() => parseDaemonOptions(["--listen", "none", "--socket", "none"], {})).toThrow(
+      /Nothing to listen on/,
+    );
+    expect(() => parseDaemonOptions(["--body-limit", "-5"], {})).toThrow(/--body-limit/);
+    expect(() => parseDaemonOptions(["--log-level", "loud"], {})).toThrow(/--log-level/);
+    expect(() => parseDaemonOptions(["--bogus"], {})).toThrow();
+  });
+});
