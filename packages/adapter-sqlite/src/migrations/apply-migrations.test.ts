@@ -4,7 +4,7 @@ import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { inventoryOf } from "../testing/records.fixture.js";
-import { makeTempDir } from "../testing/temp-dir.js";
+import { makeTempDir } from "../testing/temp-dir.fixture.js";
 import { MIGRATIONS_FOLDER, MigrationError } from "./apply-migrations.js";
 
 const dir = makeTempDir();
