@@ -1,4 +1,8 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
 import { sharedTestConfig } from "../../vitest.shared.js";
 
-export default defineConfig(sharedTestConfig);
+// Benchmarks live in bench/ (and beside the scriptlet host in src/); never pick up compiled copies in dist/.
+export default mergeConfig(
+  defineConfig(sharedTestConfig),
+  defineConfig({ test: { benchmark: { include: ["bench/**/*.bench.ts", "src/**/*.bench.ts"] } } }),
+);
