@@ -121,7 +121,10 @@ export class ClusterModel {
     const state = new MemberState(record);
     this.members.set(record.name, state);
     this.staticSets.clear();
-    this.reorder();
+    // Members join in increasing order: appending keeps registration O(1) per member.
+    const last = this.ordered[this.ordered.length - 1];
+    if (last === undefined || last.record.joinOrder < record.joinOrder) this.ordered.push(state);
+    else this.reorder();
     return state;
   }
 
