@@ -1,0 +1,65 @@
+import { join } from "node:path";
+import { openStore } from "@berth/adapter-sqlite";
+import { Engine } from "@berth/engine";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
+import { FileTokenStore } from "./auth/file-token-store.js";
+import type { BerthApiError } from "./client/errors.js";
+import { BerthApi } from "./client/typed-client.js";
+import { listen, type RunningServer } from "./listen.js";
+import { ServerMetrics } from "./metrics.js";
+import { addMembers, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
+
+/** A second berthd (own engine, own store connection) on the first one's database file. */
+describe("two servers sharing one database", () => {
+  let first: TestServer;
+  let second: { api: BerthApi; running: RunningServer; close(): Promise<void> };
+
+  beforeAll(async () => {
+    first = await startTestServer();
+    await addMembers(first.local(), [{ name: "s1" }, { name: "s2" }]);
+    const db = join(first.dir, "berth.db");
+    const store = await openStore(db);
+    const engine = await Engine.open({ store });
+    const app = createApp({
+      engine,
+      tokens: new FileTokenStore(`${db}.tokens.json`),
+      logger: pino({ level: "silent" }),
+      metrics: new ServerMetrics(),
+    });
+    const running = await listen(app, { tcp: { host: "127.0.0.1", port: 0 } });
+    second = {
+      api: new BerthApi({ url: running.url as string, token: first.adminToken }),
+      running,
+      close: async () => {
+        await running.close();
+        await store.close();
+      },
+    };
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  it("accepts the tokens issued through the other server", async () => {
+    const created = await first.tcp(first.adminToken).createToken({ name: "shared", admin: true });
+    const viaSecond = new BerthApi({ url: second.running.url as string, token: created.secret });
+    expect((await viaSecond.getServer()).api_version).toBe("1.0");
+  });
+
+  it("runs the scriptlet set through the other server, without a restart", async () => {
+    await first.tcp(first.adminToken).patchServerConfig({
+      "instances.placement.scriptlet":
+        'def instance_placement(request, candidate_members):\n    if request.name == "foo":\n        return "Invalid name"\n    set_target("s2")\n',
+    });
+    const error = await second.api.createInstance({ name: "foo" }).catch((e: unknown) => e);
+    expect((error as BerthApiError).message).toBe(
+      'Failed instance placement scriptlet: Failed with return value: "Invalid name"',
+    );
+    const placed = await second.api.createInstance({ name: "bar" });
+    expect(placed.metadata.location).toBe("s2");
+    expect((await second.api.getServer()).config["instances.placement.scriptlet"]).toContain("Invalid name");
+  });
+});
