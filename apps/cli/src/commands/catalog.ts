@@ -1,5 +1,6 @@
 import type {
   Flavor,
+  FlavorPut,
   FlavorsPost,
   Image,
   PlacementGroup,
@@ -29,6 +30,11 @@ export function parseSizeIn(value: string, unitBytes: number, flag: string): num
     );
   }
   return parsed.value / unitBytes;
+}
+
+function flavorPut(flavor: Flavor, extraSpecs: Record<string, string>): FlavorPut {
+  const { name: _name, ...put } = flavor;
+  return { ...put, extra_specs: extraSpecs };
 }
 
 function registerFlavors(program: Command, io: Io): void {
@@ -107,10 +113,9 @@ function registerFlavors(program: Command, io: Io): void {
     .addHelpText("after", examples("berth flavor set m1.small hw:cpu_policy=dedicated"))
     .action(
       action(io, async (ctx, name: string, pairs: string[]) => {
+        const changes = parseKeyValues(pairs, "extra spec");
         const current = await ctx.api.flavors.get(name);
-        await ctx.api.flavors.patch(name, {
-          extra_specs: { ...current.extra_specs, ...parseKeyValues(pairs, "extra spec") },
-        });
+        await ctx.api.flavors.put(name, flavorPut(current, { ...current.extra_specs, ...changes }));
       }),
     );
   flavor
@@ -125,7 +130,8 @@ function registerFlavors(program: Command, io: Io): void {
         if (!(key in current.extra_specs))
           throw new CliError(`Flavor "${name}" has no extra spec "${key}"`, ExitCode.notFound);
         const { [key]: _removed, ...extra_specs } = current.extra_specs;
-        await ctx.api.flavors.patch(name, { extra_specs });
+        // PUT, not PATCH: a PATCH merges maps, so it can add specs but never drop one.
+        await ctx.api.flavors.put(name, flavorPut(current, extra_specs));
       }),
     );
 }
@@ -137,7 +143,7 @@ function registerProfiles(program: Command, io: Io): void {
     description: "Profiles: config and devices merged into instances",
     collection: (api: BerthApi) => api.profiles,
     example: "web",
-    renamable: true,
+    renamable: false,
     columns: [
       { header: "NAME", human: (p: Profile) => p.name },
       { header: "DESCRIPTION", human: (p: Profile) => p.description },
@@ -182,7 +188,7 @@ function registerProjects(program: Command, io: Io): void {
     description: "Projects: limits.*, restricted and restricted.cluster.groups",
     collection: (api: BerthApi) => api.projects,
     example: "team-a",
-    renamable: true,
+    renamable: false,
     columns: [
       { header: "NAME", human: (p: Project) => p.name },
       { header: "DESCRIPTION", human: (p: Project) => p.description },
@@ -337,7 +343,7 @@ function registerPlacementGroups(program: Command, io: Io): void {
     description: "Placement groups: spread or pack instances that set config placement.group",
     collection: (api) => api.placementGroups,
     example: "db",
-    renamable: true,
+    renamable: false,
     columns: [
       { header: "NAME", human: (g) => g.name },
       { header: "POLICY", human: (g) => g.policy },

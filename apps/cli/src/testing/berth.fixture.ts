@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The built binaries the tests drive: the real daemon and the real CLI, as users run them. */
+export const BERTHD = resolve(here, "../../../server/dist/main.js");
+export const BERTH = resolve(here, "../../dist/main.js");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunningBerthd {
+  dir: string;
+  socket: string;
+  url: string;
+  db: string;
+  stop(): Promise<void>;
+}
+
+/** Starts berthd on a temp database, a temp socket and an ephemeral loopback port. */
+export async function startBerthd(): Promise<RunningBerthd> {
+  const dir = mkdtempSync(join(tmpdir(), "berth-e2e-"));
+  const socket = join(dir, "berthd.sock");
+  const db = join(dir, "berth.db");
+  const child = spawn(
+    process.execPath,
+    [BERTHD, "--db", db, "--listen", "127.0.0.1:0", "--socket", socket, "--tick", "1"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    },
+  );
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => (stderr += chunk));
+    child.once("exit", (code) => reject(new Error(`berthd exited with ${code} before listening: ${stderr}`)));
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on("line", (line) => {
+      if (!line.startsWith("{")) return;
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === "berthd listening" && entry.url) resolveUrl(entry.url);
+    });
+  });
+  return {
+    dir,
+    socket,
+    url,
+    db,
+    stop: () => stopChild(child, dir),
+  };
+}
+
+function stopChild(child: ChildProcess, dir: string): Promise<void> {
+  return new Promise((resolveStop) => {
+    if (child.exitCode !== null) {
+      rmSync(dir, { recursive: true, force: true });
+      resolveStop();
+      return;
+    }
+    child.once("exit", () => {
+      rmSync(dir, { recursive: true, force: true });
+      resolveStop();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Runs a command and collects its output (stdin closed unless `input` is given). */
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<RunResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolveRun({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input ?? "");
+  });
+}
+
+/** The environment of a CLI run: the test server's socket, a private config dir, nothing inherited that changes output. */
+export function cliEnv(server: RunningBerthd, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ["PATH", "HOME", "SYSTEMROOT"]) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return { ...env, BERTH_SOCKET: server.socket, BERTH_CONFIG_DIR: join(server.dir, "config"), ...extra };
+}
+
+/** `berth ARGS...` against the server. */
+export function berth(
+  server: RunningBerthd,
+  args: string[],
+  options: { env?: Record<string, string>; input?: string } = {},
+): Promise<RunResult> {
+  return runProcess(process.execPath, [BERTH, ...args], cliEnv(server, options.env), options.input);
+}
+
+/** Writes a file into the server's temp dir and returns its path. */
+export function writeTemp(server: RunningBerthd, name: string, text: string): string {
+  const path = join(server.dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A member heartbeat body (LXD ClusterMemberState). */
+export const MEMBER_STATE_YAML = `sysinfo:
+  uptime: 3600
+  load_averages: [0.1, 0.2, 0.3]
+  total_ram: 68719476736
+  free_ram: 34359738368
+  shared_ram: 0
+  buffered_ram: 0
+  total_swap: 0
+  free_swap: 0
+  processes: 200
+  logical_cpus: 16
+storage_pools: {}
+`;
