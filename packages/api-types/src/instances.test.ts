@@ -127,6 +127,16 @@ describe("InstancesPost: rejections name the field", () => {
     );
   });
 
+  it("never lets a __proto__ key reach the parsed maps", () => {
+    // zod skips "__proto__" keys of records (no prototype pollution); the key is dropped.
+    const body = JSON.parse('{"config": {"__proto__": "x"}, "devices": {"__proto__": {"type": "disk"}}}');
+    const result = parseBody(InstancesPostSchema, body);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(Object.keys(result.value.config ?? {})).toEqual([]);
+    expect(Object.getPrototypeOf(result.value.devices)).toBe(Object.prototype);
+  });
+
   it("rejects `target` in the body: it is a query parameter", () => {
     expect(errorOf(parseBody(InstancesPostSchema, { name: "c1", target: "node1" }))).toBe(
       'Unknown field "target"',

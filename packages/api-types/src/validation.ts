@@ -43,7 +43,8 @@ function describeInput(input: unknown): string {
   return typeof input;
 }
 
-const expectedNames: Record<string, string> = { int: "integer", object: "object", array: "array" };
+/** zod calls safe integers "int"; users read "integer". */
+const expectedNames: Record<string, string> = { int: "integer" };
 
 function joinChoices(values: readonly unknown[]): string {
   return values.map((value) => JSON.stringify(value)).join(", ");
