@@ -53,3 +53,31 @@ describe("formatFloatE / formatFloatF (%e, %f)", () => {
     expect(formatFloatF(f)).toBe(fixed);
   });
 });
+
+describe("exact rounding (half to even, like Go's strconv)", () => {
+  it.each([
+    [2 ** -7, "7.812500e-03", "0.007812"],
+    [1234568.5, "1.234568e+06", "1234568.500000"],
+    [0.5, "5.000000e-01", "0.500000"],
+    [9.9999999999999995e22, "1.000000e+23", "99999999999999991611392.000000"],
+    [5e-324, "4.940656e-324", "0.000000"],
+  ])("%d", (f, e, fixed) => {
+    expect(formatFloatE(f)).toBe(e);
+    expect(formatFloatF(f)).toBe(fixed);
+  });
+  it("agrees with toFixed/toExponential away from ties (property)", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1e15, max: 1e15, noNaN: true }), (f) => {
+        const want = f.toFixed(6);
+        const got = formatFloatF(f);
+        if (got !== want && !(Object.is(f, -0) || (f < 0 && Number(want) === 0))) {
+          // Only exact ties may differ (half-even vs half-up).
+          const scaled = Math.abs(f) * 1e6;
+          expect(Math.abs(scaled - Math.floor(scaled) - 0.5)).toBeLessThan(1e-6);
+        }
+        expect(Number(formatFloatE(f))).toBeCloseTo(Number(f.toExponential(6)), 10);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -46,20 +46,61 @@ export function formatFloatG(f: number): string {
   return neg + out;
 }
 
-/** Go's %e with precision 6: d.dddddde±XX. */
-export function formatFloatE(f: number): string {
-  if (!Number.isFinite(f)) return nonFinite(f);
-  const s = f.toExponential(6);
-  const e = s.indexOf("e");
-  const sign = Object.is(f, -0) ? "-" : "";
-  return sign + s.slice(0, e) + expSuffix(Number(s.slice(e + 1)));
+/** |f| as an exact rational num / den (den a power of two), for finite f. */
+function exactRational(f: number): { num: bigint; den: bigint } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(f));
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp: number;
+  if (biased === 0) exp = -1074;
+  else {
+    mant |= 1n << 52n;
+    exp = biased - 1075;
+  }
+  return exp >= 0 ? { num: mant << BigInt(exp), den: 1n } : { num: mant, den: 1n << BigInt(-exp) };
 }
 
-/** Go's %f with precision 6, exact for large magnitudes. */
+/** round-half-even(num / den) for non-negative num, positive den. */
+function roundHalfEven(num: bigint, den: bigint): bigint {
+  const q = num / den;
+  const r2 = (num % den) * 2n;
+  if (r2 > den || (r2 === den && (q & 1n) === 1n)) return q + 1n;
+  return q;
+}
+
+/** Go's %e with precision 6: d.dddddde±XX, correctly rounded (half to even). */
+export function formatFloatE(f: number): string {
+  if (!Number.isFinite(f)) return nonFinite(f);
+  const sign = f < 0 || Object.is(f, -0) ? "-" : "";
+  if (f === 0) return `${sign}0.000000e+00`;
+  const { num, den } = exactRational(f);
+  // Start from the shortest form's exponent and correct it if rounding crosses a power of ten.
+  let exp = shortestDigits(f).exp;
+  for (;;) {
+    const shift = 6 - exp;
+    const q =
+      shift >= 0
+        ? roundHalfEven(num * 10n ** BigInt(shift), den)
+        : roundHalfEven(num, den * 10n ** BigInt(-shift));
+    if (q >= 10000000n) exp++;
+    else if (q < 1000000n) exp--;
+    else {
+      const d = q.toString();
+      return `${sign}${d[0]}.${d.slice(1)}${expSuffix(exp)}`;
+    }
+  }
+}
+
+/** Go's %f with precision 6: exact decimal value, rounded half to even. */
 export function formatFloatF(f: number): string {
   if (!Number.isFinite(f)) return nonFinite(f);
   const sign = f < 0 || Object.is(f, -0) ? "-" : "";
-  const a = Math.abs(f);
-  if (a >= 1e21) return `${sign}${BigInt(a)}.000000`;
-  return sign + a.toFixed(6);
+  const { num, den } = exactRational(f);
+  const q = roundHalfEven(num * 1000000n, den)
+    .toString()
+    .padStart(7, "0");
+  return `${sign}${q.slice(0, -6)}.${q.slice(-6)}`;
 }

@@ -192,13 +192,25 @@ export class HashTable {
   }
 
   values(): Value[] {
-    return [...this.vals.values()];
+    return Array.from(this.vals.values());
   }
 
   /** [key, value] pairs in order. */
   entries(): [Value, Value][] {
     const out: [Value, Value][] = [];
     for (const [p, v] of this.vals) out.push([this.keyOf(p), v]);
+    return out;
+  }
+
+  /** (key, value) tuples in order, built in one pass (dict.items()). */
+  itemTuples(): StarTuple[] {
+    const out = new Array<StarTuple>(this.vals.size);
+    let i = 0;
+    if (this.origKeys === undefined) {
+      for (const [p, v] of this.vals) out[i++] = new StarTuple([p as Value, v]);
+    } else {
+      for (const [p, v] of this.vals) out[i++] = new StarTuple([this.keyOf(p), v]);
+    }
     return out;
   }
 

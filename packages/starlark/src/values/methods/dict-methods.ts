@@ -77,11 +77,7 @@ const methods: Record<string, MethodFn> = {
   },
   items: (_t, self, args, kwargs) => {
     positional("items", args, kwargs, 0, 0);
-    return new StarList(
-      recv(self)
-        .ht.entries()
-        .map(([k, v]) => new StarTuple([k, v])),
-    );
+    return new StarList(recv(self).ht.itemTuples());
   },
   keys: (_t, self, args, kwargs) => {
     positional("keys", args, kwargs, 0, 0);
