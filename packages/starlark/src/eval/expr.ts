@@ -276,26 +276,6 @@ function compileCall(ctx: CompileContext, e: CallExpr): ExprFn {
   };
 }
 
-/** Evaluates call arguments into positional and keyword lists. */
-function compileArguments(ctx: CompileContext, argList: Arg[]): (fr: Frame) => [Value[], [string, Value][]] {
-  if (argList.every((a) => a.kind === "positional")) {
-    const fns = argList.map((a) => compileExpr(ctx, a.value));
-    const n = fns.length;
-    return (fr) => {
-      const args = new Array<Value>(n);
-      for (let i = 0; i < n; i++) args[i] = (fns[i] as ExprFn)(fr);
-      return [args, NO_KWARGS];
-    };
-  }
-  const argFns = argList.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
-  return (fr) => {
-    const args: Value[] = [];
-    const kwargs: [string, Value][] = [];
-    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
-    return [args, kwargs];
-  };
-}
-
 /**
  * x.f(args): built-in methods are called directly with their receiver (no bound-method
  * allocation); anything else (host attributes, fields holding functions) goes through getattr.
@@ -305,10 +285,7 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
   const name = dot.name.name;
   const dotPos = dot.dotPos;
   const lparen = e.lparen;
-  const evalArgs = compileArguments(ctx, e.args);
-  return (fr) => {
-    const x = recv(fr);
-    const [args, kwargs] = evalArgs(fr);
+  const invoke = (fr: Frame, x: Value, args: Value[], kwargs: [string, Value][]): Value => {
     fr.pos = lparen;
     let r: Value | undefined;
     try {
@@ -329,6 +306,32 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
     } catch (err) {
       claim(err, fr);
     }
+  };
+  if (e.args.every((a) => a.kind === "positional")) {
+    const fns = e.args.map((a) => compileExpr(ctx, a.value));
+    const n = fns.length;
+    if (n === 0) return (fr) => invoke(fr, recv(fr), [], NO_KWARGS);
+    if (n === 1) {
+      const a0 = fns[0] as ExprFn;
+      return (fr) => {
+        const x = recv(fr);
+        return invoke(fr, x, [a0(fr)], NO_KWARGS);
+      };
+    }
+    return (fr) => {
+      const x = recv(fr);
+      const args = new Array<Value>(n);
+      for (let i = 0; i < n; i++) args[i] = (fns[i] as ExprFn)(fr);
+      return invoke(fr, x, args, NO_KWARGS);
+    };
+  }
+  const argFns = e.args.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
+  return (fr) => {
+    const x = recv(fr);
+    const args: Value[] = [];
+    const kwargs: [string, Value][] = [];
+    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
+    return invoke(fr, x, args, kwargs);
   };
 }
 
