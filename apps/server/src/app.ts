@@ -7,7 +7,7 @@ import { HttpError } from "./http/http-error.js";
 import type { ServerMetrics } from "./metrics.js";
 import { accessLog } from "./middleware/access-log.js";
 import { authenticate } from "./middleware/authenticate.js";
-import { handleError, handleNotFound } from "./middleware/error-handler.js";
+import { handleError, notFoundHandler } from "./middleware/error-handler.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { allRoutes } from "./routes/index.js";
 import { registerRawRoutes } from "./routes/raw-routes.js";
@@ -54,7 +54,13 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   );
   for (const spec of allRoutes) registerRoute(app, spec, services, options.metrics);
   registerRawRoutes(app, options.metrics, () => buildOpenApiDocument(allRoutes, services.version));
-  app.notFound(handleNotFound);
+  app.notFound(
+    notFoundHandler([
+      ...allRoutes,
+      { method: "GET", path: "/1.0/metrics" },
+      { method: "GET", path: "/1.0/openapi.json" },
+    ]),
+  );
   app.onError(handleError);
   return app;
 }

@@ -78,7 +78,31 @@ export const handleError: ErrorHandler<ServerEnv> = (err, c) => {
   return c.json(errorResponse(classified.status, classified.message, classified.metadata), classified.status);
 };
 
-export const handleNotFound: NotFoundHandler<ServerEnv> = (c: Context<ServerEnv>) => {
-  c.set("errorKind", "not_found");
-  return c.json(errorResponse(404, `Unknown API endpoint: ${c.req.method} ${c.req.path}`), 404);
-};
+/**
+ * Unknown URLs are 404; a known URL with a verb it does not support is 405
+ * with an `Allow` header, so a client learns what it may do there.
+ */
+export function notFoundHandler(
+  routes: readonly { method: string; path: string }[],
+): NotFoundHandler<ServerEnv> {
+  const patterns = routes.map((r) => ({
+    method: r.method,
+    regex: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}$`),
+  }));
+  return (c: Context<ServerEnv>) => {
+    const allowed = [...new Set(patterns.filter((p) => p.regex.test(c.req.path)).map((p) => p.method))];
+    if (allowed.length > 0) {
+      c.set("errorKind", "method_not_allowed");
+      c.header("Allow", allowed.join(", "));
+      return c.json(
+        errorResponse(
+          405,
+          `Method ${c.req.method} not allowed on ${c.req.path} (allowed: ${allowed.join(", ")})`,
+        ),
+        405,
+      );
+    }
+    c.set("errorKind", "not_found");
+    return c.json(errorResponse(404, `Unknown API endpoint: ${c.req.method} ${c.req.path}`), 404);
+  };
+}

@@ -72,7 +72,13 @@ export const instanceRoutes: RouteSpec[] = [
         return { metadata: result };
       }
       const operation = body.forthcoming ? "reservation" : "create";
-      const outcome = await measured(metrics, operation, () => services.engine.createInstance(body, options));
+      const outcome = await measured(metrics, operation, () =>
+        services.engine.createInstance(body, options),
+      ).catch((err: unknown) => {
+        if (err instanceof EngineError && err.kind === "scriptlet")
+          metrics.scriptletRuns.inc({ outcome: "rejected" });
+        throw err;
+      });
       if (outcome.decidedBy === "scriptlet") metrics.scriptletRuns.inc({ outcome: "target" });
       const record = outcome.instance;
       return {
