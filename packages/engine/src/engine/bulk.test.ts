@@ -106,6 +106,24 @@ describe("reservations", () => {
     expect((await engine.getInstance("default", "web1")).id).toBe(uuid);
   });
 
+  it("commit re-checks only growth when it resizes the reservation", async () => {
+    const { engine } = await testCluster();
+    await addMember(engine, "n1", { memoryMb: 4096 });
+    await engine.createInstance({ name: "r", forthcoming: true, config: { "limits.memory": "2GiB" } });
+    await engine.createInstance(sized("other", 1));
+    const tooBig = await failure(
+      engine.commitReservation("default", "r", { changes: { config: { "limits.memory": "4GiB" } } }),
+    );
+    expect(tooBig.kind).toBe("insufficient_capacity");
+    expect((await engine.getInstance("default", "r")).forthcoming).toBe(true);
+    const committed = await engine.commitReservation("default", "r", {
+      changes: { config: { "limits.memory": "3GiB" } },
+    });
+    expect(committed.allocations).toEqual([
+      { member: "n1", resourceClass: "MEMORY_MB", ledger: "used", amount: 3072 },
+    ]);
+  });
+
   it("can be modified, renamed and deleted; growth is re-checked", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1", { memoryMb: 4096 });

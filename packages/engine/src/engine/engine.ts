@@ -298,7 +298,12 @@ export class Engine {
   deleteInstance(project: string, ref: string): Promise<void> {
     return this.instanceOps.delete(project, ref);
   }
-  commitReservation(project: string, ref: string, options: { name?: string } = {}): Promise<InstanceRecord> {
+  /** Reservation -> real instance; `changes` (patch semantics) may resize it, and only growth is re-checked. */
+  commitReservation(
+    project: string,
+    ref: string,
+    options: { name?: string; changes?: InstancePut } = {},
+  ): Promise<InstanceRecord> {
     return this.instanceOps.commit(project, ref, options);
   }
 

@@ -77,19 +77,28 @@ export class InstanceOps {
     changes: InstancePut,
     mode: "put" | "patch",
   ): Promise<InstanceRecord> {
-    const runtime = this.runtime;
-    await runtime.syncConfig();
+    await this.runtime.syncConfig();
     const record = await this.find(project, ref);
+    return this.claimReplace(record, await this.edited(record, changes, mode), true);
+  }
+
+  /** The record after an edit, with allocations recomputed on its member. */
+  private async edited(
+    record: InstanceRecord,
+    changes: InstancePut,
+    mode: "put" | "patch",
+  ): Promise<NewInstance> {
+    const runtime = this.runtime;
+    const project = record.project;
     const body: InstancesPost = bodyOf(record);
     if (mode === "put") {
       body.config = { ...(changes.config ?? {}) };
       body.devices = cloneDevices(changes.devices ?? {});
-      if (changes.profiles !== undefined) body.profiles = [...changes.profiles];
     } else {
       body.config = { ...body.config, ...(changes.config ?? {}) };
       body.devices = { ...body.devices, ...cloneDevices(changes.devices ?? {}) };
-      if (changes.profiles !== undefined) body.profiles = [...changes.profiles];
     }
+    if (changes.profiles !== undefined) body.profiles = [...changes.profiles];
     if (changes.description !== undefined) body.description = changes.description;
     if (changes.ephemeral !== undefined) body.ephemeral = changes.ephemeral;
     if (changes.architecture !== undefined && changes.architecture !== "")
@@ -103,7 +112,7 @@ export class InstanceOps {
     ) {
       throw notFound(`Placement group "${request.placementGroup}" not found in project "${project}"`);
     }
-    const next: NewInstance = {
+    return {
       ...withoutRevision(record),
       description: body.description ?? record.description,
       ephemeral: body.ephemeral ?? record.ephemeral,
@@ -119,7 +128,6 @@ export class InstanceOps {
       ),
       limitsUsage: request.limitsUsage,
     };
-    return this.claimReplace(record, next, true);
   }
 
   async rename(project: string, ref: string, newName: string): Promise<InstanceRecord> {
@@ -144,21 +152,32 @@ export class InstanceOps {
 
   /**
    * Turns a reservation into a real instance on the member it reserved. Its
-   * allocations only change ledger, so this never fails for capacity.
+   * allocations only change ledger, so this never fails for capacity; when
+   * `changes` make it bigger, only the growth is re-checked (capacity and
+   * project limits).
    */
-  async commit(project: string, ref: string, options: { name?: string } = {}): Promise<InstanceRecord> {
+  async commit(
+    project: string,
+    ref: string,
+    options: { name?: string; changes?: InstancePut } = {},
+  ): Promise<InstanceRecord> {
+    await this.runtime.syncConfig();
     const record = await this.find(project, ref);
     if (!record.forthcoming) throw conflict(`Instance "${ref}" is not a reservation`);
     const name = options.name ?? record.name;
     if (name === "") throw invalid("A reservation without a name must be given one when it is committed");
     if (!INSTANCE_NAME.test(name)) throw invalid(`Invalid instance name "${name}"`);
+    const base =
+      options.changes === undefined
+        ? withoutRevision(record)
+        : await this.edited(record, options.changes, "patch");
     const next: NewInstance = {
-      ...withoutRevision(record),
+      ...base,
       name,
       forthcoming: false,
-      allocations: record.allocations.map((row) => ({ ...row, ledger: "used" as const })),
+      allocations: base.allocations.map((row) => ({ ...row, ledger: "used" as const })),
     };
-    return this.claimReplace(record, next, false);
+    return this.claimReplace(record, next, options.changes !== undefined);
   }
 
   /**

@@ -128,6 +128,65 @@ describe("seed scriptlets run unmodified", () => {
   });
 });
 
+describe("the cluster view the builtins read", () => {
+  it("serves get_instances_count (with pending), get_instances, get_cluster_members and get_project", async () => {
+    const { engine } = await testCluster();
+    await addGroups(engine, "gpu");
+    await addMember(engine, "node1", { groups: ["gpu"] });
+    await addMember(engine, "node2");
+    await engine.catalog.createProject({
+      name: "team",
+      description: "Team A",
+      config: { "limits.instances": "10" },
+    });
+    await engine.createInstance({ name: "a" }, { target: "node1" });
+    await engine.createInstance({ name: "b", profiles: [] }, { project: "team", target: "node2" });
+    await engine.setConfig({
+      "instances.placement.scriptlet": `
+def instance_placement(request, candidate_members):
+    log_info("count all=", get_instances_count(), " node1=", get_instances_count(location="node1"),
+             " team=", get_instances_count("team"), " pending=", get_instances_count(pending=True))
+    log_info("instances on node2: ", [i.name for i in get_instances(location="node2")])
+    log_info("gpu members: ", [m.server_name for m in get_cluster_members("gpu")])
+    log_info("all members: ", [m.server_name for m in get_cluster_members()])
+    project = get_project("team")
+    log_info("project: ", project.name, " ", project.description, " ", project.config["limits.instances"], " ", project.used_by)
+    return
+`,
+    });
+    const outcomes = await engine.bulkCreate([{ name: "c" }, { name: "d" }]);
+    const logs = (await engine.dryRun({ name: "e" })).log.map((line) => line.message);
+    expect(logs).toEqual([
+      "count all=4 node1=2 team=1 pending=4",
+      'instances on node2: ["b", "d"]',
+      'gpu members: ["node1"]',
+      'all members: ["node1", "node2"]',
+      'project: team Team A 10 ["/1.0/instances/b?project=team"]',
+    ]);
+    expect(outcomes.instances.map((i) => i.location)).toEqual(["node1", "node2"]);
+  });
+
+  it("counts in-flight placements of a bulk create as pending", async () => {
+    const { engine, logger } = await testCluster();
+    await addMember(engine, "node1");
+    await engine.setConfig({
+      "instances.placement.scriptlet": `
+def instance_placement(request, candidate_members):
+    log_info(request.name, ": stored=", get_instances_count(), " with pending=", get_instances_count(pending=True))
+    return
+`,
+    });
+    await engine.bulkCreate([{ name: "x" }, { name: "y" }, { name: "z" }]);
+    await engine.createInstance({ name: "w" });
+    expect(logger.lines.map((line) => line.message)).toEqual([
+      "Instance placement scriptlet: x: stored=0 with pending=0",
+      "Instance placement scriptlet: y: stored=0 with pending=1",
+      "Instance placement scriptlet: z: stored=0 with pending=2",
+      "Instance placement scriptlet: w: stored=3 with pending=3",
+    ]);
+  });
+});
+
 /** reference/lxd-scriptlet.md 7.1: clustering_instance_placement_scriptlet.sh */
 describe("LXD/Incus acceptance: clustering_instance_placement_scriptlet", () => {
   let engine: Engine;
