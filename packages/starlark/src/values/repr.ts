@@ -81,7 +81,7 @@ export function quoteString(s: string, quote = '"'): string {
 class ReprBuffer {
   readonly parts: string[] = [];
   private size = 0;
-  constructor(private readonly thread: Thread | undefined) {}
+  constructor(readonly thread: Thread | undefined) {}
   push(s: string): void {
     this.parts.push(s);
     this.size += s.length;
@@ -112,7 +112,11 @@ export function repr(v: Value, thread?: Thread): string {
 export function str(v: Value, thread?: Thread): string {
   if (typeof v === "string") return v;
   if (typeof v === "number") return String(v);
-  if (typeof v === "object" && !(v instanceof StarFloat) && typeof v.str === "function") return v.str();
+  if (typeof v === "object" && !(v instanceof StarFloat) && typeof v.str === "function") {
+    const s = v.str(thread);
+    checkStringLength(thread, s.length);
+    return s;
+  }
   return repr(v, thread);
 }
 
@@ -184,7 +188,7 @@ function writeValue(out: ReprBuffer, v: Value, path: StarValue[]): void {
     }
     return;
   }
-  out.push(typeof v.repr === "function" ? v.repr() : `<${v.type}>`);
+  out.push(typeof v.repr === "function" ? v.repr(out.thread) : `<${v.type}>`);
 }
 
 function typeOfPrimitive(v: Value): string {

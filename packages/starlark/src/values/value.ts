@@ -28,10 +28,10 @@ export interface StarValue {
   truth(): boolean;
   /** Throws StarEvalError("unhashable type: T") when the value is not hashable. */
   hash(): number;
-  /** repr as a byte string; default `<type>`. */
-  repr?(): string;
+  /** repr as a byte string; default `<type>`. The thread (when known) supplies size limits. */
+  repr?(thread?: Thread): string;
   /** str as a byte string; default repr. */
-  str?(): string;
+  str?(thread?: Thread): string;
   attrNames?(): string[];
   /** undefined: no such attribute. */
   getAttr?(name: string): Value | undefined;
