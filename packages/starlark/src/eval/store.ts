@@ -1,5 +1,5 @@
 import type { Expr } from "../syntax/ast.js";
-import { setField, setIndex, type Value } from "../values/index.js";
+import { StarTuple, setField, setIndex, type Value } from "../values/index.js";
 import type { CompileContext } from "./context.js";
 import { annotate } from "./errors.js";
 import { compileExpr } from "./expr.js";
@@ -48,6 +48,25 @@ export function compileStore(ctx: CompileContext, lhs: Expr): StoreFn {
       const stores = lhs.elems.map((e) => compileStore(ctx, e));
       const n = stores.length;
       const pos = lhs.pos;
+      if (n === 2) {
+        // for k, v in d.items(): the common case, without the generic unpacking call.
+        const [s0, s1] = stores as [StoreFn, StoreFn];
+        return (fr: Frame, v: Value) => {
+          if (v instanceof StarTuple && v.elems.length === 2) {
+            s0(fr, v.elems[0] as Value);
+            s1(fr, v.elems[1] as Value);
+            return;
+          }
+          let elems: readonly Value[];
+          try {
+            elems = unpackValues(fr.thread, v, 2);
+          } catch (err) {
+            annotate(err, fr, pos);
+          }
+          s0(fr, elems[0] as Value);
+          s1(fr, elems[1] as Value);
+        };
+      }
       return (fr: Frame, v: Value) => {
         let elems: readonly Value[];
         try {
