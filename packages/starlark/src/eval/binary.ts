@@ -1,6 +1,6 @@
 import type { BinaryOp } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
-import { binary, compare, equals, inOperator, type Value } from "../values/index.js";
+import { binary, compare, equals, inOperator, StarDict, type Value } from "../values/index.js";
 import { annotate } from "./errors.js";
 import type { ExprFn, Frame } from "./frame.js";
 
@@ -157,6 +157,17 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         }
         return slow(fr, op, a, b, pos);
       };
+    case "in":
+    case "not in": {
+      const negate = op === "not in";
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        // Membership of a string key in a dict: strings always hash, so no error is possible.
+        if (typeof a === "string" && b instanceof StarDict) return (b.get(a) !== undefined) !== negate;
+        return slow(fr, op, a, b, pos);
+      };
+    }
     default:
       return (fr) => {
         const a = x(fr);
