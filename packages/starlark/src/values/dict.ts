@@ -1,4 +1,5 @@
 import { StarEvalError } from "./errors.js";
+import { deepFreeze } from "./freeze.js";
 import { HashTable } from "./hashtable.js";
 import type { Thread } from "./thread.js";
 import type { StarIterator, StarValue, Value } from "./value.js";
@@ -9,11 +10,14 @@ export class StarDict implements StarValue {
   readonly ht = new HashTable();
 
   freeze(): void {
+    if (!this.ht.frozen) deepFreeze(this);
+  }
+  freezeShallow(push: (child: Value) => void): void {
     if (this.ht.frozen) return;
     this.ht.frozen = true;
     for (const [k, v] of this.ht.entries()) {
-      if (typeof k === "object") k.freeze();
-      if (typeof v === "object") v.freeze();
+      push(k);
+      push(v);
     }
   }
   get frozen(): boolean {

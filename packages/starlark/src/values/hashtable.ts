@@ -19,6 +19,7 @@ import { None, StarFloat, type Value } from "./value.js";
 type Prim = unknown;
 
 const TUPLE_TAG = "\u0100";
+const MAX_ENCODED_KEY = 4096;
 const PROBE_TAG = "\u0101";
 
 /** Canonical encoding of a hashable structural value, or undefined if it needs probing. */
@@ -43,7 +44,8 @@ function encode(v: Value): string | undefined {
         let out = "(";
         for (const e of v.elems) {
           const enc = encode(e);
-          if (enc === undefined) return undefined;
+          // Huge (or DAG-shaped) tuples use hash probing instead of an ever-growing key.
+          if (enc === undefined || out.length + enc.length > MAX_ENCODED_KEY) return undefined;
           out += enc;
         }
         return `${out})`;
@@ -107,7 +109,7 @@ export class HashTable {
       const existing = this.origKeys?.get(slot);
       if (existing === undefined) {
         free ??= slot;
-      } else if (valueHooks.equals(existing, k)) {
+      } else if (existing === k || valueHooks.equals(existing, k)) {
         return slot;
       }
     }

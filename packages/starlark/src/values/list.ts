@@ -1,4 +1,5 @@
 import { StarEvalError } from "./errors.js";
+import { deepFreeze } from "./freeze.js";
 import type { StarIterator, StarValue, Value } from "./value.js";
 
 /** Mutable Starlark list. */
@@ -10,9 +11,12 @@ export class StarList implements StarValue {
   constructor(public elems: Value[] = []) {}
 
   freeze(): void {
+    if (!this.frozen) deepFreeze(this);
+  }
+  freezeShallow(push: (child: Value) => void): void {
     if (this.frozen) return;
     this.frozen = true;
-    for (const e of this.elems) if (typeof e === "object") e.freeze();
+    for (const e of this.elems) push(e);
   }
   truth(): boolean {
     return this.elems.length > 0;
@@ -55,13 +59,20 @@ class ListIterator implements StarIterator {
 export class StarTuple implements StarValue {
   readonly type = "tuple";
   constructor(readonly elems: readonly Value[]) {}
+  /** Tuples of plain values are common; skip the walk when nothing could need freezing. */
   freeze(): void {
-    for (const e of this.elems) if (typeof e === "object") e.freeze();
+    if (this.elems.some((e) => typeof e === "object")) deepFreeze(this);
   }
+  freezeShallow(push: (child: Value) => void): void {
+    for (const e of this.elems) push(e);
+  }
+  /** Cached: tuples are immutable, and sharing makes uncached hashing exponential on DAGs. */
+  private hashCache: number | undefined;
   truth(): boolean {
     return this.elems.length > 0;
   }
   hash(): number {
+    if (this.hashCache !== undefined) return this.hashCache;
     // go.starlark.net's tuple hash recipe (shape only; exact values are not observable).
     let x = 0x345678;
     let mult = 1000003;
@@ -70,7 +81,8 @@ export class StarTuple implements StarValue {
       x = Math.imul(x ^ y, mult);
       mult = (mult + 82520 + this.elems.length + this.elems.length) | 0;
     }
-    return x | 0;
+    this.hashCache = x | 0;
+    return this.hashCache;
   }
   iterate(): StarIterator {
     return new ArrayIterator(this.elems);

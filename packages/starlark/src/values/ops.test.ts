@@ -382,3 +382,20 @@ describe("int size limit", () => {
     }).toThrow(LimitError);
   });
 });
+
+describe("deep and shared structures", () => {
+  it("freezes very deep nesting without overflowing the stack", () => {
+    let x: Value = new StarList([]);
+    for (let i = 0; i < 200000; i++) x = new StarList([x]);
+    (x as StarList).freeze();
+    expect((x as StarList).frozen).toBe(true);
+  });
+  it("hashes and freezes DAGs of shared tuples in linear time", () => {
+    let x: Value = new StarTuple([1]);
+    for (let i = 0; i < 60; i++) x = new StarTuple([x, x]);
+    const d = new StarDict();
+    d.setKey(x, 1);
+    expect(d.get(x)).toBe(1);
+    (x as StarTuple).freeze();
+  });
+});

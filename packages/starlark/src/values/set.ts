@@ -1,5 +1,6 @@
 import { HashTableIterator } from "./dict.js";
 import { StarEvalError } from "./errors.js";
+import { deepFreeze } from "./freeze.js";
 import { HashTable } from "./hashtable.js";
 import type { StarIterator, StarValue, Value } from "./value.js";
 
@@ -12,9 +13,12 @@ export class StarSet implements StarValue {
     if (elems) for (const e of elems) this.ht.set(e, e);
   }
   freeze(): void {
+    if (!this.ht.frozen) deepFreeze(this);
+  }
+  freezeShallow(push: (child: Value) => void): void {
     if (this.ht.frozen) return;
     this.ht.frozen = true;
-    for (const k of this.ht.keys()) if (typeof k === "object") k.freeze();
+    for (const k of this.ht.keys()) push(k);
   }
   get frozen(): boolean {
     return this.ht.frozen;
