@@ -7,7 +7,7 @@ import {
   Builtin,
   decodeByteStringToUtf8,
   None,
-  repr,
+  reprBytes,
   EvalError as StarEvalError,
   StarList,
   type Thread,
@@ -70,11 +70,17 @@ const INSTANCES_COUNT_FILTER: readonly ParamSpec[] = [
 const GROUP: readonly ParamSpec[] = [{ name: "group", type: "string", optional: true }];
 const PROJECT_NAME: readonly ParamSpec[] = [{ name: "name", type: "string", optional: true }];
 
-/** Log pieces: strings raw, everything else as its repr, joined with no separator. */
-export function joinLogPieces(args: readonly Value[]): string {
+/**
+ * Log pieces: strings raw, everything else as its repr, joined with no
+ * separator. The joined text is bounded like any string the scriptlet builds.
+ */
+export function joinLogPieces(args: readonly Value[], thread: Thread): string {
   let text = "";
-  for (const a of args) text += typeof a === "string" ? decodeByteStringToUtf8(a) : repr(a);
-  return text;
+  for (const a of args) {
+    text += typeof a === "string" ? a : reprBytes(a, thread);
+    thread.checkStringLength(text.length);
+  }
+  return decodeByteStringToUtf8(text);
 }
 
 /**
@@ -112,10 +118,10 @@ function ask<T>(query: () => T): T {
   }
 }
 
-function memberList(members: readonly ClusterMemberView[]): StarList {
+function memberList(members: readonly ClusterMemberView[], thread: Thread): StarList {
   const elems: Value[] = new Array(members.length);
   for (let i = 0; i < members.length; i++) {
-    elems[i] = new HostObject(clusterMemberSchema, members[i] as unknown as Record<string, unknown>);
+    elems[i] = new HostObject(clusterMemberSchema, members[i] as unknown as Record<string, unknown>, thread);
   }
   return new StarList(elems);
 }
@@ -131,8 +137,8 @@ function chargeListBuild(thread: Thread, length: number): void {
 }
 
 /** The candidate list handed to `instance_placement(candidate_members=...)`. */
-export function candidateList(candidates: readonly ClusterMemberView[]): StarList {
-  return memberList(candidates);
+export function candidateList(candidates: readonly ClusterMemberView[], thread: Thread): StarList {
+  return memberList(candidates, thread);
 }
 
 export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
@@ -146,9 +152,9 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
   };
 
   const logger = (level: ScriptletLogLine["level"], fnName: string) =>
-    new Builtin(fnName, (_thread, args) => {
+    new Builtin(fnName, (thread, args) => {
       // LXD ignores keyword arguments here.
-      state.emit({ level, message: joinLogPieces(args) });
+      state.emit({ level, message: joinLogPieces(args, thread) });
       return None;
     });
 
@@ -164,7 +170,7 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
       return None;
     }),
 
-    get_cluster_member_state: new Builtin("get_cluster_member_state", (_thread, args, kwargs) => {
+    get_cluster_member_state: new Builtin("get_cluster_member_state", (thread, args, kwargs) => {
       const name = memberNameArg("get_cluster_member_state", args, kwargs);
       let view: ClusterMemberStateView | undefined;
       try {
@@ -173,10 +179,10 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
         throw viewFailure(err);
       }
       if (view === undefined) throw new StarEvalError(invalidMemberName(name));
-      return new HostObject(clusterMemberStateSchema, view as Record<string, unknown>);
+      return new HostObject(clusterMemberStateSchema, view as Record<string, unknown>, thread);
     }),
 
-    get_cluster_member_resources: new Builtin("get_cluster_member_resources", (_thread, args, kwargs) => {
+    get_cluster_member_resources: new Builtin("get_cluster_member_resources", (thread, args, kwargs) => {
       const name = memberNameArg("get_cluster_member_resources", args, kwargs);
       let view: ResourcesView | undefined;
       try {
@@ -185,14 +191,18 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
         throw viewFailure(err);
       }
       if (view === undefined) throw new StarEvalError(invalidMemberName(name));
-      return new HostObject(resourcesSchema, view as Record<string, unknown>);
+      return new HostObject(resourcesSchema, view as Record<string, unknown>, thread);
     }),
 
     // LXD does not unpack arguments here: extra ones are ignored.
     get_instance_resources: new Builtin(
       "get_instance_resources",
-      () =>
-        new HostObject(instanceResourcesSchema, call.instanceResources as unknown as Record<string, unknown>),
+      (thread) =>
+        new HostObject(
+          instanceResourcesSchema,
+          call.instanceResources as unknown as Record<string, unknown>,
+          thread,
+        ),
     ),
 
     get_instances: new Builtin("get_instances", (thread, args, kwargs) => {
@@ -205,7 +215,7 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
       const instances = ask(() => cluster.instances(filter));
       chargeListBuild(thread, instances.length);
       return new StarList(
-        instances.map((i) => new HostObject(instanceSchema, i as unknown as Record<string, unknown>)),
+        instances.map((i) => new HostObject(instanceSchema, i as unknown as Record<string, unknown>, thread)),
       );
     }),
 
@@ -230,17 +240,17 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
       const members = ask(() => cluster.clusterMembers(g));
       if (members === undefined) throw new StarEvalError(groupNotFound(g ?? ""));
       chargeListBuild(thread, members.length);
-      return memberList(members);
+      return memberList(members, thread);
     }),
 
-    get_project: new Builtin("get_project", (_thread, args, kwargs) => {
+    get_project: new Builtin("get_project", (thread, args, kwargs) => {
       const [name] = unpackBuiltinArgs("get_project", args, kwargs, PROJECT_NAME);
       // Berth extension: without a name, the project the instance is placed in
       // (Incus answers "Project not found" there, which helps nobody).
       const projectName = optionalString(name) ?? call.request.project;
       const project = ask(() => cluster.project(projectName));
       if (project === undefined) throw new StarEvalError(projectNotFound());
-      return new HostObject(projectSchema, project as unknown as Record<string, unknown>);
+      return new HostObject(projectSchema, project as unknown as Record<string, unknown>, thread);
     }),
   };
 }

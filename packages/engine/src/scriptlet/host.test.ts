@@ -396,8 +396,27 @@ describe("run: limits", () => {
     );
   });
 
+  it("bounds reprs: logging, str() and return values of huge values", () => {
+    const tooLarge =
+      /^Failed instance placement scriptlet: Failed to run: string too large: \d+ bytes exceeds the limit of 65536$/;
+    const big = 'l = ["x" * 60000] * 10000\n';
+    expect(rejection(scriptlet(`${big}log_info(l)`))).toMatch(tooLarge);
+    expect(rejection(scriptlet(`${big}s = str(l)`))).toMatch(tooLarge);
+    expect(rejection(scriptlet(`${big}print(l)`))).toMatch(tooLarge);
+    expect(rejection(scriptlet(`${big}return l`))).toMatch(tooLarge);
+    // Host objects repr their (scriptlet-mutable) containers within the same bound.
+    const grown = 'c = request.config\nfor i in range(10):\n    c[str(i)] = "x" * 60000\nlog_info(request)';
+    expect(rejection(scriptlet(grown))).toMatch(tooLarge);
+  });
+
   it("fails memory bombs on the collection cap", () => {
     expect(rejection(scriptlet("l = [0] * 100000000"))).toMatch(
+      /^Failed instance placement scriptlet: Failed to run: collection too large: \d+ elements exceeds the limit of 10000$/,
+    );
+    expect(rejection(scriptlet("d = {i: i for i in range(20000)}"))).toMatch(
+      /^Failed instance placement scriptlet: Failed to run: collection too large: \d+ elements exceeds the limit of 10000$/,
+    );
+    expect(rejection(scriptlet("d = {}\nfor i in range(20000):\n    d[i] = i"))).toMatch(
       /^Failed instance placement scriptlet: Failed to run: collection too large: \d+ elements exceeds the limit of 10000$/,
     );
     expect(rejection(scriptlet("l = []\nfor i in range(20000):\n    l.append(i)"))).toMatch(

@@ -4,10 +4,11 @@
  */
 import {
   call as callStarlark,
+  decodeByteStringToUtf8,
   encodeUtf8ToByteString,
   None,
   type Program,
-  repr,
+  reprBytes,
   type Thread,
   type Value,
 } from "@berth/starlark";
@@ -169,8 +170,11 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     if (entry === undefined) return reject(missingEntryPoint());
 
     const kwargs: [string, Value][] = [
-      ["request", new HostObject(instancePlacementSchema, request as unknown as Record<string, unknown>)],
-      ["candidate_members", candidateList(call.candidates)],
+      [
+        "request",
+        new HostObject(instancePlacementSchema, request as unknown as Record<string, unknown>, thread),
+      ],
+      ["candidate_members", candidateList(call.candidates, thread)],
     ];
     // The pre-release LXD form instance_placement(reason, request, candidate_members).
     if (functionParams(entry)?.includes("reason")) {
@@ -184,7 +188,17 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
       if (!isScriptletFault(err)) throw hostFailure(err);
       return reject(failedToRun(messageOf(err)));
     }
-    if (returned !== None) return reject(rejectedByReturnValue(repr(returned)));
+    if (returned !== None) {
+      // Bounded like any string the scriptlet builds: the value may be huge.
+      let shown: string;
+      try {
+        shown = decodeByteStringToUtf8(reprBytes(returned, thread));
+      } catch (err) {
+        if (!isScriptletFault(err)) throw hostFailure(err);
+        return reject(failedToRun(messageOf(err)));
+      }
+      return reject(rejectedByReturnValue(shown));
+    }
     return finish(
       state.target === undefined ? { kind: "default" } : { kind: "target", member: state.target },
     );

@@ -18,6 +18,7 @@ import {
   StarFloat,
   StarList,
   type StarValue,
+  type Thread,
   type Value,
 } from "@berth/starlark";
 import type { FieldKind, ObjectSchema } from "./schemas.js";
@@ -50,25 +51,28 @@ export function plainToValue(js: Plain): Value {
     case "object":
       if (js === null) return None;
       if (Array.isArray(js)) return new StarList(js.map(plainToValue));
-      return mapToDict(js as PlainRecord, undefined);
+      return mapToDict(js as PlainRecord, undefined, undefined);
     default:
       return None;
   }
 }
 
-function mapToDict(js: PlainRecord, of: FieldKind | undefined): StarDict {
+function mapToDict(js: PlainRecord, of: FieldKind | undefined, thread: Thread | undefined): StarDict {
   const dict = new StarDict();
   const keys = Object.keys(js).sort();
   for (const key of keys) {
     const v = js[key];
     if (v === undefined) continue;
-    dict.setKey(encodeUtf8ToByteString(key), of ? toValue(v, of) : plainToValue(v));
+    dict.setKey(encodeUtf8ToByteString(key), of ? toValue(v, of, thread) : plainToValue(v));
   }
   return dict;
 }
 
-/** Converts one field value by its declared kind; absent values become the kind's zero value. */
-export function toValue(js: Plain, kind: FieldKind): Value {
+/**
+ * Converts one field value by its declared kind; absent values become the
+ * kind's zero value. Objects remember the run's thread to bound their repr.
+ */
+export function toValue(js: Plain, kind: FieldKind, thread: Thread | undefined): Value {
   switch (kind.k) {
     case "scalar":
       return js === undefined ? None : plainToValue(js);
@@ -77,16 +81,16 @@ export function toValue(js: Plain, kind: FieldKind): Value {
     case "list": {
       if (!Array.isArray(js)) return new StarList([]);
       const of = kind.of;
-      return new StarList(of ? js.map((e) => toValue(e, of)) : js.map(plainToValue));
+      return new StarList(of ? js.map((e) => toValue(e, of, thread)) : js.map(plainToValue));
     }
     case "map":
-      return isRecord(js) ? mapToDict(js, kind.of) : new StarDict();
+      return isRecord(js) ? mapToDict(js, kind.of, thread) : new StarDict();
     case "object":
       // A Go struct field is never nil: an absent one reads as an object of absent fields.
-      return new HostObject(kind.schema, isRecord(js) ? js : {});
+      return new HostObject(kind.schema, isRecord(js) ? js : {}, thread);
     case "open":
       // Open lists may hold plain values as well as structs.
-      return isRecord(js) ? new OpenObject(kind.typeName, js) : plainToValue(js);
+      return isRecord(js) ? new OpenObject(kind.typeName, js, thread) : plainToValue(js);
   }
 }
 
@@ -101,17 +105,32 @@ export function invalidFieldError(name: Value): StarEvalError {
   );
 }
 
-/** repr of a struct: the repr of the dict LXD builds from it, in field order. */
-function structRepr(fields: Iterable<string>, get: (name: string) => Value): string {
+/**
+ * repr of a struct: the repr of the dict LXD builds from it, in field order,
+ * as a byte string (the StarValue hook's form). Containers inside are the
+ * scriptlet's own mutable copies, so the size limit is checked as it goes.
+ */
+function structRepr(
+  fields: Iterable<string>,
+  get: (name: string) => Value,
+  thread: Thread | undefined,
+): string {
   const parts: string[] = [];
-  // The StarValue hook answers in byte-string form, like reprBytes.
-  for (const name of fields) parts.push(`${reprBytes(name)}: ${reprBytes(get(name))}`);
+  let size = 2;
+  for (const name of fields) {
+    const part = `${reprBytes(name, thread)}: ${reprBytes(get(name), thread)}`;
+    size += part.length + 2;
+    thread?.checkStringLength(size);
+    parts.push(part);
+  }
   return `{${parts.join(", ")}}`;
 }
 
 /** Methods shared by both object kinds: always true, unhashable, fields by string index. */
 abstract class ReadOnlyObject implements StarValue {
   abstract readonly type: string;
+  /** The run's thread: its limits bound repr. */
+  protected abstract readonly thread: Thread | undefined;
   abstract attrNames(): string[];
   abstract getAttr(name: string): Value;
 
@@ -129,8 +148,8 @@ abstract class ReadOnlyObject implements StarValue {
     if (typeof key !== "string") throw invalidFieldError(key);
     return this.getAttr(key);
   }
-  repr(): string {
-    return structRepr(this.attrNames(), (name) => this.getAttr(name));
+  repr(thread?: Thread): string {
+    return structRepr(this.attrNames(), (name) => this.getAttr(name), thread ?? this.thread);
   }
 }
 
@@ -145,6 +164,7 @@ export class HostObject extends ReadOnlyObject {
   constructor(
     private readonly schema: ObjectSchema,
     private readonly data: PlainRecord,
+    protected readonly thread: Thread | undefined,
   ) {
     super();
   }
@@ -165,9 +185,9 @@ export class HostObject extends ReadOnlyObject {
       // The hot path: a scriptlet reads scalars (names, byte counts) of many objects.
       const v = this.data[name];
       if (typeof v === "string") return encodeUtf8ToByteString(v);
-      return typeof v === "number" && Number.isSafeInteger(v) ? v : toValue(v, kind);
+      return typeof v === "number" && Number.isSafeInteger(v) ? v : toValue(v, kind, undefined);
     }
-    if (kind.k === "float") return toValue(this.data[name], kind);
+    if (kind.k === "float") return toValue(this.data[name], kind, undefined);
     let cache = this.cache;
     if (cache === undefined) {
       cache = new Array(this.schema.kinds.length);
@@ -175,7 +195,7 @@ export class HostObject extends ReadOnlyObject {
     }
     let v = cache[slot];
     if (v === undefined) {
-      v = toValue(this.data[name], kind);
+      v = toValue(this.data[name], kind, this.thread);
       cache[slot] = v;
     }
     return v;
@@ -194,6 +214,7 @@ export class OpenObject extends ReadOnlyObject {
   constructor(
     readonly type: string,
     private readonly data: PlainRecord,
+    protected readonly thread: Thread | undefined,
   ) {
     super();
   }
@@ -208,10 +229,10 @@ export class OpenObject extends ReadOnlyObject {
     if (cached !== undefined) return cached;
     const v = this.data[name];
     let converted: Value;
-    if (isRecord(v)) converted = new OpenObject(this.type + pascal(name), v);
+    if (isRecord(v)) converted = new OpenObject(this.type + pascal(name), v, this.thread);
     else if (Array.isArray(v)) {
       const elementType = this.type + singular(pascal(name));
-      converted = new StarList(v.map((e) => toValue(e, { k: "open", typeName: elementType })));
+      converted = new StarList(v.map((e) => toValue(e, { k: "open", typeName: elementType }, this.thread)));
     } else return plainToValue(v);
     this.cache.set(name, converted);
     return converted;
