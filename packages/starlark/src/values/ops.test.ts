@@ -399,3 +399,11 @@ describe("deep and shared structures", () => {
     (x as StarTuple).freeze();
   });
 });
+
+describe("repr of very deep nesting", () => {
+  it("fails with a Starlark error, not a JS stack overflow", () => {
+    let x: Value = new StarList([]);
+    for (let i = 0; i < 200000; i++) x = new StarList([x]);
+    expect(() => repr(x)).toThrow(StarEvalError);
+  });
+});

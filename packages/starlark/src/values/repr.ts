@@ -3,6 +3,7 @@
  */
 import { StarBytes } from "./bytes.js";
 import { StarDict } from "./dict.js";
+import { StarEvalError } from "./errors.js";
 import { formatFloatG } from "./float-format.js";
 import { StarList, StarTuple } from "./list.js";
 import { StarRange } from "./range.js";
@@ -104,7 +105,12 @@ export function repr(v: Value, thread?: Thread): string {
   if (v instanceof StarFloat) return formatFloatG(v.value);
   if (v === None) return "None";
   const out = new ReprBuffer(thread);
-  writeValue(out, v, []);
+  try {
+    writeValue(out, v, []);
+  } catch (e) {
+    if (e instanceof RangeError) throw new StarEvalError("repr: value is nested too deeply");
+    throw e;
+  }
   return out.parts.join("");
 }
 
