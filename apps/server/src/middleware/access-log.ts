@@ -33,9 +33,13 @@ export function accessLog(logger: Logger, metrics: ServerMetrics): MiddlewareHan
       error_kind: c.get("errorKind"),
     };
     if (status >= 500 && status !== 507) log.error(line, "request");
+    // Heartbeats arrive every few seconds from every member: only worth a line when debugging or failing.
+    else if (route === HEARTBEAT_ROUTE && c.req.method === "PUT" && status < 300) log.debug(line, "request");
     else log.info(line, "request");
   };
 }
+
+const HEARTBEAT_ROUTE = "/1.0/cluster/members/:name/state";
 
 /** Requests that matched no route share one label, so mistyped URLs can't grow the metric series. */
 function routeLabel(pattern: string): string {
