@@ -73,7 +73,8 @@ describe("string methods", () => {
       "join: in list, want string, got int",
     );
     expect(err(() => call("", "splitlines", [1]))).toContain("got int, want bool");
-    expect(err(() => call("abc", "index", ["z"]))).toBe("substring not found");
+    expect(err(() => call("abc", "index", ["z"]))).toBe("index: substring not found");
+    expect(call(b("\u00a0 x\u2003"), "strip")).toBe("x");
     expect(callMethod(t, "", "get", [], [])).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarEvalError } from "../errors.js";
 import { StarList, StarTuple } from "../list.js";
 import { iterableToArray } from "../ops.js";
+import { decodeRuneAt } from "../strings.js";
 import { checkStringLength, type Thread } from "../thread.js";
 import { None, typeName, type Value } from "../value.js";
 import { formatString } from "./str-format.js";
@@ -82,13 +83,13 @@ function find(
   const [start, end] = indices(name, args[1], args[2], s.length);
   if (end < start) {
     if (allowError) return -1;
-    throw new StarEvalError("substring not found");
+    throw new StarEvalError(`${name}: substring not found`);
   }
   const hay = s.slice(start, end);
   const i = last ? hay.lastIndexOf(sub) : hay.indexOf(sub);
   if (i < 0) {
     if (allowError) return -1;
-    throw new StarEvalError("substring not found");
+    throw new StarEvalError(`${name}: substring not found`);
   }
   return i + start;
 }
@@ -99,19 +100,35 @@ function strip(name: string, s: string, args: Args, kwargs: Kwargs, left: boolea
   let a = 0;
   let b = s.length;
   if (cutset === undefined || cutset === None) {
-    // Unicode white space, rune-wise.
-    while (a < b) {
-      const c = s.charCodeAt(a);
-      if (c < 0x80 ? c === 32 || (c >= 9 && c <= 13) : false) a++;
-      else break;
+    // Unicode white space (Go's strings.TrimSpace), decoding runes at the edges.
+    if (left) {
+      while (a < b) {
+        const c = s.charCodeAt(a);
+        if (c < 0x80) {
+          if (!isAsciiSpace(c)) break;
+          a++;
+        } else {
+          const { rune, size } = decodeRuneAt(s, a);
+          if (!isSpace(rune)) break;
+          a += size;
+        }
+      }
     }
-    while (b > a) {
-      const c = s.charCodeAt(b - 1);
-      if (c < 0x80 ? c === 32 || (c >= 9 && c <= 13) : false) b--;
-      else break;
+    if (right) {
+      while (b > a) {
+        const c = s.charCodeAt(b - 1);
+        if (c < 0x80) {
+          if (!isAsciiSpace(c)) break;
+          b--;
+        } else {
+          let start = b - 1;
+          while (start > a && (s.charCodeAt(start) & 0xc0) === 0x80 && b - start < 4) start--;
+          const { rune, size } = decodeRuneAt(s, start);
+          if (start + size !== b || !isSpace(rune)) break;
+          b = start;
+        }
+      }
     }
-    if (!left) a = 0;
-    if (!right) b = s.length;
     return s.slice(a, b);
   }
   const cs = argString(name, 1, cutset);
