@@ -19,13 +19,14 @@ if (dir === undefined) {
   );
 
   describe("go.starlark.net conformance", () => {
-    it("runs every chunk of the 16 evaluator files, syntax/errors.star and resolve/resolve.star", () => {
+    it("runs every chunk of the 16 evaluator files, syntax/errors.star, resolve/resolve.star and struct.star", () => {
       const files = new Set(results.map((r) => r.id.replace(/:\d+$/, "")));
-      expect(files.size).toBe(18);
+      expect(files.size).toBe(19);
       // Chunk counts stated by the data's README: 82 evaluator chunks, 52 syntax, 43 resolve.
       expect(results.filter((r) => !r.id.includes("/")).length).toBe(82);
       expect(results.filter((r) => r.id.startsWith("syntax/")).length).toBe(52);
       expect(results.filter((r) => r.id.startsWith("resolve/")).length).toBe(43);
+      expect(results.filter((r) => r.id.startsWith("starlarkstruct/")).length).toBe(1);
     });
 
     it("keeps the reviewed expected-differences list short and justified", () => {

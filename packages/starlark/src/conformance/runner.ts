@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Loader } from "../eval/frame.js";
 import { compile } from "../host/compile.js";
 import { jsonModule } from "../json/index.js";
+import { gensymBuiltin, structBuiltin } from "../library/index.js";
 import { type Dialect, resolveDialect } from "../resolve/dialect.js";
 import { resolveFile } from "../resolve/resolver.js";
 import { parseFile } from "../syntax/parser.js";
@@ -11,7 +12,7 @@ import { StarlarkError, Thread, type Value } from "../values/index.js";
 import { loadAssertModule, setReporter } from "./assert-module.js";
 import { type Chunk, type ChunkOptions, splitChunks } from "./chunks.js";
 import { EXPECTED_DIFFERENCES } from "./expected-differences.js";
-import { Fibonacci, hasfieldsBuiltin, structBuiltin } from "./test-types.js";
+import { Fibonacci, hasfieldsBuiltin } from "./test-types.js";
 
 /** The 16 evaluator files of go.starlark.net's starlark/testdata. */
 export const EVAL_FILES = [
@@ -132,7 +133,12 @@ export class ConformanceRunner {
     const failures: string[] = [];
     const thread = new Thread({ name: id, print: () => {}, limits: { maxSteps: 50_000_000 } });
     setReporter(thread, (msg) => failures.push(`assertion failed: ${msg}`));
-    const predeclared = { struct: structBuiltin, hasfields: hasfieldsBuiltin, fibonacci: new Fibonacci() };
+    const predeclared = {
+      struct: structBuiltin,
+      gensym: gensymBuiltin,
+      hasfields: hasfieldsBuiltin,
+      fibonacci: new Fibonacci(),
+    };
     const actual: ActualError[] = [];
     try {
       const program = compile(chunk.source, {
@@ -192,11 +198,33 @@ export class ConformanceRunner {
     });
   }
 
+  /** starlarkstruct/struct.star: one program (not chunked), with struct and gensym predeclared. */
+  runStructFile(): ChunkResult[] {
+    const file = join(this.dir, "starlarkstruct", "struct.star");
+    const id = "starlarkstruct/struct.star:1";
+    const failures: string[] = [];
+    const thread = new Thread({ name: id, print: () => {}, limits: { maxSteps: 50_000_000 } });
+    setReporter(thread, (msg) => failures.push(`assertion failed: ${msg}`));
+    const predeclared = { struct: structBuiltin, gensym: gensymBuiltin };
+    try {
+      const program = compile(readFileSync(file, "utf8"), {
+        filename: file,
+        predeclared: Object.keys(predeclared),
+      });
+      program.init(thread, predeclared, { load: this.loader(file) });
+    } catch (e) {
+      if (!(e instanceof StarlarkError || e instanceof StarlarkSyntaxErrors)) throw e;
+      failures.push(`unexpected error: ${e.message}`);
+    }
+    return [result(id, failures)];
+  }
+
   runAll(): ChunkResult[] {
     return [
       ...EVAL_FILES.flatMap((f) => this.runEvalFile(f)),
       ...this.runSyntaxFile(),
       ...this.runResolveFile(),
+      ...this.runStructFile(),
     ];
   }
 }

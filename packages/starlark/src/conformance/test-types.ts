@@ -11,39 +11,8 @@ import {
 
 /**
  * The application-defined types that go.starlark.net's eval_test.go predeclares for the
- * conformance files: struct (starlarkstruct), hasfields and fibonacci.
+ * conformance files: hasfields and fibonacci (struct and gensym come from the library).
  */
-
-/** An immutable struct with named fields (starlarkstruct.Struct). */
-export class Struct implements StarValue {
-  readonly type = "struct";
-  constructor(private readonly fields: ReadonlyMap<string, Value>) {}
-  freeze(): void {
-    for (const v of this.fields.values()) if (typeof v === "object") v.freeze();
-  }
-  truth(): boolean {
-    return true;
-  }
-  hash(): number {
-    throw new StarEvalError("unhashable type: struct");
-  }
-  attrNames(): string[] {
-    return [...this.fields.keys()].sort();
-  }
-  getAttr(name: string): Value | undefined {
-    return this.fields.get(name);
-  }
-  repr(): string {
-    return `struct(${this.attrNames()
-      .map((k) => `${k} = ${repr(this.fields.get(k) as Value)}`)
-      .join(", ")})`;
-  }
-}
-
-export const structBuiltin = new Builtin("struct", (_thread, args, kwargs) => {
-  if (args.length > 0) throw new StarEvalError("struct: unexpected positional arguments");
-  return new Struct(new Map(kwargs));
-});
 
 /** A test-only value on which any field can be set (until frozen). */
 export class HasFields implements StarValue {

@@ -1,11 +1,20 @@
-import { decodeByteStringToUtf8, repr as reprBytes, str as strBytes, type Value } from "../values/index.js";
+import {
+  decodeByteStringToUtf8,
+  repr as reprBytes,
+  str as strBytes,
+  type Thread,
+  type Value,
+} from "../values/index.js";
 
-/** repr(v) as a normal JS string (Starlark strings are byte strings internally). */
-export function repr(v: Value): string {
-  return decodeByteStringToUtf8(reprBytes(v));
+/**
+ * repr(v) as a normal JS string (Starlark strings are byte strings internally). With a thread,
+ * the result is bounded by its maxStringLength limit.
+ */
+export function repr(v: Value, thread?: Thread): string {
+  return decodeByteStringToUtf8(reprBytes(v, thread));
 }
 
-/** str(v) as a normal JS string. */
-export function str(v: Value): string {
-  return decodeByteStringToUtf8(strBytes(v));
+/** str(v) as a normal JS string, bounded by the thread's string limit when one is given. */
+export function str(v: Value, thread?: Thread): string {
+  return decodeByteStringToUtf8(strBytes(v, thread));
 }
