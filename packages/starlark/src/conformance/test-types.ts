@@ -1,7 +1,6 @@
 import {
   Builtin,
   NoSuchAttrError,
-  repr,
   EvalError as StarEvalError,
   type StarIterator,
   StarList,
