@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { parse as parseYaml } from "yaml";
 import { usageError } from "../exit-codes.js";
+import { parseYaml } from "../output/yaml.js";
 
 /** Commander collector for repeatable options (`-c a=1 -c b=2`). */
 export function collect(value: string, previous: string[] = []): string[] {

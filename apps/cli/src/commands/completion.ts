@@ -121,8 +121,8 @@ export function staticCandidates(program: Command, words: string[]): string[] {
 }
 
 async function dynamicCandidates(ctx: CommandContext, kind: NameKind): Promise<string[]> {
-  // A shell waiting on a dead server is worse than no names: give up after a second.
-  const api = new BerthApi({ ...ctx.connection().options, timeoutMs: 1000 });
+  // A shell waiting on a hung server is worse than no names: give up after 3 s (a dead one fails at once).
+  const api = new BerthApi({ ...ctx.connection().options, timeoutMs: 3000 });
   if (kind === "instance") return (await api.instances.names()).filter((n) => n !== "");
   const members = await api.members.names();
   if (kind === "member") return members;

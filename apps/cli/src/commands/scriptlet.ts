@@ -8,6 +8,9 @@ import { action, examples } from "./action.js";
 import { readDocument, readTextFile } from "./arguments.js";
 import { parseBatch } from "./bulk.js";
 
+/** The API extension of a berthd that honours `X-Berth-Scriptlet` on dry runs. */
+export const DRY_RUN_SOURCE_EXTENSION = "scriptlet_dry_run_source";
+
 interface LocalValidator {
   validate(source: string): void;
 }
@@ -121,6 +124,14 @@ A rejection is a result, not a failure: the command exits 0 and shows it.
         if (!checked.ok) throw new CliError(checked.message, ExitCode.failed);
         const [body] = parseBatch([readDocument(flags.instance, "instance spec")], flags.instance);
         const source = readTextFile(path, "scriptlet");
+        // A server that ignored the header would dry-run its configured scriptlet instead: ask first.
+        const server = await ctx.api.getServer();
+        if (!server.api_extensions.includes(DRY_RUN_SOURCE_EXTENSION)) {
+          throw new CliError(
+            `The server cannot dry-run an unsaved scriptlet (API extension ${DRY_RUN_SOURCE_EXTENSION} missing); try it on a test server with "berth config set instances.placement.scriptlet"`,
+            ExitCode.failed,
+          );
+        }
         const result = await ctx.api.call<DryRunResult>("POST", "/1.0/instances", {
           query: { project: ctx.project, target: flags.target, dry_run: true },
           body,

@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { CliError, ExitCode } from "../exit-codes.js";
+import { parseYaml, toYaml } from "../output/yaml.js";
 
 /** One server the CLI knows by name, like an `lxc remote`. */
 export interface RemoteEntry {

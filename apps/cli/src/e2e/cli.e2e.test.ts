@@ -1,4 +1,6 @@
+import { BerthApi } from "@berth/server/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRY_RUN_SOURCE_EXTENSION } from "../commands/scriptlet.js";
 import { ExitCode } from "../exit-codes.js";
 import {
   BERTHD,
@@ -314,6 +316,19 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
       'def instance_placement(request, candidate_members):\n    log_info("candidates: ", len(candidate_members))\n    set_target("node3")\n',
     );
     const spec = writeTemp(server, "spec.yaml", "name: probe\nimage: ubuntu/jammy\nflavor: m1.small\n");
+    const extensions = (await new BerthApi({ socketPath: server.socket }).getServer()).api_extensions;
+    if (!extensions.includes(DRY_RUN_SOURCE_EXTENSION)) {
+      // An older berthd would dry-run its configured scriptlet instead of the file: the CLI must refuse.
+      console.warn(
+        `berthd lacks ${DRY_RUN_SOURCE_EXTENSION}: only the refusal of "scriptlet test" is checked`,
+      );
+      await fails(
+        ["scriptlet", "test", path, "--instance", spec],
+        ExitCode.failed,
+        `Error: The server cannot dry-run an unsaved scriptlet (API extension ${DRY_RUN_SOURCE_EXTENSION} missing); try it on a test server with "berth config set instances.placement.scriptlet"\n`,
+      );
+      return;
+    }
     const out = await ok(["scriptlet", "test", path, "--instance", spec]);
     expect(out).toContain("Decision:   placed on node3 (decided by scriptlet)\n");
     expect(out).toContain("Candidates: node");
@@ -329,6 +344,23 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
       ["scriptlet", "test", path, "--instance", writeTemp(server, "bad.yaml", "{name: [1]}\n")],
       ExitCode.failed,
       /^Error: /,
+    );
+  });
+
+  it("completes names from the server", async () => {
+    const [instances, targets, commands] = await Promise.all([
+      ok(["__complete", "--", "info", "b"]),
+      ok(["__complete", "--", "init", "ubuntu/jammy", "x", "--target", ""]),
+      ok(["__complete", "--", "cluster", "ev"]),
+    ]);
+    expect(instances).toBe("b1\nb2\nb3\nbar\n");
+    expect(targets.split("\n")).toEqual(expect.arrayContaining(["node1", "node2", "node3", "@rack-a"]));
+    expect(commands).toBe("evacuate\n");
+    expect(await ok(["completion", "bash"])).toContain("berth __complete --");
+    await fails(
+      ["completion", "tcsh"],
+      ExitCode.usage,
+      'Error: Unknown shell "tcsh": expected one of bash, zsh, fish\n',
     );
   });
 

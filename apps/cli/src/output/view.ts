@@ -1,8 +1,8 @@
-import { stringify as toYaml } from "yaml";
 import { type Colors, colours } from "./colour.js";
 import { csvRows } from "./csv.js";
 import type { OutputFormat } from "./format.js";
 import { boxedTable, compactTable } from "./table.js";
+import { toYaml } from "./yaml.js";
 
 /** One column of a list: what a person reads, and the exact value for csv. */
 export interface Column<T> {
