@@ -1,103 +1,54 @@
 import type { InventoryRecord, MemberRecord, NewMember } from "@berth/engine";
-import type { InValue, Row } from "@libsql/client";
+import type { InValue } from "@libsql/client";
 import { eq } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import { type inventories, members } from "../schema/index.js";
 import { chunks } from "./chunks.js";
 import { inList } from "./sql-lists.js";
 
-const MEMBER_COLUMNS = `id, name, url, architecture, description, failure_domain, roles, config, evacuated,
-  last_heartbeat, state, resources, generation, created_at`;
-
-const parseJson = <T>(value: unknown, fallback: T): T =>
-  value === null ? fallback : (JSON.parse(String(value)) as T);
-
 /**
- * Loads whole member records (groups, traits, inventories included) with one
- * query per table, whatever the number of members: this is what start-up
- * hydration and member reads share. Plain SQL: with 10,000 members the
- * query builder's per-row mapping would cost more than the reads.
+ * Whole member records (groups, traits and inventories included), built as
+ * one JSON document inside SQLite. The libSQL client turns every result row
+ * into an object property by property, which at 10,000 members and their
+ * side-table rows costs seconds; one JSON string parsed by V8 costs
+ * milliseconds. Order is join order.
  */
+const MEMBERS_AS_JSON = (where: string) => `
+  SELECT json_group_array(json_object(
+    'name', m.name, 'url', m.url, 'architecture', m.architecture, 'description', m.description,
+    'failureDomain', m.failure_domain, 'roles', json(m.roles),
+    'groups', (SELECT json_group_array(group_name)
+               FROM (SELECT group_name FROM member_groups WHERE member_id = m.id ORDER BY position)),
+    'config', json(m.config),
+    'traits', (SELECT json_group_array(trait)
+               FROM (SELECT trait FROM member_traits WHERE member_id = m.id ORDER BY trait)),
+    'evacuated', json(CASE m.evacuated WHEN 0 THEN 'false' ELSE 'true' END),
+    'lastHeartbeat', m.last_heartbeat, 'state', json(m.state), 'resources', json(m.resources),
+    'inventories', (SELECT json_group_object(resource_class, json_object(
+                      'total', total, 'reserved', reserved, 'minUnit', min_unit, 'maxUnit', max_unit,
+                      'stepSize', step_size, 'allocationRatio', allocation_ratio, 'source', source))
+                    FROM inventories WHERE member_id = m.id),
+    'generation', m.generation, 'joinOrder', m.id, 'createdAt', m.created_at
+  )) AS members
+  FROM (SELECT * FROM members ${where} ORDER BY id) AS m`;
+
+async function membersWhere(raw: RawSql, where: string, args: InValue[]): Promise<MemberRecord[]> {
+  const [row] = await raw.rows(MEMBERS_AS_JSON(where), args);
+  return JSON.parse(String(row?.members ?? "[]")) as MemberRecord[];
+}
+
+/** Every member, or the named ones; always in join order. */
 export async function loadMembers(raw: RawSql, filter?: { names: string[] }): Promise<MemberRecord[]> {
-  const byId = new Map<number, MemberRecord>();
-  const sideTables = async (where: string, args: InValue[]) => {
-    for (const row of await raw.rows(
-      `SELECT member_id, group_name FROM member_groups ${where} ORDER BY member_id, position`,
-      args,
-    )) {
-      byId.get(Number(row.member_id))?.groups.push(String(row.group_name));
-    }
-    for (const row of await raw.rows(
-      `SELECT member_id, trait FROM member_traits ${where} ORDER BY member_id, trait`,
-      args,
-    )) {
-      byId.get(Number(row.member_id))?.traits.push(String(row.trait));
-    }
-    for (const row of await raw.rows(
-      `SELECT member_id, resource_class, total, reserved, min_unit, max_unit, step_size, allocation_ratio, source
-       FROM inventories ${where}`,
-      args,
-    )) {
-      const member = byId.get(Number(row.member_id));
-      if (member === undefined) continue;
-      member.inventories[String(row.resource_class)] = {
-        total: Number(row.total),
-        reserved: Number(row.reserved),
-        minUnit: Number(row.min_unit),
-        maxUnit: Number(row.max_unit),
-        stepSize: Number(row.step_size),
-        allocationRatio: Number(row.allocation_ratio),
-        source: row.source === "derived" ? "derived" : "explicit",
-      };
-    }
-  };
-  if (filter === undefined) {
-    for (const row of await raw.rows(`SELECT ${MEMBER_COLUMNS} FROM members ORDER BY id`)) {
-      byId.set(Number(row.id), memberRecordOf(row));
-    }
-    // Reading whole side tables is cheaper than a 10,000-long IN list.
-    if (byId.size > 0) await sideTables("", []);
-    return [...byId.values()];
-  }
+  if (filter === undefined) return membersWhere(raw, "", []);
+  const found: MemberRecord[] = [];
   for (const part of chunks([...new Set(filter.names)], 500)) {
-    const rows = await raw.rows(
-      `SELECT ${MEMBER_COLUMNS} FROM members WHERE name IN (${inList(part.length)})`,
-      part,
-    );
-    const ids: number[] = [];
-    for (const row of rows) {
-      byId.set(Number(row.id), memberRecordOf(row));
-      ids.push(Number(row.id));
-    }
-    if (ids.length > 0) await sideTables(`WHERE member_id IN (${inList(ids.length)})`, ids);
+    found.push(...(await membersWhere(raw, `WHERE name IN (${inList(part.length)})`, part)));
   }
-  return [...byId.values()].sort((a, b) => a.joinOrder - b.joinOrder);
+  return found.sort((a, b) => a.joinOrder - b.joinOrder);
 }
 
 export async function loadMember(raw: RawSql, name: string): Promise<MemberRecord | undefined> {
   return (await loadMembers(raw, { names: [name] }))[0];
-}
-
-function memberRecordOf(row: Row): MemberRecord {
-  return {
-    name: String(row.name),
-    url: String(row.url),
-    architecture: String(row.architecture),
-    description: String(row.description),
-    failureDomain: String(row.failure_domain),
-    roles: parseJson<string[]>(row.roles, []),
-    groups: [],
-    config: parseJson<Record<string, string>>(row.config, {}),
-    traits: [],
-    evacuated: Number(row.evacuated) === 1,
-    lastHeartbeat: row.last_heartbeat === null ? null : String(row.last_heartbeat),
-    state: parseJson<Record<string, unknown> | null>(row.state, null),
-    resources: parseJson<Record<string, unknown> | null>(row.resources, null),
-    inventories: {},
-    generation: Number(row.generation),
-    joinOrder: Number(row.id),
-    createdAt: String(row.created_at),
-  };
 }
 
 export async function memberIdOf(

@@ -1,9 +1,9 @@
 import type { InstanceCountRow, PlacementGroupCountRow, ProjectUsageRow, StoreSnapshot } from "@berth/engine";
-import { asc, gt, sql } from "drizzle-orm";
+import { asc, gt } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import { groups, placementGroups, projects, projectUsage, resourceClasses } from "../schema/index.js";
 import { loadMembers } from "./member-rows.js";
-import { readMemberUsage } from "./member-usage.js";
+import { readAllMemberUsage } from "./member-usage.js";
 import { readConfig } from "./server-config.js";
 
 /**
@@ -29,54 +29,58 @@ export async function readSnapshot(db: Database, raw: RawSql): Promise<StoreSnap
       }),
     ),
     config: await readConfig(db),
-    usage: await readMemberUsage(raw),
-    instanceCounts: await readInstanceCounts(db),
-    placementGroupCounts: await readPlacementGroupCounts(db),
+    usage: await readAllMemberUsage(raw),
+    instanceCounts: await readInstanceCounts(raw),
+    placementGroupCounts: await readPlacementGroupCounts(raw),
     projectUsage: await readProjectUsage(db),
   };
 }
 
-async function readInstanceCounts(db: Database): Promise<InstanceCountRow[]> {
-  // Grouping happens on instances_by_member (member_id, project, forthcoming,
-  // type) alone; member names are joined onto the few grouped rows after.
-  const result = await db.all<InstanceCountRow>(sql`
-    SELECT m.name AS member, c.project AS project, c.instances AS instances, c.forthcoming AS forthcoming,
-           c.containers AS containers, c.virtual_machines AS virtualMachines
+async function readInstanceCounts(raw: RawSql): Promise<InstanceCountRow[]> {
+  // Grouping runs on instances_by_member (member_id, project, forthcoming,
+  // type) alone; member names are joined onto the grouped rows, and the
+  // result comes back as one JSON document (see MEMBERS_AS_JSON).
+  const [row] = await raw.rows(`
+    SELECT json_group_array(json_array(member, project, instances, forthcoming, containers, virtual_machines))
+      AS counts
     FROM (
-      SELECT member_id, project, count(*) AS instances, sum(forthcoming) AS forthcoming,
-             sum(type = 'container') AS containers, sum(type = 'virtual-machine') AS virtual_machines
-      FROM instances INDEXED BY instances_by_member
-      GROUP BY member_id, project
-    ) AS c
-    JOIN members AS m ON m.id = c.member_id
-    ORDER BY m.id, c.project`);
-  return result.map((row) => ({
-    member: String(row.member),
-    project: String(row.project),
-    instances: Number(row.instances),
-    forthcoming: Number(row.forthcoming),
-    containers: Number(row.containers),
-    virtualMachines: Number(row.virtualMachines),
+      SELECT m.name AS member, c.*
+      FROM (
+        SELECT member_id, project, count(*) AS instances, sum(forthcoming) AS forthcoming,
+               sum(type = 'container') AS containers, sum(type = 'virtual-machine') AS virtual_machines
+        FROM instances INDEXED BY instances_by_member
+        GROUP BY member_id, project
+      ) AS c
+      JOIN members AS m ON m.id = c.member_id
+      ORDER BY m.id, c.project
+    )`);
+  const rows = JSON.parse(String(row?.counts ?? "[]")) as [string, string, number, number, number, number][];
+  return rows.map(([member, project, instances, forthcoming, containers, virtualMachines]) => ({
+    member,
+    project,
+    instances,
+    forthcoming,
+    containers,
+    virtualMachines,
   }));
 }
 
-async function readPlacementGroupCounts(db: Database): Promise<PlacementGroupCountRow[]> {
-  const result = await db.all<PlacementGroupCountRow>(sql`
-    SELECT c.project AS project, c.placement_group AS "group", m.name AS member, c.instances AS instances
+async function readPlacementGroupCounts(raw: RawSql): Promise<PlacementGroupCountRow[]> {
+  const [row] = await raw.rows(`
+    SELECT json_group_array(json_array(project, placement_group, member, instances)) AS counts
     FROM (
-      SELECT project, placement_group, member_id, count(*) AS instances
-      FROM instances
-      WHERE placement_group IS NOT NULL
-      GROUP BY project, placement_group, member_id
-    ) AS c
-    JOIN members AS m ON m.id = c.member_id
-    ORDER BY c.project, c.placement_group, m.id`);
-  return result.map((row) => ({
-    project: String(row.project),
-    group: String(row.group),
-    member: String(row.member),
-    instances: Number(row.instances),
-  }));
+      SELECT c.project, c.placement_group, m.name AS member, c.instances
+      FROM (
+        SELECT project, placement_group, member_id, count(*) AS instances
+        FROM instances
+        WHERE placement_group IS NOT NULL
+        GROUP BY project, placement_group, member_id
+      ) AS c
+      JOIN members AS m ON m.id = c.member_id
+      ORDER BY c.project, c.placement_group, m.id
+    )`);
+  const rows = JSON.parse(String(row?.counts ?? "[]")) as [string, string, string, number][];
+  return rows.map(([project, group, member, instances]) => ({ project, group, member, instances }));
 }
 
 async function readProjectUsage(db: Database): Promise<ProjectUsageRow[]> {
