@@ -272,6 +272,25 @@ describe("run: outcomes", () => {
     expect(result.cost.steps).toBeGreaterThanOrEqual(100);
     expect(result.cost.ms).toBeGreaterThanOrEqual(0);
   });
+  it("supports what Incus scriptlets do with sets and dicts", () => {
+    // Anti-affinity by a user key, as in lxc/incus#2741: collect the members already used, skip them.
+    const source = scriptlet(
+      [
+        "used = set()",
+        'used.add("node1")',
+        'used |= set(["node2"])',
+        "free = [m.server_name for m in candidate_members if m.server_name not in used]",
+        'spread = {m.server_name: 0 for m in candidate_members} | {"node3": 1}',
+        "set_target(free[0])",
+        'log_info(sorted(used), " ", spread)',
+      ].join("\n"),
+    );
+    const result = createScriptletHost().run(1, source, placement());
+    expect(result.outcome).toEqual({ kind: "target", member: "node3" });
+    expect(result.logs).toEqual([
+      { level: "info", message: '["node1", "node2"] {"node1": 0, "node2": 0, "node3": 1}' },
+    ]);
+  });
 });
 
 describe("run: logging", () => {
