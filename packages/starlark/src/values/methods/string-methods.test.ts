@@ -75,6 +75,8 @@ describe("string methods", () => {
     expect(err(() => call("", "splitlines", [1]))).toContain("got int, want bool");
     expect(err(() => call("abc", "index", ["z"]))).toBe("index: substring not found");
     expect(call(b("\u00a0 x\u2003"), "strip")).toBe("x");
+    expect(repr(call(b("a\u00a0b c\u3000"), "split"))).toBe('["a", "b", "c"]');
+    expect(repr(call(b("a\u00a0b c"), "rsplit", [None, 1]))).toBe('["a\\u00a0b", "c"]');
     expect(callMethod(t, "", "get", [], [])).toBeUndefined();
   });
 });

@@ -23,6 +23,9 @@ import {
   toUpper,
 } from "./unicode.js";
 
+/** Any byte >= 0x80 (the string is not plain ASCII). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 type Args = Value[];
 type Kwargs = [string, Value][];
 
@@ -191,8 +194,60 @@ function isAsciiSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
 }
 
+/** Byte offsets of the runes of s, and whether each is white space (for non-ASCII strings). */
+function runeSpaces(s: string): { starts: number[]; space: boolean[] } {
+  const starts: number[] = [];
+  const space: boolean[] = [];
+  forEachRune(s, (r, i) => {
+    starts.push(i);
+    space.push(r < 0x80 ? isAsciiSpace(r) : isSpace(r));
+    return true;
+  });
+  starts.push(s.length);
+  return { starts, space };
+}
+
+/** str.split(None)/rsplit(None) for strings with non-ASCII bytes: Unicode white space. */
+function splitUnicodeSpace(s: string, maxsplit: number, fromRight: boolean): string[] {
+  const { starts, space } = runeSpaces(s);
+  const n = space.length;
+  const out: string[] = [];
+  const at = (k: number) => starts[k] as number;
+  if (!fromRight) {
+    let i = 0;
+    for (;;) {
+      while (i < n && space[i]) i++;
+      if (i >= n) break;
+      if (maxsplit >= 0 && out.length === maxsplit) {
+        out.push(s.slice(at(i)));
+        break;
+      }
+      let j = i;
+      while (j < n && !space[j]) j++;
+      out.push(s.slice(at(i), at(j)));
+      i = j;
+    }
+    return out;
+  }
+  let j = n;
+  for (;;) {
+    while (j > 0 && space[j - 1]) j--;
+    if (j <= 0) break;
+    if (maxsplit >= 0 && out.length === maxsplit) {
+      out.push(s.slice(0, at(j)));
+      break;
+    }
+    let i = j;
+    while (i > 0 && !space[i - 1]) i--;
+    out.push(s.slice(at(i), at(j)));
+    j = i;
+  }
+  return out.reverse();
+}
+
 /** Splits on runs of white space (Python's str.split(None, maxsplit)). */
 function splitSpace(s: string, maxsplit: number, fromRight: boolean): string[] {
+  if (NON_ASCII.test(s)) return splitUnicodeSpace(s, maxsplit, fromRight);
   const out: string[] = [];
   if (!fromRight) {
     let i = 0;
@@ -299,7 +354,6 @@ function hasCased(s: string): boolean {
   return found;
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
 // ASCII strings (the common case) use the native, allocation-light conversions.
 const lower = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toLower) : s.toLowerCase());
 const upper = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toUpper) : s.toUpperCase());
