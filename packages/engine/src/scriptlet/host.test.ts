@@ -423,6 +423,7 @@ describe("run: limits", () => {
     expect(rejection(scriptlet(`${big}s = str(l)`))).toMatch(tooLarge);
     expect(rejection(scriptlet(`${big}print(l)`))).toMatch(tooLarge);
     expect(rejection(scriptlet(`${big}return l`))).toMatch(tooLarge);
+    expect(rejection(scriptlet(`${big}request[l]`))).toMatch(tooLarge);
     // Host objects repr their (scriptlet-mutable) containers within the same bound.
     const grown = 'c = request.config\nfor i in range(10):\n    c[str(i)] = "x" * 60000\nlog_info(request)';
     expect(rejection(scriptlet(grown))).toMatch(tooLarge);

@@ -11,7 +11,6 @@
 import {
   encodeUtf8ToByteString,
   None,
-  repr,
   reprBytes,
   StarDict,
   EvalError as StarEvalError,
@@ -98,10 +97,10 @@ function isRecord(js: Plain): js is PlainRecord {
   return typeof js === "object" && js !== null && !Array.isArray(js);
 }
 
-/** LXD's text for reading a field an object does not have. */
-export function invalidFieldError(name: Value): StarEvalError {
+/** LXD's text for reading a field an object does not have (a non-string key shows as its bounded repr). */
+export function invalidFieldError(name: Value, thread?: Thread): StarEvalError {
   return new StarEvalError(
-    typeof name === "string" ? `Invalid field "${name}"` : `Invalid field ${repr(name)}`,
+    typeof name === "string" ? `Invalid field "${name}"` : `Invalid field ${reprBytes(name, thread)}`,
   );
 }
 
@@ -145,7 +144,7 @@ abstract class ReadOnlyObject implements StarValue {
     throw new StarEvalError(`Unhashable type ${this.type}`);
   }
   getIndex(key: Value): Value {
-    if (typeof key !== "string") throw invalidFieldError(key);
+    if (typeof key !== "string") throw invalidFieldError(key, this.thread);
     return this.getAttr(key);
   }
   repr(thread?: Thread): string {
