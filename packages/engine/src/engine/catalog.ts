@@ -52,6 +52,31 @@ export interface ResourceClassInfo {
   custom: boolean;
 }
 
+/**
+ * Renames by copy: create the record under its new name, then delete the old
+ * one; if the old one can't go (still referenced), the copy is removed again
+ * and the refusal is reported. The store's in-use rules decide, so a rename
+ * never leaves dangling references.
+ */
+async function renameByCopy<T>(
+  create: () => Promise<T>,
+  removeOld: () => Promise<void>,
+  removeNew: () => Promise<void>,
+  refusal: string,
+): Promise<T> {
+  const created = await create();
+  try {
+    await removeOld();
+  } catch (error) {
+    await removeNew();
+    if (error instanceof EngineError && error.kind === "conflict") {
+      throw new EngineError("conflict", `${refusal}: ${error.message}`);
+    }
+    throw error;
+  }
+  return created;
+}
+
 export class Catalog {
   constructor(private readonly runtime: EngineRuntime) {}
 
@@ -82,6 +107,16 @@ export class Catalog {
     this.runtime.model.groups.delete(name);
   }
 
+  async renameGroup(name: string, newName: string): Promise<GroupRecord> {
+    const group = await this.getGroup(name);
+    return renameByCopy(
+      () => this.createGroup({ ...group, name: newName }),
+      () => this.deleteGroup(name),
+      () => this.deleteGroup(newName),
+      `Cluster group "${name}" can't be renamed while members belong to it`,
+    );
+  }
+
   // --- projects ------------------------------------------------------------------------
   async listProjects(): Promise<ProjectRecord[]> {
     return this.store.projects.list();
@@ -108,6 +143,17 @@ export class Catalog {
     this.runtime.model.projects.delete(name);
   }
 
+  async renameProject(name: string, newName: string): Promise<ProjectRecord> {
+    if (name === "default") throw forbidden("The 'default' project cannot be renamed");
+    const project = await this.getProject(name);
+    return renameByCopy(
+      () => this.createProject({ ...project, name: newName }),
+      () => this.deleteProject(name),
+      () => this.deleteProject(newName),
+      "Only empty projects can be renamed",
+    );
+  }
+
   // --- profiles ------------------------------------------------------------------------
   async listProfiles(project: string): Promise<ProfileRecord[]> {
     return this.store.profiles.list({ project });
@@ -128,6 +174,17 @@ export class Catalog {
   async deleteProfile(project: string, name: string): Promise<void> {
     if (name === "default") throw forbidden('The "default" profile cannot be deleted');
     return this.store.profiles.delete({ project, name });
+  }
+
+  async renameProfile(project: string, name: string, newName: string): Promise<ProfileRecord> {
+    if (name === "default") throw forbidden('The "default" profile cannot be renamed');
+    const profile = await this.getProfile(project, name);
+    return renameByCopy(
+      () => this.createProfile({ ...profile, name: newName }),
+      () => this.deleteProfile(project, name),
+      () => this.deleteProfile(project, newName),
+      `Profile "${name}" can't be renamed while instances use it`,
+    );
   }
 
   // --- flavors --------------------------------------------------------------------------
@@ -236,6 +293,16 @@ export class Catalog {
   async deletePlacementGroup(project: string, name: string): Promise<void> {
     await this.store.placementGroups.delete({ project, name });
     this.runtime.model.deletePlacementGroup(project, name);
+  }
+
+  async renamePlacementGroup(project: string, name: string, newName: string): Promise<PlacementGroupRecord> {
+    const group = await this.getPlacementGroup(project, name);
+    return renameByCopy(
+      () => this.createPlacementGroup({ ...group, name: newName }),
+      () => this.deletePlacementGroup(project, name),
+      () => this.deletePlacementGroup(project, newName),
+      `Placement group "${name}" can't be renamed while instances belong to it`,
+    );
   }
 
   // --- resource classes ---------------------------------------------------------------------

@@ -13,13 +13,14 @@ import {
 } from "@berth/api-types";
 import { type Clock, systemClock } from "../clock.js";
 import { EngineError, invalid } from "../errors.js";
+import { mergeProfiles } from "../expand/expand.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
-import type { ConfigRecord, InstanceRecord } from "../store/records.js";
+import type { ConfigRecord, InstanceRecord, ProfileRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
 import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
@@ -31,6 +32,7 @@ import {
   type PlacementOutcome,
   Placer,
 } from "./placer.js";
+import { CatalogCache } from "./prepare.js";
 import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
 import { type EvacuationOutcome, type MovedInstance, Relocation } from "./relocation.js";
 import { EngineRuntime } from "./runtime.js";
@@ -172,6 +174,10 @@ export class Engine {
   updateMember(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
     return this.members.update(name, update, expectedGeneration);
   }
+  /** Renames a member that hosts nothing (conflict otherwise). */
+  renameMember(name: string, newName: string): Promise<MemberInfo> {
+    return this.members.rename(name, newName);
+  }
   deleteMember(name: string): Promise<void> {
     return this.members.delete(name);
   }
@@ -298,6 +304,19 @@ export class Engine {
   deleteInstance(project: string, ref: string): Promise<void> {
     return this.instanceOps.delete(project, ref);
   }
+  /** `expanded_config` / `expanded_devices` of a stored instance (its profiles as they are now). */
+  async expandedInstance(record: InstanceRecord): Promise<{
+    config: Record<string, string>;
+    devices: Record<string, Record<string, string>>;
+  }> {
+    const project = await this.catalog.getProject(record.project);
+    const profiles = await new CatalogCache(this.runtime).profilesOf(project);
+    const found = record.profiles
+      .map((name) => profiles.get(name))
+      .filter((profile): profile is ProfileRecord => profile !== undefined);
+    return mergeProfiles(found, record.config, record.devices);
+  }
+
   /** Reservation -> real instance; `changes` (patch semantics) may resize it, and only growth is re-checked. */
   commitReservation(
     project: string,

@@ -12,7 +12,7 @@ import {
   isWellFormedResourceClass,
   normalizeInventory,
 } from "@berth/resources";
-import { invalid, notFound } from "../errors.js";
+import { EngineError, invalid, notFound } from "../errors.js";
 import { type MemberStatus, memberStatus } from "../pipeline/views.js";
 import { cloneMember } from "../store/clone.js";
 import type { MemberPatch, NewMember } from "../store/port.js";
@@ -244,6 +244,34 @@ export class Members {
     const record = await this.runtime.store.updateMember(name, patch, expectedGeneration);
     this.runtime.model.upsertMember(record);
     return this.info(name);
+  }
+
+  /**
+   * Renames a member that hosts nothing (instance locations and allocations
+   * name it, so a busy member is refused with a conflict). The renamed member
+   * joins anew: it moves to the end of the join order.
+   */
+  async rename(name: string, newName: string): Promise<MemberInfo> {
+    const record = this.state(name).record;
+    if (!MEMBER_NAME.test(newName)) throw invalid(`Invalid member name "${newName}"`);
+    if (this.runtime.model.member(newName) !== undefined) {
+      throw new EngineError("conflict", `Cluster member "${newName}" already exists`);
+    }
+    if (this.state(name).instanceCount > 0 || this.state(name).pendingCount > 0) {
+      throw new EngineError("conflict", `Cluster member "${name}" can't be renamed while it hosts instances`);
+    }
+    const { generation: _generation, joinOrder: _joinOrder, createdAt: _createdAt, ...rest } = record;
+    const created = await this.runtime.store.createMember({ ...rest, name: newName });
+    try {
+      await this.runtime.store.deleteMember(name);
+    } catch (error) {
+      await this.runtime.store.deleteMember(newName);
+      throw error;
+    }
+    this.runtime.model.removeMember(name);
+    this.runtime.model.upsertMember(created);
+    this.runtime.model.setUsage(await this.runtime.store.memberUsage([newName]));
+    return this.info(newName);
   }
 
   async delete(name: string): Promise<void> {

@@ -24,6 +24,8 @@ export interface PlacementOutcome {
   decidedBy: DecidedBy;
   candidates: string[];
   logs: ScriptletLogLine[];
+  /** What the scriptlet run cost (zeros when none ran). */
+  cost: { steps: number; ms: number };
   /** Claim attempts it took (1 unless a race was lost). */
   attempts: number;
 }
@@ -94,6 +96,7 @@ export class Placer {
       decidedBy: final.decidedBy,
       candidates: final.candidates,
       logs: final.scriptlet?.logs ?? [],
+      cost: final.scriptlet?.cost ?? { steps: 0, ms: 0 },
       attempts,
     };
   }

@@ -53,7 +53,12 @@ export interface ExpansionCatalog {
 
 export const PLACEMENT_GROUP_KEY = "placement.group";
 
-function mergeProfiles(
+/**
+ * LXD's expansion: profile config and devices in profile order, the
+ * instance's own values on top (what `expanded_config`/`expanded_devices`
+ * show).
+ */
+export function mergeProfiles(
   profiles: ProfileRecord[],
   config: Record<string, string>,
   devices: Record<string, Record<string, string>>,

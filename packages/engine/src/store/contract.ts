@@ -428,6 +428,16 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         ]);
       });
 
+      it("refuses instances in a project that does not exist", async () => {
+        await addMember("a");
+        const error = await expectEngineError(
+          store.claim({ create: [newInstance("i", "a", {}, { project: "nope" })] }),
+          "not_found",
+        );
+        expect(error.message).toBe('Project "nope" not found');
+        expect(await store.listInstances()).toEqual([]);
+      });
+
       it("lets unnamed reservations coexist, addressed by id", async () => {
         await addMember("a");
         const created = await store.claim({

@@ -349,6 +349,10 @@ export class MemoryStore implements Store {
       addedIds.add(record.id);
       added.push(record);
     }
+    for (const record of added) {
+      if (!this.projects.has({ name: record.project }))
+        throw notFound(`Project "${record.project}" not found`);
+    }
     this.checkNames(added, goneIds);
     const touched = this.checkCapacity(removed, added, oldById);
     this.checkProjectLimits(removed, added, claim.projectLimits ?? {});

@@ -88,6 +88,8 @@ export interface ProjectLimits {
  *  - `create`: new instances with their allocations. conflict if the id or
  *    (project, name) is taken. The empty name (an unnamed reservation) is
  *    exempt from the name rule: such records are addressed by id.
+ *    Every created or replaced instance's project must exist (not_found
+ *    `Project "x" not found`).
  *  - `replace`: existing instances rewritten whole (move, rename, commit of a
  *    reservation, resize, edit). conflict if `expectedRevision` differs.
  *  - `remove`: deletes instances and frees their allocations.
