@@ -6,7 +6,7 @@
 /** Prefix of every placement failure caused by the scriptlet. */
 export const FAILURE_PREFIX = "Failed instance placement scriptlet: ";
 
-/** Prefix LXD puts before each scriptlet log line in the server log. */
+/** Prefix LXD puts before each scriptlet log line in the server log (the logger port gets the bare message). */
 export const LOG_PREFIX = "Instance placement scriptlet: ";
 
 /** The program name: positions in errors read `instance_placement:LINE:COL`. */
