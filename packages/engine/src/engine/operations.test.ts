@@ -69,6 +69,26 @@ describe("evacuation and restore", () => {
   });
 });
 
+describe("healing from several processes", () => {
+  it("two engines ticking at once relocate each instance once and leave the member evacuated", async () => {
+    const store = new MemoryStore();
+    const first = await testCluster({ store });
+    await first.engine.setConfig({ "cluster.healing_threshold": "60" });
+    for (const name of ["n1", "n2", "n3"]) await addMember(first.engine, name);
+    for (const name of ["a", "b", "c"]) await first.engine.createInstance({ name }, { target: "n1" });
+    const second = await Engine.open({ store, clock: first.clock });
+    first.clock.advance(90_000);
+    await first.engine.heartbeat("n2");
+    await first.engine.heartbeat("n3");
+    const reports = await Promise.all([first.engine.tick(), second.tick()]);
+    const moved = reports.flatMap((report) => report.healed.flatMap((healed) => healed.moved));
+    expect(moved.length).toBe(3);
+    expect((await store.getMember("n1"))?.evacuated).toBe(true);
+    const instances = await store.listInstances();
+    expect(instances.every((instance) => instance.location !== "n1" && instance.origin === "n1")).toBe(true);
+  });
+});
+
 describe("moves", () => {
   it("moves to a group with reason relocation and refuses the current member", async () => {
     const { engine } = await testCluster();

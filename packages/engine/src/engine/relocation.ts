@@ -29,6 +29,11 @@ export interface EvacuationOutcome {
   stayed: { project: string; name: string; id: string }[];
 }
 
+function isConcurrentChange(error: EngineError): boolean {
+  const reason = (error.details as { reason?: string } | undefined)?.reason;
+  return reason === "revision" || reason === "instance_missing";
+}
+
 function labelOf(record: InstanceRecord): string {
   return record.name === "" ? record.id : record.name;
 }
@@ -97,7 +102,10 @@ export class Relocation {
         stayed: stayed.map((record) => ({ project: record.project, name: record.name, id: record.id })),
       };
     } catch (error) {
-      if (!wasEvacuated) await this.setEvacuated(name, false);
+      // A concurrent writer (another process healing the same member) moved
+      // the instances first: the member is evacuated, so keep it that way.
+      const raced = error instanceof EngineError && isConcurrentChange(error);
+      if (!wasEvacuated && !raced) await this.setEvacuated(name, false);
       throw error;
     }
   }
