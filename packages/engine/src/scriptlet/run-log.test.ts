@@ -30,4 +30,18 @@ describe("RunLog", () => {
       { ...notice, ...meta },
     ]);
   });
+
+  it("keeps going when the server logger fails", () => {
+    const log = new RunLog(
+      100,
+      {
+        log: () => {
+          throw new Error("disk full");
+        },
+      },
+      meta,
+    );
+    log.emit({ level: "error", message: "still here" });
+    expect(log.lines()).toEqual([{ level: "error", message: "still here" }]);
+  });
 });

@@ -32,7 +32,19 @@ export class RunLog {
     }
     this.remaining -= line.message.length;
     this.collected.push(line);
-    this.logger?.log({ ...line, ...this.meta });
+    this.forward(line);
+  }
+
+  /**
+   * A failing server logger must not change the placement: the line stays in
+   * the result (dry runs show it) and the run goes on.
+   */
+  private forward(line: ScriptletLogLine): void {
+    try {
+      this.logger?.log({ ...line, ...this.meta });
+    } catch {
+      // Deliberately ignored, see above.
+    }
   }
 
   /** The kept lines, plus the truncation warning when lines were dropped. */
@@ -42,7 +54,7 @@ export class RunLog {
       level: "warn",
       message: `log output truncated: ${this.dropped} more line${this.dropped === 1 ? "" : "s"} dropped (limit ${this.budget} characters per run)`,
     };
-    this.logger?.log({ ...notice, ...this.meta });
+    this.forward(notice);
     return [...this.collected, notice];
   }
 }
