@@ -8,7 +8,7 @@ import { StarEvalError } from "../values/errors.js";
 import { floatToInt, intToFloat } from "../values/int.js";
 import { StarList, StarTuple } from "../values/list.js";
 import { updateDict } from "../values/methods/dict-methods.js";
-import { compareDepth, hashString, iterableToArray, len as lenOf, truth } from "../values/ops.js";
+import { compare, hashString, iterableToArray, len as lenOf, truth } from "../values/ops.js";
 import { StarRange } from "../values/range.js";
 import { repr, str } from "../values/repr.js";
 import { StarSet } from "../values/set.js";
@@ -223,7 +223,7 @@ function minmax(name: "min" | "max"): BuiltinFn {
     for (let i = 1; i < elems.length; i++) {
       const x = elems[i] as Value;
       const k = keyFn === undefined ? x : callValue(t, keyFn, [x]);
-      if (compareDepth(op, k, bestKey, 10)) {
+      if (compare(op, k, bestKey)) {
         best = x;
         bestKey = k;
       }
