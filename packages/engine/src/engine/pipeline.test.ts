@@ -148,7 +148,7 @@ describe("candidate filters", () => {
     const error = await failure(engine.createInstance({ name: "x", flavor: "fpga" }));
     expect(error.kind).toBe("insufficient_capacity");
     expect(error.message).toBe(
-      'No suitable cluster member could be found for instance "x" in project "default": 3 members lack CUSTOM_FPGA, 2 members have too little MEMORY_MB',
+      'No suitable cluster member could be found for instance "x" in project "default": 3 members lack CUSTOM_FPGA, 2 have too little MEMORY_MB',
     );
   });
 

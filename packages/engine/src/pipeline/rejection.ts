@@ -47,6 +47,12 @@ export function summarizeRejections(
     .sort((a, b) => b.count - a.count);
 }
 
+/**
+ * "3 members lack CUSTOM_FPGA, 2 have too little MEMORY_MB": the noun is said
+ * once, on the first (most frequent) reason.
+ */
 export function describeRejections(summaries: RejectionSummary[]): string {
-  return summaries.map((summary) => summary.text).join(", ");
+  return summaries
+    .map((summary, index) => (index === 0 ? summary.text : summary.text.replace(/^(\d+) members? /, "$1 ")))
+    .join(", ");
 }
