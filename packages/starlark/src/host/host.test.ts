@@ -125,4 +125,36 @@ describe("host API", () => {
     expect(a).toBeInstanceOf(StarList);
     expect(a).not.toBe(b);
   });
+
+  it("resolves load() through the init option, with go.starlark.net's messages", () => {
+    const program = compile('load("lib.star", "double", d2 = "double")\nx = double(2) + d2(3)\n', {
+      filename: "l.star",
+    });
+    expect(() => program.init(new Thread(), {})).toThrow("load not implemented by this application");
+    const lib = new Map([["double", new Builtin("double", (_t, args) => 2 * (args[0] as number))]]);
+    const module = program.init(
+      new Thread(),
+      {},
+      { load: (_t, name) => (name === "lib.star" ? lib : new Map()) },
+    );
+    expect(module.get("x")).toBe(10);
+    expect(module.get("double")).toBeUndefined(); // load bindings are file-local, not exported
+    const missing = compile('load("lib.star", "doubel")\n', { filename: "m.star" });
+    expect(() => missing.init(new Thread(), {}, { load: () => lib })).toThrow(
+      "load: name doubel not found in module lib.star (did you mean double?)",
+    );
+  });
+
+  it("counts steps across init and later calls on the same thread", () => {
+    const program = compile("def loop(n):\n  for i in range(n):\n    pass\nloop(100)\n", {
+      filename: "s.star",
+    });
+    const thread = new Thread({ limits: { maxSteps: 250 } });
+    const module = program.init(thread, {});
+    const stepsAfterInit = thread.steps;
+    expect(stepsAfterInit).toBeGreaterThanOrEqual(100);
+    call(thread, module.get("loop") ?? None, [100]);
+    expect(thread.steps).toBeGreaterThan(stepsAfterInit + 99);
+    expect(() => call(thread, module.get("loop") ?? None, [100])).toThrow(/too many steps/);
+  });
 });
