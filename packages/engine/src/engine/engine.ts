@@ -215,7 +215,14 @@ export class Engine {
   async tick(): Promise<TickReport> {
     const runtime = this.runtime;
     await runtime.syncConfig();
-    for (const record of await runtime.store.listMembers()) runtime.model.upsertMember(record);
+    const records = await runtime.store.listMembers();
+    const known = runtime.model.allMembers();
+    const sameMembers =
+      records.length === known.length &&
+      records.every((record) => runtime.model.member(record.name) !== undefined);
+    // Membership changed in another process: re-hydrate (aggregates) so counts and usage come along.
+    if (!sameMembers) await this.refresh();
+    else for (const record of records) runtime.model.upsertMember(record);
     const { nowMs, offlineThresholdMs } = runtime.timing();
     const healingMs = runtime.effective.healingThresholdSeconds * 1000;
     const report: TickReport = { offline: [], healed: [], healingFailed: [] };

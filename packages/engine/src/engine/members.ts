@@ -229,7 +229,7 @@ export class Members {
   }
 
   async update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
-    this.state(name);
+    await this.runtime.ensureMember(name);
     if (update.config !== undefined) validateConfig(update.config);
     if (update.traits !== undefined) validateTraits(update.traits);
     const patch: MemberPatch = {};
@@ -252,6 +252,7 @@ export class Members {
    * joins anew: it moves to the end of the join order.
    */
   async rename(name: string, newName: string): Promise<MemberInfo> {
+    await this.runtime.ensureMember(name);
     const record = this.state(name).record;
     if (!MEMBER_NAME.test(newName)) throw invalid(`Invalid member name "${newName}"`);
     if (this.runtime.model.member(newName) !== undefined) {
@@ -275,7 +276,7 @@ export class Members {
   }
 
   async delete(name: string): Promise<void> {
-    this.state(name);
+    await this.runtime.ensureMember(name);
     await this.runtime.store.deleteMember(name);
     this.runtime.model.removeMember(name);
   }
@@ -289,7 +290,7 @@ export class Members {
 
   /** PUT .../state: the heartbeat, optionally with the member's current state. */
   async heartbeat(name: string, state?: Record<string, unknown>): Promise<MemberInfo> {
-    this.state(name);
+    await this.runtime.ensureMember(name);
     const patch: MemberPatch = { lastHeartbeat: this.runtime.clock.now().toISOString() };
     if (state !== undefined) patch.state = state;
     let record = await this.runtime.store.updateMember(name, patch);
@@ -299,7 +300,7 @@ export class Members {
   }
 
   async setResources(name: string, resources: Record<string, unknown>): Promise<MemberInfo> {
-    this.state(name);
+    await this.runtime.ensureMember(name);
     let record = await this.runtime.store.updateMember(name, { resources });
     record = await this.rederive(record);
     this.runtime.model.upsertMember(record);
@@ -338,6 +339,7 @@ export class Members {
     expectedGeneration: number,
     replaceAll = false,
   ): Promise<{ generation: number; inventories: Record<string, InventoryView> }> {
+    await this.runtime.ensureMember(name);
     const member = this.state(name);
     const record = member.record;
     const explicit: Record<string, InventoryRecord> = {};

@@ -89,6 +89,23 @@ describe("healing from several processes", () => {
   });
 });
 
+describe("several engines on one store", () => {
+  it("an engine learns members registered by another (heartbeats, tick)", async () => {
+    const store = new MemoryStore();
+    const first = await testCluster({ store });
+    const second = await Engine.open({ store, clock: first.clock });
+    await addMember(first.engine, "n1");
+    await first.engine.createInstance({ name: "a" });
+    first.clock.advance(5_000);
+    const beat = await second.heartbeat("n1");
+    expect(beat.instances).toBe(1);
+    await addMember(first.engine, "n2");
+    await second.tick();
+    expect(second.listMembers().map((member) => member.record.name)).toEqual(["n1", "n2"]);
+    expect((await second.createInstance({ name: "b" })).instance.location).toBe("n2");
+  });
+});
+
 describe("moves", () => {
   it("moves to a group with reason relocation and refuses the current member", async () => {
     const { engine } = await testCluster();

@@ -6,7 +6,7 @@
  * or none does, and the member's state is reverted on failure. Each moved
  * instance records its origin; restore moves exactly those back.
  */
-import { EngineError, notFound } from "../errors.js";
+import { EngineError } from "../errors.js";
 import type { PlacementReason } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
@@ -52,7 +52,7 @@ export class Relocation {
   async evacuate(name: string, reason: PlacementReason = "evacuation"): Promise<EvacuationOutcome> {
     const runtime = this.runtime;
     await runtime.syncConfig();
-    if (runtime.model.member(name) === undefined) throw notFound(`Cluster member "${name}" not found`);
+    await runtime.ensureMember(name);
     const wasEvacuated = runtime.model.member(name)!.record.evacuated;
     await this.setEvacuated(name, true);
     try {
@@ -113,7 +113,7 @@ export class Relocation {
   /** Marks the member available again and moves back every instance evacuated from it. */
   async restore(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
     const runtime = this.runtime;
-    if (runtime.model.member(name) === undefined) throw notFound(`Cluster member "${name}" not found`);
+    await runtime.ensureMember(name);
     await this.setEvacuated(name, false);
     const returning = (await runtime.store.listInstances()).filter((record) => record.origin === name);
     if (returning.length === 0) return { member: name, moved: [] };

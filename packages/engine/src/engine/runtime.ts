@@ -7,6 +7,7 @@
  */
 import { type EffectiveServerConfig, effectiveServerConfig } from "@berth/api-types";
 import type { Clock } from "../clock.js";
+import { notFound } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
@@ -40,6 +41,20 @@ export class EngineRuntime {
   async syncConfig(): Promise<void> {
     const version = await this.store.getConfigVersion();
     if (version !== this.config.version) this.setConfig(await this.store.getConfig());
+  }
+
+  /**
+   * Makes sure the model knows a member another process may have registered:
+   * an unknown name triggers one re-hydration from the store's aggregates
+   * (rare: only when membership changed elsewhere), then not_found if the
+   * store does not know it either.
+   */
+  async ensureMember(name: string): Promise<void> {
+    if (this.model.member(name) !== undefined) return;
+    const snapshot = await this.store.snapshot();
+    this.model.hydrate(snapshot);
+    this.setConfig(snapshot.config);
+    if (this.model.member(name) === undefined) throw notFound(`Cluster member "${name}" not found`);
   }
 
   nowMs(): number {

@@ -55,6 +55,8 @@ export class ClusterModel {
   readonly placementGroups = new Map<string, PlacementGroupRecord>();
   private readonly groupCounts = new Map<string, Map<string, number>>();
   private readonly projectUsage = new Map<string, ProjectUsageRow>();
+  /** Placements decided but not yet claimed; they survive a re-hydration. */
+  private readonly inFlight = new Set<PendingPlacement>();
 
   static fromSnapshot(snapshot: StoreSnapshot): ClusterModel {
     const model = new ClusterModel();
@@ -93,6 +95,7 @@ export class ClusterModel {
       this.bumpGroupCount(row.project, row.group, row.member, row.instances);
     }
     for (const row of snapshot.projectUsage) this.projectUsage.set(row.project, { ...row });
+    for (const placement of this.inFlight) this.applyPending(placement, 1);
   }
 
   private reorder(): void {
@@ -207,11 +210,12 @@ export class ClusterModel {
 
   /** Holds capacity and counts for a decided placement until it is claimed or abandoned. */
   addPending(placement: PendingPlacement): void {
+    this.inFlight.add(placement);
     this.applyPending(placement, 1);
   }
 
   releasePending(placement: PendingPlacement): void {
-    this.applyPending(placement, -1);
+    if (this.inFlight.delete(placement)) this.applyPending(placement, -1);
   }
 
   private applyPending(placement: PendingPlacement, sign: number): void {
