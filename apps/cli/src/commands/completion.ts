@@ -164,7 +164,9 @@ export function registerCompletionCommands(program: Command, io: Io): void {
       if (kind) {
         try {
           const ctx = new CommandContext(io, command);
-          candidates.push(...(await dynamicCandidates(ctx, kind)).filter((n) => n.startsWith(current)));
+          candidates.push(
+            ...(await dynamicCandidates(ctx, kind)).filter((n) => n.startsWith(current)).sort(),
+          );
         } catch {
           // No server reachable: complete what is known statically, silently.
         }

@@ -106,16 +106,23 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
   });
 
   it("lists members with their fill per class", async () => {
-    const table = await ok(["cluster", "list"]);
+    const [table, csv, jsonText, shown, inventory] = await Promise.all([
+      ok(["cluster", "list"]),
+      ok(["cluster", "list", "--format", "csv", "--class", "VCPU"]),
+      ok(["cluster", "list", "--format", "json"]),
+      ok(["cluster", "show", "node1"]),
+      ok(["cluster", "inventory", "list", "node1", "--format", "csv"]),
+      fails(["cluster", "show", "ghost"], ExitCode.notFound, /^Error: /),
+    ]);
     expect(table).toContain("| NAME  | STATUS | ARCH   | DOMAIN | GROUPS | VCPU");
     expect(table).toMatch(
       /\| node1 \| ONLINE \| x86_64 \| rack-a \| rack-a \| ░░░░░░░░ {3}0% 0\/16 +\| ░░░░░░░░ {3}0% 0B\/16\.00GiB/,
     );
     expect(table).not.toContain("\x1b[");
-    expect(await ok(["cluster", "list", "--format", "csv", "--class", "VCPU"])).toBe(
+    expect(csv).toBe(
       "node1,Online,x86_64,rack-a,rack-a,0/16\nnode2,Online,x86_64,rack-b,rack-a,0/16\nnode3,Online,x86_64,rack-b,,0/16\n",
     );
-    const json = JSON.parse(await ok(["cluster", "list", "--format", "json"])) as {
+    const json = JSON.parse(jsonText) as {
       server_name: string;
       usage: Record<string, { capacity: number }>;
     }[];
@@ -124,76 +131,89 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
       ["node2", 16384],
       ["node3", 16384],
     ]);
-    expect(await ok(["cluster", "show", "node1"])).toContain("server_name: node1");
-    expect(await ok(["cluster", "inventory", "list", "node1", "--format", "csv"])).toContain(
-      "VCPU,8,0,2,16,0,0,explicit\n",
-    );
-    await fails(["cluster", "show", "ghost"], ExitCode.notFound, /^Error: /);
+    expect(shown).toContain("server_name: node1");
+    expect(inventory).toContain("VCPU,8,0,2,16,0,0,explicit\n");
   });
 
   it("manages the catalog: images, flavors, profiles, projects, placement groups, resource classes", async () => {
-    expect(await ok(["image", "create", IMAGE, "--arch", "x86_64", "--alias", "ubuntu/jammy"])).toBe(
-      "Image 5b1e8f3c1a9d created\n",
-    );
-    expect(await ok(["image", "list", "--format", "csv"])).toBe(`ubuntu/jammy,${IMAGE},container,x86_64,\n`);
-    expect(await ok(["image", "alias", "list", "--format", "csv"])).toBe(
-      `ubuntu/jammy,${IMAGE},container,\n`,
-    );
-    await fails(["image", "create", "xyz", "--arch", "x86_64"], ExitCode.failed, /^Error: /);
-
-    expect(
-      await ok(["flavor", "create", "m1.small", "--vcpus", "1", "--memory", "2GiB", "--disk", "20"]),
-    ).toBe("Flavor m1.small created\n");
-    await ok(["flavor", "create", "huge", "--vcpus", "64", "--memory", "512GiB"]);
-    await fails(
-      ["flavor", "create", "m1.small", "--vcpus", "1", "--memory", "1024"],
-      ExitCode.conflict,
-      /^Error: /,
-    );
-    expect(await ok(["flavor", "list"])).toMatch(/\| m1\.small \| 1 +\| 2\.00GiB +\| 20\.00GiB +\|/);
-    expect(await ok(["flavor", "list", "--format", "csv"])).toContain("m1.small,1,2048,20,,\n");
-    await ok(["flavor", "set", "m1.small", "hw:cpu_policy=shared"]);
-    expect(await ok(["flavor", "show", "m1.small", "--format", "json"])).toContain(
-      '"hw:cpu_policy": "shared"',
-    );
-    await ok(["flavor", "unset", "m1.small", "hw:cpu_policy"]);
-    await fails(
-      ["flavor", "unset", "m1.small", "hw:cpu_policy"],
-      ExitCode.notFound,
-      'Error: Flavor "m1.small" has no extra spec "hw:cpu_policy"\n',
-    );
-
-    expect(await ok(["profile", "create", "small", "-c", "limits.cpu=1"])).toBe("Profile small created\n");
-    await ok(["profile", "set", "small", "limits.memory", "1GiB"]);
-    expect(await ok(["profile", "show", "small"])).toContain("limits.memory: 1GiB");
-    await ok(["profile", "unset", "small", "limits.memory"]);
-    expect(await ok(["profile", "list", "--format", "csv"])).toContain("small,,0\n");
-    await fails(["profile", "show", "large"], ExitCode.notFound, /^Error: /);
-    await ok(["profile", "delete", "small"]);
-    await fails(["profile", "delete", "small"], ExitCode.notFound, /^Error: /);
-
-    expect(await ok(["project", "create", "team-a", "-c", "limits.instances=1"])).toBe(
-      "Project team-a created\n",
-    );
-    await ok(["project", "set", "team-a", "limits.instances", "2"]);
-    expect(await ok(["project", "list", "--format", "csv"])).toContain("team-a,,instances=2,0\n");
-    await fails(["project", "create", "team-a"], ExitCode.conflict, /^Error: /);
-
-    expect(await ok(["placement-group", "create", "db", "--policy", "spread"])).toBe(
-      "Placement group db created\n",
-    );
-    expect(await ok(["placement-group", "list", "--format", "csv"])).toBe("db,spread,strict,0,\n");
-    await fails(
-      ["placement-group", "create", "x", "--policy", "random"],
-      ExitCode.usage,
-      'Error: Invalid --policy "random": expected spread or compact\n',
-    );
-
-    expect(await ok(["resource-class", "create", "CUSTOM_GPU"])).toBe("Resource class CUSTOM_GPU created\n");
-    expect(await ok(["resource-class", "list", "--format", "csv"])).toContain("CUSTOM_GPU,custom\n");
-    await fails(["resource-class", "create", "GPU"], ExitCode.failed, /^Error: /);
-    await ok(["resource-class", "delete", "CUSTOM_GPU"]);
-    await fails(["resource-class", "delete", "CUSTOM_GPU"], ExitCode.notFound, /^Error: /);
+    // The families are independent of each other: each runs its own sequence, all at once.
+    await Promise.all([
+      (async () => {
+        expect(await ok(["image", "create", IMAGE, "--arch", "x86_64", "--alias", "ubuntu/jammy"])).toBe(
+          "Image 5b1e8f3c1a9d created\n",
+        );
+        expect(await ok(["image", "list", "--format", "csv"])).toBe(
+          `ubuntu/jammy,${IMAGE},container,x86_64,\n`,
+        );
+        expect(await ok(["image", "alias", "list", "--format", "csv"])).toBe(
+          `ubuntu/jammy,${IMAGE},container,\n`,
+        );
+        await fails(["image", "create", "xyz", "--arch", "x86_64"], ExitCode.failed, /^Error: /);
+      })(),
+      (async () => {
+        expect(
+          await ok(["flavor", "create", "m1.small", "--vcpus", "1", "--memory", "2GiB", "--disk", "20"]),
+        ).toBe("Flavor m1.small created\n");
+        await ok(["flavor", "create", "huge", "--vcpus", "64", "--memory", "512GiB"]);
+        await fails(
+          ["flavor", "create", "m1.small", "--vcpus", "1", "--memory", "1024"],
+          ExitCode.conflict,
+          /^Error: /,
+        );
+        expect(await ok(["flavor", "list"])).toMatch(/\| m1\.small \| 1 +\| 2\.00GiB +\| 20\.00GiB +\|/);
+        expect(await ok(["flavor", "list", "--format", "csv"])).toContain("m1.small,1,2048,20,,\n");
+        await ok(["flavor", "set", "m1.small", "hw:cpu_policy=shared"]);
+        expect(await ok(["flavor", "show", "m1.small", "--format", "json"])).toContain(
+          '"hw:cpu_policy": "shared"',
+        );
+        await ok(["flavor", "unset", "m1.small", "hw:cpu_policy"]);
+        await fails(
+          ["flavor", "unset", "m1.small", "hw:cpu_policy"],
+          ExitCode.notFound,
+          'Error: Flavor "m1.small" has no extra spec "hw:cpu_policy"\n',
+        );
+      })(),
+      (async () => {
+        expect(await ok(["profile", "create", "small", "-c", "limits.cpu=1"])).toBe(
+          "Profile small created\n",
+        );
+        await ok(["profile", "set", "small", "limits.memory", "1GiB"]);
+        expect(await ok(["profile", "show", "small"])).toContain("limits.memory: 1GiB");
+        await ok(["profile", "unset", "small", "limits.memory"]);
+        expect(await ok(["profile", "list", "--format", "csv"])).toContain("small,,0\n");
+        await fails(["profile", "show", "large"], ExitCode.notFound, /^Error: /);
+        await ok(["profile", "delete", "small"]);
+        await fails(["profile", "delete", "small"], ExitCode.notFound, /^Error: /);
+      })(),
+      (async () => {
+        expect(await ok(["project", "create", "team-a", "-c", "limits.instances=1"])).toBe(
+          "Project team-a created\n",
+        );
+        await ok(["project", "set", "team-a", "limits.instances", "2"]);
+        expect(await ok(["project", "list", "--format", "csv"])).toContain("team-a,,instances=2,0\n");
+        await fails(["project", "create", "team-a"], ExitCode.conflict, /^Error: /);
+      })(),
+      (async () => {
+        expect(await ok(["placement-group", "create", "db", "--policy", "spread"])).toBe(
+          "Placement group db created\n",
+        );
+        expect(await ok(["placement-group", "list", "--format", "csv"])).toBe("db,spread,strict,0,\n");
+        await fails(
+          ["placement-group", "create", "x", "--policy", "random"],
+          ExitCode.usage,
+          'Error: Invalid --policy "random": expected spread or compact\n',
+        );
+      })(),
+      (async () => {
+        expect(await ok(["resource-class", "create", "CUSTOM_GPU"])).toBe(
+          "Resource class CUSTOM_GPU created\n",
+        );
+        expect(await ok(["resource-class", "list", "--format", "csv"])).toContain("CUSTOM_GPU,custom\n");
+        await fails(["resource-class", "create", "GPU"], ExitCode.failed, /^Error: /);
+        await ok(["resource-class", "delete", "CUSTOM_GPU"]);
+        await fails(["resource-class", "delete", "CUSTOM_GPU"], ExitCode.notFound, /^Error: /);
+      })(),
+    ]);
   });
 
   it("creates, shows, lists, moves, renames and deletes instances", async () => {
@@ -218,19 +238,21 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
     );
     expect(await ok(["move", "web2", "--target", "node1"])).toBe("Moved web2 to node1\n");
     await ok(["move", "web2", "web3"]);
-    await fails(["info", "web2"], ExitCode.notFound, /^Error: /);
-    await fails(["move", "web3"], ExitCode.usage, "Error: Missing --target: where should the instance go?\n");
-    await fails(["init", "ubuntu/jammy", "web1"], ExitCode.conflict, /^Error: Failed instance creation: /);
-    await fails(
-      ["init", "ubuntu/jammy", "big", "--flavor", "huge"],
-      ExitCode.capacity,
-      /^Error: Failed instance creation: /,
-    );
-    await fails(
-      ["init", "ubuntu/jammy", "x", "--flavor", "nosuch"],
-      ExitCode.notFound,
-      /^Error: Failed instance creation: /,
-    );
+    await Promise.all([
+      fails(["info", "web2"], ExitCode.notFound, /^Error: /),
+      fails(["move", "web3"], ExitCode.usage, "Error: Missing --target: where should the instance go?\n"),
+      fails(["init", "ubuntu/jammy", "web1"], ExitCode.conflict, /^Error: Failed instance creation: /),
+      fails(
+        ["init", "ubuntu/jammy", "big", "--flavor", "huge"],
+        ExitCode.capacity,
+        /^Error: Failed instance creation: /,
+      ),
+      fails(
+        ["init", "ubuntu/jammy", "x", "--flavor", "nosuch"],
+        ExitCode.notFound,
+        /^Error: Failed instance creation: /,
+      ),
+    ]);
     await ok(["delete", "web3"]);
     await fails(["delete", "web3"], ExitCode.notFound, /^Error: /);
   });

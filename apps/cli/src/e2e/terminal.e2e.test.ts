@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BERTH,
@@ -67,6 +67,33 @@ async function onTerminal(
 }
 
 const ESC = "\x1b[";
+const PROMPT = "Apply these moves? (yes/no) [default=no]: ";
+
+/**
+ * Runs `berth ARGS` on a pty and types `answer` once `prompt` is on the screen,
+ * as a person would (input sent earlier would race the program's start).
+ */
+function answerOnTerminal(
+  args: string[],
+  prompt: string,
+  answer: string,
+): Promise<{ code: number; screen: string }> {
+  const command = [process.execPath, BERTH, ...args].map(shellQuote).join(" ");
+  const child = spawn(script as string, ["-qfec", command, "/dev/null"], {
+    env: cliEnv(server, { TERM: "xterm-256color" }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let screen = "";
+  let answered = false;
+  child.stdout.on("data", (chunk) => {
+    screen += chunk;
+    if (!answered && screen.includes(prompt)) {
+      answered = true;
+      child.stdin.write(`${answer}\n`);
+    }
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code: code ?? -1, screen })));
+}
 
 describe.skipIf(!script)("on a terminal", { timeout: 180_000 }, () => {
   it("draws the bulk progress line and colours, and a plain summary when piped", async () => {
@@ -109,5 +136,29 @@ describe.skipIf(!script)("on a terminal", { timeout: 180_000 }, () => {
     const piped = await berth(server, ["cluster", "list"]);
     expect(piped.stdout).not.toContain(ESC);
     expect(piped.stdout).toContain("| NAME ");
+  });
+  it("shows the rebalance plan and asks before applying it", async () => {
+    const crowded = writeTemp(
+      server,
+      "crowd.yaml",
+      `${Array.from({ length: 12 }, (_, i) => `- {name: c${i}, flavor: tiny}`).join("\n")}\n`,
+    );
+    const crowd = await berth(server, ["bulk", "create", "-f", crowded, "--target", "node1"]);
+    expect(crowd.stderr).toBe("");
+    expect(crowd.code).toBe(0);
+    const declined = await answerOnTerminal(["cluster", "rebalance"], PROMPT, "no");
+    expect(declined.screen).toContain(
+      `| ${ESC}1mINSTANCE${ESC}22m | ${ESC}1mPROJECT${ESC}22m | ${ESC}1mFROM${ESC}22m`,
+    );
+    expect(declined.screen).toContain("Error: Aborted: nothing was moved");
+    expect(declined.code).toBe(1);
+    const accepted = await answerOnTerminal(["cluster", "rebalance"], PROMPT, "yes");
+    expect(accepted.screen).toMatch(/Applied \d+ move\(s\)\./);
+    expect(accepted.code).toBe(0);
+    const after = await berth(server, ["cluster", "rebalance", "--dry-run"]);
+    // Applied: the next plan has fewer moves (or none) than the one shown before.
+    const movesIn = (text: string) => Number(/(\d+) move\(s\);/.exec(text)?.[1] ?? 0);
+    expect(movesIn(declined.screen)).toBeGreaterThan(0);
+    expect(movesIn(after.stdout)).toBeLessThan(movesIn(declined.screen));
   });
 });
