@@ -15,7 +15,11 @@ async function serve(argv: string[]): Promise<void> {
   const options = parseDaemonOptions(argv);
   const logger = createLogger({ level: options.logLevel });
   const backend = await openBackend(options.db, logger);
-  const metrics = new ServerMetrics({ processMetrics: true, usage: () => backend.usage() });
+  const metrics = new ServerMetrics({
+    processMetrics: true,
+    usage: () => backend.usage(),
+    engine: () => backend.engine.metrics(),
+  });
   const app = createApp({
     engine: backend.engine,
     tokens: backend.tokens,

@@ -8,10 +8,22 @@ export interface UsageSample {
   capacity: number;
 }
 
+/** The engine's own counters (placements by reason incl. evacuation/healing/rebalance, scriptlet totals). */
+export interface EngineCounters {
+  placements: Record<string, number>;
+  failures: Partial<Record<string, number>>;
+  scriptletRuns: number;
+  scriptletErrors: number;
+  scriptletSteps: number;
+  claimRetries: number;
+}
+
 export interface MetricsOptions {
   /** Node process metrics (heap, event loop lag...); off in tests to keep scrapes small. */
   processMetrics?: boolean;
   usage?: () => Promise<UsageSample[]>;
+  /** Read at scrape time: the engine counts what happens outside HTTP requests too (healing, evacuation). */
+  engine?: () => EngineCounters;
 }
 
 /**
@@ -75,6 +87,8 @@ export class ServerMetrics {
       buckets: [10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000],
       registers,
     });
+    const engine = options.engine;
+    if (engine) this.#registerEngineCounters(engine);
     const usage = options.usage;
     if (usage) {
       // Gauges filled on scrape from the engine's model: usage is never tracked twice.
@@ -115,5 +129,66 @@ export class ServerMetrics {
         },
       });
     }
+  }
+
+  /** Engine counters exposed as Prometheus counters, refreshed from the engine's snapshot on every scrape. */
+  #registerEngineCounters(engine: () => EngineCounters): void {
+    const registers = [this.registry];
+    const labelled = (
+      name: string,
+      help: string,
+      label: string,
+      pick: (c: EngineCounters) => Partial<Record<string, number>>,
+    ) =>
+      new Counter({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          this.reset();
+          for (const [key, value] of Object.entries(pick(engine())))
+            if (value) this.inc({ [label]: key }, value);
+        },
+      });
+    const single = (name: string, help: string, pick: (c: EngineCounters) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          const value = pick(engine());
+          if (value > 0) this.inc(value);
+        },
+      });
+    labelled(
+      "berth_engine_placements_total",
+      "Placements the engine made, by reason and kind (new, evacuation, relocation, rebalance...)",
+      "kind",
+      (c) => c.placements,
+    );
+    labelled(
+      "berth_engine_placement_failures_total",
+      "Failed engine placements by error kind",
+      "kind",
+      (c) => c.failures,
+    );
+    single("berth_engine_scriptlet_runs_total", "Placement scriptlet runs", (c) => c.scriptletRuns);
+    single(
+      "berth_engine_scriptlet_errors_total",
+      "Scriptlet runs that rejected or failed",
+      (c) => c.scriptletErrors,
+    );
+    single(
+      "berth_engine_scriptlet_steps_total",
+      "Starlark steps executed by placement scriptlets",
+      (c) => c.scriptletSteps,
+    );
+    single(
+      "berth_engine_claim_retries_total",
+      "Claims that lost a race and were re-planned",
+      (c) => c.claimRetries,
+    );
   }
 }

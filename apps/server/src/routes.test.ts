@@ -133,12 +133,14 @@ describe("every route over HTTP", () => {
       (await call("POST", "/1.0/cluster/members/m2/state", { action: "reboot" }, statePath)).status,
     ).toBe(400);
 
-    expect(
-      (await call("DELETE", "/1.0/cluster/members/m2", undefined, "/1.0/cluster/members/:name")).status,
-    ).toBe(200);
-    expect(
-      (await call("DELETE", "/1.0/cluster/members/m2", undefined, "/1.0/cluster/members/:name")).status,
-    ).toBe(404);
+    const m = "/1.0/cluster/members/:name";
+    const renamed = await call("POST", "/1.0/cluster/members/m2", { server_name: "m2b" }, m);
+    expect(renamed.status).toBe(201);
+    expect(renamed.headers.get("location")).toBe("/1.0/cluster/members/m2b");
+    expect((await call("POST", "/1.0/cluster/members/m2b", { server_name: "m1" }, m)).status).toBe(409);
+    expect((await call("POST", "/1.0/cluster/members/m2", { server_name: "m5" }, m)).status).toBe(404);
+    expect((await call("DELETE", "/1.0/cluster/members/m2b", undefined, m)).status).toBe(200);
+    expect((await call("DELETE", "/1.0/cluster/members/m2b", undefined, m)).status).toBe(404);
   });
 
   it("inventories: generation-checked PUTs, single class, delete", async () => {
@@ -221,8 +223,11 @@ describe("every route over HTTP", () => {
       members: ["m1"],
     });
     expect((await call("DELETE", "/1.0/cluster/groups/gpu", undefined, p)).status).toBe(409);
+    expect((await call("POST", "/1.0/cluster/groups/gpu", { name: "gpu2" }, p)).status).toBe(409);
     await call("PATCH", "/1.0/cluster/groups/gpu", { members: [] }, p);
-    expect((await call("DELETE", "/1.0/cluster/groups/gpu", undefined, p)).status).toBe(200);
+    expect((await call("POST", "/1.0/cluster/groups/gpu", { name: "gpu2" }, p)).status).toBe(201);
+    expect((await call("POST", "/1.0/cluster/groups/gpu", { name: "gpu3" }, p)).status).toBe(404);
+    expect((await call("DELETE", "/1.0/cluster/groups/gpu2", undefined, p)).status).toBe(200);
   });
 
   it("resource classes: standard + custom, conflicts", async () => {
@@ -321,8 +326,10 @@ describe("every route over HTTP", () => {
     );
     expect((await call("DELETE", "/1.0/projects/default", undefined, p)).status).toBe(403);
     expect((await call("POST", "/1.0/projects", { name: "p2" })).status).toBe(201);
-    expect((await call("DELETE", "/1.0/projects/p2", undefined, p)).status).toBe(200);
-    expect((await call("DELETE", "/1.0/projects/p2", undefined, p)).status).toBe(404);
+    expect((await call("POST", "/1.0/projects/p2", { name: "p1" }, p)).status).toBe(409);
+    expect((await call("POST", "/1.0/projects/p2", { name: "p3" }, p)).status).toBe(201);
+    expect((await call("DELETE", "/1.0/projects/p3", undefined, p)).status).toBe(200);
+    expect((await call("DELETE", "/1.0/projects/p3", undefined, p)).status).toBe(404);
   });
 
   it("profiles: CRUD in a project", async () => {
@@ -354,8 +361,10 @@ describe("every route over HTTP", () => {
       (await call("PATCH", "/1.0/profiles/web?project=p1", { config: { "limits.memory": 5 } }, p)).status,
     ).toBe(400);
     expect((await call("DELETE", "/1.0/profiles/default", undefined, p)).status).toBe(403);
-    expect((await call("DELETE", "/1.0/profiles/web?project=p1", undefined, p)).status).toBe(200);
-    expect((await call("DELETE", "/1.0/profiles/web?project=p1", undefined, p)).status).toBe(404);
+    expect((await call("POST", "/1.0/profiles/web?project=p1", { name: "web2" }, p)).status).toBe(201);
+    expect((await call("POST", "/1.0/profiles/web?project=p1", { name: "web3" }, p)).status).toBe(404);
+    expect((await call("DELETE", "/1.0/profiles/web2?project=p1", undefined, p)).status).toBe(200);
+    expect((await call("DELETE", "/1.0/profiles/web2?project=p1", undefined, p)).status).toBe(404);
   });
 
   it("images and aliases", async () => {
@@ -444,8 +453,10 @@ describe("every route over HTTP", () => {
     ).toBe(200);
     expect((await call("PATCH", "/1.0/placement-groups/db", { rigor: "strict" }, p)).status).toBe(200);
     await call("POST", "/1.0/placement-groups", { name: "tmp", policy: "compact" });
-    expect((await call("DELETE", "/1.0/placement-groups/tmp", undefined, p)).status).toBe(200);
-    expect((await call("DELETE", "/1.0/placement-groups/tmp", undefined, p)).status).toBe(404);
+    expect((await call("POST", "/1.0/placement-groups/tmp", { name: "db" }, p)).status).toBe(409);
+    expect((await call("POST", "/1.0/placement-groups/tmp", { name: "tmp2" }, p)).status).toBe(201);
+    expect((await call("DELETE", "/1.0/placement-groups/tmp2", undefined, p)).status).toBe(200);
+    expect((await call("DELETE", "/1.0/placement-groups/tmp2", undefined, p)).status).toBe(404);
   });
 
   it("instances: create, target, dry run, 507, edit, rename, move, delete", async () => {
@@ -575,6 +586,8 @@ describe("every route over HTTP", () => {
       /berth_placement_failures_total\{operation="create",kind="insufficient_capacity"\} \d+/,
     );
     expect(text).toContain("berth_http_request_duration_seconds_bucket");
+    expect(text).toMatch(/berth_engine_placements_total\{kind="[a-z_:]+"\} [1-9]/);
+    expect(text).toMatch(/berth_engine_placement_failures_total\{kind="insufficient_capacity"\} [1-9]/);
     expect(text).toMatch(/berth_member_resource_used\{member="m3",resource_class="VCPU"\}/);
     expect(text).toMatch(/berth_member_resource_capacity\{member="m3",resource_class="VCPU"\} 4/);
     const doc = await server.tcp(server.adminToken).openApi();

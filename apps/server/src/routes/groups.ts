@@ -122,6 +122,21 @@ export const groupRoutes: RouteSpec[] = [
     },
   }),
   defineRoute({
+    method: "POST",
+    path: `${BASE}/:name`,
+    operationId: "renameGroup",
+    summary: "Rename a cluster group (refused while members belong to it)",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterGroupPost",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, params, body }) => {
+      const group = await services.engine.catalog.renameGroup(params.name ?? "", body.name);
+      return { metadata: {}, status: 201, location: resourceUrl(BASE, group.name) };
+    },
+  }),
+  defineRoute({
     method: "DELETE",
     path: `${BASE}/:name`,
     operationId: "deleteGroup",

@@ -79,7 +79,10 @@ export const instanceRoutes: RouteSpec[] = [
           metrics.scriptletRuns.inc({ outcome: "rejected" });
         throw err;
       });
-      if (outcome.decidedBy === "scriptlet") metrics.scriptletRuns.inc({ outcome: "target" });
+      if (outcome.cost.steps > 0) {
+        metrics.scriptletSteps.observe(outcome.cost.steps);
+        metrics.scriptletRuns.inc({ outcome: outcome.decidedBy === "scriptlet" ? "target" : "default" });
+      }
       const record = outcome.instance;
       return {
         metadata: instanceToWire(record, await profilesOf(services.engine, project)),

@@ -106,6 +106,22 @@ export const memberRoutes: RouteSpec[] = [
     },
   }),
   defineRoute({
+    method: "POST",
+    path: `${BASE}/:name`,
+    operationId: "renameMember",
+    summary: "Rename a member (refused while it hosts instances or reservations)",
+    tag: "cluster",
+    access: "admin",
+    body: "ClusterMemberPost",
+    response: "ClusterMember",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, params, body }) => {
+      const info = await services.engine.renameMember(params.name ?? "", body.server_name);
+      return { metadata: memberToWire(info), status: 201, location: member(info.record.name) };
+    },
+  }),
+  defineRoute({
     method: "DELETE",
     path: `${BASE}/:name`,
     operationId: "deleteMember",

@@ -109,6 +109,22 @@ export const placementGroupRoutes: RouteSpec[] = [
     },
   }),
   defineRoute({
+    method: "POST",
+    path: `${BASE}/:name`,
+    operationId: "renamePlacementGroup",
+    summary: "Rename a placement group (refused while instances belong to it)",
+    tag: "placement-groups",
+    access: "project",
+    query: ["project"],
+    body: "PlacementGroupPost",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, params, body, project }) => {
+      const group = await services.engine.catalog.renamePlacementGroup(project, params.name ?? "", body.name);
+      return { metadata: {}, status: 201, location: resourceUrl(BASE, group.name, project) };
+    },
+  }),
+  defineRoute({
     method: "DELETE",
     path: `${BASE}/:name`,
     operationId: "deletePlacementGroup",

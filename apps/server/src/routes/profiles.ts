@@ -118,6 +118,22 @@ export const profileRoutes: RouteSpec[] = [
     },
   }),
   defineRoute({
+    method: "POST",
+    path: `${BASE}/:name`,
+    operationId: "renameProfile",
+    summary: "Rename a profile (refused for default and while instances use it)",
+    tag: "profiles",
+    access: "project",
+    query: ["project"],
+    body: "ProfilePost",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, params, body, project }) => {
+      const profile = await services.engine.catalog.renameProfile(project, params.name ?? "", body.name);
+      return { metadata: {}, status: 201, location: resourceUrl(BASE, profile.name, project) };
+    },
+  }),
+  defineRoute({
     method: "DELETE",
     path: `${BASE}/:name`,
     operationId: "deleteProfile",

@@ -125,6 +125,21 @@ export const projectRoutes: RouteSpec[] = [
     },
   }),
   defineRoute({
+    method: "POST",
+    path: `${BASE}/:name`,
+    operationId: "renameProject",
+    summary: "Rename a project (refused while it holds anything)",
+    tag: "projects",
+    access: "admin",
+    body: "ProjectPost",
+    creates: true,
+    errors: [404, 409],
+    handle: async ({ services, params, body }) => {
+      const project = await services.engine.catalog.renameProject(params.name ?? "", body.name);
+      return { metadata: {}, status: 201, location: resourceUrl(BASE, project.name) };
+    },
+  }),
+  defineRoute({
     method: "DELETE",
     path: `${BASE}/:name`,
     operationId: "deleteProject",

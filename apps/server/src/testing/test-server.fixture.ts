@@ -62,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const tokens = new FileTokenStore(`${db}.tokens.json`);
   const metrics = new ServerMetrics({
+    engine: () => engine.metrics(),
     usage: async () =>
       engine.listMembers().flatMap((m) =>
         Object.entries(engine.inventories(m.record.name).inventories).map(([resourceClass, inv]) => ({
