@@ -156,3 +156,16 @@ describe("unpackArgs", () => {
     );
   });
 });
+
+describe("bytes (current go.starlark.net)", () => {
+  it("builds bytes from strings and ints, prints and decodes them", async () => {
+    const { iterableToArray, callMethod, str: strOf } = await import("../values/index.js");
+    const b = call("bytes", ["h\xc3\xa9\xff"]);
+    expect(repr(b)).toBe('b"h\xc3\xa9\\xff"');
+    expect(strOf(b)).toBe("h\xc3\xa9\xef\xbf\xbd");
+    expect(repr(call("bytes", [list(104, 105)]))).toBe('b"hi"');
+    expect(err(() => call("bytes", [list(256)]))).toBe("bytes: at index 0, 256 out of range");
+    expect(iterableToArray(callMethod(t, b, "elems", [], []) as Value)).toEqual([104, 0xc3, 0xa9, 0xff]);
+    expect(call("len", [b])).toBe(4);
+  });
+});

@@ -3,6 +3,7 @@
  * with its argument handling and error texts.
  */
 import { attrNames, tryGetAttr } from "../values/attrs.js";
+import { StarBytes } from "../values/bytes.js";
 import { StarDict } from "../values/dict.js";
 import { StarEvalError } from "../values/errors.js";
 import { floatToInt, intToFloat } from "../values/int.js";
@@ -12,8 +13,14 @@ import { compare, hashString, iterableToArray, len as lenOf, truth } from "../va
 import { StarRange } from "../values/range.js";
 import { repr, str } from "../values/repr.js";
 import { StarSet } from "../values/set.js";
-import { decodeByteStringToUtf8, decodeRuneAt, runeCount, runeToByteString } from "../values/strings.js";
-import { checkCollectionSize, type Thread } from "../values/thread.js";
+import {
+  bytesToByteString,
+  decodeByteStringToUtf8,
+  decodeRuneAt,
+  runeCount,
+  runeToByteString,
+} from "../values/strings.js";
+import { checkCollectionSize, checkStringLength, type Thread } from "../values/thread.js";
 import {
   Builtin,
   type BuiltinFn,
@@ -65,6 +72,28 @@ const any: BuiltinFn = (t, args, kwargs) => {
 const bool: BuiltinFn = (_t, args, kwargs) => {
   const [x] = unpackPositional("bool", args, kwargs, 0, 1);
   return x === undefined ? false : truth(x);
+};
+
+/** bytes(x): from a string (its UTF-8 bytes), bytes, or an iterable of ints in 0..255. */
+const bytes: BuiltinFn = (t, args, kwargs) => {
+  const [x] = unpackPositional("bytes", args, kwargs, 1, 1);
+  if (typeof x === "string") return new StarBytes(x);
+  if (x instanceof StarBytes) return x;
+  const elems = iterableToArray(x as Value, t);
+  if (elems === undefined) {
+    throw new StarEvalError(`bytes: got ${typeName(x as Value)}, want string, bytes, or iterable of ints`);
+  }
+  checkStringLength(t, elems.length);
+  const codes: number[] = [];
+  elems.forEach((e, i) => {
+    if (typeof e !== "number" || e < 0 || e > 255) {
+      const what =
+        typeof e === "number" || typeof e === "bigint" ? `${e} out of range` : `got ${typeName(e)}, want int`;
+      throw new StarEvalError(`bytes: at index ${i}, ${what}`);
+    }
+    codes.push(e);
+  });
+  return new StarBytes(bytesToByteString(Uint8Array.from(codes)));
 };
 
 const chr: BuiltinFn = (_t, args, kwargs) => {
@@ -340,6 +369,7 @@ const BUILTINS: Record<string, BuiltinFn> = {
   all,
   any,
   bool,
+  bytes,
   chr,
   dict,
   dir,

@@ -1,3 +1,4 @@
+import { decodeByteStringToUtf8, encodeUtf8ToByteString } from "./strings.js";
 import type { StarValue } from "./value.js";
 
 /** Immutable byte sequence; `data` is a byte string (one byte per code unit). */
@@ -15,5 +16,9 @@ export class StarBytes implements StarValue {
   }
   len(): number {
     return this.data.length;
+  }
+  /** str(b): the bytes decoded as UTF-8, invalid sequences replaced by U+FFFD. */
+  str(): string {
+    return encodeUtf8ToByteString(decodeByteStringToUtf8(this.data));
   }
 }

@@ -3,3 +3,4 @@ import "./string-methods.js";
 import "./list-methods.js";
 import "./dict-methods.js";
 import "./set-methods.js";
+import "./bytes-methods.js";

@@ -17,7 +17,10 @@ export class StringElems implements StarValue {
   hash(): number {
     throw new StarEvalError("unhashable: elems");
   }
+  /** Set for bytes.elems(): the receiver prints as a bytes literal. */
+  bytesReceiver = false;
   repr(): string {
+    if (this.bytesReceiver) return `b${quoteString(this.s)}.elems()`;
     return `${quoteString(this.s)}.${this.ords ? "elem_ords" : "elems"}()`;
   }
   len(): number {
