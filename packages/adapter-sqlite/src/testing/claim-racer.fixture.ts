@@ -53,6 +53,11 @@ async function attempt(batch: ReturnType<typeof instanceOf>[]): Promise<string |
 }
 
 while (open.size > 0) {
+  // Requests arrive with gaps, as at a server. Without them one process can
+  // re-take the write lock back to back while the other's busy handler
+  // sleeps (SQLite's busy wait is not fair), and the race degenerates into
+  // one process doing all the work.
+  await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 2));
   const batch = Array.from({ length: batchSize }, () =>
     instanceOf(`${worker}-${++sequence}`, pick(), { VCPU: 1 }),
   );
