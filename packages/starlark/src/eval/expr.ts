@@ -409,6 +409,10 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
     }
   }
   const run = emit as Emit;
+  const [only] = e.clauses;
+  if (!e.curly && e.clauses.length === 1 && only?.kind === "ForClause" && e.body.kind !== "DictEntry") {
+    return compileMapComprehension(ctx, only, compileExpr(ctx, e.body), run);
+  }
   if (e.curly) {
     return (fr) => {
       const d = new StarDict();
@@ -419,6 +423,58 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
   return (fr) => {
     const out: Value[] = [];
     run(fr, out as Value[] & StarDict);
+    return new StarList(out);
+  };
+}
+
+/**
+ * [body for x in seq] with a single clause: the result length is known for ranges and lists,
+ * so the array is allocated once at its final size instead of growing element by element.
+ */
+function compileMapComprehension(
+  ctx: CompileContext,
+  clause: Extract<Comprehension["clauses"][number], { kind: "ForClause" }>,
+  body: ExprFn,
+  general: Emit,
+): ExprFn {
+  const x = compileExpr(ctx, clause.x);
+  const store = compileStore(ctx, clause.vars);
+  const vars = clause.vars;
+  const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
+  return (fr) => {
+    const seq = x(fr);
+    const thread = fr.thread;
+    if (slot >= 0 && seq instanceof StarRange) {
+      const { start, step, length } = seq;
+      thread.checkCollectionSize(length);
+      const out = new Array<Value>(length);
+      const locals = fr.locals;
+      for (let i = 0; i < length; i++) {
+        thread.checkStep();
+        locals[slot] = start + i * step;
+        out[i] = body(fr);
+      }
+      return new StarList(out);
+    }
+    if (seq instanceof StarList || seq instanceof StarTuple) {
+      const elems = seq.elems;
+      const n = elems.length;
+      const out = new Array<Value>(n);
+      const lock = seq instanceof StarList && !seq.frozen;
+      if (lock) seq.itercount++;
+      try {
+        for (let i = 0; i < n; i++) {
+          thread.checkStep();
+          store(fr, elems[i] as Value);
+          out[i] = body(fr);
+        }
+      } finally {
+        if (lock) seq.itercount--;
+      }
+      return new StarList(out);
+    }
+    const out: Value[] = [];
+    general(fr, out as Value[] & StarDict);
     return new StarList(out);
   };
 }
