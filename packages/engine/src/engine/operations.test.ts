@@ -142,6 +142,29 @@ describe("rebalancing", () => {
     expect((await engine.planRebalance()).moves).toEqual([]);
   });
 
+  it("checks every move with the scriptlet (reason rebalance) and skips refused ones", async () => {
+    const { engine } = await testCluster();
+    await addMember(engine, "n1", { memoryMb: 16384 });
+    for (const name of ["a", "b", "c", "d", "e", "f"])
+      await engine.createInstance(sized(name, 2), { target: "n1" });
+    await addMember(engine, "n2", { memoryMb: 16384 });
+    await addMember(engine, "n3", { memoryMb: 16384 });
+    await engine.setConfig({
+      "instances.placement.scriptlet": `
+def instance_placement(request, candidate_members):
+    if request.reason != "rebalance":
+        return "unexpected reason " + request.reason
+    if candidate_members[0].server_name == "n2":
+        return "n2 is being drained"
+    return
+`,
+    });
+    const plan = await engine.planRebalance();
+    expect(plan.moves.length).toBeGreaterThan(0);
+    expect(plan.moves.every((move) => move.to === "n3")).toBe(true);
+    expect(plan.scoreAfter).toBeLessThan(plan.scoreBefore);
+  });
+
   it("prefers moving reservations", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1", { memoryMb: 16384 });
