@@ -169,3 +169,12 @@ describe("bytes (current go.starlark.net)", () => {
     expect(call("len", [b])).toBe(4);
   });
 });
+
+describe("abs", () => {
+  it("handles ints, big ints and floats", () => {
+    expect(call("abs", [-3])).toBe(3);
+    expect(call("abs", [-(1n << 80n)])).toBe(1n << 80n);
+    expect(repr(call("abs", [f(-0)]))).toBe("0.0");
+    expect(err(() => call("abs", ["x"]))).toBe("abs: got string, want int or float");
+  });
+});

@@ -57,6 +57,16 @@ function int32Param(fnName: string, param: number, v: Value): number {
   throw new StarEvalError(`${fnName}: for parameter ${param}: got ${typeName(v)}, want int`);
 }
 
+/** abs(x) for int or float (current go.starlark.net). */
+const abs: BuiltinFn = (_t, args, kwargs) => {
+  const [x] = unpackPositional("abs", args, kwargs, 1, 1);
+  if (typeof x === "number") return Math.abs(x);
+  if (typeof x === "bigint") return x < 0n ? -x : x;
+  if (x instanceof StarFloat)
+    return x.value < 0 || Object.is(x.value, -0) ? new StarFloat(Math.abs(x.value)) : x;
+  throw new StarEvalError(`abs: got ${typeName(x as Value)}, want int or float`);
+};
+
 const all: BuiltinFn = (t, args, kwargs) => {
   const [x] = unpackPositional("all", args, kwargs, 1, 1);
   for (const e of iterableParam("all", 1, x as Value, t)) if (!truth(e)) return false;
@@ -366,6 +376,7 @@ const zip: BuiltinFn = (t, args, kwargs) => {
 };
 
 const BUILTINS: Record<string, BuiltinFn> = {
+  abs,
   all,
   any,
   bool,
