@@ -49,16 +49,23 @@ describe("resolver", () => {
     ]);
   });
 
+  it("limits calls to 255 positional and 255 keyword arguments, as go.starlark.net's compiler does", () => {
+    const many = Array.from({ length: 256 }, (_, i) => String(i)).join(", ");
+    expect(resolve(`len(${many})\n`).errors).toEqual(["1:1: 256 positional arguments in call, limit is 255"]);
+    const kw = Array.from({ length: 256 }, (_, i) => `k${i}=1`).join(", ");
+    expect(resolve(`len(${kw})\n`).errors).toEqual(["1:1: 256 keyword arguments in call, limit is 255"]);
+  });
+
   it("suggests spellings for undefined names", () => {
     expect(resolve("hello = 1\nx = hollo\n").errors).toEqual(["2:5: undefined: hollo (did you mean hello?)"]);
   });
 
   it("applies the dialect options", () => {
     expect(resolve("def f():\n  while True: pass\n").errors[0]).toMatch(
-      /dialect does not support while loops/,
+      /^2:3: this Starlark dialect does not support while loops$/,
     );
     expect(resolve("def f():\n  while len: pass\n", { while: true }).errors).toEqual([]);
-    expect(resolve("x = set()\n").errors).toEqual(["1:5: dialect does not support sets"]);
+    expect(resolve("x = set()\n").errors).toEqual(["1:5: this Starlark dialect does not support sets"]);
     expect(resolve("x = set()\n", { set: true }).errors).toEqual([]);
     expect(resolve("x = 1\nx = 2\n", { globalReassign: true }).errors).toEqual([]);
     expect(resolve("if len:\n  pass\n", { topLevelControl: true }).errors).toEqual([]);

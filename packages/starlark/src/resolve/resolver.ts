@@ -167,7 +167,7 @@ class Resolver {
         this.predeclared.set(name, bind);
       } else if (this.env.isUniversal(name) || name === "set") {
         if (name === "set" && !this.dialect.set) {
-          this.errorf(id.pos, "dialect does not support sets");
+          this.errorf(id.pos, "this Starlark dialect does not support sets");
         }
         bind = { scope: "universal", index: -1, first: undefined, name };
         this.predeclared.set(name, bind);
@@ -230,7 +230,7 @@ class Resolver {
         this.loops--;
         return;
       case "While":
-        if (!this.dialect.while) this.errorf(s.pos, "dialect does not support while loops");
+        if (!this.dialect.while) this.errorf(s.pos, "this Starlark dialect does not support while loops");
         this.checkTopLevelControl(s.pos, "while loop");
         this.expr(s.cond);
         this.loops++;
@@ -400,6 +400,11 @@ class Resolver {
       }
       this.expr(arg.value);
     }
+    // go.starlark.net's compiler encodes argument counts in a byte.
+    const positional = e.args.filter((a) => a.kind === "positional").length;
+    const named = e.args.filter((a) => a.kind === "named").length;
+    if (positional >= 256) this.errorf(e.pos, `${positional} positional arguments in call, limit is 255`);
+    if (named >= 256) this.errorf(e.pos, `${named} keyword arguments in call, limit is 255`);
   }
 
   private func(fn: FunctionNode): void {
