@@ -62,4 +62,33 @@ describe("two servers sharing one database", () => {
     expect(placed.metadata.location).toBe("s2");
     expect((await second.api.getServer()).config["instances.placement.scriptlet"]).toContain("Invalid name");
   });
+
+  it("never overcommits with concurrent creates spread over both servers", async () => {
+    const viaFirst = first.tcp(first.adminToken);
+    await viaFirst.patchServerConfig({ "instances.placement.scriptlet": "" });
+    // s1 and s2 have 8 VCPU each: room for exactly 16 one-CPU instances.
+    const attempts = Array.from({ length: 40 }, (_, i) => i);
+    const statuses: number[] = [];
+    const workers = Array.from({ length: 8 }, async (_, worker) => {
+      for (let i = worker; i < attempts.length; i += 8) {
+        const api = i % 2 === 0 ? viaFirst : second.api;
+        const status = await api
+          .createInstance({ name: `cc${i}`, config: { "limits.cpu": "1" } })
+          .then((r) => r.status)
+          .catch((e: unknown) => (e as BerthApiError).status);
+        statuses.push(status);
+      }
+    });
+    await Promise.all(workers);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(16);
+    expect(statuses.filter((s) => s === 507)).toHaveLength(24);
+    // The single-class view carries current usage next to the inventory fields.
+    for (const member of ["s1", "s2"]) {
+      const vcpu = (await viaFirst.getInventory(member, "VCPU")) as unknown as {
+        total: number;
+        used: number;
+      };
+      expect(vcpu.used).toBe(vcpu.total);
+    }
+  }, 60_000);
 });
