@@ -6,6 +6,7 @@ import {
   type InstanceRecord,
   type InventoryRecord,
   type Ledger,
+  type MemberUsage,
   type NewInstance,
   notFound,
   type ProjectLimits,
@@ -15,7 +16,6 @@ import type { Database, RawSql } from "../connection/open-connection.js";
 import { chunks } from "./chunks.js";
 import { claimFailure } from "./claim-failures.js";
 import { loadInstancesByIds } from "./instance-rows.js";
-import { readMemberUsage } from "./member-usage.js";
 import { inList, valuesList } from "./sql-lists.js";
 
 type Dimension = keyof ProjectLimits;
@@ -65,7 +65,7 @@ export async function applyClaim(db: Database, raw: RawSql, claim: Claim): Promi
   await writeClaim(raw, validated);
   return {
     instances: validated.stored,
-    usage: await readMemberUsage(raw, [...validated.touched].sort()),
+    usage: usageAfter(validated),
   };
 }
 
@@ -74,6 +74,7 @@ interface ValidatedClaim {
   stored: InstanceRecord[];
   memberIds: Map<string, number>;
   touched: Set<string>;
+  usageBefore: Map<string, MemberUsage>;
 }
 
 async function validateClaim(db: Database, raw: RawSql, claim: Claim): Promise<ValidatedClaim> {
@@ -122,7 +123,7 @@ async function validateClaim(db: Database, raw: RawSql, claim: Claim): Promise<V
     ...structuredClone(record),
     revision: (oldById.get(record.id)?.revision ?? 0) + 1,
   }));
-  return { removed, stored, memberIds: memberState.ids, touched };
+  return { removed, stored, memberIds: memberState.ids, touched, usageBefore: memberState.usage };
 }
 
 async function checkNewIds(raw: RawSql, creates: NewInstance[], alreadyAdded: NewInstance[]): Promise<void> {
@@ -202,7 +203,12 @@ interface MemberState {
   inventories: Map<string, InventoryRecord>;
   /** used + forthcoming, by pairKey(member name, class). */
   consumed: Map<string, number>;
+  /** Usage per ledger before the claim, by member name (non-zero amounts only). */
+  usage: Map<string, MemberUsage>;
 }
+
+type InventoryTuple = [string, number, number, number, number, number, number, "explicit" | "derived"];
+type UsageTuple = [string, Ledger, number];
 
 async function loadMemberState(
   raw: RawSql,
@@ -214,38 +220,87 @@ async function loadMemberState(
     names.add(instance.location);
     for (const row of instance.allocations) names.add(row.member);
   }
-  const state: MemberState = { ids: new Map(), inventories: new Map(), consumed: new Map() };
+  const state: MemberState = {
+    ids: new Map(),
+    inventories: new Map(),
+    consumed: new Map(),
+    usage: new Map(),
+  };
   for (const part of chunks([...names], 500)) {
-    const rows = await raw.rows(
-      `SELECT m.id AS id, m.name AS name, i.resource_class AS resource_class, i.total AS total,
-              i.reserved AS reserved, i.min_unit AS min_unit, i.max_unit AS max_unit, i.step_size AS step_size,
-              i.allocation_ratio AS allocation_ratio, i.source AS source,
-              (SELECT sum(u.amount) FROM usage AS u
-                WHERE u.member_id = m.id AND u.resource_class = i.resource_class) AS consumed
-       FROM members AS m LEFT JOIN inventories AS i ON i.member_id = m.id
-       WHERE m.name IN (${inList(part.length)})`,
+    // One JSON document per chunk: the client's per-row, per-column result
+    // objects cost more than the lookups themselves on this hot path.
+    const [row] = await raw.rows(
+      `SELECT json_group_array(json_array(m.id, m.name,
+         (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
+                                             allocation_ratio, source))
+          FROM inventories WHERE member_id = m.id),
+         (SELECT json_group_array(json_array(resource_class, ledger, amount))
+          FROM usage WHERE member_id = m.id AND amount != 0))) AS state
+       FROM members AS m WHERE m.name IN (${inList(part.length)})`,
       part,
     );
-    for (const row of rows) {
-      const name = String(row.name);
-      state.ids.set(name, Number(row.id));
-      if (row.resource_class === null) continue;
-      const key = pairKey(name, String(row.resource_class));
-      state.inventories.set(key, {
-        total: Number(row.total),
-        reserved: Number(row.reserved),
-        minUnit: Number(row.min_unit),
-        maxUnit: Number(row.max_unit),
-        stepSize: Number(row.step_size),
-        allocationRatio: Number(row.allocation_ratio),
-        source: row.source === "derived" ? "derived" : "explicit",
-      });
-      state.consumed.set(key, Number(row.consumed ?? 0));
+    const members = JSON.parse(String(row?.state ?? "[]")) as [
+      number,
+      string,
+      InventoryTuple[],
+      UsageTuple[],
+    ][];
+    for (const [id, name, inventoryRows, usageRows] of members) {
+      state.ids.set(name, id);
+      for (const [
+        resourceClass,
+        total,
+        reserved,
+        minUnit,
+        maxUnit,
+        stepSize,
+        allocationRatio,
+        source,
+      ] of inventoryRows) {
+        state.inventories.set(pairKey(name, resourceClass), {
+          total,
+          reserved,
+          minUnit,
+          maxUnit,
+          stepSize,
+          allocationRatio,
+          source,
+        });
+      }
+      const usage: MemberUsage = { member: name, used: {}, forthcoming: {} };
+      for (const [resourceClass, ledger, amount] of usageRows) {
+        usage[ledger][resourceClass] = amount;
+        const key = pairKey(name, resourceClass);
+        state.consumed.set(key, (state.consumed.get(key) ?? 0) + amount);
+      }
+      state.usage.set(name, usage);
     }
   }
-  // Usage of a class the member has no inventory of (possible only for
-  // zero-capacity leftovers) still counts; it is read by the same rule.
   return state;
+}
+
+/**
+ * Usage of the touched members after the claim: what was read under the
+ * write lock plus what the claim changed — exactly what a re-read would
+ * return, without another statement.
+ */
+function usageAfter(claim: ValidatedClaim): MemberUsage[] {
+  const after = new Map<string, MemberUsage>();
+  for (const name of [...claim.touched].sort()) {
+    const before = claim.usageBefore.get(name) ?? { member: name, used: {}, forthcoming: {} };
+    after.set(name, { member: name, used: { ...before.used }, forthcoming: { ...before.forthcoming } });
+  }
+  const apply = (row: AllocationRow, sign: number) => {
+    const entry = after.get(row.member);
+    if (entry === undefined || row.amount === 0) return;
+    const ledger = entry[row.ledger];
+    const amount = (ledger[row.resourceClass] ?? 0) + sign * row.amount;
+    if (amount === 0) delete ledger[row.resourceClass];
+    else ledger[row.resourceClass] = amount;
+  };
+  for (const old of claim.removed) for (const row of old.allocations) apply(row, -1);
+  for (const record of claim.stored) for (const row of record.allocations) apply(row, 1);
+  return [...after.values()];
 }
 
 /** Validates every grown allocation and returns the members the claim touches. */
