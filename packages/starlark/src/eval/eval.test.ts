@@ -11,16 +11,26 @@ import {
   Thread,
 } from "../values/index.js";
 
-function run(src: string, dialect: Dialect = {}, limits: Partial<Limits> = {}): string {
+function run(
+  src: string,
+  dialect: Dialect = {},
+  limits: Partial<Limits> = {},
+  predeclared: string[] = [],
+): string {
   let out = "";
-  const program = compile(src, { filename: "t.star", dialect });
+  const program = compile(src, { filename: "t.star", dialect, predeclared });
   program.init(new Thread({ print: (_t, m) => (out += `${m}\n`), limits }), {});
   return out;
 }
 
-function runError(src: string, dialect: Dialect = {}, limits: Partial<Limits> = {}): StarlarkError {
+function runError(
+  src: string,
+  dialect: Dialect = {},
+  limits: Partial<Limits> = {},
+  predeclared: string[] = [],
+): StarlarkError {
   try {
-    run(src, dialect, limits);
+    run(src, dialect, limits, predeclared);
   } catch (e) {
     if (e instanceof StarlarkError) return e;
     throw e;
@@ -60,6 +70,10 @@ describe("evaluator", () => {
     );
     expect(runError("def f(a): pass\nf(b=2)").message).toBe(
       'function f got an unexpected keyword argument "b"',
+    );
+    expect(runError("def f(): pass\nf(1, x=2)").message).toBe("function f accepts no arguments (2 given)");
+    expect(runError("x = p\n", {}, {}, ["p"]).message).toBe(
+      "internal error: predeclared variable p is uninitialized",
     );
   });
 

@@ -147,6 +147,11 @@ export function bindArguments(
   kwargs: readonly (readonly [string, Value])[],
 ): void {
   const code = fn.code;
+  if (code.paramNames.length === 0) {
+    const given = args.length + kwargs.length;
+    if (given > 0) throw new StarEvalError(`function ${code.name} accepts no arguments (${given} given)`);
+    return;
+  }
   const nparams = code.numParams;
   const npos = code.numPositional;
   let kwdict: StarDict | undefined;

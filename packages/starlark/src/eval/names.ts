@@ -48,7 +48,8 @@ export function compileRead(ctx: CompileContext, b: Binding, pos: Position): Exp
       const s = slot;
       return (fr) => {
         const v = fr.module.predeclared[s];
-        if (v === undefined) unbound(fr, pos, `predeclared variable ${name} has no value in this run`);
+        if (v === undefined)
+          unbound(fr, pos, `internal error: predeclared variable ${name} is uninitialized`);
         return v;
       };
     }
