@@ -608,6 +608,7 @@ describe("every route over HTTP", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.type).toBe("error");
     expect((await call("GET", "/1.0/instances?project=bad%20name")).status).toBe(400);
+    expect((await call("GET", "/1.0/instances?project=nowhere")).status).toBe(404);
     const wrongVerb = await call("DELETE", "/1.0/flavors");
     expect(wrongVerb.status).toBe(405);
     expect(wrongVerb.headers.get("allow")).toBe("GET, POST");

@@ -41,6 +41,7 @@ export const instanceRoutes: RouteSpec[] = [
     access: "project",
     query: ["recursion", "project"],
     handle: async ({ services, recursion, project }) => {
+      await services.engine.catalog.getProject(project); // 404 for an unknown project, not an empty list
       const records = await services.engine.listInstances({ project });
       if (recursion === 0) return { metadata: records.map(instanceUrlOf) };
       const profiles = await profilesOf(services.engine, project);

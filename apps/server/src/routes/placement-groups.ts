@@ -21,6 +21,7 @@ export const placementGroupRoutes: RouteSpec[] = [
     access: "project",
     query: ["recursion", "project"],
     handle: async ({ services, recursion, project }) => {
+      await services.engine.catalog.getProject(project); // 404 for an unknown project, not an empty list
       const groups = await services.engine.catalog.listPlacementGroups(project);
       if (recursion === 0) return { metadata: groups.map((g) => resourceUrl(BASE, g.name, project)) };
       return { metadata: await Promise.all(groups.map((g) => toWire(services.engine, g))) };

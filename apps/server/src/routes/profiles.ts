@@ -25,6 +25,7 @@ export const profileRoutes: RouteSpec[] = [
     access: "project",
     query: ["recursion", "project"],
     handle: async ({ services, recursion, project }) => {
+      await services.engine.catalog.getProject(project); // 404 for an unknown project, not an empty list
       const profiles = await services.engine.catalog.listProfiles(project);
       if (recursion === 0) return { metadata: profiles.map((p) => resourceUrl(BASE, p.name, project)) };
       return { metadata: await Promise.all(profiles.map((p) => toWire(services.engine, p))) };
