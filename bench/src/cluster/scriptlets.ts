@@ -1,0 +1,47 @@
+/**
+ * The QUALITY.md scriptlet: it reads `get_cluster_member_state` of every
+ * candidate (one cross-member call per candidate in LXD/Incus) and picks the
+ * member with the most free memory.
+ */
+export const STATE_READING_SCRIPTLET = `
+def instance_placement(request, candidate_members):
+    best = None
+    best_free = -1
+    for candidate in candidate_members:
+        state = get_cluster_member_state(candidate.server_name)
+        free = state.sysinfo.free_ram
+        if free > best_free:
+            best = candidate.server_name
+            best_free = free
+    if best == None:
+        fail("no candidate")
+    set_target(best)
+`;
+
+/** A scriptlet that never ends on its own: the step limit (or deadline) must stop it. */
+export const RUNAWAY_SCRIPTLET = `
+def instance_placement(request, candidate_members):
+    n = 0
+    for i in range(10**9):
+        n += i
+    set_target(candidate_members[0].server_name)
+`;
+
+/** A scriptlet that tries to build a huge string and a huge list: the size limits must stop it. */
+export const MEMORY_BOMB_SCRIPTLET = `
+def instance_placement(request, candidate_members):
+    s = "x"
+    for i in range(64):
+        s = s + s
+    big = [0] * (10**10)
+    set_target(candidate_members[0].server_name)
+`;
+
+/** A list-growth bomb that stays under the string limit: the collection limit must stop it. */
+export const LIST_BOMB_SCRIPTLET = `
+def instance_placement(request, candidate_members):
+    items = []
+    for i in range(10**9):
+        items.append(i)
+    set_target(candidate_members[0].server_name)
+`;

@@ -1,0 +1,57 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type MachineInfo, machineInfo } from "../measure/machine.js";
+
+/** bench/results at the repository root (this file runs from bench/dist/report/). */
+export const RESULTS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "results");
+
+/** One line of the combined table: a QUALITY.md bar (or a supporting figure) and what was measured. */
+export interface BarResult {
+  /** Stable key, e.g. "placement.1k.default.p50". */
+  id: string;
+  /** What was measured, in words. */
+  bar: string;
+  /** The target as QUALITY.md states it, e.g. "<= 1 ms"; "" for supporting figures. */
+  target: string;
+  /** The measured median (or the single figure the bar is about). */
+  measured: number;
+  unit: string;
+  /** true/false against the target; null for supporting figures without a target. */
+  met: boolean | null;
+}
+
+export interface BenchResult {
+  benchmark: string;
+  date: string;
+  machine: MachineInfo;
+  durationMs: number;
+  bars: BarResult[];
+  details: Record<string, unknown>;
+}
+
+/** `measured <= limit` as a bar line. */
+export function atMost(id: string, bar: string, measured: number, limit: number, unit: string): BarResult {
+  return { id, bar, target: `<= ${limit} ${unit}`, measured, unit, met: measured <= limit };
+}
+
+/** `measured >= floor` as a bar line. */
+export function atLeast(id: string, bar: string, measured: number, floor: number, unit: string): BarResult {
+  return { id, bar, target: `>= ${floor} ${unit}`, measured, unit, met: measured >= floor };
+}
+
+/** A figure reported beside the bars, without a target of its own. */
+export function figure(id: string, bar: string, measured: number, unit: string): BarResult {
+  return { id, bar, target: "", measured, unit, met: null };
+}
+
+export function writeResult(file: string, result: Omit<BenchResult, "date" | "machine">): BenchResult {
+  const full: BenchResult = { ...result, date: new Date().toISOString(), machine: machineInfo() };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, file), `${JSON.stringify(full, null, 2)}\n`);
+  return full;
+}
+
+export function readResult<T = unknown>(file: string): T {
+  return JSON.parse(readFileSync(join(RESULTS_DIR, file), "utf8")) as T;
+}
