@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allRoutes } from "./routes/index.js";
-import { addMembers, memberState, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
+import {
+  addMembers,
+  memberResources,
+  memberState,
+  startTestServer,
+  type TestServer,
+} from "./testing/test-server.fixture.js";
 
 interface Answer {
   status: number;
@@ -119,6 +125,21 @@ describe("every route over HTTP", () => {
     const resPath = "/1.0/cluster/members/:name/resources";
     expect((await call("GET", "/1.0/cluster/members/m1/resources", undefined, resPath)).status).toBe(200);
     expect((await call("PUT", "/1.0/cluster/members/m1/resources", { cpu: 1 }, resPath)).status).toBe(400);
+    expect(
+      (await call("PUT", "/1.0/cluster/members/m2/resources", memberResources(4, 16), resPath)).status,
+    ).toBe(200);
+    expect(
+      (await call("GET", "/1.0/cluster/members/m2/resources", undefined, resPath)).body.metadata,
+    ).toMatchObject({
+      cpu: { total: 4 },
+    });
+    const derived = (await call("GET", "/1.0/cluster/members/m2/inventories")).body.metadata as {
+      inventories: Record<string, { total: number; derived: boolean; allocation_ratio: number }>;
+    };
+    expect(derived.inventories.VCPU).toMatchObject({ total: 4, derived: true, allocation_ratio: 4 });
+    expect(
+      (await call("PUT", "/1.0/cluster/members/ghost/resources", memberResources(), resPath)).status,
+    ).toBe(404);
 
     expect(
       (await call("POST", "/1.0/cluster/members/m2/state", { action: "evacuate" }, statePath)).status,

@@ -158,3 +158,43 @@ export async function addMembers(
     });
   }
 }
+
+/** A small LXD `api.Resources` report: `threads` CPU threads and `memoryGiB` of RAM. */
+export function memberResources(threads = 4, memoryGiB = 16): Record<string, unknown> {
+  const total = memoryGiB * 1024 ** 3;
+  return {
+    cpu: {
+      architecture: "x86_64",
+      sockets: [
+        {
+          name: "Test CPU",
+          vendor: "GenuineIntel",
+          socket: 0,
+          cores: [
+            {
+              core: 0,
+              die: 0,
+              threads: Array.from({ length: threads }, (_, id) => ({
+                id,
+                numa_node: 0,
+                thread: id,
+                online: true,
+                isolated: false,
+              })),
+              frequency: 2000,
+            },
+          ],
+          frequency: 2000,
+        },
+      ],
+      total: threads,
+    },
+    memory: { nodes: [], hugepages_total: 0, hugepages_used: 0, hugepages_size: 2097152, used: 0, total },
+    gpu: { cards: [], total: 0 },
+    network: { cards: [], total: 0 },
+    storage: { disks: [], total: 0 },
+    usb: { devices: [], total: 0 },
+    pci: { devices: [], total: 0 },
+    system: { uuid: "00000000-0000-4000-8000-000000000001", vendor: "Test", type: "physical" },
+  };
+}
