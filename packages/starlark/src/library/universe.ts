@@ -9,7 +9,7 @@ import { StarEvalError } from "../values/errors.js";
 import { floatToInt, intToFloat } from "../values/int.js";
 import { StarList, StarTuple } from "../values/list.js";
 import { updateDict } from "../values/methods/dict-methods.js";
-import { compare, hashString, iterableToArray, len as lenOf, truth } from "../values/ops.js";
+import { compare, hashString, iterableToArray, iterableView, len as lenOf, truth } from "../values/ops.js";
 import { StarRange } from "../values/range.js";
 import { repr, str } from "../values/repr.js";
 import { StarSet } from "../values/set.js";
@@ -36,6 +36,20 @@ import "../values/methods/index.js";
 import { parseFloatLiteral, parseIntLiteral } from "./parse-number.js";
 import { stableSort } from "./sort.js";
 import { unpackArgs, unpackPositional } from "./unpack.js";
+
+/** Elements of an iterable argument without copying lists/tuples (read-only consumers that run no Starlark code). */
+function iterableViewParam(
+  fnName: string,
+  param: string | number,
+  v: Value,
+  thread?: Thread,
+): readonly Value[] {
+  const elems = typeof v === "string" ? undefined : iterableView(v, thread);
+  if (elems === undefined) {
+    throw new StarEvalError(`${fnName}: for parameter ${param}: got ${typeName(v)}, want iterable`);
+  }
+  return elems;
+}
 
 /** Elements of an iterable argument; strings are not iterable in Starlark. */
 function iterableParam(fnName: string, param: string | number, v: Value, thread?: Thread): Value[] {
@@ -69,13 +83,13 @@ const abs: BuiltinFn = (_t, args, kwargs) => {
 
 const all: BuiltinFn = (t, args, kwargs) => {
   const [x] = unpackPositional("all", args, kwargs, 1, 1);
-  for (const e of iterableParam("all", 1, x as Value, t)) if (!truth(e)) return false;
+  for (const e of iterableViewParam("all", 1, x as Value, t)) if (!truth(e)) return false;
   return true;
 };
 
 const any: BuiltinFn = (t, args, kwargs) => {
   const [x] = unpackPositional("any", args, kwargs, 1, 1);
-  for (const e of iterableParam("any", 1, x as Value, t)) if (truth(e)) return true;
+  for (const e of iterableViewParam("any", 1, x as Value, t)) if (truth(e)) return true;
   return false;
 };
 
@@ -133,7 +147,7 @@ const dir: BuiltinFn = (_t, args, kwargs) => {
 
 const enumerate: BuiltinFn = (t, args, kwargs) => {
   const [it, startv] = unpackArgs("enumerate", args, kwargs, ["iterable", "start?"]);
-  const elems = iterableParam("enumerate", "iterable", it as Value, t);
+  const elems = iterableViewParam("enumerate", "iterable", it as Value, t);
   let start = 0;
   if (startv !== undefined) {
     if (typeof startv !== "number") {
@@ -319,7 +333,7 @@ const reversed: BuiltinFn = (t, args, kwargs) => {
 const set: BuiltinFn = (t, args, kwargs) => {
   const [x] = unpackPositional("set", args, kwargs, 0, 1);
   const s = new StarSet();
-  if (x !== undefined) for (const e of iterableParam("set", 1, x, t)) s.add(e);
+  if (x !== undefined) for (const e of iterableViewParam("set", 1, x, t)) s.ht.set(e, e, t);
   return s;
 };
 
@@ -358,11 +372,11 @@ const type: BuiltinFn = (_t, args, kwargs) => {
 
 const zip: BuiltinFn = (t, args, kwargs) => {
   if (kwargs.length > 0) throw new StarEvalError("zip: unexpected keyword arguments");
-  const seqs: Value[][] = [];
+  const seqs: (readonly Value[])[] = [];
   let n = Number.POSITIVE_INFINITY;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Value;
-    const elems = typeof a === "string" ? undefined : iterableToArray(a, t);
+    const elems = typeof a === "string" ? undefined : iterableView(a, t);
     if (elems === undefined)
       throw new StarEvalError(`zip: argument #${i + 1} is not iterable: ${typeName(a)}`);
     seqs.push(elems);
@@ -371,7 +385,12 @@ const zip: BuiltinFn = (t, args, kwargs) => {
   if (seqs.length === 0) return new StarList([]);
   checkCollectionSize(t, n);
   const out: Value[] = [];
-  for (let i = 0; i < n; i++) out.push(new StarTuple(seqs.map((s) => s[i] as Value)));
+  const k = seqs.length;
+  for (let i = 0; i < n; i++) {
+    const row = new Array<Value>(k);
+    for (let j = 0; j < k; j++) row[j] = (seqs[j] as readonly Value[])[i] as Value;
+    out.push(new StarTuple(row));
+  }
   return new StarList(out);
 };
 

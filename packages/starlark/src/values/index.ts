@@ -52,6 +52,7 @@ export {
   hashValue,
   inOperator,
   iterableToArray,
+  iterableView,
   iterate,
   len,
   setIndex,

@@ -603,6 +603,15 @@ export function iterate(x: Value): StarIterator {
   return it;
 }
 
+/**
+ * The elements of an iterable for a consumer that runs no Starlark code while reading
+ * them: lists and tuples are returned without copying (do not mutate or keep the array).
+ */
+export function iterableView(x: Value, thread?: Thread): readonly Value[] | undefined {
+  if (x instanceof StarList || x instanceof StarTuple) return x.elems;
+  return iterableToArray(x, thread);
+}
+
 /** All elements of an iterable (undefined when not iterable), checked against the size limit. */
 export function iterableToArray(x: Value, thread?: Thread): Value[] | undefined {
   if (x instanceof StarList || x instanceof StarTuple) return x.elems.slice();

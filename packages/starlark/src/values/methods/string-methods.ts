@@ -2,7 +2,7 @@
 import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarEvalError } from "../errors.js";
 import { StarList, StarTuple } from "../list.js";
-import { iterableToArray } from "../ops.js";
+import { iterableView } from "../ops.js";
 import { decodeRuneAt } from "../strings.js";
 import { checkStringLength, type Thread } from "../thread.js";
 import { None, typeName, type Value } from "../value.js";
@@ -436,8 +436,8 @@ const methods: Record<string, MethodFn> = {
   join: (t, self, args, kwargs) => {
     positional("join", args, kwargs, 1, 1);
     const sep = recv(self);
-    const elems = iterableToArray(args[0] as Value, t);
-    if (elems === undefined || typeof args[0] === "string") {
+    const elems = typeof args[0] === "string" ? undefined : iterableView(args[0] as Value, t);
+    if (elems === undefined) {
       throw new StarEvalError(`join: for parameter 1: got ${typeName(args[0] as Value)}, want iterable`);
     }
     let total = 0;
