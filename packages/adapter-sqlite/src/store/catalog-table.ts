@@ -24,7 +24,7 @@ export interface CatalogSpec<T> {
   inUse?(db: Database, key: RecordKey): Promise<string | undefined>;
 }
 
-export function keyString(key: RecordKey): string {
+function keyString(key: RecordKey): string {
   return key.project === undefined ? key.name : `${key.project}/${key.name}`;
 }
 

@@ -1,4 +1,4 @@
-import type { AllocationRow, InstanceFilter, InstanceRecord, NewInstance } from "@berth/engine";
+import type { AllocationRow, InstanceFilter, InstanceRecord } from "@berth/engine";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../connection/open-connection.js";
 import { allocations, instances, members } from "../schema/index.js";
@@ -85,36 +85,5 @@ function instanceRecordOf(row: InstanceRow, location: string, rows: AllocationRo
     allocations: rows,
     limitsUsage: { cpu: row.limitsCpu, memoryBytes: row.limitsMemoryBytes, diskBytes: row.limitsDiskBytes },
     revision: row.revision,
-  };
-}
-
-export function instanceRowOf(
-  record: NewInstance,
-  memberId: number,
-  revision: number,
-): typeof instances.$inferInsert {
-  return {
-    id: record.id,
-    project: record.project,
-    name: record.name,
-    type: record.type,
-    memberId,
-    forthcoming: record.forthcoming,
-    architecture: record.architecture,
-    description: record.description,
-    ephemeral: record.ephemeral,
-    profiles: record.profiles,
-    config: record.config,
-    devices: record.devices,
-    instanceType: record.instanceType,
-    flavor: record.flavor,
-    source: record.source,
-    placementGroup: record.placementGroup,
-    origin: record.origin,
-    createdAt: record.createdAt,
-    limitsCpu: record.limitsUsage.cpu,
-    limitsMemoryBytes: record.limitsUsage.memoryBytes,
-    limitsDiskBytes: record.limitsUsage.diskBytes,
-    revision,
   };
 }

@@ -1,5 +1,3 @@
-import type { InValue } from "@libsql/client";
-
 /** "?, ?, ?" for an IN list of `count` values. */
 export function inList(count: number): string {
   return Array.from({ length: count }, () => "?").join(", ");
@@ -9,9 +7,4 @@ export function inList(count: number): string {
 export function valuesList(rows: number, columns: number): string {
   const row = `(${inList(columns)})`;
   return Array.from({ length: rows }, () => row).join(", ");
-}
-
-/** Flattens rows of values for a multi-row statement. */
-export function flatArgs(rows: readonly InValue[][]): InValue[] {
-  return rows.flat();
 }
