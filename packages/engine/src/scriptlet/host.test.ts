@@ -81,6 +81,9 @@ describe("validate", () => {
   });
 
   it("enforces the LXD dialect", () => {
+    expect(validationError(scriptlet("while True:\n    pass"))).toBe(
+      "instance_placement:2:5: this Starlark dialect does not support while loops",
+    );
     expect(validationError("for x in []:\n    pass\n")).toBe(
       "instance_placement:1:1: for loop not within a function",
     );
