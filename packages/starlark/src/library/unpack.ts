@@ -15,26 +15,33 @@ export function unpackArgs(
   kwargs: readonly (readonly [string, Value])[],
   params: readonly string[],
 ): (Value | undefined)[] {
-  const names = params.map((p) => (p.endsWith("?") ? p.slice(0, -1) : p));
-  const out = new Array<Value | undefined>(params.length).fill(undefined);
-  if (args.length > params.length) {
-    throw new StarEvalError(`${fnName}: got ${args.length} arguments, want at most ${params.length}`);
+  const n = params.length;
+  if (args.length > n) {
+    throw new StarEvalError(`${fnName}: got ${args.length} arguments, want at most ${n}`);
   }
+  const out = new Array<Value | undefined>(n);
   for (let i = 0; i < args.length; i++) out[i] = args[i];
-  for (const [name, value] of kwargs) {
-    const i = names.indexOf(name);
-    if (i < 0) throw new StarEvalError(`${fnName}: unexpected keyword argument "${name}"`);
+  for (let k = 0; k < kwargs.length; k++) {
+    const [name, value] = kwargs[k] as readonly [string, Value];
+    let i = 0;
+    while (i < n && paramName(params[i] as string) !== name) i++;
+    if (i === n) throw new StarEvalError(`${fnName}: unexpected keyword argument "${name}"`);
     if (out[i] !== undefined) {
       throw new StarEvalError(`${fnName}: got multiple values for keyword argument "${name}"`);
     }
     out[i] = value;
   }
-  for (let i = 0; i < params.length; i++) {
-    if (out[i] === undefined && !(params[i] as string).endsWith("?")) {
-      throw new StarEvalError(`${fnName}: missing argument for ${names[i]}`);
+  for (let i = 0; i < n; i++) {
+    const p = params[i] as string;
+    if (out[i] === undefined && !p.endsWith("?")) {
+      throw new StarEvalError(`${fnName}: missing argument for ${p}`);
     }
   }
   return out;
+}
+
+function paramName(p: string): string {
+  return p.endsWith("?") ? p.slice(0, -1) : p;
 }
 
 /** Positional-only unpacking: between min and max arguments, no keywords. */
