@@ -1,4 +1,4 @@
-import type { ClusterMember, ClusterMemberState, MemberInventories } from "@berth/api-types";
+import type { ClusterMember, MemberInventories } from "@berth/api-types";
 import type { InventoryView, MemberInfo } from "@berth/engine";
 
 const STATUS_MESSAGES: Record<string, string> = {
@@ -24,13 +24,6 @@ export function memberToWire(info: MemberInfo): ClusterMember {
     groups: [...r.groups],
     traits: [...r.traits],
   };
-}
-
-/** The state a member last reported (LXD `ClusterMemberState`); empty when it never reported one. */
-export function memberStateToWire(
-  state: Record<string, unknown>,
-): ClusterMemberState | Record<string, never> {
-  return state as ClusterMemberState;
 }
 
 function inventoryFields(view: InventoryView) {
