@@ -40,6 +40,8 @@ export const instances = sqliteTable(
     // lookup. Unnamed reservations (name "") are addressed by id and exempt;
     // queries repeat the `name <> ''` term so SQLite can use this index.
     uniqueIndex("instances_by_project_name").on(t.project, t.name).where(sql`${t.name} <> ''`),
+    // listInstances({ project }) (API listings, scriptlet get_instances(project=...)).
+    index("instances_by_project").on(t.project),
     // Covers the hydration counts per (member, project) and listInstances({ location }).
     index("instances_by_member").on(t.memberId, t.project, t.forthcoming, t.type),
     // Placement group membership counts and the "group in use" check.

@@ -1,0 +1,1 @@
+CREATE INDEX `instances_by_project` ON `instances` (`project`);
