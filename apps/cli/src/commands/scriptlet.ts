@@ -11,24 +11,13 @@ import { parseBatch } from "./bulk.js";
 /** The API extension of a berthd that honours `X-Berth-Scriptlet` on dry runs. */
 export const DRY_RUN_SOURCE_EXTENSION = "scriptlet_dry_run_source";
 
-interface LocalValidator {
-  validate(source: string): void;
-}
-
 /**
- * The engine's scriptlet host, loaded only for `scriptlet check` so other
+ * The engine's scriptlet host, loaded only for `scriptlet check`/`test` so other
  * commands never pay for the Starlark interpreter at start-up.
  */
-async function loadValidator(): Promise<LocalValidator> {
-  const engine = (await import("@berth/engine")) as Record<string, unknown>;
-  const create = engine.createScriptletHost;
-  if (typeof create !== "function") {
-    throw new CliError(
-      "This build of @berth/engine does not export createScriptletHost; cannot check scriptlets locally",
-      ExitCode.server,
-    );
-  }
-  return (create as () => LocalValidator)();
+async function loadValidator(): Promise<{ validate(source: string): void }> {
+  const { createScriptletHost } = await import("@berth/engine");
+  return createScriptletHost();
 }
 
 /** `instance_placement:3:5: msg` -> `placement.star:3:5: msg`, so editors can jump to the position. */
