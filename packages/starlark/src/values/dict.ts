@@ -48,18 +48,20 @@ export class StarDict implements StarValue {
 export class HashTableIterator implements StarIterator {
   private readonly keys: Value[];
   private i = 0;
-  private finished = false;
+  /** Whether this iterator holds the table's mutation lock (frozen tables need none). */
+  private locked: boolean;
   constructor(private readonly ht: HashTable) {
     this.keys = ht.keys();
-    if (!ht.frozen) ht.itercount++;
+    this.locked = !ht.frozen;
+    if (this.locked) ht.itercount++;
   }
   next(): Value | undefined {
     return this.i < this.keys.length ? this.keys[this.i++] : undefined;
   }
   done(): void {
-    if (!this.finished) {
-      this.finished = true;
-      if (!this.ht.frozen) this.ht.itercount--;
+    if (this.locked) {
+      this.locked = false;
+      this.ht.itercount--;
     }
   }
 }

@@ -39,18 +39,20 @@ export class StarList implements StarValue {
 
 class ListIterator implements StarIterator {
   private i = 0;
-  private finished = false;
+  /** Whether this iterator holds the list's mutation lock (frozen lists need none). */
+  private locked: boolean;
   constructor(private readonly list: StarList) {
-    if (!list.frozen) list.itercount++;
+    this.locked = !list.frozen;
+    if (this.locked) list.itercount++;
   }
   next(): Value | undefined {
     const elems = this.list.elems;
     return this.i < elems.length ? elems[this.i++] : undefined;
   }
   done(): void {
-    if (!this.finished) {
-      this.finished = true;
-      if (!this.list.frozen) this.list.itercount--;
+    if (this.locked) {
+      this.locked = false;
+      this.list.itercount--;
     }
   }
 }
