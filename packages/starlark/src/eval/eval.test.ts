@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compile } from "../host/compile.js";
 import type { Dialect } from "../resolve/dialect.js";
+import { StarlarkSyntaxErrors } from "../syntax/position.js";
 import {
   callValue,
   LimitError,
@@ -145,6 +146,18 @@ describe("limits", () => {
     expect(runError(dictGrowth, {}, { maxCollectionSize: 1000 }).message).toMatch(/collection too large/);
     const str = 'def f():\n  s = "ab"\n  for i in range(100):\n    s = s + s\nf()\n';
     expect(runError(str, {}, { maxStringLength: 1 << 20 }).message).toMatch(/string too large/);
+  });
+
+  it("rejects very long operator chains with a syntax error, never a JS stack overflow", () => {
+    for (const n of [1000, 5000, 50_000]) {
+      const src = `x = ${Array.from({ length: n }, () => "1").join(" + ")}\nprint(x)\n`;
+      try {
+        expect(run(src)).toBe(`${n}\n`);
+      } catch (e) {
+        expect(e).toBeInstanceOf(StarlarkSyntaxErrors);
+        expect((e as StarlarkSyntaxErrors).errors[0]?.msg).toBe("program too deeply nested");
+      }
+    }
   });
 
   it("turns runaway recursion into a Starlark error and stays usable", () => {

@@ -98,6 +98,9 @@ export function compileWithUniverse(
   const predeclared = new Set(opts.predeclared ?? []);
   const universe = universeFor(dialect);
   let file: FileNode;
+  let code: Code;
+  let toplevelNode: FileNode["toplevel"];
+  const ctx: CompileContext = { filename, dialect, universe, predeclaredIndex: new Map() };
   try {
     file = parseFile(filename, source);
     const errors = resolveFile(
@@ -106,17 +109,18 @@ export function compileWithUniverse(
       dialect,
     );
     if (errors.length > 0) throw new StarlarkSyntaxErrors(errors);
+    toplevelNode = file.toplevel;
+    if (toplevelNode === undefined) throw new StarEvalError("internal error: resolver produced no top level");
+    toplevelNode.body.push(...file.stmts);
+    code = compileFunctionCode(ctx, toplevelNode);
   } catch (e) {
+    // Bracket nesting is bounded by the parser; very long operator chains (a + b + ...) build
+    // deep trees that can still exhaust the JS stack in the resolver or compiler.
     if (e instanceof RangeError) {
       throw new StarlarkSyntaxErrors([{ filename, line: 1, col: 1, msg: "program too deeply nested" }]);
     }
     throw e;
   }
-  const toplevelNode = file.toplevel;
-  if (toplevelNode === undefined) throw new StarEvalError("internal error: resolver produced no top level");
-  const ctx: CompileContext = { filename, dialect, universe, predeclaredIndex: new Map() };
-  toplevelNode.body.push(...file.stmts);
-  const code = compileFunctionCode(ctx, toplevelNode);
   const cells: number[] = [];
   toplevelNode.locals.forEach((b, i) => {
     if (b.scope === "cell") cells.push(i);
