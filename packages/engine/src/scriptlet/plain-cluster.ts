@@ -25,6 +25,8 @@ export interface PlainClusterData {
   pending?: { project: string; location: string }[];
   /** Known projects; `default` is assumed when none are listed. */
   projects?: ProjectView[];
+  /** Known cluster groups; by default the groups the members belong to. */
+  groups?: string[];
 }
 
 export function createPlainClusterView(data: PlainClusterData): ScriptletClusterView {
@@ -35,6 +37,7 @@ export function createPlainClusterView(data: PlainClusterData): ScriptletCluster
   const projects = new Map((data.projects ?? [{ name: "default" }]).map((p) => [p.name, p]));
   const instances = data.instances ?? [];
   const pending = data.pending ?? [];
+  const groups = new Set(data.groups ?? data.members.flatMap((m) => m.groups ?? []));
 
   const checkFilter = (filter: { project?: string; location?: string }): void => {
     if (filter.project !== undefined && !projects.has(filter.project)) {
@@ -62,8 +65,8 @@ export function createPlainClusterView(data: PlainClusterData): ScriptletCluster
     },
     clusterMembers: (group) => {
       if (group === undefined) return data.members;
-      const inGroup = data.members.filter((m) => m.groups?.includes(group));
-      return inGroup.length > 0 ? inGroup : undefined;
+      if (!groups.has(group)) return undefined;
+      return data.members.filter((m) => m.groups?.includes(group));
     },
     project: (name) => projects.get(name),
   };
