@@ -73,6 +73,11 @@ function isStarlarkObject(x: object): x is Exclude<Value, string | number | bigi
  * objects) are returned as they are.
  */
 export function fromStarlark(v: Value): unknown {
+  return convertOut(v, new Set());
+}
+
+/** `path` holds the containers being converted, so a value that contains itself is an error, not a stack overflow. */
+function convertOut(v: Value, path: Set<object>): unknown {
   switch (typeof v) {
     case "boolean":
     case "number":
@@ -83,18 +88,26 @@ export function fromStarlark(v: Value): unknown {
   }
   if (v === None) return null;
   if (v instanceof StarFloat) return v.value;
-  if (v instanceof StarList || v instanceof StarTuple) return v.elems.map(fromStarlark);
   if (v instanceof StarBytes) return Uint8Array.from(v.data, (c) => c.charCodeAt(0));
-  if (v instanceof StarSet) return v.ht.keys().map(fromStarlark);
-  if (v instanceof StarDict) {
-    const entries = v.ht.entries();
+  const isContainer =
+    v instanceof StarList || v instanceof StarTuple || v instanceof StarSet || v instanceof StarDict;
+  if (!isContainer) {
+    if (isStarValue(v)) return v;
+    throw new StarEvalError(`cannot convert Starlark ${typeName(v)} to JS`);
+  }
+  if (path.has(v)) throw new StarEvalError(`cannot convert a ${typeName(v)} that contains itself to JS`);
+  path.add(v);
+  try {
+    if (v instanceof StarList || v instanceof StarTuple) return v.elems.map((e) => convertOut(e, path));
+    if (v instanceof StarSet) return v.ht.keys().map((e) => convertOut(e, path));
+    const entries = (v as StarDict).ht.entries();
     if (entries.every(([k]) => typeof k === "string")) {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of entries) o[decodeByteStringToUtf8(k as string)] = fromStarlark(x);
+      for (const [k, x] of entries) o[decodeByteStringToUtf8(k as string)] = convertOut(x, path);
       return o;
     }
-    return new Map(entries.map(([k, x]) => [fromStarlark(k), fromStarlark(x)]));
+    return new Map(entries.map(([k, x]) => [convertOut(k, path), convertOut(x, path)]));
+  } finally {
+    path.delete(v);
   }
-  if (isStarValue(v)) return v;
-  throw new StarEvalError(`cannot convert Starlark ${typeName(v)} to JS`);
 }

@@ -95,6 +95,10 @@ describe("host API", () => {
     );
     expect(fromStarlark(v)).toEqual(data);
     expect(toStarlark(1.0)).toBe(1);
+    const cyclic = compile("x = []\nx.append(x)\n", { filename: "c.star" }).init(new Thread(), {}).get("x");
+    expect(() => fromStarlark(cyclic ?? None)).toThrow("cannot convert a list that contains itself to JS");
+    const shared = compile("a = [1]\nx = [a, a]\n", { filename: "d.star" }).init(new Thread(), {}).get("x");
+    expect(fromStarlark(shared ?? None)).toEqual([[1], [1]]);
   });
 
   it("exposes read-only host object types with attributes and optional indexing", () => {
