@@ -183,7 +183,8 @@ export class InstanceOps {
   /**
    * Moves an instance (or reservation). `@group` runs the pipeline with
    * reason `relocation` (the scriptlet included) without the current member;
-   * a member target is checked as LXD does, plus capacity.
+   * a member target is checked as LXD does (not the current member, not
+   * offline), plus capacity.
    */
   async move(project: string, ref: string, target: string): Promise<MoveOutcome> {
     const runtime = this.runtime;
@@ -193,6 +194,14 @@ export class InstanceOps {
     const prepared = await prepareStored(runtime, new CatalogCache(runtime), record, target);
     if (prepared.target?.kind === "member" && prepared.target.name === record.location) {
       throw invalid("Requested target server is the same as current server");
+    }
+    // LXD/Incus refuse to relocate onto a member that stopped heartbeating (400).
+    if (prepared.target?.kind === "member") {
+      const member = runtime.model.member(prepared.target.name);
+      const { nowMs, offlineThresholdMs } = runtime.timing();
+      if (member !== undefined && !member.isOnline(nowMs, offlineThresholdMs)) {
+        throw invalid("Target cluster member is offline");
+      }
     }
     const scriptlet = prepared.target?.kind === "group" ? await scriptletSetup(runtime) : null;
     let decidedBy: DecidedBy = "default";

@@ -122,6 +122,32 @@ describe("moves", () => {
   });
 });
 
+describe("moves to a member target", () => {
+  it("refuses an offline member with LXD's text and accepts it again once it heartbeats", async () => {
+    const { engine, clock } = await testCluster();
+    await addMember(engine, "n1");
+    await addMember(engine, "n2");
+    await engine.createInstance({ name: "a" }, { target: "n1" });
+    clock.advance(60_000);
+    await engine.heartbeat("n1");
+    const offline = await failure(engine.moveInstance("default", "a", "n2"));
+    expect(offline.kind).toBe("invalid");
+    expect(offline.message).toBe("Target cluster member is offline");
+    expect((await engine.getInstance("default", "a")).location).toBe("n1");
+    await engine.heartbeat("n2");
+    expect((await engine.moveInstance("default", "a", "n2")).instance.location).toBe("n2");
+  });
+
+  it("answers an unknown member target with LXD's not-found text", async () => {
+    const { engine } = await testCluster();
+    await addMember(engine, "n1");
+    await engine.createInstance({ name: "a" });
+    const unknown = await failure(engine.moveInstance("default", "a", "nope"));
+    expect(unknown.kind).toBe("not_found");
+    expect(unknown.message).toBe('Cluster member "nope" not found');
+  });
+});
+
 describe("rebalancing", () => {
   it("plans greedy moves that lower the imbalance score and applies them in one claim", async () => {
     const { engine } = await testCluster();
