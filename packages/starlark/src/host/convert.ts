@@ -21,13 +21,18 @@ import {
  * Map and plain objects -> dict, Set -> set. Starlark values pass through unchanged.
  */
 export function toStarlark(js: unknown): Value {
+  return convertIn(js, new Set());
+}
+
+/** `path` holds the JS containers being converted, so cyclic data is an error, not a stack overflow. */
+function convertIn(js: unknown, path: Set<object>): Value {
   switch (typeof js) {
     case "undefined":
       return None;
     case "boolean":
       return js;
     case "number":
-      return Number.isSafeInteger(js) ? js : new StarFloat(js);
+      return Number.isSafeInteger(js) ? js + 0 : new StarFloat(js); // + 0: no int -0
     case "bigint":
       return js >= BigInt(Number.MIN_SAFE_INTEGER) && js <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(js) : js;
     case "string":
@@ -35,21 +40,27 @@ export function toStarlark(js: unknown): Value {
     case "object": {
       if (js === null) return None;
       if (isStarlarkObject(js)) return js;
-      if (Array.isArray(js)) return new StarList(js.map(toStarlark));
       if (js instanceof Uint8Array) {
         let s = "";
         for (const b of js) s += String.fromCharCode(b);
         return new StarBytes(s);
       }
-      if (js instanceof Map) {
+      if (path.has(js)) throw new StarEvalError("cannot convert cyclic JS data to a Starlark value");
+      path.add(js);
+      try {
+        const conv = (x: unknown) => convertIn(x, path);
+        if (Array.isArray(js)) return new StarList(js.map(conv));
+        if (js instanceof Set) return new StarSet([...js].map(conv));
         const d = new StarDict();
-        for (const [k, v] of js) d.setKey(toStarlark(k), toStarlark(v));
+        if (js instanceof Map) {
+          for (const [k, v] of js) d.setKey(conv(k), conv(v));
+        } else {
+          for (const [k, v] of Object.entries(js)) d.setKey(encodeUtf8ToByteString(k), conv(v));
+        }
         return d;
+      } finally {
+        path.delete(js);
       }
-      if (js instanceof Set) return new StarSet([...js].map(toStarlark));
-      const d = new StarDict();
-      for (const [k, v] of Object.entries(js)) d.setKey(encodeUtf8ToByteString(k), toStarlark(v));
-      return d;
     }
     default:
       throw new StarEvalError(`cannot convert JS ${typeof js} to a Starlark value`);

@@ -95,6 +95,10 @@ describe("host API", () => {
     );
     expect(fromStarlark(v)).toEqual(data);
     expect(toStarlark(1.0)).toBe(1);
+    const loop: unknown[] = [];
+    loop.push(loop);
+    expect(() => toStarlark(loop)).toThrow("cannot convert cyclic JS data to a Starlark value");
+    expect(Object.is(toStarlark(-0), 0)).toBe(true);
     const cyclic = compile("x = []\nx.append(x)\n", { filename: "c.star" }).init(new Thread(), {}).get("x");
     expect(() => fromStarlark(cyclic ?? None)).toThrow("cannot convert a list that contains itself to JS");
     const shared = compile("a = [1]\nx = [a, a]\n", { filename: "d.star" }).init(new Thread(), {}).get("x");
