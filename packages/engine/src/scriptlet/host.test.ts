@@ -148,6 +148,13 @@ describe("validate", () => {
     );
   });
 
+  it("bounds the top level with the given limits", () => {
+    const limits = { maxSteps: 100, timeoutMs: 1_000, maxStringLength: 1_000, maxCollectionSize: 1_000 };
+    expect(() =>
+      createScriptletHost().validate(`x = [0 for i in range(1000) if False]\n${scriptlet("pass")}`, limits),
+    ).toThrow(/^instance_placement:1:\d+: Starlark computation cancelled: too many steps \(limit 100\)$/);
+  });
+
   it("bounds the top level", () => {
     const message = validationError(`x = [i for i in range(10000000) if False]\n${scriptlet("pass")}`);
     expect(message).toMatch(/^instance_placement:1:\d+: Starlark computation cancelled: too many steps/);

@@ -100,7 +100,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
   const validationLimits = options.validationLimits ?? VALIDATION_LIMITS;
   const logBudget = options.logBudget ?? DEFAULT_LOG_BUDGET;
 
-  function validate(source: string): void {
+  function validate(source: string, limits: ScriptletLimits = validationLimits): void {
     // The empty value unsets the key; there is nothing to check (LXD/Incus: validate.Optional).
     if (source === "") return;
     let program: Program;
@@ -112,7 +112,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     }
     // The top level runs with no builtins bound, as Incus does: it may define
     // things but not call the placement builtins.
-    const thread = boundedThread(validationLimits, () => {});
+    const thread = boundedThread(limits, () => {});
     let entry: Value | undefined;
     try {
       entry = program.init(thread, {}).get(ENTRY_POINT);

@@ -244,9 +244,10 @@ export interface ScriptletHost {
   /**
    * Compile + run top level + check the instance_placement signature; throws
    * EngineError kind "invalid" with "instance_placement:LINE:COL: message"
-   * style texts per SCRIPTLET.md.
+   * style texts per SCRIPTLET.md. The top level runs within `limits`
+   * (default: the host's validation limits).
    */
-  validate(source: string): void;
+  validate(source: string, limits?: ScriptletLimits): void;
   /** Runs the scriptlet for configuration version `version` (compiled program cached per version). */
   run(version: number, source: string, call: ScriptletCall, logger?: ScriptletLogger): ScriptletResult;
 }
