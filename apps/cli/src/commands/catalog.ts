@@ -143,7 +143,7 @@ function registerProfiles(program: Command, io: Io): void {
     description: "Profiles: config and devices merged into instances",
     collection: (api: BerthApi) => api.profiles,
     example: "web",
-    renamable: false,
+    renamable: true,
     columns: [
       { header: "NAME", human: (p: Profile) => p.name },
       { header: "DESCRIPTION", human: (p: Profile) => p.description },
@@ -188,7 +188,7 @@ function registerProjects(program: Command, io: Io): void {
     description: "Projects: limits.*, restricted and restricted.cluster.groups",
     collection: (api: BerthApi) => api.projects,
     example: "team-a",
-    renamable: false,
+    renamable: true,
     columns: [
       { header: "NAME", human: (p: Project) => p.name },
       { header: "DESCRIPTION", human: (p: Project) => p.description },
@@ -343,7 +343,7 @@ function registerPlacementGroups(program: Command, io: Io): void {
     description: "Placement groups: spread or pack instances that set config placement.group",
     collection: (api) => api.placementGroups,
     example: "db",
-    renamable: false,
+    renamable: true,
     columns: [
       { header: "NAME", human: (g) => g.name },
       { header: "POLICY", human: (g) => g.policy },

@@ -220,6 +220,18 @@ export function registerClusterCommands(program: Command, io: Io): void {
     );
 
   cluster
+    .command("rename")
+    .description("Rename a member (only while it hosts no instances)")
+    .argument("<member>", "member name")
+    .argument("<new-name>", "new name")
+    .addHelpText("after", examples("berth cluster rename node9 node4"))
+    .action(
+      action(io, async (ctx, name: string, newName: string) => {
+        await ctx.api.members.rename(name, newName);
+      }),
+    );
+
+  cluster
     .command("set")
     .description("Set a member config key (scheduler.instance, user.*)")
     .argument("<member>", "member name")

@@ -74,6 +74,18 @@ export function registerGroupCommands(cluster: Command, io: Io): void {
     );
 
   group
+    .command("rename")
+    .description("Rename a member group")
+    .argument("<group>", "group name")
+    .argument("<new-name>", "new name")
+    .addHelpText("after", examples("berth cluster group rename ssd fast"))
+    .action(
+      action(io, async (ctx, name: string, newName: string) => {
+        await ctx.api.groups.rename(name, newName);
+      }),
+    );
+
+  group
     .command("delete")
     .alias("rm")
     .description("Delete a member group")

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { BerthApi } from "@berth/server/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRY_RUN_SOURCE_EXTENSION } from "../commands/scriptlet.js";
@@ -100,6 +102,10 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
     expect(await ok(["cluster", "group", "list", "--format", "csv"])).toBe('rack-a,Rack A,"node1,node2"\n');
     expect(await ok(["cluster", "group", "show", "rack-a"])).toContain("name: rack-a");
     await fails(["cluster", "group", "show", "nope"], ExitCode.notFound, /^Error: /);
+    await ok(["cluster", "group", "create", "tmp"]);
+    await ok(["cluster", "group", "rename", "tmp", "tmp2"]);
+    await ok(["cluster", "group", "delete", "tmp2"]);
+    await fails(["cluster", "group", "delete", "tmp2"], ExitCode.notFound, /^Error: /);
   });
 
   it("lists members with their fill per class", async () => {
@@ -177,10 +183,11 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
         await ok(["profile", "set", "small", "limits.memory", "1GiB"]);
         expect(await ok(["profile", "show", "small"])).toContain("limits.memory: 1GiB");
         await ok(["profile", "unset", "small", "limits.memory"]);
-        expect(await ok(["profile", "list", "--format", "csv"])).toContain("small,,0\n");
-        await fails(["profile", "show", "large"], ExitCode.notFound, /^Error: /);
-        await ok(["profile", "delete", "small"]);
-        await fails(["profile", "delete", "small"], ExitCode.notFound, /^Error: /);
+        await ok(["profile", "rename", "small", "tiny"]);
+        expect(await ok(["profile", "list", "--format", "csv"])).toContain("tiny,,0\n");
+        await fails(["profile", "show", "small"], ExitCode.notFound, /^Error: /);
+        await ok(["profile", "delete", "tiny"]);
+        await fails(["profile", "delete", "tiny"], ExitCode.notFound, /^Error: /);
       })(),
       (async () => {
         expect(await ok(["project", "create", "team-a", "-c", "limits.instances=1"])).toBe(
@@ -189,12 +196,19 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
         await ok(["project", "set", "team-a", "limits.instances", "2"]);
         expect(await ok(["project", "list", "--format", "csv"])).toContain("team-a,,instances=2,0\n");
         await fails(["project", "create", "team-a"], ExitCode.conflict, /^Error: /);
+        await ok(["project", "create", "team-b"]);
+        await ok(["project", "rename", "team-b", "team-c"]);
+        await fails(["project", "show", "team-b"], ExitCode.notFound, /^Error: /);
+        await ok(["project", "delete", "team-c"]);
       })(),
       (async () => {
         expect(await ok(["placement-group", "create", "db", "--policy", "spread"])).toBe(
           "Placement group db created\n",
         );
         expect(await ok(["placement-group", "list", "--format", "csv"])).toBe("db,spread,strict,0,\n");
+        await ok(["placement-group", "rename", "db", "db2"]);
+        expect(await ok(["placement-group", "show", "db2"])).toContain("policy: spread");
+        await ok(["placement-group", "rename", "db2", "db"]);
         await fails(
           ["placement-group", "create", "x", "--policy", "random"],
           ExitCode.usage,
@@ -409,7 +423,9 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
     await ok(["cluster", "unset", "node3", "user.rack"]);
     await fails(["cluster", "set", "node3", "bogus.key", "1"], ExitCode.failed, /^Error: /);
     await ok(["cluster", "inventory", "unset", "node3", "DISK_GB"]);
-    await ok(["cluster", "add", "spare"]);
+    await ok(["cluster", "add", "spare0"]);
+    await ok(["cluster", "rename", "spare0", "spare"]);
+    await fails(["cluster", "rename", "node1", "node2"], ExitCode.conflict, /^Error: /);
     expect(await ok(["cluster", "remove", "spare"])).toBe("Member spare removed\n");
     await fails(["cluster", "remove", "spare"], ExitCode.notFound, /^Error: /);
   });
@@ -444,6 +460,19 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
     // BERTH_SOCKET would win over the default remote; the remote is named explicitly here.
     expect(await ok(["--remote", "tcp", "list", "--format", "csv"])).toContain("web1,");
     await fails(["--remote", "nowhere", "list"], ExitCode.usage, /^Error: Remote "nowhere" not found/);
+    // Something that is not berthd (a proxy error page): a server error, exit 7, not a crash.
+    const impostor = createServer((_req, res) => {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html>Bad gateway</html>");
+    });
+    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+    const { port } = impostor.address() as AddressInfo;
+    await fails(
+      ["--remote", `http://127.0.0.1:${port}`, "list"],
+      ExitCode.server,
+      "Error: The server answered HTTP 502 with a body that is not JSON: <html>Bad gateway</html>\n",
+    );
+    await new Promise((resolve) => impostor.close(resolve));
     await fails(
       ["--remote", "http://127.0.0.1:1", "list"],
       ExitCode.unreachable,
