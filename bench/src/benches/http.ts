@@ -1,0 +1,161 @@
+/**
+ * Placements over HTTP against the real berthd (QUALITY.md rows 2, 5, 6):
+ * 1,000 members / 100,000 instances in a SQLite file, then
+ *  - one create at a time (latency p50/p99),
+ *  - sustained creates with autocannon (unique names per request), 2xx per second,
+ *  - bulk create of 10,000 over HTTP,
+ * and, with berthd stopped, bulk create of 10,000 in-process on the same file
+ * (engine + SQLite store, committed).
+ *   node dist/benches/http.js [--quick]
+ */
+import { join } from "node:path";
+import { openStore } from "@berth/adapter-sqlite";
+import { Engine } from "@berth/engine";
+import autocannon from "autocannon";
+import { generateSqliteCluster } from "../cluster/seed-sqlite.js";
+import { type ClusterShape, describeShape } from "../cluster/shape.js";
+import { distribution, median } from "../measure/stats.js";
+import { tempDir } from "../measure/temp.js";
+import { log, since, timeEach } from "../measure/timing.js";
+import { atLeast, atMost, type BarResult, figure, writeResult } from "../report/results.js";
+import { Berthd, createToken } from "../server/berthd.js";
+
+const quick = process.argv.includes("--quick");
+const SHAPE: ClusterShape = { members: 1000, instances: quick ? 10_000 : 100_000 };
+const LATENCY_SAMPLES = quick ? 200 : 1000;
+const SUSTAINED_SECONDS = quick ? 3 : 10;
+const SUSTAINED_CONNECTIONS = 16;
+const BULK_SIZE = 10_000;
+const BULK_RUNS = quick ? 1 : 3;
+const REQUEST_CONFIG = { "limits.cpu": "1", "limits.memory": "1GiB" };
+
+const started = performance.now();
+const { dir, cleanup } = tempDir("http-bench");
+const bars: BarResult[] = [];
+const details: Record<string, unknown> = { shape: SHAPE };
+try {
+  const db = join(dir, "berth.db");
+  await generateSqliteCluster(db, SHAPE);
+  const token = await createToken(db, "bench");
+  const server = await Berthd.start({ db, token });
+  log(`berthd up in ${server.startupMs} ms on ${server.url}`);
+  let counter = 0;
+
+  // One request at a time: what a single client sees.
+  await timeEach(50, () =>
+    server.request("POST", "/1.0/instances", { name: `w${++counter}`, config: REQUEST_CONFIG }),
+  );
+  const latencies = await timeEach(LATENCY_SAMPLES, async () => {
+    const { status } = await server.request("POST", "/1.0/instances", {
+      name: `l${++counter}`,
+      config: REQUEST_CONFIG,
+    });
+    if (status !== 201) throw new Error(`create answered ${status}`);
+  });
+  const latency = distribution(latencies);
+  log(`one create at a time over HTTP: p50 ${latency.p50} ms, p99 ${latency.p99} ms`);
+
+  // Sustained load: autocannon keeps SUSTAINED_CONNECTIONS requests in flight for a fixed time.
+  const sustained = await autocannon({
+    url: `${server.url}/1.0/instances`,
+    connections: SUSTAINED_CONNECTIONS,
+    duration: SUSTAINED_SECONDS,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ name: `s${++counter}`, config: REQUEST_CONFIG }),
+        }),
+      },
+    ],
+  });
+  const createsPerSecond = Math.round(sustained["2xx"] / SUSTAINED_SECONDS);
+  log(
+    `sustained creates: ${createsPerSecond}/s (2xx ${sustained["2xx"]}, non-2xx ${sustained.non2xx}, errors ${sustained.errors}, p50 ${sustained.latency.p50} ms, p99 ${sustained.latency.p99} ms)`,
+  );
+
+  // Bulk over HTTP.
+  const bulkHttp = await timeEach(BULK_RUNS, async (run) => {
+    const instances = Array.from({ length: BULK_SIZE }, (_, i) => ({
+      name: `bh${run}-${i}`,
+      config: REQUEST_CONFIG,
+    }));
+    const { status, json } = await server.request("POST", "/1.0/instances/bulk", { instances });
+    if (status !== 201 && status !== 200)
+      throw new Error(`bulk answered ${status}: ${JSON.stringify(json).slice(0, 300)}`);
+  });
+  log(`bulk create of ${BULK_SIZE} over HTTP: ${bulkHttp.map((t) => Math.round(t)).join(", ")} ms`);
+  const memory = server.memory();
+  await server.stop();
+
+  // Bulk in-process on the same file: engine + SQLite store, one committed claim.
+  const store = await openStore(db);
+  const engine = await Engine.open({ store });
+  const bulkInProcess = await timeEach(BULK_RUNS, (run) =>
+    engine.bulkCreate(
+      Array.from({ length: BULK_SIZE }, (_, i) => ({ name: `bp${run}-${i}`, config: REQUEST_CONFIG })),
+    ),
+  );
+  log(
+    `bulk create of ${BULK_SIZE} in-process (SQLite): ${bulkInProcess.map((t) => Math.round(t)).join(", ")} ms`,
+  );
+  const check = await store.check();
+  await store.close();
+  if (!check.ok)
+    throw new Error(`check() after the benchmark: ${JSON.stringify(check.violations.slice(0, 3))}`);
+
+  Object.assign(details, {
+    startupMs: server.startupMs,
+    latency,
+    sustained: {
+      connections: SUSTAINED_CONNECTIONS,
+      seconds: SUSTAINED_SECONDS,
+      ok2xx: sustained["2xx"],
+      non2xx: sustained.non2xx,
+      errors: sustained.errors,
+      timeouts: sustained.timeouts,
+      createsPerSecond,
+      latencyMs: { p50: sustained.latency.p50, p99: sustained.latency.p99 },
+    },
+    bulkHttpMs: bulkHttp,
+    bulkInProcessMs: bulkInProcess,
+    serverMemoryAfter: memory,
+  });
+  const where = describeShape(SHAPE);
+  bars.push(
+    atMost("http.create.p50", `one placement over HTTP, ${where}, default policy, p50`, latency.p50, 3, "ms"),
+    figure("http.create.p99", "  same, p99", latency.p99, "ms"),
+    atLeast(
+      "http.sustained",
+      `sustained creates over HTTP, ${SHAPE.members.toLocaleString("en-US")} members, ${SUSTAINED_CONNECTIONS} connections, ${SUSTAINED_SECONDS} s (2xx/s)`,
+      sustained.non2xx === 0 && sustained.errors === 0 ? createsPerSecond : 0,
+      1000,
+      "placements/s",
+    ),
+    atMost(
+      "bulk.in-process",
+      `bulk create ${BULK_SIZE.toLocaleString("en-US")} on ${SHAPE.members.toLocaleString("en-US")} members, all-or-nothing, committed to SQLite (engine in-process), median`,
+      Math.round(median(bulkInProcess)),
+      2000,
+      "ms",
+    ),
+    figure(
+      "bulk.http",
+      "  same over HTTP (POST /1.0/instances/bulk), median",
+      Math.round(median(bulkHttp)),
+      "ms",
+    ),
+  );
+} finally {
+  cleanup();
+}
+writeResult("http.json", {
+  benchmark: "placements over HTTP and bulk create",
+  durationMs: since(started),
+  bars,
+  details,
+});
+for (const bar of bars)
+  log(`${bar.bar}: ${bar.measured} ${bar.unit} ${bar.met === null ? "" : bar.met ? "(met)" : "(NOT met)"}`);

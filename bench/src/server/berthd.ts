@@ -1,0 +1,177 @@
+/**
+ * The real berthd binary (apps/server/dist/main.js) as a child process on
+ * loopback: start it on a database file, wait until it answers, read its
+ * memory from /proc, stop it (gracefully or with SIGKILL).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FileTokenStore, issueToken } from "@berth/server";
+
+/** dist/main.js beside the package's dist/index.js. */
+export const BERTHD_MAIN = join(dirname(fileURLToPath(import.meta.resolve("@berth/server"))), "main.js");
+
+/** Issues a token straight into the token file every berthd on `db` reads. */
+export async function createToken(
+  db: string,
+  name: string,
+  scope: { admin: true } | { admin: false; projects: string[] } = { admin: true },
+): Promise<string> {
+  const { secret } = await issueToken(new FileTokenStore(`${db}.tokens.json`), name, scope);
+  return secret;
+}
+
+/** A free loopback port (the kernel picks it; berthd then binds it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BerthdOptions {
+  db: string;
+  token: string;
+  logLevel?: string;
+  /** Extra environment. */
+  env?: Record<string, string>;
+  /** Extra node flags (e.g. --cpu-prof to profile the server). */
+  nodeArgs?: string[];
+  /** Give up waiting for the first answer after this long. */
+  startTimeoutMs?: number;
+}
+
+export interface MemoryFigures {
+  /** Resident set size now (VmRSS), MiB. */
+  rssMiB: number;
+  /** Peak resident set size (VmHWM), MiB. */
+  peakRssMiB: number;
+}
+
+export class Berthd {
+  /** Everything berthd printed on stdout and stderr (its JSON log lines), for the secrets check. */
+  output = "";
+  private exited: Promise<number | null>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly token: string,
+    /** Spawn to first successful `GET /1.0`, ms. */
+    public startupMs: number,
+  ) {
+    this.exited = new Promise((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      else child.once("exit", (code) => resolve(code));
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  static async start(options: BerthdOptions): Promise<Berthd> {
+    const port = await freePort();
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [
+        ...(options.nodeArgs ?? []),
+        BERTHD_MAIN,
+        "--db",
+        options.db,
+        "--listen",
+        `127.0.0.1:${port}`,
+        "--socket",
+        "none",
+        "--log-level",
+        options.logLevel ?? "info",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } },
+    );
+    const server = new Berthd(child, `http://127.0.0.1:${port}`, options.token, 0);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      server.output += chunk.toString("utf8");
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      server.output += chunk.toString("utf8");
+    });
+    const deadline = started + (options.startTimeoutMs ?? 60_000);
+    for (;;) {
+      if (child.exitCode !== null) {
+        throw new Error(
+          `berthd exited with ${child.exitCode} before answering:\n${server.output.slice(-2000)}`,
+        );
+      }
+      try {
+        const response = await fetch(`${server.url}/1.0`, {
+          headers: { authorization: `Bearer ${options.token}` },
+          signal: AbortSignal.timeout(5_000),
+        });
+        await response.arrayBuffer();
+        if (response.status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`berthd did not answer within ${options.startTimeoutMs ?? 60_000} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    server.startupMs = Math.round(performance.now() - started);
+    return server;
+  }
+
+  /** VmRSS / VmHWM of the berthd process (Linux /proc). */
+  memory(): MemoryFigures {
+    const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
+    const kib = (field: string) => {
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+      if (match === null) throw new Error(`no ${field} in /proc/${this.pid}/status`);
+      return Number(match[1]);
+    };
+    return {
+      rssMiB: Math.round((kib("VmRSS") / 1024) * 10) / 10,
+      peakRssMiB: Math.round((kib("VmHWM") / 1024) * 10) / 10,
+    };
+  }
+
+  /** A request with the admin token; JSON body in, parsed envelope out. */
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = text;
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: the LXD envelope's metadata differs per route; callers pick what they check.
+    return { status: response.status, json: json as any };
+  }
+
+  /** SIGTERM and wait: berthd finishes in-flight requests and closes the database. */
+  async stop(): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill("SIGTERM");
+    return this.exited;
+  }
+
+  /** SIGKILL and wait: nothing gets to finish. */
+  async kill(): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill("SIGKILL");
+    await this.exited;
+    return this.child.exitCode;
+  }
+}
