@@ -150,8 +150,24 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
     }
     case "Index": {
       const x = compileExpr(ctx, e.x);
-      const k = compileExpr(ctx, e.index);
       const pos = e.lbrack;
+      if (e.index.kind === "Literal" && e.index.literal.type === "string") {
+        // m["field"]: the commonest lookup in scriptlets (nested config dicts).
+        const key = e.index.literal.value;
+        return (fr) => {
+          const v = x(fr);
+          if (v instanceof StarDict) {
+            const r = v.get(key);
+            if (r !== undefined) return r;
+          }
+          try {
+            return getIndex(v, key);
+          } catch (err) {
+            annotate(err, fr, pos);
+          }
+        };
+      }
+      const k = compileExpr(ctx, e.index);
       return (fr) => {
         const v = x(fr);
         const key = k(fr);
