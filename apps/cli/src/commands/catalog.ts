@@ -18,6 +18,7 @@ import { renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { collect, parseCount, parseKeyValues } from "./arguments.js";
 import { registerConfigVerbs, registerCrud } from "./crud.js";
+import { registerProfileDeviceCommands } from "./profile-devices.js";
 
 /** A size flag: plain integers are in `unit` (MiB or GiB), anything else an LXD size such as 4GiB. */
 export function parseSizeIn(value: string, unitBytes: number, flag: string): number {
@@ -179,6 +180,7 @@ function registerProfiles(program: Command, io: Io): void {
     (p) => ({ description: p.description, config: p.config, devices: p.devices }),
     "limits.cpu 2",
   );
+  registerProfileDeviceCommands(profile, io);
 }
 
 function registerProjects(program: Command, io: Io): void {

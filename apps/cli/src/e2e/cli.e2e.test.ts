@@ -183,6 +183,31 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
         await ok(["profile", "set", "small", "limits.memory", "1GiB"]);
         expect(await ok(["profile", "show", "small"])).toContain("limits.memory: 1GiB");
         await ok(["profile", "unset", "small", "limits.memory"]);
+        await ok([
+          "profile",
+          "device",
+          "add",
+          "small",
+          "root",
+          "disk",
+          "path=/",
+          "pool=default",
+          "size=8GiB",
+        ]);
+        expect(await ok(["profile", "device", "list", "small", "--format", "csv"])).toBe(
+          'root,disk,"path=/, pool=default, size=8GiB"\n',
+        );
+        await fails(
+          ["profile", "device", "add", "small", "root", "disk"],
+          ExitCode.conflict,
+          /already has a device "root"/,
+        );
+        await ok(["profile", "device", "remove", "small", "root"]);
+        await fails(
+          ["profile", "device", "remove", "small", "root"],
+          ExitCode.notFound,
+          /has no device "root"/,
+        );
         await ok(["profile", "rename", "small", "tiny"]);
         expect(await ok(["profile", "list", "--format", "csv"])).toContain("tiny,,0\n");
         await fails(["profile", "show", "small"], ExitCode.notFound, /^Error: /);
