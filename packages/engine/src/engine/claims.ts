@@ -41,6 +41,22 @@ function releaseAll(runtime: EngineRuntime, pendings: PendingPlacement[]): void 
   for (const pending of pendings) runtime.model.releasePending(pending);
 }
 
+/**
+ * Drops the in-flight placements of a successful claim. When the claim only
+ * created instances, each exactly where its placement was held (creates and
+ * bulk creates), no member's load shrinks, so the default policy's scan
+ * hints survive; anything else (moves, removals) releases normally.
+ */
+function settleAll(runtime: EngineRuntime, planned: PlannedClaim, result: ClaimResult): void {
+  const { pendings } = planned;
+  const inPlace =
+    planned.previous.length === 0 &&
+    result.instances.length === pendings.length &&
+    pendings.every((pending, index) => result.instances[index]?.location === pending.member);
+  if (inPlace) for (const pending of pendings) runtime.model.settlePending(pending);
+  else releaseAll(runtime, pendings);
+}
+
 /** Brings the model in line with the store after a claim succeeded. */
 export function applyClaim(runtime: EngineRuntime, planned: PlannedClaim, result: ClaimResult): void {
   runtime.model.setUsage(result.usage);
@@ -88,7 +104,7 @@ export async function claimWithRetries(
       await refreshAfterLoss(runtime, error);
       continue;
     }
-    releaseAll(runtime, planned.pendings);
+    settleAll(runtime, planned, result);
     applyClaim(runtime, planned, result);
     return { result, planned, attempts: attempt };
   }

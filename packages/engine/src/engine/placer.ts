@@ -10,7 +10,7 @@ import type { ScriptletLogLine } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
 import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
-import { CatalogCache, type Prepared, prepareCreate } from "./prepare.js";
+import { BatchMemo, CatalogCache, type Prepared, prepareCreate } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface CreateOptions {
@@ -155,12 +155,13 @@ export class Placer {
     if (bodies.length === 0) throw invalid("A bulk create needs at least one instance");
     await runtime.syncConfig();
     const catalog = new CatalogCache(runtime);
+    const memo = new BatchMemo();
     const project = options.project ?? "default";
     const prepared: Prepared[] = [];
     const seen = new Map<string, number>();
     for (const [index, body] of bodies.entries()) {
       try {
-        const one = await prepareCreate(runtime, catalog, body, project, options.target);
+        const one = await prepareCreate(runtime, catalog, body, project, options.target, memo);
         const key = one.request.name;
         if (key !== "" && seen.has(key)) {
           throw invalid(`Duplicate instance name "${key}" (also at index ${seen.get(key)})`);
@@ -179,7 +180,9 @@ export class Placer {
       order.sort((a, b) => compareSizeDesc(keys[a]!, keys[b]!) || a - b);
     }
     const claimed = claimWithRetries(runtime, this.maxAttempts, () => {
-      const pendings: PlannedClaim["pendings"] = [];
+      const createdAt = runtime.clock.now().toISOString();
+      // Both in request order (as the store answers), whatever the placement order.
+      const pendings: PlannedClaim["pendings"] = new Array(prepared.length);
       const records: ReturnType<typeof newRecord>[] = new Array(prepared.length);
       for (const index of order) {
         const one = prepared[index]!;
@@ -187,13 +190,13 @@ export class Placer {
         try {
           decision = plan(runtime, one, { reason: "new", scriptlet });
         } catch (error) {
-          for (const pending of pendings) runtime.model.releasePending(pending);
+          for (const pending of pendings) if (pending !== undefined) runtime.model.releasePending(pending);
           throw bulkFailure(error, index, one.request.name === "" ? one.id : one.request.name);
         }
         const pending = pendingOf(one, decision.member.name);
         runtime.model.addPending(pending);
-        pendings.push(pending);
-        records[index] = newRecord(runtime, one, decision.member.name);
+        pendings[index] = pending;
+        records[index] = newRecord(runtime, one, decision.member.name, createdAt);
       }
       return { claim: { create: records, projectLimits: this.limitsOf(prepared) }, pendings, previous: [] };
     });

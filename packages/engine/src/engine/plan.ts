@@ -3,6 +3,7 @@
  * turns a decision into the instance record a claim writes.
  */
 import { insufficientCapacity, invalid, notFound } from "../errors.js";
+import { hasLimits } from "../expand/project-limits.js";
 import type { ClusterModel, PendingPlacement } from "../model/cluster-model.js";
 import { findCandidates, firstRejection, leastLoadedCandidate } from "../pipeline/candidates.js";
 import type { PlacementContext } from "../pipeline/context.js";
@@ -44,6 +45,8 @@ function contextOf(
 /** Model-level project limit check (the store re-checks atomically). */
 function checkProjectLimits(model: ClusterModel, prepared: Prepared): void {
   const limits = prepared.limits;
+  // Most projects have no limits: skip building the checks (bulk plans this per instance).
+  if (!hasLimits(limits)) return;
   const usage = model.projectUsageOf(prepared.project.name);
   const isVm = prepared.request.type === "virtual-machine";
   const checks: [keyof typeof limits, string, number, number][] = [
@@ -163,7 +166,12 @@ export function pendingOf(prepared: Prepared, member: string): PendingPlacement 
 }
 
 /** The record a create claim writes for a decided placement. */
-export function newRecord(runtime: EngineRuntime, prepared: Prepared, member: string): NewInstance {
+export function newRecord(
+  runtime: EngineRuntime,
+  prepared: Prepared,
+  member: string,
+  createdAt: string = runtime.clock.now().toISOString(),
+): NewInstance {
   const request = prepared.request;
   const memberArch = runtime.model.member(member)?.record.architecture ?? "";
   return {
@@ -185,7 +193,7 @@ export function newRecord(runtime: EngineRuntime, prepared: Prepared, member: st
     source: prepared.source,
     placementGroup: request.placementGroup,
     origin: null,
-    createdAt: runtime.clock.now().toISOString(),
+    createdAt,
     allocations: allocationsOf(member, request.resources, prepared.forthcoming ? "forthcoming" : "used"),
     limitsUsage: request.limitsUsage,
   };

@@ -153,28 +153,80 @@ function placementGroupOf(
   return group;
 }
 
+/**
+ * What a batch of creates shares (one bulk request): the project's parsed
+ * limits and groups, the resolved target, and the expansion of every
+ * distinct body shape. A bulk of 10,000 copies of one body (names aside)
+ * then parses sizes and merges profiles once, not 10,000 times. Expanded
+ * requests are shared between the batch's placements, so nothing may
+ * mutate them (nothing does: records are copied by the store).
+ */
+export class BatchMemo {
+  private readonly expansions = new Map<string, ExpandedRequest>();
+  private readonly projects = new Map<string, { limits: ProjectLimits; allowedGroups: string[] }>();
+  private readonly targets = new Map<string, Target>();
+
+  projectFacts(project: ProjectRecord): { limits: ProjectLimits; allowedGroups: string[] } {
+    let facts = this.projects.get(project.name);
+    if (facts === undefined) {
+      facts = { limits: projectLimitsOf(project), allowedGroups: allowedGroupsOf(project) };
+      this.projects.set(project.name, facts);
+    }
+    return facts;
+  }
+
+  target(runtime: EngineRuntime, project: ProjectRecord, target: string | undefined): Target {
+    const key = `${project.name}\u0000${target ?? ""}`;
+    let resolved = this.targets.get(key);
+    if (resolved === undefined) {
+      resolved = resolveTarget(runtime, project, target);
+      this.targets.set(key, resolved);
+    }
+    return resolved;
+  }
+
+  async expand(
+    catalog: CatalogCache,
+    project: ProjectRecord,
+    body: InstancesPost,
+    name: string,
+  ): Promise<ExpandedRequest> {
+    // Everything but the name and UUID decides the expansion.
+    const { name: _name, uuid: _uuid, ...shape } = body;
+    const key = `${project.name}\u0000${JSON.stringify(shape)}`;
+    let expanded = this.expansions.get(key);
+    if (expanded === undefined) {
+      expanded = expandRequest(body, name, await catalog.expansionCatalog(project, body));
+      this.expansions.set(key, expanded);
+    }
+    return expanded.name === name ? expanded : { ...expanded, name };
+  }
+}
+
 export async function prepareCreate(
   runtime: EngineRuntime,
   catalog: CatalogCache,
   body: InstancesPost,
   projectName: string,
   target: string | undefined,
+  memo: BatchMemo = new BatchMemo(),
 ): Promise<Prepared> {
   const project = projectOf(runtime, projectName);
   const forthcoming = body.forthcoming === true;
   const id = body.uuid ?? randomUUID();
-  if (!isUuid(id)) throw invalid(`Invalid uuid "${id}"`);
+  if (body.uuid !== undefined && !isUuid(id)) throw invalid(`Invalid uuid "${id}"`);
   // Reservations may stay unnamed (Ganeti: only the UUID is mandatory); LXD
   // names unnamed instances itself, Berth derives the name from the UUID.
   const name = body.name ?? (forthcoming ? "" : `instance-${id.slice(0, 8)}`);
-  const request = expandRequest(body, name, await catalog.expansionCatalog(project, body));
+  const request = await memo.expand(catalog, project, body, name);
+  const { limits, allowedGroups } = memo.projectFacts(project);
   return {
     id,
     project,
-    limits: projectLimitsOf(project),
-    allowedGroups: allowedGroupsOf(project),
+    limits,
+    allowedGroups,
     request,
-    target: resolveTarget(runtime, project, target),
+    target: memo.target(runtime, project, target),
     placementGroup: placementGroupOf(runtime, project, request),
     forthcoming,
     architecture: body.architecture ?? "",

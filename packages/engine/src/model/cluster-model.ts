@@ -30,6 +30,20 @@ function emptyProjectUsage(project: string): ProjectUsageRow {
 const groupKey = (project: string, group: string) => `${project}\u0000${group}`;
 
 /**
+ * What the default policy learnt from its last full scan of a candidate set
+ * (see `leastLoadedCandidate`): no member of the set has a load below
+ * `floor`, and every member before `cursor` has a load above it. Both stay
+ * true while loads only grow, so the hint is dropped whenever some load may
+ * have shrunk (the model's load epoch moves).
+ */
+export interface LoadScanHint {
+  epoch: number;
+  /** -1: unknown (scan everything). */
+  floor: number;
+  cursor: number;
+}
+
+/**
  * What the usage-independent filters read from a member. Heartbeats and
  * usage never change it, so cached candidate sets survive them.
  */
@@ -57,6 +71,9 @@ export class ClusterModel {
   private readonly projectUsage = new Map<string, ProjectUsageRow>();
   /** Placements decided but not yet claimed; they survive a re-hydration. */
   private readonly inFlight = new Set<PendingPlacement>();
+  /** Moves whenever a member's load may have gone down (invalidates every LoadScanHint). */
+  private loadEpoch = 0;
+  private readonly scanHints = new WeakMap<readonly MemberState[], LoadScanHint>();
 
   static fromSnapshot(snapshot: StoreSnapshot): ClusterModel {
     const model = new ClusterModel();
@@ -65,6 +82,7 @@ export class ClusterModel {
   }
 
   hydrate(snapshot: StoreSnapshot): void {
+    this.loadEpoch += 1;
     this.staticSets.clear();
     this.members.clear();
     this.groups.clear();
@@ -150,6 +168,16 @@ export class ClusterModel {
     return set;
   }
 
+  /** The default policy's scan hint for a (cached) candidate set, reset when loads may have shrunk. */
+  scanHint(set: readonly MemberState[]): LoadScanHint {
+    let hint = this.scanHints.get(set);
+    if (hint === undefined || hint.epoch !== this.loadEpoch) {
+      hint = { epoch: this.loadEpoch, floor: -1, cursor: 0 };
+      this.scanHints.set(set, hint);
+    }
+    return hint;
+  }
+
   setUsage(rows: MemberUsage[]): void {
     for (const row of rows) this.members.get(row.member)?.setUsage(row);
   }
@@ -215,6 +243,18 @@ export class ClusterModel {
   }
 
   releasePending(placement: PendingPlacement): void {
+    if (this.inFlight.delete(placement)) {
+      this.loadEpoch += 1;
+      this.applyPending(placement, -1);
+    }
+  }
+
+  /**
+   * Releases a placement whose claim created the instance on the same
+   * member: the caller counts that instance (`countInstance(+1)`) right
+   * after, so the member's load does not shrink and scan hints stay valid.
+   */
+  settlePending(placement: PendingPlacement): void {
     if (this.inFlight.delete(placement)) this.applyPending(placement, -1);
   }
 
@@ -240,6 +280,7 @@ export class ClusterModel {
    */
   countInstance(instance: InstanceRecord, sign: 1 | -1): void {
     const member = this.members.get(instance.location);
+    if (sign < 0) this.loadEpoch += 1;
     if (member !== undefined) {
       member.instanceCount += sign;
       const counts = member.byProject.get(instance.project) ?? emptyCounts();

@@ -114,17 +114,55 @@ export function findCandidates(model: ClusterModel, context: PlacementContext): 
 
 /**
  * The default policy's pick without sorting: the first member in join order
- * with the lowest load that is online and has room. O(members) comparisons;
- * capacity is checked only for members that would improve the pick.
+ * with the lowest load that is online and has room.
+ *
+ * A full scan is O(members). The model's scan hint makes repeated picks
+ * (a bulk create, a stream of creates) O(1) amortized: while no load has
+ * shrunk since the last full scan, no member is below the `floor` load seen
+ * then, and the members before `cursor` are above it, so the first member
+ * from `cursor` on that sits exactly at the floor and fits is the answer.
+ * When none does, a full scan decides and refreshes the hint.
  */
 export function leastLoadedCandidate(
   model: ClusterModel,
   context: PlacementContext,
 ): MemberState | undefined {
+  const members = staticCandidates(model, context);
+  const hint = model.scanHint(members);
+  if (hint.floor >= 0) {
+    const floor = hint.floor;
+    let cursor = hint.cursor;
+    let skippedAtFloor = false;
+    for (let index = cursor; index < members.length; index++) {
+      const member = members[index]!;
+      const load = member.load;
+      if (load > floor) {
+        if (!skippedAtFloor) cursor = index + 1;
+        continue;
+      }
+      // Below the floor would mean a load shrank unnoticed: trust only a full scan.
+      if (load < floor) break;
+      if (fitsNow(member, context)) {
+        hint.cursor = cursor;
+        return member;
+      }
+      skippedAtFloor = true;
+    }
+  }
   let best: MemberState | undefined;
-  for (const member of staticCandidates(model, context)) {
-    if (best !== undefined && member.load >= best.load) continue;
+  let lowest = Number.POSITIVE_INFINITY;
+  let firstAtLowest = 0;
+  for (let index = 0; index < members.length; index++) {
+    const member = members[index]!;
+    const load = member.load;
+    if (load < lowest) {
+      lowest = load;
+      firstAtLowest = index;
+    }
+    if (best !== undefined && load >= best.load) continue;
     if (fitsNow(member, context)) best = member;
   }
+  hint.floor = members.length === 0 ? -1 : lowest;
+  hint.cursor = firstAtLowest;
   return best;
 }

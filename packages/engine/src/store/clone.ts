@@ -18,6 +18,52 @@ export function cloneJson<T>(value: T): T {
   return value === null || value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
+/**
+ * A stored instance: every field copied in one object literal (one hidden
+ * class for all records; spreading a 20-field record and then adding
+ * `revision` cost a second object and a shape transition per instance,
+ * which showed in bulk claims of 10,000 instances).
+ */
+export function storedInstance(record: Omit<InstanceRecord, "revision">, revision: number): InstanceRecord {
+  const allocations = new Array<InstanceRecord["allocations"][number]>(record.allocations.length);
+  for (let index = 0; index < allocations.length; index++) {
+    const row = record.allocations[index]!;
+    allocations[index] = {
+      member: row.member,
+      resourceClass: row.resourceClass,
+      ledger: row.ledger,
+      amount: row.amount,
+    };
+  }
+  return {
+    id: record.id,
+    project: record.project,
+    name: record.name,
+    type: record.type,
+    location: record.location,
+    forthcoming: record.forthcoming,
+    architecture: record.architecture,
+    description: record.description,
+    ephemeral: record.ephemeral,
+    profiles: [...record.profiles],
+    config: { ...record.config },
+    devices: cloneDevices(record.devices),
+    instanceType: record.instanceType,
+    flavor: record.flavor,
+    source: record.source === null ? null : cloneJson(record.source),
+    placementGroup: record.placementGroup,
+    origin: record.origin,
+    createdAt: record.createdAt,
+    allocations,
+    limitsUsage: {
+      cpu: record.limitsUsage.cpu,
+      memoryBytes: record.limitsUsage.memoryBytes,
+      diskBytes: record.limitsUsage.diskBytes,
+    },
+    revision,
+  };
+}
+
 export function cloneInstance<T extends Omit<InstanceRecord, "revision">>(record: T): T {
   return {
     ...record,

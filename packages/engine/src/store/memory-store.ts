@@ -7,7 +7,7 @@
  */
 import { conflict, EngineError, notFound } from "../errors.js";
 import { capacityOf } from "./capacity.js";
-import { cloneInstance, cloneJson, cloneMember } from "./clone.js";
+import { cloneInstance, cloneJson, cloneMember, storedInstance } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
 import type {
   CatalogTable,
@@ -312,6 +312,7 @@ export class MemoryStore implements Store {
     const removed: InstanceRecord[] = [];
     const added: NewInstance[] = [];
     const oldById = new Map<string, InstanceRecord>();
+    const existingProjects = new Set<string>();
 
     for (const { id, expectedRevision } of claim.remove ?? []) {
       const current = this.instances.get(id);
@@ -350,8 +351,10 @@ export class MemoryStore implements Store {
       added.push(record);
     }
     for (const record of added) {
+      if (existingProjects.has(record.project)) continue;
       if (!this.projects.has({ name: record.project }))
         throw notFound(`Project "${record.project}" not found`);
+      existingProjects.add(record.project);
     }
     this.checkNames(added, goneIds);
     const touched = this.checkCapacity(removed, added, oldById);
@@ -366,11 +369,11 @@ export class MemoryStore implements Store {
     const stored: InstanceRecord[] = [];
     for (const record of added) {
       const revision = (oldById.get(record.id)?.revision ?? 0) + 1;
-      const instance: InstanceRecord = { ...cloneInstance(record), revision };
+      const instance = storedInstance(record, revision);
       this.instances.set(instance.id, instance);
       if (instance.name !== "") this.instanceNames.set(`${instance.project}/${instance.name}`, instance.id);
       this.apply(instance);
-      stored.push(cloneInstance(instance));
+      stored.push(storedInstance(instance, revision));
     }
     return { instances: stored, usage: this.usageRows([...touched].sort()) };
   }
@@ -561,10 +564,18 @@ export class MemoryStore implements Store {
   }
 
   private apply(instance: InstanceRecord, sign = 1): void {
-    const totals = { ...this.projectUsage(instance.project) };
-    const contribution = projectContribution(instance);
-    for (const dimension of PROJECT_DIMENSIONS) totals[dimension] += sign * contribution[dimension];
-    this.projectTotals.set(instance.project, totals);
+    let totals = this.projectTotals.get(instance.project);
+    if (totals === undefined) {
+      totals = { ...this.projectUsage(instance.project) };
+      this.projectTotals.set(instance.project, totals);
+    }
+    // In place: the totals object is the store's own (projectUsage readers only read it).
+    totals.instances += sign;
+    if (instance.type === "container") totals.containers += sign;
+    else totals.virtualMachines += sign;
+    totals.cpu += sign * instance.limitsUsage.cpu;
+    totals.memoryBytes += sign * instance.limitsUsage.memoryBytes;
+    totals.diskBytes += sign * instance.limitsUsage.diskBytes;
     for (const row of instance.allocations) {
       const ledgers = this.usage.get(row.member);
       if (ledgers === undefined) continue;
