@@ -198,7 +198,14 @@ class Decoder {
 /** Decodes a JSON byte string into Starlark values. */
 export function jsonDecode(s: string): Value {
   const d = new Decoder(s);
-  const v = d.value();
+  let v: Value;
+  try {
+    v = d.value();
+  } catch (e) {
+    // Absurd nesting exhausts the JS stack; report it as a decoding error.
+    if (e instanceof RangeError) throw new JsonSyntaxError("nesting too deep");
+    throw e;
+  }
   d.skipSpace();
   if (d.i < s.length) d.fail(`unexpected character ${quoteRune(s[d.i] as string)} after value`);
   return v;

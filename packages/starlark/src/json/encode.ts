@@ -166,7 +166,12 @@ class Encoder {
 /** Encodes v as compact JSON (a byte string). */
 export function jsonEncode(v: Value, thread?: Thread): string {
   const enc = new Encoder(thread);
-  enc.encode(v, []);
+  try {
+    enc.encode(v, []);
+  } catch (e) {
+    if (e instanceof RangeError) throw new StarEvalError("nesting too deep");
+    throw e;
+  }
   const s = enc.out.join("");
   checkStringLength(thread, s.length);
   return s;

@@ -103,3 +103,12 @@ describe("json.indent", () => {
     expect(err(() => jsonIndent("!@#", "", "\t"))).toContain("invalid character '!'");
   });
 });
+
+describe("deep nesting", () => {
+  it("fails cleanly instead of overflowing the stack", () => {
+    expect(err(() => jsonDecode("[".repeat(200000)))).toBe("nesting too deep");
+    let x: Value = new StarList([]);
+    for (let i = 0; i < 200000; i++) x = new StarList([x]);
+    expect(err(() => jsonEncode(x))).toBe("nesting too deep");
+  });
+});
