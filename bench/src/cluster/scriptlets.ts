@@ -22,7 +22,7 @@ def instance_placement(request, candidate_members):
 export const RUNAWAY_SCRIPTLET = `
 def instance_placement(request, candidate_members):
     n = 0
-    for i in range(10**9):
+    for i in range(1000000000):
         n += i
     set_target(candidate_members[0].server_name)
 `;
@@ -33,7 +33,7 @@ def instance_placement(request, candidate_members):
     s = "x"
     for i in range(64):
         s = s + s
-    big = [0] * (10**10)
+    big = [0] * 10000000000
     set_target(candidate_members[0].server_name)
 `;
 
@@ -41,7 +41,7 @@ def instance_placement(request, candidate_members):
 export const LIST_BOMB_SCRIPTLET = `
 def instance_placement(request, candidate_members):
     items = []
-    for i in range(10**9):
+    for i in range(1000000000):
         items.append(i)
     set_target(candidate_members[0].server_name)
 `;

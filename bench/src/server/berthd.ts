@@ -55,6 +55,15 @@ export interface MemoryFigures {
   peakRssMiB: number;
 }
 
+/** The LXD envelope berthd answers with (`metadata` differs per route). */
+export interface Envelope {
+  type?: string;
+  status_code?: number;
+  error_code?: number;
+  error?: string;
+  metadata?: unknown;
+}
+
 export class Berthd {
   /** Everything berthd printed on stdout and stderr (its JSON log lines), for the secrets check. */
   output = "";
@@ -145,21 +154,20 @@ export class Berthd {
   }
 
   /** A request with the admin token; JSON body in, parsed envelope out. */
-  async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: Envelope }> {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
     });
     const text = await response.text();
-    let json: unknown;
+    let json: Envelope;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(text) as Envelope;
     } catch {
-      json = text;
+      json = { error: `not JSON: ${text.slice(0, 200)}` };
     }
-    // biome-ignore lint/suspicious/noExplicitAny: the LXD envelope's metadata differs per route; callers pick what they check.
-    return { status: response.status, json: json as any };
+    return { status: response.status, json };
   }
 
   /** SIGTERM and wait: berthd finishes in-flight requests and closes the database. */
