@@ -1,7 +1,8 @@
+import { EngineError } from "@berth/engine";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "./open-store.js";
 import { finished, lineSeen, spawnScript } from "./testing/child-process.fixture.js";
-import { inventoryOf, memberOf } from "./testing/records.fixture.js";
+import { instanceOf, inventoryOf, memberOf } from "./testing/records.fixture.js";
 import { makeTempDir } from "./testing/temp-dir.fixture.js";
 
 const dir = makeTempDir();
@@ -51,4 +52,37 @@ describe("two processes claiming on one file", () => {
       await store.close();
     }
   }, 240_000);
+});
+
+describe("two stores on one file in one process", () => {
+  it("take turns instead of stalling on each other's lock, from the first open on", async () => {
+    const file = dir.file("same-process.db");
+    // Both open (and migrate) a fresh file at once.
+    const [a, b] = await Promise.all([
+      openStore(file, { busyTimeoutMs: 2_000 }),
+      openStore(file, { busyTimeoutMs: 2_000 }),
+    ]);
+    try {
+      expect([a.migrations.applied.length, b.migrations.applied.length].sort()).toEqual([0, 4]);
+      await a.projects.create({ name: "default", description: "", config: {} });
+      await b.createMember(memberOf("m", { VCPU: inventoryOf(30) }));
+      const started = Date.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 === 0 ? a : b).claim({ create: [instanceOf(`c${i}`, "m", { VCPU: 1 })] }).then(
+            () => "ok",
+            (error: unknown) => (error instanceof EngineError ? `${error.kind}` : Promise.reject(error)),
+          ),
+        ),
+      );
+      expect(outcomes.filter((o) => o === "ok").length).toBe(30);
+      expect(outcomes.filter((o) => o !== "ok")).toEqual(Array(10).fill("insufficient_capacity"));
+      // No claim sat out a busy timeout.
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect((await b.check()).violations).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -23,10 +23,12 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const location = parseStoreUrl(url, options.authToken);
   const connection = await openConnection(location, options);
   try {
-    const report = await applyMigrations(connection.client, {
-      local: location.kind !== "remote",
-      ...(options.migrationsFolder === undefined ? {} : { folder: options.migrationsFolder }),
-    });
+    const report = await connection.exclusive((client) =>
+      applyMigrations(client, {
+        local: location.kind !== "remote",
+        ...(options.migrationsFolder === undefined ? {} : { folder: options.migrationsFolder }),
+      }),
+    );
     return new SqliteStore(connection, report, options.now);
   } catch (error) {
     connection.close();

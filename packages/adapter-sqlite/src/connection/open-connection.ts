@@ -52,7 +52,25 @@ export interface Connection {
    * inside stays true until commit. All-or-nothing: any throw rolls back.
    */
   write<T>(work: Work<T>): Promise<T>;
+  /** Runs `work` on the bare client, queued like a transaction (migrations). */
+  exclusive<T>(work: (client: Client) => Promise<T>): Promise<T>;
   close(): void;
+}
+
+/**
+ * One queue per file per process. SQLite's busy wait blocks the thread, so
+ * if two stores on one file in one process could interleave transactions,
+ * the second BEGIN would sleep on a lock only this same thread can release
+ * — stalling until busy_timeout. Sharing the queue makes them take turns.
+ */
+const fileLocks = new Map<string, SerialLock>();
+
+function lockFor(location: StoreLocation): SerialLock {
+  if (location.kind !== "file") return new SerialLock();
+  const key = resolve(location.path);
+  let lock = fileLocks.get(key);
+  if (lock === undefined) fileLocks.set(key, (lock = new SerialLock()));
+  return lock;
 }
 
 export async function openConnection(
@@ -71,13 +89,13 @@ export async function openConnection(
   const applyPragmas = async () => {
     for (const statement of pragmas) await client.execute(statement);
   };
+  const lock = lockFor(location);
   try {
-    await applyPragmas();
+    await lock.run(applyPragmas);
   } catch (error) {
     client.close();
     throw error;
   }
-  const lock = new SerialLock();
   /**
    * A statement that failed with SQLITE_BUSY stays "in progress" on its
    * connection until garbage collection finalizes it, and until then every
@@ -124,6 +142,7 @@ export async function openConnection(
     client,
     read: (work) => inTransaction("deferred", work),
     write: (work) => inTransaction("write", work),
+    exclusive: (work) => lock.run(() => work(client)),
     close: () => client.close(),
   };
 }
