@@ -2,15 +2,19 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import type { Instance } from "@berth/api-types";
 import { describe, expect, it } from "vitest";
 import { buildProgram, runCli } from "../cli.js";
 import type { Io } from "../context.js";
 import { ExitCode } from "../exit-codes.js";
+import { colours } from "../output/colour.js";
 import { parseCount, parseKeyValues } from "./arguments.js";
 import { parseBatch, perMemberSummary } from "./bulk.js";
 import { parseSizeIn } from "./catalog.js";
 import { completionScript, staticCandidates } from "./completion.js";
 import { createBody, imageSource } from "./instance-body.js";
+import { instanceFields, instanceStatus } from "./instance-views.js";
+import { matchesFilters } from "./instances.js";
 import { locateInFile } from "./scriptlet.js";
 
 function memoryIo(env: Record<string, string | undefined> = {}): {
@@ -221,5 +225,55 @@ describe("the command line", () => {
     expect((await run("remote", "switch", "local")).code).toBe(0);
     expect((await run("remote", "remove", "prod")).code).toBe(0);
     expect((await run("remote", "remove", "prod")).code).toBe(ExitCode.notFound);
+  });
+});
+
+describe("instance views", () => {
+  const instance = {
+    name: "web1",
+    uuid: "5f0c2b1e-0000-4000-8000-000000000001",
+    description: "",
+    type: "container",
+    architecture: "x86_64",
+    config: { "user.role": "web" },
+    devices: {},
+    expanded_config: { "user.role": "web", "limits.cpu": "2" },
+    expanded_devices: {},
+    profiles: ["default"],
+    ephemeral: false,
+    stateful: false,
+    status: "Stopped",
+    status_code: 102,
+    location: "node1",
+    project: "default",
+    created_at: "2026-11-21T00:00:00Z",
+    last_used_at: "2026-11-21T00:00:00Z",
+    flavor: "m1.small",
+    forthcoming: false,
+  } as const satisfies Instance;
+
+  it("filters by name prefix, field or config key", () => {
+    expect(matchesFilters(instance, [])).toBe(true);
+    expect(matchesFilters(instance, ["we"])).toBe(true);
+    expect(matchesFilters(instance, ["db"])).toBe(false);
+    expect(matchesFilters(instance, ["5f0c"])).toBe(true);
+    expect(matchesFilters(instance, ["location=node1", "flavor=m1.small"])).toBe(true);
+    expect(matchesFilters(instance, ["location=node2"])).toBe(false);
+    expect(matchesFilters(instance, ["limits.cpu=2"])).toBe(true);
+    expect(matchesFilters(instance, ["forthcoming=false"])).toBe(true);
+  });
+
+  it("shows reservations as such", () => {
+    const plain = colours(false);
+    expect(instanceStatus(instance, plain)).toBe("STOPPED");
+    expect(instanceStatus({ ...instance, forthcoming: true }, plain)).toBe("RESERVED");
+    const fields = instanceFields({ ...instance, name: "", forthcoming: true });
+    expect(fields).toContainEqual(["Name", "(unnamed reservation)"]);
+    expect(fields).toContainEqual(["Status", "Reserved"]);
+    expect(fields.slice(-3)).toEqual([
+      ["Config", ""],
+      ["  user.role", "web"],
+      ["  limits.cpu", "2"],
+    ]);
   });
 });

@@ -204,7 +204,7 @@ export function registerInstanceCommands(program: Command, io: Io): void {
 
   program
     .command("info")
-    .description("Show where an instance is and what it asked for")
+    .description("Show an instance: its member, status, flavor, profiles and config")
     .argument("<name>", "instance name or reservation UUID")
     .addHelpText("after", examples("berth info web1", "berth info web1 --format yaml"))
     .action(

@@ -289,6 +289,12 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
         /^Error: Failed instance creation: /,
       ),
     ]);
+    // --project scopes the call: team-a has none of these instances, an unknown project is not found.
+    const [teamA] = await Promise.all([
+      ok(["--project", "team-a", "list", "--format", "csv"]),
+      fails(["--project", "nosuch", "list"], ExitCode.notFound, /^Error: /),
+    ]);
+    expect(teamA).toBe("");
     await ok(["delete", "web3"]);
     await fails(["delete", "web3"], ExitCode.notFound, /^Error: /);
   });
