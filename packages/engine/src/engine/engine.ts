@@ -87,6 +87,8 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const store = options.store;
     await ensureDefaults(store);
+    // Read before the snapshot: a change committed while it is taken moves the counter again.
+    const seenChanges = (await store.changeVersion?.()) ?? -1;
     const snapshot = await store.snapshot();
     const runtime = new EngineRuntime(
       store,
@@ -95,6 +97,7 @@ export class Engine {
       options.logger ?? silentLogger,
       options.scriptletHost ?? createScriptletHost(),
       snapshot.config,
+      seenChanges,
     );
     return new Engine(runtime, options.maxClaimAttempts ?? 5);
   }
@@ -111,10 +114,21 @@ export class Engine {
     this.runtime.setConfig(snapshot.config);
   }
 
+  /**
+   * Picks up what other engines sharing the store committed (members,
+   * catalog, config): one read of the store's change counter, re-reads only
+   * when it moved. Every operation does this first; call it before the
+   * synchronous reads (`listMembers`, `getMember`, `inventories`, ...) when
+   * several processes share the store.
+   */
+  sync(): Promise<void> {
+    return this.runtime.sync();
+  }
+
   // --- server config -----------------------------------------------------------------
 
   async getConfig(): Promise<ConfigRecord> {
-    await this.runtime.syncConfig();
+    await this.runtime.sync();
     return cloneJson(this.runtime.config);
   }
 
@@ -214,7 +228,7 @@ export class Engine {
    */
   async tick(): Promise<TickReport> {
     const runtime = this.runtime;
-    await runtime.syncConfig();
+    await runtime.sync();
     const records = await runtime.store.listMembers();
     const known = runtime.model.allMembers();
     const sameMembers =

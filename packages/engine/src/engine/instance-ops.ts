@@ -77,7 +77,7 @@ export class InstanceOps {
     changes: InstancePut,
     mode: "put" | "patch",
   ): Promise<InstanceRecord> {
-    await this.runtime.syncConfig();
+    await this.runtime.sync();
     const record = await this.find(project, ref);
     return this.claimReplace(record, await this.edited(record, changes, mode), true);
   }
@@ -161,7 +161,7 @@ export class InstanceOps {
     ref: string,
     options: { name?: string; changes?: InstancePut } = {},
   ): Promise<InstanceRecord> {
-    await this.runtime.syncConfig();
+    await this.runtime.sync();
     const record = await this.find(project, ref);
     if (!record.forthcoming) throw conflict(`Instance "${ref}" is not a reservation`);
     const name = options.name ?? record.name;
@@ -189,7 +189,7 @@ export class InstanceOps {
   async move(project: string, ref: string, target: string): Promise<MoveOutcome> {
     const runtime = this.runtime;
     if (target === "") throw invalid("A move needs a target (a member or @group)");
-    await runtime.syncConfig();
+    await runtime.sync();
     const record = await this.find(project, ref);
     const prepared = await prepareStored(runtime, new CatalogCache(runtime), record, target);
     if (prepared.target?.kind === "member" && prepared.target.name === record.location) {

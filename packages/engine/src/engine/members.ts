@@ -186,7 +186,7 @@ export class Members {
 
   async create(input: MemberInput): Promise<MemberInfo> {
     const runtime = this.runtime;
-    await runtime.syncConfig();
+    await runtime.sync();
     if (!MEMBER_NAME.test(input.name)) {
       throw invalid(
         `Invalid member name "${input.name}": 1-63 letters, digits, dots, underscores and hyphens, starting and ending with a letter or digit`,

@@ -66,7 +66,7 @@ export class Placer {
 
   async create(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
     const runtime = this.runtime;
-    await runtime.syncConfig();
+    await runtime.sync();
     const prepared = await prepareCreate(
       runtime,
       new CatalogCache(runtime),
@@ -104,7 +104,7 @@ export class Placer {
   /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */
   async dryRun(body: InstancesPost, options: CreateOptions = {}): Promise<DryRunResult> {
     const runtime = this.runtime;
-    await runtime.syncConfig();
+    await runtime.sync();
     const prepared = await prepareCreate(
       runtime,
       new CatalogCache(runtime),
@@ -153,7 +153,7 @@ export class Placer {
   ): Promise<BulkOutcome> {
     const runtime = this.runtime;
     if (bodies.length === 0) throw invalid("A bulk create needs at least one instance");
-    await runtime.syncConfig();
+    await runtime.sync();
     const catalog = new CatalogCache(runtime);
     const memo = new BatchMemo();
     const project = options.project ?? "default";

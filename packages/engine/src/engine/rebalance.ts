@@ -103,7 +103,7 @@ export class Rebalancer {
     options: RebalanceOptions = {},
   ): Promise<{ plan: RebalancePlan; records: Map<string, InstanceRecord> }> {
     const runtime = this.runtime;
-    await runtime.syncConfig();
+    await runtime.sync();
     const maxMoves = options.maxMoves ?? 100;
     const minGain = options.minGain ?? 0.01;
     const minGainLimit = options.minGainLimit ?? 0.1;

@@ -51,7 +51,7 @@ export class Relocation {
 
   async evacuate(name: string, reason: PlacementReason = "evacuation"): Promise<EvacuationOutcome> {
     const runtime = this.runtime;
-    await runtime.syncConfig();
+    await runtime.sync();
     await runtime.ensureMember(name);
     const wasEvacuated = runtime.model.member(name)!.record.evacuated;
     await this.setEvacuated(name, true);

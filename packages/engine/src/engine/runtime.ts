@@ -14,22 +14,71 @@ import type { ScriptletHost } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
 import { EngineMetrics } from "./metrics.js";
+import { trackOwnWrites } from "./store-sync.js";
 
 export class EngineRuntime {
   config: ConfigRecord;
   effective: EffectiveServerConfig;
   readonly metrics = new EngineMetrics();
+  /** The store, with this engine's own writes tracked (see store-sync.ts). */
+  readonly store: Store;
+  /** The store's change counter as of this engine's last look (-1: never looked). */
+  private seenChanges = -1;
 
   constructor(
-    readonly store: Store,
+    private readonly rawStore: Store,
     readonly model: ClusterModel,
     readonly clock: Clock,
     readonly logger: Logger,
     readonly scriptletHost: ScriptletHost,
     config: ConfigRecord,
+    seenChanges = -1,
   ) {
     this.config = config;
     this.effective = effectiveServerConfig(config.values);
+    this.seenChanges = seenChanges;
+    this.store = trackOwnWrites(rawStore, () => this.noteOwnWrite());
+  }
+
+  /**
+   * Brings members, catalog mirrors and config in line with what other
+   * engines sharing the store committed: one cheap read of the store's
+   * change counter, and re-reads (O(members), a full aggregate re-hydration
+   * only when membership changed) only when it moved. Stores without the
+   * counter: the config version only (members then follow through tick()).
+   */
+  async sync(): Promise<void> {
+    const store = this.rawStore;
+    if (store.changeVersion === undefined) return this.syncConfig();
+    const version = await store.changeVersion();
+    if (version === this.seenChanges) return;
+    const [config, members, groups, projects, placementGroups] = await Promise.all([
+      store.getConfig(),
+      store.listMembers(),
+      store.groups.list(),
+      store.projects.list(),
+      store.placementGroups.list(),
+    ]);
+    // Anything committed after the counter was read moves it again: the next sync catches it.
+    this.seenChanges = version;
+    this.setConfig(config);
+    const model = this.model;
+    const sameMembers =
+      members.length === model.allMembers().length &&
+      members.every((record) => model.member(record.name) !== undefined);
+    if (!sameMembers) {
+      // Membership changed elsewhere: usage and counts of joined members come from the aggregates.
+      model.hydrate(await store.snapshot());
+      return;
+    }
+    for (const record of members) model.upsertMember(record);
+    model.replaceCatalog(groups, projects, placementGroups);
+  }
+
+  /** After this engine's write: a counter one step further than last seen moved because of it. */
+  private async noteOwnWrite(): Promise<void> {
+    const version = await this.rawStore.changeVersion?.();
+    if (version !== undefined && version === this.seenChanges + 1) this.seenChanges = version;
   }
 
   setConfig(config: ConfigRecord): void {
@@ -50,6 +99,8 @@ export class EngineRuntime {
    * store does not know it either.
    */
   async ensureMember(name: string): Promise<void> {
+    if (this.model.member(name) !== undefined) return;
+    await this.sync();
     if (this.model.member(name) !== undefined) return;
     const snapshot = await this.store.snapshot();
     this.model.hydrate(snapshot);

@@ -184,6 +184,20 @@ export class ClusterModel {
 
   // --- catalog mirrors ------------------------------------------------------------
 
+  /** Replaces the catalog mirrors with the store's rows (another engine changed them). */
+  replaceCatalog(
+    groups: GroupRecord[],
+    projects: ProjectRecord[],
+    placementGroups: PlacementGroupRecord[],
+  ): void {
+    this.groups.clear();
+    for (const group of groups) this.groups.set(group.name, group);
+    this.projects.clear();
+    for (const project of projects) this.projects.set(project.name, project);
+    this.placementGroups.clear();
+    for (const group of placementGroups) this.placementGroups.set(groupKey(group.project, group.name), group);
+  }
+
   placementGroup(project: string, name: string): PlacementGroupRecord | undefined {
     return this.placementGroups.get(groupKey(project, name));
   }

@@ -571,5 +571,47 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect((await store.snapshot()).config).toEqual(removed);
       });
     });
+
+    describe("change counter (optional Store.changeVersion)", () => {
+      it("moves by exactly one per member, catalog or config write, not for heartbeats or claims", async () => {
+        const changeVersion = store.changeVersion?.bind(store);
+        // Optional in the port: a store without it is synced through the config version and tick().
+        if (changeVersion === undefined) return;
+        const steps: [string, () => Promise<unknown>, number][] = [
+          ["createMember", () => addMember("a"), 1],
+          ["heartbeat", () => store.updateMember("a", { lastHeartbeat: "2026-01-01T00:00:05.000Z" }), 0],
+          ["state", () => store.updateMember("a", { state: { sysinfo: { load_averages: [0.1] } } }), 0],
+          ["updateMember", () => store.updateMember("a", { description: "rack 1" }), 1],
+          [
+            "setInventories",
+            async () => {
+              const member = (await store.getMember("a"))!;
+              return store.setInventories("a", { VCPU: inventory(16) }, member.generation);
+            },
+            1,
+          ],
+          ["claim", () => store.claim({ create: [newInstance("i1", "a", { VCPU: 1 })] }), 0],
+          ["groups.create", () => store.groups.create({ name: "g", description: "" }), 1],
+          ["projects.create", () => store.projects.create({ name: "p", description: "", config: {} }), 1],
+          ["projects.update", () => store.projects.update({ name: "p", description: "x", config: {} }), 1],
+          ["setConfig", () => store.setConfig({ "cluster.offline_threshold": "30" }), 1],
+          ["projects.delete", () => store.projects.delete({ name: "p" }), 1],
+          ["groups.delete", () => store.groups.delete({ name: "g" }), 1],
+          [
+            "deleteMember",
+            async () => {
+              await store.claim({ remove: [{ id: (await store.getInstance("default", "i1"))!.id }] });
+              return store.deleteMember("a");
+            },
+            1,
+          ],
+        ];
+        for (const [label, write, moves] of steps) {
+          const before = await changeVersion();
+          await write();
+          expect({ label, moved: (await changeVersion()) - before }).toEqual({ label, moved: moves });
+        }
+      });
+    });
   });
 }

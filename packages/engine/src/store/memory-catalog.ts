@@ -15,6 +15,8 @@ export interface MemoryCatalogOptions<T> {
   inUse?(key: RecordKey): string | undefined;
   /** Throws if the record refers to something missing (e.g. its project). */
   validate?(record: T): void;
+  /** Called after every committed create, update or delete (the store's change counter). */
+  changed?(): void;
 }
 
 export function keyString(key: RecordKey): string {
@@ -51,6 +53,7 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
     if (this.rows.has(key)) throw conflict(`${this.options.label} "${key}" already exists`);
     this.options.validate?.(record);
     this.rows.set(key, cloneJson(record));
+    this.options.changed?.();
     return cloneJson(record);
   }
 
@@ -59,6 +62,7 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
     if (!this.rows.has(key)) throw notFound(`${this.options.label} "${key}" not found`);
     this.options.validate?.(record);
     this.rows.set(key, cloneJson(record));
+    this.options.changed?.();
     return cloneJson(record);
   }
 
@@ -68,5 +72,6 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
     const reason = this.options.inUse?.(key);
     if (reason !== undefined) throw conflict(`${this.options.label} "${id}" is in use: ${reason}`);
     this.rows.delete(id);
+    this.options.changed?.();
   }
 }

@@ -90,6 +90,8 @@ export class MemoryStore implements Store {
   private config: ConfigRecord = { version: 0, values: {} };
   private nextJoinOrder = 1;
   private closed = false;
+  /** See Store.changeVersion. */
+  private changes = 0;
 
   readonly groups: MemoryCatalog<GroupRecord>;
   readonly projects: MemoryCatalog<ProjectRecord>;
@@ -100,6 +102,9 @@ export class MemoryStore implements Store {
   readonly resourceClasses: MemoryCatalog<ResourceClassRecord>;
 
   constructor() {
+    const changed = () => {
+      this.changes += 1;
+    };
     const instancesWhere = (predicate: (i: InstanceRecord) => boolean) => {
       let count = 0;
       for (const instance of this.instances.values()) if (predicate(instance)) count += 1;
@@ -109,6 +114,7 @@ export class MemoryStore implements Store {
       if (!this.projects.has({ name: project })) throw notFound(`Project "${project}" not found`);
     };
     this.groups = new MemoryCatalog<GroupRecord>({
+      changed,
       label: "Cluster group",
       keyOf: (g) => ({ name: g.name }),
       inUse: (key) => {
@@ -117,6 +123,7 @@ export class MemoryStore implements Store {
       },
     });
     this.projects = new MemoryCatalog<ProjectRecord>({
+      changed,
       label: "Project",
       keyOf: (p) => ({ name: p.name }),
       inUse: (key) => {
@@ -129,6 +136,7 @@ export class MemoryStore implements Store {
       },
     });
     this.profiles = new MemoryCatalog<ProfileRecord>({
+      changed,
       label: "Profile",
       keyOf: (p) => ({ project: p.project, name: p.name }),
       validate: (p) => requireProject(p.project),
@@ -137,9 +145,18 @@ export class MemoryStore implements Store {
         return users > 0 ? `used by ${users} instance(s)` : undefined;
       },
     });
-    this.flavors = new MemoryCatalog<FlavorRecord>({ label: "Flavor", keyOf: (f) => ({ name: f.name }) });
-    this.images = new MemoryCatalog<ImageRecord>({ label: "Image", keyOf: (i) => ({ name: i.fingerprint }) });
+    this.flavors = new MemoryCatalog<FlavorRecord>({
+      changed,
+      label: "Flavor",
+      keyOf: (f) => ({ name: f.name }),
+    });
+    this.images = new MemoryCatalog<ImageRecord>({
+      changed,
+      label: "Image",
+      keyOf: (i) => ({ name: i.fingerprint }),
+    });
     this.placementGroups = new MemoryCatalog<PlacementGroupRecord>({
+      changed,
       label: "Placement group",
       keyOf: (p) => ({ project: p.project, name: p.name }),
       validate: (p) => requireProject(p.project),
@@ -149,6 +166,7 @@ export class MemoryStore implements Store {
       },
     });
     this.resourceClasses = new MemoryCatalog<ResourceClassRecord>({
+      changed,
       label: "Resource class",
       keyOf: (r) => ({ name: r.name }),
       inUse: (key) => {
@@ -216,6 +234,7 @@ export class MemoryStore implements Store {
     };
     this.members.set(member.name, record);
     this.usage.set(member.name, { used: new Map(), forthcoming: new Map() });
+    this.changes += 1;
     return cloneMember(record);
   }
 
@@ -231,6 +250,7 @@ export class MemoryStore implements Store {
     const next: MemberRecord = { ...member, ...cloneJson(patch) };
     if (patch.traits !== undefined) next.generation = member.generation + 1;
     this.members.set(name, next);
+    if (Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state")) this.changes += 1;
     return cloneMember(next);
   }
 
@@ -263,6 +283,7 @@ export class MemoryStore implements Store {
       generation: member.generation + 1,
     };
     this.members.set(name, next);
+    this.changes += 1;
     return cloneMember(next);
   }
 
@@ -276,6 +297,7 @@ export class MemoryStore implements Store {
     }
     this.members.delete(name);
     this.usage.delete(name);
+    this.changes += 1;
   }
 
   // --- instances -------------------------------------------------------------------
@@ -697,7 +719,13 @@ export class MemoryStore implements Store {
       else values[key] = value;
     }
     this.config = { version: this.config.version + 1, values };
+    this.changes += 1;
     return cloneJson(this.config);
+  }
+
+  async changeVersion(): Promise<number> {
+    this.assertOpen();
+    return this.changes;
   }
 
   async close(): Promise<void> {
