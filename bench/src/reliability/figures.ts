@@ -10,10 +10,22 @@ import { inject } from "vitest";
 
 export type Figures = Record<string, number | string | boolean>;
 
+/**
+ * "full": the QUALITY.md sizes (`pnpm test:reliability`); "ci": the same
+ * tests at a bounded size for the normal test run.
+ */
+export type ReliabilityScale = "full" | "ci";
+
 declare module "vitest" {
   export interface ProvidedContext {
     reliabilityFiguresDir: string;
+    reliabilityScale: ReliabilityScale;
   }
+}
+
+/** Picks the full-size or the bounded figure for this run. */
+export function sized<T>(full: T, ci: T): T {
+  return inject("reliabilityScale") === "full" ? full : ci;
 }
 
 export function recordFigures(test: string, figures: Figures): void {

@@ -10,9 +10,9 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { Berthd } from "../server/berthd.js";
 import { smallCluster } from "./cluster.js";
-import { recordFigures } from "./figures.js";
+import { recordFigures, sized } from "./figures.js";
 
-const RUNS_PER_ENDPOINT = 24;
+const RUNS_PER_ENDPOINT = sized(40, 8);
 
 interface Endpoint {
   method: string;
@@ -23,9 +23,14 @@ interface Endpoint {
 type SchemaNode = { $ref?: string; properties?: Record<string, unknown>; allOf?: SchemaNode[] };
 
 /** Top-level property names of a request body schema ($refs into components resolved). */
-function fieldsOf(schema: SchemaNode | undefined, components: Record<string, SchemaNode>, depth = 0): string[] {
+function fieldsOf(
+  schema: SchemaNode | undefined,
+  components: Record<string, SchemaNode>,
+  depth = 0,
+): string[] {
   if (schema === undefined || depth > 5) return [];
-  if (schema.$ref !== undefined) return fieldsOf(components[schema.$ref.split("/").at(-1)!], components, depth + 1);
+  if (schema.$ref !== undefined)
+    return fieldsOf(components[schema.$ref.split("/").at(-1)!], components, depth + 1);
   const own = Object.keys(schema.properties ?? {});
   return [...own, ...(schema.allOf ?? []).flatMap((part) => fieldsOf(part, components, depth + 1))];
 }
@@ -69,7 +74,10 @@ describe("request-body fuzzing against a real berthd", () => {
       }
       const openApi = await server.request("GET", "/1.0/openapi.json");
       const document = openApi.json as unknown as {
-        paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: SchemaNode }> } }>>;
+        paths: Record<
+          string,
+          Record<string, { requestBody?: { content: Record<string, { schema: SchemaNode }> } }>
+        >;
         components?: { schemas?: Record<string, SchemaNode> };
       };
       const components = document.components?.schemas ?? {};
@@ -93,9 +101,13 @@ describe("request-body fuzzing against a real berthd", () => {
         const bodies = fc.oneof(
           fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
           fc
-            .dictionary(fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 3 }), {
-              maxKeys: 6,
-            })
+            .dictionary(
+              fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 12 })),
+              fc.jsonValue({ maxDepth: 3 }),
+              {
+                maxKeys: 6,
+              },
+            )
             .map((v) => JSON.stringify(v)),
           fc.string({ maxLength: 64 }),
         );
@@ -112,7 +124,8 @@ describe("request-body fuzzing against a real berthd", () => {
               });
               await response.arrayBuffer();
               statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-              if (response.status >= 500) fiveHundreds.push(`${endpoint.method} ${endpoint.path} ${body.slice(0, 200)}`);
+              if (response.status >= 500)
+                fiveHundreds.push(`${endpoint.method} ${endpoint.path} ${body.slice(0, 200)}`);
             } catch {
               transportErrors += 1;
             }
@@ -125,7 +138,10 @@ describe("request-body fuzzing against a real berthd", () => {
         endpoints: endpoints.length,
         "fuzz cases tried": cases,
         "2xx": Object.entries(statuses).reduce((n, [s, c]) => n + (Number(s) < 300 ? c : 0), 0),
-        "4xx": Object.entries(statuses).reduce((n, [s, c]) => n + (Number(s) >= 400 && Number(s) < 500 ? c : 0), 0),
+        "4xx": Object.entries(statuses).reduce(
+          (n, [s, c]) => n + (Number(s) >= 400 && Number(s) < 500 ? c : 0),
+          0,
+        ),
         "5xx": fiveHundreds.length,
         "transport errors": transportErrors,
         "server answers afterwards": alive.status === 200,

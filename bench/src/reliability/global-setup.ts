@@ -27,6 +27,8 @@ export default function setup(project: TestProject) {
       "",
     );
     process.stdout.write(`${lines.join("\n")}\n`);
+    // Only the full-size run is a result worth keeping.
+    if (project.config.provide?.reliabilityScale !== "full") return;
     mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(
       join(RESULTS_DIR, "reliability.json"),

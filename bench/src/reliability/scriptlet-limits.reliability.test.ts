@@ -8,10 +8,10 @@ import { LIST_BOMB_SCRIPTLET, MEMORY_BOMB_SCRIPTLET, RUNAWAY_SCRIPTLET } from ".
 import { distribution } from "../measure/stats.js";
 import { Berthd } from "../server/berthd.js";
 import { smallCluster } from "./cluster.js";
-import { recordFigures } from "./figures.js";
+import { recordFigures, sized } from "./figures.js";
 
 const TIMEOUT_MS = 5_000; // berthd's default instances.placement.scriptlet.timeout_ms
-const PLACEMENTS_PER_SCRIPTLET = 3;
+const PLACEMENTS_PER_SCRIPTLET = sized(3, 1);
 const PROBE_EVERY_MS = 25;
 
 const cluster = await smallCluster("scriptlets", 20, { VCPU: { total: 64 }, MEMORY_MB: { total: 262144 } });
@@ -58,7 +58,9 @@ describe("runaway and memory-bomb scriptlets", () => {
         "this is not starlark {",
         "def instance_placement(:\n",
       ]) {
-        const refused = await server.request("PATCH", "/1.0", { config: { "instances.placement.scriptlet": garbage } });
+        const refused = await server.request("PATCH", "/1.0", {
+          config: { "instances.placement.scriptlet": garbage },
+        });
         expect(refused.status).toBe(400);
         figures[`garbage refused on set: ${JSON.stringify(garbage.slice(0, 30))}`] = refused.status;
       }
@@ -68,14 +70,18 @@ describe("runaway and memory-bomb scriptlets", () => {
         ["string/list bomb", MEMORY_BOMB_SCRIPTLET],
         ["list growth bomb", LIST_BOMB_SCRIPTLET],
       ] as const) {
-        const set = await server.request("PATCH", "/1.0", { config: { "instances.placement.scriptlet": source } });
+        const set = await server.request("PATCH", "/1.0", {
+          config: { "instances.placement.scriptlet": source },
+        });
         expect(set.status).toBe(200);
         const prober = startProber(server);
         const placementMs: number[] = [];
         const messages = new Set<string>();
         for (let i = 0; i < PLACEMENTS_PER_SCRIPTLET; i++) {
           const started = performance.now();
-          const { status, json } = await server.request("POST", "/1.0/instances", { name: `bad${++counter}` });
+          const { status, json } = await server.request("POST", "/1.0/instances", {
+            name: `bad${++counter}`,
+          });
           placementMs.push(performance.now() - started);
           expect(status).toBe(400);
           messages.add(String(json.error).slice(0, 120));
@@ -85,15 +91,19 @@ describe("runaway and memory-bomb scriptlets", () => {
         figures[`${label}: placements (all 400)`] = PLACEMENTS_PER_SCRIPTLET;
         figures[`${label}: slowest placement ms`] = Math.round(Math.max(...placementMs));
         figures[`${label}: error`] = [...messages].join(" | ");
-        figures[`${label}: probes answered / sent`] = `${probes.latencies.length - probes.failures.length} / ${probes.latencies.length}`;
-        figures[`${label}: probe p50 / p99 / max ms`] = `${probeLatency.p50} / ${probeLatency.p99} / ${probeLatency.max}`;
+        figures[`${label}: probes answered / sent`] =
+          `${probes.latencies.length - probes.failures.length} / ${probes.latencies.length}`;
+        figures[`${label}: probe p50 / p99 / max ms`] =
+          `${probeLatency.p50} / ${probeLatency.p99} / ${probeLatency.max}`;
         expect(probes.failures).toEqual([]);
         // Fails within the limits: the deadline plus scheduling slack on a loaded machine.
         expect(Math.max(...placementMs)).toBeLessThan(TIMEOUT_MS + 5_000);
       }
       const memory = server.memory();
       figures["berthd peak RSS MiB (VmHWM)"] = memory.peakRssMiB;
-      const clear = await server.request("PATCH", "/1.0", { config: { "instances.placement.scriptlet": "" } });
+      const clear = await server.request("PATCH", "/1.0", {
+        config: { "instances.placement.scriptlet": "" },
+      });
       expect(clear.status).toBe(200);
       const after = await server.request("POST", "/1.0/instances", { name: "good-after-bombs" });
       figures["placement after the bombs"] = after.status;

@@ -2,11 +2,11 @@ import { openStore } from "@berth/adapter-sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { Berthd } from "../server/berthd.js";
 import { smallCluster } from "./cluster.js";
-import { recordFigures } from "./figures.js";
+import { recordFigures, sized } from "./figures.js";
 
-const BULK = 5_000;
+const BULK = sized(5_000, 2_000);
 /** Kill points as fractions of a calibrated full bulk request. */
-const KILL_AT = [0.15, 0.35, 0.55, 0.75, 0.95, 1.2];
+const KILL_AT = sized([0.15, 0.35, 0.55, 0.75, 0.95, 1.2], [0.3, 0.7, 1.2]);
 const CONFIG = { "limits.cpu": "1", "limits.memory": "64MiB" };
 
 const cluster = await smallCluster("sigkill", 20, {
@@ -30,7 +30,9 @@ describe("SIGKILL of berthd in the middle of a bulk create", () => {
     let server = await Berthd.start({ db: cluster.db, token: cluster.token });
     // Earlier data that must survive every kill.
     for (let i = 0; i < 20; i++) {
-      expect((await server.request("POST", "/1.0/instances", { name: `early-${i}`, config: CONFIG })).status).toBe(201);
+      expect(
+        (await server.request("POST", "/1.0/instances", { name: `early-${i}`, config: CONFIG })).status,
+      ).toBe(201);
     }
     // Calibrate: how long a whole bulk request takes here, now.
     const calibrationStarted = performance.now();
