@@ -10,6 +10,7 @@ import { action, examples } from "./action.js";
 import { collect, parseKeyValues, readDocument } from "./arguments.js";
 import { registerGroupCommands } from "./groups.js";
 import { registerInventoryCommands } from "./inventory.js";
+import { mapLimit } from "./map-limit.js";
 import { type ClassUsage, memberUsage, orderClasses } from "./member-usage.js";
 import { confirm } from "./prompt.js";
 
@@ -61,9 +62,10 @@ export function memberColumns(classes: string[], ctx: CommandContext): Column<Me
 
 async function listMembers(ctx: CommandContext, classFilter: string[] | undefined): Promise<void> {
   const members = await ctx.api.members.list();
-  const rows: MemberRow[] = await Promise.all(
-    members.map(async (member) => ({ member, usage: await memberUsage(ctx.api, member.server_name) })),
-  );
+  const rows: MemberRow[] = await mapLimit(members, 16, async (member) => ({
+    member,
+    usage: await memberUsage(ctx.api, member.server_name),
+  }));
   const classes = orderClasses(rows.flatMap((row) => Object.keys(row.usage))).filter(
     (c) => classFilter === undefined || classFilter.includes(c),
   );

@@ -15,6 +15,7 @@ import { completionScript, staticCandidates } from "./completion.js";
 import { createBody, imageSource } from "./instance-body.js";
 import { instanceFields, instanceStatus } from "./instance-views.js";
 import { matchesFilters } from "./instances.js";
+import { mapLimit } from "./map-limit.js";
 import { locateInFile } from "./scriptlet.js";
 
 function memoryIo(env: Record<string, string | undefined> = {}): {
@@ -275,5 +276,22 @@ describe("instance views", () => {
       ["  user.role", "web"],
       ["  limits.cpu", "2"],
     ]);
+  });
+});
+
+describe("mapLimit", () => {
+  it("keeps order and never runs more than the limit at once", async () => {
+    let running = 0;
+    let peak = 0;
+    const result = await mapLimit([5, 1, 4, 2, 3, 0], 2, async (n) => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, n));
+      running--;
+      return n * 10;
+    });
+    expect(result).toEqual([50, 10, 40, 20, 30, 0]);
+    expect(peak).toBe(2);
+    expect(await mapLimit([], 4, async () => 1)).toEqual([]);
   });
 });

@@ -366,6 +366,14 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
       /^Error: Failed bulk creation \(instances\[1\] "j2"\): .*nothing was created\n$/,
     );
     await fails(["info", "j1"], ExitCode.notFound, /^Error: /);
+    // In parts of one, the first part lands and stays; the error says so and names the instance in the whole file.
+    const chunked = await berth(server, ["bulk", "create", "-f", json, "--chunk-size", "1"]);
+    expect(chunked.code).toBe(ExitCode.capacity);
+    expect(chunked.stderr).toMatch(
+      /^Error: Failed bulk creation \(instances\[1\] "j2"\): .*; the 1 instance\(s\) of earlier chunks stay placed; this chunk was not created\n$/,
+    );
+    expect(await ok(["list", "j1", "--format", "csv"])).toMatch(/^j1,/);
+    await ok(["delete", "j1"]);
     await fails(
       ["bulk", "create", "-f", writeTemp(server, "empty.yaml", "[]\n")],
       ExitCode.usage,
