@@ -276,7 +276,7 @@ export class ClusterModel {
     const member = this.members.get(placement.member);
     if (member === undefined) return;
     for (const [resourceClass, amount] of Object.entries(placement.resources)) {
-      member.pending.set(resourceClass, (member.pending.get(resourceClass) ?? 0) + sign * amount);
+      member.addPending(resourceClass, sign * amount);
     }
     member.pendingCount += sign;
     member.pendingByProject.set(

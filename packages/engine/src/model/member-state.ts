@@ -1,4 +1,5 @@
 import type { Inventory } from "@berth/resources";
+import type { ClusterMemberView } from "../scriptlet/port.js";
 import type { MemberUsage } from "../store/port.js";
 import type { InventoryRecord, MemberRecord } from "../store/records.js";
 
@@ -47,6 +48,8 @@ export class MemberState {
   /** Pending placements per project (scriptlet `get_instances_count(pending=True)`). */
   readonly pendingByProject = new Map<string, number>();
   heartbeatMs: number | null;
+  /** The frozen scriptlet view of `record` (pipeline/views.ts memberView), rebuilt when the record changes. */
+  viewCache: { record: MemberRecord; view: ClusterMemberView } | null = null;
 
   constructor(record: MemberRecord) {
     this.record = record;
@@ -68,18 +71,30 @@ export class MemberState {
     this.inventories = inventories;
   }
 
+  /** used + forthcoming + pending per class, kept in step so the capacity filter reads one entry. */
+  private readonly consumedByClass = new Map<string, number>();
+
   setUsage(usage: MemberUsage): void {
     this.used = new Map(Object.entries(usage.used));
     this.forthcoming = new Map(Object.entries(usage.forthcoming));
+    const consumed = this.consumedByClass;
+    consumed.clear();
+    for (const ledger of [this.used, this.forthcoming, this.pending]) {
+      for (const [resourceClass, amount] of ledger) {
+        consumed.set(resourceClass, (consumed.get(resourceClass) ?? 0) + amount);
+      }
+    }
+  }
+
+  /** Holds (or, negative, releases) in-flight capacity. */
+  addPending(resourceClass: string, amount: number): void {
+    this.pending.set(resourceClass, (this.pending.get(resourceClass) ?? 0) + amount);
+    this.consumedByClass.set(resourceClass, (this.consumedByClass.get(resourceClass) ?? 0) + amount);
   }
 
   /** What counts against capacity for a new placement: both ledgers plus in-flight. */
   consumed(resourceClass: string): number {
-    return (
-      (this.used.get(resourceClass) ?? 0) +
-      (this.forthcoming.get(resourceClass) ?? 0) +
-      (this.pending.get(resourceClass) ?? 0)
-    );
+    return this.consumedByClass.get(resourceClass) ?? 0;
   }
 
   /** Default-policy load: stored instances (reservations included) plus in-flight ones. */
