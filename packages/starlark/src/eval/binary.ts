@@ -7,7 +7,7 @@ import type { ExprFn, Frame } from "./frame.js";
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const INT32 = 0x7fffffff;
 
-function slow(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Position): Value {
+export function slowBinary(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Position): Value {
   try {
     switch (op) {
       case "==":
@@ -47,7 +47,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         } else if (typeof a === "string" && typeof b === "string") {
           if (a.length + b.length <= fr.thread.limits.maxStringLength) return a + b;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "-":
       return (fr) => {
@@ -57,7 +57,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
           const r = a - b;
           if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "*":
       return (fr) => {
@@ -67,14 +67,14 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
           const r = a * b;
           if (r <= MAX_SAFE && r >= -MAX_SAFE) return r + 0;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "%":
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
         if (typeof a === "number" && typeof b === "number" && b > 0) return intModPositive(a, b);
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "//":
       return (fr) => {
@@ -91,7 +91,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         ) {
           return Math.floor(a / b) + 0;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "==":
       return (fr) => {
@@ -99,7 +99,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         const b = y(fr);
         const t = typeof a;
         if (t === typeof b && (t === "number" || t === "string")) return a === b;
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "!=":
       return (fr) => {
@@ -107,7 +107,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         const b = y(fr);
         const t = typeof a;
         if (t === typeof b && (t === "number" || t === "string")) return a !== b;
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "<":
       return (fr) => {
@@ -119,7 +119,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         ) {
           return a < b;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "<=":
       return (fr) => {
@@ -131,7 +131,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         ) {
           return a <= b;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case ">":
       return (fr) => {
@@ -143,7 +143,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         ) {
           return a > b;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case ">=":
       return (fr) => {
@@ -155,7 +155,7 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         ) {
           return a >= b;
         }
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     case "in":
     case "not in": {
@@ -165,14 +165,14 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         const b = y(fr);
         // Membership of a string key in a dict: strings always hash, so no error is possible.
         if (typeof a === "string" && b instanceof StarDict) return (b.get(a) !== undefined) !== negate;
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
     }
     default:
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        return slow(fr, op, a, b, pos);
+        return slowBinary(fr, op, a, b, pos);
       };
   }
 }
@@ -204,5 +204,5 @@ export function applyBinary(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Po
       return intModPositive(a, b);
     }
   }
-  return slow(fr, op, a, b, pos);
+  return slowBinary(fr, op, a, b, pos);
 }

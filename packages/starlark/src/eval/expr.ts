@@ -25,6 +25,7 @@ import { compileBinary } from "./binary.js";
 import { compileFunctionCode } from "./compiler.js";
 import type { CompileContext } from "./context.js";
 import { annotate, claim } from "./errors.js";
+import { compileFormatLiteral, parseSimpleFormat } from "./format-literal.js";
 import type { Cell, ExprFn, Frame } from "./frame.js";
 import { StarFunction } from "./function.js";
 import { forEachValue } from "./iterate.js";
@@ -121,6 +122,10 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
           const a = x(fr);
           return a === true || (a !== false && truth(a)) ? a : y(fr);
         };
+      }
+      if (e.op === "%" && e.x.kind === "Literal" && e.x.literal.type === "string") {
+        const parsed = parseSimpleFormat(e.x.literal.value);
+        if (parsed !== undefined) return compileFormatLiteral(e.x.literal.value, parsed, y, e.opPos);
       }
       return compileBinary(e.op, x, y, e.opPos);
     }

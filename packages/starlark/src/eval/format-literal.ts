@@ -1,0 +1,86 @@
+/**
+ * `"literal" % args` with the format parsed once at compile time. Scriptlets build keys and
+ * messages this way in their hottest loops ("key%d" % i), and re-scanning the format on
+ * every evaluation was a measurable share of dict- and string-heavy programs.
+ *
+ * Only formats made of plain text and %s / %d / %i conversions are pre-parsed, and only
+ * arguments whose conversion is trivial (a string for %s, an int held as a JS number for any
+ * of them, a bool for %s) take the inline path. Everything else, including every error case,
+ * goes to the value layer's `%`, so the results and error texts are exactly the same.
+ */
+import type { Position } from "../syntax/position.js";
+import { StarTuple, type Value } from "../values/index.js";
+import { slowBinary } from "./binary.js";
+import type { ExprFn } from "./frame.js";
+
+interface ParsedFormat {
+  /** Literal text around the conversions: texts.length === verbs.length + 1. */
+  texts: string[];
+  /** true for %s (accepts strings and bools inline), false for %d / %i. */
+  isString: boolean[];
+}
+
+/** Splits the format, or returns undefined when it uses anything beyond %s / %d / %i. */
+export function parseSimpleFormat(format: string): ParsedFormat | undefined {
+  const texts: string[] = [];
+  const isString: boolean[] = [];
+  let start = 0;
+  for (let i = format.indexOf("%"); i >= 0; i = format.indexOf("%", start)) {
+    const verb = format[i + 1];
+    if (verb !== "s" && verb !== "d" && verb !== "i") return undefined;
+    texts.push(format.slice(start, i));
+    isString.push(verb === "s");
+    start = i + 2;
+  }
+  texts.push(format.slice(start));
+  return { texts, isString };
+}
+
+/** The decimal text of v under a simple conversion, or undefined when the value layer must convert it. */
+function convert(v: Value, isString: boolean): string | undefined {
+  if (typeof v === "number") return String(v); // a JS number is always an int (floats are StarFloat)
+  if (isString) {
+    if (typeof v === "string") return v;
+    if (typeof v === "boolean") return v ? "True" : "False";
+  }
+  return undefined;
+}
+
+/** Compiles `format % y` for a format accepted by parseSimpleFormat. */
+export function compileFormatLiteral(format: string, parsed: ParsedFormat, y: ExprFn, pos: Position): ExprFn {
+  const { texts, isString } = parsed;
+  const n = isString.length;
+  const head = texts[0] as string;
+  if (n === 1) {
+    const tail = texts[1] as string;
+    const str = isString[0] as boolean;
+    return (fr) => {
+      const b = y(fr);
+      // A 1-tuple is unpacked; any other tuple is an argument-count error left to the general path.
+      const v = b instanceof StarTuple ? (b.elems.length === 1 ? b.elems[0] : undefined) : b;
+      if (v !== undefined) {
+        const s = convert(v, str);
+        if (s !== undefined) {
+          const out = head + s + tail;
+          if (out.length <= fr.thread.limits.maxStringLength) return out;
+        }
+      }
+      return slowBinary(fr, "%", format, b, pos);
+    };
+  }
+  return (fr) => {
+    const b = y(fr);
+    if (b instanceof StarTuple && b.elems.length === n) {
+      const elems = b.elems;
+      let out = head;
+      let i = 0;
+      for (; i < n; i++) {
+        const s = convert(elems[i] as Value, isString[i] as boolean);
+        if (s === undefined) break;
+        out += s + (texts[i + 1] as string);
+      }
+      if (i === n && out.length <= fr.thread.limits.maxStringLength) return out;
+    }
+    return slowBinary(fr, "%", format, b, pos);
+  };
+}
