@@ -2,6 +2,7 @@ import { type CatalogTable, conflict, notFound, type RecordKey } from "@berth/en
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Connection, Database } from "../connection/open-connection.js";
+import { bumpChangeVersion } from "./change-counter.js";
 
 /**
  * How one catalog record maps to one row. Most catalog tables store a record
@@ -56,37 +57,40 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
   }
 
   create(record: T): Promise<T> {
-    return this.connection.write(async (db) => {
+    return this.connection.write(async (db, raw) => {
       const key = this.spec.keyOf(record);
       if ((await this.find(db, key)) !== undefined) {
         throw conflict(`${this.spec.label} "${keyString(key)}" already exists`);
       }
       await this.spec.validate?.(db, record);
       await db.insert(this.spec.table).values(this.toRow(record));
+      await bumpChangeVersion(raw);
       return (await this.find(db, key))!;
     });
   }
 
   update(record: T): Promise<T> {
-    return this.connection.write(async (db) => {
+    return this.connection.write(async (db, raw) => {
       const key = this.spec.keyOf(record);
       if ((await this.find(db, key)) === undefined) {
         throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
       }
       await this.spec.validate?.(db, record);
       await db.update(this.spec.table).set(this.toRow(record)).where(this.whereKey(key));
+      await bumpChangeVersion(raw);
       return (await this.find(db, key))!;
     });
   }
 
   delete(key: RecordKey): Promise<void> {
-    return this.connection.write(async (db) => {
+    return this.connection.write(async (db, raw) => {
       if ((await this.find(db, key)) === undefined) {
         throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
       }
       const reason = await this.spec.inUse?.(db, key);
       if (reason !== undefined) throw conflict(`${this.spec.label} "${keyString(key)}" is in use: ${reason}`);
       await db.delete(this.spec.table).where(this.whereKey(key));
+      await bumpChangeVersion(raw);
     });
   }
 

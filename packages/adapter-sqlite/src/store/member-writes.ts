@@ -20,6 +20,7 @@ import {
   resourceClasses,
   usage,
 } from "../schema/index.js";
+import { bumpChangeVersion } from "./change-counter.js";
 import { inventoryRowsOf, loadMember, memberIdOf, memberRowOf } from "./member-rows.js";
 
 export async function createMember(
@@ -42,6 +43,7 @@ export async function createMember(
   await writeTraits(db, id, member.traits);
   const inventoryRows = inventoryRowsOf(id, member.inventories);
   if (inventoryRows.length > 0) await db.insert(inventories).values(inventoryRows);
+  await bumpChangeVersion(raw);
   return (await loadMember(raw, member.name))!;
 }
 
@@ -69,6 +71,11 @@ export async function updateMember(
   if (traits !== undefined) changes.generation = current.generation + 1;
   if (Object.keys(changes).length > 0) {
     await db.update(members).set(changes).where(eq(members.id, current.id));
+  }
+  // Heartbeats and reported state reach other engines through tick(); any
+  // other field is something they must re-read.
+  if (Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state")) {
+    await bumpChangeVersion(raw);
   }
   return (await loadMember(raw, name))!;
 }
@@ -119,10 +126,11 @@ export async function setInventories(
     .set({ generation: current.generation + 1 })
     .where(and(eq(members.id, current.id), eq(members.generation, current.generation)));
   if (bumped.rowsAffected !== 1) throw generationConflict(name, expectedGeneration, current.generation);
+  await bumpChangeVersion(raw);
   return (await loadMember(raw, name))!;
 }
 
-export async function deleteMember(db: Database, name: string): Promise<void> {
+export async function deleteMember(db: Database, raw: RawSql, name: string): Promise<void> {
   const current = await requireMemberId(db, name, undefined);
   const [hosted] = await db
     .select({ name: instances.name })
@@ -141,6 +149,7 @@ export async function deleteMember(db: Database, name: string): Promise<void> {
     throw conflict(`Cluster member "${name}" still holds allocations of instance ${allocated.instanceId}`);
   }
   await db.delete(members).where(eq(members.id, current.id));
+  await bumpChangeVersion(raw);
 }
 
 async function requireMemberId(

@@ -1,7 +1,8 @@
 import { type ConfigRecord, conflict } from "@berth/engine";
 import { eq } from "drizzle-orm";
-import type { Database } from "../connection/open-connection.js";
+import type { Database, RawSql } from "../connection/open-connection.js";
 import { serverConfig } from "../schema/index.js";
+import { bumpChangeVersion } from "./change-counter.js";
 
 /** The configuration lives in one row; its absence means "never set" (version 0). */
 const CONFIG_ROW = 1;
@@ -21,6 +22,7 @@ export async function readConfigVersion(db: Database): Promise<number> {
 
 export async function writeConfig(
   db: Database,
+  raw: RawSql,
   patch: Record<string, string | null>,
   expectedVersion: number | undefined,
 ): Promise<ConfigRecord> {
@@ -40,5 +42,6 @@ export async function writeConfig(
     .insert(serverConfig)
     .values({ id: CONFIG_ROW, ...next })
     .onConflictDoUpdate({ target: serverConfig.id, set: next });
+  await bumpChangeVersion(raw);
   return next;
 }

@@ -19,6 +19,7 @@ import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { instances } from "../schema/index.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
+import { readChangeVersion } from "./change-counter.js";
 import { type CheckReport, checkInvariants } from "./check.js";
 import { applyClaim } from "./claim.js";
 import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
@@ -92,7 +93,7 @@ export class SqliteStore implements Store {
   }
 
   deleteMember(name: string): Promise<void> {
-    return this.write((db) => deleteMember(db, name));
+    return this.write((db, raw) => deleteMember(db, raw, name));
   }
 
   async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
@@ -130,7 +131,12 @@ export class SqliteStore implements Store {
   }
 
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.write((db) => writeConfig(db, patch, expectedVersion));
+    return this.write((db, raw) => writeConfig(db, raw, patch, expectedVersion));
+  }
+
+  /** One cheap read; see the port. */
+  changeVersion(): Promise<number> {
+    return this.read((_db, raw) => readChangeVersion(raw));
   }
 
   /** Verifies the store's invariants; see `checkInvariants`. */

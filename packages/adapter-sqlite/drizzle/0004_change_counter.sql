@@ -1,0 +1,4 @@
+CREATE TABLE `change_counter` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`version` integer NOT NULL
+);
