@@ -90,9 +90,21 @@ try {
   const memory = server.memory();
   await server.stop();
 
-  // Bulk in-process on the same file: engine + SQLite store, one committed claim.
+  // The same single creates in-process on the same file (engine + SQLite store, no HTTP):
+  // separates the server's share of the latency from the store's.
   const store = await openStore(db);
   const engine = await Engine.open({ store });
+  await timeEach(50, () => engine.createInstance({ name: `wi${++counter}`, config: REQUEST_CONFIG }));
+  const inProcessCreate = distribution(
+    await timeEach(LATENCY_SAMPLES / 2, () =>
+      engine.createInstance({ name: `li${++counter}`, config: REQUEST_CONFIG }),
+    ),
+  );
+  log(
+    `one create at a time in-process on SQLite: p50 ${inProcessCreate.p50} ms, p99 ${inProcessCreate.p99} ms`,
+  );
+
+  // Bulk in-process on the same file: engine + SQLite store, one committed claim.
   const bulkInProcess = await timeEach(BULK_RUNS, (run) =>
     engine.bulkCreate(
       Array.from({ length: BULK_SIZE }, (_, i) => ({ name: `bp${run}-${i}`, config: REQUEST_CONFIG })),
@@ -109,6 +121,7 @@ try {
   Object.assign(details, {
     startupMs: server.startupMs,
     latency,
+    inProcessSqliteCreate: inProcessCreate,
     sustained: {
       connections: SUSTAINED_CONNECTIONS,
       seconds: SUSTAINED_SECONDS,
@@ -127,6 +140,12 @@ try {
   bars.push(
     atMost("http.create.p50", `one placement over HTTP, ${where}, default policy, p50`, latency.p50, 3, "ms"),
     figure("http.create.p99", "  same, p99", latency.p99, "ms"),
+    figure(
+      "sqlite.create.p50",
+      "  same placement in-process on the SQLite store (no HTTP), p50",
+      inProcessCreate.p50,
+      "ms",
+    ),
     atLeast(
       "http.sustained",
       `sustained creates over HTTP, ${SHAPE.members.toLocaleString("en-US")} members, ${SUSTAINED_CONNECTIONS} connections, ${SUSTAINED_SECONDS} s (2xx/s)`,
