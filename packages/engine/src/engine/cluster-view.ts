@@ -2,9 +2,28 @@
  * ScriptletClusterView over the engine's model: what the scriptlet builtins
  * read. Everything is O(1) or O(members) except `get_instances`, which by
  * nature lists instances; the engine prefetches that list only for
- * scriptlets that call `get_instances` or `get_project` (whose `used_by`
+ * scriptlets that can call `get_instances` or `get_project` (whose `used_by`
  * names instances), so other scriptlets never pay per instance.
+ *
+ * Why a prefetch decided from the source, not a lazy read: a scriptlet run
+ * is synchronous (the Starlark interpreter cannot await), and the Store port
+ * has only asynchronous reads (a SQLite or remote store cannot answer
+ * synchronously), so whatever a builtin may read must be loaded before the
+ * run. Loading every instance for every placement would make each
+ * placement O(instances); loading it only for scriptlets that can reach
+ * those builtins keeps all others flat.
+ *
+ * Why the source test is sound: Starlark has no `getattr` on modules, no
+ * `globals()` and no `eval`, so the only way a program can reach a
+ * predeclared builtin is by writing its name as an identifier token. The
+ * test therefore looks for the identifier anywhere (a call, an alias
+ * `f = get_instances`, an argument), never for a call pattern; a name that
+ * only appears in a comment or a string costs one needless prefetch, never
+ * a wrong answer. A resolver-based list of referenced predeclared names
+ * from the compiled program would drop even those false positives
+ * (requested from the scriptlet host).
  */
+import { EngineError } from "../errors.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import { byLoad } from "../pipeline/candidates.js";
 import { instanceView, memberView } from "../pipeline/views.js";
@@ -18,9 +37,14 @@ import type {
 } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
 
-/** Does the scriptlet read instance lists (so the engine must prefetch them)? */
+/**
+ * Can the scriptlet read instance lists (so the engine must prefetch them)?
+ * True whenever `get_instances` or `get_project` appears as a whole
+ * identifier (Starlark identifiers are ASCII letters, digits and `_` here;
+ * `\b` treats `_` as part of a word, so `my_get_instances` does not match).
+ */
 export function needsInstanceList(source: string): boolean {
-  return /\bget_instances\s*\(/.test(source) || /\bget_project\s*\(/.test(source);
+  return /\b(?:get_instances|get_project)\b/.test(source);
 }
 
 export function instanceUrl(record: Pick<InstanceRecord, "name" | "project">): string {
@@ -48,8 +72,16 @@ export class ModelClusterView implements ScriptletClusterView {
     return (member.record.resources ?? {}) as ResourcesView;
   }
 
+  private instanceList(): InstanceRecord[] {
+    // needsInstanceList() said the scriptlet could not reach this builtin; reaching it anyway is an engine bug.
+    if (this.allInstances === null) {
+      throw new EngineError("internal", "Instance list was not preloaded for this scriptlet");
+    }
+    return this.allInstances;
+  }
+
   instances(filter: { project?: string; location?: string }): InstanceView[] {
-    return (this.allInstances ?? [])
+    return this.instanceList()
       .filter(
         (record) =>
           (filter.project === undefined || record.project === filter.project) &&
@@ -80,7 +112,9 @@ export class ModelClusterView implements ScriptletClusterView {
   project(name: string): ProjectView | undefined {
     const project = this.model.projects.get(name);
     if (project === undefined) return undefined;
-    const usedBy = (this.allInstances ?? []).filter((record) => record.project === name).map(instanceUrl);
+    const usedBy = this.instanceList()
+      .filter((record) => record.project === name)
+      .map(instanceUrl);
     return {
       name: project.name,
       description: project.description,

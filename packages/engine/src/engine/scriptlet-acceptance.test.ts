@@ -166,6 +166,22 @@ def instance_placement(request, candidate_members):
     expect(outcomes.instances.map((i) => i.location)).toEqual(["node1", "node2"]);
   });
 
+  it("preloads instances for a scriptlet that only reaches get_instances through an alias", async () => {
+    const { engine } = await testCluster();
+    await addMember(engine, "node1");
+    await addMember(engine, "node2");
+    await engine.createInstance({ name: "a" }, { target: "node2" });
+    await engine.setConfig({
+      "instances.placement.scriptlet": `
+def instance_placement(request, candidate_members):
+    lister = get_instances
+    log_info("on node2: ", [i.name for i in lister(location="node2")])
+`,
+    });
+    const dry = await engine.dryRun({ name: "b" });
+    expect(dry.log.map((line) => line.message)).toEqual(['on node2: ["a"]']);
+  });
+
   it("counts in-flight placements of a bulk create as pending", async () => {
     const { engine, logger } = await testCluster();
     await addMember(engine, "node1");
