@@ -43,9 +43,9 @@ async function create(
   }
   if (body.name === undefined && instance.name !== "") ctx.out(`Instance name is: ${instance.name}`);
   if (instance.forthcoming) {
-    ctx.out(
-      `Reserved ${instance.name || instance.uuid} on ${ctx.colors.cyan(instance.location)} (uuid ${instance.uuid})`,
-    );
+    // An unnamed reservation is known by its UUID only; name it at commit time.
+    const what = instance.name === "" ? "capacity" : instance.name;
+    ctx.out(`Reserved ${what} on ${ctx.colors.cyan(instance.location)} (uuid ${instance.uuid})`);
   } else {
     ctx.out(`Placed ${instance.name} on ${ctx.colors.cyan(instance.location)}`);
   }

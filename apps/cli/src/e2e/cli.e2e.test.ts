@@ -337,6 +337,14 @@ describe("berth against berthd", { timeout: 180_000 }, () => {
     expect(await ok(["commit", "db1"])).toBe("Committed db1 on node2\n");
     await fails(["commit", "db1"], ExitCode.conflict, /^Error: /);
     await fails(["commit", "nothing"], ExitCode.notFound, /^Error: /);
+    const unnamed = await ok(["reserve", "--flavor", "m1.small"]);
+    const match = /^Reserving the instance\nReserved capacity on (node\d) \(uuid ([0-9a-f-]{36})\)\n$/.exec(
+      unnamed,
+    );
+    expect(match).not.toBeNull();
+    const [, member, uuid] = match as RegExpExecArray;
+    await fails(["commit", uuid as string], ExitCode.failed, /^Error: .*name/);
+    expect(await ok(["commit", uuid as string, "--name", "db2"])).toBe(`Committed db2 on ${member}\n`);
   });
 
   it("creates a batch all-or-nothing and says where each instance went", async () => {
