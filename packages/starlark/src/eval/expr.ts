@@ -30,6 +30,7 @@ import type { Cell, ExprFn, Frame } from "./frame.js";
 import { StarFunction } from "./function.js";
 import { forEachValue } from "./iterate.js";
 import { compileRead } from "./names.js";
+import { compilePairLoop, type PairLoop, PairSeq } from "./pair-iteration.js";
 import { compileStore } from "./store.js";
 
 const NO_KWARGS: [string, Value][] = [];
@@ -462,9 +463,22 @@ function compileMapComprehension(
   const store = compileStore(ctx, clause.vars);
   const vars = clause.vars;
   const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
+  const pairs = compilePairLoop(ctx, clause.x, vars, compileExpr, compileStore);
   return (fr) => {
-    const seq = x(fr);
+    const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;
+    if (seq instanceof PairSeq) {
+      const { first, second, length } = seq;
+      const { storeFirst, storeSecond } = pairs as PairLoop;
+      const out = new Array<Value>(length);
+      for (let i = 0; i < length; i++) {
+        thread.checkStep();
+        storeFirst(fr, first === undefined ? i : (first[i] as Value));
+        storeSecond(fr, second[i] as Value);
+        out[i] = body(fr);
+      }
+      return new StarList(out);
+    }
     if (slot >= 0 && seq instanceof StarRange) {
       const { start, step, length } = seq;
       thread.checkCollectionSize(length);
@@ -511,9 +525,21 @@ function compileComprehensionFor(
   const vars = clause.vars;
   const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
   const pos = clause.pos;
+  const pairs = compilePairLoop(ctx, clause.x, vars, compileExpr, compileStore);
   return (fr, out) => {
-    const seq = x(fr);
+    const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;
+    if (seq instanceof PairSeq) {
+      const { first, second, length } = seq;
+      const { storeFirst, storeSecond } = pairs as PairLoop;
+      for (let i = 0; i < length; i++) {
+        thread.checkStep();
+        storeFirst(fr, first === undefined ? i : (first[i] as Value));
+        storeSecond(fr, second[i] as Value);
+        inner(fr, out);
+      }
+      return;
+    }
     if (slot >= 0 && seq instanceof StarRange) {
       const { start, step, length } = seq;
       const locals = fr.locals;

@@ -30,6 +30,7 @@ import {
 } from "./frame.js";
 import { forEachValue } from "./iterate.js";
 import { compileRead, compileWrite, type StoreFn } from "./names.js";
+import { compilePairLoop, type PairLoop, PairSeq } from "./pair-iteration.js";
 import { compileStore } from "./store.js";
 
 export function compileBlock(ctx: CompileContext, stmts: Stmt[]): StmtFn {
@@ -274,9 +275,25 @@ function compileFor(ctx: CompileContext, s: ForStmt): StmtFn {
   const vars = s.vars;
   const localSlot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
   const store = compileStore(ctx, vars);
+  const pairs = compilePairLoop(ctx, s.x, vars, compileExpr, compileStore);
   return (fr) => {
-    const seq = x(fr);
+    const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;
+    if (seq instanceof PairSeq) {
+      const { first, second, length } = seq;
+      const { storeFirst, storeSecond } = pairs as PairLoop;
+      for (let i = 0; i < length; i++) {
+        thread.checkStep();
+        storeFirst(fr, first === undefined ? i : (first[i] as Value));
+        storeSecond(fr, second[i] as Value);
+        const c = body(fr);
+        if (c !== NORMAL) {
+          if (c === BREAK) break;
+          if (c === RETURN) return RETURN;
+        }
+      }
+      return NORMAL;
+    }
     if (seq instanceof StarRange && localSlot >= 0) {
       const { start, step, length } = seq;
       const locals = fr.locals;
