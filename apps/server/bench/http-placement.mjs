@@ -1,38 +1,102 @@
-// Placements over HTTP against a real berthd (real SQLite file, real TCP listener):
-// latency of one create at a time, and sustained creates with concurrent clients.
-// Usage: node bench/http-placement.mjs [members=200] [seconds=10]   (after `pnpm build`)
-import { mkdtempSync, rmSync } from "node:fs";
+// Placements over HTTP against real berthd processes (built dist/main.js, a temp
+// SQLite file, TCP on loopback, access logs on, as deployed).
+//
+//   node bench/http-placement.mjs [--members 1000] [--seconds 10] [--processes 1]
+//        [--connections 1,16,64] [--cpu-prof DIR] [--repeat 1]
+//
+// For each connection count: autocannon for --seconds against the server(s)
+// (connections spread over the processes), reporting creates/s, latency
+// percentiles and the servers' CPU time per create (from /proc: robust on a
+// loaded machine where wall time is not). --cpu-prof writes a V8 profile of
+// each server process on exit. Afterwards the store's consistency check runs.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { openStore } from "@berth/adapter-sqlite";
 import { Engine } from "@berth/engine";
 import autocannon from "autocannon";
-import { pino } from "pino";
-import { createApp, issueToken, listen, MemoryTokenStore, ServerMetrics } from "../dist/index.js";
 
-const members = Number(process.argv[2] ?? 200);
-const seconds = Number(process.argv[3] ?? 10);
+const { values } = parseArgs({
+  options: {
+    members: { type: "string", default: "1000" },
+    seconds: { type: "string", default: "10" },
+    processes: { type: "string", default: "1" },
+    connections: { type: "string", default: "1,16,64" },
+    repeat: { type: "string", default: "1" },
+    "cpu-prof": { type: "string" },
+  },
+});
+const members = Number(values.members);
+const seconds = Number(values.seconds);
+const processes = Number(values.processes);
+const connectionCounts = values.connections.split(",").map(Number);
+const repeat = Number(values.repeat);
+const mainJs = join(dirname(fileURLToPath(import.meta.url)), "../dist/main.js");
 const dir = mkdtempSync(join(tmpdir(), "berth-bench-"));
-const store = await openStore(join(dir, "berth.db"));
-const engine = await Engine.open({ store });
-await engine.setConfig({ "cluster.offline_threshold": "86400" });
-const started = Date.now();
-for (let i = 0; i < members; i++) {
-  await engine.createMember({
-    name: `m${i}`,
-    inventories: { VCPU: { total: 64 }, MEMORY_MB: { total: 262144 }, DISK_GB: { total: 10000 } },
-  });
+const db = join(dir, "berth.db");
+
+// --- cluster: members registered straight through the engine ---------------------------------
+{
+  const store = await openStore(db);
+  const engine = await Engine.open({ store });
+  await engine.setConfig({ "cluster.offline_threshold": "86400" });
+  const started = Date.now();
+  for (let i = 0; i < members; i++) {
+    await engine.createMember({
+      name: `m${i}`,
+      inventories: { VCPU: { total: 64 }, MEMORY_MB: { total: 262144 }, DISK_GB: { total: 10000 } },
+    });
+  }
+  console.error(`${members} members registered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await store.close();
 }
-console.error(`${members} members registered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-const tokens = new MemoryTokenStore();
-const { secret } = await issueToken(tokens, "bench", { admin: true });
-const app = createApp({ engine, tokens, logger: pino({ level: "silent" }), metrics: new ServerMetrics() });
-const running = await listen(app, { tcp: { host: "127.0.0.1", port: 0 } });
+const created = spawnSync(
+  process.execPath,
+  [mainJs, "token", "create", "bench", "--admin", "--json", "--db", db],
+  {
+    encoding: "utf8",
+  },
+);
+if (created.status !== 0) throw new Error(`token create failed: ${created.stderr}`);
+const secret = JSON.parse(created.stdout).token;
+
+// --- servers -------------------------------------------------------------------------------
+async function startServer(index) {
+  const log = join(dir, `berthd-${index}.log`);
+  const profiling = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...profiling, mainJs, "--db", db, "--listen", "127.0.0.1:0", "--socket", "none", "--tick", "5"],
+    { stdio: ["ignore", openSync(log, "w"), "inherit"] },
+  );
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    const line = readFileSync(log, "utf8")
+      .split("\n")
+      .find((l) => l.includes('"berthd listening"'));
+    if (line) return { child, url: JSON.parse(line).url };
+    if (child.exitCode !== null) throw new Error(`berthd exited with ${child.exitCode}`);
+  }
+  throw new Error("berthd did not start within 60 s");
+}
+
+/** utime + stime of a process, in ms (Linux /proc, clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const servers = [];
+for (let i = 0; i < processes; i++) servers.push(await startServer(i));
 
 let counter = 0;
-function run(connections) {
+function load(url, connections) {
   return autocannon({
-    url: `${running.url}/1.0/instances`,
+    url: `${url}/1.0/instances`,
     connections,
     duration: seconds,
     headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
@@ -52,19 +116,39 @@ function run(connections) {
 }
 
 const rows = [];
-for (const connections of [1, 16]) {
-  const result = await run(connections);
-  rows.push({
-    connections,
-    "creates/s (mean)": Math.round(result.requests.average),
-    "p50 ms": result.latency.p50,
-    "p99 ms": result.latency.p99,
-    "2xx": result["2xx"],
-    non2xx: result.non2xx,
-    errors: result.errors,
-  });
+for (let round = 0; round < repeat; round++) {
+  for (const connections of connectionCounts) {
+    const cpuBefore = servers.map((s) => cpuMs(s.child.pid));
+    const perServer = Math.max(1, Math.round(connections / processes));
+    const results = await Promise.all(servers.map((s) => load(s.url, perServer)));
+    const cpu = servers.reduce((sum, s, i) => sum + cpuMs(s.child.pid) - cpuBefore[i], 0);
+    const ok = results.reduce((sum, r) => sum + r["2xx"], 0);
+    rows.push({
+      connections: perServer * processes,
+      processes,
+      "creates/s": Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
+      "p50 ms": Math.max(...results.map((r) => r.latency.p50)),
+      "p90 ms": Math.max(...results.map((r) => r.latency.p90)),
+      "p99 ms": Math.max(...results.map((r) => r.latency.p99)),
+      "server CPU ms/create": ok > 0 ? Math.round((cpu / ok) * 100) / 100 : null,
+      "2xx": ok,
+      non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: results.reduce((sum, r) => sum + r.errors, 0),
+    });
+  }
 }
 console.table(rows);
-await running.close();
-await store.close();
+
+for (const s of servers) s.child.kill("SIGTERM");
+await Promise.all(
+  servers.map((s) => new Promise((r) => (s.child.exitCode !== null ? r() : s.child.on("exit", r)))),
+);
+{
+  const store = await openStore(db);
+  const report = await store.check();
+  console.error(
+    `consistency check: ok=${report.ok} ${JSON.stringify(report.counts)} violations=${report.violations.length}`,
+  );
+  await store.close();
+}
 rmSync(dir, { recursive: true, force: true });

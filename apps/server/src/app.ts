@@ -1,13 +1,12 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { TokenStore } from "./auth/token-store.js";
-import { HttpError } from "./http/http-error.js";
+import { declaredBodyLimit } from "./http/request-body.js";
 import type { ServerMetrics } from "./metrics.js";
 import { accessLog } from "./middleware/access-log.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { handleError, notFoundHandler } from "./middleware/error-handler.js";
+import { requestId } from "./middleware/request-id.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { allRoutes } from "./routes/index.js";
 import { registerRawRoutes } from "./routes/raw-routes.js";
@@ -33,25 +32,19 @@ export interface AppOptions {
  * then the access log (which must see the final status), auth, body limit.
  */
 export function createApp(options: AppOptions): Hono<ServerEnv> {
+  const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const services: ServerServices = {
     engine: options.engine,
     tokens: options.tokens,
     version: options.version ?? "0.1.0",
+    bodyLimitBytes: maxSize,
   };
-  const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = new Hono<ServerEnv>();
   // A sane X-Request-Id from the client is kept (so callers can correlate their logs), else a UUID.
-  app.use(requestId({ limitLength: 128 }));
+  app.use(requestId(128));
   app.use(accessLog(options.logger, options.metrics));
   app.use(authenticate(options.tokens));
-  app.use(
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new HttpError(413, `Request body too large: the limit is ${maxSize} bytes`);
-      },
-    }),
-  );
+  app.use(declaredBodyLimit(maxSize));
   for (const spec of allRoutes) registerRoute(app, spec, services, options.metrics);
   registerRawRoutes(app, options.metrics, () => buildOpenApiDocument(allRoutes, services.version));
   app.notFound(

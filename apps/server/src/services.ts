@@ -7,4 +7,6 @@ export interface ServerServices {
   tokens: TokenStore;
   /** berthd's version, shown in GET /1.0. */
   version: string;
+  /** Largest request body accepted (413 beyond). */
+  bodyLimitBytes: number;
 }

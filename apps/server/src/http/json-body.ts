@@ -1,6 +1,16 @@
+import type { IncomingMessage } from "node:http";
 import { parseBody } from "@berth/api-types";
 import type { z } from "zod";
 import { badRequest } from "./http-error.js";
+import { readRequestText } from "./request-body.js";
+
+/** Where a request body comes from, and how much of it is accepted. */
+export interface BodySource {
+  request: Request;
+  /** Node's request, when served by @hono/node-server (read directly: cheaper). */
+  incoming: IncomingMessage | undefined;
+  maxBytes: number;
+}
 
 /**
  * Reads and validates a JSON body. Decoding and validation failures are
@@ -8,11 +18,11 @@ import { badRequest } from "./http-error.js";
  * api-types schemas rather than silently ignored.
  */
 export async function readJsonBody<S extends z.ZodType>(
-  request: Request,
+  source: BodySource,
   schema: S,
   optional: boolean,
 ): Promise<z.output<S>> {
-  const text = await request.text();
+  const text = await readRequestText(source.request, source.incoming, source.maxBytes);
   let decoded: unknown;
   if (text.trim() === "") {
     if (!optional) throw badRequest("Missing request body: expected a JSON object");

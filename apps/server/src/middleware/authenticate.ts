@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Principal } from "../auth/principal.js";
 import { hashTokenSecret } from "../auth/token-secret.js";
 import type { TokenStore } from "../auth/token-store.js";
+import { headerOf } from "../http/header.js";
 import { unauthorized } from "../http/http-error.js";
 import type { ServerEnv } from "../server-env.js";
 
@@ -18,7 +19,7 @@ export function authenticate(tokens: TokenStore): MiddlewareHandler<ServerEnv> {
       c.set("principal", { kind: "local" });
       return next();
     }
-    const header = c.req.header("authorization");
+    const header = headerOf(c, "authorization");
     if (header === undefined || header.trim() === "") {
       throw unauthorized("Missing bearer token (send 'Authorization: Bearer <token>')");
     }

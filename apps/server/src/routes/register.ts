@@ -43,7 +43,11 @@ export function registerRoute(
     const principal = c.get("principal");
     authorize(spec, principal, project);
     const body = spec.body
-      ? await readJsonBody(c.req.raw, apiSchemas[spec.body], spec.bodyOptional === true)
+      ? await readJsonBody(
+          { request: c.req.raw, incoming: c.env?.incoming, maxBytes: services.bodyLimitBytes },
+          apiSchemas[spec.body],
+          spec.bodyOptional === true,
+        )
       : undefined;
     const reply = await spec.handle({
       services,

@@ -1,0 +1,51 @@
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ bodyLimitBytes: 1024 });
+});
+afterAll(() => server.close());
+
+/** POSTs `chunks` with chunked transfer encoding (no Content-Length), as streaming clients do. */
+function postChunked(
+  path: string,
+  chunks: string[],
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" },
+    });
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    // The server may answer (413) and close before the whole body is sent.
+    req.on("error", reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe("request bodies read from the Node request", () => {
+  it("accepts a chunked body within the limit", async () => {
+    const body = JSON.stringify({ name: "chunky", description: "in pieces", config: {} });
+    const answer = await postChunked("/1.0/projects", [body.slice(0, 10), body.slice(10)]);
+    expect(answer.status).toBe(201);
+  });
+
+  it("refuses a chunked body over the limit with 413 while reading it", async () => {
+    const description = "x".repeat(2000);
+    const body = JSON.stringify({ name: "huge", description, config: {} });
+    const answer = await postChunked("/1.0/projects", [body.slice(0, 500), body.slice(500)]);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ type: "error", error_code: 413 });
+    expect(String(answer.body.error)).toContain("the limit is 1024 bytes");
+  });
+});
