@@ -55,6 +55,12 @@ export function hydrationBars(results: HydrationResults): BarResult[] {
       results.hydration.medianTotalMs,
       "ms",
     ),
+    figure(
+      "adapter.hydration.rss",
+      "  same, RSS after start-up, median",
+      results.hydration.medianRssAfterMiB,
+      "MiB",
+    ),
   ];
 }
 
