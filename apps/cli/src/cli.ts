@@ -38,6 +38,7 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option("--remote <url|name>", "server URL or remote name"))
     .addOption(new Option("--token <token>", "bearer token for TCP remotes (or $BERTH_TOKEN)"))
     .addOption(new Option("--socket <path>", "Unix socket of berthd"))
+    .addOption(new Option("--ca <file>", "PEM CA (or self-signed certificate) of an https remote"))
     .addOption(
       new Option("--project <name>", 'project (or $BERTH_PROJECT; default: the remote\'s, else "default")'),
     )

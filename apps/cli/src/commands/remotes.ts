@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { addressProblem, LOCAL_REMOTE, loadConfig, saveConfig } from "../config/config-file.js";
 import type { Io } from "../context.js";
@@ -29,7 +30,7 @@ export function registerRemoteCommands(program: Command, io: Io): void {
 
   remote
     .command("add")
-    .description("Add a remote; --token and --project are stored with it")
+    .description("Add a remote; --token, --project and --ca are stored with it")
     .argument("<name>", "remote name")
     .argument("<addr>", "https://HOST:PORT, http://HOST:PORT or unix:///PATH")
     .addHelpText(
@@ -51,6 +52,8 @@ export function registerRemoteCommands(program: Command, io: Io): void {
           addr,
           ...(flags.token ? { token: flags.token } : {}),
           ...(flags.project ? { project: flags.project } : {}),
+          // Stored absolute: the remote is used from any directory later.
+          ...(flags.ca ? { ca: resolve(flags.ca) } : {}),
         };
         saveConfig(config, ctx.io.env);
       }),

@@ -12,6 +12,8 @@ export interface RemoteEntry {
   token?: string;
   /** Project used when `--project` is not given. */
   project?: string;
+  /** PEM file of the CA (or the self-signed certificate) of an https remote. */
+  ca?: string;
 }
 
 export interface CliConfig {
@@ -84,7 +86,7 @@ function parseRemote(name: string, value: unknown, path: string): RemoteEntry {
   }
   const entry = value as Record<string, unknown>;
   for (const key of Object.keys(entry)) {
-    if (key !== "addr" && key !== "token" && key !== "project") {
+    if (key !== "addr" && key !== "token" && key !== "project" && key !== "ca") {
       throw invalid(path, `remote "${name}" has unknown key "${key}"`);
     }
   }
@@ -92,7 +94,7 @@ function parseRemote(name: string, value: unknown, path: string): RemoteEntry {
   const problem = addressProblem(entry.addr);
   if (problem) throw invalid(path, `remote "${name}": ${problem}`);
   const remote: RemoteEntry = { addr: entry.addr };
-  for (const key of ["token", "project"] as const) {
+  for (const key of ["token", "project", "ca"] as const) {
     const field = entry[key];
     if (field === undefined) continue;
     if (typeof field !== "string") throw invalid(path, `remote "${name}": "${key}" must be a string`);

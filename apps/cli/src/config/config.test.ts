@@ -102,6 +102,26 @@ describe("choosing the server", () => {
     expect(resolveConnection({}, config, {})).toEqual({ label: "local", options: {} });
     expect(resolveConnection({}, { ...config, defaultRemote: "prod" }, {}).label).toBe("prod");
   });
+  it("reads the CA file of an https remote, naming a missing one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "berth-ca-"));
+    const pem = join(dir, "ca.pem");
+    writeFileSync(pem, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+    const withCa = {
+      ...config,
+      remotes: { ...config.remotes, tls: { addr: "https://b.example:8443", ca: pem } },
+    };
+    expect(resolveConnection({ remote: "tls" }, withCa, {}).options.ca).toContain("BEGIN CERTIFICATE");
+    expect(resolveConnection({ remote: "https://h:1", ca: pem }, config, {}).options.ca).toContain(
+      "BEGIN CERTIFICATE",
+    );
+    expect(() => resolveConnection({ remote: "https://h:1", ca: join(dir, "none.pem") }, config, {})).toThrow(
+      `Cannot read the CA file ${join(dir, "none.pem")}: ENOENT`,
+    );
+    expect(parseConfig({ remotes: { tls: { addr: "https://h:1", ca: pem } } }, "c.yml").remotes.tls?.ca).toBe(
+      pem,
+    );
+  });
+
   it("rejects a malformed --remote URL as a usage error", () => {
     expect(() => resolveConnection({ remote: "ftp://x" }, config, {})).toThrow(
       "Invalid --remote: unsupported scheme",

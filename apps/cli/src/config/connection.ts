@@ -1,14 +1,25 @@
+import { readFileSync } from "node:fs";
 import type { BerthClientOptions } from "@berth/server/client";
 import { usageError } from "../exit-codes.js";
 import { addressProblem, type CliConfig, type RemoteEntry } from "./config-file.js";
 
 type Env = Record<string, string | undefined>;
 
+/** The PEM text of a CA file, read when a connection is made (a missing file is a usage error naming it). */
+function readCa(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw usageError(`Cannot read the CA file ${path}: ${(error as NodeJS.ErrnoException).message}`);
+  }
+}
+
 export interface ConnectionFlags {
   remote?: string;
   token?: string;
   socket?: string;
   project?: string;
+  ca?: string;
 }
 
 /** Where to send requests, and how that was chosen (shown by `berth remote list`, used in errors). */
@@ -31,6 +42,8 @@ function fromEntry(label: string, entry: RemoteEntry, flags: ConnectionFlags, en
   if (token !== undefined && token !== "") options.token = token;
   const project = flags.project ?? env.BERTH_PROJECT ?? entry.project;
   if (project !== undefined && project !== "") options.project = project;
+  const ca = flags.ca ?? entry.ca;
+  if (ca !== undefined && ca !== "") options.ca = readCa(ca);
   return { options, label };
 }
 

@@ -25,13 +25,13 @@ export interface RunningBerthd {
 }
 
 /** Starts berthd on a temp database, a temp socket and an ephemeral loopback port. */
-export async function startBerthd(): Promise<RunningBerthd> {
+export async function startBerthd(extraArgs: (dir: string) => string[] = () => []): Promise<RunningBerthd> {
   const dir = mkdtempSync(join(tmpdir(), "berth-e2e-"));
   const socket = join(dir, "berthd.sock");
   const db = join(dir, "berth.db");
   const child = spawn(
     process.execPath,
-    [BERTHD, "--db", db, "--listen", "127.0.0.1:0", "--socket", socket, "--tick", "1"],
+    [BERTHD, "--db", db, "--listen", "127.0.0.1:0", "--socket", socket, "--tick", "1", ...extraArgs(dir)],
     {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1" },
