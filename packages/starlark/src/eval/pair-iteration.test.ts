@@ -16,7 +16,11 @@ function run(src: string, limits: Partial<Limits> = {}): string {
 
 /** The same loops through global aliases of the built-ins: the general path (tuples built, then unpacked). */
 function viaTuples(src: string): string {
-  return `ENUM = enumerate\nZIP = zip\n${src.replace(/ in enumerate\(/g, " in ENUM(").replace(/ in zip\(/g, " in ZIP(")}`;
+  const aliased = src
+    .replace(/ in enumerate\(/g, " in ENUM(")
+    .replace(/ in zip\(/g, " in ZIP(")
+    .replace(/ in (\w+)\.items\(\)/g, " in ($1).items()");
+  return `ENUM = enumerate\nZIP = zip\n${aliased}`;
 }
 
 const programs = [
@@ -54,6 +58,26 @@ f()`,
                 return i
     print(d, i, x, g())
 f()`,
+  // d.items(): order, mutation inside the loop (the items list is a snapshot), non-dicts
+  `def f():
+    d = {"a": 1, "b": 2}
+    for k, v in d.items():
+        d[k + k] = v
+    e = {"x": 0}
+    for k, v in e.items():
+        e.pop(k)
+    print(d, e, [k * v for k, v in d.items() if v > 1], {v: k for k, v in d.items()})
+f()`,
+  `def f():
+    s = "abc"
+    for k, v in s.items():
+        pass
+f()`,
+  `def f():
+    for k, v in d.items():
+        pass
+    d = {}
+f()`,
   // arguments the fast form leaves to the built-in: ranges, strings, dicts, non-iterables
   `def f():
     print([(i, x) for i, x in enumerate(range(2))], [p for p in zip("ab", [1])])
@@ -75,10 +99,17 @@ describe("for a, b in enumerate(...) / zip(...) without pair tuples", () => {
     for (const src of programs) expect(run(src), src).toBe(run(viaTuples(src)));
     expect(run(programs[0] as string)).toContain("[(0, 10), (1, 20), (2, 30)]");
     expect(run(programs[1] as string)).toBe("[1, 2, 3, 10, 20, 30] [0, 1, 0, 1] 2\n");
-    expect(run(programs[5] as string)).toBe(
+    expect(run(programs[8] as string)).toBe(
       "error: enumerate: for parameter iterable: got int, want iterable",
     );
     expect(viaTuples(programs[0] as string)).toContain(" in ENUM(");
+    expect(run(programs[3] as string)).toBe(
+      '{"a": 1, "b": 2, "aa": 1, "bb": 2} {} ["bb", "bbbb"] {1: "aa", 2: "bb"}\n',
+    );
+    expect(run(programs[4] as string)).toBe(
+      "error: string has no .items field or method (did you mean .elems?)",
+    );
+    expect(run(programs[5] as string)).toBe("error: local variable d referenced before assignment");
   });
 
   it("leaves a user-defined function of the same name alone", () => {

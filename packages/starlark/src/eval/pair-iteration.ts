@@ -1,19 +1,20 @@
 /**
- * `for a, b in enumerate(seq)` and `for a, b in zip(xs, ys)` (loops and comprehensions) over
- * lists and tuples without building the pair tuples. enumerate and zip return a fresh list of
- * 2-tuples that the loop immediately unpacks again; on large sequences those short-lived tuples
- * were most of the garbage-collection work of comprehension-heavy programs.
+ * `for a, b in enumerate(seq)`, `for a, b in zip(xs, ys)` (over lists and tuples) and
+ * `for k, v in d.items()` (loops and comprehensions) without building the pair tuples. These
+ * calls return a fresh list of 2-tuples that the loop immediately unpacks again; on large
+ * sequences those short-lived tuples were most of the garbage-collection work of
+ * comprehension-heavy programs.
  *
  * The result is the same as calling the built-in: the sequences are read when the call would
  * have happened (a list is copied, so mutating it in the loop body has no effect, exactly as with
- * the list the built-in returns), the targets are assigned in order, and one step is counted per
- * iteration. Any other argument (ranges, dicts, strings, errors) goes through the real built-in.
+ * the list the built-in returns; d.items() likewise reads the dict's keys and values once), the
+ * targets are assigned in order, and one step is counted per iteration. Any other argument (ranges, dicts, strings, errors) goes through the real built-in.
  */
 
 import { universe } from "../library/universe.js";
 import type { Expr } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
-import { Builtin, callValue, StarList, StarTuple, type Value } from "../values/index.js";
+import { Builtin, callValue, StarDict, StarList, StarTuple, type Value } from "../values/index.js";
 import type { CompileContext } from "./context.js";
 import { claim } from "./errors.js";
 import type { ExprFn, Frame } from "./frame.js";
@@ -61,6 +62,26 @@ export function compilePairLoop(
 ): PairLoop | undefined {
   const targets = vars.kind === "Paren" ? vars.x : vars;
   if (targets.kind !== "Tuple" || targets.elems.length !== 2) return undefined;
+  const storeFirst = compileStore(ctx, targets.elems[0] as Expr);
+  const storeSecond = compileStore(ctx, targets.elems[1] as Expr);
+  if (
+    x.kind === "Call" &&
+    x.fn.kind === "Dot" &&
+    x.fn.name.name === "items" &&
+    x.args.length === 0 &&
+    x.fn.x.kind === "Ident"
+  ) {
+    // d.items() on a name: reading a name twice has no side effects, so when it turns out
+    // not to be a dict the general call simply runs.
+    const recv = compileExpr(ctx, x.fn.x);
+    const general = compileExpr(ctx, x);
+    const evaluate = (fr: Frame): Value | PairSeq => {
+      const d = recv(fr);
+      if (d instanceof StarDict) return new PairSeq(d.ht.keys(), d.ht.values(), d.ht.size);
+      return general(fr);
+    };
+    return { evaluate, storeFirst, storeSecond };
+  }
   if (x.kind !== "Call" || x.fn.kind !== "Ident" || x.fn.binding?.scope !== "universal") return undefined;
   if (!x.args.every((a) => a.kind === "positional")) return undefined;
   const builtin = ctx.universe.get(x.fn.name);
@@ -93,9 +114,5 @@ export function compilePairLoop(
         if (xs === undefined || ys === undefined) return call(fr, [v, w]);
         return new PairSeq(xs, ys, Math.min(xs.length, ys.length));
       };
-  return {
-    evaluate,
-    storeFirst: compileStore(ctx, targets.elems[0] as Expr),
-    storeSecond: compileStore(ctx, targets.elems[1] as Expr),
-  };
+  return { evaluate, storeFirst, storeSecond };
 }
