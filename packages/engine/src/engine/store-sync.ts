@@ -48,7 +48,9 @@ function wrapWrites<T extends object>(
       if (cached !== undefined) return cached;
       const value = Reflect.get(object, key, object) as unknown;
       let out: unknown = inner(key, value);
-      if (out === value && typeof value === "function") {
+      // Plain values (say a store's `location`) are read live, never cached.
+      if (out === value && typeof value !== "function") return value;
+      if (out === value) {
         const method = value as AnyMethod;
         out = writes.has(key)
           ? async (...args: unknown[]) => {
