@@ -22,11 +22,28 @@ export function instanceId(n: number): string {
   return `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
 }
 
+/**
+ * Size, project and reservation status mix `n` with the rank, so that every
+ * member gets a mix (with `n` alone, a member count divisible by ten would
+ * give each member one size and one project).
+ */
+export function sizeIndexOf(n: number, members: number): number {
+  return (n + placementOf(n, members).rank) % INSTANCE_SIZES.length;
+}
+
+export function projectIndexOf(n: number, members: number): number {
+  return (n + 3 * placementOf(n, members).rank) % PROJECTS.length;
+}
+
+export function isForthcoming(n: number, members: number): boolean {
+  return (n + placementOf(n, members).rank) % FORTHCOMING_EVERY === 0;
+}
+
 export function instanceSpec(n: number, members: number): NewInstance {
   const { memberIndex, rank } = placementOf(n, members);
-  const size = INSTANCE_SIZES[n % INSTANCE_SIZES.length]!;
+  const size = INSTANCE_SIZES[sizeIndexOf(n, members)]!;
   const member = memberName(memberIndex);
-  const forthcoming = n % FORTHCOMING_EVERY === 0;
+  const forthcoming = isForthcoming(n, members);
   const ledger = forthcoming ? "forthcoming" : "used";
   const allocations: AllocationRow[] = [
     { member, resourceClass: "VCPU", ledger, amount: size.vcpus },
@@ -41,7 +58,7 @@ export function instanceSpec(n: number, members: number): NewInstance {
   }
   return {
     id: instanceId(n),
-    project: PROJECTS[n % PROJECTS.length]!,
+    project: PROJECTS[projectIndexOf(n, members)]!,
     name: `inst-${n}`,
     type: n % 3 === 0 ? "virtual-machine" : "container",
     location: member,

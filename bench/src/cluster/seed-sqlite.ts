@@ -76,7 +76,7 @@ async function insertMembers(client: Client, members: number, heartbeatAt: strin
   );
 }
 
-/** Lookup tables the CTEs join on: sizes by `n % sizes`, projects by `n % projects`. */
+/** Lookup tables the CTEs join on: instance sizes and projects by index. */
 async function createLookupTables(client: Client): Promise<void> {
   await client.execute("CREATE TEMP TABLE bench_sizes (k INTEGER PRIMARY KEY, vcpus, memory_mib, disk_gib)");
   await client.execute({
@@ -93,14 +93,18 @@ async function createLookupTables(client: Client): Promise<void> {
 
 async function insertInstances(client: Client, { members, instances }: ClusterShape): Promise<void> {
   const sizes = INSTANCE_SIZES.length;
-  const ledger = `CASE WHEN n % ${FORTHCOMING_EVERY} = 0 THEN 'forthcoming' ELSE 'used' END`;
+  // The same mixing as instance-spec.ts (sizeIndexOf, projectIndexOf, isForthcoming).
+  const rank = `(n / ${members})`;
+  const forthcoming = `((n + ${rank}) % ${FORTHCOMING_EVERY} = 0)`;
+  const ledger = `CASE WHEN ${forthcoming} THEN 'forthcoming' ELSE 'used' END`;
   const id = "printf('00000000-0000-4000-8000-%012x', n)";
   const member = `((n % ${members}) + 1)`;
-  const rank = `(n / ${members})`;
+  const sizeJoin = `JOIN bench_sizes s ON s.k = (n + ${rank}) % ${sizes}`;
+  const projectJoin = `JOIN bench_projects p ON p.k = (n + 3 * ${rank}) % ${PROJECTS.length}`;
   const allocation = (resourceClass: string, amount: string, where = "") =>
     `${seq(instances)} INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount)
        SELECT ${id}, ${member}, '${resourceClass}', ${ledger}, ${amount}
-       FROM seq JOIN bench_sizes s ON s.k = n % ${sizes} ${where}`;
+       FROM seq ${sizeJoin} ${where}`;
   const saved = await client.execute(
     `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
        AND tbl_name IN (${BULK_TABLES.map((t) => `'${t}'`).join(", ")})`,
@@ -116,14 +120,14 @@ async function insertInstances(client: Client, { members, instances }: ClusterSh
        description, ephemeral, profiles, config, devices, instance_type, flavor, source, placement_group,
        origin, created_at, limits_cpu, limits_memory_bytes, limits_disk_bytes, revision)
      SELECT ${id}, p.name, 'inst-' || n, CASE n % 3 WHEN 0 THEN 'virtual-machine' ELSE 'container' END,
-            ${member}, n % ${FORTHCOMING_EVERY} = 0,
+            ${member}, ${forthcoming},
             CASE ${member} % ${AARCH64_EVERY} WHEN 0 THEN 'aarch64' ELSE 'x86_64' END, '', 0, '["default"]',
             json_object('limits.cpu', CAST(s.vcpus AS TEXT), 'limits.memory', s.memory_mib || 'MiB'),
             json_object('root', json_object('path', '/', 'pool', 'default', 'type', 'disk',
                                             'size', s.disk_gib || 'GiB')),
             NULL, NULL, NULL, NULL, NULL, '${GENERATED_AT}',
             s.vcpus, s.memory_mib * 1048576, s.disk_gib * 1073741824, 1
-     FROM seq JOIN bench_sizes s ON s.k = n % ${sizes} JOIN bench_projects p ON p.k = n % ${PROJECTS.length}`,
+     FROM seq ${sizeJoin} ${projectJoin}`,
   ]);
   await step("allocations", client, [
     allocation("VCPU", "s.vcpus"),
@@ -134,7 +138,7 @@ async function insertInstances(client: Client, { members, instances }: ClusterSh
   ]);
   await step("profile links", client, [
     `${seq(instances)} INSERT INTO instance_profiles (instance_id, project, profile)
-       SELECT ${id}, p.name, 'default' FROM seq JOIN bench_projects p ON p.k = n % ${PROJECTS.length}`,
+       SELECT ${id}, p.name, 'default' FROM seq ${projectJoin}`,
   ]);
   await step(
     "rebuild secondary indexes",
