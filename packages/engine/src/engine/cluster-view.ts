@@ -25,7 +25,7 @@
  */
 import { EngineError } from "../errors.js";
 import type { ClusterModel } from "../model/cluster-model.js";
-import { byLoad } from "../pipeline/candidates.js";
+import { orderByLoad } from "../pipeline/candidates.js";
 import { instanceView, memberView } from "../pipeline/views.js";
 import type {
   ClusterMemberStateView,
@@ -104,7 +104,7 @@ export class ModelClusterView implements ScriptletClusterView {
           member.isOnline(this.clock.nowMs, this.clock.offlineThresholdMs) &&
           (group === undefined || member.record.groups.includes(group)),
       );
-    return byLoad(schedulable).map((member) =>
+    return orderByLoad(schedulable).map((member) =>
       memberView(member, this.clock.nowMs, this.clock.offlineThresholdMs),
     );
   }

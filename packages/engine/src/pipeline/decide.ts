@@ -65,16 +65,21 @@ export function decide(
 ): Decision {
   const { candidates } = set;
   if (candidates.length === 0) throw noCandidateError(set, subject);
-  const names = candidates.map((member) => member.name);
+  const names = new Array<string>(candidates.length);
+  for (let index = 0; index < candidates.length; index++) names[index] = candidates[index]!.name;
   if (scriptlet === null) {
     return { member: candidates[0]!, decidedBy: "default", candidates: names, scriptlet: null };
+  }
+  const views = new Array<ReturnType<typeof memberView>>(candidates.length);
+  for (let index = 0; index < candidates.length; index++) {
+    views[index] = memberView(candidates[index]!, clock.nowMs, clock.offlineThresholdMs);
   }
   const result = scriptlet.host.run(
     scriptlet.version,
     scriptlet.source,
     {
       request,
-      candidates: candidates.map((member) => memberView(member, clock.nowMs, clock.offlineThresholdMs)),
+      candidates: views,
       instanceResources,
       cluster: scriptlet.cluster,
       limits: scriptlet.limits,
