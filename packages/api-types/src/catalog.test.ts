@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FlavorPatchSchema, FlavorPutSchema, FlavorSchema, FlavorsPostSchema } from "./flavors.js";
 import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("resource classes", () => {
   it("lists standard and custom classes", () => {

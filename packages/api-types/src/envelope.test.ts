@@ -9,12 +9,8 @@ import {
 } from "./envelope.js";
 import { ClusterMemberSchema } from "./members.js";
 import { clusterMember } from "./testing/examples.fixture.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("LXD response envelope", () => {
   it("builds the sync envelope with every LXD field", () => {

@@ -18,12 +18,8 @@ import {
   PlacementGroupsPostSchema,
 } from "./placement-groups.js";
 import { FINGERPRINT } from "./testing/examples.fixture.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("placement groups", () => {
   it("defaults rigor to strict on create", () => {

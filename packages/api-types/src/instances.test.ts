@@ -8,12 +8,8 @@ import {
   InstancesPostSchema,
 } from "./instances.js";
 import { instance, UUID_A } from "./testing/examples.fixture.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("InstancesPost: request shapes from the seed documents", () => {
   it("accepts `lxc init images:ubuntu/jammy foo` (seed 000)", () => {

@@ -5,12 +5,8 @@ import {
   InventorySchema,
   MemberInventoriesSchema,
 } from "./inventories.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("Inventory", () => {
   it("fills Placement's defaults for everything but total", () => {

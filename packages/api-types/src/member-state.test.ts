@@ -2,12 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ResourcesSchema } from "./member-resources.js";
 import { ClusterMemberStateSchema } from "./member-state.js";
 import { clusterMemberState, resources } from "./testing/examples.fixture.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("ClusterMemberState", () => {
   it("accepts LXD's sysinfo and storage pools", () => {

@@ -13,12 +13,8 @@ import {
   ClusterMembersPostSchema,
 } from "./members.js";
 import { clusterMember } from "./testing/examples.fixture.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("ClusterMember", () => {
   it("accepts a member with LXD's fields and Berth's traits", () => {

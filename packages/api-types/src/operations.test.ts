@@ -8,12 +8,8 @@ import {
 import { DryRunResultSchema } from "./dry-run.js";
 import { RebalancePlanSchema } from "./rebalance.js";
 import { UUID_A, UUID_B } from "./testing/examples.fixture.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("bulk create (seed 002: Ganeti multi-allocate)", () => {
   it("accepts a list of instance create bodies", () => {

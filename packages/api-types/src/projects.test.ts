@@ -13,12 +13,8 @@ import {
   ProjectSchema,
   ProjectsPostSchema,
 } from "./projects.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("projects", () => {
   const config = {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 /**
  * The request object a user logged from the pre-release LXD scriptlet (seed 001, forum thread).

@@ -8,12 +8,8 @@ import {
   serverConfigDefault,
   serverConfigErrorMessage,
 } from "./server-config.js";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 const scriptlet = `def instance_placement(request, candidate_members):
     set_target(candidate_members[0].server_name)

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { errorOf } from "./testing/rejection.fixture.js";
 import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
 import { parseBody } from "./validation.js";
-
-function errorOf(result: ReturnType<typeof parseBody>): string {
-  if (result.ok) throw new Error("expected the body to be rejected");
-  return result.error.message;
-}
 
 describe("tokens", () => {
   it("creates a restricted token by listing projects (admin defaults to false)", () => {
