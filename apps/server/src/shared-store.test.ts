@@ -63,6 +63,15 @@ describe("two servers sharing one database", () => {
     expect((await second.api.getServer()).config["instances.placement.scriptlet"]).toContain("Invalid name");
   });
 
+  it("shows members and inventories registered through the other server at once", async () => {
+    await addMembers(first.local(), [{ name: "late", cpus: 2 }]);
+    expect(await second.api.members.names()).toContain("late");
+    const vcpu = (await second.api.getInventory("late", "VCPU")) as unknown as { total: number };
+    expect(vcpu.total).toBe(2);
+    await first.local().members.delete("late");
+    expect(await second.api.members.names()).not.toContain("late");
+  });
+
   it("never overcommits with concurrent creates spread over both servers", async () => {
     const viaFirst = first.tcp(first.adminToken);
     await viaFirst.patchServerConfig({ "instances.placement.scriptlet": "" });

@@ -57,7 +57,11 @@ export async function openBackend(db: string, logger: Logger): Promise<Backend> 
   return {
     engine,
     tokens,
-    usage: async () => usageOf(engine),
+    usage: async () => {
+      // The gauges read the model: catch up with other processes first.
+      await engine.sync();
+      return usageOf(engine);
+    },
     tick: () => engine.tick(),
     close: () => store.close(),
   };

@@ -1,7 +1,7 @@
 import type { Engine } from "@berth/engine";
 import { groupToWire } from "../wire/catalog.js";
 import { listing, resourceUrl } from "../wire/urls.js";
-import { defineRoute, type RouteSpec } from "./route-spec.js";
+import { defineRoute, type RouteSpec, readingTheModel } from "./route-spec.js";
 
 const BASE = "/1.0/cluster/groups";
 
@@ -28,7 +28,7 @@ async function setGroupMembers(engine: Engine, group: string, wanted: readonly s
 }
 
 /** Cluster member groups (targets `@group`, project `restricted.cluster.groups`). */
-export const groupRoutes: RouteSpec[] = [
+export const groupRoutes: RouteSpec[] = readingTheModel([
   defineRoute({
     method: "GET",
     path: BASE,
@@ -149,4 +149,4 @@ export const groupRoutes: RouteSpec[] = [
       return { metadata: {} };
     },
   }),
-];
+]);

@@ -1,13 +1,13 @@
 import { notFoundHttp } from "../http/http-error.js";
 import { inventoriesToWire, inventoryToWire, memberToWire } from "../wire/members.js";
 import { listing, resourceUrl } from "../wire/urls.js";
-import { defineRoute, type RouteSpec } from "./route-spec.js";
+import { defineRoute, type RouteSpec, readingTheModel } from "./route-spec.js";
 
 const BASE = "/1.0/cluster/members";
 const member = (name: string) => resourceUrl(BASE, name);
 
 /** Cluster members: registration, edits, state (heartbeats), evacuation, resources and inventories. */
-export const memberRoutes: RouteSpec[] = [
+export const memberRoutes: RouteSpec[] = readingTheModel([
   defineRoute({
     method: "GET",
     path: BASE,
@@ -288,4 +288,4 @@ export const memberRoutes: RouteSpec[] = [
       return { metadata: inventoriesToWire(result) };
     },
   }),
-];
+]);

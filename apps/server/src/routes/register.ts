@@ -49,6 +49,7 @@ export function registerRoute(
           spec.bodyOptional === true,
         )
       : undefined;
+    if (spec.readsModel === true) await services.engine.sync();
     const reply = await spec.handle({
       services,
       params,

@@ -59,6 +59,12 @@ export interface RouteSpec<Body = unknown> {
   creates?: boolean;
   /** Error statuses this route can answer, besides 400/401/403 which every route can. */
   errors?: readonly number[];
+  /**
+   * The handler reads the engine's in-memory model synchronously (members,
+   * inventories, groups): the engine first catches up with what other
+   * processes sharing the database committed (`engine.sync()`, one cheap read).
+   */
+  readsModel?: boolean;
   handle(input: RouteInput<Body>): Promise<RouteReply> | RouteReply;
 }
 
@@ -69,4 +75,9 @@ export function defineRoute<N extends ApiSchemaName>(
 export function defineRoute(spec: Omit<RouteSpec<undefined>, "body">): RouteSpec;
 export function defineRoute(spec: RouteSpec<never>): RouteSpec {
   return spec as RouteSpec;
+}
+
+/** Marks routes whose handlers read the engine's model synchronously (see `RouteSpec.readsModel`). */
+export function readingTheModel(routes: RouteSpec[]): RouteSpec[] {
+  return routes.map((route) => ({ ...route, readsModel: true }));
 }
