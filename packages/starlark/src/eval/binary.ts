@@ -1,6 +1,6 @@
 import type { BinaryOp } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
-import { binary, compare, equals, inOperator, StarDict, type Value } from "../values/index.js";
+import { binary, compare, equals, inOperator, StarDict, StarFloat, type Value } from "../values/index.js";
 import { annotate } from "./errors.js";
 import type { ExprFn, Frame } from "./frame.js";
 
@@ -32,6 +32,28 @@ export function slowBinary(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Pos
 }
 
 /**
+ * `a op b` for + - * / when one operand is a float and the other a float or an int held as a JS
+ * number (exactly representable, as go.starlark.net converts it); undefined otherwise, and for
+ * division by zero, whose error the value layer raises.
+ */
+export function floatArith(op: BinaryOp, a: Value, b: Value): StarFloat | undefined {
+  const fa = a instanceof StarFloat ? a.value : typeof a === "number" ? a : undefined;
+  const fb = b instanceof StarFloat ? b.value : typeof b === "number" ? b : undefined;
+  if (fa === undefined || fb === undefined) return undefined;
+  switch (op) {
+    case "+":
+      return new StarFloat(fa + fb);
+    case "-":
+      return new StarFloat(fa - fb);
+    case "*":
+      return new StarFloat(fa * fb);
+    case "/":
+      return fb === 0 ? undefined : new StarFloat(fa / fb);
+  }
+  return undefined;
+}
+
+/**
  * Compiles `x op y` (not and/or). Small ints and strings take inline fast paths;
  * everything else goes through the value layer's operations, whose errors are positioned at the operator.
  */
@@ -46,6 +68,9 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
           if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
         } else if (typeof a === "string" && typeof b === "string") {
           if (a.length + b.length <= fr.thread.limits.maxStringLength) return a + b;
+        } else if (a instanceof StarFloat || b instanceof StarFloat) {
+          const r = floatArith(op, a, b);
+          if (r !== undefined) return r;
         }
         return slowBinary(fr, op, a, b, pos);
       };
@@ -56,6 +81,9 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         if (typeof a === "number" && typeof b === "number") {
           const r = a - b;
           if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
+        } else if (a instanceof StarFloat || b instanceof StarFloat) {
+          const r = floatArith(op, a, b);
+          if (r !== undefined) return r;
         }
         return slowBinary(fr, op, a, b, pos);
       };
@@ -66,8 +94,17 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
         if (typeof a === "number" && typeof b === "number") {
           const r = a * b;
           if (r <= MAX_SAFE && r >= -MAX_SAFE) return r + 0;
+        } else if (a instanceof StarFloat || b instanceof StarFloat) {
+          const r = floatArith(op, a, b);
+          if (r !== undefined) return r;
         }
         return slowBinary(fr, op, a, b, pos);
+      };
+    case "/":
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        return floatArith(op, a, b) ?? slowBinary(fr, op, a, b, pos);
       };
     case "%":
       return (fr) => {

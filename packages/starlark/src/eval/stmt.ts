@@ -7,6 +7,7 @@ import {
   getIndex,
   None,
   EvalError as StarEvalError,
+  StarFloat,
   StarList,
   StarRange,
   setField,
@@ -14,7 +15,7 @@ import {
   truth,
   type Value,
 } from "../values/index.js";
-import { applyBinary } from "./binary.js";
+import { applyBinary, floatArith } from "./binary.js";
 import type { CompileContext } from "./context.js";
 import { annotate } from "./errors.js";
 import { compileExpr, compileMakeFunction } from "./expr.js";
@@ -174,6 +175,10 @@ function compileAssign(ctx: CompileContext, s: AssignStmt): StmtFn {
 /** x op= y: lists extend in place for +=, as in go.starlark.net (the value layer's augmentedBinary). */
 function augment(fr: Frame, op: BinaryOp, a: Value, b: Value, pos: Position): Value {
   if (typeof a === "number" && typeof b === "number") return applyBinary(fr, op, a, b, pos);
+  if (a instanceof StarFloat || b instanceof StarFloat) {
+    const r = floatArith(op, a, b);
+    if (r !== undefined) return r;
+  }
   try {
     return augmentedBinary(op as Parameters<typeof augmentedBinary>[0], a, b, fr.thread);
   } catch (err) {
