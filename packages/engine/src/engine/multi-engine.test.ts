@@ -54,6 +54,18 @@ describe("engines sharing one store see each other's changes", () => {
     expect((await b.getConfig()).values["cluster.offline_threshold"]).toBe("30");
   });
 
+  it("a heartbeat of its own never hides another engine's change", async () => {
+    const { a, b } = await twoEngines();
+    await addMember(a, "n1");
+    await b.sync();
+    // b's heartbeat does not move the counter; a's description change does, by one.
+    const beat = b.heartbeat("n1");
+    await a.updateMember("n1", { description: "moved to rack 9" });
+    await beat;
+    await b.sync();
+    expect(b.getMember("n1").record.description).toBe("moved to rack 9");
+  });
+
   it("an engine's own writes do not make it re-read members", async () => {
     const { store, a } = await twoEngines();
     const before = store.memberReads;

@@ -31,6 +31,17 @@ const TABLE_WRITES: ReadonlySet<PropertyKey> = new Set(["create", "update", "del
 type AnyMethod = (...args: unknown[]) => unknown;
 
 /**
+ * Writes that do not move the counter must not be noted: a heartbeat
+ * followed by another process's change would otherwise look like "moved by
+ * one since I looked" and that change would be missed.
+ */
+function movesCounter(key: PropertyKey, args: unknown[]): boolean {
+  if (key !== "updateMember") return true;
+  const patch = (args[1] ?? {}) as Record<string, unknown>;
+  return Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state");
+}
+
+/**
  * Wraps `target` so every call of a method in `writes` runs `afterWrite`
  * once it settled; other methods are bound to the target (so the store's
  * own `this` accesses never go through the proxy) and cached.
@@ -55,7 +66,7 @@ function wrapWrites<T extends object>(
         out = writes.has(key)
           ? async (...args: unknown[]) => {
               const result = await method.apply(object, args);
-              await afterWrite();
+              if (movesCounter(key, args)) await afterWrite();
               return result;
             }
           : method.bind(object);
