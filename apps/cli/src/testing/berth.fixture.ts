@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The built binaries the tests drive: the real daemon and the real CLI, as users run them. */
@@ -108,6 +109,30 @@ export function berth(
   options: { env?: Record<string, string>; input?: string } = {},
 ): Promise<RunResult> {
   return runProcess(process.execPath, [BERTH, ...args], cliEnv(server, options.env), options.input);
+}
+
+/**
+ * The two checks every e2e step makes, bound to the file's server (started in
+ * its `beforeAll`, hence a getter): `ok` expects exit 0 with nothing on stderr
+ * and returns stdout; `fails` expects the exit code and the stderr text or pattern.
+ */
+export function cliChecks(server: () => RunningBerthd): {
+  ok(args: string[], input?: string): Promise<string>;
+  fails(args: string[], code: number, stderr: string | RegExp): Promise<void>;
+} {
+  return {
+    async ok(args, input) {
+      const result = await berth(server(), args, input !== undefined ? { input } : {});
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
+      return result.stdout;
+    },
+    async fails(args, code, stderr) {
+      const result = await berth(server(), args);
+      expect({ args, code: result.code }).toEqual({ args, code });
+      if (typeof stderr === "string") expect(result.stderr).toBe(stderr);
+      else expect(result.stderr).toMatch(stderr);
+    },
+  };
 }
 
 /** Writes a file into the server's temp dir and returns its path. */
