@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BERTH,
   berth,
+  berthInProcess,
   cliEnv,
   MEMBER_STATE_YAML,
   type RunningBerthd,
@@ -33,7 +34,7 @@ let server: RunningBerthd;
 
 beforeAll(async () => {
   server = await startBerthd();
-  const run = (...args: string[]) => berth(server, args);
+  const run = (...args: string[]) => berthInProcess(server, args);
   await run("config", "set", "cluster.offline_threshold", "86400");
   const state = writeTemp(server, "state.yaml", MEMBER_STATE_YAML);
   const steps = await Promise.all([

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { expect } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -102,7 +103,7 @@ export function cliEnv(server: RunningBerthd, extra: Record<string, string> = {}
   return { ...env, BERTH_SOCKET: server.socket, BERTH_CONFIG_DIR: join(server.dir, "config"), ...extra };
 }
 
-/** `berth ARGS...` against the server. */
+/** `berth ARGS...` against the server, as a user runs it: the built binary in its own process. */
 export function berth(
   server: RunningBerthd,
   args: string[],
@@ -111,9 +112,51 @@ export function berth(
   return runProcess(process.execPath, [BERTH, ...args], cliEnv(server, options.env), options.input);
 }
 
+type BuiltCli = typeof import("../cli.js");
+let builtCli: Promise<BuiltCli> | undefined;
+
+/** A stream that keeps what is written to it. */
+function capture(): { stream: Writable; text: () => string } {
+  let text = "";
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
 /**
- * The two checks every e2e step makes, bound to the file's server (started in
- * its `beforeAll`, hence a getter): `ok` expects exit 0 with nothing on stderr
+ * `berth ARGS...` against the server inside this process: the built CLI's
+ * `runCli` (the same argument parsing, requests, output and exit code as the
+ * binary, whose `main.ts` only hands it the process streams) with piped,
+ * non-terminal streams and the same environment as `berth()`. Starting node
+ * and loading the CLI costs about 0.3 s of CPU per run, which made the e2e
+ * files CPU-bound on a loaded 2-core machine; steps that are about the binary
+ * itself use `berth()`.
+ */
+export async function berthInProcess(
+  server: RunningBerthd,
+  args: string[],
+  options: { env?: Record<string, string>; input?: string } = {},
+): Promise<RunResult> {
+  builtCli ??= import(pathToFileURL(resolve(here, "../../dist/cli.js")).href) as Promise<BuiltCli>;
+  const { runCli } = await builtCli;
+  const stdout = capture();
+  const stderr = capture();
+  const code = await runCli(args, {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from(options.input !== undefined ? [options.input] : []),
+    env: cliEnv(server, options.env),
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * The two checks every e2e step makes (in process), bound to the file's server
+ * (started in its `beforeAll`, hence a getter): `ok` expects exit 0 with nothing on stderr
  * and returns stdout; `fails` expects the exit code and the stderr text or pattern.
  */
 export function cliChecks(server: () => RunningBerthd): {
@@ -122,12 +165,12 @@ export function cliChecks(server: () => RunningBerthd): {
 } {
   return {
     async ok(args, input) {
-      const result = await berth(server(), args, input !== undefined ? { input } : {});
+      const result = await berthInProcess(server(), args, input !== undefined ? { input } : {});
       expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
       return result.stdout;
     },
     async fails(args, code, stderr) {
-      const result = await berth(server(), args);
+      const result = await berthInProcess(server(), args);
       expect({ args, code: result.code }).toEqual({ args, code });
       if (typeof stderr === "string") expect(result.stderr).toBe(stderr);
       else expect(result.stderr).toMatch(stderr);
