@@ -17,7 +17,7 @@ import { formatClassAmount } from "../output/sizes.js";
 import { renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { collect, parseCount, parseKeyValues } from "./arguments.js";
-import { registerConfigVerbs, registerCrud } from "./crud.js";
+import { registerConfigCreate, registerConfigVerbs, registerCrud } from "./crud.js";
 import { registerProfileDeviceCommands } from "./profile-devices.js";
 
 /** A size flag: plain integers are in `unit` (MiB or GiB), anything else an LXD size such as 4GiB. */
@@ -156,23 +156,13 @@ function registerProfiles(program: Command, io: Io): void {
     ],
   };
   const profile = registerCrud<Profile>(program, io, family);
-  profile
-    .command("create")
-    .description("Create a profile")
-    .argument("<name>", "profile name")
-    .option("-c, --config <key=value>", "config key (repeatable)", collect)
-    .option("--description <text>", "description")
-    .addHelpText("after", examples("berth profile create web -c limits.cpu=2 -c limits.memory=4GiB"))
-    .action(
-      action(io, async (ctx, name: string, flags: { config?: string[]; description?: string }) => {
-        await ctx.api.profiles.create({
-          name,
-          ...(flags.config ? { config: parseKeyValues(flags.config, "--config") } : {}),
-          ...(flags.description !== undefined ? { description: flags.description } : {}),
-        });
-        ctx.out(`Profile ${name} created`);
-      }),
-    );
+  registerConfigCreate(
+    profile,
+    io,
+    family,
+    "config key (repeatable)",
+    "berth profile create web -c limits.cpu=2 -c limits.memory=4GiB",
+  );
   registerConfigVerbs<Profile>(
     profile,
     io,
@@ -210,26 +200,13 @@ function registerProjects(program: Command, io: Io): void {
     ],
   };
   const project = registerCrud<Project>(program, io, family);
-  project
-    .command("create")
-    .description("Create a project")
-    .argument("<name>", "project name")
-    .option("-c, --config <key=value>", "config key, e.g. limits.instances=10 (repeatable)", collect)
-    .option("--description <text>", "description")
-    .addHelpText(
-      "after",
-      examples("berth project create team-a -c limits.instances=20 -c restricted.cluster.groups=ssd"),
-    )
-    .action(
-      action(io, async (ctx, name: string, flags: { config?: string[]; description?: string }) => {
-        await ctx.api.projects.create({
-          name,
-          ...(flags.config ? { config: parseKeyValues(flags.config, "--config") } : {}),
-          ...(flags.description !== undefined ? { description: flags.description } : {}),
-        });
-        ctx.out(`Project ${name} created`);
-      }),
-    );
+  registerConfigCreate(
+    project,
+    io,
+    family,
+    "config key, e.g. limits.instances=10 (repeatable)",
+    "berth project create team-a -c limits.instances=20 -c restricted.cluster.groups=ssd",
+  );
   registerConfigVerbs<Project>(
     project,
     io,

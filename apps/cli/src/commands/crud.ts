@@ -4,6 +4,7 @@ import type { CommandContext, Io } from "../context.js";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { type Column, renderDocument, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
+import { collect, parseKeyValues } from "./arguments.js";
 
 // Bodies differ per collection; the shared verbs only pass them through.
 // biome-ignore lint/suspicious/noExplicitAny: each family narrows T itself; the helper never reads bodies.
@@ -130,6 +131,35 @@ export function registerConfigVerbs<T extends { config: Record<string, string> }
           throw new CliError(`${family.noun} "${name}" has no config key "${key}"`, ExitCode.notFound);
         const { [key]: _removed, ...config } = current.config;
         await collection.put(name, toPut({ ...current, config }));
+      }),
+    );
+}
+
+/**
+ * `create NAME [-c KEY=VALUE]... [--description TEXT]` for the families whose create body
+ * is only a name, a config map and a description (profiles, projects).
+ */
+export function registerConfigCreate<T>(
+  parent: Command,
+  io: Io,
+  family: Pick<CrudFamily<T>, "collection" | "noun">,
+  configHelp: string,
+  example: string,
+): void {
+  parent
+    .command("create")
+    .description(`Create a ${family.noun}`)
+    .argument("<name>", `${family.noun} name`)
+    .option("-c, --config <key=value>", configHelp, collect)
+    .option("--description <text>", "description")
+    .addHelpText("after", examples(example))
+    .action(
+      action(io, async (ctx, name: string, flags: { config?: string[]; description?: string }) => {
+        const body: { name: string; config?: Record<string, string>; description?: string } = { name };
+        if (flags.config) body.config = parseKeyValues(flags.config, "--config");
+        if (flags.description !== undefined) body.description = flags.description;
+        await family.collection(ctx.api).create(body);
+        ctx.out(`${family.noun.charAt(0).toUpperCase()}${family.noun.slice(1)} ${name} created`);
       }),
     );
 }

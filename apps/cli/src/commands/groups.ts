@@ -2,8 +2,9 @@ import type { ClusterGroup } from "@berth/api-types";
 import type { Command } from "commander";
 import type { Io } from "../context.js";
 import { isDocumentFormat } from "../output/format.js";
-import { type Column, renderDocument, renderList } from "../output/view.js";
+import { type Column, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
+import { renderObject } from "./crud.js";
 
 const columns: Column<ClusterGroup>[] = [
   { header: "NAME", human: (g) => g.name },
@@ -36,12 +37,7 @@ export function registerGroupCommands(cluster: Command, io: Io): void {
     .description("Show a member group")
     .argument("<group>", "group name")
     .addHelpText("after", examples("berth cluster group show ssd"))
-    .action(
-      action(io, async (ctx, name: string) => {
-        const g = await ctx.api.groups.get(name);
-        ctx.out(renderDocument(g, ctx.format === "json" ? "json" : "yaml"));
-      }),
-    );
+    .action(action(io, async (ctx, name: string) => renderObject(ctx, await ctx.api.groups.get(name))));
 
   group
     .command("create")

@@ -4,6 +4,7 @@ import { CliError, ExitCode } from "../exit-codes.js";
 import { isDocumentFormat } from "../output/format.js";
 import { renderDocument } from "../output/view.js";
 import { action, examples } from "./action.js";
+import { renderObject } from "./crud.js";
 
 export function registerConfigCommands(program: Command, io: Io): void {
   const config = program
@@ -21,7 +22,7 @@ export function registerConfigCommands(program: Command, io: Io): void {
     .action(
       action(io, async (ctx) => {
         const server = await ctx.api.getServer();
-        ctx.out(renderDocument(server.config, ctx.format === "json" ? "json" : "yaml"));
+        renderObject(ctx, server.config);
       }),
     );
 
