@@ -1,4 +1,11 @@
-import type { ClusterMember, ClusterMembersPost, RebalancePlan } from "@berth/api-types";
+import type {
+  ClusterMember,
+  ClusterMemberState,
+  ClusterMembersPost,
+  RebalancePlan,
+  Resources,
+} from "@berth/api-types";
+import type { BerthApi } from "@berth/server/client";
 import type { Command } from "commander";
 import type { CommandContext, Io } from "../context.js";
 import { CliError, ExitCode, usageError } from "../exit-codes.js";
@@ -278,37 +285,45 @@ export function registerClusterCommands(program: Command, io: Io): void {
       action(io, async (ctx, name: string, flags: { state?: string; resources?: string }) => {
         if (flags.state === undefined && flags.resources === undefined)
           throw usageError("Give --state FILE, --resources FILE, or both");
+        // The files go to berthd as read: it validates them and names any bad field.
         if (flags.resources !== undefined) {
-          await ctx.api.putMemberResources(name, readDocument(flags.resources, "resources file") as never);
+          const resources = readDocument(flags.resources, "resources file") as Resources;
+          await ctx.api.putMemberResources(name, resources);
         }
-        if (flags.state !== undefined)
-          await ctx.api.putMemberState(name, readDocument(flags.state, "state file") as never);
+        if (flags.state !== undefined) {
+          await ctx.api.putMemberState(name, readDocument(flags.state, "state file") as ClusterMemberState);
+        }
       }),
     );
 
-  cluster
-    .command("evacuate")
-    .description("Move every instance off a member and stop placing on it")
-    .argument("<member>", "member name")
-    .addHelpText("after", examples("berth cluster evacuate node2"))
-    .action(
-      action(io, async (ctx, name: string) => {
-        await ctx.api.evacuateMember(name);
-        ctx.out(`Member ${name} evacuated`);
-      }),
-    );
-
-  cluster
-    .command("restore")
-    .description("Make an evacuated member schedulable again")
-    .argument("<member>", "member name")
-    .addHelpText("after", examples("berth cluster restore node2"))
-    .action(
-      action(io, async (ctx, name: string) => {
-        await ctx.api.restoreMember(name);
-        ctx.out(`Member ${name} restored`);
-      }),
-    );
+  // LXD's two member state actions: the same request shape, a different verb.
+  const stateActions = [
+    {
+      verb: "evacuate",
+      description: "Move every instance off a member and stop placing on it",
+      run: (api: BerthApi, name: string) => api.evacuateMember(name),
+      done: "evacuated",
+    },
+    {
+      verb: "restore",
+      description: "Make an evacuated member schedulable again",
+      run: (api: BerthApi, name: string) => api.restoreMember(name),
+      done: "restored",
+    },
+  ];
+  for (const { verb, description, run, done } of stateActions) {
+    cluster
+      .command(verb)
+      .description(description)
+      .argument("<member>", "member name")
+      .addHelpText("after", examples(`berth cluster ${verb} node2`))
+      .action(
+        action(io, async (ctx, name: string) => {
+          await run(ctx.api, name);
+          ctx.out(`Member ${name} ${done}`);
+        }),
+      );
+  }
 
   cluster
     .command("rebalance")
