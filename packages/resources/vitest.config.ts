@@ -10,7 +10,8 @@ export default mergeConfig(
       coverage: {
         provider: "v8",
         include: ["src/**/*.ts"],
-        exclude: ["src/**/*.test.ts"],
+        // Test fixtures are not the package's code.
+        exclude: ["src/**/*.test.ts", "src/testing/**"],
         reporter: ["text-summary", "text"],
         thresholds: { lines: 100 },
       },

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FIT_OK } from "./fit.js";
-import { type Inventory, inventoryCapacity, normalizeInventory } from "./inventory.js";
+import { type Inventory, inventoryCapacity } from "./inventory.js";
 import {
   addAllocation,
   combinedUsage,
@@ -10,18 +10,7 @@ import {
   fitsWithBothLedgers,
   subtractAllocation,
 } from "./ledger.js";
-
-function inventories(
-  input: Record<string, Parameters<typeof normalizeInventory>[1]>,
-): Record<string, Inventory> {
-  const out: Record<string, Inventory> = {};
-  for (const [name, record] of Object.entries(input)) {
-    const result = normalizeInventory(name, record);
-    if (!result.ok) throw new Error(result.error.message);
-    out[name] = result.value;
-  }
-  return out;
-}
+import { inventories } from "./testing/inventories.fixture.js";
 
 const member = inventories({ VCPU: { total: 8 }, MEMORY_MB: { total: 16384 } });
 

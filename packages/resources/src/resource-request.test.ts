@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { FIT_OK } from "./fit.js";
-import { type Inventory, normalizeInventory } from "./inventory.js";
 import { emptyUsage, fitsWithBothLedgers } from "./ledger.js";
 import {
   buildRequest,
@@ -9,6 +8,7 @@ import {
   requestFromNovaFlavor,
   toPlacementQuery,
 } from "./resource-request.js";
+import { inventories } from "./testing/inventories.fixture.js";
 
 const baseFlavor: NovaFlavor = {
   vcpus: 1,
@@ -27,18 +27,6 @@ function requestOf(flavor: NovaFlavor, bootFromVolume = false): ResourceRequest 
 
 function unsuffixed(request: ResourceRequest) {
   return request.groups.find((group) => group.suffix === "");
-}
-
-function inventories(
-  input: Record<string, Parameters<typeof normalizeInventory>[1]>,
-): Record<string, Inventory> {
-  const out: Record<string, Inventory> = {};
-  for (const [name, record] of Object.entries(input)) {
-    const result = normalizeInventory(name, record);
-    if (!result.ok) throw new Error(result.error.message);
-    out[name] = result.value;
-  }
-  return out;
 }
 
 describe("Nova's worked examples (test_utils.py, reference section 4.2)", () => {
