@@ -86,12 +86,15 @@ export function toValue(js: Plain, kind: FieldKind, thread: Thread | undefined):
       return isRecord(js) ? mapToDict(js, kind.of, thread) : new StarDict();
     case "object":
       // A Go struct field is never nil: an absent one reads as an object of absent fields.
-      return new HostObject(kind.schema, isRecord(js) ? js : {}, thread);
+      return new HostObject(kind.schema, isRecord(js) ? js : EMPTY_RECORD, thread);
     case "open":
       // Open lists may hold plain values as well as structs.
       return isRecord(js) ? new OpenObject(kind.typeName, js, thread) : plainToValue(js);
   }
 }
+
+/** Shared stand-in for an absent struct: objects only read their data. */
+const EMPTY_RECORD: PlainRecord = Object.freeze({});
 
 function isRecord(js: Plain): js is PlainRecord {
   return typeof js === "object" && js !== null && !Array.isArray(js);
@@ -158,7 +161,9 @@ abstract class ReadOnlyObject implements StarValue {
  */
 export class HostObject extends ReadOnlyObject {
   /** Converted container fields by slot, allocated on the first container read. */
-  private cache: (Value | undefined)[] | undefined;
+  private cache: (Value | undefined)[] | undefined = undefined;
+  /** A field, not a getter: the interpreter reads `type` on every attribute access. */
+  readonly type: string;
 
   constructor(
     private readonly schema: ObjectSchema,
@@ -166,10 +171,7 @@ export class HostObject extends ReadOnlyObject {
     protected readonly thread: Thread | undefined,
   ) {
     super();
-  }
-
-  get type(): string {
-    return this.schema.typeName;
+    this.type = schema.typeName;
   }
 
   attrNames(): string[] {
@@ -177,7 +179,7 @@ export class HostObject extends ReadOnlyObject {
   }
 
   getAttr(name: string): Value {
-    const slot = this.schema.slots.get(name);
+    const slot = this.schema.slots[name];
     if (slot === undefined) throw invalidFieldError(name);
     const kind = this.schema.kinds[slot] as FieldKind;
     if (kind.k === "scalar") {

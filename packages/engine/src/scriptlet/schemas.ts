@@ -29,8 +29,13 @@ export interface ObjectSchema {
   readonly typeName: string;
   /** Field name -> kind, in repr order. */
   readonly fields: ReadonlyMap<string, FieldKind>;
-  /** Field name -> position in `fields` (objects cache converted containers by slot). */
-  readonly slots: ReadonlyMap<string, number>;
+  /**
+   * Field name -> position in `fields` (objects cache converted containers by
+   * slot). A null-prototype object rather than a Map: attribute names come
+   * from the scriptlet's source as internalized strings, which V8 looks up in
+   * a dictionary object faster than Map.get hashes them.
+   */
+  readonly slots: Readonly<Record<string, number | undefined>>;
   /** Kinds by slot. */
   readonly kinds: readonly FieldKind[];
 }
@@ -47,7 +52,10 @@ function schema(typeName: string, fields: [string, FieldKind][]): ObjectSchema {
   return {
     typeName,
     fields: new Map(fields),
-    slots: new Map(fields.map(([name], i) => [name, i])),
+    slots: Object.assign(
+      Object.create(null) as Record<string, number>,
+      Object.fromEntries(fields.map(([name], i) => [name, i])),
+    ),
     kinds: fields.map(([, kind]) => kind),
   };
 }
