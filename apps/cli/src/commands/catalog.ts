@@ -9,7 +9,6 @@ import type {
   ResourceClass,
 } from "@berth/api-types";
 import { parseByteSize } from "@berth/resources";
-import type { BerthApi } from "@berth/server/client";
 import type { Command } from "commander";
 import type { Io } from "../context.js";
 import { CliError, ExitCode, usageError } from "../exit-codes.js";
@@ -17,7 +16,7 @@ import { formatClassAmount } from "../output/sizes.js";
 import { renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { collect, parseCount, parseKeyValues } from "./arguments.js";
-import { registerConfigCreate, registerConfigVerbs, registerCrud } from "./crud.js";
+import { registerConfigFamily, registerCrud, usedByColumn } from "./crud.js";
 import { registerProfileDeviceCommands } from "./profile-devices.js";
 
 /** A size flag: plain integers are in `unit` (MiB or GiB), anything else an LXD size such as 4GiB. */
@@ -138,81 +137,63 @@ function registerFlavors(program: Command, io: Io): void {
 }
 
 function registerProfiles(program: Command, io: Io): void {
-  const family = {
-    name: "profile",
-    noun: "profile",
-    description: "Profiles: config and devices merged into instances",
-    collection: (api: BerthApi) => api.profiles,
-    example: "web",
-    renamable: true,
-    columns: [
-      { header: "NAME", human: (p: Profile) => p.name },
-      { header: "DESCRIPTION", human: (p: Profile) => p.description },
-      {
-        header: "USED BY",
-        human: (p: Profile) => String(p.used_by.length),
-        exact: (p: Profile) => p.used_by.length,
-      },
-    ],
-  };
-  const profile = registerCrud<Profile>(program, io, family);
-  registerConfigCreate(
-    profile,
+  const profile = registerConfigFamily<Profile>(
+    program,
     io,
-    family,
-    "config key (repeatable)",
-    "berth profile create web -c limits.cpu=2 -c limits.memory=4GiB",
-  );
-  registerConfigVerbs<Profile>(
-    profile,
-    io,
-    family,
-    (p) => ({ description: p.description, config: p.config, devices: p.devices }),
-    "limits.cpu 2",
+    {
+      name: "profile",
+      noun: "profile",
+      description: "Profiles: config and devices merged into instances",
+      collection: (api) => api.profiles,
+      example: "web",
+      renamable: true,
+      columns: [
+        { header: "NAME", human: (p) => p.name },
+        { header: "DESCRIPTION", human: (p) => p.description },
+        usedByColumn("USED BY"),
+      ],
+    },
+    {
+      configHelp: "config key (repeatable)",
+      createExample: "berth profile create web -c limits.cpu=2 -c limits.memory=4GiB",
+      setExample: "limits.cpu 2",
+      toPut: (p) => ({ description: p.description, config: p.config, devices: p.devices }),
+    },
   );
   registerProfileDeviceCommands(profile, io);
 }
 
 function registerProjects(program: Command, io: Io): void {
-  const family = {
-    name: "project",
-    noun: "project",
-    description: "Projects: limits.*, restricted and restricted.cluster.groups",
-    collection: (api: BerthApi) => api.projects,
-    example: "team-a",
-    renamable: true,
-    columns: [
-      { header: "NAME", human: (p: Project) => p.name },
-      { header: "DESCRIPTION", human: (p: Project) => p.description },
-      {
-        header: "LIMITS",
-        human: (p: Project) =>
-          Object.entries(p.config)
-            .filter(([k]) => k.startsWith("limits."))
-            .map(([k, v]) => `${k.slice("limits.".length)}=${v}`)
-            .join(", "),
-      },
-      {
-        header: "USED BY",
-        human: (p: Project) => String(p.used_by.length),
-        exact: (p: Project) => p.used_by.length,
-      },
-    ],
-  };
-  const project = registerCrud<Project>(program, io, family);
-  registerConfigCreate(
-    project,
+  registerConfigFamily<Project>(
+    program,
     io,
-    family,
-    "config key, e.g. limits.instances=10 (repeatable)",
-    "berth project create team-a -c limits.instances=20 -c restricted.cluster.groups=ssd",
-  );
-  registerConfigVerbs<Project>(
-    project,
-    io,
-    family,
-    (p) => ({ description: p.description, config: p.config }),
-    "limits.instances 10",
+    {
+      name: "project",
+      noun: "project",
+      description: "Projects: limits.*, restricted and restricted.cluster.groups",
+      collection: (api) => api.projects,
+      example: "team-a",
+      renamable: true,
+      columns: [
+        { header: "NAME", human: (p) => p.name },
+        { header: "DESCRIPTION", human: (p) => p.description },
+        {
+          header: "LIMITS",
+          human: (p) =>
+            Object.entries(p.config)
+              .filter(([k]) => k.startsWith("limits."))
+              .map(([k, v]) => `${k.slice("limits.".length)}=${v}`)
+              .join(", "),
+        },
+        usedByColumn("USED BY"),
+      ],
+    },
+    {
+      configHelp: "config key, e.g. limits.instances=10 (repeatable)",
+      createExample: "berth project create team-a -c limits.instances=20 -c restricted.cluster.groups=ssd",
+      setExample: "limits.instances 10",
+      toPut: (p) => ({ description: p.description, config: p.config }),
+    },
   );
 }
 
@@ -327,7 +308,7 @@ function registerPlacementGroups(program: Command, io: Io): void {
       { header: "NAME", human: (g) => g.name },
       { header: "POLICY", human: (g) => g.policy },
       { header: "RIGOR", human: (g) => g.rigor },
-      { header: "INSTANCES", human: (g) => String(g.used_by.length), exact: (g) => g.used_by.length },
+      usedByColumn("INSTANCES"),
       { header: "DESCRIPTION", human: (g) => g.description },
     ],
   });

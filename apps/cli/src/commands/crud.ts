@@ -93,10 +93,10 @@ export function registerCrud<T>(program: Command, io: Io, family: CrudFamily<T>)
  * `set NAME KEY VALUE` / `unset NAME KEY` on an object's `config` map: read,
  * change the one key, write the whole object back (PUT), as `lxc profile set` does.
  */
-export function registerConfigVerbs<T extends { config: Record<string, string> }>(
+function registerConfigVerbs<T extends { config: Record<string, string> }>(
   parent: Command,
   io: Io,
-  family: Pick<CrudFamily<T>, "collection" | "noun" | "example" | "name">,
+  family: CrudFamily<T>,
   toPut: (value: T) => unknown,
   setExample: string,
 ): void {
@@ -139,10 +139,10 @@ export function registerConfigVerbs<T extends { config: Record<string, string> }
  * `create NAME [-c KEY=VALUE]... [--description TEXT]` for the families whose create body
  * is only a name, a config map and a description (profiles, projects).
  */
-export function registerConfigCreate<T>(
+function registerConfigCreate<T>(
   parent: Command,
   io: Io,
-  family: Pick<CrudFamily<T>, "collection" | "noun">,
+  family: CrudFamily<T>,
   configHelp: string,
   example: string,
 ): void {
@@ -162,4 +162,37 @@ export function registerConfigCreate<T>(
         ctx.out(`${family.noun.charAt(0).toUpperCase()}${family.noun.slice(1)} ${name} created`);
       }),
     );
+}
+
+/** What a config family adds to the CRUD verbs: help texts and the object's editable part. */
+export interface ConfigVerbs<T> {
+  /** Help of `create`'s `-c KEY=VALUE`. */
+  configHelp: string;
+  createExample: string;
+  /** `KEY VALUE` for the `set` example; its key is the `unset` example. */
+  setExample: string;
+  /** The PUT body of an object: its editable fields. */
+  toPut: (value: T) => unknown;
+}
+
+/**
+ * A family of objects made of a name, a description and a `config` map
+ * (profiles, projects): list/show/delete/rename, `create` with `-c`, and
+ * `set`/`unset` of one config key. Returns the family command for more verbs.
+ */
+export function registerConfigFamily<T extends { config: Record<string, string> }>(
+  program: Command,
+  io: Io,
+  family: CrudFamily<T>,
+  verbs: ConfigVerbs<T>,
+): Command {
+  const parent = registerCrud(program, io, family);
+  registerConfigCreate(parent, io, family, verbs.configHelp, verbs.createExample);
+  registerConfigVerbs(parent, io, family, verbs.toPut, verbs.setExample);
+  return parent;
+}
+
+/** A `USED BY`-style column: how many instances use the object, from its LXD `used_by` URLs. */
+export function usedByColumn<T extends { used_by: string[] }>(header: string): Column<T> {
+  return { header, human: (row) => String(row.used_by.length), exact: (row) => row.used_by.length };
 }
