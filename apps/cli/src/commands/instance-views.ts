@@ -36,7 +36,9 @@ export function instanceFields(i: Instance): [string, string][] {
   ];
   if (i.description) fields.push(["Description", i.description]);
   const config = Object.entries(i.expanded_config);
-  for (const [key, value] of config) fields.push([`  ${key}`, value]);
-  if (config.length > 0) fields.splice(fields.length - config.length, 0, ["Config", ""]);
+  if (config.length > 0) {
+    fields.push(["Config", ""]);
+    for (const [key, value] of config) fields.push([`  ${key}`, value]);
+  }
   return fields;
 }

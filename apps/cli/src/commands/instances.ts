@@ -51,7 +51,7 @@ async function create(
   }
 }
 
-/** Filters of `berth list`: `KEY=VALUE` matches a field or config key, a bare word a name prefix. */
+/** Filters of `berth list`: `KEY=VALUE` matches a field or config key, a bare word a name or UUID prefix. */
 export function matchesFilters(instance: Instance, filters: string[]): boolean {
   return filters.every((filter) => {
     const at = filter.indexOf("=");
@@ -71,7 +71,7 @@ export function registerInstanceCommands(program: Command, io: Io): void {
     .description("List instances and reservations of the project")
     .argument(
       "[filter...]",
-      "name prefix, or KEY=VALUE on a field (location, type, status, flavor) or config key",
+      "name or UUID prefix, or KEY=VALUE on a field (location, type, status, flavor) or config key",
     )
     .addHelpText(
       "after",
