@@ -50,6 +50,11 @@ function joinChoices(values: readonly unknown[]): string {
   return values.map((value) => JSON.stringify(value)).join(", ");
 }
 
+/** `1 item`, `3 items`. */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, small: boolean): string {
   const bound = small
     ? (issue as z.core.$ZodIssueTooSmall).minimum
@@ -58,13 +63,13 @@ function sizeMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, s
   const exact = (issue as { exact?: boolean }).exact === true;
   switch (issue.origin) {
     case "string":
-      if (exact) return `must be exactly ${n} character${n === 1 ? "" : "s"} long`;
+      if (exact) return `must be exactly ${counted(n, "character")} long`;
       if (small && n === 1) return "must not be empty";
-      return `must be ${small ? "at least" : "at most"} ${n} character${n === 1 ? "" : "s"} long`;
+      return `must be ${small ? "at least" : "at most"} ${counted(n, "character")} long`;
     case "array":
     case "set":
-      if (exact) return `must have exactly ${n} item${n === 1 ? "" : "s"}`;
-      return `must have ${small ? "at least" : "at most"} ${n} item${n === 1 ? "" : "s"}`;
+      if (exact) return `must have exactly ${counted(n, "item")}`;
+      return `must have ${small ? "at least" : "at most"} ${counted(n, "item")}`;
     default:
       if (issue.inclusive) return `must be ${small ? "at least" : "at most"} ${String(bound)}`;
       return `must be ${small ? "greater" : "less"} than ${String(bound)}`;
@@ -172,7 +177,7 @@ function summarize(issues: readonly FieldIssue[]): string {
   const first = issues[0]?.message ?? "Invalid body";
   const more = issues.length - 1;
   if (more <= 0) return first;
-  return `${first} (and ${more} more error${more === 1 ? "" : "s"})`;
+  return `${first} (and ${counted(more, "more error")})`;
 }
 
 /**
