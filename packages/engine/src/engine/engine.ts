@@ -29,6 +29,7 @@ import {
   type BulkOrder,
   type BulkOutcome,
   type CreateOptions,
+  type DryRunOptions,
   type PlacementOutcome,
   Placer,
 } from "./placer.js";
@@ -36,6 +37,7 @@ import { CatalogCache } from "./prepare.js";
 import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
 import { type EvacuationOutcome, type MovedInstance, Relocation } from "./relocation.js";
 import { EngineRuntime } from "./runtime.js";
+import { checkScriptletValue, SCRIPTLET_KEY } from "./scriptlet-value.js";
 
 export interface EngineOptions {
   store: Store;
@@ -56,7 +58,6 @@ export interface TickReport {
   healingFailed: { member: string; error: string }[];
 }
 
-const SCRIPTLET_KEY = "instances.placement.scriptlet";
 const RATIO_KEYS = [
   "scheduler.cpu_allocation_ratio",
   "scheduler.ram_allocation_ratio",
@@ -144,19 +145,8 @@ export class Engine {
       if (reason !== undefined) throw invalid(serverConfigErrorMessage(key, value, reason));
     }
     const scriptlet = patch[SCRIPTLET_KEY];
-    if (scriptlet !== undefined && scriptlet !== null && scriptlet !== "") {
-      try {
-        this.runtime.scriptletHost.validate(scriptlet);
-      } catch (error) {
-        if (error instanceof EngineError) {
-          throw new EngineError(
-            error.kind,
-            serverConfigErrorMessage(SCRIPTLET_KEY, scriptlet, error.message),
-          );
-        }
-        throw error;
-      }
-    }
+    if (scriptlet !== undefined && scriptlet !== null)
+      checkScriptletValue(this.runtime.scriptletHost, scriptlet);
     const normalized: Record<string, string | null> = {};
     for (const [key, value] of Object.entries(patch)) normalized[key] = value === "" ? null : value;
     const next = await this.runtime.store.setConfig(normalized, expectedVersion);
@@ -303,7 +293,8 @@ export class Engine {
     ]);
   }
   /** Decides without claiming: decision, candidates, scriptlet logs and cost. */
-  dryRun(body: InstancesPost, options: CreateOptions = {}): Promise<DryRunResult> {
+  /** `options.scriptletSource` dry-runs that scriptlet instead of the configured one. */
+  dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunResult> {
     return this.placer.dryRun(body, options);
   }
   /** All-or-nothing bulk create (see Placer.bulk). */

@@ -12,11 +12,21 @@ import { claimWithRetries, type PlannedClaim } from "./claims.js";
 import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
 import { BatchMemo, CatalogCache, type Prepared, prepareCreate } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
+import { checkScriptletValue } from "./scriptlet-value.js";
 
 export interface CreateOptions {
   project?: string;
   /** `member` or `@group`. */
   target?: string;
+}
+
+export interface DryRunOptions extends CreateOptions {
+  /**
+   * Dry-run this scriptlet instead of the configured one (`berth scriptlet
+   * test`). Validated like a config set of `instances.placement.scriptlet`
+   * (same messages, kind "invalid"); "" dry-runs without a scriptlet.
+   */
+  scriptletSource?: string;
 }
 
 export interface PlacementOutcome {
@@ -102,8 +112,11 @@ export class Placer {
   }
 
   /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */
-  async dryRun(body: InstancesPost, options: CreateOptions = {}): Promise<DryRunResult> {
+  async dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunResult> {
     const runtime = this.runtime;
+    const proposed = options.scriptletSource;
+    // Checked before anything else: a bad scriptlet is the caller's error, not a rejected placement.
+    if (proposed !== undefined) checkScriptletValue(runtime.scriptletHost, proposed);
     await runtime.sync();
     const prepared = await prepareCreate(
       runtime,
@@ -112,7 +125,7 @@ export class Placer {
       options.project ?? "default",
       options.target,
     );
-    const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime);
+    const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed);
     try {
       const decision = plan(runtime, prepared, { reason: "new", scriptlet, fullCandidates: true });
       return {

@@ -124,9 +124,16 @@ export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOp
   });
 }
 
-/** The scriptlet setup for this operation, or null when none is configured. */
-export async function scriptletSetup(runtime: EngineRuntime): Promise<ScriptletSetup | null> {
-  const source = runtime.effective.scriptlet;
+/**
+ * The scriptlet setup for this operation, or null when none is configured.
+ * `proposedSource` (a dry run's `scriptletSource`, already validated) runs
+ * instead of the configured scriptlet; "" means no scriptlet.
+ */
+export async function scriptletSetup(
+  runtime: EngineRuntime,
+  proposedSource?: string,
+): Promise<ScriptletSetup | null> {
+  const source = proposedSource ?? runtime.effective.scriptlet;
   if (source === "") return null;
   const prefetched = needsInstanceList(source) ? await runtime.store.listInstances() : null;
   const logger: ScriptletLogger = {
@@ -148,7 +155,8 @@ export async function scriptletSetup(runtime: EngineRuntime): Promise<ScriptletS
         return result;
       },
     },
-    version: runtime.config.version,
+    // A proposed scriptlet is not a configuration version: the host caches it by source.
+    version: proposedSource === undefined ? runtime.config.version : null,
     source,
     limits: runtime.effective.scriptletLimits,
     cluster: new ModelClusterView(runtime.model, runtime.timing(), prefetched),

@@ -29,10 +29,10 @@ export interface Decision {
   scriptlet: ScriptletResult | null;
 }
 
-/** A configured scriptlet, ready to run for this configuration version. */
+/** A scriptlet ready to run: the configured one (its configuration version) or a proposed one (`version` null). */
 export interface ScriptletSetup {
   host: ScriptletHost;
-  version: number;
+  version: number | null;
   source: string;
   limits: ScriptletLimits;
   cluster: ScriptletClusterView;

@@ -4,9 +4,12 @@
  * two older ones lets requests that started before a config change finish
  * without recompiling. The source is stored too, so a version number reused
  * with different text (a store reset, a test) never runs stale code.
+ * The key is a version by default; the host also keeps one keyed by a hash of
+ * the source for scriptlets that are not the configured one (dry runs of a
+ * proposed scriptlet, validation).
  */
-export class ProgramCache<P> {
-  private readonly entries = new Map<number, { source: string; program: P }>();
+export class ProgramCache<P, K = number> {
+  private readonly entries = new Map<K, { source: string; program: P }>();
 
   constructor(private readonly capacity = 4) {
     if (!Number.isInteger(capacity) || capacity < 1) {
@@ -19,7 +22,7 @@ export class ProgramCache<P> {
   }
 
   /** The program compiled for `version` from exactly `source`, if cached. */
-  get(version: number, source: string): P | undefined {
+  get(version: K, source: string): P | undefined {
     const entry = this.entries.get(version);
     if (entry === undefined || entry.source !== source) return undefined;
     // Refresh recency: Map iteration order is insertion order.
@@ -28,7 +31,7 @@ export class ProgramCache<P> {
     return entry.program;
   }
 
-  set(version: number, source: string, program: P): void {
+  set(version: K, source: string, program: P): void {
     this.entries.delete(version);
     this.entries.set(version, { source, program });
     while (this.entries.size > this.capacity) {
@@ -39,7 +42,7 @@ export class ProgramCache<P> {
   }
 
   /** Returns the cached program or compiles, caches and returns a new one. */
-  getOrCompile(version: number, source: string, compile: (source: string) => P): P {
+  getOrCompile(version: K, source: string, compile: (source: string) => P): P {
     const cached = this.get(version, source);
     if (cached !== undefined) return cached;
     const program = compile(source);

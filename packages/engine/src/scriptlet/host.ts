@@ -2,6 +2,7 @@
  * The scriptlet host: validates `instances.placement.scriptlet` values and
  * runs the scriptlet for one placement (SCRIPTLET.md).
  */
+import { createHash } from "node:crypto";
 import {
   call as callStarlark,
   decodeByteStringToUtf8,
@@ -61,10 +62,14 @@ export const VALIDATION_LIMITS: ScriptletLimits = Object.freeze({
 export interface ScriptletHostOptions {
   /** Compiled versions kept (default 4). */
   cacheSize?: number;
+  /** Compiled programs of other scriptlets (dry-run tests, validation) kept by source hash (default 8). */
+  sourceCacheSize?: number;
   /** Bounds for the top-level run during validate() (default VALIDATION_LIMITS). */
   validationLimits?: ScriptletLimits;
   /** Characters of log output kept per run (default DEFAULT_LOG_BUDGET, 1 Mi). */
   logBudget?: number;
+  /** Called before each compilation (diagnostics; tests use it to see what the caches save). */
+  onCompile?: (source: string) => void;
 }
 
 /** Text of a Starlark error as callers see it (Starlark errors carry normal JS strings). */
@@ -95,8 +100,23 @@ function shapeOf(v: Value | undefined): EntryPointShape {
   return { kind: "function", params };
 }
 
+/** Cache key of a scriptlet that is not a configuration version (entries also keep the source, so a collision cannot run the wrong program). */
+function sourceHash(source: string): string {
+  return createHash("sha256").update(source).digest("base64");
+}
+
 export function createScriptletHost(options: ScriptletHostOptions = {}): ScriptletHost {
+  const onCompile = options.onCompile;
+  const compile = (source: string): Program => {
+    onCompile?.(source);
+    return compileScriptlet(source);
+  };
   const cache = new ProgramCache<Program>(options.cacheSize ?? 4);
+  // Programs that are not a configuration version, by source hash: a separate
+  // cache so proposed scriptlets never evict the one in force.
+  const bySource = new ProgramCache<Program, string>(options.sourceCacheSize ?? 8);
+  const compileBySource = (source: string): Program =>
+    bySource.getOrCompile(sourceHash(source), source, compile);
   const validationLimits = options.validationLimits ?? VALIDATION_LIMITS;
   const logBudget = options.logBudget ?? DEFAULT_LOG_BUDGET;
 
@@ -105,7 +125,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     if (source === "") return;
     let program: Program;
     try {
-      program = compileScriptlet(source);
+      program = compileBySource(source);
     } catch (err) {
       if (err instanceof ScriptletCompileError) throw new EngineError("invalid", err.message);
       throw hostFailure(err);
@@ -126,7 +146,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
   }
 
   function run(
-    version: number,
+    version: number | null,
     source: string,
     call: ScriptletCall,
     logger?: ScriptletLogger,
@@ -149,7 +169,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
 
     let program: Program;
     try {
-      program = cache.getOrCompile(version, source, compileScriptlet);
+      program = version === null ? compileBySource(source) : cache.getOrCompile(version, source, compile);
     } catch (err) {
       // Validation keeps invalid values out of the config; this only happens
       // for values stored by other means. LXD answers "not loaded" then.

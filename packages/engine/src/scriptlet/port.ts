@@ -248,8 +248,14 @@ export interface ScriptletHost {
    * (default: the host's validation limits).
    */
   validate(source: string, limits?: ScriptletLimits): void;
-  /** Runs the scriptlet for configuration version `version` (compiled program cached per version). */
-  run(version: number, source: string, call: ScriptletCall, logger?: ScriptletLogger): ScriptletResult;
+  /**
+   * Runs the scriptlet for configuration version `version` (compiled program
+   * cached per version). `null` runs a scriptlet that is not the configured
+   * one (a dry run of a proposed scriptlet): its program is cached by a hash
+   * of its source, apart from the configured versions, so testing a
+   * scriptlet repeatedly compiles it once and never evicts the one in force.
+   */
+  run(version: number | null, source: string, call: ScriptletCall, logger?: ScriptletLogger): ScriptletResult;
 }
 
 export type CreateScriptletHost = () => ScriptletHost;
