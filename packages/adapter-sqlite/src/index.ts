@@ -9,3 +9,4 @@ export {
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export type { CheckReport, Violation, ViolationKind } from "./store/check.js";
 export { SqliteStore } from "./store/sqlite-store.js";
+export { type ApiTokenRecord, SqliteTokenStore } from "./store/token-store.js";

@@ -1,15 +1,8 @@
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import {
-  type Client,
-  createClient,
-  type InValue,
-  type Row,
-  type Transaction,
-  type TransactionMode,
-} from "@libsql/client";
+import { type Client, createClient, type InValue, type Row, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { isBusy, translateDriverError } from "./driver-errors.js";
+import { LocalClient, type SqlClient, type SqlTransaction } from "./local-client.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, filePragmaStatements, MEMORY_PRAGMA_STATEMENTS } from "./pragmas.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
@@ -40,7 +33,7 @@ export interface ConnectionOptions {
  */
 export interface Connection {
   readonly location: StoreLocation;
-  readonly client: Client;
+  readonly client: SqlClient;
   /**
    * A consistent read: BEGIN DEFERRED, so it takes no write lock and sees
    * one snapshot of the file even while other processes write (WAL).
@@ -53,7 +46,13 @@ export interface Connection {
    */
   write<T>(work: Work<T>): Promise<T>;
   /** Runs `work` on the bare client, queued like a transaction (migrations). */
-  exclusive<T>(work: (client: Client) => Promise<T>): Promise<T>;
+  exclusive<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Changes whenever another connection committed to the database (and
+   * when this one reconnected): SQLite's `PRAGMA data_version`, read outside
+   * any transaction. Undefined for remote databases, which have no such signal.
+   */
+  dataVersion(): Promise<string | undefined>;
   close(): void;
 }
 
@@ -103,9 +102,11 @@ export async function openConnection(
    * reliable way out; only files have more than one writer, so only they
    * ever need it (a reconnect would empty an in-memory database).
    */
+  let reconnects = 0;
   const recoverFrom = async (error: unknown): Promise<unknown> => {
     const translated = translateDriverError(error);
     if (location.kind === "file" && isBusy(translated)) {
+      reconnects += 1;
       await client.reconnect();
       await applyPragmas();
     }
@@ -113,7 +114,7 @@ export async function openConnection(
   };
   const inTransaction = <T>(mode: TransactionMode, work: Work<T>): Promise<T> =>
     lock.run(async () => {
-      let tx: Transaction;
+      let tx: SqlTransaction;
       try {
         tx = await client.transaction(mode);
       } catch (error) {
@@ -143,23 +144,25 @@ export async function openConnection(
     read: (work) => inTransaction("deferred", work),
     write: (work) => inTransaction("write", work),
     exclusive: (work) => lock.run(() => work(client)),
+    dataVersion: async () => {
+      if (location.kind === "remote") return undefined;
+      return lock.run(async () => {
+        const [row] = (await client.execute("PRAGMA data_version")).rows;
+        return `${reconnects}:${String(row?.[0])}`;
+      });
+    },
     close: () => client.close(),
   };
 }
 
-function createClientFor(location: StoreLocation, busyTimeoutMs: number): Client {
+function createClientFor(location: StoreLocation, busyTimeoutMs: number): SqlClient {
   switch (location.kind) {
     case "memory":
-      return createClient({ url: ":memory:" });
+      return new LocalClient(":memory:", busyTimeoutMs);
     case "file":
-      // One connection per client, so the pragmas set above apply to every
-      // statement; `timeout` repeats busy_timeout in case the client ever
-      // has to reopen that connection.
-      return createClient({
-        url: pathToFileURL(resolve(location.path)).href,
-        concurrency: 1,
-        timeout: busyTimeoutMs,
-      });
+      // One connection, so the pragmas set above apply to every statement;
+      // `timeout` repeats busy_timeout for when it is reopened.
+      return new LocalClient(resolve(location.path), busyTimeoutMs);
     case "remote":
       return createClient(
         location.authToken === undefined

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Client } from "@libsql/client";
 import { readMigrationFiles } from "drizzle-orm/migrator";
+import type { SqlClient } from "../connection/local-client.js";
 
 /** The SQL drizzle-kit generated, shipped with the package (drizzle/ beside dist/ and src/). */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -30,7 +30,7 @@ export interface MigrationReport {
  * is all-or-nothing.
  */
 export async function applyMigrations(
-  client: Client,
+  client: SqlClient,
   options: { folder?: string; local: boolean } = { local: true },
 ): Promise<MigrationReport> {
   const folder = options.folder ?? MIGRATIONS_FOLDER;

@@ -1,3 +1,4 @@
 export * from "./catalog.js";
 export * from "./instances.js";
 export * from "./members.js";
+export * from "./tokens.js";

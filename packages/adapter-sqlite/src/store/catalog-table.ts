@@ -1,8 +1,9 @@
 import { type CatalogTable, conflict, notFound, type RecordKey } from "@berth/engine";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Connection, Database } from "../connection/open-connection.js";
+import type { Connection, Database, Work } from "../connection/open-connection.js";
 import { bumpChangeVersion } from "./change-counter.js";
+import { ReadCache } from "./read-cache.js";
 
 /**
  * How one catalog record maps to one row. Most catalog tables store a record
@@ -30,12 +31,21 @@ function keyString(key: RecordKey): string {
 }
 
 export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
+  readonly #cache: ReadCache;
+
   constructor(
     private readonly connection: Connection,
     private readonly spec: CatalogSpec<T>,
-  ) {}
+  ) {
+    this.#cache = new ReadCache(connection);
+  }
 
+  /** Served from memory while nothing changed the table (see ReadCache): placements read profiles every time. */
   list(filter?: { project?: string }): Promise<T[]> {
+    return this.#cache.get(`list\u0000${filter?.project ?? ""}`, () => this.load(filter));
+  }
+
+  private load(filter?: { project?: string }): Promise<T[]> {
     const { table, projectColumn, nameColumn } = this.spec;
     return this.connection.read(async (db) => {
       const where =
@@ -53,11 +63,13 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
   }
 
   get(key: RecordKey): Promise<T | undefined> {
-    return this.connection.read((db) => this.find(db, key));
+    return this.#cache.get(`get\u0000${keyString(key)}`, () =>
+      this.connection.read((db) => this.find(db, key)),
+    );
   }
 
   create(record: T): Promise<T> {
-    return this.connection.write(async (db, raw) => {
+    return this.written(async (db, raw) => {
       const key = this.spec.keyOf(record);
       if ((await this.find(db, key)) !== undefined) {
         throw conflict(`${this.spec.label} "${keyString(key)}" already exists`);
@@ -70,7 +82,7 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
   }
 
   update(record: T): Promise<T> {
-    return this.connection.write(async (db, raw) => {
+    return this.written(async (db, raw) => {
       const key = this.spec.keyOf(record);
       if ((await this.find(db, key)) === undefined) {
         throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
@@ -83,7 +95,7 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
   }
 
   delete(key: RecordKey): Promise<void> {
-    return this.connection.write(async (db, raw) => {
+    return this.written(async (db, raw) => {
       if ((await this.find(db, key)) === undefined) {
         throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
       }
@@ -92,6 +104,15 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
       await db.delete(this.spec.table).where(this.whereKey(key));
       await bumpChangeVersion(raw);
     });
+  }
+
+  /** A write to this table: the cached reads of it are dropped whether or not it committed. */
+  private async written<R>(work: Work<R>): Promise<R> {
+    try {
+      return await this.connection.write(work);
+    } finally {
+      this.#cache.invalidate();
+    }
   }
 
   private async find(db: Database, key: RecordKey): Promise<T | undefined> {

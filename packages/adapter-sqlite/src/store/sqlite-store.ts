@@ -21,13 +21,14 @@ import { instances } from "../schema/index.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { readChangeVersion } from "./change-counter.js";
 import { type CheckReport, checkInvariants } from "./check.js";
-import { applyClaim } from "./claim.js";
+import { ClaimBatcher } from "./claim-batcher.js";
 import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
 import { loadMember, loadMembers } from "./member-rows.js";
 import { readMemberUsage } from "./member-usage.js";
 import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
 import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
+import { SqliteTokenStore } from "./token-store.js";
 
 /** The partial unique index's own condition, repeated so SQLite uses that index. */
 const NAMED = sql`${instances.name} <> ''`;
@@ -42,6 +43,9 @@ export class SqliteStore implements Store {
   readonly placementGroups: Catalogs["placementGroups"];
   readonly resourceClasses: Catalogs["resourceClasses"];
   #closed = false;
+  readonly #claims: ClaimBatcher;
+  /** The server's API tokens, in this database (not part of the engine's Store port). */
+  readonly tokens: SqliteTokenStore;
 
   constructor(
     private readonly connection: Connection,
@@ -49,6 +53,8 @@ export class SqliteStore implements Store {
     readonly migrations: MigrationReport,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
+    this.#claims = new ClaimBatcher(connection);
+    this.tokens = new SqliteTokenStore(connection);
     const catalogs = createCatalogs(connection);
     this.groups = catalogs.groups;
     this.projects = catalogs.projects;
@@ -114,8 +120,10 @@ export class SqliteStore implements Store {
     return this.read((db) => loadInstances(db, instanceFilterWhere(filter)));
   }
 
+  /** Concurrent claims share one write transaction (see ClaimBatcher); each succeeds or fails on its own. */
   claim(claim: Claim): Promise<ClaimResult> {
-    return this.write((db, raw) => applyClaim(db, raw, claim));
+    if (this.#closed) return Promise.reject(closedError());
+    return this.#claims.claim(claim);
   }
 
   memberUsage(names: string[]): Promise<MemberUsage[]> {

@@ -1,0 +1,394 @@
+import {
+  type InArgs,
+  type InStatement,
+  type InValue,
+  LibsqlError,
+  type ResultSet,
+  type Row,
+  type TransactionMode,
+} from "@libsql/client";
+import Database from "libsql";
+
+/**
+ * What the adapter uses of a libSQL client. `@libsql/client`'s `Client`
+ * satisfies it (remote databases); `LocalClient` implements it for files
+ * and `:memory:`.
+ */
+export interface SqlClient {
+  execute(statement: InStatement | string, args?: InArgs): Promise<ResultSet>;
+  transaction(mode: TransactionMode): Promise<SqlTransaction>;
+  reconnect(): Promise<void> | void;
+  close(): void;
+}
+
+export interface SqlTransaction {
+  execute(statement: InStatement | string): Promise<ResultSet>;
+  commit(): Promise<void>;
+  /** Rolls back unless committed; idempotent. */
+  close(): void;
+}
+
+type NativeDatabase = InstanceType<typeof Database>;
+/** Compiled once, run many times with different arguments (array or named). */
+type NativeStatement = {
+  reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  raw(toggle?: boolean): unknown;
+  columns(): { name: string; type: string | null }[];
+  safeIntegers(toggle?: boolean): unknown;
+};
+
+/** A compiled statement and what executing it needs, kept per SQL text. */
+interface CachedStatement {
+  statement: NativeStatement;
+  /** Null for statements that return no rows. */
+  shape: RowShape | null;
+}
+
+/** How many distinct statements stay compiled; batch inserts vary in length, so the set is bounded. */
+const STATEMENT_CACHE_SIZE = 256;
+
+const BEGIN: Record<TransactionMode, string> = {
+  write: "BEGIN IMMEDIATE",
+  read: "BEGIN TRANSACTION READONLY",
+  deferred: "BEGIN DEFERRED",
+};
+
+/**
+ * A libSQL client for a local database (file or `:memory:`) on the native
+ * `libsql` driver, with one connection and a cache of compiled statements.
+ * `@libsql/client` compiles every statement afresh (and probes each write
+ * statement with a throwing call); on a placement's claim, a dozen small
+ * statements, that was the larger part of the database time. Results have
+ * `@libsql/client`'s shape (rows indexable by position and by column name,
+ * integers as numbers that must be safe), and errors are `LibsqlError`s
+ * with the same codes, so drizzle and the adapter's own SQL see no
+ * difference.
+ */
+export class LocalClient implements SqlClient {
+  #db: NativeDatabase;
+  readonly #statements = new Map<string, CachedStatement>();
+  #inTransaction = false;
+  #closed = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.#db = LocalClient.#open(path, timeoutMs);
+  }
+
+  static #open(path: string, timeoutMs: number): NativeDatabase {
+    try {
+      return new Database(path, { timeout: timeoutMs });
+    } catch (error) {
+      throw mapError(error);
+    }
+  }
+
+  async execute(statement: InStatement | string, args?: InArgs): Promise<ResultSet> {
+    this.#checkOpen();
+    if (this.#inTransaction) {
+      throw new LibsqlError(
+        "This client has a single connection, which an open transaction is holding.",
+        "TRANSACTION_ACTIVE",
+      );
+    }
+    return this.run(statement, args);
+  }
+
+  async transaction(mode: TransactionMode): Promise<SqlTransaction> {
+    this.#checkOpen();
+    if (this.#inTransaction) {
+      throw new LibsqlError("A transaction is already open on this connection", "TRANSACTION_ACTIVE");
+    }
+    this.run(BEGIN[mode]);
+    this.#inTransaction = true;
+    return new LocalTransaction(this, () => {
+      this.#inTransaction = false;
+    });
+  }
+
+  async reconnect(): Promise<void> {
+    this.#closeDatabase();
+    this.#db = LocalClient.#open(this.path, this.timeoutMs);
+    this.#closed = false;
+    this.#inTransaction = false;
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#closeDatabase();
+  }
+
+  get inNativeTransaction(): boolean {
+    return this.#db.open && this.#db.inTransaction;
+  }
+
+  /** Runs one statement now (synchronously: the native driver is). */
+  run(statement: InStatement | string, args?: InArgs): ResultSet {
+    this.#checkOpen();
+    const sql = typeof statement === "string" ? statement : statement.sql;
+    const given = typeof statement === "string" ? args : statement.args;
+    const cached = this.#prepare(sql);
+    try {
+      const bound = bindArgs(given);
+      if (cached.shape !== null) {
+        const raw = (
+          Array.isArray(bound) ? cached.statement.all(...bound) : cached.statement.all(bound)
+        ) as unknown[][];
+        const rows = new Array<Row>(raw.length);
+        for (let i = 0; i < raw.length; i++) rows[i] = cached.shape.row(raw[i]!);
+        return new LocalResultSet(cached.shape.columns, cached.shape.types, rows, 0, undefined);
+      }
+      const info = Array.isArray(bound) ? cached.statement.run(...bound) : cached.statement.run(bound);
+      return new LocalResultSet([], [], [], info.changes, BigInt(info.lastInsertRowid));
+    } catch (error) {
+      // A statement that failed (e.g. SQLITE_BUSY) may stay mid-step; never reuse it.
+      this.#statements.delete(sql);
+      throw mapError(error);
+    }
+  }
+
+  #prepare(sql: string): CachedStatement {
+    const hit = this.#statements.get(sql);
+    if (hit !== undefined) {
+      // Refresh its position: the map's insertion order is the eviction order.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, hit);
+      return hit;
+    }
+    let statement: NativeStatement;
+    try {
+      statement = this.#db.prepare(sql) as unknown as NativeStatement;
+    } catch (error) {
+      throw mapError(error);
+    }
+    statement.safeIntegers(true);
+    let shape: RowShape | null = null;
+    if (statement.reader) {
+      statement.raw(true);
+      const columns = statement.columns();
+      shape = new RowShape(
+        columns.map((c) => c.name),
+        columns.map((c) => c.type ?? ""),
+      );
+    }
+    const cached = { statement, shape };
+    // Transaction control statements are cheap to compile and must not be shared mid-failure.
+    this.#statements.set(sql, cached);
+    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.#statements.keys().next().value;
+      if (oldest !== undefined) this.#statements.delete(oldest);
+    }
+    return cached;
+  }
+
+  #closeDatabase(): void {
+    this.#statements.clear();
+    try {
+      if (this.#db.open) this.#db.close();
+    } catch {
+      // Closing a connection that is already unusable: nothing left to release.
+    }
+  }
+
+  #checkOpen(): void {
+    if (this.#closed || !this.#db.open) throw new LibsqlError("The client is closed", "CLIENT_CLOSED");
+  }
+}
+
+class LocalTransaction implements SqlTransaction {
+  #done = false;
+
+  constructor(
+    private readonly client: LocalClient,
+    private readonly release: () => void,
+  ) {}
+
+  async execute(statement: InStatement | string): Promise<ResultSet> {
+    if (this.#done) throw new LibsqlError("The transaction is closed", "TRANSACTION_CLOSED");
+    return this.client.run(statement);
+  }
+
+  async commit(): Promise<void> {
+    if (this.#done) throw new LibsqlError("The transaction is closed", "TRANSACTION_CLOSED");
+    try {
+      this.client.run("COMMIT");
+    } finally {
+      this.#finish();
+    }
+  }
+
+  close(): void {
+    if (this.#done) return;
+    try {
+      if (this.client.inNativeTransaction) this.client.run("ROLLBACK");
+    } finally {
+      this.#finish();
+    }
+  }
+
+  #finish(): void {
+    this.#done = true;
+    this.release();
+  }
+}
+
+/**
+ * Builds result rows shaped like `@libsql/client`'s: column names as
+ * enumerable own properties (the first of duplicated names wins), positions
+ * and `length` as non-enumerable accessors. The accessors live on one
+ * prototype per statement, so a row costs one small object, not a
+ * property definition per value.
+ */
+class RowShape {
+  readonly #prototype: object;
+  readonly #names: (string | null)[];
+
+  constructor(
+    readonly columns: string[],
+    readonly types: string[],
+  ) {
+    const prototype: Record<PropertyKey, unknown> = {};
+    Object.defineProperty(prototype, "length", {
+      get(this: { [VALUES]: unknown[] }) {
+        return this[VALUES].length;
+      },
+    });
+    columns.forEach((_, index) => {
+      Object.defineProperty(prototype, index, {
+        get(this: { [VALUES]: unknown[] }) {
+          return this[VALUES][index];
+        },
+      });
+    });
+    this.#prototype = prototype;
+    const seen = new Set<string>();
+    this.#names = columns.map((name) => {
+      if (seen.has(name)) return null;
+      seen.add(name);
+      return name;
+    });
+  }
+
+  row(raw: unknown[]): Row {
+    const values = new Array<unknown>(raw.length);
+    const row = Object.create(this.#prototype) as Record<PropertyKey, unknown>;
+    Object.defineProperty(row, VALUES, { value: values });
+    for (let i = 0; i < raw.length; i++) {
+      const value = valueFromSql(raw[i]);
+      values[i] = value;
+      const name = this.#names[i];
+      if (name !== null && name !== undefined) row[name] = value;
+    }
+    return row as unknown as Row;
+  }
+}
+
+const VALUES: unique symbol = Symbol("values");
+
+class LocalResultSet implements ResultSet {
+  constructor(
+    readonly columns: string[],
+    readonly columnTypes: string[],
+    readonly rows: Row[],
+    readonly rowsAffected: number,
+    readonly lastInsertRowid: bigint | undefined,
+  ) {}
+
+  toJSON(): unknown {
+    return {
+      columns: this.columns,
+      columnTypes: this.columnTypes,
+      rows: this.rows.map((row) => Array.prototype.slice.call(row)),
+      rowsAffected: this.rowsAffected,
+      lastInsertRowid: this.lastInsertRowid?.toString() ?? null,
+    };
+  }
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function valueFromSql(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    if (value < MIN_SAFE || value > MAX_SAFE) {
+      throw new RangeError("Received integer which cannot be safely represented as a JavaScript number");
+    }
+    return Number(value);
+  }
+  if (value instanceof Buffer)
+    return value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
+  return value;
+}
+
+function valueToSql(value: InValue): unknown {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) {
+      throw new RangeError("Only finite numbers (not Infinity or NaN) can be passed as arguments");
+    }
+    return value;
+  }
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value instanceof ArrayBuffer) return Buffer.from(value);
+  if (value instanceof Date) return value.valueOf();
+  if (value === undefined) throw new TypeError("undefined cannot be passed as argument to the database");
+  return value;
+}
+
+function bindArgs(args: InArgs | undefined): unknown[] | Record<string, unknown> {
+  if (args === undefined) return [];
+  if (Array.isArray(args)) return args.map(valueToSql);
+  const named: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const bare = name[0] === "@" || name[0] === "$" || name[0] === ":" ? name.slice(1) : name;
+    named[bare] = valueToSql(value);
+  }
+  return named;
+}
+
+const BASE_CODES: Record<number, string> = {
+  1: "SQLITE_ERROR",
+  2: "SQLITE_INTERNAL",
+  3: "SQLITE_PERM",
+  4: "SQLITE_ABORT",
+  5: "SQLITE_BUSY",
+  6: "SQLITE_LOCKED",
+  7: "SQLITE_NOMEM",
+  8: "SQLITE_READONLY",
+  9: "SQLITE_INTERRUPT",
+  10: "SQLITE_IOERR",
+  11: "SQLITE_CORRUPT",
+  12: "SQLITE_NOTFOUND",
+  13: "SQLITE_FULL",
+  14: "SQLITE_CANTOPEN",
+  15: "SQLITE_PROTOCOL",
+  16: "SQLITE_EMPTY",
+  17: "SQLITE_SCHEMA",
+  18: "SQLITE_TOOBIG",
+  19: "SQLITE_CONSTRAINT",
+  20: "SQLITE_MISMATCH",
+  21: "SQLITE_MISUSE",
+  22: "SQLITE_NOLFS",
+  23: "SQLITE_AUTH",
+  24: "SQLITE_FORMAT",
+  25: "SQLITE_RANGE",
+  26: "SQLITE_NOTADB",
+  27: "SQLITE_NOTICE",
+  28: "SQLITE_WARNING",
+};
+
+/** The native driver's errors as `LibsqlError`s with the base code, as `@libsql/client` reports them. */
+function mapError(error: unknown): unknown {
+  if (error instanceof Database.SqliteError) {
+    const rawCode = (error as { rawCode?: number }).rawCode;
+    const code =
+      rawCode === undefined
+        ? "SQLITE_UNKNOWN"
+        : (BASE_CODES[rawCode & 0xff] ?? `SQLITE_UNKNOWN_${rawCode & 0xff}`);
+    return new LibsqlError(error.message, code, error.code, rawCode, error);
+  }
+  return error;
+}

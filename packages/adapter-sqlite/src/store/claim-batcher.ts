@@ -1,0 +1,86 @@
+import type { Claim, ClaimResult } from "@berth/engine";
+import { translateDriverError } from "../connection/driver-errors.js";
+import type { Connection } from "../connection/open-connection.js";
+import { applyClaim } from "./claim.js";
+
+interface QueuedClaim {
+  claim: Claim;
+  resolve(result: ClaimResult): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
+
+/**
+ * Group commit: claims submitted in the same turn of the event loop (or
+ * while a write is waiting for the file's write lock) share ONE write
+ * transaction, so a burst of concurrent placements pays for one BEGIN
+ * IMMEDIATE and one COMMIT (the WAL append) instead of one each. Nothing else is shared:
+ * every claim is validated against the store's own rows as they are at its
+ * turn (earlier claims of the batch included), inside its own savepoint,
+ * and fails on its own with its own typed error (capacity, name taken...)
+ * while the others land. If the transaction itself fails (write lock not
+ * obtained, commit failed), nothing of the batch was written and every
+ * claim of it gets that error.
+ */
+export class ClaimBatcher {
+  #queue: QueuedClaim[] = [];
+  #flushQueued = false;
+
+  constructor(private readonly connection: Connection) {}
+
+  claim(claim: Claim): Promise<ClaimResult> {
+    return new Promise<ClaimResult>((resolve, reject) => {
+      this.#queue.push({ claim, resolve, reject });
+      if (!this.#flushQueued) {
+        this.#flushQueued = true;
+        // The native driver is synchronous, so a transaction never waits on
+        // I/O and, flushed at once, every batch would hold one claim. Waiting
+        // for the event loop's check phase lets the requests whose data
+        // arrived in the same poll phase submit their claims first.
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  /** Takes everything queued so far; claims arriving later start the next batch. */
+  #take(): QueuedClaim[] {
+    const batch = this.#queue;
+    this.#queue = [];
+    this.#flushQueued = false;
+    return batch;
+  }
+
+  async #flush(): Promise<void> {
+    let batch: QueuedClaim[] | undefined;
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.connection.write(async (db, raw) => {
+        // Taken only once the write lock is ours: claims that queued while we waited ride along.
+        batch = this.#take();
+        const results: Outcome[] = [];
+        for (const { claim } of batch) {
+          await raw.run("SAVEPOINT claim");
+          try {
+            const result = await applyClaim(db, raw, claim);
+            await raw.run("RELEASE claim");
+            results.push({ ok: true, result });
+          } catch (error) {
+            await raw.run("ROLLBACK TO claim");
+            await raw.run("RELEASE claim");
+            results.push({ ok: false, error: translateDriverError(error) });
+          }
+        }
+        return results;
+      });
+    } catch (error) {
+      for (const queued of batch ?? this.#take()) queued.reject(error);
+      return;
+    }
+    (batch ?? []).forEach((queued, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) queued.resolve(outcome.result);
+      else queued.reject(outcome.error);
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "../open-store.js";
+import { makeTempDir } from "../testing/temp-dir.fixture.js";
+
+const dir = makeTempDir();
+afterAll(() => dir.remove());
+
+const profile = (name: string, limit: string) => ({
+  project: "default",
+  name,
+  description: "",
+  config: { "limits.cpu": limit },
+  devices: {},
+});
+
+describe("cached catalog reads", () => {
+  it("see writes of this store and of another connection to the file at once", async () => {
+    const file = dir.file("cache.db");
+    const first = await openStore(file);
+    const second = await openStore(file);
+    await first.projects.create({ name: "default", description: "", config: {} });
+    await first.profiles.create(profile("small", "1"));
+    expect((await first.profiles.list({ project: "default" })).map((p) => p.name)).toEqual(["small"]);
+    // Written through the other connection: the cached list must not survive it.
+    await second.profiles.update(profile("small", "2"));
+    expect((await first.profiles.get({ project: "default", name: "small" }))?.config).toEqual({
+      "limits.cpu": "2",
+    });
+    await second.profiles.create(profile("large", "8"));
+    expect((await first.profiles.list({ project: "default" })).map((p) => p.name)).toEqual([
+      "large",
+      "small",
+    ]);
+    // Written through this connection.
+    await first.profiles.delete({ project: "default", name: "large" });
+    expect((await first.profiles.list({ project: "default" })).map((p) => p.name)).toEqual(["small"]);
+    await first.close();
+    await second.close();
+  });
+
+  it("hands out copies: a caller changing a record does not change the cache", async () => {
+    const store = await openStore(":memory:");
+    await store.projects.create({ name: "default", description: "", config: {} });
+    await store.profiles.create(profile("small", "1"));
+    const [listed] = await store.profiles.list({ project: "default" });
+    (listed as { config: Record<string, string> }).config["limits.cpu"] = "99";
+    expect((await store.profiles.list({ project: "default" }))[0]?.config).toEqual({ "limits.cpu": "1" });
+    await store.close();
+  });
+});
