@@ -123,6 +123,12 @@ describe("set_target", () => {
     expect(failure('set_target("node3")')).toBe("Invalid member name: node3");
   });
 
+  it("keeps checking candidates when called many times (scan first, then a name set)", () => {
+    const calls = 'set_target("node1")\nset_target("node2")\n'.repeat(6);
+    expect(run(`${calls}set_target("node1")`).outcome).toEqual({ kind: "target", member: "node1" });
+    expect(failure(`${calls}set_target("node3")`)).toBe("Invalid member name: node3");
+  });
+
   it("unpacks arguments with go.starlark.net's texts", () => {
     expect(failure("set_target()")).toBe("set_target: missing argument for member_name");
     expect(failure("set_target(1)")).toBe("set_target: for parameter member_name: got int, want string");

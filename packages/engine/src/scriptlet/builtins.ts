@@ -141,15 +141,35 @@ export function candidateList(candidates: readonly ClusterMemberView[], thread: 
   return memberList(candidates, thread);
 }
 
+/** Scans before building a name set: below this many set_target calls a scan is cheaper. */
+const SCANS_BEFORE_SET = 8;
+
+/**
+ * Membership test for set_target. Most scriptlets call set_target once, and a
+ * Set of 10,000 names built for that one call cost more than the rest of the
+ * builtin work of a run (about a tenth of a 10,000-member placement), so the
+ * first calls scan the list; a scriptlet that calls it in a loop gets the Set.
+ */
+function candidateCheck(candidates: readonly ClusterMemberView[]): (name: string) => boolean {
+  let scans = 0;
+  let names: Set<string> | undefined;
+  return (name) => {
+    if (names !== undefined) return names.has(name);
+    if (++scans > SCANS_BEFORE_SET) {
+      names = new Set(candidates.map((m) => m.server_name));
+      return names.has(name);
+    }
+    for (let i = 0; i < candidates.length; i++) {
+      if ((candidates[i] as ClusterMemberView).server_name === name) return true;
+    }
+    return false;
+  };
+}
+
 export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
   const { call } = state;
   const cluster = call.cluster;
-  let candidateNames: Set<string> | undefined;
-  const isCandidate = (name: string): boolean => {
-    // Built on first use: most scriptlets call set_target once.
-    candidateNames ??= new Set(call.candidates.map((m) => m.server_name));
-    return candidateNames.has(name);
-  };
+  const isCandidate = candidateCheck(call.candidates);
 
   const logger = (level: ScriptletLogLine["level"], fnName: string) =>
     new Builtin(fnName, (thread, args) => {
