@@ -2,7 +2,7 @@
 import { createApp } from "./app.js";
 import { firstRunMessage } from "./daemon/bootstrap.js";
 import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
-import { openBackend, openTokenStore } from "./daemon/open-backend.js";
+import { openBackend, openTokenAdmin } from "./daemon/open-backend.js";
 import { parseDaemonOptions, USAGE, UsageError } from "./daemon/options.js";
 import { startTicker } from "./daemon/ticker.js";
 import { runTokenCommand } from "./daemon/token-command.js";
@@ -75,7 +75,7 @@ async function serve(argv: string[]): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   try {
     if (argv[0] === "token") {
-      process.stdout.write(`${await runTokenCommand(argv.slice(1), openTokenStore)}\n`);
+      process.stdout.write(`${await runTokenCommand(argv.slice(1), openTokenAdmin)}\n`);
       return;
     }
     await serve(argv);

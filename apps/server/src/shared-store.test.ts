@@ -4,7 +4,6 @@ import { Engine } from "@berth/engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
-import { FileTokenStore } from "./auth/file-token-store.js";
 import type { BerthApiError } from "./client/errors.js";
 import { BerthApi } from "./client/typed-client.js";
 import { listen, type RunningServer } from "./listen.js";
@@ -24,7 +23,7 @@ describe("two servers sharing one database", () => {
     const engine = await Engine.open({ store });
     const app = createApp({
       engine,
-      tokens: new FileTokenStore(`${db}.tokens.json`),
+      tokens: store.tokens,
       logger: pino({ level: "silent" }),
       metrics: new ServerMetrics(),
     });

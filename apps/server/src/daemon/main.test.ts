@@ -1,9 +1,12 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { FileTokenStore } from "../auth/file-token-store.js";
+import { issueToken } from "../auth/issue-token.js";
+import type { BerthApiError } from "../client/errors.js";
 import { BerthApi } from "../client/typed-client.js";
 
 const run = promisify(execFile);
@@ -58,7 +61,8 @@ describe("berthd entry point", () => {
     const created = JSON.parse(stdout) as { name: string; admin: boolean; token: string };
     expect(created).toMatchObject({ name: "root", admin: true });
     expect(created.token).toMatch(/^berth_/);
-    expect(statSync(`${db}.tokens.json`).mode & 0o777).toBe(0o600);
+    // In the database itself: no token file beside it.
+    expect(existsSync(`${db}.tokens.json`)).toBe(false);
     const failure = await run(process.execPath, [
       ...NODE_ARGS,
       "token",
@@ -121,7 +125,7 @@ describe("berthd entry point", () => {
   }, 90_000);
 
   it("keeps its data across restarts and does not reload the demo", async () => {
-    const { child } = await startDaemon([
+    const { child, url } = await startDaemon([
       "--db",
       db,
       "--listen",
@@ -134,10 +138,48 @@ describe("berthd entry point", () => {
       const local = new BerthApi({ socketPath: socket });
       expect(await local.members.names()).toHaveLength(4);
       expect(await local.instances.names()).toEqual(["web1"]);
+      // A token created by another process on the database works at once, and so does its revocation.
+      const { stdout } = await run(process.execPath, [
+        ...NODE_ARGS,
+        "token",
+        "create",
+        "ci",
+        "--project",
+        "default",
+        "--db",
+        db,
+        "--json",
+      ]);
+      const ci = new BerthApi({ url, token: (JSON.parse(stdout) as { token: string }).token });
+      expect(await ci.instances.names()).toEqual(["web1"]);
+      await run(process.execPath, [...NODE_ARGS, "token", "revoke", "ci", "--db", db]);
+      const refused = await ci.instances.names().catch((e: unknown) => e);
+      expect((refused as BerthApiError).status).toBe(401);
     } finally {
       const exited = exitOf(child);
       child.kill("SIGINT");
       expect(await exited).toBe(0);
     }
   }, 90_000);
+});
+
+describe("berthd token storage upgrade", () => {
+  const dir = mkdtempSync(join(tmpdir(), "berthd-upgrade-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("imports the token file of an older berthd into the database once", async () => {
+    const db = join(dir, "old.db");
+    const file = `${db}.tokens.json`;
+    await issueToken(new FileTokenStore(file), "legacy", { admin: false, projects: ["default"] });
+    const { stdout } = await run(process.execPath, [...NODE_ARGS, "token", "list", "--db", db, "--json"]);
+    expect(
+      (JSON.parse(stdout) as { name: string; projects: string[] }[]).map((t) => [t.name, t.projects]),
+    ).toEqual([["legacy", ["default"]]]);
+    expect(existsSync(file)).toBe(false);
+    expect(statSync(`${file}.imported`).isFile()).toBe(true);
+    // Revoked in the database, it stays revoked: the old file is not read again.
+    await run(process.execPath, [...NODE_ARGS, "token", "revoke", "legacy", "--db", db]);
+    const after = await run(process.execPath, [...NODE_ARGS, "token", "list", "--db", db, "--json"]);
+    expect(JSON.parse(after.stdout)).toEqual([]);
+  }, 60_000);
 });

@@ -1,11 +1,10 @@
-import { openStore, parseStoreUrl } from "@berth/adapter-sqlite";
+import { openStore } from "@berth/adapter-sqlite";
 import { Engine } from "@berth/engine";
 import type { Logger } from "pino";
-import { FileTokenStore } from "../auth/file-token-store.js";
-import { MemoryTokenStore } from "../auth/memory-token-store.js";
 import type { TokenStore } from "../auth/token-store.js";
 import type { UsageSample } from "../metrics.js";
 import { engineLoggerFor } from "./engine-logger.js";
+import { importLegacyTokens, legacyTokenFileFor } from "./legacy-tokens.js";
 
 export interface Backend {
   engine: Engine;
@@ -15,21 +14,26 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/**
- * Tokens live beside the database file (`berth.db` -> `berth.db.tokens.json`),
- * so every berthd sharing the database shares its tokens; an in-memory
- * database gets in-memory tokens.
- */
-export function tokenFileFor(db: string): string | undefined {
-  const location = parseStoreUrl(db);
-  if (location.kind === "file") return `${location.path}.tokens.json`;
-  if (location.kind === "memory") return undefined;
-  return process.env.BERTH_TOKENS_FILE ?? "berth-tokens.json";
+/** The token store of a database, for `berthd token ...`: close it when done. */
+export interface TokenAdmin {
+  tokens: TokenStore;
+  close(): Promise<void>;
 }
 
-export async function openTokenStore(db: string): Promise<TokenStore> {
-  const file = tokenFileFor(db);
-  return file === undefined ? new MemoryTokenStore() : new FileTokenStore(file);
+/**
+ * Tokens live in the database (table `api_tokens`), so every berthd sharing
+ * it, on this host or another, knows the same tokens. A token file of an
+ * older berthd is imported on first open.
+ */
+export async function openTokenAdmin(db: string): Promise<TokenAdmin> {
+  const store = await openStore(db);
+  try {
+    await importLegacyTokens(store.tokens, legacyTokenFileFor(db));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return { tokens: store.tokens, close: () => store.close() };
 }
 
 /** Usage per member and class from the engine's model, for the Prometheus gauges. */
@@ -52,11 +56,14 @@ function usageOf(engine: Engine): UsageSample[] {
 /** Opens the store (SQLite file by default), the engine on it, and the token store. */
 export async function openBackend(db: string, logger: Logger): Promise<Backend> {
   const store = await openStore(db);
+  const legacyFile = legacyTokenFileFor(db);
+  const imported = await importLegacyTokens(store.tokens, legacyFile);
+  if (imported > 0)
+    logger.info({ imported, file: legacyFile }, "imported API tokens from the old token file");
   const engine = await Engine.open({ store, logger: engineLoggerFor(logger) });
-  const tokens = await openTokenStore(db);
   return {
     engine,
-    tokens,
+    tokens: store.tokens,
     usage: async () => {
       // The gauges read the model: catch up with other processes first.
       await engine.sync();

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { issueToken, TokenIssueError } from "../auth/issue-token.js";
 import type { TokenStore } from "../auth/token-store.js";
+import type { TokenAdmin } from "./open-backend.js";
 import { UsageError } from "./options.js";
 
 /**
@@ -10,7 +11,7 @@ import { UsageError } from "./options.js";
  */
 export async function runTokenCommand(
   args: string[],
-  openTokens: (db: string) => Promise<TokenStore>,
+  openTokens: (db: string) => Promise<TokenAdmin>,
 ): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
@@ -25,7 +26,20 @@ export async function runTokenCommand(
   });
   const [action, name, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}"`);
-  const tokens = await openTokens(values.db ?? process.env.BERTH_DB ?? "berth.db");
+  const admin = await openTokens(values.db ?? process.env.BERTH_DB ?? "berth.db");
+  try {
+    return await runAction(admin.tokens, action, name, values);
+  } finally {
+    await admin.close();
+  }
+}
+
+async function runAction(
+  tokens: TokenStore,
+  action: string | undefined,
+  name: string | undefined,
+  values: { admin?: boolean | undefined; project?: string[] | undefined; json?: boolean | undefined },
+): Promise<string> {
   switch (action) {
     case "create": {
       if (name === undefined) throw new UsageError("berthd token create NAME (--admin | --project P)");

@@ -5,7 +5,6 @@ import { Writable } from "node:stream";
 import { openStore } from "@berth/adapter-sqlite";
 import { type Clock, Engine } from "@berth/engine";
 import { createApp } from "../app.js";
-import { FileTokenStore } from "../auth/file-token-store.js";
 import { issueToken } from "../auth/issue-token.js";
 import { BerthApi } from "../client/typed-client.js";
 import { engineLoggerFor } from "../daemon/engine-logger.js";
@@ -60,7 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: engineLoggerFor(logger),
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const tokens = new FileTokenStore(`${db}.tokens.json`);
+  const tokens = store.tokens;
   const metrics = new ServerMetrics({
     engine: () => engine.metrics(),
     usage: async () =>
