@@ -10,6 +10,7 @@ import type { Engine } from "@berth/engine";
 import { STATE_READING_SCRIPTLET } from "../cluster/scriptlets.js";
 import { seedMemoryEngine } from "../cluster/seed-memory.js";
 import { type ClusterShape, describeShape } from "../cluster/shape.js";
+import { withGcTime } from "../measure/gc.js";
 import { type Distribution, distribution } from "../measure/stats.js";
 import { log, since, timeEach } from "../measure/timing.js";
 import { atMost, type BarResult, figure, writeResult } from "../report/results.js";
@@ -49,13 +50,15 @@ const SCENARIOS: Scenario[] = [
 
 let counter = 0;
 
-async function measure(engine: Engine, samples: number): Promise<Distribution> {
+type Measured = Distribution & { gcMsPerPlacement: number };
+
+async function measure(engine: Engine, samples: number): Promise<Measured> {
   const warmUp = Math.max(20, Math.round(samples / 10));
   await timeEach(warmUp, () => engine.createInstance({ name: `warm-${++counter}`, config: REQUEST_CONFIG }));
-  const times = await timeEach(samples, () =>
-    engine.createInstance({ name: `bench-${++counter}`, config: REQUEST_CONFIG }),
+  const { result: times, gcMs } = await withGcTime(() =>
+    timeEach(samples, () => engine.createInstance({ name: `bench-${++counter}`, config: REQUEST_CONFIG })),
   );
-  return distribution(times);
+  return { ...distribution(times), gcMsPerPlacement: Math.round((gcMs / samples) * 100) / 100 };
 }
 
 const started = performance.now();
@@ -68,10 +71,14 @@ for (const scenario of SCENARIOS) {
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   log(`${describeShape(scenario.shape)} seeded in ${seedMs} ms (heap ${heapMiB} MiB)`);
   const plain = await measure(engine, scenario.defaultSamples);
-  log(`  default policy: p50 ${plain.p50} ms, p99 ${plain.p99} ms`);
+  log(
+    `  default policy: p50 ${plain.p50} ms, p99 ${plain.p99} ms, GC ${plain.gcMsPerPlacement} ms/placement`,
+  );
   await engine.setConfig({ "instances.placement.scriptlet": STATE_READING_SCRIPTLET });
   const scripted = await measure(engine, scenario.scriptletSamples);
-  log(`  state-reading scriptlet: p50 ${scripted.p50} ms, p99 ${scripted.p99} ms`);
+  log(
+    `  state-reading scriptlet: p50 ${scripted.p50} ms, p99 ${scripted.p99} ms, GC ${scripted.gcMsPerPlacement} ms/placement`,
+  );
   details[scenario.label] = {
     shape: scenario.shape,
     seedMs,
@@ -83,7 +90,7 @@ for (const scenario of SCENARIOS) {
 }
 
 const at = (label: string) =>
-  details[label] as { defaultPolicy: Distribution; scriptlet: Distribution; shape: ClusterShape };
+  details[label] as { defaultPolicy: Measured; scriptlet: Measured; shape: ClusterShape };
 const small = at("1k");
 const large = at("10k");
 const empty = at("10k-empty");
@@ -122,6 +129,18 @@ bars.push(
     "placement.10k-empty.scriptlet.p50",
     `  same members, no instances, scriptlet, p50 (flatness baseline)`,
     empty.scriptlet.p50,
+    "ms",
+  ),
+  figure(
+    "placement.10k.scriptlet.gc",
+    `  GC pause per scriptlet placement: ${describeShape(large.shape)} (in-memory store holds every record in the heap)`,
+    large.scriptlet.gcMsPerPlacement,
+    "ms",
+  ),
+  figure(
+    "placement.10k-empty.scriptlet.gc",
+    "  GC pause per scriptlet placement: same members, no instances",
+    empty.scriptlet.gcMsPerPlacement,
     "ms",
   ),
 );
