@@ -1,6 +1,7 @@
 import type { BulkCreateResult } from "@berth/api-types";
 import { type Engine, EngineError, type ProfileRecord } from "@berth/engine";
 import { badRequest } from "../http/http-error.js";
+import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
 import type { ServerMetrics } from "../metrics.js";
 import { instanceUrlOf } from "../wire/catalog.js";
 import { instanceToWire } from "../wire/instances.js";
@@ -53,7 +54,7 @@ export const instanceRoutes: RouteSpec[] = [
     path: "/1.0/instances",
     operationId: "createInstance",
     summary:
-      "Place and create one instance (forthcoming: true makes a reservation); ?target=member|@group; ?dry_run=true decides without claiming",
+      "Place and create one instance (forthcoming: true makes a reservation); ?target=member|@group; ?dry_run=true decides without claiming (admins: header X-Berth-Scriptlet = base64 scriptlet source dry-runs that scriptlet instead of the configured one)",
     tag: "instances",
     access: "project",
     query: ["project", "target", "dry_run"],
@@ -61,10 +62,16 @@ export const instanceRoutes: RouteSpec[] = [
     response: "Instance",
     creates: true,
     errors: [404, 409, 507],
-    handle: async ({ services, metrics, body, project, target, dryRun }) => {
+    handle: async ({ services, metrics, body, project, target, dryRun, principal, header }) => {
       const options = { project, ...(target !== undefined ? { target } : {}) };
+      const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
       if (dryRun) {
-        const result = await measured(metrics, "dry_run", () => services.engine.dryRun(body, options));
+        const result = await measured(metrics, "dry_run", () =>
+          services.engine.dryRun(body, {
+            ...options,
+            ...(scriptletSource !== undefined ? { scriptletSource } : {}),
+          }),
+        );
         const steps = result.cost.steps;
         if (result.scriptlet_ran) {
           metrics.scriptletSteps.observe(steps);

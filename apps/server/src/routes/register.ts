@@ -1,6 +1,7 @@
 import { apiSchemas, syncResponse } from "@berth/api-types";
 import type { Hono } from "hono";
 import { canUseProject, isAdmin, type Principal } from "../auth/principal.js";
+import { headerOf } from "../http/header.js";
 import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
 import { parseBoolean, parseProject, parseRecursion, parseTarget } from "../http/query.js";
@@ -59,6 +60,7 @@ export function registerRoute(
       target: honours.has("target") ? parseTarget(c.req.query("target")) : undefined,
       dryRun: honours.has("dry_run") ? parseBoolean("dry_run", c.req.query("dry_run")) : false,
       principal,
+      header: (name) => headerOf(c, name),
       log: c.get("log"),
       metrics,
     });

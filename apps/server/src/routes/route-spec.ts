@@ -27,6 +27,8 @@ export interface RouteInput<Body> {
   target: string | undefined;
   dryRun: boolean;
   principal: Principal;
+  /** One request header (lower-case name). */
+  header(name: string): string | undefined;
   log: Logger;
   metrics: ServerMetrics;
 }

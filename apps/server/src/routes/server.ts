@@ -18,6 +18,8 @@ export const API_EXTENSIONS = [
   "berth_reservations",
   "berth_dry_run",
   "berth_rebalance",
+  // POST /1.0/instances?dry_run=true honours X-Berth-Scriptlet (base64 source): `berth scriptlet test`.
+  "scriptlet_dry_run_source",
 ] as const;
 
 /** Server info and server config (`GET/PUT/PATCH /1.0`). */
