@@ -5,26 +5,102 @@
  * report the same message we then replay Go's algorithm (insertion sort in blocks of
  * 20, then SymMerge) with the same comparison sequence.
  */
+
+import { floatCompare } from "../values/int.js";
+import { StarTuple } from "../values/list.js";
 import { compareDepth, compareForSort } from "../values/ops.js";
-import type { Value } from "../values/value.js";
+import { StarFloat, type Value } from "../values/value.js";
+
+type Compare = (x: Value, y: Value) => number;
+
+const compareNumbers: Compare = (x, y) =>
+  (x as number) < (y as number) ? -1 : (x as number) > (y as number) ? 1 : 0;
+const compareStrings: Compare = (x, y) =>
+  (x as string) < (y as string) ? -1 : (x as string) > (y as string) ? 1 : 0;
+
+/**
+ * Tuples compared element by element with inline cases for strings, ints held as numbers and
+ * floats (the usual sort keys, e.g. `(-score, name)`); the first element pair of any other kind
+ * hands the whole comparison to compareForSort, whose result the inline cases always agree with.
+ */
+const compareTuples: Compare = (x, y) => {
+  const a = (x as StarTuple).elems;
+  const b = (y as StarTuple).elems;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const p = a[i] as Value;
+    const q = b[i] as Value;
+    let c: number;
+    if (typeof p === "string" && typeof q === "string") c = p < q ? -1 : p > q ? 1 : 0;
+    else if (typeof p === "number" && typeof q === "number") c = p < q ? -1 : p > q ? 1 : 0;
+    else if (p instanceof StarFloat && q instanceof StarFloat) c = floatCompare(p.value, q.value);
+    else return compareForSort(x, y);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+};
+
+/** A comparator specialized for keys that are all ints (as numbers), all strings or all tuples. */
+function comparatorFor(keys: readonly Value[]): Compare {
+  const first = keys[0];
+  const kind = typeof first;
+  if (kind === "number" || kind === "string") {
+    for (let i = 1; i < keys.length; i++) if (typeof keys[i] !== kind) return compareForSort;
+    return kind === "number" ? compareNumbers : compareStrings;
+  }
+  if (first instanceof StarTuple) {
+    for (let i = 1; i < keys.length; i++) if (!(keys[i] instanceof StarTuple)) return compareForSort;
+    return compareTuples;
+  }
+  return compareForSort;
+}
+
+/** Whether every element is a JS number (an int) / a string. */
+function allOfType(xs: readonly Value[], type: "number" | "string"): boolean {
+  for (let i = 0; i < xs.length; i++) if (typeof xs[i] !== type) return false;
+  return true;
+}
+
+/**
+ * Sorts `values` without a key function when they are all ints or all strings. Equal ints
+ * (or strings) are indistinguishable, so stability is moot and the engine's own sorts apply:
+ * a Float64Array (exact for safe ints) and the default string sort, which orders by UTF-16
+ * code unit, i.e. by byte for Starlark's byte strings, exactly as Go compares strings.
+ */
+function sortPrimitives(values: Value[], reverse: boolean): boolean {
+  const n = values.length;
+  if (allOfType(values, "number")) {
+    const nums = Float64Array.from(values as number[]).sort();
+    for (let i = 0; i < n; i++) values[i] = nums[reverse ? n - 1 - i : i] as number;
+    return true;
+  }
+  if (allOfType(values, "string")) {
+    (values as string[]).sort();
+    if (reverse) values.reverse();
+    return true;
+  }
+  return false;
+}
 
 /** Sorts `values` (and the parallel `keys`, if given) in place; stable. */
 export function stableSort(values: Value[], keys: Value[] | undefined, reverse: boolean): void {
+  if (keys === undefined && sortPrimitives(values, reverse)) return;
   const k = keys ?? values;
-  const order = values.map((_, i) => i);
+  const n = values.length;
+  const compare = comparatorFor(k);
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   try {
-    order.sort((a, b) => {
-      const c = compareForSort(k[a] as Value, k[b] as Value);
-      return reverse ? -c : c;
-    });
+    if (reverse) order.sort((a, b) => -compare(k[a] as Value, k[b] as Value));
+    else order.sort((a, b) => compare(k[a] as Value, k[b] as Value));
   } catch {
     throw goSortError(k.slice(), reverse);
   }
   const sortedValues = order.map((i) => values[i] as Value);
-  for (let i = 0; i < values.length; i++) values[i] = sortedValues[i] as Value;
+  for (let i = 0; i < n; i++) values[i] = sortedValues[i] as Value;
   if (keys) {
     const sortedKeys = order.map((i) => keys[i] as Value);
-    for (let i = 0; i < keys.length; i++) keys[i] = sortedKeys[i] as Value;
+    for (let i = 0; i < n; i++) keys[i] = sortedKeys[i] as Value;
   }
 }
 

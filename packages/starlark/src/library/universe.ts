@@ -226,7 +226,14 @@ const hash: BuiltinFn = (_t, args, kwargs) => {
   return hashString(x);
 };
 
+/** Up to 15 decimal digits: always a safe integer, and what int() then returns is just its value. */
+const SHORT_DECIMAL = /^[0-9]{1,15}$/;
+
 const int: BuiltinFn = (_t, args, kwargs) => {
+  const only = args[0];
+  if (args.length === 1 && kwargs.length === 0 && typeof only === "string" && SHORT_DECIMAL.test(only)) {
+    return Number(only); // int("42"), int("007"): base 10, leading zeros allowed, as parseIntLiteral does
+  }
   const [x, basev] = unpackArgs("int", args, kwargs, ["x", "base?"]);
   if (typeof x === "string") {
     let base = 10;
