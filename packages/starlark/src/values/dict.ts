@@ -5,9 +5,16 @@ import type { Thread } from "./thread.js";
 import type { StarIterator, StarValue, Value } from "./value.js";
 
 /** Insertion-ordered Starlark dict. */
-export class StarDict implements StarValue {
+export class StarDict extends HashTable implements StarValue {
   readonly type = "dict";
-  readonly ht = new HashTable();
+  /**
+   * The dict is its own hash table (one object per dict instead of two: programs that build
+   * many small dicts spend much of their time in garbage collection). `ht` keeps the
+   * table-level API apart from the dict-level one for readers.
+   */
+  get ht(): HashTable {
+    return this;
+  }
 
   freeze(): void {
     if (!this.ht.frozen) deepFreeze(this);
@@ -20,9 +27,6 @@ export class StarDict implements StarValue {
       push(v);
     }
   }
-  get frozen(): boolean {
-    return this.ht.frozen;
-  }
   truth(): boolean {
     return this.ht.size > 0;
   }
@@ -31,9 +35,6 @@ export class StarDict implements StarValue {
   }
   len(): number {
     return this.ht.size;
-  }
-  get(k: Value): Value | undefined {
-    return this.ht.get(k);
   }
   /** d[k] = v, with go.starlark.net's errors. */
   setKey(k: Value, v: Value, thread?: Thread): void {
