@@ -59,10 +59,12 @@ describe("two processes claiming on one file", () => {
 describe("two stores on one file in one process", () => {
   it("take turns instead of stalling on each other's lock, from the first open on", async () => {
     const file = dir.file("same-process.db");
-    // Both open (and migrate) a fresh file at once.
+    // With busy_timeout 0 any moment where one store found the other's write
+    // lock held fails at once with a busy error instead of waiting, so the
+    // outcomes below prove the two took turns without timing anything.
     const [a, b] = await Promise.all([
-      openStore(file, { busyTimeoutMs: 2_000 }),
-      openStore(file, { busyTimeoutMs: 2_000 }),
+      openStore(file, { busyTimeoutMs: 0 }),
+      openStore(file, { busyTimeoutMs: 0 }),
     ]);
     try {
       const shipped = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).length;
@@ -72,7 +74,6 @@ describe("two stores on one file in one process", () => {
       await a.projects.create({ name: "default", description: "", config: {} });
       expect(await b.changeVersion()).toBe(seen + 1);
       await b.createMember(memberOf("m", { VCPU: inventoryOf(30) }));
-      const started = Date.now();
       const outcomes = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           (i % 2 === 0 ? a : b).claim({ create: [instanceOf(`c${i}`, "m", { VCPU: 1 })] }).then(
@@ -83,8 +84,6 @@ describe("two stores on one file in one process", () => {
       );
       expect(outcomes.filter((o) => o === "ok").length).toBe(30);
       expect(outcomes.filter((o) => o !== "ok")).toEqual(Array(10).fill("insufficient_capacity"));
-      // No claim sat out a busy timeout.
-      expect(Date.now() - started).toBeLessThan(2_000);
       expect((await b.check()).violations).toEqual([]);
     } finally {
       await a.close();
