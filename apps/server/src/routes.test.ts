@@ -198,6 +198,9 @@ describe("every route over HTTP", () => {
     ).toBe(400);
     const vcpu = await call("GET", "/1.0/cluster/members/m1/inventories/VCPU", undefined, one);
     expect(vcpu.body.metadata).toMatchObject({ total: 4, used: 0 });
+    const listed = (await call("GET", "/1.0/cluster/members/m1/inventories", undefined, base)).body
+      .metadata as { inventories: Record<string, Record<string, unknown>> };
+    expect(listed.inventories.VCPU).toMatchObject({ total: 4, used: 0, forthcoming: 0, derived: false });
     expect((await call("GET", "/1.0/cluster/members/m1/inventories/PCPU", undefined, one)).status).toBe(404);
     await call("POST", "/1.0/resource-classes", { name: "CUSTOM_GOLD" });
     const current = (await call("GET", "/1.0/cluster/members/m1/inventories")).body.metadata as {

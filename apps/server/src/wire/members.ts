@@ -41,14 +41,25 @@ export function inventoryToWire(view: InventoryView) {
   return { ...inventoryFields(view), used: view.used, forthcoming: view.forthcoming };
 }
 
-/** `GET .../inventories`: the member's generation and every effective inventory, derived or explicit. */
+/** One entry of the list answer, with the usage of both ledgers (a fill view needs no per-class GET). */
+type InventoryListEntry = MemberInventories["inventories"][string] & { used: number; forthcoming: number };
+
+/**
+ * `GET .../inventories`: the member's generation and every effective
+ * inventory, derived or explicit, each with `used` and `forthcoming`.
+ */
 export function inventoriesToWire(inv: {
   generation: number;
   inventories: Record<string, InventoryView>;
-}): MemberInventories {
-  const inventories: MemberInventories["inventories"] = {};
+}): MemberInventories & { inventories: Record<string, InventoryListEntry> } {
+  const inventories: Record<string, InventoryListEntry> = {};
   for (const [resourceClass, view] of Object.entries(inv.inventories)) {
-    inventories[resourceClass] = { ...inventoryFields(view), derived: view.source === "derived" };
+    inventories[resourceClass] = {
+      ...inventoryFields(view),
+      derived: view.source === "derived",
+      used: view.used,
+      forthcoming: view.forthcoming,
+    };
   }
   return { generation: inv.generation, inventories };
 }
