@@ -9,18 +9,21 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
-for (const group of ["packages", "apps"]) {
-  for (const name of readdirSync(join(root, group))) {
-    const report = join(root, group, name, "reports", "vitest.json");
-    if (!existsSync(report)) {
-      missing.push(`${group}/${name}`);
-      continue;
-    }
-    const data = JSON.parse(readFileSync(report, "utf8"));
-    passed += data.numPassedTests ?? 0;
-    failed += data.numFailedTests ?? 0;
-    skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
+// The workspace's packages: every folder under packages/ and apps/, plus bench/.
+const workspaces = ["packages", "apps"].flatMap((group) =>
+  readdirSync(join(root, group)).map((name) => `${group}/${name}`),
+);
+if (existsSync(join(root, "bench", "package.json"))) workspaces.push("bench");
+for (const workspace of workspaces) {
+  const report = join(root, workspace, "reports", "vitest.json");
+  if (!existsSync(report)) {
+    missing.push(workspace);
+    continue;
   }
+  const data = JSON.parse(readFileSync(report, "utf8"));
+  passed += data.numPassedTests ?? 0;
+  failed += data.numFailedTests ?? 0;
+  skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
 }
 if (missing.length > 0) {
   console.error(`no test report from: ${missing.join(", ")}`);
