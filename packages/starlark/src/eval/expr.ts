@@ -1,10 +1,11 @@
 import type { Arg, CallExpr, Comprehension, DictEntry, Expr, FunctionNode } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
-  callMethod,
   callValue,
   getAttr,
   getIndex,
+  type MethodFn,
+  methodOf,
   None,
   repr,
   StarBytes,
@@ -307,15 +308,23 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
   const name = dot.name.name;
   const dotPos = dot.dotPos;
   const lparen = e.lparen;
+  // Inline cache: the built-in method for the receiver type last seen at this call site.
+  let cachedType = "";
+  let cachedMethod: MethodFn | undefined;
   const invoke = (fr: Frame, x: Value, args: Value[], kwargs: [string, Value][]): Value => {
     fr.pos = lparen;
-    let r: Value | undefined;
-    try {
-      r = callMethod(fr.thread, x, name, args, kwargs);
-    } catch (err) {
-      claim(err, fr);
+    const type = typeName(x);
+    if (type !== cachedType) {
+      cachedMethod = methodOf(type, name);
+      cachedType = type;
     }
-    if (r !== undefined) return r;
+    if (cachedMethod !== undefined) {
+      try {
+        return cachedMethod(fr.thread, x, args, kwargs);
+      } catch (err) {
+        claim(err, fr);
+      }
+    }
     let f: Value;
     try {
       f = getAttr(fr.thread, x, name);

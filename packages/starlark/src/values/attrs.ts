@@ -48,6 +48,14 @@ export function callMethod(
   return m === undefined ? undefined : m.fn(thread, x, args, kwargs);
 }
 
+/**
+ * The built-in method `name` of values whose type name is `type`, or undefined. Method
+ * tables are filled once at load, so call sites may cache the answer per receiver type.
+ */
+export function methodOf(type: string, name: string): MethodFn | undefined {
+  return methodTables.get(type)?.get(name)?.fn;
+}
+
 /** Sorted names of x's fields and methods (what dir() returns). */
 export function attrNames(x: Value): string[] {
   const table = methodTables.get(typeName(x));

@@ -11,6 +11,7 @@ export {
   defineMethods,
   getAttr,
   type MethodFn,
+  methodOf,
   NoSuchAttrError,
   setField,
   spellingHint,
