@@ -91,6 +91,7 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
           return (fr) => {
             const v = x(fr);
             if (typeof v === "number") return 0 - v;
+            if (v instanceof StarFloat) return new StarFloat(-v.value);
             try {
               return unary("-", v);
             } catch (err) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compile } from "../host/compile.js";
-import { binary, repr, StarlarkError, Thread, type Value } from "../values/index.js";
+import { binary, repr, StarlarkError, Thread, unary, type Value } from "../values/index.js";
 
 const operands = [
   "1",
@@ -51,6 +51,19 @@ describe("inline float arithmetic in the evaluator", () => {
           expect(show(evaluate(augmented)), `${x} ${op}= ${y}`).toBe(want);
         }
       }
+    }
+  });
+
+  it("matches the value layer for unary minus", () => {
+    for (const x of operands) {
+      const a = evaluate(`r = ${x}`) as Value;
+      let want: string;
+      try {
+        want = repr(unary("-", a));
+      } catch (e) {
+        want = `error: ${(e as Error).message}`;
+      }
+      expect(show(evaluate(`def f(a):\n    return -a\nr = f(${x})`)), `-${x}`).toBe(want);
     }
   });
 });
