@@ -57,19 +57,26 @@ export interface Connection {
 }
 
 /**
- * One queue per file per process. SQLite's busy wait blocks the thread, so
- * if two stores on one file in one process could interleave transactions,
- * the second BEGIN would sleep on a lock only this same thread can release
- * — stalling until busy_timeout. Sharing the queue makes them take turns.
+ * What the connections to one file in this process share. The queue: SQLite's
+ * busy wait blocks the thread, so if two stores on one file in one process
+ * could interleave transactions, the second BEGIN would sleep on a lock only
+ * this same thread can release — stalling until busy_timeout. Sharing the
+ * queue makes them take turns. The commit count lets each connection tell
+ * (without asking SQLite) whether another connection of this process wrote.
  */
-const fileLocks = new Map<string, SerialLock>();
+interface FileShared {
+  lock: SerialLock;
+  commits: number;
+}
 
-function lockFor(location: StoreLocation): SerialLock {
-  if (location.kind !== "file") return new SerialLock();
+const fileShared = new Map<string, FileShared>();
+
+function sharedFor(location: StoreLocation): FileShared {
+  if (location.kind !== "file") return { lock: new SerialLock(), commits: 0 };
   const key = resolve(location.path);
-  let lock = fileLocks.get(key);
-  if (lock === undefined) fileLocks.set(key, (lock = new SerialLock()));
-  return lock;
+  let shared = fileShared.get(key);
+  if (shared === undefined) fileShared.set(key, (shared = { lock: new SerialLock(), commits: 0 }));
+  return shared;
 }
 
 export async function openConnection(
@@ -88,7 +95,16 @@ export async function openConnection(
   const applyPragmas = async () => {
     for (const statement of pragmas) await client.execute(statement);
   };
-  const lock = lockFor(location);
+  const shared = sharedFor(location);
+  const lock = shared.lock;
+  let ownCommits = 0;
+  /**
+   * `PRAGMA data_version` as last read, kept until the event loop's next
+   * check phase: the requests handled in one turn share one read of it (it
+   * showed up as the costliest statement of a placement, read three times).
+   * Another process's commit during that turn is seen from the next turn on.
+   */
+  let turnVersion: string | undefined;
   try {
     await lock.run(applyPragmas);
   } catch (error) {
@@ -130,6 +146,10 @@ export async function openConnection(
         };
         const result = await work(drizzle(tx as unknown as Client), raw);
         await tx.commit();
+        if (mode === "write") {
+          ownCommits += 1;
+          shared.commits += 1;
+        }
         return result;
       } catch (error) {
         tx.close();
@@ -146,10 +166,18 @@ export async function openConnection(
     exclusive: (work) => lock.run(() => work(client)),
     dataVersion: async () => {
       if (location.kind === "remote") return undefined;
-      return lock.run(async () => {
-        const [row] = (await client.execute("PRAGMA data_version")).rows;
-        return `${reconnects}:${String(row?.[0])}`;
-      });
+      // Other connections of this process: counted here, so a read right after their commit sees it.
+      const otherLocalCommits = shared.commits - ownCommits;
+      if (turnVersion === undefined) {
+        turnVersion = await lock.run(async () => {
+          const [row] = (await client.execute("PRAGMA data_version")).rows;
+          return `${reconnects}:${String(row?.[0])}`;
+        });
+        setImmediate(() => {
+          turnVersion = undefined;
+        });
+      }
+      return `${turnVersion}:${otherLocalCommits}`;
     },
     close: () => client.close(),
   };
