@@ -74,12 +74,23 @@ describe("inventory writes and reads", () => {
     );
   });
 
-  it("lists derived and explicit inventories", () => {
+  it("lists derived and explicit inventories with the usage of both ledgers", () => {
     const full = { total: 8, reserved: 0, min_unit: 1, max_unit: 8, step_size: 1, allocation_ratio: 4 };
-    const value = { generation: 7, inventories: { VCPU: { ...full, derived: true } } };
+    const usage = { used: 3, forthcoming: 1 };
+    const value = { generation: 7, inventories: { VCPU: { ...full, derived: true, ...usage } } };
     expect(parseBody(MemberInventoriesSchema, value)).toEqual({ ok: true, value });
-    expect(errorOf(parseBody(MemberInventoriesSchema, { generation: 7, inventories: { VCPU: full } }))).toBe(
-      'Missing field "inventories.VCPU.derived"',
-    );
+    expect(
+      errorOf(
+        parseBody(MemberInventoriesSchema, { generation: 7, inventories: { VCPU: { ...full, ...usage } } }),
+      ),
+    ).toBe('Missing field "inventories.VCPU.derived"');
+    expect(
+      errorOf(
+        parseBody(MemberInventoriesSchema, {
+          generation: 7,
+          inventories: { VCPU: { ...full, derived: false, used: 3 } },
+        }),
+      ),
+    ).toBe('Missing field "inventories.VCPU.forthcoming"');
   });
 });

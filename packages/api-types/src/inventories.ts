@@ -73,13 +73,21 @@ export type InventoriesPut = z.infer<typeof InventoriesPutSchema>;
 /**
  * `GET /1.0/cluster/members/NAME/inventories`: every class with its effective inventory.
  * `derived` marks VCPU/MEMORY_MB/DISK_GB computed from the member's reported resources
- * (explicit inventories always win over derived ones).
+ * (explicit inventories always win over derived ones); `used` and `forthcoming` are the
+ * two ledgers' usage, so a fill view needs no request per class.
  */
 export const MemberInventoriesSchema = z.strictObject({
   generation: z.number().int().min(0),
   inventories: z.record(
     ResourceClassNameSchema,
-    z.strictObject({ ...inventoryFields, derived: z.boolean() }).superRefine(checkInventory),
+    z
+      .strictObject({
+        ...inventoryFields,
+        derived: z.boolean(),
+        used: z.number().int().min(0),
+        forthcoming: z.number().int().min(0),
+      })
+      .superRefine(checkInventory),
   ),
 });
 export type MemberInventories = z.infer<typeof MemberInventoriesSchema>;

@@ -41,9 +41,6 @@ export function inventoryToWire(view: InventoryView) {
   return { ...inventoryFields(view), used: view.used, forthcoming: view.forthcoming };
 }
 
-/** One entry of the list answer, with the usage of both ledgers (a fill view needs no per-class GET). */
-type InventoryListEntry = MemberInventories["inventories"][string] & { used: number; forthcoming: number };
-
 /**
  * `GET .../inventories`: the member's generation and every effective
  * inventory, derived or explicit, each with `used` and `forthcoming`.
@@ -51,8 +48,8 @@ type InventoryListEntry = MemberInventories["inventories"][string] & { used: num
 export function inventoriesToWire(inv: {
   generation: number;
   inventories: Record<string, InventoryView>;
-}): MemberInventories & { inventories: Record<string, InventoryListEntry> } {
-  const inventories: Record<string, InventoryListEntry> = {};
+}): MemberInventories {
+  const inventories: MemberInventories["inventories"] = {};
   for (const [resourceClass, view] of Object.entries(inv.inventories)) {
     inventories[resourceClass] = {
       ...inventoryFields(view),
