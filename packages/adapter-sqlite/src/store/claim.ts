@@ -2,19 +2,23 @@ import {
   type AllocationRow,
   type Claim,
   type ClaimResult,
+  capacityFailure,
   capacityOf,
+  claimFailure,
+  constraintsFailure,
   type InstanceRecord,
   type InventoryRecord,
   type Ledger,
   type MemberUsage,
+  meetsUnitConstraints,
   type NewInstance,
+  noInventoryFailure,
   notFound,
   type ProjectLimits,
 } from "@berth/engine";
 import type { InValue } from "@libsql/client";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import { chunks } from "./chunks.js";
-import { claimFailure } from "./claim-failures.js";
 import { loadInstancesByIds } from "./instance-rows.js";
 import { inList, valuesList } from "./sql-lists.js";
 
@@ -325,12 +329,6 @@ function checkCapacity(
       reason: "member_missing",
       member,
     });
-  const noInventory = (member: string, resourceClass: string) =>
-    claimFailure("insufficient_capacity", `Cluster member "${member}" has no inventory of ${resourceClass}`, {
-      reason: "no_inventory",
-      member,
-      resourceClass,
-    });
 
   for (const old of removed) for (const row of old.allocations) add(row, -1);
   for (const record of added) {
@@ -348,26 +346,8 @@ function checkCapacity(
         .reduce((sum, o) => sum + o.amount, 0);
       if (before !== undefined && row.amount <= before) continue;
       const inventory = state.inventories.get(pairKey(row.member, row.resourceClass));
-      if (inventory === undefined) throw noInventory(row.member, row.resourceClass);
-      if (
-        row.amount < inventory.minUnit ||
-        row.amount > inventory.maxUnit ||
-        row.amount % inventory.stepSize !== 0
-      ) {
-        throw claimFailure(
-          "insufficient_capacity",
-          `Allocation of ${row.amount} ${row.resourceClass} on cluster member "${row.member}" would violate inventory constraints`,
-          {
-            reason: "constraints",
-            member: row.member,
-            resourceClass: row.resourceClass,
-            amount: row.amount,
-            minUnit: inventory.minUnit,
-            maxUnit: inventory.maxUnit,
-            stepSize: inventory.stepSize,
-          },
-        );
-      }
+      if (inventory === undefined) throw noInventoryFailure(row.member, row.resourceClass);
+      if (!meetsUnitConstraints(row.amount, inventory)) throw constraintsFailure(row, inventory);
     }
   }
 
@@ -375,17 +355,11 @@ function checkCapacity(
     if (change <= 0 || !memberIds.has(member)) continue;
     const key = pairKey(member, resourceClass);
     const inventory = state.inventories.get(key);
-    if (inventory === undefined) throw noInventory(member, resourceClass);
+    if (inventory === undefined) throw noInventoryFailure(member, resourceClass);
     // Both ledgers count: a reservation holds capacity exactly like an instance.
     const used = state.consumed.get(key) ?? 0;
     const capacity = capacityOf(inventory);
-    if (used + change > capacity) {
-      throw claimFailure(
-        "insufficient_capacity",
-        `Allocation of ${change} ${resourceClass} on cluster member "${member}" would exceed the capacity (used ${used} of ${capacity})`,
-        { reason: "capacity", member, resourceClass, requested: change, used, capacity },
-      );
-    }
+    if (used + change > capacity) throw capacityFailure(member, resourceClass, change, used, capacity);
   }
   return new Set([...touched].filter((name) => memberIds.has(name)));
 }

@@ -1,5 +1,6 @@
 export * from "./allocations.js";
 export * from "./capacity.js";
+export * from "./claim-failures.js";
 export * from "./memory-store.js";
 export type * from "./port.js";
 export type * from "./records.js";

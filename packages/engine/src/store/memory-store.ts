@@ -7,12 +7,18 @@
  */
 import { conflict, EngineError, notFound } from "../errors.js";
 import { capacityOf } from "./capacity.js";
+import {
+  capacityFailure,
+  claimFailure,
+  constraintsFailure,
+  meetsUnitConstraints,
+  noInventoryFailure,
+} from "./claim-failures.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
 import type {
   CatalogTable,
   Claim,
-  ClaimFailureDetails,
   ClaimResult,
   InstanceCountRow,
   InstanceFilter,
@@ -65,14 +71,6 @@ function projectContribution(instance: NewInstance): Record<ProjectDimension, nu
     memoryBytes: instance.limitsUsage.memoryBytes,
     diskBytes: instance.limitsUsage.diskBytes,
   };
-}
-
-function claimFailure(
-  kind: "conflict" | "insufficient_capacity",
-  message: string,
-  details: ClaimFailureDetails,
-) {
-  return new EngineError(kind, message, details as unknown as Record<string, unknown>);
 }
 
 function ledgerObject(map: Map<string, number>): Record<string, number> {
@@ -472,32 +470,8 @@ export class MemoryStore implements Store {
           .reduce((sum, o) => sum + o.amount, 0);
         if (before !== undefined && row.amount <= before) continue;
         const inventory = member.inventories[row.resourceClass];
-        if (inventory === undefined) {
-          throw claimFailure(
-            "insufficient_capacity",
-            `Cluster member "${row.member}" has no inventory of ${row.resourceClass}`,
-            { reason: "no_inventory", member: row.member, resourceClass: row.resourceClass },
-          );
-        }
-        if (
-          row.amount < inventory.minUnit ||
-          row.amount > inventory.maxUnit ||
-          row.amount % inventory.stepSize !== 0
-        ) {
-          throw claimFailure(
-            "insufficient_capacity",
-            `Allocation of ${row.amount} ${row.resourceClass} on cluster member "${row.member}" would violate inventory constraints`,
-            {
-              reason: "constraints",
-              member: row.member,
-              resourceClass: row.resourceClass,
-              amount: row.amount,
-              minUnit: inventory.minUnit,
-              maxUnit: inventory.maxUnit,
-              stepSize: inventory.stepSize,
-            },
-          );
-        }
+        if (inventory === undefined) throw noInventoryFailure(row.member, row.resourceClass);
+        if (!meetsUnitConstraints(row.amount, inventory)) throw constraintsFailure(row, inventory);
       }
     }
     for (const [memberName, perClass] of delta) {
@@ -507,22 +481,11 @@ export class MemoryStore implements Store {
       for (const [resourceClass, change] of perClass) {
         if (change <= 0) continue;
         const inventory = member.inventories[resourceClass];
-        if (inventory === undefined) {
-          throw claimFailure(
-            "insufficient_capacity",
-            `Cluster member "${memberName}" has no inventory of ${resourceClass}`,
-            { reason: "no_inventory", member: memberName, resourceClass },
-          );
-        }
+        if (inventory === undefined) throw noInventoryFailure(memberName, resourceClass);
         const used = (ledgers.used.get(resourceClass) ?? 0) + (ledgers.forthcoming.get(resourceClass) ?? 0);
         const capacity = capacityOf(inventory);
-        if (used + change > capacity) {
-          throw claimFailure(
-            "insufficient_capacity",
-            `Allocation of ${change} ${resourceClass} on cluster member "${memberName}" would exceed the capacity (used ${used} of ${capacity})`,
-            { reason: "capacity", member: memberName, resourceClass, requested: change, used, capacity },
-          );
-        }
+        if (used + change > capacity)
+          throw capacityFailure(memberName, resourceClass, change, used, capacity);
       }
     }
     return touched;
