@@ -14,6 +14,16 @@ async function imageOfAlias(engine: Engine, alias: string): Promise<ImageRecord>
 }
 
 /**
+ * Moves `alias` from the image that has it to the image `target` (404 when
+ * `target` is unknown); PUT and PATCH of an alias both end here.
+ */
+async function moveAlias(engine: Engine, alias: string, from: ImageRecord, target: string): Promise<void> {
+  const to = await engine.catalog.getImage(target);
+  await engine.catalog.updateImage({ ...from, aliases: from.aliases.filter((a) => a !== alias) });
+  await engine.catalog.updateImage({ ...to, aliases: [...to.aliases, alias] });
+}
+
+/**
  * Image aliases live on their image; the alias routes edit the image's alias
  * list. Registered before `/1.0/images/:fingerprint` so `aliases` is never
  * taken for a fingerprint.
@@ -90,14 +100,8 @@ const aliasRoutes: RouteSpec[] = [
     handle: async ({ services, params, body }) => {
       const alias = params.alias ?? "";
       const from = await imageOfAlias(services.engine, alias);
-      const to = await services.engine.catalog.getImage(body.target);
-      if (from.fingerprint !== to.fingerprint) {
-        await services.engine.catalog.updateImage({
-          ...from,
-          aliases: from.aliases.filter((a) => a !== alias),
-        });
-        await services.engine.catalog.updateImage({ ...to, aliases: [...to.aliases, alias] });
-      }
+      // An alias already on its target stays put (that image exists: it has the alias).
+      if (body.target !== from.fingerprint) await moveAlias(services.engine, alias, from, body.target);
       return { metadata: {} };
     },
   }),
@@ -114,12 +118,7 @@ const aliasRoutes: RouteSpec[] = [
       const alias = params.alias ?? "";
       const from = await imageOfAlias(services.engine, alias);
       if (body.target !== undefined && body.target !== from.fingerprint) {
-        const to = await services.engine.catalog.getImage(body.target);
-        await services.engine.catalog.updateImage({
-          ...from,
-          aliases: from.aliases.filter((a) => a !== alias),
-        });
-        await services.engine.catalog.updateImage({ ...to, aliases: [...to.aliases, alias] });
+        await moveAlias(services.engine, alias, from, body.target);
       }
       return { metadata: {} };
     },
