@@ -8,19 +8,29 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FileTokenStore, issueToken } from "@berth/server";
+import { openStore } from "@berth/adapter-sqlite";
+import { issueToken } from "@berth/server";
 
 /** dist/main.js beside the package's dist/index.js. */
 export const BERTHD_MAIN = join(dirname(fileURLToPath(import.meta.resolve("@berth/server"))), "main.js");
 
-/** Issues a token straight into the token file every berthd on `db` reads. */
+/**
+ * Issues a token into the database's token table, as `berthd token create`
+ * does. Call it before starting berthd on `db`: a running berthd would see the
+ * new row too, but the bench never needs that.
+ */
 export async function createToken(
   db: string,
   name: string,
   scope: { admin: true } | { admin: false; projects: string[] } = { admin: true },
 ): Promise<string> {
-  const { secret } = await issueToken(new FileTokenStore(`${db}.tokens.json`), name, scope);
-  return secret;
+  const store = await openStore(db);
+  try {
+    const { secret } = await issueToken(store.tokens, name, scope);
+    return secret;
+  } finally {
+    await store.close();
+  }
 }
 
 /** A free loopback port (the kernel picks it; berthd then binds it). */
