@@ -14,6 +14,7 @@ import { isDocumentFormat } from "../output/format.js";
 import { formatClassAmount } from "../output/sizes.js";
 import { type Column, renderDocument, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
+import { completeArguments, memberNames } from "./argument-names.js";
 import { collect, parseKeyValues, readDocument } from "./arguments.js";
 import { registerGroupCommands } from "./groups.js";
 import { registerInventoryCommands } from "./inventory.js";
@@ -175,12 +176,15 @@ export function registerClusterCommands(program: Command, io: Io): void {
     )
     .action(action(io, async (ctx, flags: { class?: string[] }) => listMembers(ctx, flags.class)));
 
-  cluster
-    .command("show")
-    .description("Show one member with its inventories and usage (YAML)")
-    .argument("<member>", "member name")
-    .addHelpText("after", examples("berth cluster show node1", "berth cluster show node1 --format json"))
-    .action(action(io, async (ctx, name: string) => showMember(ctx, name)));
+  completeArguments(
+    cluster
+      .command("show")
+      .description("Show one member with its inventories and usage (YAML)")
+      .argument("<member>", "member name")
+      .addHelpText("after", examples("berth cluster show node1", "berth cluster show node1 --format json"))
+      .action(action(io, async (ctx, name: string) => showMember(ctx, name))),
+    memberNames,
+  );
 
   cluster
     .command("add")
@@ -215,86 +219,105 @@ export function registerClusterCommands(program: Command, io: Io): void {
       }),
     );
 
-  cluster
-    .command("remove")
-    .alias("rm")
-    .description("Remove a member (refused while instances are placed on it)")
-    .argument("<member>", "member name")
-    .addHelpText("after", examples("berth cluster remove node3"))
-    .action(
-      action(io, async (ctx, name: string) => {
-        await ctx.api.members.delete(name);
-        ctx.out(`Member ${name} removed`);
-      }),
-    );
-
-  cluster
-    .command("rename")
-    .description("Rename a member (only while it hosts no instances)")
-    .argument("<member>", "member name")
-    .argument("<new-name>", "new name")
-    .addHelpText("after", examples("berth cluster rename node9 node4"))
-    .action(
-      action(io, async (ctx, name: string, newName: string) => {
-        await ctx.api.members.rename(name, newName);
-      }),
-    );
-
-  cluster
-    .command("set")
-    .description("Set a member config key (scheduler.instance, user.*)")
-    .argument("<member>", "member name")
-    .argument("<key>", "config key")
-    .argument("<value>", "value")
-    .addHelpText(
-      "after",
-      examples("berth cluster set node1 scheduler.instance manual", "berth cluster set node1 user.rack r12"),
-    )
-    .action(
-      action(io, async (ctx, name: string, key: string, value: string) => {
-        await ctx.api.members.patch(name, { config: { [key]: value } });
-      }),
-    );
-
-  cluster
-    .command("unset")
-    .description("Unset a member config key")
-    .argument("<member>", "member name")
-    .argument("<key>", "config key")
-    .addHelpText("after", examples("berth cluster unset node1 scheduler.instance"))
-    .action(
-      action(io, async (ctx, name: string, key: string) => {
-        await ctx.api.members.patch(name, { config: { [key]: "" } });
-      }),
-    );
-
-  cluster
-    .command("report")
-    .description("Report a member's state (its heartbeat) and/or resources, as a member agent does")
-    .argument("<member>", "member name")
-    .option("--state <file>", "ClusterMemberState as YAML or JSON (sysinfo, storage_pools)")
-    .option("--resources <file>", "Resources as YAML or JSON (LXD api.Resources)")
-    .addHelpText(
-      "after",
-      examples(
-        "berth cluster report node1 --state state.yaml",
-        "berth cluster report node1 --resources resources.json",
+  completeArguments(
+    cluster
+      .command("remove")
+      .alias("rm")
+      .description("Remove a member (refused while instances are placed on it)")
+      .argument("<member>", "member name")
+      .addHelpText("after", examples("berth cluster remove node3"))
+      .action(
+        action(io, async (ctx, name: string) => {
+          await ctx.api.members.delete(name);
+          ctx.out(`Member ${name} removed`);
+        }),
       ),
-    )
-    .action(
-      action(io, async (ctx, name: string, flags: { state?: string; resources?: string }) => {
-        if (flags.state === undefined && flags.resources === undefined)
-          throw usageError("Give --state FILE, --resources FILE, or both");
-        // The files go to berthd as read: it validates them and names any bad field.
-        if (flags.resources !== undefined) {
-          const resources = readDocument(flags.resources, "resources file") as Resources;
-          await ctx.api.putMemberResources(name, resources);
-        }
-        if (flags.state !== undefined) {
-          await ctx.api.putMemberState(name, readDocument(flags.state, "state file") as ClusterMemberState);
-        }
-      }),
-    );
+    memberNames,
+  );
+
+  completeArguments(
+    cluster
+      .command("rename")
+      .description("Rename a member (only while it hosts no instances)")
+      .argument("<member>", "member name")
+      .argument("<new-name>", "new name")
+      .addHelpText("after", examples("berth cluster rename node9 node4"))
+      .action(
+        action(io, async (ctx, name: string, newName: string) => {
+          await ctx.api.members.rename(name, newName);
+        }),
+      ),
+    memberNames,
+    undefined,
+  );
+
+  completeArguments(
+    cluster
+      .command("set")
+      .description("Set a member config key (scheduler.instance, user.*)")
+      .argument("<member>", "member name")
+      .argument("<key>", "config key")
+      .argument("<value>", "value")
+      .addHelpText(
+        "after",
+        examples(
+          "berth cluster set node1 scheduler.instance manual",
+          "berth cluster set node1 user.rack r12",
+        ),
+      )
+      .action(
+        action(io, async (ctx, name: string, key: string, value: string) => {
+          await ctx.api.members.patch(name, { config: { [key]: value } });
+        }),
+      ),
+    memberNames,
+  );
+
+  completeArguments(
+    cluster
+      .command("unset")
+      .description("Unset a member config key")
+      .argument("<member>", "member name")
+      .argument("<key>", "config key")
+      .addHelpText("after", examples("berth cluster unset node1 scheduler.instance"))
+      .action(
+        action(io, async (ctx, name: string, key: string) => {
+          await ctx.api.members.patch(name, { config: { [key]: "" } });
+        }),
+      ),
+    memberNames,
+  );
+
+  completeArguments(
+    cluster
+      .command("report")
+      .description("Report a member's state (its heartbeat) and/or resources, as a member agent does")
+      .argument("<member>", "member name")
+      .option("--state <file>", "ClusterMemberState as YAML or JSON (sysinfo, storage_pools)")
+      .option("--resources <file>", "Resources as YAML or JSON (LXD api.Resources)")
+      .addHelpText(
+        "after",
+        examples(
+          "berth cluster report node1 --state state.yaml",
+          "berth cluster report node1 --resources resources.json",
+        ),
+      )
+      .action(
+        action(io, async (ctx, name: string, flags: { state?: string; resources?: string }) => {
+          if (flags.state === undefined && flags.resources === undefined)
+            throw usageError("Give --state FILE, --resources FILE, or both");
+          // The files go to berthd as read: it validates them and names any bad field.
+          if (flags.resources !== undefined) {
+            const resources = readDocument(flags.resources, "resources file") as Resources;
+            await ctx.api.putMemberResources(name, resources);
+          }
+          if (flags.state !== undefined) {
+            await ctx.api.putMemberState(name, readDocument(flags.state, "state file") as ClusterMemberState);
+          }
+        }),
+      ),
+    memberNames,
+  );
 
   // LXD's two member state actions: the same request shape, a different verb.
   const stateActions = [
@@ -312,17 +335,20 @@ export function registerClusterCommands(program: Command, io: Io): void {
     },
   ];
   for (const { verb, description, run, done } of stateActions) {
-    cluster
-      .command(verb)
-      .description(description)
-      .argument("<member>", "member name")
-      .addHelpText("after", examples(`berth cluster ${verb} node2`))
-      .action(
-        action(io, async (ctx, name: string) => {
-          await run(ctx.api, name);
-          ctx.out(`Member ${name} ${done}`);
-        }),
-      );
+    completeArguments(
+      cluster
+        .command(verb)
+        .description(description)
+        .argument("<member>", "member name")
+        .addHelpText("after", examples(`berth cluster ${verb} node2`))
+        .action(
+          action(io, async (ctx, name: string) => {
+            await run(ctx.api, name);
+            ctx.out(`Member ${name} ${done}`);
+          }),
+        ),
+      memberNames,
+    );
   }
 
   cluster

@@ -4,6 +4,7 @@ import { CommandContext, type Io } from "../context.js";
 import { usageError } from "../exit-codes.js";
 import { OUTPUT_FORMATS } from "../output/format.js";
 import { action, examples } from "./action.js";
+import { type ArgumentNames, argumentNames, targetNames } from "./argument-names.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 
@@ -36,26 +37,6 @@ complete -c berth -f -a '(berth __complete -- (commandline -opc)[2..-1] (command
       throw usageError(`Unknown shell "${shell}": expected one of ${SHELLS.join(", ")}`);
   }
 }
-
-/** Which server names an argument position takes, for dynamic completion. */
-type NameKind = "instance" | "member" | "target";
-
-const DYNAMIC: Record<string, NameKind> = {
-  info: "instance",
-  delete: "instance",
-  move: "instance",
-  commit: "instance",
-  "cluster show": "member",
-  "cluster remove": "member",
-  "cluster evacuate": "member",
-  "cluster restore": "member",
-  "cluster set": "member",
-  "cluster unset": "member",
-  "cluster report": "member",
-  "cluster inventory list": "member",
-  "cluster inventory set": "member",
-  "cluster inventory unset": "member",
-};
 
 function visibleOptions(command: Command): Option[] {
   const options: Option[] = [];
@@ -120,14 +101,24 @@ export function staticCandidates(program: Command, words: string[]): string[] {
   return candidates.filter((c) => c.startsWith(current)).sort();
 }
 
-async function dynamicCandidates(ctx: CommandContext, kind: NameKind): Promise<string[]> {
+/** Names from the server for the word being typed, or none when it names nothing that exists. */
+async function dynamicCandidates(ctx: CommandContext, state: Walk, current: string): Promise<string[]> {
+  let names: ArgumentNames | undefined;
+  if (state.pendingOption?.long === "--target") names = { source: targetNames };
+  else if (!state.pendingOption && !current.startsWith("-"))
+    names = argumentNames(state.command, state.positionals);
+  if (names === undefined) return [];
   // A shell waiting on a hung server is worse than no names: give up after 3 s (a dead one fails at once).
   const api = new BerthApi({ ...ctx.connection().options, timeoutMs: 3000 });
-  if (kind === "instance") return (await api.instances.names()).filter((n) => n !== "");
-  const members = await api.members.names();
-  if (kind === "member") return members;
-  const groups = await api.groups.names();
-  return [...members, ...groups.map((g) => `@${g}`)];
+  const listed = await names.source(api);
+  // In "ssd,ra" only "ra" is being typed; the candidates keep the items before it.
+  const head = names.commaList ? current.slice(0, current.lastIndexOf(",") + 1) : "";
+  const done = new Set(head.split(","));
+  return listed
+    .filter((name) => !done.has(name))
+    .map((name) => head + name)
+    .filter((candidate) => candidate.startsWith(current))
+    .sort();
 }
 
 export function registerCompletionCommands(program: Command, io: Io): void {
@@ -155,21 +146,11 @@ export function registerCompletionCommands(program: Command, io: Io): void {
       const typed = words.length === 0 ? [""] : words;
       const candidates = staticCandidates(program, typed);
       const state = walk(program, typed.slice(0, -1));
-      const key = state.path.join(" ");
       const current = typed[typed.length - 1] ?? "";
-      let kind: NameKind | undefined;
-      if (state.pendingOption?.long === "--target") kind = "target";
-      else if (!state.pendingOption && !current.startsWith("-") && state.positionals === 0)
-        kind = DYNAMIC[key];
-      if (kind) {
-        try {
-          const ctx = new CommandContext(io, command);
-          candidates.push(
-            ...(await dynamicCandidates(ctx, kind)).filter((n) => n.startsWith(current)).sort(),
-          );
-        } catch {
-          // No server reachable: complete what is known statically, silently.
-        }
+      try {
+        candidates.push(...(await dynamicCandidates(new CommandContext(io, command), state, current)));
+      } catch {
+        // No server reachable: complete what is known statically, silently.
       }
       io.stdout.write(candidates.length > 0 ? `${candidates.join("\n")}\n` : "");
     });

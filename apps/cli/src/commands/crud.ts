@@ -4,6 +4,7 @@ import type { CommandContext, Io } from "../context.js";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { type Column, renderDocument, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
+import { completeArguments, type NameSource } from "./argument-names.js";
 import { collect, parseKeyValues } from "./arguments.js";
 
 // Bodies differ per collection; the shared verbs only pass them through.
@@ -38,6 +39,7 @@ export function registerCrud<T>(program: Command, io: Io, family: CrudFamily<T>)
       examples(`berth ${family.name} list`, `berth ${family.name} show ${family.example}`),
     );
   const { noun, example } = family;
+  const existing = familyNames(family);
 
   parent
     .command("list")
@@ -51,40 +53,52 @@ export function registerCrud<T>(program: Command, io: Io, family: CrudFamily<T>)
       }),
     );
 
-  parent
-    .command("show")
-    .description(`Show a ${noun} (YAML)`)
-    .argument("<name>", `${noun} name`)
-    .addHelpText("after", examples(`berth ${family.name} show ${example}`))
-    .action(
-      action(io, async (ctx, name: string) => renderObject(ctx, await family.collection(ctx.api).get(name))),
-    );
+  completeArguments(
+    parent
+      .command("show")
+      .description(`Show a ${noun} (YAML)`)
+      .argument("<name>", `${noun} name`)
+      .addHelpText("after", examples(`berth ${family.name} show ${example}`))
+      .action(
+        action(io, async (ctx, name: string) =>
+          renderObject(ctx, await family.collection(ctx.api).get(name)),
+        ),
+      ),
+    existing,
+  );
 
-  parent
-    .command("delete")
-    .alias("rm")
-    .description(`Delete a ${noun}`)
-    .argument("<name>", `${noun} name`)
-    .addHelpText("after", examples(`berth ${family.name} delete ${example}`))
-    .action(
-      action(io, async (ctx, name: string) => {
-        await family.collection(ctx.api).delete(name);
-      }),
-    );
+  completeArguments(
+    parent
+      .command("delete")
+      .alias("rm")
+      .description(`Delete a ${noun}`)
+      .argument("<name>", `${noun} name`)
+      .addHelpText("after", examples(`berth ${family.name} delete ${example}`))
+      .action(
+        action(io, async (ctx, name: string) => {
+          await family.collection(ctx.api).delete(name);
+        }),
+      ),
+    existing,
+  );
 
   if (family.renamable) {
-    parent
-      .command("rename")
-      .alias("mv")
-      .description(`Rename a ${noun}`)
-      .argument("<name>", `${noun} name`)
-      .argument("<new-name>", "new name")
-      .addHelpText("after", examples(`berth ${family.name} rename ${example} ${example}2`))
-      .action(
-        action(io, async (ctx, name: string, newName: string) => {
-          await family.collection(ctx.api).rename(name, newName);
-        }),
-      );
+    completeArguments(
+      parent
+        .command("rename")
+        .alias("mv")
+        .description(`Rename a ${noun}`)
+        .argument("<name>", `${noun} name`)
+        .argument("<new-name>", "new name")
+        .addHelpText("after", examples(`berth ${family.name} rename ${example} ${example}2`))
+        .action(
+          action(io, async (ctx, name: string, newName: string) => {
+            await family.collection(ctx.api).rename(name, newName);
+          }),
+        ),
+      existing,
+      undefined,
+    );
   }
   return parent;
 }
@@ -100,39 +114,45 @@ function registerConfigVerbs<T extends { config: Record<string, string> }>(
   toPut: (value: T) => unknown,
   setExample: string,
 ): void {
-  parent
-    .command("set")
-    .description(`Set a ${family.noun} config key`)
-    .argument("<name>", `${family.noun} name`)
-    .argument("<key>", "config key")
-    .argument("<value>", "value")
-    .addHelpText("after", examples(`berth ${family.name} set ${family.example} ${setExample}`))
-    .action(
-      action(io, async (ctx, name: string, key: string, value: string) => {
-        const collection = family.collection(ctx.api);
-        const current = await collection.get(name);
-        await collection.put(name, toPut({ ...current, config: { ...current.config, [key]: value } }));
-      }),
-    );
-  parent
-    .command("unset")
-    .description(`Unset a ${family.noun} config key`)
-    .argument("<name>", `${family.noun} name`)
-    .argument("<key>", "config key")
-    .addHelpText(
-      "after",
-      examples(`berth ${family.name} unset ${family.example} ${setExample.split(" ")[0]}`),
-    )
-    .action(
-      action(io, async (ctx, name: string, key: string) => {
-        const collection = family.collection(ctx.api);
-        const current = await collection.get(name);
-        if (!(key in current.config))
-          throw new CliError(`${family.noun} "${name}" has no config key "${key}"`, ExitCode.notFound);
-        const { [key]: _removed, ...config } = current.config;
-        await collection.put(name, toPut({ ...current, config }));
-      }),
-    );
+  completeArguments(
+    parent
+      .command("set")
+      .description(`Set a ${family.noun} config key`)
+      .argument("<name>", `${family.noun} name`)
+      .argument("<key>", "config key")
+      .argument("<value>", "value")
+      .addHelpText("after", examples(`berth ${family.name} set ${family.example} ${setExample}`))
+      .action(
+        action(io, async (ctx, name: string, key: string, value: string) => {
+          const collection = family.collection(ctx.api);
+          const current = await collection.get(name);
+          await collection.put(name, toPut({ ...current, config: { ...current.config, [key]: value } }));
+        }),
+      ),
+    familyNames(family),
+  );
+  completeArguments(
+    parent
+      .command("unset")
+      .description(`Unset a ${family.noun} config key`)
+      .argument("<name>", `${family.noun} name`)
+      .argument("<key>", "config key")
+      .addHelpText(
+        "after",
+        examples(`berth ${family.name} unset ${family.example} ${setExample.split(" ")[0]}`),
+      )
+      .action(
+        action(io, async (ctx, name: string, key: string) => {
+          const collection = family.collection(ctx.api);
+          const current = await collection.get(name);
+          if (!(key in current.config))
+            throw new CliError(`${family.noun} "${name}" has no config key "${key}"`, ExitCode.notFound);
+          const { [key]: _removed, ...config } = current.config;
+          await collection.put(name, toPut({ ...current, config }));
+        }),
+      ),
+    familyNames(family),
+  );
 }
 
 /**
@@ -195,4 +215,9 @@ export function registerConfigFamily<T extends { config: Record<string, string> 
 /** A `USED BY`-style column: how many instances use the object, from its LXD `used_by` URLs. */
 export function usedByColumn<T extends { used_by: string[] }>(header: string): Column<T> {
   return { header, human: (row) => String(row.used_by.length), exact: (row) => row.used_by.length };
+}
+
+/** Completion source: the names of a family's existing objects. */
+function familyNames<T>(family: CrudFamily<T>): NameSource {
+  return (api) => family.collection(api).names();
 }

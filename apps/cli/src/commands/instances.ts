@@ -6,6 +6,7 @@ import { isDocumentFormat } from "../output/format.js";
 import { renderDocument, renderFields, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { withErrorPrefix } from "./api-errors.js";
+import { completeArguments, instanceNames } from "./argument-names.js";
 import { collect } from "./arguments.js";
 import { type CreateFlags, createBody } from "./instance-body.js";
 import { instanceColumns, instanceFields } from "./instance-views.js";
@@ -143,75 +144,92 @@ export function registerInstanceCommands(program: Command, io: Io): void {
       }),
     );
 
-  program
-    .command("commit")
-    .description("Turn a reservation into a real instance (never fails for capacity)")
-    .argument("<reservation>", "reservation name or UUID")
-    .option("--name <name>", "name for a reservation made without one")
-    .addHelpText("after", examples("berth commit db2", "berth commit 5f0c... --name db3"))
-    .action(
-      action(io, async (ctx, reservation: string, flags: { name?: string }) => {
-        const instance = await ctx.api.commitReservation(
-          reservation,
-          flags.name !== undefined ? { name: flags.name } : {},
-        );
-        if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(instance, ctx.format));
-        else ctx.out(`Committed ${instance.name} on ${ctx.colors.cyan(instance.location)}`);
-      }),
-    );
+  completeArguments(
+    program
+      .command("commit")
+      .description("Turn a reservation into a real instance (never fails for capacity)")
+      .argument("<reservation>", "reservation name or UUID")
+      .option("--name <name>", "name for a reservation made without one")
+      .addHelpText("after", examples("berth commit db2", "berth commit 5f0c... --name db3"))
+      .action(
+        action(io, async (ctx, reservation: string, flags: { name?: string }) => {
+          const instance = await ctx.api.commitReservation(
+            reservation,
+            flags.name !== undefined ? { name: flags.name } : {},
+          );
+          if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(instance, ctx.format));
+          else ctx.out(`Committed ${instance.name} on ${ctx.colors.cyan(instance.location)}`);
+        }),
+      ),
+    instanceNames,
+  );
 
-  program
-    .command("delete")
-    .alias("rm")
-    .description("Delete instances or reservations (their resources are freed)")
-    .argument("<name...>", "instance names or reservation UUIDs")
-    .addHelpText("after", examples("berth delete web1", "berth delete web1 web2 5f0c2b1e-..."))
-    .action(
-      action(io, async (ctx, names: string[]) => {
-        for (const name of names) await ctx.api.instances.delete(name);
-      }),
-    );
+  completeArguments(
+    program
+      .command("delete")
+      .alias("rm")
+      .description("Delete instances or reservations (their resources are freed)")
+      .argument("<name...>", "instance names or reservation UUIDs")
+      .addHelpText("after", examples("berth delete web1", "berth delete web1 web2 5f0c2b1e-..."))
+      .action(
+        action(io, async (ctx, names: string[]) => {
+          for (const name of names) await ctx.api.instances.delete(name);
+        }),
+      ),
+    instanceNames,
+  );
 
-  program
-    .command("move")
-    .alias("mv")
-    .description("Move an instance to another member or group, or rename it")
-    .argument("<name>", "instance name")
-    .argument("[new-name]", "rename to this name (instead of moving)")
-    .option("--target <member|@group>", "where to move it (a group lets the placement pipeline choose)")
-    .addHelpText(
-      "after",
-      examples("berth move web1 --target node2", "berth move web1 --target @rack2", "berth move web1 web-a"),
-    )
-    .action(
-      action(io, async (ctx, name: string, newName: string | undefined, flags: { target?: string }) => {
-        if (newName !== undefined && flags.target !== undefined) {
-          throw usageError("Give either a new name (rename) or --target (move), not both");
-        }
-        if (newName !== undefined) {
-          await ctx.api.instances.rename(name, newName);
-          return;
-        }
-        if (flags.target === undefined) throw usageError("Missing --target: where should the instance go?");
-        const target = flags.target;
-        const instance = await withErrorPrefix("Failed instance move", () =>
-          ctx.api.moveInstance(name, target),
-        );
-        if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(instance, ctx.format));
-        else ctx.out(`Moved ${instance.name} to ${ctx.colors.cyan(instance.location)}`);
-      }),
-    );
+  completeArguments(
+    program
+      .command("move")
+      .alias("mv")
+      .description("Move an instance to another member or group, or rename it")
+      .argument("<name>", "instance name")
+      .argument("[new-name]", "rename to this name (instead of moving)")
+      .option("--target <member|@group>", "where to move it (a group lets the placement pipeline choose)")
+      .addHelpText(
+        "after",
+        examples(
+          "berth move web1 --target node2",
+          "berth move web1 --target @rack2",
+          "berth move web1 web-a",
+        ),
+      )
+      .action(
+        action(io, async (ctx, name: string, newName: string | undefined, flags: { target?: string }) => {
+          if (newName !== undefined && flags.target !== undefined) {
+            throw usageError("Give either a new name (rename) or --target (move), not both");
+          }
+          if (newName !== undefined) {
+            await ctx.api.instances.rename(name, newName);
+            return;
+          }
+          if (flags.target === undefined) throw usageError("Missing --target: where should the instance go?");
+          const target = flags.target;
+          const instance = await withErrorPrefix("Failed instance move", () =>
+            ctx.api.moveInstance(name, target),
+          );
+          if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(instance, ctx.format));
+          else ctx.out(`Moved ${instance.name} to ${ctx.colors.cyan(instance.location)}`);
+        }),
+      ),
+    instanceNames,
+    undefined,
+  );
 
-  program
-    .command("info")
-    .description("Show an instance: its member, status, flavor, profiles and config")
-    .argument("<name>", "instance name or reservation UUID")
-    .addHelpText("after", examples("berth info web1", "berth info web1 --format yaml"))
-    .action(
-      action(io, async (ctx, name: string) => {
-        const instance = await ctx.api.instances.get(name);
-        if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(instance, ctx.format));
-        else ctx.out(renderFields(instanceFields(instance), ctx.colors));
-      }),
-    );
+  completeArguments(
+    program
+      .command("info")
+      .description("Show an instance: its member, status, flavor, profiles and config")
+      .argument("<name>", "instance name or reservation UUID")
+      .addHelpText("after", examples("berth info web1", "berth info web1 --format yaml"))
+      .action(
+        action(io, async (ctx, name: string) => {
+          const instance = await ctx.api.instances.get(name);
+          if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(instance, ctx.format));
+          else ctx.out(renderFields(instanceFields(instance), ctx.colors));
+        }),
+      ),
+    instanceNames,
+  );
 }

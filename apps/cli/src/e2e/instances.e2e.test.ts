@@ -230,6 +230,22 @@ describe("berth against berthd: instances", { timeout: 180_000 }, () => {
     expect(instances).toBe("b1\nb2\nb3\nbar\n");
     expect(targets.split("\n")).toEqual(expect.arrayContaining(["node1", "node2", "node3", "@rack-a"]));
     expect(commands).toBe("evacuate\n");
+    await ok(["cluster", "group", "create", "fast"]);
+    const [members, newName, groupList, profiles, moreInstances] = await Promise.all([
+      ok(["__complete", "--", "cluster", "rename", "node"]),
+      ok(["__complete", "--", "cluster", "rename", "node1", ""]),
+      ok(["__complete", "--", "cluster", "group", "assign", "node3", "rack-a,"]),
+      ok(["__complete", "--", "profile", "show", "def"]),
+      ok(["__complete", "--", "delete", "b1", "b"]),
+    ]);
+    expect(members).toBe("node1\nnode2\nnode3\n");
+    // A new name is free text: nothing from the server.
+    expect(newName).toBe("");
+    // The groups already typed are not offered again; the typed head is kept.
+    expect(groupList).toBe("rack-a,fast\n");
+    expect(profiles).toBe("default\n");
+    expect(moreInstances).toBe("b1\nb2\nb3\nbar\n");
+    await ok(["cluster", "group", "delete", "fast"]);
     expect(await ok(["completion", "bash"])).toContain("berth __complete --");
     await fails(
       ["completion", "tcsh"],
