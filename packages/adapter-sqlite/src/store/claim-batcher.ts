@@ -58,6 +58,9 @@ export class ClaimBatcher {
       outcomes = await this.connection.write(async (db, raw) => {
         // Taken only once the write lock is ours: claims that queued while we waited ride along.
         batch = this.#take();
+        // A batch of one needs no savepoint: if its claim fails, rolling the
+        // whole transaction back is the same thing, two statements cheaper.
+        if (batch.length === 1) return [{ ok: true, result: await applyClaim(db, raw, batch[0]!.claim) }];
         const results: Outcome[] = [];
         for (const { claim } of batch) {
           await raw.run("SAVEPOINT claim");

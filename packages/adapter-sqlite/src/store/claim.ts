@@ -20,7 +20,8 @@ import type { InValue } from "@libsql/client";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import { chunks } from "./chunks.js";
 import { loadInstancesByIds } from "./instance-rows.js";
-import { inList, valuesList } from "./sql-lists.js";
+import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
+import { storedRecord } from "./stored-record.js";
 
 type Dimension = keyof ProjectLimits;
 const DIMENSIONS: Dimension[] = [
@@ -114,31 +115,65 @@ async function validateClaim(db: Database, raw: RawSql, claim: Claim): Promise<V
     oldById.set(old.id, old);
     added.push(record);
   }
-  await checkNewIds(raw, claim.create ?? [], added);
-  for (const record of claim.create ?? []) added.push(record);
-  await checkNames(raw, added, new Set(removed.map((r) => r.id)));
-  await requireProjects(raw, added);
+  const creates = claim.create ?? [];
+  const existing = await lookUpExisting(raw, creates, [...added, ...creates]);
+  checkNewIds(existing.ids, creates, added);
+  for (const record of creates) added.push(record);
+  checkNames(existing.nameHolders, added, new Set(removed.map((r) => r.id)));
+  requireProjects(existing.projects, added);
 
   const memberState = await loadMemberState(raw, removed, added);
   const touched = checkCapacity(removed, added, oldById, memberState);
   await checkProjectLimits(raw, removed, added, claim.projectLimits ?? {});
 
-  const stored = added.map((record) => ({
-    ...structuredClone(record),
-    revision: (oldById.get(record.id)?.revision ?? 0) + 1,
-  }));
+  const stored = added.map((record) => storedRecord(record, (oldById.get(record.id)?.revision ?? 0) + 1));
   return { removed, stored, memberIds: memberState.ids, touched, usageBefore: memberState.usage };
 }
 
-async function checkNewIds(raw: RawSql, creates: NewInstance[], alreadyAdded: NewInstance[]): Promise<void> {
-  const existing = new Set<string>();
-  for (const part of chunks(
-    creates.map((r) => r.id),
-    500,
-  )) {
-    const rows = await raw.rows(`SELECT id FROM instances WHERE id IN (${inList(part.length)})`, part);
-    for (const row of rows) existing.add(String(row.id));
+/** What already exists among the ids, names and projects a claim's new records use. */
+interface Existing {
+  ids: Set<string>;
+  /** Id of the instance holding each "project/name". */
+  nameHolders: Map<string, string>;
+  projects: Set<string>;
+}
+
+/**
+ * Which of the new ids are taken, which (project, name) pairs have a holder
+ * and which projects exist: one statement for all three, since on a single
+ * placement each statement's fixed cost outweighs its work.
+ */
+async function lookUpExisting(raw: RawSql, creates: NewInstance[], added: NewInstance[]): Promise<Existing> {
+  const existing: Existing = { ids: new Set(), nameHolders: new Map(), projects: new Set() };
+  if (added.length === 0) return existing;
+  const pairs = new Map<string, [string, string]>();
+  for (const record of added) {
+    // Unnamed reservations (name "") are addressed by id and never clash.
+    if (record.name !== "") pairs.set(`${record.project}/${record.name}`, [record.project, record.name]);
   }
+  const rows = await raw.rows(
+    `SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id IN ${IN_JSON}
+     UNION ALL
+     SELECT 'name', i.id, i.project, i.name FROM json_each(?) AS wanted
+       JOIN instances AS i ON i.project = wanted.value ->> 0 AND i.name = wanted.value ->> 1 AND i.name <> ''
+     UNION ALL
+     SELECT 'project', NULL, name, NULL FROM projects WHERE name IN ${IN_JSON}`,
+    [
+      jsonParameter(creates.map((r) => r.id)),
+      jsonParameter([...pairs.values()]),
+      jsonParameter([...new Set(added.map((r) => r.project))]),
+    ],
+  );
+  for (const row of rows) {
+    if (row.kind === "id") existing.ids.add(String(row.id));
+    else if (row.kind === "name")
+      existing.nameHolders.set(`${String(row.project)}/${String(row.name)}`, String(row.id));
+    else existing.projects.add(String(row.project));
+  }
+  return existing;
+}
+
+function checkNewIds(existing: Set<string>, creates: NewInstance[], alreadyAdded: NewInstance[]): void {
   const seen = new Set(alreadyAdded.map((r) => r.id));
   for (const record of creates) {
     if (existing.has(record.id) || seen.has(record.id)) {
@@ -151,24 +186,7 @@ async function checkNewIds(raw: RawSql, creates: NewInstance[], alreadyAdded: Ne
   }
 }
 
-async function checkNames(raw: RawSql, added: NewInstance[], goneIds: Set<string>): Promise<void> {
-  const namesByProject = new Map<string, string[]>();
-  for (const record of added) {
-    if (record.name === "") continue;
-    const list = namesByProject.get(record.project) ?? [];
-    list.push(record.name);
-    namesByProject.set(record.project, list);
-  }
-  const holders = new Map<string, string>();
-  for (const [project, names] of namesByProject) {
-    for (const part of chunks([...new Set(names)], 500)) {
-      const rows = await raw.rows(
-        `SELECT id, name FROM instances WHERE project = ? AND name IN (${inList(part.length)}) AND name <> ''`,
-        [project, ...part],
-      );
-      for (const row of rows) holders.set(`${project}/${String(row.name)}`, String(row.id));
-    }
-  }
+function checkNames(holders: Map<string, string>, added: NewInstance[], goneIds: Set<string>): void {
   const claimed = new Set<string>();
   for (const record of added) {
     // Unnamed reservations (name "") are addressed by id and never clash.
@@ -191,13 +209,9 @@ async function checkNames(raw: RawSql, added: NewInstance[], goneIds: Set<string
 }
 
 /** Instances belong to a project that exists (a foreign key backs this up). */
-async function requireProjects(raw: RawSql, added: NewInstance[]): Promise<void> {
-  const wanted = [...new Set(added.map((r) => r.project))];
-  if (wanted.length === 0) return;
-  const rows = await raw.rows(`SELECT name FROM projects WHERE name IN (${inList(wanted.length)})`, wanted);
-  const found = new Set(rows.map((row) => String(row.name)));
-  const missing = wanted.find((name) => !found.has(name));
-  if (missing !== undefined) throw notFound(`Project "${missing}" not found`);
+function requireProjects(found: Set<string>, added: NewInstance[]): void {
+  const missing = added.find((record) => !found.has(record.project));
+  if (missing !== undefined) throw notFound(`Project "${missing.project}" not found`);
 }
 
 /** What capacity checks need of the members a claim touches, read in one query. */
@@ -230,8 +244,8 @@ async function loadMemberState(
     consumed: new Map(),
     usage: new Map(),
   };
-  for (const part of chunks([...names], 500)) {
-    // One JSON document per chunk: the client's per-row, per-column result
+  {
+    // One JSON document: the client's per-row, per-column result
     // objects cost more than the lookups themselves on this hot path.
     const [row] = await raw.rows(
       `SELECT json_group_array(json_array(m.id, m.name,
@@ -240,8 +254,8 @@ async function loadMemberState(
           FROM inventories WHERE member_id = m.id),
          (SELECT json_group_array(json_array(resource_class, ledger, amount))
           FROM usage WHERE member_id = m.id AND amount != 0))) AS state
-       FROM members AS m WHERE m.name IN (${inList(part.length)})`,
-      part,
+       FROM members AS m WHERE m.name IN ${IN_JSON}`,
+      [jsonParameter([...names])],
     );
     const members = JSON.parse(String(row?.state ?? "[]")) as [
       number,
@@ -470,6 +484,7 @@ function instanceValues(record: InstanceRecord, memberId: number): InValue[] {
   ];
 }
 
+/** Inserts `rows` (arrays of `columns` values) with one statement, whatever their number. */
 async function insertRows(
   raw: RawSql,
   head: string,
@@ -477,22 +492,16 @@ async function insertRows(
   rows: InValue[][],
   tail = "",
 ): Promise<void> {
-  // 32766 bound parameters per statement is SQLite's limit; stay well below.
-  const perStatement = Math.max(1, Math.floor(8000 / columns));
-  for (const part of chunks(rows, perStatement)) {
-    await raw.run(`${head} VALUES ${valuesList(part.length, columns)}${tail}`, part.flat());
-  }
+  if (rows.length === 0) return;
+  await raw.run(`${head} ${selectJsonRows(columns)}${tail}`, [jsonParameter(rows)]);
 }
 
 async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<void> {
   const { removed, stored, memberIds } = claim;
   // Old versions go first (replacements are rewritten whole); the cascade
   // takes their allocations and profile links with them.
-  for (const part of chunks(
-    removed.map((r) => r.id),
-    500,
-  )) {
-    await raw.run(`DELETE FROM instances WHERE id IN (${inList(part.length)})`, part);
+  if (removed.length > 0) {
+    await raw.run(`DELETE FROM instances WHERE id IN ${IN_JSON}`, [jsonParameter(removed.map((r) => r.id))]);
   }
 
   const usageDelta = new Map<
