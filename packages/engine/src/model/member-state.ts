@@ -30,9 +30,24 @@ export function toResourcesInventory(record: InventoryRecord): Inventory {
 /**
  * The engine's live view of one member: its record plus usage and counts,
  * kept in step incrementally so a placement reads O(1) per member.
+ *
+ * A scriptlet placement walks every candidate several times (filter, order,
+ * names, views), so what those walks read lives here, on this one object:
+ * at 10,000 members each extra object a walk touches per member (record,
+ * inventories, usage maps, view cache) is a cache miss that costs more than
+ * the check itself.
  */
 export class MemberState {
+  /**
+   * The member's name, fixed for its life. The model's map is keyed by this
+   * very string and the scriptlet view carries it too, so looking a member
+   * up by the name a scriptlet read compares pointers, not characters
+   * (records are replaced, with fresh copies of the name, on every sync).
+   */
+  readonly name: string;
   record: MemberRecord;
+  /** `record.evacuated`, mirrored so status checks need not load the record. */
+  evacuated = false;
   inventories: Record<string, Inventory> = {};
   /** Usage per class by real instances (store ledger "used"). */
   used = new Map<string, number>();
@@ -47,32 +62,39 @@ export class MemberState {
   readonly byProject = new Map<string, ProjectCounts>();
   /** Pending placements per project (scriptlet `get_instances_count(pending=True)`). */
   readonly pendingByProject = new Map<string, number>();
-  heartbeatMs: number | null;
-  /** The frozen scriptlet view of `record` (pipeline/views.ts memberView), rebuilt when the record changes. */
-  viewCache: { record: MemberRecord; view: ClusterMemberView } | null = null;
+  heartbeatMs: number | null = null;
+  /** Moves whenever inventories or consumption change: what a remembered fit verdict depends on. */
+  private capacityVersion = 0;
+  private fitDemand: object | null = null;
+  private fitVersion = -1;
+  private fitOk = false;
+  /**
+   * The frozen scriptlet view of `record` (pipeline/views.ts memberView) and
+   * what it was built from; rebuilt when the record or the status changes.
+   */
+  view: ClusterMemberView | null = null;
+  viewRecord: MemberRecord | null = null;
+  viewStatus: string | null = null;
+  /** used + forthcoming + pending per class, kept in step so the capacity filter reads one entry. */
+  private readonly consumedByClass = new Map<string, number>();
 
   constructor(record: MemberRecord) {
+    this.name = record.name;
     this.record = record;
-    this.heartbeatMs = record.lastHeartbeat === null ? null : Date.parse(record.lastHeartbeat);
     this.setRecord(record);
-  }
-
-  get name(): string {
-    return this.record.name;
   }
 
   setRecord(record: MemberRecord): void {
     this.record = record;
+    this.evacuated = record.evacuated;
     this.heartbeatMs = record.lastHeartbeat === null ? null : Date.parse(record.lastHeartbeat);
     const inventories: Record<string, Inventory> = {};
     for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
       inventories[resourceClass] = toResourcesInventory(inventory);
     }
     this.inventories = inventories;
+    this.capacityVersion += 1;
   }
-
-  /** used + forthcoming + pending per class, kept in step so the capacity filter reads one entry. */
-  private readonly consumedByClass = new Map<string, number>();
 
   setUsage(usage: MemberUsage): void {
     this.used = new Map(Object.entries(usage.used));
@@ -84,17 +106,35 @@ export class MemberState {
         consumed.set(resourceClass, (consumed.get(resourceClass) ?? 0) + amount);
       }
     }
+    this.capacityVersion += 1;
   }
 
   /** Holds (or, negative, releases) in-flight capacity. */
   addPending(resourceClass: string, amount: number): void {
     this.pending.set(resourceClass, (this.pending.get(resourceClass) ?? 0) + amount);
     this.consumedByClass.set(resourceClass, (this.consumedByClass.get(resourceClass) ?? 0) + amount);
+    this.capacityVersion += 1;
   }
 
   /** What counts against capacity for a new placement: both ledgers plus in-flight. */
   consumed(resourceClass: string): number {
     return this.consumedByClass.get(resourceClass) ?? 0;
+  }
+
+  /**
+   * The capacity verdict remembered for `demand` (compared by identity),
+   * or undefined when none is, or inventories or consumption changed since.
+   * Between two placements only the chosen member's consumption moves, so
+   * the other members answer from here.
+   */
+  knownFit(demand: object): boolean | undefined {
+    return this.fitDemand === demand && this.fitVersion === this.capacityVersion ? this.fitOk : undefined;
+  }
+
+  rememberFit(demand: object, ok: boolean): void {
+    this.fitDemand = demand;
+    this.fitVersion = this.capacityVersion;
+    this.fitOk = ok;
   }
 
   /** Default-policy load: stored instances (reservations included) plus in-flight ones. */

@@ -111,27 +111,38 @@ export function staticCandidates(model: ClusterModel, context: PlacementContext)
   );
 }
 
-/** The request's amounts as an array, computed once per resources object (a bulk batch shares it). */
-const demandCache = new WeakMap<Record<string, number>, readonly (readonly [string, number])[]>();
+type Demand = readonly (readonly [string, number])[];
 
-function demandOf(resources: Record<string, number>): readonly (readonly [string, number])[] {
+/** The request's amounts as an array, computed once per resources object (a bulk batch shares it). */
+const demandCache = new WeakMap<Record<string, number>, Demand>();
+
+/**
+ * Demands by content: requests asking for the same amounts share one array,
+ * so a member's remembered verdict (MemberState.knownFit, compared by
+ * identity) serves every later request of that size.
+ */
+const sharedDemands = new Map<string, Demand>();
+/** Request sizes are few in practice; the bound only guards against unbounded growth. */
+const SHARED_DEMANDS_MAX = 1024;
+
+function demandOf(resources: Record<string, number>): Demand {
   let demand = demandCache.get(resources);
   if (demand === undefined) {
-    demand = Object.entries(resources);
+    const entries = Object.entries(resources);
+    const key = JSON.stringify(entries);
+    demand = sharedDemands.get(key);
+    if (demand === undefined) {
+      if (sharedDemands.size >= SHARED_DEMANDS_MAX) sharedDemands.clear();
+      demand = entries;
+      sharedDemands.set(key, demand);
+    }
     demandCache.set(resources, demand);
   }
   return demand;
 }
 
-/**
- * Online and room for the request: what changes between placements. The
- * same verdict as `capacityFilter` (Placement's checkFit per class), without
- * building a rejection: it runs for every cached candidate of every
- * scriptlet placement, so it avoids the filter's per-class object walk.
- */
-function fitsNow(member: MemberState, context: PlacementContext): boolean {
-  if (!member.isOnline(context.nowMs, context.offlineThresholdMs)) return false;
-  const demand = demandOf(context.request.resources);
+/** Placement's checkFit for every class of the demand (the verdict of `capacityFilter`). */
+function hasRoom(member: MemberState, demand: Demand): boolean {
   for (let index = 0; index < demand.length; index++) {
     const [resourceClass, amount] = demand[index]!;
     const inventory = member.inventories[resourceClass];
@@ -139,6 +150,22 @@ function fitsNow(member: MemberState, context: PlacementContext): boolean {
     if (!checkFit(resourceClass, inventory, member.consumed(resourceClass), amount).ok) return false;
   }
   return true;
+}
+
+/**
+ * Online and room for the request: what changes between placements. The
+ * same verdict as `capacityFilter`, without building a rejection: it runs
+ * for every cached candidate of every scriptlet placement. The capacity
+ * verdict is remembered per member until its inventories or consumption
+ * change, so a placement re-checks only the members the last ones touched.
+ */
+function fitsNow(member: MemberState, demand: Demand, context: PlacementContext): boolean {
+  if (!member.isOnline(context.nowMs, context.offlineThresholdMs)) return false;
+  const known = member.knownFit(demand);
+  if (known !== undefined) return known;
+  const ok = hasRoom(member, demand);
+  member.rememberFit(demand, ok);
+  return ok;
 }
 
 /** Every member's first rejection, for the "nothing fits" error (slow path, O(members x filters)). */
@@ -152,7 +179,13 @@ export function explainRejections(model: ClusterModel, context: PlacementContext
 }
 
 export function findCandidates(model: ClusterModel, context: PlacementContext): CandidateSet {
-  const feasible = staticCandidates(model, context).filter((member) => fitsNow(member, context));
+  const demand = demandOf(context.request.resources);
+  const members = staticCandidates(model, context);
+  const feasible: MemberState[] = [];
+  for (let index = 0; index < members.length; index++) {
+    const member = members[index]!;
+    if (fitsNow(member, demand, context)) feasible.push(member);
+  }
   let candidates = orderByLoad(feasible);
   let groupRejections: CandidateSet["rejected"] = [];
   if (context.placementGroup !== null) {
@@ -181,6 +214,7 @@ export function leastLoadedCandidate(
   context: PlacementContext,
 ): MemberState | undefined {
   const members = staticCandidates(model, context);
+  const demand = demandOf(context.request.resources);
   const hint = model.scanHint(members);
   if (hint.floor >= 0) {
     const floor = hint.floor;
@@ -195,7 +229,7 @@ export function leastLoadedCandidate(
       }
       // Below the floor would mean a load shrank unnoticed: trust only a full scan.
       if (load < floor) break;
-      if (fitsNow(member, context)) {
+      if (fitsNow(member, demand, context)) {
         hint.cursor = cursor;
         return member;
       }
@@ -213,7 +247,7 @@ export function leastLoadedCandidate(
       firstAtLowest = index;
     }
     if (best !== undefined && load >= best.load) continue;
-    if (fitsNow(member, context)) best = member;
+    if (fitsNow(member, demand, context)) best = member;
   }
   hint.floor = members.length === 0 ? -1 : lowest;
   hint.cursor = firstAtLowest;

@@ -17,7 +17,7 @@ import type { InstanceRecord } from "../store/records.js";
 export type MemberStatus = "Online" | "Offline" | "Evacuated";
 
 export function memberStatus(member: MemberState, nowMs: number, offlineThresholdMs: number): MemberStatus {
-  if (member.record.evacuated) return "Evacuated";
+  if (member.evacuated) return "Evacuated";
   return member.isOnline(nowMs, offlineThresholdMs) ? "Online" : "Offline";
 }
 
@@ -40,17 +40,20 @@ export function memberView(
   offlineThresholdMs: number,
 ): ClusterMemberView {
   const status = memberStatus(member, nowMs, offlineThresholdMs);
-  const cached = member.viewCache;
-  if (cached !== null && cached.record === member.record && cached.view.status === status) return cached.view;
+  const cached = member.view;
+  if (cached !== null && member.viewRecord === member.record && member.viewStatus === status) return cached;
   const view = buildMemberView(member, status);
-  member.viewCache = { record: member.record, view };
+  member.view = view;
+  member.viewRecord = member.record;
+  member.viewStatus = status;
   return view;
 }
 
 function buildMemberView(member: MemberState, status: MemberStatus): ClusterMemberView {
   const record = member.record;
   return deepFreeze({
-    server_name: record.name,
+    // The model's key string itself, so name lookups from the scriptlet compare pointers.
+    server_name: member.name,
     url: record.url,
     database: record.roles.includes("database"),
     status,
