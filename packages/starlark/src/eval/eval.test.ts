@@ -122,6 +122,33 @@ describe("limits", () => {
     expect(err.message).toMatch(/too many steps/);
   });
 
+  it("builds dict literals with literal string keys like any other dict", () => {
+    const src = [
+      'm = {"name": "n1", "zone": "z", "cpu": {"total": 4, "used": 1}}',
+      'm["extra"] = 1',
+      'm.pop("zone")',
+      'm["zone"] = "z2"',
+      'print(m, len(m), "cpu" in m, m["cpu"]["used"], list(m.keys()))',
+      "def f():",
+      '  return {"a": 1, "b": 2}',
+      "x = f()",
+      "y = f()",
+      'x["a"] = 9',
+      "print(x, y, x == y)",
+    ].join("\n");
+    expect(run(src)).toBe(
+      '{"name": "n1", "cpu": {"total": 4, "used": 1}, "extra": 1, "zone": "z2"} 4 True 1 ["name", "cpu", "extra", "zone"]\n' +
+        '{"a": 9, "b": 2} {"a": 1, "b": 2} False\n',
+    );
+    expect(runError('d = {"a": 1, "b": 2, "a": 3}\n').message).toBe('duplicate key: "a"');
+    const tooBig = runError('d = {"a": 1, "b": 2, "c": 3}\n', {}, { maxCollectionSize: 2 });
+    expect(tooBig.message).toMatch(/collection too large: 3 elements exceeds the limit of 2/);
+    expect(tooBig.frames[0]?.pos).toEqual({ filename: "t.star", line: 1, col: 22 });
+    expect(run('d = {"a": 1, "b": 2}\nd.update(c=3)\nprint(d)\n', {}, { maxCollectionSize: 3 })).toBe(
+      '{"a": 1, "b": 2, "c": 3}\n',
+    );
+  });
+
   it("stops an endless loop at the deadline", () => {
     const err = runError(loop, {}, { deadline: Date.now() + 50 });
     expect((err as LimitError).kind).toBe("deadline");

@@ -2,8 +2,10 @@ import type { Arg, CallExpr, Comprehension, DictEntry, Expr, FunctionNode } from
 import type { Position } from "../syntax/position.js";
 import {
   callValue,
+  dictFromLiteralSlots,
   getAttr,
   getIndex,
+  MAX_LITERAL_DICT_KEYS,
   type MethodFn,
   methodOf,
   None,
@@ -221,7 +223,7 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
   const keys = entries.map((en) => compileExpr(ctx, en.key));
   const values = entries.map((en) => compileExpr(ctx, en.value));
   const positions = entries.map((en) => en.pos);
-  return (fr) => {
+  const general: ExprFn = (fr) => {
     const d = new StarDict();
     for (let i = 0; i < keys.length; i++) {
       const k = (keys[i] as ExprFn)(fr);
@@ -236,6 +238,33 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
     }
     return d;
   };
+  const literalKeys = distinctStringLiteralKeys(entries);
+  if (literalKeys === undefined) return general;
+  // {"name": x, "zone": y}: keys known distinct at compile time, so the dict is built at its
+  // exact size in one step. Evaluating the (constant) keys had no effects to preserve, and a
+  // literal over the size limit takes the general path, which reports the limit at the same key.
+  const template: Value[] = [];
+  for (const k of literalKeys) template.push(k, None);
+  const n = literalKeys.length;
+  return (fr) => {
+    if (n > fr.thread.limits.maxCollectionSize) return general(fr);
+    const slots = template.slice();
+    for (let i = 0; i < n; i++) slots[2 * i + 1] = (values[i] as ExprFn)(fr);
+    return dictFromLiteralSlots(slots);
+  };
+}
+
+/** The keys of a dict literal when all are distinct string literals (and few enough), else undefined. */
+function distinctStringLiteralKeys(entries: DictEntry[]): string[] | undefined {
+  if (entries.length === 0 || entries.length > MAX_LITERAL_DICT_KEYS) return undefined;
+  const keys: string[] = [];
+  for (const en of entries) {
+    const k = en.key;
+    if (k.kind !== "Literal" || k.literal.type !== "string") return undefined;
+    if (keys.includes(k.literal.value)) return undefined;
+    keys.push(k.literal.value);
+  }
+  return keys;
 }
 
 /** Evaluates `def`/`lambda`: defaults now, in the enclosing frame; captured cells by reference. */

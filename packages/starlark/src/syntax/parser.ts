@@ -13,6 +13,7 @@ import type {
   Stmt,
 } from "./ast.js";
 import { newFunctionNode } from "./ast.js";
+import { internString } from "./intern.js";
 import { ParseAbort, type Position, StarlarkSyntaxErrors } from "./position.js";
 import { Scanner } from "./scanner.js";
 import { describeToken, type Token, type TokenKind } from "./tokens.js";
@@ -524,7 +525,10 @@ class Parser {
           kind: "Literal",
           pos: tok.pos,
           raw: tok.raw,
-          literal: { type: tok.kind === "STRING" ? "string" : "bytes", value: tok.value as string },
+          literal:
+            tok.kind === "STRING"
+              ? { type: "string", value: internString(tok.value as string) }
+              : { type: "bytes", value: tok.value as string },
         };
       case "[":
         return this.nested(() => this.parseList());

@@ -1,6 +1,6 @@
 import { StarEvalError } from "./errors.js";
 import { deepFreeze } from "./freeze.js";
-import { HashTable } from "./hashtable.js";
+import { HashTable, SMALL_TABLE_MAX } from "./hashtable.js";
 import type { Thread } from "./thread.js";
 import type { StarIterator, StarValue, Value } from "./value.js";
 
@@ -43,6 +43,21 @@ export class StarDict extends HashTable implements StarValue {
   iterate(): StarIterator {
     return new HashTableIterator(this.ht);
   }
+}
+
+/**
+ * Most keys a dict literal may have to be built by dictFromLiteralSlots: the table takes such
+ * an array over as is, which is only right while it is small enough to need no index.
+ */
+export const MAX_LITERAL_DICT_KEYS = SMALL_TABLE_MAX;
+
+/**
+ * A dict from [key, value, key, value, ...] whose keys are distinct strings, at most
+ * MAX_LITERAL_DICT_KEYS of them; the dict takes the array over. Dict literals with literal
+ * string keys are built this way, each at its exact size (scriptlets build thousands).
+ */
+export function dictFromLiteralSlots(slots: Value[]): StarDict {
+  return new StarDict(slots);
 }
 
 /** Iterates keys, blocking mutation until done(). */

@@ -92,6 +92,63 @@ describe("HashTable", () => {
     );
   });
 
+  it("keeps insertion order through growth, removals, compaction and re-insertion (property)", () => {
+    // Many distinct keys, so tables outgrow the linear-scan size and build their index.
+    const key: fc.Arbitrary<Value> = fc.oneof(
+      fc.integer({ min: 0, max: 80 }).map((n) => `k${n}`),
+      fc.integer({ min: -40, max: 40 }),
+      fc.integer({ min: -40, max: 40 }).map((n) => new StarFloat(n) as Value),
+      fc.constantFrom<Value>(new StarFloat(Number.NaN), new StarFloat(0.5), 2 ** 60, true, None),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(3), key), { maxLength: 400 }), (ops) => {
+        const ht = new HashTable();
+        const model: [Value, Value][] = [];
+        let counter = 0;
+        for (const [op, k] of ops) {
+          // NaN is not equal to itself, yet the same NaN object finds its entry (as before).
+          const i = model.findIndex(([mk]) => equals(mk, k) || mk === k);
+          if (op === 0) {
+            const got = ht.delete(k);
+            if (i >= 0) {
+              expect(got).toBe(model[i]?.[1]);
+              model.splice(i, 1);
+            } else expect(got).toBeUndefined();
+          } else if (op === 3 && model.length > 0) {
+            // popitem: the first entry in order.
+            const first = ht.first();
+            expect(first?.[1]).toBe(model[0]?.[1]);
+            ht.delete((first as [Value, Value])[0]);
+            model.shift();
+          } else {
+            const v = counter++;
+            ht.set(k, v);
+            if (i >= 0) (model[i] as [Value, Value])[1] = v;
+            else model.push([k, v]);
+          }
+          expect(ht.size).toBe(model.length);
+          const now = model.find(([mk]) => equals(mk, k) || mk === k);
+          expect(ht.get(k)).toBe(now?.[1]);
+        }
+        expect(ht.values()).toEqual(model.map(([, v]) => v));
+        for (const [mk, mv] of model) expect(ht.get(mk)).toBe(mv);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("finds every key of a large table and none of the removed ones", () => {
+    const ht = new HashTable();
+    for (let i = 0; i < 5000; i++) ht.set(`key${i}`, i);
+    for (let i = 0; i < 5000; i += 3) ht.delete(`key${i}`);
+    for (let i = 0; i < 2000; i++) ht.set(i, -i);
+    expect(ht.size).toBe(5000 - 1667 + 2000);
+    for (let i = 0; i < 5000; i++) expect(ht.get(`key${i}`)).toBe(i % 3 === 0 ? undefined : i);
+    expect(ht.get(new StarFloat(7))).toBe(-7);
+    expect(ht.keys().slice(0, 3)).toEqual(["key1", "key2", "key4"]);
+    expect(ht.keys().at(-1)).toBe(1999);
+  });
+
   it("rejects unhashable keys with go's message", () => {
     const ht = new HashTable();
     expect(() => ht.set(new StarList(), 1)).toThrow("unhashable type: list");

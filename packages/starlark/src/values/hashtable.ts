@@ -1,26 +1,96 @@
 /**
  * Insertion-ordered hash table behind dict and set.
  *
- * Keys map to a JS primitive ("prim") so a plain JS Map does the hashing:
- * strings, ints, bools and None are their own prim; a float maps to the number
- * (so 1.0 and 1 collide, as Starlark requires); a tuple of such values maps to a
- * canonical string starting with U+0100 (no byte string can contain it). Identity-
- * compared objects are their own prim. Anything else (host values with custom
- * equality, tuples holding them) uses "U+0101<hash>#<probe>" slots compared with
- * `equals`. JS Map keeps insertion order and appends re-inserted keys, which is
- * exactly Starlark's dict order.
+ * Keys map to a JS primitive ("prim") compared with === (and NaN equal to NaN): strings, ints,
+ * bools and None are their own prim; a float maps to the number (so 1.0 and 1 collide, as
+ * Starlark requires); a tuple of such values maps to a canonical string starting with U+0100
+ * (no byte string can contain it). Identity-compared objects are their own prim. Anything else
+ * (host values with custom equality, tuples holding them) uses "U+0101<hash>#<probe>" slots
+ * compared with `equals`.
+ *
+ * The table itself is hand-written rather than a JS Map, for two measured reasons: programs
+ * that build many small dicts (scriptlets: one dict per cluster member, nested) spent much of
+ * their time collecting Map backing stores, and lookups with freshly built string keys
+ * ("key%d" % i) made V8 hash each new string natively then search a Map twice as slowly as an
+ * open-addressing probe does. Layout:
+ * - `slots` holds [prim, value, prim, value, ...] in insertion order, so iteration order is
+ *   Starlark's dict order; updating a key keeps its place, re-inserting a removed key appends.
+ * - Up to SMALL_MAX entries there is no index at all: lookups scan the prims, which for the
+ *   typical literal field names is a pointer comparison each. Removal shifts the tail down.
+ * - Larger tables add an open-addressing index (linear probing over a power-of-two Int32Array
+ *   of entry numbers + 1) and each entry's hash. Removal leaves a DELETED prim in place (the
+ *   index still points at it, acting as a tombstone); the table is compacted when removed
+ *   entries outnumber live ones.
  */
 import { StarEvalError } from "./errors.js";
 import { valueHooks } from "./hooks.js";
 import { StarTuple } from "./list.js";
 import { checkCollectionSize, type Thread } from "./thread.js";
-import { None, StarFloat, type Value } from "./value.js";
+import { hashNumber, None, StarFloat, type Value } from "./value.js";
 
 type Prim = unknown;
 
 const TUPLE_TAG = "\u0100";
 const MAX_ENCODED_KEY = 4096;
 const PROBE_TAG = "\u0101";
+
+/** Entries looked up by a linear scan before the table builds its index. */
+const SMALL_MAX = 16;
+export const SMALL_TABLE_MAX = SMALL_MAX;
+/** Index size when a small table first outgrows SMALL_MAX (kept at most half full). */
+const FIRST_INDEX_SIZE = 64;
+/** Marks the prim of a removed entry in a large table; never equal to any prim. */
+const DELETED: unknown = Object.freeze({ deleted: true });
+
+/**
+ * Per-process seed, so that a program cannot precompute colliding string keys. Iteration order
+ * never depends on hashes, so the seed does not show in any result.
+ */
+const SEED = (Math.random() * 0x100000000) | 0;
+
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h;
+}
+
+function hashString(s: string): number {
+  let h = SEED ^ s.length;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return mix(h);
+}
+
+/** Identity hashes of object prims (None and identity-compared values); JS exposes none. */
+const identityHashes = new WeakMap<object, number>();
+let nextIdentityHash = 1;
+
+function hashPrim(p: Prim): number {
+  switch (typeof p) {
+    case "string":
+      return hashString(p);
+    case "number":
+      // 0 and -0 are one key (=== says so); both take the integer path.
+      return mix(
+        Number.isInteger(p) && p >= -0x80000000 && p <= 0x7fffffff
+          ? Math.imul(p | 0, 0x9e3779b1)
+          : hashNumber(p),
+      );
+    case "bigint":
+      return mix(Number(BigInt.asIntN(32, p)) ^ 0x5bd1e995);
+    case "boolean":
+      return p ? 0x1f3d5b79 : 0x2e4c6a88;
+    default: {
+      const o = p as object;
+      let h = identityHashes.get(o);
+      if (h === undefined) {
+        h = mix(nextIdentityHash++);
+        identityHashes.set(o, h);
+      }
+      return h;
+    }
+  }
+}
 
 /** Canonical encoding of a hashable structural value, or undefined if it needs probing. */
 function encode(v: Value): string | undefined {
@@ -54,18 +124,46 @@ function encode(v: Value): string | undefined {
   }
 }
 
-export class HashTable {
-  /** prim -> value (for sets the value is the key itself). */
-  readonly vals = new Map<Prim, Value>();
-  /** prim -> original key, only for keys that are not their own prim. */
-  private origKeys: Map<Prim, Value> | undefined;
+/** The index of a table that outgrew SMALL_MAX entries. */
+interface LargeIndex {
+  /** Open addressing with linear probing: entry number + 1, or 0 for an empty bucket. */
+  buckets: Int32Array;
+  /** The hash of each entry, by entry number. */
+  hashes: Int32Array;
+  /** Slot position at or before the first live entry (popping the first stays O(1) amortized). */
+  head: number;
+}
+
+/** Bookkeeping for keys that are not their own prim (floats, tuples, probed host values). */
+interface OddKeys {
+  /** prim -> original key. */
+  origKeys: Map<Prim, Value>;
   /** hash -> number of probe slots ever used for it. */
-  private probeCounts: Map<number, number> | undefined;
+  probeCounts: Map<number, number> | undefined;
+}
+
+export class HashTable {
+  /** [prim, value, prim, value, ...] in insertion order (for sets the value is the key). */
+  private slots: unknown[];
+  /** Number of live entries. */
+  private live: number;
+  /** Present once the table outgrew SMALL_MAX entries. */
+  private large: LargeIndex | undefined = undefined;
+  private odd: OddKeys | undefined = undefined;
   frozen = false;
   itercount = 0;
 
+  /**
+   * `literalSlots`: the [key, value, ...] pairs of a dict literal whose keys are distinct
+   * strings, at most SMALL_MAX of them (see dictFromLiteralSlots); the table takes the array over.
+   */
+  constructor(literalSlots?: unknown[]) {
+    this.slots = literalSlots ?? [];
+    this.live = literalSlots === undefined ? 0 : literalSlots.length >> 1;
+  }
+
   get size(): number {
-    return this.vals.size;
+    return this.live;
   }
 
   checkMutable(verb: string): void {
@@ -102,11 +200,12 @@ export class HashTable {
   }
 
   private probe(k: Value, h: number, forInsert: boolean): Prim {
-    const count = this.probeCounts?.get(h) ?? 0;
+    const odd = this.odd;
+    const count = odd?.probeCounts?.get(h) ?? 0;
     let free: string | undefined;
     for (let n = 0; n < count; n++) {
       const slot = `${PROBE_TAG}${h}#${n}`;
-      const existing = this.origKeys?.get(slot);
+      const existing = odd?.origKeys.get(slot);
       if (existing === undefined) {
         free ??= slot;
       } else if (existing === k || valueHooks.equals(existing, k)) {
@@ -115,14 +214,50 @@ export class HashTable {
     }
     if (!forInsert) return `${PROBE_TAG}${h}#absent`;
     if (free !== undefined) return free;
-    this.probeCounts ??= new Map();
-    this.probeCounts.set(h, count + 1);
+    this.odd ??= { origKeys: new Map(), probeCounts: undefined };
+    this.odd.probeCounts ??= new Map();
+    this.odd.probeCounts.set(h, count + 1);
     return `${PROBE_TAG}${h}#${count}`;
   }
 
+  /** Slot position of prim p, or -1. */
+  private find(p: Prim): number {
+    if (this.large !== undefined) return this.findIndexed(p, hashPrim(p));
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) if (slots[i] === p) return i;
+    // biome-ignore lint/suspicious/noSelfCompare: NaN is the one prim not equal to itself
+    if (p !== p) return this.findNaN();
+    return -1;
+  }
+
+  private findIndexed(p: Prim, h: number): number {
+    const slots = this.slots;
+    const { buckets, hashes } = this.large as LargeIndex;
+    const mask = buckets.length - 1;
+    for (let b = h & mask; ; b = (b + 1) & mask) {
+      const e = buckets[b] as number;
+      if (e === 0) return -1;
+      if (hashes[e - 1] === h) {
+        const q = slots[2 * e - 2];
+        // biome-ignore lint/suspicious/noSelfCompare: NaN keys are equal to each other, as in a JS Map
+        if (q === p || (q !== q && p !== p)) return 2 * e - 2;
+      }
+    }
+  }
+
+  private findNaN(): number {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) {
+      const q = slots[i];
+      // biome-ignore lint/suspicious/noSelfCompare: looking for NaN
+      if (q !== q) return i;
+    }
+    return -1;
+  }
+
   get(k: Value): Value | undefined {
-    if (typeof k === "string") return this.vals.get(k);
-    return this.vals.get(this.prim(k, false));
+    const i = this.find(typeof k === "string" ? k : this.prim(k, false));
+    return i < 0 ? undefined : (this.slots[i + 1] as Value);
   }
 
   has(k: Value): boolean {
@@ -132,93 +267,185 @@ export class HashTable {
   /** Inserts or updates; a new key is checked against the thread's collection size limit. */
   set(k: Value, v: Value, thread?: Thread): void {
     if (this.frozen || this.itercount > 0) this.checkMutable("insert into");
-    const vals = this.vals;
-    const before = vals.size;
-    if (typeof k === "string") {
-      vals.set(k, v); // one hash lookup: whether the key is new shows in the size
-      if (vals.size !== before) this.checkGrowth(k, thread);
-      return;
-    }
-    const p = this.prim(k, true);
-    vals.set(p, v);
-    if (vals.size !== before) {
-      this.checkGrowth(p, thread);
-      if (p !== k) {
-        this.origKeys ??= new Map();
-        this.origKeys.set(p, k);
+    const p = typeof k === "string" ? k : this.prim(k, true);
+    const slots = this.slots;
+    if (this.large === undefined) {
+      const i = this.find(p);
+      if (i >= 0) {
+        slots[i + 1] = v;
+        return;
       }
+      checkCollectionSize(thread, this.live + 1);
+      slots.push(p, v);
+      this.live++;
+      if (slots.length > 2 * SMALL_MAX) this.rebuild(FIRST_INDEX_SIZE);
+    } else {
+      const h = hashPrim(p);
+      const i = this.findIndexed(p, h);
+      if (i >= 0) {
+        slots[i + 1] = v;
+        return;
+      }
+      checkCollectionSize(thread, this.live + 1);
+      this.append(p, v, h);
+    }
+    if (p !== k) {
+      this.odd ??= { origKeys: new Map(), probeCounts: undefined };
+      this.odd.origKeys.set(p, k);
     }
   }
 
-  /** Undoes the insertion of p and throws when the table outgrew the limit. */
-  private checkGrowth(p: Prim, thread: Thread | undefined): void {
-    try {
-      checkCollectionSize(thread, this.vals.size);
-    } catch (e) {
-      this.vals.delete(p);
-      throw e;
+  /** Appends a new entry to an indexed table, growing or compacting it first when needed. */
+  private append(p: Prim, v: Value, h: number): void {
+    let large = this.large as LargeIndex;
+    const entries = this.slots.length >> 1;
+    const size = large.buckets.length;
+    if (2 * (entries + 1) > size) {
+      // Compact in place when half the entries are removed ones, else double the index.
+      const removed = entries - this.live;
+      this.rebuild(removed * 2 >= entries ? size : size * 2);
+      large = this.large as LargeIndex;
     }
+    const { buckets, hashes } = large;
+    const n = this.slots.length >> 1;
+    const mask = buckets.length - 1;
+    let b = h & mask;
+    while (buckets[b] !== 0) b = (b + 1) & mask;
+    buckets[b] = n + 1;
+    hashes[n] = h;
+    this.slots.push(p, v);
+    this.live++;
+  }
+
+  /** Drops removed entries and builds an index with `size` (a power of two) buckets. */
+  private rebuild(size: number): void {
+    const old = this.slots;
+    const oldHashes = this.large?.hashes;
+    let slots = old;
+    if (old.length !== 2 * this.live) {
+      slots = [];
+      for (let i = 0; i < old.length; i += 2) {
+        if (old[i] !== DELETED) slots.push(old[i], old[i + 1]);
+      }
+    }
+    const buckets = new Int32Array(size);
+    const hashes = new Int32Array(size >> 1);
+    const mask = size - 1;
+    let n = 0;
+    for (let i = 0; i < old.length; i += 2) {
+      const p = old[i];
+      if (p === DELETED) continue;
+      const h = oldHashes === undefined ? hashPrim(p) : (oldHashes[i >> 1] as number);
+      let b = h & mask;
+      while (buckets[b] !== 0) b = (b + 1) & mask;
+      buckets[b] = n + 1;
+      hashes[n] = h;
+      n++;
+    }
+    this.slots = slots;
+    this.large = { buckets, hashes, head: 0 };
   }
 
   /** Removes k; returns its value or undefined if absent. */
   delete(k: Value): Value | undefined {
     if (this.frozen || this.itercount > 0) this.checkMutable("delete from");
     const p = typeof k === "string" ? k : this.prim(k, false);
-    const v = this.vals.get(p);
-    if (v === undefined) return undefined;
-    this.vals.delete(p);
-    this.origKeys?.delete(p);
+    const i = this.find(p);
+    if (i < 0) return undefined;
+    const slots = this.slots;
+    const v = slots[i + 1] as Value;
+    if (this.large === undefined) {
+      slots.copyWithin(i, i + 2);
+      slots.length -= 2;
+    } else {
+      // The bucket keeps pointing at the entry, which now matches nothing: a tombstone.
+      slots[i] = DELETED;
+      slots[i + 1] = undefined;
+    }
+    this.live--;
+    this.odd?.origKeys.delete(p);
     return v;
   }
 
   clear(): void {
     if (this.frozen || this.itercount > 0) this.checkMutable("clear");
-    this.vals.clear();
-    this.origKeys = undefined;
-    this.probeCounts = undefined;
+    this.slots = [];
+    this.live = 0;
+    this.large = undefined;
+    this.odd = undefined;
   }
 
   keyOf(p: Prim): Value {
-    const orig = this.origKeys?.get(p);
+    const orig = this.odd?.origKeys.get(p);
     return orig !== undefined ? orig : (p as Value);
   }
 
+  /** Slot position from which iteration starts (removed entries before it are skipped for good). */
+  private start(): number {
+    const large = this.large;
+    if (large === undefined) return 0;
+    const slots = this.slots;
+    let i = large.head;
+    while (i < slots.length && slots[i] === DELETED) i += 2;
+    large.head = i;
+    return i;
+  }
+
   keys(): Value[] {
-    const out: Value[] = [];
-    if (this.origKeys === undefined) {
-      for (const p of this.vals.keys()) out.push(p as Value);
-    } else {
-      for (const p of this.vals.keys()) out.push(this.keyOf(p));
+    const out = new Array<Value>(this.live);
+    const slots = this.slots;
+    const odd = this.odd;
+    let n = 0;
+    for (let i = this.start(); i < slots.length; i += 2) {
+      const p = slots[i];
+      if (p === DELETED) continue;
+      out[n++] = odd === undefined ? (p as Value) : this.keyOf(p);
     }
     return out;
   }
 
   values(): Value[] {
-    return Array.from(this.vals.values());
+    const out = new Array<Value>(this.live);
+    const slots = this.slots;
+    let n = 0;
+    for (let i = this.start(); i < slots.length; i += 2) {
+      if (slots[i] !== DELETED) out[n++] = slots[i + 1] as Value;
+    }
+    return out;
   }
 
   /** [key, value] pairs in order. */
   entries(): [Value, Value][] {
-    const out: [Value, Value][] = [];
-    for (const [p, v] of this.vals) out.push([this.keyOf(p), v]);
+    const out = new Array<[Value, Value]>(this.live);
+    const slots = this.slots;
+    const odd = this.odd;
+    let n = 0;
+    for (let i = this.start(); i < slots.length; i += 2) {
+      const p = slots[i];
+      if (p === DELETED) continue;
+      out[n++] = [odd === undefined ? (p as Value) : this.keyOf(p), slots[i + 1] as Value];
+    }
     return out;
   }
 
   /** (key, value) tuples in order, built in one pass (dict.items()). */
   itemTuples(): StarTuple[] {
-    const out = new Array<StarTuple>(this.vals.size);
-    let i = 0;
-    if (this.origKeys === undefined) {
-      for (const [p, v] of this.vals) out[i++] = new StarTuple([p as Value, v]);
-    } else {
-      for (const [p, v] of this.vals) out[i++] = new StarTuple([this.keyOf(p), v]);
+    const out = new Array<StarTuple>(this.live);
+    const slots = this.slots;
+    const odd = this.odd;
+    let n = 0;
+    for (let i = this.start(); i < slots.length; i += 2) {
+      const p = slots[i];
+      if (p === DELETED) continue;
+      out[n++] = new StarTuple([odd === undefined ? (p as Value) : this.keyOf(p), slots[i + 1] as Value]);
     }
     return out;
   }
 
   /** First entry in order, for popitem. */
   first(): [Value, Value] | undefined {
-    for (const [p, v] of this.vals) return [this.keyOf(p), v];
-    return undefined;
+    const i = this.start();
+    if (i >= this.slots.length) return undefined;
+    return [this.keyOf(this.slots[i]), this.slots[i + 1] as Value];
   }
 }

@@ -4,45 +4,46 @@ import { deepFreeze } from "./freeze.js";
 import { HashTable } from "./hashtable.js";
 import type { StarIterator, StarValue, Value } from "./value.js";
 
-/** Insertion-ordered Starlark set (values are stored as their own map value). */
-export class StarSet implements StarValue {
+/** Insertion-ordered Starlark set (each element is stored as its own value). */
+export class StarSet extends HashTable implements StarValue {
   readonly type = "set";
-  readonly ht = new HashTable();
 
   constructor(elems?: Iterable<Value>) {
-    if (elems) for (const e of elems) this.ht.set(e, e);
+    super();
+    if (elems) for (const e of elems) this.set(e, e);
+  }
+  /**
+   * The set is its own hash table (one object per set instead of two, as for dict); `ht`
+   * keeps the table-level API apart from the set-level one for readers.
+   */
+  get ht(): HashTable {
+    return this;
   }
   freeze(): void {
-    if (!this.ht.frozen) deepFreeze(this);
+    if (!this.frozen) deepFreeze(this);
   }
   freezeShallow(push: (child: Value) => void): void {
-    if (this.ht.frozen) return;
-    this.ht.frozen = true;
-    for (const k of this.ht.keys()) push(k);
-  }
-  get frozen(): boolean {
-    return this.ht.frozen;
+    if (this.frozen) return;
+    this.frozen = true;
+    for (const k of this.keys()) push(k);
   }
   truth(): boolean {
-    return this.ht.size > 0;
+    return this.size > 0;
   }
   hash(): number {
     throw new StarEvalError("unhashable type: set");
   }
   len(): number {
-    return this.ht.size;
-  }
-  has(k: Value): boolean {
-    return this.ht.get(k) !== undefined;
+    return this.size;
   }
   add(k: Value): void {
-    if (this.ht.get(k) !== undefined) return;
-    this.ht.set(k, k);
+    if (this.get(k) !== undefined) return;
+    this.set(k, k);
   }
   elems(): Value[] {
-    return this.ht.keys();
+    return this.keys();
   }
   iterate(): StarIterator {
-    return new HashTableIterator(this.ht);
+    return new HashTableIterator(this);
   }
 }
