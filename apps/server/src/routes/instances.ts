@@ -1,14 +1,19 @@
-import type { BulkCreateResult } from "@berth/api-types";
-import { type Engine, EngineError, type ProfileRecord } from "@berth/engine";
+import type { BulkCreateResult, Instance } from "@berth/api-types";
+import { type Engine, EngineError, type InstanceRecord, type ProfileRecord } from "@berth/engine";
 import { badRequest } from "../http/http-error.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
 import type { ServerMetrics } from "../metrics.js";
 import { instanceUrlOf } from "../wire/catalog.js";
-import { instanceToWire } from "../wire/instances.js";
+import { expandWithProfiles, instanceToWire } from "../wire/instances.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 async function profilesOf(engine: Engine, project: string): Promise<Map<string, ProfileRecord>> {
   return new Map((await engine.catalog.listProfiles(project)).map((p) => [p.name, p]));
+}
+
+/** One instance on the wire, expanded with its project's profiles as they are now. */
+async function wireWithProfiles(engine: Engine, record: InstanceRecord): Promise<Instance> {
+  return instanceToWire(record, expandWithProfiles(record, await profilesOf(engine, record.project)));
 }
 
 /**
@@ -46,7 +51,7 @@ export const instanceRoutes: RouteSpec[] = [
       const records = await services.engine.listInstances({ project });
       if (recursion === 0) return { metadata: records.map(instanceUrlOf) };
       const profiles = await profilesOf(services.engine, project);
-      return { metadata: records.map((r) => instanceToWire(r, profiles)) };
+      return { metadata: records.map((r) => instanceToWire(r, expandWithProfiles(r, profiles))) };
     },
   }),
   defineRoute({
@@ -93,7 +98,8 @@ export const instanceRoutes: RouteSpec[] = [
       }
       const record = outcome.instance;
       return {
-        metadata: instanceToWire(record, await profilesOf(services.engine, project)),
+        // The placement read the profiles already: its outcome carries the expansion.
+        metadata: instanceToWire(record, outcome.expanded),
         status: 201,
         location: instanceUrlOf(record),
       };
@@ -133,7 +139,7 @@ export const instanceRoutes: RouteSpec[] = [
     errors: [404],
     handle: async ({ services, params, project }) => {
       const record = await services.engine.getInstance(project, params.name ?? "");
-      return { metadata: instanceToWire(record, await profilesOf(services.engine, project)) };
+      return { metadata: await wireWithProfiles(services.engine, record) };
     },
   }),
   defineRoute({
@@ -183,7 +189,6 @@ export const instanceRoutes: RouteSpec[] = [
           'Moving an instance to another project is not supported: "project" must be the current one',
         );
       }
-      const profiles = () => profilesOf(services.engine, project);
       if (target !== undefined) {
         if (body.name !== undefined && body.name !== ref) {
           throw badRequest('Rename and move are separate requests: drop "name" or "?target="');
@@ -191,14 +196,14 @@ export const instanceRoutes: RouteSpec[] = [
         const moved = await measured(metrics, "move", () =>
           services.engine.moveInstance(project, ref, target),
         );
-        return { metadata: instanceToWire(moved.instance, await profiles()) };
+        return { metadata: await wireWithProfiles(services.engine, moved.instance) };
       }
       if (body.name === undefined) {
         throw badRequest('Nothing to do: give ?target= to move the instance or "name" to rename it');
       }
       const renamed = await services.engine.renameInstance(project, ref, body.name);
       return {
-        metadata: instanceToWire(renamed, await profiles()),
+        metadata: await wireWithProfiles(services.engine, renamed),
         status: 201,
         location: instanceUrlOf(renamed),
       };
@@ -238,7 +243,7 @@ export const instanceRoutes: RouteSpec[] = [
           body.name !== undefined ? { name: body.name } : {},
         ),
       );
-      return { metadata: instanceToWire(record, await profilesOf(services.engine, project)) };
+      return { metadata: await wireWithProfiles(services.engine, record) };
     },
   }),
 ];

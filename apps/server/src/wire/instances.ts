@@ -1,8 +1,11 @@
 import type { Instance } from "@berth/api-types";
-import { type InstanceRecord, instanceView, type ProfileRecord } from "@berth/engine";
+import { type InstanceExpansion, type InstanceRecord, instanceView, type ProfileRecord } from "@berth/engine";
 
 /** LXD expansion: profiles in order, then the instance's own keys on top. */
-function expand(record: InstanceRecord, profiles: ReadonlyMap<string, ProfileRecord>) {
+export function expandWithProfiles(
+  record: InstanceRecord,
+  profiles: ReadonlyMap<string, ProfileRecord>,
+): InstanceExpansion {
   const config: Record<string, string> = {};
   const devices: Record<string, Record<string, string>> = {};
   for (const name of record.profiles) {
@@ -18,15 +21,12 @@ function expand(record: InstanceRecord, profiles: ReadonlyMap<string, ProfileRec
 
 /**
  * Engine instance record -> LXD `Instance` (plus Berth's uuid, flavor,
- * forthcoming). `profiles` are the project's profiles by name, for the
- * expanded config and devices.
+ * forthcoming). `expanded` is its expanded config and devices: from a
+ * placement's outcome, or `expandWithProfiles` with the project's profiles.
+ * The answer owns `expanded` (it is not copied).
  */
-export function instanceToWire(
-  record: InstanceRecord,
-  profiles: ReadonlyMap<string, ProfileRecord>,
-): Instance {
+export function instanceToWire(record: InstanceRecord, expanded: InstanceExpansion): Instance {
   const view = instanceView(record);
-  const expanded = expand(record, profiles);
   return {
     name: record.name,
     uuid: record.id,

@@ -13,15 +13,16 @@ import {
 } from "@berth/api-types";
 import { type Clock, systemClock } from "../clock.js";
 import { EngineError, invalid } from "../errors.js";
-import { mergeProfiles } from "../expand/expand.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
-import type { ConfigRecord, InstanceRecord, ProfileRecord } from "../store/records.js";
+import type { ConfigRecord, InstanceRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
+import { syncMemberHeartbeats } from "./heartbeat-sync.js";
+import { expansionOf, type InstanceExpansion } from "./instance-expansion.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
 import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
 import type { EngineMetricsSnapshot } from "./metrics.js";
@@ -211,22 +212,17 @@ export class Engine {
   }
 
   /**
-   * Periodic housekeeping: re-reads members (heartbeats written by other
-   * processes), reports offline ones, and heals members offline longer than
+   * Periodic housekeeping: picks up heartbeats other processes received
+   * (re-reading only members not heard from lately, see heartbeat-sync.ts),
+   * reports offline ones, and heals members offline longer than
    * `cluster.healing_threshold` by relocating their instances (reason
    * `relocation`); restore brings them back when the member returns.
    */
   async tick(): Promise<TickReport> {
     const runtime = this.runtime;
     await runtime.sync();
-    const records = await runtime.store.listMembers();
-    const known = runtime.model.allMembers();
-    const sameMembers =
-      records.length === known.length &&
-      records.every((record) => runtime.model.member(record.name) !== undefined);
     // Membership changed in another process: re-hydrate (aggregates) so counts and usage come along.
-    if (!sameMembers) await this.refresh();
-    else for (const record of records) runtime.model.upsertMember(record);
+    if ((await syncMemberHeartbeats(runtime)) === "membership-changed") await this.refresh();
     const { nowMs, offlineThresholdMs } = runtime.timing();
     const healingMs = runtime.effective.healingThresholdSeconds * 1000;
     const report: TickReport = { offline: [], healed: [], healingFailed: [] };
@@ -317,16 +313,9 @@ export class Engine {
     return this.instanceOps.delete(project, ref);
   }
   /** `expanded_config` / `expanded_devices` of a stored instance (its profiles as they are now). */
-  async expandedInstance(record: InstanceRecord): Promise<{
-    config: Record<string, string>;
-    devices: Record<string, Record<string, string>>;
-  }> {
+  async expandedInstance(record: InstanceRecord): Promise<InstanceExpansion> {
     const project = await this.catalog.getProject(record.project);
-    const profiles = await new CatalogCache(this.runtime).profilesOf(project);
-    const found = record.profiles
-      .map((name) => profiles.get(name))
-      .filter((profile): profile is ProfileRecord => profile !== undefined);
-    return mergeProfiles(found, record.config, record.devices);
+    return expansionOf(record, await new CatalogCache(this.runtime).profilesOf(project));
   }
 
   /** Reservation -> real instance; `changes` (patch semantics) may resize it, and only growth is re-checked. */

@@ -1,5 +1,6 @@
 export * from "./catalog.js";
 export * from "./engine.js";
+export type { InstanceExpansion } from "./instance-expansion.js";
 export type { MoveOutcome } from "./instance-ops.js";
 export type { InventoryView, MemberInfo, MemberInput, MemberUpdate } from "./members.js";
 export type { EngineMetricsSnapshot } from "./metrics.js";

@@ -9,8 +9,9 @@ import type { DecidedBy, Decision } from "../pipeline/decide.js";
 import type { ScriptletLogLine } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
+import { expansionOver, type InstanceExpansion } from "./instance-expansion.js";
 import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
-import { BatchMemo, CatalogCache, type Prepared, prepareCreate } from "./prepare.js";
+import { BatchMemo, CatalogCache, ExpansionCache, type Prepared, prepareCreate } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 import { checkScriptletValue } from "./scriptlet-value.js";
 
@@ -38,6 +39,8 @@ export interface PlacementOutcome {
   cost: { steps: number; ms: number };
   /** Claim attempts it took (1 unless a race was lost). */
   attempts: number;
+  /** The created instance's `expanded_config`/`expanded_devices`, from the profiles the placement read. */
+  expanded: InstanceExpansion;
 }
 
 export interface BulkOutcome {
@@ -69,10 +72,18 @@ function compareSizeDesc(a: number[], b: number[]): number {
 }
 
 export class Placer {
+  /** Expanded create bodies kept across requests while the catalog stays unchanged. */
+  private readonly expansions = new ExpansionCache();
+
   constructor(
     private readonly runtime: EngineRuntime,
     private readonly maxAttempts: number,
   ) {}
+
+  /** A memo for one operation, backed by the expansions kept across requests. */
+  private memo(): BatchMemo {
+    return new BatchMemo({ cache: this.expansions, runtime: this.runtime });
+  }
 
   async create(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
     const runtime = this.runtime;
@@ -83,6 +94,7 @@ export class Placer {
       body,
       options.project ?? "default",
       options.target,
+      this.memo(),
     );
     // SCRIPTLET.md: the scriptlet runs only without a member target.
     const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime);
@@ -101,13 +113,15 @@ export class Placer {
       } satisfies PlannedClaim;
     });
     const final = decision!;
+    const instance = result.instances[0]!;
     return {
-      instance: result.instances[0]!,
+      instance,
       decidedBy: final.decidedBy,
       candidates: final.candidates,
       logs: final.scriptlet?.logs ?? [],
       cost: final.scriptlet?.cost ?? { steps: 0, ms: 0 },
       attempts,
+      expanded: expansionOver(prepared.request.profileLayer, instance),
     };
   }
 
@@ -124,6 +138,7 @@ export class Placer {
       body,
       options.project ?? "default",
       options.target,
+      this.memo(),
     );
     const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed);
     try {
@@ -168,7 +183,7 @@ export class Placer {
     if (bodies.length === 0) throw invalid("A bulk create needs at least one instance");
     await runtime.sync();
     const catalog = new CatalogCache(runtime);
-    const memo = new BatchMemo();
+    const memo = this.memo();
     const project = options.project ?? "default";
     const prepared: Prepared[] = [];
     const seen = new Map<string, number>();

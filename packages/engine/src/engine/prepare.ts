@@ -154,6 +154,36 @@ function placementGroupOf(
 }
 
 /**
+ * Expansions of create bodies that outlive one request: one client sending
+ * the same shape of body over and over (names aside) gets profiles merged
+ * and sizes parsed once. An entry is valid only at the change-counter value
+ * it was computed under (`EngineRuntime.catalogEpoch`): any profile,
+ * flavor, image or config write moves the counter and empties the cache.
+ * Entries are shared between placements, so nothing may mutate them
+ * (nothing does: records are copied by the store).
+ */
+export class ExpansionCache {
+  private epoch: number | undefined;
+  private readonly entries = new Map<string, ExpandedRequest>();
+
+  /** Bounded: clients inventing a new body shape per request cannot grow it without limit. */
+  constructor(private readonly maxEntries = 256) {}
+
+  get(epoch: number | undefined, key: string): ExpandedRequest | undefined {
+    return epoch !== undefined && epoch === this.epoch ? this.entries.get(key) : undefined;
+  }
+
+  set(epoch: number | undefined, key: string, expanded: ExpandedRequest): void {
+    if (epoch === undefined) return;
+    if (epoch !== this.epoch || this.entries.size >= this.maxEntries) {
+      this.entries.clear();
+      this.epoch = epoch;
+    }
+    this.entries.set(key, expanded);
+  }
+}
+
+/**
  * What a batch of creates shares (one bulk request): the project's parsed
  * limits and groups, the resolved target, and the expansion of every
  * distinct body shape. A bulk of 10,000 copies of one body (names aside)
@@ -165,6 +195,9 @@ export class BatchMemo {
   private readonly expansions = new Map<string, ExpandedRequest>();
   private readonly projects = new Map<string, { limits: ProjectLimits; allowedGroups: string[] }>();
   private readonly targets = new Map<string, Target>();
+
+  /** `shared`: expansions kept across requests (see ExpansionCache), with the runtime telling their epoch. */
+  constructor(private readonly shared?: { cache: ExpansionCache; runtime: EngineRuntime }) {}
 
   projectFacts(project: ProjectRecord): { limits: ProjectLimits; allowedGroups: string[] } {
     let facts = this.projects.get(project.name);
@@ -196,7 +229,13 @@ export class BatchMemo {
     const key = `${project.name}\u0000${JSON.stringify(shape)}`;
     let expanded = this.expansions.get(key);
     if (expanded === undefined) {
-      expanded = expandRequest(body, name, await catalog.expansionCatalog(project, body));
+      // Read before the catalog: a write landing meanwhile moves the epoch past this entry.
+      const epoch = this.shared?.runtime.catalogEpoch();
+      expanded = this.shared?.cache.get(epoch, key);
+      if (expanded === undefined) {
+        expanded = expandRequest(body, name, await catalog.expansionCatalog(project, body));
+        this.shared?.cache.set(epoch, key, expanded);
+      }
       this.expansions.set(key, expanded);
     }
     return expanded.name === name ? expanded : { ...expanded, name };

@@ -75,6 +75,16 @@ export class EngineRuntime {
     model.replaceCatalog(groups, projects, placementGroups);
   }
 
+  /**
+   * Where the store's change counter stood when this engine last caught up
+   * (its own writes included); undefined for stores without the counter.
+   * Anything derived from catalog rows or config (profiles, flavors, images)
+   * stays valid while it does not move.
+   */
+  catalogEpoch(): number | undefined {
+    return this.rawStore.changeVersion === undefined || this.seenChanges < 0 ? undefined : this.seenChanges;
+  }
+
   /** After this engine's write: a counter one step further than last seen moved because of it. */
   private async noteOwnWrite(): Promise<void> {
     const version = await this.rawStore.changeVersion?.();
