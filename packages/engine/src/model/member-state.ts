@@ -46,23 +46,16 @@ export class MemberState {
    */
   readonly name: string;
   record: MemberRecord;
+  // Fields every placement reads of every candidate come first: V8 lays
+  // fields out in declaration order, so they share the object's first
+  // cache lines.
   /** `record.evacuated`, mirrored so status checks need not load the record. */
   evacuated = false;
-  inventories: Record<string, Inventory> = {};
-  /** Usage per class by real instances (store ledger "used"). */
-  used = new Map<string, number>();
-  /** Usage per class by reservations (store ledger "forthcoming"). */
-  forthcoming = new Map<string, number>();
-  /** Usage per class by placements decided but not yet claimed (in flight). */
-  pending = new Map<string, number>();
+  heartbeatMs: number | null = null;
   /** Stored instances including reservations, all projects. */
   instanceCount = 0;
   /** In-flight placements (decided, not yet claimed). */
   pendingCount = 0;
-  readonly byProject = new Map<string, ProjectCounts>();
-  /** Pending placements per project (scriptlet `get_instances_count(pending=True)`). */
-  readonly pendingByProject = new Map<string, number>();
-  heartbeatMs: number | null = null;
   /** Moves whenever inventories or consumption change: what a remembered fit verdict depends on. */
   private capacityVersion = 0;
   private fitDemand: object | null = null;
@@ -75,6 +68,18 @@ export class MemberState {
   view: ClusterMemberView | null = null;
   viewRecord: MemberRecord | null = null;
   viewStatus: string | null = null;
+  /** The token of the candidate set last listed with this member in it (pipeline/candidates.ts). */
+  candidacy: object | null = null;
+  inventories: Record<string, Inventory> = {};
+  /** Usage per class by real instances (store ledger "used"). */
+  used = new Map<string, number>();
+  /** Usage per class by reservations (store ledger "forthcoming"). */
+  forthcoming = new Map<string, number>();
+  /** Usage per class by placements decided but not yet claimed (in flight). */
+  pending = new Map<string, number>();
+  readonly byProject = new Map<string, ProjectCounts>();
+  /** Pending placements per project (scriptlet `get_instances_count(pending=True)`). */
+  readonly pendingByProject = new Map<string, number>();
   /** used + forthcoming + pending per class, kept in step so the capacity filter reads one entry. */
   private readonly consumedByClass = new Map<string, number>();
 

@@ -12,6 +12,7 @@
 import { checkFit } from "@berth/resources";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { MemberState } from "../model/member-state.js";
+import type { ClusterMemberView } from "../scriptlet/port.js";
 import type { PlacementContext } from "./context.js";
 import {
   architectureFilter,
@@ -26,11 +27,29 @@ import {
 } from "./filters.js";
 import { applyPlacementGroup } from "./placement-groups.js";
 import type { Rejection } from "./rejection.js";
+import { memberView } from "./views.js";
 
 export interface CandidateSet {
   candidates: MemberState[];
   /** Why each other member was turned down; filled only when no candidate is left. */
   rejected: { member: string; rejection: Rejection }[];
+  /**
+   * What findCandidates gathers in its walk over the candidates, so the
+   * decision step need not walk them again; a set built by hand (a
+   * rebalance move's single target) may leave it out.
+   */
+  listing?: CandidateListing;
+}
+
+export interface CandidateListing {
+  /** The candidates' names, in order. */
+  names: string[];
+  /** The candidates as the scriptlet sees them, in order. */
+  views: ClusterMemberView[];
+  /** The candidate named `name`, if it is one. O(1); valid until the next set is listed on the same model. */
+  candidate(name: string): MemberState | undefined;
+  /** `candidate(name) !== undefined`. */
+  isCandidate(name: string): boolean;
 }
 
 /** Filters whose verdict does not depend on usage or time. */
@@ -66,26 +85,29 @@ export function byLoad(members: readonly MemberState[]): MemberState[] {
  * a stable counting sort on the load, O(members + load range) instead of
  * O(members log members) comparisons; ties keep join order by stability.
  * Falls back to the comparison sort when loads are spread too widely.
+ * `loads` (each member's load, by position) spares re-reading every member
+ * when the caller already has them.
  */
-export function orderByLoad(inJoinOrder: readonly MemberState[]): MemberState[] {
+export function orderByLoad(inJoinOrder: readonly MemberState[], loads?: ArrayLike<number>): MemberState[] {
   const count = inJoinOrder.length;
   if (count < 2) return [...inJoinOrder];
+  const loadOf = loads ?? Int32Array.from(inJoinOrder, (member) => member.load);
   let lowest = Number.POSITIVE_INFINITY;
   let highest = Number.NEGATIVE_INFINITY;
-  for (const member of inJoinOrder) {
-    const load = member.load;
+  for (let index = 0; index < count; index++) {
+    const load = loadOf[index]!;
     if (load < lowest) lowest = load;
     if (load > highest) highest = load;
   }
   const range = highest - lowest + 1;
   if (range > 4 * count + 64) return byLoad(inJoinOrder);
-  const starts = new Array<number>(range + 1).fill(0);
-  for (const member of inJoinOrder) starts[member.load - lowest + 1]! += 1;
+  const starts = new Int32Array(range + 1);
+  for (let index = 0; index < count; index++) starts[loadOf[index]! - lowest + 1]! += 1;
   for (let bucket = 1; bucket <= range; bucket++) starts[bucket]! += starts[bucket - 1]!;
   const out = new Array<MemberState>(count);
-  for (const member of inJoinOrder) {
-    const bucket = member.load - lowest;
-    out[starts[bucket]!] = member;
+  for (let index = 0; index < count; index++) {
+    const bucket = loadOf[index]! - lowest;
+    out[starts[bucket]!] = inJoinOrder[index]!;
     starts[bucket]! += 1;
   }
   return out;
@@ -181,12 +203,16 @@ export function explainRejections(model: ClusterModel, context: PlacementContext
 export function findCandidates(model: ClusterModel, context: PlacementContext): CandidateSet {
   const demand = demandOf(context.request.resources);
   const members = staticCandidates(model, context);
+  // One walk over the members: each one read here is not read again to sort.
   const feasible: MemberState[] = [];
+  const loads: number[] = [];
   for (let index = 0; index < members.length; index++) {
     const member = members[index]!;
-    if (fitsNow(member, demand, context)) feasible.push(member);
+    if (!fitsNow(member, demand, context)) continue;
+    feasible.push(member);
+    loads.push(member.load);
   }
-  let candidates = orderByLoad(feasible);
+  let candidates = orderByLoad(feasible, loads);
   let groupRejections: CandidateSet["rejected"] = [];
   if (context.placementGroup !== null) {
     const counts = model.groupCountsOf(context.placementGroup.project, context.placementGroup.name);
@@ -194,8 +220,38 @@ export function findCandidates(model: ClusterModel, context: PlacementContext): 
     candidates = grouped.kept;
     groupRejections = grouped.rejected;
   }
-  if (candidates.length > 0) return { candidates, rejected: [] };
-  return { candidates, rejected: [...explainRejections(model, context), ...groupRejections] };
+  const rejected = candidates.length > 0 ? [] : [...explainRejections(model, context), ...groupRejections];
+  return listed(model, candidates, rejected, context);
+}
+
+/**
+ * Adds what the decision step reads of every candidate, gathered in one
+ * walk: the names, the scriptlet views and an O(1) membership test. The
+ * test marks the members (MemberState.candidacy) with a token of this set,
+ * so it answers for the set most recently listed on the model: the
+ * decision that follows it, before any other placement is planned.
+ */
+function listed(
+  model: ClusterModel,
+  candidates: MemberState[],
+  rejected: CandidateSet["rejected"],
+  clock: { nowMs: number; offlineThresholdMs: number },
+): CandidateSet {
+  const token = {};
+  const names = new Array<string>(candidates.length);
+  const views = new Array<ClusterMemberView>(candidates.length);
+  for (let index = 0; index < candidates.length; index++) {
+    const member = candidates[index]!;
+    names[index] = member.name;
+    views[index] = memberView(member, clock.nowMs, clock.offlineThresholdMs);
+    member.candidacy = token;
+  }
+  const candidate = (name: string): MemberState | undefined => {
+    const member = model.member(name);
+    return member?.candidacy === token ? member : undefined;
+  };
+  const isCandidate = (name: string): boolean => candidate(name) !== undefined;
+  return { candidates, rejected, listing: { names, views, candidate, isCandidate } };
 }
 
 /**

@@ -65,21 +65,21 @@ export function decide(
 ): Decision {
   const { candidates } = set;
   if (candidates.length === 0) throw noCandidateError(set, subject);
-  const names = new Array<string>(candidates.length);
-  for (let index = 0; index < candidates.length; index++) names[index] = candidates[index]!.name;
+  // findCandidates gathered names and views as it listed the candidates (one walk over 10,000 members, not three).
+  const listing = set.listing;
+  const names = listing?.names ?? candidates.map((member) => member.name);
   if (scriptlet === null) {
     return { member: candidates[0]!, decidedBy: "default", candidates: names, scriptlet: null };
   }
-  const views = new Array<ReturnType<typeof memberView>>(candidates.length);
-  for (let index = 0; index < candidates.length; index++) {
-    views[index] = memberView(candidates[index]!, clock.nowMs, clock.offlineThresholdMs);
-  }
+  const views =
+    listing?.views ?? candidates.map((member) => memberView(member, clock.nowMs, clock.offlineThresholdMs));
   const result = scriptlet.host.run(
     scriptlet.version,
     scriptlet.source,
     {
       request,
       candidates: views,
+      ...(listing !== undefined ? { isCandidate: listing.isCandidate } : {}),
       instanceResources,
       cluster: scriptlet.cluster,
       limits: scriptlet.limits,
@@ -95,7 +95,8 @@ export function decide(
         candidates: names,
       });
     case "target": {
-      const chosen = candidates.find((member) => member.name === outcome.member);
+      const chosen =
+        listing?.candidate(outcome.member) ?? candidates.find((member) => member.name === outcome.member);
       if (chosen === undefined) {
         // The host validates set_target against the candidates; reaching here is a host bug.
         throw new EngineError(

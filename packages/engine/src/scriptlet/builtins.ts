@@ -169,7 +169,7 @@ function candidateCheck(candidates: readonly ClusterMemberView[]): (name: string
 export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
   const { call } = state;
   const cluster = call.cluster;
-  const isCandidate = candidateCheck(call.candidates);
+  const isCandidate = call.isCandidate ?? candidateCheck(call.candidates);
 
   const logger = (level: ScriptletLogLine["level"], fnName: string) =>
     new Builtin(fnName, (thread, args) => {

@@ -187,6 +187,13 @@ export interface ScriptletCall {
   request: InstancePlacementView;
   /** Already filtered and sorted (instance count ascending, ties in join order). */
   candidates: ClusterMemberView[];
+  /**
+   * Is `name` one of `candidates`? (`set_target` accepts only those.) A
+   * caller that can answer in O(1) passes it; without it the host scans
+   * the list, which at 10,000 candidates costs as much as the scriptlet's
+   * own work per candidate.
+   */
+  isCandidate?: (name: string) => boolean;
   instanceResources: InstanceResourcesView;
   cluster: ScriptletClusterView;
   limits: ScriptletLimits;
