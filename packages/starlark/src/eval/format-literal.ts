@@ -9,7 +9,7 @@
  * goes to the value layer's `%`, so the results and error texts are exactly the same.
  */
 import type { Position } from "../syntax/position.js";
-import { StarTuple, type Value } from "../values/index.js";
+import { flatten, StarTuple, type Value } from "../values/index.js";
 import { slowBinary } from "./binary.js";
 import type { ExprFn } from "./frame.js";
 
@@ -62,7 +62,7 @@ export function compileFormatLiteral(format: string, parsed: ParsedFormat, y: Ex
         const s = convert(v, str);
         if (s !== undefined) {
           const out = head + s + tail;
-          if (out.length <= fr.thread.limits.maxStringLength) return out;
+          if (out.length <= fr.thread.limits.maxStringLength) return flatten(out);
         }
       }
       return slowBinary(fr, "%", format, b, pos);
@@ -79,7 +79,7 @@ export function compileFormatLiteral(format: string, parsed: ParsedFormat, y: Ex
         if (s === undefined) break;
         out += s + (texts[i + 1] as string);
       }
-      if (i === n && out.length <= fr.thread.limits.maxStringLength) return out;
+      if (i === n && out.length <= fr.thread.limits.maxStringLength) return flatten(out);
     }
     return slowBinary(fr, "%", format, b, pos);
   };

@@ -2,11 +2,11 @@ import { StarEvalError } from "./errors.js";
 import { deepFreeze } from "./freeze.js";
 import { HashTable, SMALL_TABLE_MAX } from "./hashtable.js";
 import type { Thread } from "./thread.js";
-import type { StarIterator, StarValue, Value } from "./value.js";
+import { type StarIterator, type StarValue, typeNameOnPrototype, type Value } from "./value.js";
 
 /** Insertion-ordered Starlark dict. */
 export class StarDict extends HashTable implements StarValue {
-  readonly type = "dict";
+  declare readonly type: "dict";
   /**
    * The dict is its own hash table (one object per dict instead of two: programs that build
    * many small dicts spend much of their time in garbage collection). `ht` keeps the
@@ -44,6 +44,8 @@ export class StarDict extends HashTable implements StarValue {
     return new HashTableIterator(this.ht);
   }
 }
+
+typeNameOnPrototype(StarDict, "dict");
 
 /**
  * Most keys a dict literal may have to be built by dictFromLiteralSlots: the table takes such

@@ -73,6 +73,7 @@ export {
   decodeByteStringToUtf8,
   decodeRuneAt,
   encodeUtf8ToByteString,
+  flatten,
   runeToByteString,
 } from "./strings.js";
 export {

@@ -1,10 +1,10 @@
 import { StarEvalError } from "./errors.js";
 import { deepFreeze } from "./freeze.js";
-import type { StarIterator, StarValue, Value } from "./value.js";
+import { type StarIterator, type StarValue, typeNameOnPrototype, type Value } from "./value.js";
 
 /** Mutable Starlark list. */
 export class StarList implements StarValue {
-  readonly type = "list";
+  declare readonly type: "list";
   frozen = false;
   /** Number of live iterators; mutation is refused while > 0. */
   itercount = 0;
@@ -36,6 +36,7 @@ export class StarList implements StarValue {
     return this.elems.length;
   }
 }
+typeNameOnPrototype(StarList, "list");
 
 class ListIterator implements StarIterator {
   private i = 0;
@@ -59,7 +60,7 @@ class ListIterator implements StarIterator {
 
 /** Immutable Starlark tuple. */
 export class StarTuple implements StarValue {
-  readonly type = "tuple";
+  declare readonly type: "tuple";
   constructor(readonly elems: readonly Value[]) {}
   /** Tuples of plain values are common; skip the walk when nothing could need freezing. */
   freeze(): void {
@@ -93,6 +94,7 @@ export class StarTuple implements StarValue {
     return this.elems.length;
   }
 }
+typeNameOnPrototype(StarTuple, "tuple");
 
 export const EMPTY_TUPLE = new StarTuple([]);
 

@@ -9,7 +9,7 @@ import { floatToInt, type Int } from "./int.js";
 import { StarTuple } from "./list.js";
 import { registerPercentFormat } from "./ops.js";
 import { repr, str } from "./repr.js";
-import { runeCount, runeToByteString } from "./strings.js";
+import { flatten, runeCount, runeToByteString } from "./strings.js";
 import { checkStringLength, type Thread } from "./thread.js";
 import { StarFloat, typeName, type Value } from "./value.js";
 
@@ -51,12 +51,12 @@ export function percentFormat(format: string, arg: Value, thread?: Thread): stri
       const verb = format[i + 1];
       const a = args[0] as Value;
       if ((verb === "d" || verb === "i") && typeof a === "number") {
-        return format.slice(0, i) + String(a) + format.slice(i + 2);
+        return flatten(format.slice(0, i) + String(a) + format.slice(i + 2));
       }
       if (verb === "s" && typeof a === "string") {
         const out = format.slice(0, i) + a + format.slice(i + 2);
         checkStringLength(thread, out.length);
-        return out;
+        return flatten(out);
       }
     }
   }
@@ -140,7 +140,7 @@ export function percentFormat(format: string, arg: Value, thread?: Thread): stri
   }
   out += format.slice(start);
   checkStringLength(thread, out.length);
-  return out;
+  return flatten(out);
 }
 
 /** %E/%G: the exponent marker is upper case; inf/nan keep go.starlark.net's spelling. */

@@ -2,11 +2,11 @@ import { HashTableIterator } from "./dict.js";
 import { StarEvalError } from "./errors.js";
 import { deepFreeze } from "./freeze.js";
 import { HashTable } from "./hashtable.js";
-import type { StarIterator, StarValue, Value } from "./value.js";
+import { type StarIterator, type StarValue, typeNameOnPrototype, type Value } from "./value.js";
 
 /** Insertion-ordered Starlark set (each element is stored as its own value). */
 export class StarSet extends HashTable implements StarValue {
-  readonly type = "set";
+  declare readonly type: "set";
 
   constructor(elems?: Iterable<Value>) {
     super();
@@ -47,3 +47,4 @@ export class StarSet extends HashTable implements StarValue {
     return new HashTableIterator(this);
   }
 }
+typeNameOnPrototype(StarSet, "set");

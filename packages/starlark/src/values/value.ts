@@ -72,9 +72,18 @@ export class NoneType implements StarValue {
 
 export const None: NoneType = Object.freeze(new NoneType()) as NoneType;
 
+/**
+ * Puts a class's Starlark type name on its prototype. The values that programs create by the
+ * hundred thousand (floats, tuples, lists, dicts, sets) are then one field smaller each, which
+ * shows directly in garbage-collection time; reading `type` costs the same.
+ */
+export function typeNameOnPrototype(cls: { prototype: object }, type: string): void {
+  Object.defineProperty(cls.prototype, "type", { value: type, enumerable: false, writable: false });
+}
+
 /** A Starlark float; boxed so that 1 and 1.0 remain distinct values. */
 export class StarFloat implements StarValue {
-  readonly type = "float";
+  declare readonly type: "float";
   constructor(readonly value: number) {}
   freeze(): void {}
   truth(): boolean {
@@ -84,6 +93,8 @@ export class StarFloat implements StarValue {
     return hashNumber(this.value);
   }
 }
+
+typeNameOnPrototype(StarFloat, "float");
 
 /** Hash of a numeric value, equal for equal int and float. */
 export function hashNumber(n: number): number {

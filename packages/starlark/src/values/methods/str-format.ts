@@ -1,6 +1,7 @@
 /** str.format with go.starlark.net's subset of Python's format syntax and its error texts. */
 import { StarEvalError } from "../errors.js";
 import { repr, str } from "../repr.js";
+import { flatten } from "../strings.js";
 import { checkStringLength, type Thread } from "../thread.js";
 import type { Value } from "../value.js";
 
@@ -88,5 +89,5 @@ export function formatString(
     if (out.length > 4096) checkStringLength(thread, out.length);
   }
   checkStringLength(thread, out.length);
-  return out;
+  return flatten(out);
 }
