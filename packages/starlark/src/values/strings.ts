@@ -117,7 +117,7 @@ export function runeCount(s: string): number {
 }
 
 /** Written by flatten so that the optimizing compiler cannot drop its read as unused. */
-let flattenSink = 0;
+let _flattenSink = 0;
 
 /**
  * Returns s, first making V8 store it as one contiguous sequence. A string built by `+` is a
@@ -128,6 +128,6 @@ let flattenSink = 0;
  * the trees to stay linear.
  */
 export function flatten(s: string): string {
-  if (s.length >= 13) flattenSink ^= s.charCodeAt(0);
+  if (s.length >= 13) _flattenSink ^= s.charCodeAt(0);
   return s;
 }
