@@ -12,7 +12,7 @@
 import { checkFit } from "@berth/resources";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { MemberState } from "../model/member-state.js";
-import type { ClusterMemberView } from "../scriptlet/port.js";
+import type { ClusterMemberStateView, ClusterMemberView } from "../scriptlet/port.js";
 import type { PlacementContext } from "./context.js";
 import {
   architectureFilter,
@@ -50,6 +50,8 @@ export interface CandidateListing {
   candidate(name: string): MemberState | undefined;
   /** `candidate(name) !== undefined`. */
   isCandidate(name: string): boolean;
+  /** The reported state of the candidate at `index` (what `get_cluster_member_state` of its name reads). */
+  stateAt(index: number): ClusterMemberStateView;
 }
 
 /** Filters whose verdict does not depend on usage or time. */
@@ -251,7 +253,9 @@ function listed(
     return member?.candidacy === token ? member : undefined;
   };
   const isCandidate = (name: string): boolean => candidate(name) !== undefined;
-  return { candidates, rejected, listing: { names, views, candidate, isCandidate } };
+  const stateAt = (index: number): ClusterMemberStateView =>
+    (candidates[index]?.record.state ?? {}) as ClusterMemberStateView;
+  return { candidates, rejected, listing: { names, views, candidate, isCandidate, stateAt } };
 }
 
 /**

@@ -79,7 +79,7 @@ export function decide(
     {
       request,
       candidates: views,
-      ...(listing !== undefined ? { isCandidate: listing.isCandidate } : {}),
+      ...(listing !== undefined ? { isCandidate: listing.isCandidate, candidateState: listing.stateAt } : {}),
       instanceResources,
       cluster: scriptlet.cluster,
       limits: scriptlet.limits,

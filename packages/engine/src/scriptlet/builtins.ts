@@ -166,10 +166,40 @@ function candidateCheck(candidates: readonly ClusterMemberView[]): (name: string
   };
 }
 
+/**
+ * `cluster.memberState(name)`, answered by position when the caller can
+ * (`ScriptletCall.candidateState`) and `name` is the candidate after the
+ * one asked about last: scriptlets walk `candidate_members` in order and
+ * ask about each in turn, and at 10,000 members a lookup by name is a
+ * cache miss or two per call. The name a scriptlet passes is the very
+ * string the candidate's `server_name` handed out, so the check is a
+ * pointer comparison; any other name takes the lookup.
+ */
+function memberStateLookup(call: ScriptletCall): (name: string) => ClusterMemberStateView | undefined {
+  const { candidates, cluster, candidateState } = call;
+  if (candidateState === undefined) return (name) => cluster.memberState(name);
+  let next = 0;
+  return (name) => {
+    // A scriptlet that skips a few candidates (a `continue` on some field) stays on the fast path.
+    const end = Math.min(candidates.length, next + LOOK_AHEAD);
+    for (let index = next; index < end; index++) {
+      if ((candidates[index] as ClusterMemberView).server_name === name) {
+        next = index + 1;
+        return candidateState(index);
+      }
+    }
+    return cluster.memberState(name);
+  };
+}
+
+/** Candidates past the expected one checked before looking a name up. */
+const LOOK_AHEAD = 4;
+
 export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
   const { call } = state;
   const cluster = call.cluster;
   const isCandidate = call.isCandidate ?? candidateCheck(call.candidates);
+  const memberState = memberStateLookup(call);
 
   const logger = (level: ScriptletLogLine["level"], fnName: string) =>
     new Builtin(fnName, (thread, args) => {
@@ -194,7 +224,7 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
       const name = memberNameArg("get_cluster_member_state", args, kwargs);
       let view: ClusterMemberStateView | undefined;
       try {
-        view = cluster.memberState(name);
+        view = memberState(name);
       } catch (err) {
         throw viewFailure(err);
       }

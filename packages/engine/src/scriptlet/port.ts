@@ -194,6 +194,13 @@ export interface ScriptletCall {
    * own work per candidate.
    */
   isCandidate?: (name: string) => boolean;
+  /**
+   * The state of `candidates[index]`, exactly what `cluster.memberState`
+   * answers for its name. Scriptlets mostly ask for the state of each
+   * candidate in turn as they walk the list; with this the host answers
+   * those calls by position instead of a lookup by name.
+   */
+  candidateState?: (index: number) => ClusterMemberStateView;
   instanceResources: InstanceResourcesView;
   cluster: ScriptletClusterView;
   limits: ScriptletLimits;
