@@ -26,6 +26,11 @@ export interface ConnectionOptions {
   busyTimeoutMs?: number;
 }
 
+export interface WriteOptions {
+  /** A claim: it writes instances and usage, never the change counter. */
+  claim?: boolean;
+}
+
 /**
  * One open database: the libSQL client and the lock that serializes this
  * process's use of it (see SerialLock for why). All work goes through
@@ -44,7 +49,14 @@ export interface Connection {
    * (waiting up to busy_timeout for another process) and everything read
    * inside stays true until commit. All-or-nothing: any throw rolls back.
    */
-  write<T>(work: Work<T>): Promise<T>;
+  write<T>(work: Work<T>, options?: WriteOptions): Promise<T>;
+  /**
+   * How many write transactions through this connection have ended (committed
+   * or not) that were not marked `claim`: the ones that may have moved the
+   * change counter. With `dataVersion()`, it tells when a cached read of the
+   * counter may be reused.
+   */
+  readonly counterWrites: number;
   /** Runs `work` on the bare client, queued like a transaction (migrations). */
   exclusive<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
@@ -119,6 +131,7 @@ export async function openConnection(
    * ever need it (a reconnect would empty an in-memory database).
    */
   let reconnects = 0;
+  let counterWrites = 0;
   const recoverFrom = async (error: unknown): Promise<unknown> => {
     const translated = translateDriverError(error);
     if (location.kind === "file" && isBusy(translated)) {
@@ -162,7 +175,16 @@ export async function openConnection(
     location,
     client,
     read: (work) => inTransaction("deferred", work),
-    write: (work) => inTransaction("write", work),
+    write: async (work, options) => {
+      try {
+        return await inTransaction("write", work);
+      } finally {
+        if (options?.claim !== true) counterWrites += 1;
+      }
+    },
+    get counterWrites() {
+      return counterWrites;
+    },
     exclusive: (work) => lock.run(() => work(client)),
     dataVersion: async () => {
       if (location.kind === "remote") return undefined;

@@ -19,6 +19,7 @@ export function filePragmaStatements({ busyTimeoutMs }: FilePragmas): string[] {
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = NORMAL",
     "PRAGMA foreign_keys = ON",
+    "PRAGMA cache_size = -32768",
   ];
 }
 

@@ -55,27 +55,30 @@ export class ClaimBatcher {
     let batch: QueuedClaim[] | undefined;
     let outcomes: Outcome[];
     try {
-      outcomes = await this.connection.write(async (db, raw) => {
-        // Taken only once the write lock is ours: claims that queued while we waited ride along.
-        batch = this.#take();
-        // A batch of one needs no savepoint: if its claim fails, rolling the
-        // whole transaction back is the same thing, two statements cheaper.
-        if (batch.length === 1) return [{ ok: true, result: await applyClaim(db, raw, batch[0]!.claim) }];
-        const results: Outcome[] = [];
-        for (const { claim } of batch) {
-          await raw.run("SAVEPOINT claim");
-          try {
-            const result = await applyClaim(db, raw, claim);
-            await raw.run("RELEASE claim");
-            results.push({ ok: true, result });
-          } catch (error) {
-            await raw.run("ROLLBACK TO claim");
-            await raw.run("RELEASE claim");
-            results.push({ ok: false, error: translateDriverError(error) });
+      outcomes = await this.connection.write(
+        async (db, raw) => {
+          // Taken only once the write lock is ours: claims that queued while we waited ride along.
+          batch = this.#take();
+          // A batch of one needs no savepoint: if its claim fails, rolling the
+          // whole transaction back is the same thing, two statements cheaper.
+          if (batch.length === 1) return [{ ok: true, result: await applyClaim(db, raw, batch[0]!.claim) }];
+          const results: Outcome[] = [];
+          for (const { claim } of batch) {
+            await raw.run("SAVEPOINT claim");
+            try {
+              const result = await applyClaim(db, raw, claim);
+              await raw.run("RELEASE claim");
+              results.push({ ok: true, result });
+            } catch (error) {
+              await raw.run("ROLLBACK TO claim");
+              await raw.run("RELEASE claim");
+              results.push({ ok: false, error: translateDriverError(error) });
+            }
           }
-        }
-        return results;
-      });
+          return results;
+        },
+        { claim: true },
+      );
     } catch (error) {
       for (const queued of batch ?? this.#take()) queued.reject(error);
       return;

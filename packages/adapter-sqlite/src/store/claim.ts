@@ -18,9 +18,11 @@ import {
 } from "@berth/engine";
 import type { InValue } from "@libsql/client";
 import type { Database, RawSql } from "../connection/open-connection.js";
+import { rowsPerStatement } from "./bound-rows.js";
 import { chunks } from "./chunks.js";
 import { loadInstancesByIds } from "./instance-rows.js";
 import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
+import { valuesList } from "./sql-lists.js";
 import { storedRecord } from "./stored-record.js";
 
 type Dimension = keyof ProjectLimits;
@@ -484,7 +486,7 @@ function instanceValues(record: InstanceRecord, memberId: number): InValue[] {
   ];
 }
 
-/** Inserts `rows` (arrays of `columns` values) with one statement, whatever their number. */
+/** Inserts narrow rows (arrays of `columns` values) with one statement, bound as one JSON text. */
 async function insertRows(
   raw: RawSql,
   head: string,
@@ -494,6 +496,20 @@ async function insertRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   await raw.run(`${head} ${selectJsonRows(columns)}${tail}`, [jsonParameter(rows)]);
+}
+
+/** Inserts wide rows with one bound parameter per value (see bound-rows.ts for why). */
+async function insertBoundRows(raw: RawSql, head: string, columns: number, rows: InValue[][]): Promise<void> {
+  let start = 0;
+  for (const count of rowsPerStatement(rows.length, columns)) {
+    const args = new Array<InValue>(count * columns);
+    for (let row = 0; row < count; row++) {
+      const values = rows[start + row]!;
+      for (let column = 0; column < columns; column++) args[row * columns + column] = values[column]!;
+    }
+    await raw.run(`${head} VALUES ${valuesList(count, columns)}`, args);
+    start += count;
+  }
 }
 
 async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<void> {
@@ -537,7 +553,7 @@ async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<void> {
     addProject(record, 1);
   }
 
-  await insertRows(
+  await insertBoundRows(
     raw,
     `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")})`,
     INSTANCE_COLUMNS.length,

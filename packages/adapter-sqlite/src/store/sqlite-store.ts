@@ -43,6 +43,8 @@ export class SqliteStore implements Store {
   readonly placementGroups: Catalogs["placementGroups"];
   readonly resourceClasses: Catalogs["resourceClasses"];
   #closed = false;
+  /** The last change counter read, and the state of the database it was read in. */
+  #changeVersion: { key: string; value: number } | undefined;
   readonly #claims: ClaimBatcher;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: SqliteTokenStore;
@@ -142,9 +144,24 @@ export class SqliteStore implements Store {
     return this.write((db, raw) => writeConfig(db, raw, patch, expectedVersion));
   }
 
-  /** One cheap read; see the port. */
-  changeVersion(): Promise<number> {
-    return this.read((_db, raw) => readChangeVersion(raw));
+  /**
+   * See the port. Engines ask before every placement, so the answer is
+   * reused while nothing can have moved the counter: no other connection
+   * committed (`PRAGMA data_version`, read once per event-loop turn; another
+   * process's change is seen from the next turn, as a placement that started
+   * a moment earlier would have missed it, and its claim is still checked
+   * under the write lock) and no write through this connection other than a
+   * claim ended. Otherwise one read transaction.
+   */
+  async changeVersion(): Promise<number> {
+    if (this.#closed) throw closedError();
+    const dataVersion = await this.connection.dataVersion();
+    // Taken before the read: a change landing meanwhile makes the value newer than its key, never older.
+    const key = dataVersion === undefined ? undefined : `${dataVersion}/${this.connection.counterWrites}`;
+    if (key !== undefined && this.#changeVersion?.key === key) return this.#changeVersion.value;
+    const value = await this.read((_db, raw) => readChangeVersion(raw));
+    if (key !== undefined) this.#changeVersion = { key, value };
+    return value;
   }
 
   /** Verifies the store's invariants; see `checkInvariants`. */
