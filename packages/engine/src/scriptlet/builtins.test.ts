@@ -129,6 +129,21 @@ describe("set_target", () => {
     expect(failure(`${calls}set_target("node3")`)).toBe("Invalid member name: node3");
   });
 
+  it("asks the caller's candidate test when there is one", () => {
+    const asked: string[] = [];
+    const isCandidate = (name: string): boolean => {
+      asked.push(name);
+      return name === "node1";
+    };
+    expect(run('set_target("node1")', { isCandidate }).outcome).toEqual({ kind: "target", member: "node1" });
+    const refused = run('set_target("node2")', { isCandidate });
+    expect(refused.outcome).toEqual({
+      kind: "rejected",
+      message: "Failed instance placement scriptlet: Failed to run: Invalid member name: node2",
+    });
+    expect(asked).toEqual(["node1", "node2"]);
+  });
+
   it("unpacks arguments with go.starlark.net's texts", () => {
     expect(failure("set_target()")).toBe("set_target: missing argument for member_name");
     expect(failure("set_target(1)")).toBe("set_target: for parameter member_name: got int, want string");
@@ -168,6 +183,55 @@ describe("get_cluster_member_state", () => {
     expect(
       logged('s = get_cluster_member_state("node2")\nlog_info(s.sysinfo.free_ram, s.storage_pools)'),
     ).toEqual(["None{}"]);
+  });
+
+  it("answers a walk over the candidates by position, any other name by lookup, with the same states", () => {
+    const candidates = members.slice(0, 3);
+    const cluster = createPlainClusterView(data);
+    const byPosition: number[] = [];
+    const candidateState = (index: number) => {
+      byPosition.push(index);
+      return cluster.memberState(candidates[index]!.server_name) ?? {};
+    };
+    const body = [
+      "for m in candidate_members:",
+      "    log_info(m.server_name, get_cluster_member_state(m.server_name).sysinfo.free_ram)",
+      'log_info(get_cluster_member_state("node1").sysinfo.free_ram)',
+      "for m in candidate_members[::-1]:",
+      "    log_info(m.server_name, get_cluster_member_state(m.server_name).sysinfo.free_ram)",
+    ].join("\n");
+    const fast = run(body, { candidates, candidateState });
+    const plain = run(body, { candidates });
+    expect(fast.logs).toEqual(plain.logs);
+    expect(fast.logs.map((line) => line.message)).toEqual([
+      "node18",
+      "node2None",
+      "node3None",
+      "8",
+      "node3None",
+      "node2None",
+      "node18",
+    ]);
+    // The in-order walk went by position; the lone name and the reversed walk were looked up.
+    expect(byPosition).toEqual([0, 1, 2]);
+  });
+
+  it("keeps answering by position when a walk skips a few candidates", () => {
+    const candidates = members.slice(0, 3);
+    const cluster = createPlainClusterView(data);
+    const byPosition: number[] = [];
+    const candidateState = (index: number) => {
+      byPosition.push(index);
+      return cluster.memberState(candidates[index]!.server_name) ?? {};
+    };
+    const body = [
+      "for m in candidate_members:",
+      '    if m.server_name == "node2":',
+      "        continue",
+      "    log_info(get_cluster_member_state(m.server_name).sysinfo.free_ram)",
+    ].join("\n");
+    expect(run(body, { candidates, candidateState }).logs.map((line) => line.message)).toEqual(["8", "None"]);
+    expect(byPosition).toEqual([0, 2]);
   });
 
   it("fails for an unknown member and unpacks like set_target", () => {
