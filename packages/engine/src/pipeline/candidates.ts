@@ -226,6 +226,9 @@ export function findCandidates(model: ClusterModel, context: PlacementContext): 
   return listed(model, candidates, rejected, context);
 }
 
+/** The state of a member that has not reported one (the scriptlet sees its fields' zero values). */
+const NO_STATE: ClusterMemberStateView = Object.freeze({});
+
 /**
  * Adds what the decision step reads of every candidate, gathered in one
  * walk: the names, the scriptlet views and an O(1) membership test. The
@@ -253,8 +256,19 @@ function listed(
     return member?.candidacy === token ? member : undefined;
   };
   const isCandidate = (name: string): boolean => candidate(name) !== undefined;
-  const stateAt = (index: number): ClusterMemberStateView =>
-    (candidates[index]?.record.state ?? {}) as ClusterMemberStateView;
+  // Gathered for all candidates at the first request: a scriptlet that asks
+  // for one state asks for all of them, and one tight loop overlaps the
+  // cache misses of 10,000 records that one-by-one requests pay in turn.
+  let states: ClusterMemberStateView[] | undefined;
+  const stateAt = (index: number): ClusterMemberStateView => {
+    if (states === undefined) {
+      states = new Array<ClusterMemberStateView>(candidates.length);
+      for (let at = 0; at < candidates.length; at++) {
+        states[at] = (candidates[at]!.record.state ?? NO_STATE) as ClusterMemberStateView;
+      }
+    }
+    return states[index] ?? NO_STATE;
+  };
   return { candidates, rejected, listing: { names, views, candidate, isCandidate, stateAt } };
 }
 
