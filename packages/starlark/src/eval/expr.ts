@@ -64,18 +64,8 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
         return new StarList(out);
       };
     }
-    case "Tuple": {
-      const elems = e.elems.map((x) => compileExpr(ctx, x));
-      if (elems.length === 2) {
-        const [a, b] = elems as [ExprFn, ExprFn];
-        return (fr) => new StarTuple([a(fr), b(fr)]);
-      }
-      return (fr) => {
-        const out = new Array<Value>(elems.length);
-        for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
-        return new StarTuple(out);
-      };
-    }
+    case "Tuple":
+      return compileTupleOf(e.elems.map((x) => compileExpr(ctx, x)));
     case "Dict":
       return compileDict(ctx, e.entries, e.pos);
     case "Comprehension":
@@ -114,6 +104,19 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
       }
     }
     case "Binary": {
+      if (e.op === "%" && e.x.kind === "Literal" && e.x.literal.type === "string") {
+        const parsed = parseSimpleFormat(e.x.literal.value);
+        if (parsed !== undefined) {
+          // A tuple display's elements are compiled once, either for the format or for the tuple.
+          const display = e.y.kind === "Paren" ? e.y.x : e.y;
+          if (display.kind === "Tuple" && display.elems.length === parsed.isString.length) {
+            const elems = display.elems.map((el) => compileExpr(ctx, el));
+            const tuple = compileTupleOf(elems);
+            return compileFormatLiteral(e.x.literal.value, parsed, tuple, e.opPos, elems);
+          }
+          return compileFormatLiteral(e.x.literal.value, parsed, compileExpr(ctx, e.y), e.opPos);
+        }
+      }
       const x = compileExpr(ctx, e.x);
       const y = compileExpr(ctx, e.y);
       if (e.op === "and") {
@@ -127,10 +130,6 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
           const a = x(fr);
           return a === true || (a !== false && truth(a)) ? a : y(fr);
         };
-      }
-      if (e.op === "%" && e.x.kind === "Literal" && e.x.literal.type === "string") {
-        const parsed = parseSimpleFormat(e.x.literal.value);
-        if (parsed !== undefined) return compileFormatLiteral(e.x.literal.value, parsed, y, e.opPos);
       }
       return compileBinary(e.op, x, y, e.opPos);
     }
@@ -217,6 +216,19 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
     case "Lambda":
       return compileMakeFunction(ctx, e.fn);
   }
+}
+
+/** A tuple display from its compiled elements. */
+function compileTupleOf(elems: ExprFn[]): ExprFn {
+  if (elems.length === 2) {
+    const [a, b] = elems as [ExprFn, ExprFn];
+    return (fr) => new StarTuple([a(fr), b(fr)]);
+  }
+  return (fr) => {
+    const out = new Array<Value>(elems.length);
+    for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
+    return new StarTuple(out);
+  };
 }
 
 function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): ExprFn {

@@ -80,6 +80,24 @@ describe("format literals parsed at compile time", () => {
     }
   });
 
+  it("evaluates a tuple display's elements once each, in order, on both paths", () => {
+    let out = "";
+    const src = [
+      "log = []",
+      "def f(v):",
+      "  log.append(v)",
+      "  return v",
+      'a = "%s-%d" % (f("x"), f(1))',
+      'b = "%s-%s-%d" % (f([2]), f(None), f(3))',
+      "print(a, b, log)",
+    ].join("\n");
+    compile(src, { filename: "t.star", predeclared: [] }).init(
+      new Thread({ print: (_t, m) => (out += m) }),
+      {},
+    );
+    expect(out).toBe('x-1 [2]-None-3 ["x", 1, [2], None, 3]');
+  });
+
   it("keeps the string length limit", () => {
     const e = evalPrint('"%s%s" % ("x" * 40, "y" * 40)', 64);
     expect(e).toMatch(/^error: string too large/);

@@ -46,11 +46,24 @@ function convert(v: Value, isString: boolean): string | undefined {
   return undefined;
 }
 
-/** Compiles `format % y` for a format accepted by parseSimpleFormat. */
-export function compileFormatLiteral(format: string, parsed: ParsedFormat, y: ExprFn, pos: Position): ExprFn {
+/**
+ * Compiles `format % y` for a format accepted by parseSimpleFormat. `elems`: the compiled
+ * elements when y is a tuple display, so that `"%s:%d" % (a, b)` needs no tuple at all
+ * (the loop that builds 100,000 such lines spent a fifth of its allocations on tuples).
+ */
+export function compileFormatLiteral(
+  format: string,
+  parsed: ParsedFormat,
+  y: ExprFn,
+  pos: Position,
+  elems?: ExprFn[],
+): ExprFn {
   const { texts, isString } = parsed;
   const n = isString.length;
   const head = texts[0] as string;
+  if (elems !== undefined && elems.length === n && (n === 2 || n === 3)) {
+    return compileTupleDisplayFormat(format, parsed, elems, pos);
+  }
   if (n === 1) {
     const tail = texts[1] as string;
     const str = isString[0] as boolean;
@@ -82,5 +95,49 @@ export function compileFormatLiteral(format: string, parsed: ParsedFormat, y: Ex
       if (i === n && out.length <= fr.thread.limits.maxStringLength) return flatten(out);
     }
     return slowBinary(fr, "%", format, b, pos);
+  };
+}
+
+/**
+ * `format % (a, b)` and `format % (a, b, c)`: the elements are evaluated in order, exactly as
+ * for the tuple, and only a value the inline path cannot convert builds the tuple for the
+ * general `%` (same result, same error).
+ */
+function compileTupleDisplayFormat(
+  format: string,
+  parsed: ParsedFormat,
+  elems: ExprFn[],
+  pos: Position,
+): ExprFn {
+  const [head, t1, t2, t3] = parsed.texts as [string, string, string, string | undefined];
+  const [s0, s1, s2] = parsed.isString as [boolean, boolean, boolean | undefined];
+  const [e0, e1, e2] = elems as [ExprFn, ExprFn, ExprFn | undefined];
+  if (e2 === undefined) {
+    return (fr) => {
+      const a = e0(fr);
+      const b = e1(fr);
+      const ca = convert(a, s0);
+      const cb = convert(b, s1);
+      if (ca !== undefined && cb !== undefined) {
+        const out = head + ca + t1 + cb + t2;
+        if (out.length <= fr.thread.limits.maxStringLength) return flatten(out);
+      }
+      return slowBinary(fr, "%", format, new StarTuple([a, b]), pos);
+    };
+  }
+  const last = s2 as boolean;
+  const tail = t3 as string;
+  return (fr) => {
+    const a = e0(fr);
+    const b = e1(fr);
+    const c = e2(fr);
+    const ca = convert(a, s0);
+    const cb = convert(b, s1);
+    const cc = convert(c, last);
+    if (ca !== undefined && cb !== undefined && cc !== undefined) {
+      const out = head + ca + t1 + cb + t2 + cc + tail;
+      if (out.length <= fr.thread.limits.maxStringLength) return flatten(out);
+    }
+    return slowBinary(fr, "%", format, new StarTuple([a, b, c]), pos);
   };
 }

@@ -126,9 +126,13 @@ function encode(v: Value): string | undefined {
 
 /** The index of a table that outgrew SMALL_MAX entries. */
 interface LargeIndex {
-  /** Open addressing with linear probing: entry number + 1, or 0 for an empty bucket. */
+  /**
+   * Open addressing with linear probing, two numbers per bucket: entry number + 1 (0 for an
+   * empty bucket) and the entry's hash, side by side so that a probe touches one cache line
+   * before it compares keys (in big tables each memory access is likely a cache miss).
+   */
   buckets: Int32Array;
-  /** The hash of each entry, by entry number. */
+  /** The hash of each entry, by entry number (for rebuilding). */
   hashes: Int32Array;
   /** Slot position at or before the first live entry (popping the first stays O(1) amortized). */
   head: number;
@@ -232,12 +236,12 @@ export class HashTable {
 
   private findIndexed(p: Prim, h: number): number {
     const slots = this.slots;
-    const { buckets, hashes } = this.large as LargeIndex;
-    const mask = buckets.length - 1;
-    for (let b = h & mask; ; b = (b + 1) & mask) {
+    const buckets = (this.large as LargeIndex).buckets;
+    const mask = buckets.length - 2;
+    for (let b = (h << 1) & mask; ; b = (b + 2) & mask) {
       const e = buckets[b] as number;
       if (e === 0) return -1;
-      if (hashes[e - 1] === h) {
+      if (buckets[b + 1] === h) {
         const q = slots[2 * e - 2];
         // biome-ignore lint/suspicious/noSelfCompare: NaN keys are equal to each other, as in a JS Map
         if (q === p || (q !== q && p !== p)) return 2 * e - 2;
@@ -299,7 +303,7 @@ export class HashTable {
   private append(p: Prim, v: Value, h: number): void {
     let large = this.large as LargeIndex;
     const entries = this.slots.length >> 1;
-    const size = large.buckets.length;
+    const size = large.buckets.length >> 1;
     if (2 * (entries + 1) > size) {
       // Compact in place when half the entries are removed ones, else double the index.
       const removed = entries - this.live;
@@ -308,10 +312,11 @@ export class HashTable {
     }
     const { buckets, hashes } = large;
     const n = this.slots.length >> 1;
-    const mask = buckets.length - 1;
-    let b = h & mask;
-    while (buckets[b] !== 0) b = (b + 1) & mask;
+    const mask = buckets.length - 2;
+    let b = (h << 1) & mask;
+    while (buckets[b] !== 0) b = (b + 2) & mask;
     buckets[b] = n + 1;
+    buckets[b + 1] = h;
     hashes[n] = h;
     this.slots.push(p, v);
     this.live++;
@@ -328,17 +333,18 @@ export class HashTable {
         if (old[i] !== DELETED) slots.push(old[i], old[i + 1]);
       }
     }
-    const buckets = new Int32Array(size);
+    const buckets = new Int32Array(2 * size);
     const hashes = new Int32Array(size >> 1);
-    const mask = size - 1;
+    const mask = 2 * size - 2;
     let n = 0;
     for (let i = 0; i < old.length; i += 2) {
       const p = old[i];
       if (p === DELETED) continue;
       const h = oldHashes === undefined ? hashPrim(p) : (oldHashes[i >> 1] as number);
-      let b = h & mask;
-      while (buckets[b] !== 0) b = (b + 1) & mask;
+      let b = (h << 1) & mask;
+      while (buckets[b] !== 0) b = (b + 2) & mask;
       buckets[b] = n + 1;
+      buckets[b + 1] = h;
       hashes[n] = h;
       n++;
     }
