@@ -179,7 +179,7 @@ export class HostObject extends ReadOnlyObject {
   }
 
   getAttr(name: string): Value {
-    const slot = this.schema.slots[name];
+    const slot = slotOf(this.schema, name);
     if (slot === undefined) throw invalidFieldError(name);
     const kind = this.schema.kinds[slot] as FieldKind;
     if (kind.k === "scalar") {
@@ -196,11 +196,28 @@ export class HostObject extends ReadOnlyObject {
     }
     let v = cache[slot];
     if (v === undefined) {
-      v = toValue(this.data[name], kind, this.thread);
+      const js = this.data[name];
+      // Nested structs (state.sysinfo) are the common container read: skip the general conversion.
+      v =
+        kind.k === "object"
+          ? new HostObject(kind.schema, isRecord(js) ? js : EMPTY_RECORD, this.thread)
+          : toValue(js, kind, this.thread);
       cache[slot] = v;
     }
     return v;
   }
+}
+
+/** The slot of field `name`, remembering the last answer per schema. */
+function slotOf(schema: ObjectSchema, name: string): number | undefined {
+  const last = schema.lastRead;
+  if (last.name === name) return last.slot;
+  const slot = schema.slots[name];
+  if (slot !== undefined) {
+    last.name = name;
+    last.slot = slot;
+  }
+  return slot;
 }
 
 /**

@@ -38,6 +38,12 @@ export interface ObjectSchema {
   readonly slots: Readonly<Record<string, number | undefined>>;
   /** Kinds by slot. */
   readonly kinds: readonly FieldKind[];
+  /**
+   * The field read last and its slot: a scriptlet loop reads the same field
+   * of object after object, and comparing the name with the last one costs
+   * less than the dictionary lookup (objects.ts slotOf).
+   */
+  readonly lastRead: { name: string; slot: number };
 }
 
 const scalar: FieldKind = { k: "scalar" };
@@ -57,6 +63,7 @@ function schema(typeName: string, fields: [string, FieldKind][]): ObjectSchema {
       Object.fromEntries(fields.map(([name], i) => [name, i])),
     ),
     kinds: fields.map(([, kind]) => kind),
+    lastRead: { name: fields[0]?.[0] ?? "", slot: 0 },
   };
 }
 
