@@ -11,7 +11,14 @@ import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
 import { expansionOver, type InstanceExpansion } from "./instance-expansion.js";
 import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
-import { BatchMemo, CatalogCache, ExpansionCache, type Prepared, prepareCreate } from "./prepare.js";
+import {
+  BatchMemo,
+  CatalogCache,
+  ExpansionCache,
+  type Prepared,
+  prepareCreate,
+  type SharedDerivations,
+} from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 import { checkScriptletValue } from "./scriptlet-value.js";
 
@@ -72,17 +79,19 @@ function compareSizeDesc(a: number[], b: number[]): number {
 }
 
 export class Placer {
-  /** Expanded create bodies kept across requests while the catalog stays unchanged. */
-  private readonly expansions = new ExpansionCache();
+  /** Expanded create bodies and project facts, kept across requests while their sources stay unchanged. */
+  private readonly shared: SharedDerivations;
 
   constructor(
     private readonly runtime: EngineRuntime,
     private readonly maxAttempts: number,
-  ) {}
+  ) {
+    this.shared = { expansions: new ExpansionCache(), projectFacts: new WeakMap(), runtime };
+  }
 
-  /** A memo for one operation, backed by the expansions kept across requests. */
+  /** A memo for one operation, backed by what is kept across requests. */
   private memo(): BatchMemo {
-    return new BatchMemo({ cache: this.expansions, runtime: this.runtime });
+    return new BatchMemo(this.shared);
   }
 
   async create(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {

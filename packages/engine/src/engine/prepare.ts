@@ -183,6 +183,24 @@ export class ExpansionCache {
   }
 }
 
+/** A project's parsed limits and the cluster groups it may use. */
+export interface ProjectFacts {
+  limits: ProjectLimits;
+  allowedGroups: string[];
+}
+
+/** What placements derive from the catalog and keep across requests. */
+export interface SharedDerivations {
+  expansions: ExpansionCache;
+  /**
+   * By project record: the model replaces a project's record (never edits
+   * it) when the project changes, so an entry can never outlive its source.
+   */
+  projectFacts: WeakMap<ProjectRecord, ProjectFacts>;
+  /** Tells the epoch expansions are valid at. */
+  runtime: EngineRuntime;
+}
+
 /**
  * What a batch of creates shares (one bulk request): the project's parsed
  * limits and groups, the resolved target, and the expansion of every
@@ -193,17 +211,19 @@ export class ExpansionCache {
  */
 export class BatchMemo {
   private readonly expansions = new Map<string, ExpandedRequest>();
-  private readonly projects = new Map<string, { limits: ProjectLimits; allowedGroups: string[] }>();
+  private readonly projects: WeakMap<ProjectRecord, ProjectFacts>;
   private readonly targets = new Map<string, Target>();
 
-  /** `shared`: expansions kept across requests (see ExpansionCache), with the runtime telling their epoch. */
-  constructor(private readonly shared?: { cache: ExpansionCache; runtime: EngineRuntime }) {}
+  /** `shared`: what placements keep across requests (see SharedDerivations). */
+  constructor(private readonly shared?: SharedDerivations) {
+    this.projects = shared?.projectFacts ?? new WeakMap();
+  }
 
-  projectFacts(project: ProjectRecord): { limits: ProjectLimits; allowedGroups: string[] } {
-    let facts = this.projects.get(project.name);
+  projectFacts(project: ProjectRecord): ProjectFacts {
+    let facts = this.projects.get(project);
     if (facts === undefined) {
       facts = { limits: projectLimitsOf(project), allowedGroups: allowedGroupsOf(project) };
-      this.projects.set(project.name, facts);
+      this.projects.set(project, facts);
     }
     return facts;
   }
@@ -231,10 +251,10 @@ export class BatchMemo {
     if (expanded === undefined) {
       // Read before the catalog: a write landing meanwhile moves the epoch past this entry.
       const epoch = this.shared?.runtime.catalogEpoch();
-      expanded = this.shared?.cache.get(epoch, key);
+      expanded = this.shared?.expansions.get(epoch, key);
       if (expanded === undefined) {
         expanded = expandRequest(body, name, await catalog.expansionCatalog(project, body));
-        this.shared?.cache.set(epoch, key, expanded);
+        this.shared?.expansions.set(epoch, key, expanded);
       }
       this.expansions.set(key, expanded);
     }
