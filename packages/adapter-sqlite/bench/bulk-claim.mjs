@@ -72,7 +72,7 @@ try {
   claimMs = 0;
   const tc = performance.now();
   let n = 0;
-  for (let round = 0; round < 20; round++) {
+  for (let round = 0; round < arg("rounds", 20); round++) {
     await Promise.all(Array.from({ length: 16 }, () => engine.createInstance({ name: `c${n++}`, config })));
   }
   const concurrentPerSec = Math.round(n / ((performance.now() - tc) / 1000));

@@ -246,29 +246,37 @@ async function loadMemberState(
     consumed: new Map(),
     usage: new Map(),
   };
-  {
-    // One JSON document: the client's per-row, per-column result
-    // objects cost more than the lookups themselves on this hot path.
-    const [row] = await raw.rows(
-      `SELECT json_group_array(json_array(m.id, m.name,
-         (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
-                                             allocation_ratio, source))
-          FROM inventories WHERE member_id = m.id),
-         (SELECT json_group_array(json_array(resource_class, ledger, amount))
-          FROM usage WHERE member_id = m.id AND amount != 0))) AS state
-       FROM members AS m WHERE m.name IN ${IN_JSON}`,
-      [jsonParameter([...names])],
-    );
-    const members = JSON.parse(String(row?.state ?? "[]")) as [
-      number,
-      string,
-      InventoryTuple[],
-      UsageTuple[],
-    ][];
-    for (const [id, name, inventoryRows, usageRows] of members) {
-      state.ids.set(name, id);
-      for (const [
-        resourceClass,
+  // One JSON document: the client's per-row, per-column result
+  // objects cost more than the lookups themselves on this hot path.
+  const [row] = await raw.rows(
+    `SELECT json_group_array(json_array(m.id, m.name,
+       (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
+                                           allocation_ratio, source))
+        FROM inventories WHERE member_id = m.id),
+       (SELECT json_group_array(json_array(resource_class, ledger, amount))
+        FROM usage WHERE member_id = m.id AND amount != 0))) AS state
+     FROM members AS m WHERE m.name IN ${IN_JSON}`,
+    [jsonParameter([...names])],
+  );
+  const members = JSON.parse(String(row?.state ?? "[]")) as [
+    number,
+    string,
+    InventoryTuple[],
+    UsageTuple[],
+  ][];
+  for (const [id, name, inventoryRows, usageRows] of members) {
+    state.ids.set(name, id);
+    for (const [
+      resourceClass,
+      total,
+      reserved,
+      minUnit,
+      maxUnit,
+      stepSize,
+      allocationRatio,
+      source,
+    ] of inventoryRows) {
+      state.inventories.set(pairKey(name, resourceClass), {
         total,
         reserved,
         minUnit,
@@ -276,25 +284,15 @@ async function loadMemberState(
         stepSize,
         allocationRatio,
         source,
-      ] of inventoryRows) {
-        state.inventories.set(pairKey(name, resourceClass), {
-          total,
-          reserved,
-          minUnit,
-          maxUnit,
-          stepSize,
-          allocationRatio,
-          source,
-        });
-      }
-      const usage: MemberUsage = { member: name, used: {}, forthcoming: {} };
-      for (const [resourceClass, ledger, amount] of usageRows) {
-        usage[ledger][resourceClass] = amount;
-        const key = pairKey(name, resourceClass);
-        state.consumed.set(key, (state.consumed.get(key) ?? 0) + amount);
-      }
-      state.usage.set(name, usage);
+      });
     }
+    const usage: MemberUsage = { member: name, used: {}, forthcoming: {} };
+    for (const [resourceClass, ledger, amount] of usageRows) {
+      usage[ledger][resourceClass] = amount;
+      const key = pairKey(name, resourceClass);
+      state.consumed.set(key, (state.consumed.get(key) ?? 0) + amount);
+    }
+    state.usage.set(name, usage);
   }
   return state;
 }
