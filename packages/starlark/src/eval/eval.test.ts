@@ -144,6 +144,13 @@ describe("limits", () => {
     const tooBig = runError('d = {"a": 1, "b": 2, "c": 3}\n', {}, { maxCollectionSize: 2 });
     expect(tooBig.message).toMatch(/collection too large: 3 elements exceeds the limit of 2/);
     expect(tooBig.frames[0]?.pos).toEqual({ filename: "t.star", line: 1, col: 22 });
+    const copyTooBig = "def f():\n  d = {i: i for i in range(40)}\n  return dict(d, extra=1)\nf()\n";
+    expect(runError(copyTooBig, {}, { maxCollectionSize: 40 }).message).toMatch(
+      /collection too large: 41 elements/,
+    );
+    expect(run('d = {"a": 1}\ne = dict(d)\ne["b"] = 2\nprint(d, e, dict(e, c=3))\n')).toBe(
+      '{"a": 1} {"a": 1, "b": 2} {"a": 1, "b": 2, "c": 3}\n',
+    );
     expect(run('d = {"a": 1, "b": 2}\nd.update(c=3)\nprint(d)\n', {}, { maxCollectionSize: 3 })).toBe(
       '{"a": 1, "b": 2, "c": 3}\n',
     );

@@ -149,6 +149,32 @@ describe("HashTable", () => {
     expect(ht.keys().at(-1)).toBe(1999);
   });
 
+  it("copies a table entry for entry, independent of the original", () => {
+    const src = new HashTable();
+    for (let i = 0; i < 100; i++) src.set(`k${i}`, i);
+    for (let i = 0; i < 100; i += 4) src.delete(`k${i}`);
+    src.set(new StarFloat(2.5), "f");
+    src.set(new StarTuple([1, "a"]), "t");
+    src.set(new Point(1, 2), "p");
+    const copy = new HashTable();
+    expect(copy.copyFrom(src)).toBe(true);
+    expect(copy.entries()).toEqual(src.entries());
+    copy.set("k1", -1);
+    copy.delete("k2");
+    copy.set("new", 0);
+    expect(src.get("k1")).toBe(1);
+    expect(src.get("k2")).toBe(2);
+    expect(src.get("new")).toBeUndefined();
+    expect(copy.get(new Point(1, 2))).toBe("p");
+    expect(copy.get(new StarTuple([1, "a"]))).toBe("t");
+    expect(copy.size).toBe(src.size);
+    // Only into an empty, mutable table.
+    expect(copy.copyFrom(src)).toBe(false);
+    const frozen = new HashTable();
+    frozen.frozen = true;
+    expect(frozen.copyFrom(src)).toBe(false);
+  });
+
   it("rejects unhashable keys with go's message", () => {
     const ht = new HashTable();
     expect(() => ht.set(new StarList(), 1)).toThrow("unhashable type: list");

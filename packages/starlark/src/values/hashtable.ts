@@ -25,7 +25,7 @@
 import { StarEvalError } from "./errors.js";
 import { valueHooks } from "./hooks.js";
 import { StarTuple } from "./list.js";
-import { checkCollectionSize, type Thread } from "./thread.js";
+import { checkCollectionSize, DEFAULT_LIMITS, type Thread } from "./thread.js";
 import { hashNumber, None, StarFloat, type Value } from "./value.js";
 
 type Prim = unknown;
@@ -350,6 +350,33 @@ export class HashTable {
     }
     this.slots = slots;
     this.large = { buckets, hashes, head: 0 };
+  }
+
+  /**
+   * Makes this empty table an entry-for-entry copy of src, without hashing or comparing any
+   * key again (dict(d), and update into an empty dict, copy big tables this way). Returns
+   * false, changing nothing, when the caller must insert one by one instead: this table is
+   * not empty or not mutable (the caller reports that), or src exceeds the size limit (the
+   * caller fails at the same entry as always).
+   */
+  copyFrom(src: HashTable, thread?: Thread): boolean {
+    if (this.slots.length !== 0 || this.frozen || this.itercount > 0) return false;
+    const max = thread ? thread.limits.maxCollectionSize : DEFAULT_LIMITS.maxCollectionSize;
+    if (src.live > max) return false;
+    this.slots = src.slots.slice();
+    this.live = src.live;
+    const large = src.large;
+    if (large !== undefined) {
+      this.large = { buckets: large.buckets.slice(), hashes: large.hashes.slice(), head: large.head };
+    }
+    const odd = src.odd;
+    if (odd !== undefined) {
+      this.odd = {
+        origKeys: new Map(odd.origKeys),
+        probeCounts: odd.probeCounts === undefined ? undefined : new Map(odd.probeCounts),
+      };
+    }
+    return true;
   }
 
   /** Removes k; returns its value or undefined if absent. */

@@ -28,7 +28,7 @@ export function updateDict(
   const src = args[0];
   if (src !== undefined) {
     if (src instanceof StarDict) {
-      for (const [k, v] of src.ht.entries()) d.setKey(k, v, thread);
+      if (!d.ht.copyFrom(src.ht, thread)) for (const [k, v] of src.ht.entries()) d.setKey(k, v, thread);
     } else {
       const items = typeof src === "string" ? undefined : iterableToArray(src);
       if (items === undefined) throw new StarEvalError(`${fnName}: got ${typeName(src)}, want iterable`);
