@@ -331,12 +331,15 @@ function checkCapacity(
   const memberIds = state.ids;
   const delta = new Map<string, { member: string; resourceClass: string; change: number }>();
   const touched = new Set<string>();
-  const add = (row: AllocationRow, sign: number) => {
+  /** Adds the row's amount to its (member, class) change and returns that pair's key. */
+  const add = (row: AllocationRow, sign: number): string => {
     touched.add(row.member);
     const key = pairKey(row.member, row.resourceClass);
-    const entry = delta.get(key) ?? { member: row.member, resourceClass: row.resourceClass, change: 0 };
-    entry.change += sign * row.amount;
-    delta.set(key, entry);
+    const entry = delta.get(key);
+    if (entry === undefined) {
+      delta.set(key, { member: row.member, resourceClass: row.resourceClass, change: sign * row.amount });
+    } else entry.change += sign * row.amount;
+    return key;
   };
   const memberMissing = (member: string) =>
     claimFailure("conflict", `Cluster member "${member}" no longer exists`, {
@@ -351,7 +354,7 @@ function checkCapacity(
     const old = oldById.get(record.id);
     for (const row of record.allocations) {
       if (row.amount === 0) continue;
-      add(row, 1);
+      const key = add(row, 1);
       if (!memberIds.has(row.member)) throw memberMissing(row.member);
       // Only allocations that are new or grew must respect the inventory's
       // unit constraints; an unchanged one stays valid after an inventory edit.
@@ -359,7 +362,7 @@ function checkCapacity(
         .filter((o) => o.member === row.member && o.resourceClass === row.resourceClass)
         .reduce((sum, o) => sum + o.amount, 0);
       if (before !== undefined && row.amount <= before) continue;
-      const inventory = state.inventories.get(pairKey(row.member, row.resourceClass));
+      const inventory = state.inventories.get(key);
       if (inventory === undefined) throw noInventoryFailure(row.member, row.resourceClass);
       if (!meetsUnitConstraints(row.amount, inventory)) throw constraintsFailure(row, inventory);
     }
@@ -604,16 +607,19 @@ async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<void> {
 
 /** One row per (member, class, ledger): repeated rows in a record are summed. */
 function mergedAllocations(record: InstanceRecord, memberIds: Map<string, number>): InValue[][] {
-  const merged = new Map<string, InValue[]>();
+  // A record holds a handful of rows: a linear search for the same
+  // (member, class, ledger) costs less than a Map and its string keys.
+  const merged: [string, number, string, string, number][] = [];
   for (const row of record.allocations) {
     const memberId = memberIds.get(row.member);
     // Only zero-amount rows can name a member that is gone (validation
     // rejected the rest); there is nothing to record for them.
     if (memberId === undefined) continue;
-    const key = `${memberId}\u0000${row.resourceClass}\u0000${row.ledger}`;
-    const existing = merged.get(key);
-    if (existing !== undefined) existing[4] = Number(existing[4]) + row.amount;
-    else merged.set(key, [record.id, memberId, row.resourceClass, row.ledger, row.amount]);
+    const existing = merged.find(
+      (m) => m[1] === memberId && m[2] === row.resourceClass && m[3] === row.ledger,
+    );
+    if (existing !== undefined) existing[4] += row.amount;
+    else merged.push([record.id, memberId, row.resourceClass, row.ledger, row.amount]);
   }
-  return [...merged.values()];
+  return merged;
 }
