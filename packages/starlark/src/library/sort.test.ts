@@ -44,6 +44,8 @@ describe("stableSort specializations", () => {
     ["strings", str],
     ["tuples of float, string, int", tuple(false)],
     ["tuples mixing ints and floats", tuple(true)],
+    ["tuples of int, string", () => new StarTuple([int(), str()])],
+    ["tuples of -float, string (scoring keys)", () => new StarTuple([float(), str(), float()])],
   ];
 
   for (const [name, gen] of kinds) {

@@ -55,6 +55,30 @@ function comparatorFor(keys: readonly Value[]): Compare {
   return compareForSort;
 }
 
+/**
+ * The first elements of tuple keys as plain numbers, when they are all floats or all ints
+ * held as JS numbers (never mixed: then the general comparison decides), else undefined.
+ * floatCompare orders such numbers exactly as compareTuples orders the values they came from.
+ */
+function leadingNumbers(keys: readonly StarTuple[]): Float64Array | undefined {
+  const n = keys.length;
+  const first = keys[0]?.elems[0];
+  const floats = first instanceof StarFloat;
+  if (!floats && typeof first !== "number") return undefined;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = (keys[i] as StarTuple).elems[0];
+    if (floats) {
+      if (!(e instanceof StarFloat)) return undefined;
+      out[i] = e.value;
+    } else {
+      if (typeof e !== "number") return undefined;
+      out[i] = e;
+    }
+  }
+  return out;
+}
+
 /** Whether every element is a JS number (an int) / a string. */
 function allOfType(xs: readonly Value[], type: "number" | "string"): boolean {
   for (let i = 0; i < xs.length; i++) if (typeof xs[i] !== type) return false;
@@ -90,8 +114,17 @@ export function stableSort(values: Value[], keys: Value[] | undefined, reverse: 
   const compare = comparatorFor(k);
   const order = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = i;
+  const lead = compare === compareTuples ? leadingNumbers(k as StarTuple[]) : undefined;
   try {
-    if (reverse) order.sort((a, b) => -compare(k[a] as Value, k[b] as Value));
+    if (lead !== undefined) {
+      // (-score, name) keys: most comparisons are settled by the first elements, read from
+      // one flat array; ties compare the whole tuples as before.
+      const sign = reverse ? -1 : 1;
+      order.sort((a, b) => {
+        const c = floatCompare(lead[a] as number, lead[b] as number);
+        return sign * (c !== 0 ? c : compareTuples(k[a] as Value, k[b] as Value));
+      });
+    } else if (reverse) order.sort((a, b) => -compare(k[a] as Value, k[b] as Value));
     else order.sort((a, b) => compare(k[a] as Value, k[b] as Value));
   } catch {
     throw goSortError(k.slice(), reverse);
