@@ -3,7 +3,8 @@
  * get_cluster_member_state for every candidate (QUALITY.md: p50 <= 3 ms for
  * 1,000 candidates, <= 15 ms for 10,000). Runs the forum-style
  * most-free-memory scriptlet, reports p50/p90 over repeated runs, and the
- * cost of a trivial scriptlet as the in-run baseline.
+ * cost of a trivial scriptlet as the in-run baseline. The call carries what
+ * the engine passes with the list (states by position, a candidate test).
  *
  *   npx tsx src/scriptlet/scriptlet.bench.ts [--json]
  */
@@ -58,9 +59,14 @@ function clusterOf(size: number): {
       storage_pools: { local: { space: { used: i, total: 2 ** 40 } } },
     };
   }
+  // What the engine passes besides the list (pipeline/candidates.ts): states by position, an O(1) candidate test.
+  const names = new Set(candidates.map((member) => member.server_name));
+  const candidateStates = candidates.map((member) => states[member.server_name] ?? {});
   return {
     candidates,
     call: {
+      candidateState: (index) => candidateStates[index] ?? {},
+      isCandidate: (name) => names.has(name),
       request: {
         name: "bench",
         reason: "new",
