@@ -115,6 +115,9 @@ describe("berthd entry point", () => {
       expect(answer.status).toBe(400);
       expect(answer.message).toMatch(/^Failed instance placement scriptlet: Failed to run/);
       expect(await exited).toBe(0);
+      // Log lines go out in batches: those still buffered at exit (the last request's, the goodbye) are not lost.
+      await expect.poll(stdout, { timeout: 5_000 }).toContain('"msg":"berthd stopped"');
+      expect(stdout()).toMatch(/"path":"\/1\.0\/instances"[^\n]*"status":400[^\n]*"msg":"request"/);
     } finally {
       if (child.exitCode === null) {
         const gone = exitOf(child);
