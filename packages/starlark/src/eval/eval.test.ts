@@ -140,6 +140,20 @@ describe("limits", () => {
       '{"name": "n1", "cpu": {"total": 4, "used": 1}, "extra": 1, "zone": "z2"} 4 True 1 ["name", "cpu", "extra", "zone"]\n' +
         '{"a": 9, "b": 2} {"a": 1, "b": 2} False\n',
     );
+    const shapes = [
+      'ds = [{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"x": "b", "b": 5}, {"b": 6}, dict(b=7), {"c": 1}]',
+      'ds[0].pop("a")',
+      "def lookups():",
+      "  out = []",
+      "  for d in ds + ds:",
+      '    out.append(d["b"] if "b" in d else None)',
+      "  return out",
+      "print(lookups())",
+    ].join("\n");
+    expect(run(shapes)).toBe("[2, 3, 5, 6, 7, None, 2, 3, 5, 6, 7, None]\n");
+    expect(runError('def f(d):\n  return d["b"]\nf({"b": 1})\nf({"a": "b"})\n').message).toBe(
+      'key "b" not in dict',
+    );
     expect(runError('d = {"a": 1, "b": 2, "a": 3}\n').message).toBe('duplicate key: "a"');
     const tooBig = runError('d = {"a": 1, "b": 2, "c": 3}\n', {}, { maxCollectionSize: 2 });
     expect(tooBig.message).toMatch(/collection too large: 3 elements exceeds the limit of 2/);

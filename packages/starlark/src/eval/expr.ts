@@ -163,11 +163,15 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
       if (e.index.kind === "Literal" && e.index.literal.type === "string") {
         // m["field"]: the commonest lookup in scriptlets (nested config dicts).
         const key = e.index.literal.value;
+        let hint = 0;
         return (fr) => {
           const v = x(fr);
           if (v instanceof StarDict) {
-            const r = v.get(key);
-            if (r !== undefined) return r;
+            const at = v.positionOfString(key, hint);
+            if (at >= 0) {
+              hint = at;
+              return v.valueAt(at);
+            }
           }
           try {
             return getIndex(v, key);

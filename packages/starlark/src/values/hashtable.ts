@@ -259,6 +259,22 @@ export class HashTable {
     return -1;
   }
 
+  /**
+   * Slot position of string key k, or -1; `hint` is where a previous lookup found it (possibly
+   * in another table). Dicts built by one literal share their key order, so a `m["field"]` site
+   * remembers the position and usually needs a single pointer comparison (literals are interned).
+   */
+  positionOfString(k: string, hint: number): number {
+    const slots = this.slots;
+    if (hint < slots.length && slots[hint] === k) return hint;
+    return this.find(k);
+  }
+
+  /** The value at a slot position found by positionOfString. */
+  valueAt(position: number): Value {
+    return this.slots[position + 1] as Value;
+  }
+
   get(k: Value): Value | undefined {
     const i = this.find(typeof k === "string" ? k : this.prim(k, false));
     return i < 0 ? undefined : (this.slots[i + 1] as Value);
