@@ -2,14 +2,13 @@ import type { Claim, ClaimResult } from "@berth/engine";
 import { translateDriverError } from "../connection/driver-errors.js";
 import type { Connection } from "../connection/open-connection.js";
 import { applyClaim } from "./claim.js";
+import { applyCreateClaims, isCreateOnly, type Outcome } from "./create-batch.js";
 
 interface QueuedClaim {
   claim: Claim;
   resolve(result: ClaimResult): void;
   reject(error: unknown): void;
 }
-
-type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
 
 /**
  * Group commit: claims submitted in the same turn of the event loop (or
@@ -62,6 +61,21 @@ export class ClaimBatcher {
           // A batch of one needs no savepoint: if its claim fails, rolling the
           // whole transaction back is the same thing, two statements cheaper.
           if (batch.length === 1) return [{ ok: true, result: await applyClaim(db, raw, batch[0]!.claim) }];
+          const claims = batch.map((queued) => queued.claim);
+          if (claims.every(isCreateOnly)) {
+            await raw.run("SAVEPOINT batch");
+            try {
+              const results = await applyCreateClaims(raw, claims);
+              await raw.run("RELEASE batch");
+              return results;
+            } catch {
+              // Not a claim's refusal (those are outcomes) but a failed
+              // statement: undo it all and take the claims one by one below,
+              // where such a failure stays with its own claim.
+              await raw.run("ROLLBACK TO batch");
+              await raw.run("RELEASE batch");
+            }
+          }
           const results: Outcome[] = [];
           for (const { claim } of batch) {
             await raw.run("SAVEPOINT claim");

@@ -25,8 +25,8 @@ import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
 import { valuesList } from "./sql-lists.js";
 import { storedRecord } from "./stored-record.js";
 
-type Dimension = keyof ProjectLimits;
-const DIMENSIONS: Dimension[] = [
+export type Dimension = keyof ProjectLimits;
+export const DIMENSIONS: Dimension[] = [
   "instances",
   "containers",
   "virtualMachines",
@@ -34,9 +34,9 @@ const DIMENSIONS: Dimension[] = [
   "memoryBytes",
   "diskBytes",
 ];
-type ProjectTotals = Record<Dimension, number>;
+export type ProjectTotals = Record<Dimension, number>;
 
-const zeroTotals = (): ProjectTotals => ({
+export const zeroTotals = (): ProjectTotals => ({
   instances: 0,
   containers: 0,
   virtualMachines: 0,
@@ -45,7 +45,7 @@ const zeroTotals = (): ProjectTotals => ({
   diskBytes: 0,
 });
 
-function contributionOf(instance: NewInstance): ProjectTotals {
+export function contributionOf(instance: NewInstance): ProjectTotals {
   return {
     instances: 1,
     containers: instance.type === "container" ? 1 : 0,
@@ -56,7 +56,7 @@ function contributionOf(instance: NewInstance): ProjectTotals {
   };
 }
 
-const pairKey = (member: string, resourceClass: string) => `${member}\u0000${resourceClass}`;
+export const pairKey = (member: string, resourceClass: string) => `${member}\u0000${resourceClass}`;
 
 /**
  * Applies one claim inside the caller's write transaction (BEGIN IMMEDIATE,
@@ -76,7 +76,7 @@ export async function applyClaim(db: Database, raw: RawSql, claim: Claim): Promi
   };
 }
 
-interface ValidatedClaim {
+export interface ValidatedClaim {
   removed: InstanceRecord[];
   stored: InstanceRecord[];
   memberIds: Map<string, number>;
@@ -126,14 +126,19 @@ async function validateClaim(db: Database, raw: RawSql, claim: Claim): Promise<V
 
   const memberState = await loadMemberState(raw, removed, added);
   const touched = checkCapacity(removed, added, oldById, memberState);
-  await checkProjectLimits(raw, removed, added, claim.projectLimits ?? {});
+  await checkProjectLimits(
+    (project) => readProjectTotals(raw, project),
+    removed,
+    added,
+    claim.projectLimits ?? {},
+  );
 
   const stored = added.map((record) => storedRecord(record, (oldById.get(record.id)?.revision ?? 0) + 1));
   return { removed, stored, memberIds: memberState.ids, touched, usageBefore: memberState.usage };
 }
 
 /** What already exists among the ids, names and projects a claim's new records use. */
-interface Existing {
+export interface Existing {
   ids: Set<string>;
   /** Id of the instance holding each "project/name". */
   nameHolders: Map<string, string>;
@@ -145,7 +150,11 @@ interface Existing {
  * and which projects exist: one statement for all three, since on a single
  * placement each statement's fixed cost outweighs its work.
  */
-async function lookUpExisting(raw: RawSql, creates: NewInstance[], added: NewInstance[]): Promise<Existing> {
+export async function lookUpExisting(
+  raw: RawSql,
+  creates: NewInstance[],
+  added: NewInstance[],
+): Promise<Existing> {
   const existing: Existing = { ids: new Set(), nameHolders: new Map(), projects: new Set() };
   if (added.length === 0) return existing;
   const pairs = new Map<string, [string, string]>();
@@ -175,7 +184,11 @@ async function lookUpExisting(raw: RawSql, creates: NewInstance[], added: NewIns
   return existing;
 }
 
-function checkNewIds(existing: Set<string>, creates: NewInstance[], alreadyAdded: NewInstance[]): void {
+export function checkNewIds(
+  existing: Set<string>,
+  creates: NewInstance[],
+  alreadyAdded: NewInstance[],
+): void {
   const seen = new Set(alreadyAdded.map((r) => r.id));
   for (const record of creates) {
     if (existing.has(record.id) || seen.has(record.id)) {
@@ -188,7 +201,7 @@ function checkNewIds(existing: Set<string>, creates: NewInstance[], alreadyAdded
   }
 }
 
-function checkNames(holders: Map<string, string>, added: NewInstance[], goneIds: Set<string>): void {
+export function checkNames(holders: Map<string, string>, added: NewInstance[], goneIds: Set<string>): void {
   const claimed = new Set<string>();
   for (const record of added) {
     // Unnamed reservations (name "") are addressed by id and never clash.
@@ -211,13 +224,13 @@ function checkNames(holders: Map<string, string>, added: NewInstance[], goneIds:
 }
 
 /** Instances belong to a project that exists (a foreign key backs this up). */
-function requireProjects(found: Set<string>, added: NewInstance[]): void {
+export function requireProjects(found: Set<string>, added: NewInstance[]): void {
   const missing = added.find((record) => !found.has(record.project));
   if (missing !== undefined) throw notFound(`Project "${missing.project}" not found`);
 }
 
 /** What capacity checks need of the members a claim touches, read in one query. */
-interface MemberState {
+export interface MemberState {
   ids: Map<string, number>;
   /** By pairKey(member name, class). */
   inventories: Map<string, InventoryRecord>;
@@ -230,7 +243,7 @@ interface MemberState {
 type InventoryTuple = [string, number, number, number, number, number, number, "explicit" | "derived"];
 type UsageTuple = [string, Ledger, number];
 
-async function loadMemberState(
+export async function loadMemberState(
   raw: RawSql,
   removed: InstanceRecord[],
   added: NewInstance[],
@@ -302,7 +315,7 @@ async function loadMemberState(
  * write lock plus what the claim changed — exactly what a re-read would
  * return, without another statement.
  */
-function usageAfter(claim: ValidatedClaim): MemberUsage[] {
+export function usageAfter(claim: ValidatedClaim): MemberUsage[] {
   const after = new Map<string, MemberUsage>();
   for (const name of [...claim.touched].sort()) {
     const before = claim.usageBefore.get(name) ?? { member: name, used: {}, forthcoming: {} };
@@ -322,7 +335,7 @@ function usageAfter(claim: ValidatedClaim): MemberUsage[] {
 }
 
 /** Validates every grown allocation and returns the members the claim touches. */
-function checkCapacity(
+export function checkCapacity(
   removed: InstanceRecord[],
   added: NewInstance[],
   oldById: Map<string, InstanceRecord>,
@@ -381,8 +394,27 @@ function checkCapacity(
   return new Set([...touched].filter((name) => memberIds.has(name)));
 }
 
-async function checkProjectLimits(
-  raw: RawSql,
+/** A project's counters as stored (zero when it has none yet). */
+export async function readProjectTotals(raw: RawSql, project: string): Promise<ProjectTotals> {
+  const [row] = await raw.rows(
+    `SELECT instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes FROM project_usage WHERE project = ?`,
+    [project],
+  );
+  return row === undefined
+    ? zeroTotals()
+    : {
+        instances: Number(row.instances),
+        containers: Number(row.containers),
+        virtualMachines: Number(row.virtual_machines),
+        cpu: Number(row.cpu),
+        memoryBytes: Number(row.memory_bytes),
+        diskBytes: Number(row.disk_bytes),
+      };
+}
+
+/** Project limits on growth; `totalsOf` gives a project's counters before this claim (read only when a limit applies). */
+export async function checkProjectLimits(
+  totalsOf: (project: string) => Promise<ProjectTotals>,
   removed: InstanceRecord[],
   added: NewInstance[],
   limits: Record<string, ProjectLimits>,
@@ -390,21 +422,7 @@ async function checkProjectLimits(
   for (const [project, projectLimits] of Object.entries(limits)) {
     const change = projectChange(removed, added, project);
     if (!DIMENSIONS.some((d) => projectLimits[d] !== undefined && change[d] > 0)) continue;
-    const [row] = await raw.rows(
-      `SELECT instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes FROM project_usage WHERE project = ?`,
-      [project],
-    );
-    const current: ProjectTotals =
-      row === undefined
-        ? zeroTotals()
-        : {
-            instances: Number(row.instances),
-            containers: Number(row.containers),
-            virtualMachines: Number(row.virtual_machines),
-            cpu: Number(row.cpu),
-            memoryBytes: Number(row.memory_bytes),
-            diskBytes: Number(row.disk_bytes),
-          };
+    const current = await totalsOf(project);
     for (const dimension of DIMENSIONS) {
       const max = projectLimits[dimension];
       if (max === undefined || change[dimension] <= 0) continue;
@@ -513,7 +531,7 @@ async function insertBoundRows(raw: RawSql, head: string, columns: number, rows:
   }
 }
 
-async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<void> {
+export async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<void> {
   const { removed, stored, memberIds } = claim;
   // Old versions go first (replacements are rewritten whole); the cascade
   // takes their allocations and profile links with them.
