@@ -115,7 +115,7 @@ describe("berthd entry point", () => {
       expect(answer.status).toBe(400);
       expect(answer.message).toMatch(/^Failed instance placement scriptlet: Failed to run/);
       expect(await exited).toBe(0);
-      // Log lines go out in batches: those still buffered at exit (the last request's, the goodbye) are not lost.
+      // Log lines are written asynchronously: those still pending at exit (the last request's, the goodbye) are not lost.
       await expect.poll(stdout, { timeout: 5_000 }).toContain('"msg":"berthd stopped"');
       expect(stdout()).toMatch(/"path":"\/1\.0\/instances"[^\n]*"status":400[^\n]*"msg":"request"/);
     } finally {
