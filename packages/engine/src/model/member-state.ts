@@ -69,7 +69,7 @@ export class MemberState {
   viewRecord: MemberRecord | null = null;
   viewStatus: string | null = null;
   /** The token of the candidate set last listed with this member in it (pipeline/candidates.ts). */
-  candidacy: object | null = null;
+  candidacy = 0;
   inventories: Record<string, Inventory> = {};
   /** Usage per class by real instances (store ledger "used"). */
   used = new Map<string, number>();

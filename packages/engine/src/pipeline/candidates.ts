@@ -231,6 +231,14 @@ export function findCandidates(model: ClusterModel, context: PlacementContext): 
   return listed(model, candidates, rejected, context);
 }
 
+/**
+ * Candidate sets listed so far: each set's token. A number, not an object:
+ * members live in the old generation, and a pointer from each of 10,000 of
+ * them to a young token would be a write barrier and a remembered-set
+ * entry apiece for the next scavenge.
+ */
+let listings = 0;
+
 /** The state of a member that has not reported one (the scriptlet sees its fields' zero values). */
 const NO_STATE: ClusterMemberStateView = Object.freeze({});
 
@@ -247,7 +255,9 @@ function listed(
   rejected: CandidateSet["rejected"],
   clock: { nowMs: number; offlineThresholdMs: number },
 ): CandidateSet {
-  const token = {};
+  // Wraps within the small-integer range (a member's stamp from a billion listings ago cannot matter).
+  listings = listings >= 0x3fffffff ? 1 : listings + 1;
+  const token = listings;
   const names = new Array<string>(candidates.length);
   const views = new Array<ClusterMemberView>(candidates.length);
   for (let index = 0; index < candidates.length; index++) {
