@@ -35,5 +35,8 @@ describe("int(str) fast path", () => {
     expect(outcome(["0x1f"])).toBe("error: int: invalid literal with base 10: 0x1f");
     expect(outcome([" 1"])).toBe("error: int: invalid literal with base 10:  1");
     expect(outcome([""])).toBe("error: int: invalid literal with base 10: ");
+    // the characters either side of the digits in ASCII
+    expect(outcome(["1/2"])).toBe("error: int: invalid literal with base 10: 1/2");
+    expect(outcome(["9:0"])).toBe("error: int: invalid literal with base 10: 9:0");
   });
 });
