@@ -10,9 +10,10 @@
  *
  * The table itself is hand-written rather than a JS Map, for two measured reasons: programs
  * that build many small dicts (scriptlets: one dict per cluster member, nested) spent much of
- * their time collecting Map backing stores, and lookups with freshly built string keys
- * ("key%d" % i) made V8 hash each new string natively then search a Map twice as slowly as an
- * open-addressing probe does. Layout:
+ * their time collecting Map backing stores (a small Map is a JSMap plus a hash table sized for
+ * growth; here a literal's dict is one exact-size array), and inserting and looking up 200,000
+ * freshly built string keys ("key%d" % i) took about 1.5x the CPU time in a Map that it takes
+ * in the open-addressing index below. Layout:
  * - `slots` holds [prim, value, prim, value, ...] in insertion order, so iteration order is
  *   Starlark's dict order; updating a key keeps its place, re-inserting a removed key appends.
  * - Up to SMALL_MAX entries there is no index at all: lookups scan the prims, which for the
