@@ -112,6 +112,28 @@ describe("str.format", () => {
   ])("%s fails", (f, args, want) => {
     expect(err(() => fmt(f, args))).toContain(want);
   });
+  it("reports an argument error in a field before a syntax error later in the string", () => {
+    // The parsed form is cached; errors must still come in left-to-right order.
+    for (let round = 0; round < 2; round++) {
+      expect(err(() => fmt("{1} }", [0]))).toContain("tuple index out of range");
+      expect(err(() => fmt("{1} }", [0, 1]))).toContain("single '}' in format");
+      expect(err(() => fmt("{k} {x!q}", [], [["k", 1]]))).toContain('unknown conversion "q"');
+      expect(err(() => fmt("{k} {x!q}", []))).toContain("keyword k not found");
+    }
+  });
+  it("formats a cached format string with each call's own arguments", () => {
+    expect(fmt("{} has {} slots in {}", ["a", 1, "b"])).toBe("a has 1 slots in b");
+    expect(fmt("{} has {} slots in {}", ["c", 2, "d"])).toBe("c has 2 slots in d");
+    expect(fmt("{0}{1}{0}", ["x", "y"])).toBe("xyx");
+    expect(fmt("{0}{1}{0}", ["p", "q"])).toBe("pqp");
+    expect(fmt("{n!r}", [], [["n", "v"]])).toBe('"v"');
+    expect(fmt("{n!r}", [], [["n", 3]])).toBe("3");
+  });
+  it("formats strings longer than the cached ones", () => {
+    const long = `${"x".repeat(2000)}{}`;
+    expect(fmt(long, [1])).toBe(`${"x".repeat(2000)}1`);
+    expect(fmt(long, [2])).toBe(`${"x".repeat(2000)}2`);
+  });
 });
 
 describe("set methods", () => {
