@@ -14,9 +14,9 @@ import { Engine } from "@berth/engine";
 import autocannon from "autocannon";
 import { generateSqliteCluster } from "../cluster/seed-sqlite.js";
 import { type ClusterShape, describeShape } from "../cluster/shape.js";
-import { distribution, median } from "../measure/stats.js";
+import { distribution, median, round } from "../measure/stats.js";
 import { tempDir } from "../measure/temp.js";
-import { log, since, timeEach } from "../measure/timing.js";
+import { log, since, timeEach, timeEachWithCpu } from "../measure/timing.js";
 import { atLeast, atMost, type BarResult, figure, writeResult } from "../report/results.js";
 import { Berthd, createToken } from "../server/berthd.js";
 
@@ -45,6 +45,7 @@ try {
   await timeEach(50, () =>
     server.request("POST", "/1.0/instances", { name: `w${++counter}`, config: REQUEST_CONFIG }),
   );
+  const cpuBeforeLatency = server.cpuMs();
   const latencies = await timeEach(LATENCY_SAMPLES, async () => {
     const { status } = await server.request("POST", "/1.0/instances", {
       name: `l${++counter}`,
@@ -53,9 +54,14 @@ try {
     if (status !== 201) throw new Error(`create answered ${status}`);
   });
   const latency = distribution(latencies);
-  log(`one create at a time over HTTP: p50 ${latency.p50} ms, p99 ${latency.p99} ms`);
+  // berthd's own CPU per create: what the request costs the server, apart from waiting for a core.
+  const serverCpuPerCreateMs = round((server.cpuMs() - cpuBeforeLatency) / LATENCY_SAMPLES, 3);
+  log(
+    `one create at a time over HTTP: p50 ${latency.p50} ms, p99 ${latency.p99} ms, berthd CPU ${serverCpuPerCreateMs} ms per create`,
+  );
 
   // Sustained load: autocannon keeps SUSTAINED_CONNECTIONS requests in flight for a fixed time.
+  const cpuBeforeSustained = server.cpuMs();
   const sustained = await autocannon({
     url: `${server.url}/1.0/instances`,
     connections: SUSTAINED_CONNECTIONS,
@@ -72,8 +78,10 @@ try {
     ],
   });
   const createsPerSecond = Math.round(sustained["2xx"] / SUSTAINED_SECONDS);
+  // Share of one core berthd used (1 = a core saturated: the server's CPU is the bound, not waiting).
+  const sustainedServerCores = round((server.cpuMs() - cpuBeforeSustained) / (SUSTAINED_SECONDS * 1000), 2);
   log(
-    `sustained creates: ${createsPerSecond}/s (2xx ${sustained["2xx"]}, non-2xx ${sustained.non2xx}, errors ${sustained.errors}, p50 ${sustained.latency.p50} ms, p99 ${sustained.latency.p99} ms)`,
+    `sustained creates: ${createsPerSecond}/s (2xx ${sustained["2xx"]}, non-2xx ${sustained.non2xx}, errors ${sustained.errors}, p50 ${sustained.latency.p50} ms, p99 ${sustained.latency.p99} ms, berthd used ${sustainedServerCores} cores)`,
   );
 
   // Bulk over HTTP.
@@ -105,13 +113,13 @@ try {
   );
 
   // Bulk in-process on the same file: engine + SQLite store, one committed claim.
-  const bulkInProcess = await timeEach(BULK_RUNS, (run) =>
+  const bulkInProcess = await timeEachWithCpu(BULK_RUNS, (run) =>
     engine.bulkCreate(
       Array.from({ length: BULK_SIZE }, (_, i) => ({ name: `bp${run}-${i}`, config: REQUEST_CONFIG })),
     ),
   );
   log(
-    `bulk create of ${BULK_SIZE} in-process (SQLite): ${bulkInProcess.map((t) => Math.round(t)).join(", ")} ms`,
+    `bulk create of ${BULK_SIZE} in-process (SQLite): ${bulkInProcess.wall.map((t) => Math.round(t)).join(", ")} ms (CPU ${bulkInProcess.cpu.map((t) => Math.round(t)).join(", ")} ms)`,
   );
   const check = await store.check();
   await store.close();
@@ -121,6 +129,7 @@ try {
   Object.assign(details, {
     startupMs: server.startupMs,
     latency,
+    serverCpuPerCreateMs,
     inProcessSqliteCreate: inProcessCreate,
     sustained: {
       connections: SUSTAINED_CONNECTIONS,
@@ -130,16 +139,19 @@ try {
       errors: sustained.errors,
       timeouts: sustained.timeouts,
       createsPerSecond,
+      serverCores: sustainedServerCores,
       latencyMs: { p50: sustained.latency.p50, p99: sustained.latency.p99 },
     },
     bulkHttpMs: bulkHttp,
-    bulkInProcessMs: bulkInProcess,
+    bulkInProcessMs: bulkInProcess.wall,
+    bulkInProcessCpuMs: bulkInProcess.cpu,
     serverMemoryAfter: memory,
   });
   const where = describeShape(SHAPE);
   bars.push(
     atMost("http.create.p50", `one placement over HTTP, ${where}, default policy, p50`, latency.p50, 3, "ms"),
     figure("http.create.p99", "  same, p99", latency.p99, "ms"),
+    figure("http.create.server-cpu", "  same, berthd CPU time per create (mean)", serverCpuPerCreateMs, "ms"),
     figure(
       "sqlite.create.p50",
       "  same placement in-process on the SQLite store (no HTTP), p50",
@@ -153,11 +165,23 @@ try {
       1000,
       "placements/s",
     ),
+    figure(
+      "http.sustained.server-cores",
+      "  same, berthd CPU use (1 = one core busy all the time)",
+      sustainedServerCores,
+      "cores",
+    ),
     atMost(
       "bulk.in-process",
       `bulk create ${BULK_SIZE.toLocaleString("en-US")} on ${SHAPE.members.toLocaleString("en-US")} members, all-or-nothing, committed to SQLite (engine in-process), median`,
-      Math.round(median(bulkInProcess)),
+      Math.round(median(bulkInProcess.wall)),
       2000,
+      "ms",
+    ),
+    figure(
+      "bulk.in-process.cpu",
+      "  same, CPU time of the process (incl. GC threads), median",
+      Math.round(median(bulkInProcess.cpu)),
       "ms",
     ),
     figure(

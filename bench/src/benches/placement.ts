@@ -12,7 +12,7 @@ import { seedMemoryEngine } from "../cluster/seed-memory.js";
 import { type ClusterShape, describeShape } from "../cluster/shape.js";
 import { withGcTime } from "../measure/gc.js";
 import { type Distribution, distribution } from "../measure/stats.js";
-import { log, since, timeEach } from "../measure/timing.js";
+import { log, since, timeEach, timeEachWithCpu } from "../measure/timing.js";
 import { atMost, type BarResult, figure, writeResult } from "../report/results.js";
 
 const quick = process.argv.includes("--quick");
@@ -50,15 +50,21 @@ const SCENARIOS: Scenario[] = [
 
 let counter = 0;
 
-type Measured = Distribution & { gcMsPerPlacement: number };
+type Measured = Distribution & { gcMsPerPlacement: number; cpu: Distribution };
 
 async function measure(engine: Engine, samples: number): Promise<Measured> {
   const warmUp = Math.max(20, Math.round(samples / 10));
   await timeEach(warmUp, () => engine.createInstance({ name: `warm-${++counter}`, config: REQUEST_CONFIG }));
   const { result: times, gcMs } = await withGcTime(() =>
-    timeEach(samples, () => engine.createInstance({ name: `bench-${++counter}`, config: REQUEST_CONFIG })),
+    timeEachWithCpu(samples, () =>
+      engine.createInstance({ name: `bench-${++counter}`, config: REQUEST_CONFIG }),
+    ),
   );
-  return { ...distribution(times), gcMsPerPlacement: Math.round((gcMs / samples) * 100) / 100 };
+  return {
+    ...distribution(times.wall),
+    cpu: distribution(times.cpu),
+    gcMsPerPlacement: Math.round((gcMs / samples) * 100) / 100,
+  };
 }
 
 const started = performance.now();
@@ -77,7 +83,7 @@ for (const scenario of SCENARIOS) {
   await engine.setConfig({ "instances.placement.scriptlet": STATE_READING_SCRIPTLET });
   const scripted = await measure(engine, scenario.scriptletSamples);
   log(
-    `  state-reading scriptlet: p50 ${scripted.p50} ms, p99 ${scripted.p99} ms, GC ${scripted.gcMsPerPlacement} ms/placement`,
+    `  state-reading scriptlet: p50 ${scripted.p50} ms (CPU ${scripted.cpu.p50} ms), p99 ${scripted.p99} ms, GC ${scripted.gcMsPerPlacement} ms/placement`,
   );
   details[scenario.label] = {
     shape: scenario.shape,
@@ -111,6 +117,12 @@ bars.push(
     "ms",
   ),
   figure("placement.1k.scriptlet.p99", "  same, p99", small.scriptlet.p99, "ms"),
+  figure(
+    "placement.1k.scriptlet.cpu.p50",
+    "  same, CPU time per placement, p50",
+    small.scriptlet.cpu.p50,
+    "ms",
+  ),
   atMost(
     "placement.10k.scriptlet.p50",
     `one placement in-process, ${describeShape(large.shape)}, scriptlet, p50`,
@@ -119,6 +131,12 @@ bars.push(
     "ms",
   ),
   figure("placement.10k.scriptlet.p99", "  same, p99", large.scriptlet.p99, "ms"),
+  figure(
+    "placement.10k.scriptlet.cpu.p50",
+    "  same, CPU time per placement (this process, incl. GC threads), p50",
+    large.scriptlet.cpu.p50,
+    "ms",
+  ),
   figure(
     "placement.10k.default.p50",
     `one placement in-process, ${describeShape(large.shape)}, default policy, p50`,

@@ -9,6 +9,35 @@ export async function timeEach(count: number, operation: (i: number) => Promise<
   return durations;
 }
 
+/** Wall and CPU time of each run, in ms. */
+export interface WallAndCpu {
+  wall: number[];
+  /**
+   * This process's user + system CPU time per run. On a loaded machine the
+   * wall figure mostly measures waiting for a core; CPU time shows the work.
+   * It includes V8's parallel GC threads, so it can exceed the wall time.
+   */
+  cpu: number[];
+}
+
+/** timeEach, also recording each run's CPU time. */
+export async function timeEachWithCpu(
+  count: number,
+  operation: (i: number) => Promise<unknown>,
+): Promise<WallAndCpu> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const cpuStarted = process.cpuUsage();
+    const started = performance.now();
+    await operation(i);
+    wall.push(performance.now() - started);
+    const used = process.cpuUsage(cpuStarted);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  return { wall, cpu };
+}
+
 /** Milliseconds since `started` (a performance.now() value), rounded to 0.1 ms. */
 export function since(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;

@@ -11,6 +11,9 @@ import { fileURLToPath } from "node:url";
 import { openStore } from "@berth/adapter-sqlite";
 import { issueToken } from "@berth/server";
 
+/** Clock ticks per second of /proc times: 100 on every Linux architecture Node supports. */
+const USER_HZ = 100;
+
 /** dist/main.js beside the package's dist/index.js. */
 export const BERTHD_MAIN = join(dirname(fileURLToPath(import.meta.resolve("@berth/server"))), "main.js");
 
@@ -147,6 +150,20 @@ export class Berthd {
     }
     server.startupMs = Math.round(performance.now() - started);
     return server;
+  }
+
+  /**
+   * CPU time (user + system) berthd has used so far, in ms, from
+   * /proc/PID/stat. Its resolution is one clock tick (10 ms at the usual
+   * USER_HZ of 100), so compare it over many requests.
+   */
+  cpuMs(): number {
+    const stat = readFileSync(`/proc/${this.pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start at ") ": utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (!Number.isFinite(ticks)) throw new Error(`unreadable /proc/${this.pid}/stat`);
+    return (ticks * 1000) / USER_HZ;
   }
 
   /** VmRSS / VmHWM of the berthd process (Linux /proc). */
