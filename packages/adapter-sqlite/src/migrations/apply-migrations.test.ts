@@ -16,14 +16,28 @@ interface Journal {
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as Journal;
 const allTags = journal.entries.map((e) => e.tag);
 
-/** A copy of the shipped migrations cut after the first one: what an older Berth had. */
-function firstMigrationOnly(): string {
-  const folder = join(dir.path, "v1-migrations");
+/** A copy of the shipped migrations cut after the first `count`: what an older Berth had. */
+function firstMigrations(count: number): string {
+  const folder = join(dir.path, `v${count}-migrations`);
   mkdirSync(join(folder, "meta"), { recursive: true });
-  const first = journal.entries[0]!;
-  copyFileSync(join(MIGRATIONS_FOLDER, `${first.tag}.sql`), join(folder, `${first.tag}.sql`));
-  writeFileSync(join(folder, "meta/_journal.json"), JSON.stringify({ ...journal, entries: [first] }));
+  const entries = journal.entries.slice(0, count);
+  for (const { tag } of entries)
+    copyFileSync(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(folder, `${tag}.sql`));
+  writeFileSync(join(folder, "meta/_journal.json"), JSON.stringify({ ...journal, entries }));
   return folder;
+}
+
+/** Whether `table` was declared WITHOUT ROWID (it then has no rowid to select). */
+async function hasRowid(file: string, table: string): Promise<boolean> {
+  const client = createClient({ url: `file:${file}` });
+  try {
+    return await client.execute(`SELECT rowid FROM ${table} LIMIT 1`).then(
+      () => true,
+      () => false,
+    );
+  } finally {
+    client.close();
+  }
 }
 
 describe("migrations", () => {
@@ -47,7 +61,7 @@ describe("migrations", () => {
 
   it("upgrade a database written by the first version, keeping its data", async () => {
     const file = dir.file("v1.db");
-    const old = await openStore(file, { migrationsFolder: firstMigrationOnly() });
+    const old = await openStore(file, { migrationsFolder: firstMigrations(1) });
     expect(old.migrations.applied).toEqual(["0000_initial"]);
     await old.close();
     // Rows as the first version wrote them (its columns only).
@@ -82,6 +96,59 @@ describe("migrations", () => {
       expect((await upgraded.check()).violations).toEqual([]);
       const member = (await upgraded.getMember("a"))!;
       await upgraded.setInventories("a", { VCPU: inventoryOf(2) }, member.generation);
+      expect((await upgraded.check()).violations).toEqual([]);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it("upgrade allocations and profile links to WITHOUT ROWID tables, keeping rows and their order", async () => {
+    const file = dir.file("v6.db");
+    const before = allTags.indexOf("0007_without_rowid_link_tables") - 1;
+    const old = await openStore(file, { migrationsFolder: firstMigrations(before) });
+    expect(old.migrations.applied).toEqual(allTags.slice(0, before));
+    await old.close();
+    // Allocations written in an order that is not their key order (VCPU
+    // after MEMORY_MB would be key order), and a second profile link.
+    const client = createClient({ url: `file:${file}` });
+    await client.batch(
+      [
+        "INSERT INTO projects (name, description, config) VALUES ('default', '', '{}')",
+        "INSERT INTO profiles (project, name, description, config, devices) VALUES ('default', 'default', '', '{}', '{}'), ('default', 'gpu', '', '{}', '{}')",
+        `INSERT INTO members (id, name, url, architecture, roles, config, generation, created_at)
+         VALUES (1, 'a', 'https://a:8443', 'x86_64', '[]', '{}', 1, '2026-01-01T00:00:00.000Z')`,
+        `INSERT INTO inventories (member_id, resource_class, total, source)
+         VALUES (1, 'VCPU', 8, 'explicit'), (1, 'MEMORY_MB', 8192, 'explicit')`,
+        `INSERT INTO instances (id, project, name, type, member_id, forthcoming, architecture, profiles, config,
+           devices, created_at, limits_cpu, revision)
+         VALUES ('i-web', 'default', 'web', 'container', 1, 0, 'x86_64', '["default","gpu"]', '{}', '{}',
+                 '2026-01-01T00:00:00.000Z', 2, 1)`,
+        `INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount)
+         VALUES ('i-web', 1, 'VCPU', 'used', 2), ('i-web', 1, 'MEMORY_MB', 'used', 1024)`,
+        `INSERT INTO instance_profiles (instance_id, project, profile)
+         VALUES ('i-web', 'default', 'default'), ('i-web', 'default', 'gpu')`,
+        `INSERT INTO usage (member_id, resource_class, ledger, amount)
+         VALUES (1, 'VCPU', 'used', 2), (1, 'MEMORY_MB', 'used', 1024)`,
+        "INSERT INTO project_usage (project, instances, containers, cpu) VALUES ('default', 1, 1, 2)",
+      ],
+      "write",
+    );
+    client.close();
+    expect(await hasRowid(file, "allocations")).toBe(true);
+
+    const upgraded = await openStore(file);
+    try {
+      expect(upgraded.migrations.applied).toEqual(allTags.slice(before));
+      expect(await hasRowid(file, "allocations")).toBe(false);
+      expect(await hasRowid(file, "instance_profiles")).toBe(false);
+      expect((await upgraded.getInstance("default", "web"))?.allocations).toEqual([
+        { member: "a", resourceClass: "VCPU", ledger: "used", amount: 2 },
+        { member: "a", resourceClass: "MEMORY_MB", ledger: "used", amount: 1024 },
+      ]);
+      // The profile links survived: a profile in use cannot be deleted.
+      await expect(upgraded.profiles.delete({ project: "default", name: "gpu" })).rejects.toMatchObject({
+        kind: "conflict",
+      });
       expect((await upgraded.check()).violations).toEqual([]);
     } finally {
       await upgraded.close();

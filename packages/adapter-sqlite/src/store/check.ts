@@ -107,7 +107,8 @@ export async function checkInvariants(db: Database): Promise<CheckReport> {
   for (const row of await rows(sql`PRAGMA foreign_key_check`)) {
     violations.push({
       kind: "orphan_row",
-      message: `Row ${row.rowid} of ${row.table} refers to a missing row of ${row.parent}`,
+      // WITHOUT ROWID tables (allocations, profile links) report no rowid.
+      message: `${row.rowid === null ? "A row" : `Row ${row.rowid}`} of ${row.table} refers to a missing row of ${row.parent}`,
       details: row,
     });
   }

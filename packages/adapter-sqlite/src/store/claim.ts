@@ -580,8 +580,8 @@ export async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<vo
   );
   await insertRows(
     raw,
-    "INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount)",
-    5,
+    "INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)",
+    6,
     stored.flatMap((record) => mergedAllocations(record, memberIds)),
   );
   await insertRows(
@@ -623,11 +623,15 @@ export async function writeClaim(raw: RawSql, claim: ValidatedClaim): Promise<vo
   );
 }
 
-/** One row per (member, class, ledger): repeated rows in a record are summed. */
+/**
+ * One row per (member, class, ledger): repeated rows in a record are summed.
+ * Each row carries its place in the record's list (the table is WITHOUT
+ * ROWID, so that is what keeps the order when the record is read back).
+ */
 function mergedAllocations(record: InstanceRecord, memberIds: Map<string, number>): InValue[][] {
   // A record holds a handful of rows: a linear search for the same
   // (member, class, ledger) costs less than a Map and its string keys.
-  const merged: [string, number, string, string, number][] = [];
+  const merged: [string, number, string, string, number, number][] = [];
   for (const row of record.allocations) {
     const memberId = memberIds.get(row.member);
     // Only zero-amount rows can name a member that is gone (validation
@@ -637,7 +641,7 @@ function mergedAllocations(record: InstanceRecord, memberIds: Map<string, number
       (m) => m[1] === memberId && m[2] === row.resourceClass && m[3] === row.ledger,
     );
     if (existing !== undefined) existing[4] += row.amount;
-    else merged.push([record.id, memberId, row.resourceClass, row.ledger, row.amount]);
+    else merged.push([record.id, memberId, row.resourceClass, row.ledger, row.amount, merged.length]);
   }
   return merged;
 }

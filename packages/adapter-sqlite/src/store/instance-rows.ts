@@ -34,7 +34,7 @@ export async function loadInstances(db: Database, where: SQL | undefined): Promi
       .from(allocations)
       .innerJoin(members, eq(members.id, allocations.memberId))
       .where(inArray(allocations.instanceId, part))
-      .orderBy(asc(sql`${allocations}.rowid`));
+      .orderBy(asc(allocations.position));
     for (const { instanceId, ...row } of allocationRows) {
       let list = allocationsById.get(instanceId);
       if (list === undefined) allocationsById.set(instanceId, (list = []));
