@@ -2,7 +2,7 @@ import type { Arg, CallExpr, Comprehension, DictEntry, Expr, FunctionNode } from
 import type { Position } from "../syntax/position.js";
 import {
   callValue,
-  dictFromLiteralSlots,
+  dictFromLiteral,
   getAttr,
   getIndex,
   MAX_LITERAL_DICT_KEYS,
@@ -256,17 +256,19 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
   };
   const literalKeys = distinctStringLiteralKeys(entries);
   if (literalKeys === undefined) return general;
-  // {"name": x, "zone": y}: keys known distinct at compile time, so the dict is built at its
-  // exact size in one step. Evaluating the (constant) keys had no effects to preserve, and a
-  // literal over the size limit takes the general path, which reports the limit at the same key.
-  const template: Value[] = [];
-  for (const k of literalKeys) template.push(k, None);
+  // {"name": x, "zone": y}: keys known distinct at compile time, so the dict shares this
+  // literal's keys array and gets an exact-size values array. Evaluating the (constant) keys had
+  // no effects to preserve, and a literal over the size limit takes the general path, which
+  // reports the limit at the same key.
   const n = literalKeys.length;
+  // Built by push (not new Array(n)), so that its copies are packed arrays at their exact size.
+  const template: Value[] = [];
+  for (let i = 0; i < n; i++) template.push(None);
   return (fr) => {
     if (n > fr.thread.limits.maxCollectionSize) return general(fr);
-    const slots = template.slice();
-    for (let i = 0; i < n; i++) slots[2 * i + 1] = (values[i] as ExprFn)(fr);
-    return dictFromLiteralSlots(slots);
+    const vals = template.slice();
+    for (let i = 0; i < n; i++) vals[i] = (values[i] as ExprFn)(fr);
+    return dictFromLiteral(literalKeys, vals);
   };
 }
 

@@ -48,18 +48,18 @@ export class StarDict extends HashTable implements StarValue {
 typeNameOnPrototype(StarDict, "dict");
 
 /**
- * Most keys a dict literal may have to be built by dictFromLiteralSlots: the table takes such
- * an array over as is, which is only right while it is small enough to need no index.
+ * Most keys a dict literal may have to be built by dictFromLiteral: a shaped table has no
+ * index, which is only right while it is small enough to need none.
  */
 export const MAX_LITERAL_DICT_KEYS = SMALL_TABLE_MAX;
 
 /**
- * A dict from [key, value, key, value, ...] whose keys are distinct strings, at most
- * MAX_LITERAL_DICT_KEYS of them; the dict takes the array over. Dict literals with literal
- * string keys are built this way, each at its exact size (scriptlets build thousands).
+ * A dict from a dict literal whose keys are distinct strings, at most MAX_LITERAL_DICT_KEYS of
+ * them: `keys` is shared by every dict that literal builds (never modified), `values` (in key
+ * order) is taken over. Scriptlets build thousands of dicts this way.
  */
-export function dictFromLiteralSlots(slots: Value[]): StarDict {
-  return new StarDict(slots);
+export function dictFromLiteral(keys: readonly string[], values: Value[]): StarDict {
+  return new StarDict(keys, values);
 }
 
 /** Iterates keys, blocking mutation until done(). */

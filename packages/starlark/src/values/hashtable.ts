@@ -18,6 +18,12 @@
  *   Starlark's dict order; updating a key keeps its place, re-inserting a removed key appends.
  * - Up to SMALL_MAX entries there is no index at all: lookups scan the prims, which for the
  *   typical literal field names is a pointer comparison each. Removal shifts the tail down.
+ * - A dict built by a dict literal with distinct string keys starts out "shaped": every dict from
+ *   that literal shares one keys array (`shape`) and `slots` holds only the values, in key
+ *   order. This halves the per-dict array for the commonest scriptlet structures (10,000 member
+ *   records of six dicts each are copied by every young-generation collection while they are
+ *   built). Lookups and reads work on the shaped form; anything that changes the table first
+ *   gives it its own [prim, value, ...] array (`unshare`).
  * - Larger tables add an open-addressing index (linear probing over a power-of-two Int32Array
  *   of entry numbers + 1) and each entry's hash. Removal leaves a DELETED prim in place (the
  *   index still points at it, acting as a tombstone); the table is compacted when removed
@@ -148,8 +154,13 @@ interface OddKeys {
 }
 
 export class HashTable {
-  /** [prim, value, prim, value, ...] in insertion order (for sets the value is the key). */
+  /**
+   * [prim, value, prim, value, ...] in insertion order (for sets the value is the key); while
+   * `shape` is set, only the values, in the order of `shape`.
+   */
   private slots: unknown[];
+  /** Distinct string keys shared with other dicts from the same literal, or undefined. */
+  private shape: readonly string[] | undefined;
   /** Number of live entries. */
   private live: number;
   /** Present once the table outgrew SMALL_MAX entries. */
@@ -159,12 +170,25 @@ export class HashTable {
   itercount = 0;
 
   /**
-   * `literalSlots`: the [key, value, ...] pairs of a dict literal whose keys are distinct
-   * strings, at most SMALL_MAX of them (see dictFromLiteralSlots); the table takes the array over.
+   * `shape` and `values`: the keys and values of a dict literal whose keys are distinct strings,
+   * at most SMALL_MAX of them (see dictFromLiteral); the table shares `shape` with the other
+   * dicts from that literal and takes `values` over.
    */
-  constructor(literalSlots?: unknown[]) {
-    this.slots = literalSlots ?? [];
-    this.live = literalSlots === undefined ? 0 : literalSlots.length >> 1;
+  constructor(shape?: readonly string[], values?: unknown[]) {
+    this.slots = values ?? [];
+    this.shape = shape;
+    this.live = shape === undefined ? 0 : shape.length;
+  }
+
+  /** Gives a shaped table its own [prim, value, ...] array, before anything changes it. */
+  private unshare(): void {
+    const shape = this.shape;
+    if (shape === undefined) return;
+    const values = this.slots;
+    const slots: unknown[] = [];
+    for (let i = 0; i < shape.length; i++) slots.push(shape[i], values[i]);
+    this.slots = slots;
+    this.shape = undefined;
   }
 
   get size(): number {
@@ -225,9 +249,17 @@ export class HashTable {
     return `${PROBE_TAG}${h}#${count}`;
   }
 
-  /** Slot position of prim p, or -1. */
+  /**
+   * Position of prim p, or -1: twice the entry number (its slot position when not shaped), so
+   * positions are even in either form.
+   */
   private find(p: Prim): number {
     if (this.large !== undefined) return this.findIndexed(p, hashPrim(p));
+    const shape = this.shape;
+    if (shape !== undefined) {
+      for (let i = 0; i < shape.length; i++) if (shape[i] === p) return 2 * i;
+      return -1;
+    }
     const slots = this.slots;
     for (let i = 0; i < slots.length; i += 2) if (slots[i] === p) return i;
     // biome-ignore lint/suspicious/noSelfCompare: NaN is the one prim not equal to itself
@@ -266,19 +298,24 @@ export class HashTable {
    * remembers the position and usually needs a single pointer comparison (literals are interned).
    */
   positionOfString(k: string, hint: number): number {
-    const slots = this.slots;
-    if (hint < slots.length && slots[hint] === k) return hint;
+    const shape = this.shape;
+    if (shape !== undefined) {
+      if (shape[hint >> 1] === k) return hint;
+    } else {
+      const slots = this.slots;
+      if (hint < slots.length && slots[hint] === k) return hint;
+    }
     return this.find(k);
   }
 
-  /** The value at a slot position found by positionOfString. */
+  /** The value at a position found by positionOfString (or find). */
   valueAt(position: number): Value {
-    return this.slots[position + 1] as Value;
+    return (this.shape === undefined ? this.slots[position + 1] : this.slots[position >> 1]) as Value;
   }
 
   get(k: Value): Value | undefined {
     const i = this.find(typeof k === "string" ? k : this.prim(k, false));
-    return i < 0 ? undefined : (this.slots[i + 1] as Value);
+    return i < 0 ? undefined : this.valueAt(i);
   }
 
   has(k: Value): boolean {
@@ -288,6 +325,7 @@ export class HashTable {
   /** Inserts or updates; a new key is checked against the thread's collection size limit. */
   set(k: Value, v: Value, thread?: Thread): void {
     if (this.frozen || this.itercount > 0) this.checkMutable("insert into");
+    if (this.shape !== undefined) this.unshare();
     const p = typeof k === "string" ? k : this.prim(k, true);
     const slots = this.slots;
     if (this.large === undefined) {
@@ -381,6 +419,7 @@ export class HashTable {
     const max = thread ? thread.limits.maxCollectionSize : DEFAULT_LIMITS.maxCollectionSize;
     if (src.live > max) return false;
     this.slots = src.slots.slice();
+    this.shape = src.shape;
     this.live = src.live;
     const large = src.large;
     if (large !== undefined) {
@@ -399,6 +438,7 @@ export class HashTable {
   /** Removes k; returns its value or undefined if absent. */
   delete(k: Value): Value | undefined {
     if (this.frozen || this.itercount > 0) this.checkMutable("delete from");
+    if (this.shape !== undefined) this.unshare();
     const p = typeof k === "string" ? k : this.prim(k, false);
     const i = this.find(p);
     if (i < 0) return undefined;
@@ -420,6 +460,7 @@ export class HashTable {
   clear(): void {
     if (this.frozen || this.itercount > 0) this.checkMutable("clear");
     this.slots = [];
+    this.shape = undefined;
     this.live = 0;
     this.large = undefined;
     this.odd = undefined;
@@ -442,6 +483,7 @@ export class HashTable {
   }
 
   keys(): Value[] {
+    if (this.shape !== undefined) return this.shape.slice();
     const out = new Array<Value>(this.live);
     const slots = this.slots;
     const odd = this.odd;
@@ -455,6 +497,7 @@ export class HashTable {
   }
 
   values(): Value[] {
+    if (this.shape !== undefined) return this.slots.slice() as Value[];
     const out = new Array<Value>(this.live);
     const slots = this.slots;
     let n = 0;
@@ -466,6 +509,8 @@ export class HashTable {
 
   /** [key, value] pairs in order. */
   entries(): [Value, Value][] {
+    const shape = this.shape;
+    if (shape !== undefined) return shape.map((k, i) => [k, this.slots[i] as Value]);
     const out = new Array<[Value, Value]>(this.live);
     const slots = this.slots;
     const odd = this.odd;
@@ -480,6 +525,8 @@ export class HashTable {
 
   /** (key, value) tuples in order, built in one pass (dict.items()). */
   itemTuples(): StarTuple[] {
+    const shape = this.shape;
+    if (shape !== undefined) return shape.map((k, i) => new StarTuple([k, this.slots[i] as Value]));
     const out = new Array<StarTuple>(this.live);
     const slots = this.slots;
     const odd = this.odd;
@@ -494,6 +541,7 @@ export class HashTable {
 
   /** First entry in order, for popitem. */
   first(): [Value, Value] | undefined {
+    this.unshare();
     const i = this.start();
     if (i >= this.slots.length) return undefined;
     return [this.keyOf(this.slots[i]), this.slots[i + 1] as Value];

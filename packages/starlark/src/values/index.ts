@@ -18,7 +18,7 @@ export {
   tryGetAttr,
 } from "./attrs.js";
 export { StarBytes } from "./bytes.js";
-export { dictFromEntries, dictFromLiteralSlots, MAX_LITERAL_DICT_KEYS, StarDict } from "./dict.js";
+export { dictFromEntries, dictFromLiteral, MAX_LITERAL_DICT_KEYS, StarDict } from "./dict.js";
 export {
   EvalError,
   evalError,
