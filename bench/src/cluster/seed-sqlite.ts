@@ -101,9 +101,10 @@ async function insertInstances(client: Client, { members, instances }: ClusterSh
   const member = `((n % ${members}) + 1)`;
   const sizeJoin = `JOIN bench_sizes s ON s.k = (n + ${rank}) % ${sizes}`;
   const projectJoin = `JOIN bench_projects p ON p.k = (n + 3 * ${rank}) % ${PROJECTS.length}`;
-  const allocation = (resourceClass: string, amount: string, where = "") =>
-    `${seq(instances)} INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount)
-       SELECT ${id}, ${member}, '${resourceClass}', ${ledger}, ${amount}
+  // `position` keeps an instance's allocations in the order the engine writes them (by class, as below).
+  const allocation = (position: number, resourceClass: string, amount: string, where = "") =>
+    `${seq(instances)} INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)
+       SELECT ${id}, ${member}, '${resourceClass}', ${ledger}, ${amount}, ${position}
        FROM seq ${sizeJoin} ${where}`;
   const saved = await client.execute(
     `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
@@ -130,11 +131,11 @@ async function insertInstances(client: Client, { members, instances }: ClusterSh
      FROM seq ${sizeJoin} ${projectJoin}`,
   ]);
   await step("allocations", client, [
-    allocation("VCPU", "s.vcpus"),
-    allocation("MEMORY_MB", "s.memory_mib"),
-    allocation("DISK_GB", "s.disk_gib"),
-    allocation(CUSTOM_CLASSES.gpu, "1", `WHERE ${member} % ${GPU_EVERY} = 0 AND ${rank} < 2`),
-    allocation(CUSTOM_CLASSES.fpga, "1", `WHERE ${member} % ${FPGA_EVERY} = 0 AND ${rank} < 1`),
+    allocation(0, "VCPU", "s.vcpus"),
+    allocation(1, "MEMORY_MB", "s.memory_mib"),
+    allocation(2, "DISK_GB", "s.disk_gib"),
+    allocation(3, CUSTOM_CLASSES.gpu, "1", `WHERE ${member} % ${GPU_EVERY} = 0 AND ${rank} < 2`),
+    allocation(4, CUSTOM_CLASSES.fpga, "1", `WHERE ${member} % ${FPGA_EVERY} = 0 AND ${rank} < 1`),
   ]);
   await step("profile links", client, [
     `${seq(instances)} INSERT INTO instance_profiles (instance_id, project, profile)
