@@ -1,7 +1,9 @@
 /**
- * Small builders for store records, shared by the contract suite and engine
- * tests. They fill every field with a neutral default so tests state only
- * what matters to them.
+ * Small builders for store records, shared by the contract suite, engine
+ * tests and the store adapters' tests (subpath `@berth/engine/testing`, which
+ * unlike `store-contract` needs no vitest, so adapter child processes can use
+ * it). They fill every field with a neutral default so tests state only what
+ * matters to them.
  */
 
 import { allocationsOf } from "./allocations.js";
@@ -44,12 +46,20 @@ export function newMember(name: string, overrides: Partial<NewMember> = {}): New
 }
 
 let sequence = 0;
+/**
+ * The first group of every id this process makes: random, so processes that
+ * write to one database file (the adapters' concurrency and crash tests)
+ * never make the same id.
+ */
+const processTag = Math.floor(Math.random() * 2 ** 32)
+  .toString(16)
+  .padStart(8, "0");
 
-/** A deterministic-looking but unique UUID-shaped id for tests. */
+/** A unique UUID-shaped id for tests: readable sequence numbers, distinct across processes. */
 export function testId(): string {
   sequence += 1;
   const hex = sequence.toString(16).padStart(12, "0");
-  return `00000000-0000-4000-8000-${hex}`;
+  return `${processTag}-0000-4000-8000-${hex}`;
 }
 
 export function newInstance(

@@ -1,0 +1,7 @@
+/**
+ * Subpath `@berth/engine/testing`: record builders for tests of Store
+ * implementations and their child processes. Plain functions with no test
+ * framework import (the contract suite at `@berth/engine/store-contract`
+ * imports vitest).
+ */
+export { allocationsOf, inventory, newInstance, newMember, testId } from "./store/fixtures.js";
