@@ -80,6 +80,22 @@ print({k: v for k, v in mk(2).items()}, sorted(mk(3)), [k for k in mk(1)])
     );
   });
 
+  it("grow past the size that needs an index once changed (16-key literal plus more)", () => {
+    const keys = Array.from({ length: 16 }, (_, i) => `k${i}`);
+    const literal = `{${keys.map((k, i) => `"${k}": ${i}`).join(", ")}}`;
+    const out = run(`
+def mk():
+    return ${literal}
+a = mk()
+b = mk()
+for i in range(16, 40):
+    a["k%d" % i] = i
+a.pop("k3")
+print(len(a), a["k0"], a["k15"], a["k39"], "k3" in a, list(a)[:4], len(b), b["k3"], list(b)[-1])
+`);
+    expect(out).toBe('39 0 15 39 False ["k0", "k1", "k2", "k4"] 16 3 k15\n');
+  });
+
   it("m[field] sites give the right values across shaped and own-layout dicts", () => {
     // The site remembers where it last found the key; a dict whose value equals a key name
     // must not be mistaken for the key itself.
