@@ -13,6 +13,13 @@ const packageDir = resolve(here, "..");
 const repoRoot = resolve(packageDir, "../..");
 const benchDir = resolve(repoRoot, "../shared/bench/starlark");
 const cli = join(packageDir, "dist/cli/main.js");
+/** Node flags of the `starlark` command (its shebang line), used for every measured process. */
+const CLI_NODE_FLAGS = (() => {
+  const shebang = readFileSync(cli, "utf8").split("\n", 1)[0];
+  const m = /^#!\/usr\/bin\/env -S node(.*)$/.exec(shebang);
+  if (m === null) throw new Error(`unexpected shebang in ${cli}: ${shebang}`);
+  return m[1].trim().split(/\s+/).filter(Boolean);
+})();
 const IN_PROCESS_RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const WARMUP_RUNS = 2;
 const PROCESS_RUNS = Number(process.env.BENCH_PROCESS_RUNS ?? 3);
@@ -70,7 +77,10 @@ function runInProcess(file, source, dialect) {
 
 function runProcess(file, flags) {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [cli, ...flags, file], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [...CLI_NODE_FLAGS, cli, ...flags, file], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${file}: exit ${r.status}: ${r.stderr}`);
   return [ms, r.stdout];
@@ -82,10 +92,14 @@ function runProcess(file, flags) {
  * previous workload's garbage (fib_rec measured ~40% more after dict_heavy than alone).
  */
 function measureInChild(name) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--in-process", name], {
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...CLI_NODE_FLAGS, fileURLToPath(import.meta.url), "--in-process", name],
+    {
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    },
+  );
   if (r.status !== 0) throw new Error(`${name}: in-process child failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -166,10 +180,11 @@ const report = {
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model ?? "unknown",
   method: {
-    inProcess: `median of ${IN_PROCESS_RUNS} runs after ${WARMUP_RUNS} warm-up runs in a fresh Node process per workload; each run compiles and executes on a fresh Thread`,
+    nodeFlags: CLI_NODE_FLAGS,
+    inProcess: `median of ${IN_PROCESS_RUNS} runs after ${WARMUP_RUNS} warm-up runs in a fresh Node process per workload (with the starlark command's Node flags); each run compiles and executes on a fresh Thread`,
     inProcessCpu:
       "process CPU time (user+system) of the same in-process runs; robust when the machine is loaded",
-    wholeProcess: `median of ${PROCESS_RUNS} runs of \`node dist/cli/main.js [flags] FILE\`, wall time including Node start-up`,
+    wholeProcess: `median of ${PROCESS_RUNS} runs of \`node ${CLI_NODE_FLAGS.join(" ")} dist/cli/main.js [flags] FILE\` (what the bin's shebang runs), wall time including Node start-up`,
     reference: "go.starlark.net f935de8 cmd/starlark, whole process wall time, from the workloads' README",
   },
   results,
