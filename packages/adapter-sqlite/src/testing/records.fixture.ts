@@ -1,40 +1,19 @@
-import { randomUUID } from "node:crypto";
 import type { InventoryRecord, NewInstance, NewMember } from "@berth/engine";
+import { inventory, newInstance, newMember } from "@berth/engine/testing";
 
 /**
- * Record builders for this package's own tests and child processes (which
- * cannot import the engine's contract fixtures: those pull in vitest).
+ * This package's record shorthands over the engine's builders
+ * (`@berth/engine/testing`, free of vitest, so the child processes of the
+ * concurrency and crash tests use them too; its ids differ across processes).
+ * Instances here carry the default profile and their limits usage, as the
+ * engine writes them, so profile links and project counters get rows.
  */
 export function inventoryOf(total: number, overrides: Partial<InventoryRecord> = {}): InventoryRecord {
-  return {
-    total,
-    reserved: 0,
-    minUnit: 1,
-    maxUnit: 2147483647,
-    stepSize: 1,
-    allocationRatio: 1,
-    source: "explicit",
-    ...overrides,
-  };
+  return inventory(total, overrides);
 }
 
 export function memberOf(name: string, inventories: Record<string, InventoryRecord>): NewMember {
-  return {
-    name,
-    url: `https://${name}:8443`,
-    architecture: "x86_64",
-    description: "",
-    failureDomain: "default",
-    roles: [],
-    groups: [],
-    config: {},
-    traits: [],
-    evacuated: false,
-    lastHeartbeat: null,
-    state: null,
-    resources: null,
-    inventories,
-  };
+  return newMember(name, { inventories });
 }
 
 export function instanceOf(
@@ -43,37 +22,13 @@ export function instanceOf(
   resources: Record<string, number>,
   overrides: Partial<NewInstance> = {},
 ): NewInstance {
-  const forthcoming = overrides.forthcoming ?? false;
-  return {
-    id: randomUUID(),
-    project: "default",
-    name,
-    type: "container",
-    location,
-    forthcoming,
-    architecture: "x86_64",
-    description: "",
-    ephemeral: false,
+  return newInstance(name, location, resources, {
     profiles: ["default"],
-    config: {},
-    devices: {},
-    instanceType: null,
-    flavor: null,
-    source: null,
-    placementGroup: null,
-    origin: null,
-    createdAt: "2026-01-01T00:00:00.000Z",
-    allocations: Object.entries(resources).map(([resourceClass, amount]) => ({
-      member: location,
-      resourceClass,
-      ledger: forthcoming ? ("forthcoming" as const) : ("used" as const),
-      amount,
-    })),
     limitsUsage: {
       cpu: resources.VCPU ?? 0,
       memoryBytes: (resources.MEMORY_MB ?? 0) * 1024 * 1024,
       diskBytes: 0,
     },
     ...overrides,
-  };
+  });
 }
