@@ -15,7 +15,7 @@ describe("timeEachWithCpu", () => {
     const { wall, cpu } = await timeEachWithCpu(3, async (i) => burnCpu(5 * (i + 1)));
     expect(wall).toHaveLength(3);
     expect(cpu).toHaveLength(3);
-    cpu.forEach((ms, i) => expect(ms).toBeGreaterThanOrEqual(5 * (i + 1)));
+    for (const [i, ms] of cpu.entries()) expect(ms).toBeGreaterThanOrEqual(5 * (i + 1));
     for (const ms of wall) expect(ms).toBeGreaterThan(0);
   });
 
