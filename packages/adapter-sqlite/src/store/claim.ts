@@ -15,6 +15,7 @@ import {
   noInventoryFailure,
   notFound,
   type ProjectLimits,
+  storedInstance,
 } from "@berth/engine";
 import type { InValue } from "@libsql/client";
 import type { Database, RawSql } from "../connection/open-connection.js";
@@ -23,7 +24,6 @@ import { chunks } from "./chunks.js";
 import { loadInstancesByIds } from "./instance-rows.js";
 import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
 import { valuesList } from "./sql-lists.js";
-import { storedRecord } from "./stored-record.js";
 
 export type Dimension = keyof ProjectLimits;
 export const DIMENSIONS: Dimension[] = [
@@ -133,7 +133,7 @@ async function validateClaim(db: Database, raw: RawSql, claim: Claim): Promise<V
     claim.projectLimits ?? {},
   );
 
-  const stored = added.map((record) => storedRecord(record, (oldById.get(record.id)?.revision ?? 0) + 1));
+  const stored = added.map((record) => storedInstance(record, (oldById.get(record.id)?.revision ?? 0) + 1));
   return { removed, stored, memberIds: memberState.ids, touched, usageBefore: memberState.usage };
 }
 

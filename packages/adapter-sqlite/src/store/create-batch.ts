@@ -1,4 +1,10 @@
-import type { Claim, ClaimResult, InstanceRecord, MemberUsage } from "@berth/engine";
+import {
+  type Claim,
+  type ClaimResult,
+  type InstanceRecord,
+  type MemberUsage,
+  storedInstance,
+} from "@berth/engine";
 import { translateDriverError } from "../connection/driver-errors.js";
 import type { RawSql } from "../connection/open-connection.js";
 import {
@@ -20,7 +26,6 @@ import {
   writeClaim,
   zeroTotals,
 } from "./claim.js";
-import { storedRecord } from "./stored-record.js";
 
 export type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
 
@@ -68,7 +73,7 @@ export async function applyCreateClaims(raw: RawSql, claims: Claim[]): Promise<O
       requireProjects(existing.projects, creates);
       const touched = checkCapacity([], creates, new Map(), members);
       await checkProjectLimits(totalsOf, [], creates, claim.projectLimits ?? {});
-      const stored = creates.map((record) => storedRecord(record, 1));
+      const stored = creates.map((record) => storedInstance(record, 1));
       const usage = usageAfter({
         removed: [],
         stored,

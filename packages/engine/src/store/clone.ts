@@ -19,7 +19,9 @@ export function cloneJson<T>(value: T): T {
 }
 
 /**
- * A stored instance: every field copied in one object literal (one hidden
+ * A stored instance: the record a Store keeps and returns for a claimed
+ * instance (every Store implementation uses it, so none shares mutable
+ * state with its caller), with its new revision. Every field copied in one object literal (one hidden
  * class for all records; spreading a 20-field record and then adding
  * `revision` cost a second object and a shape transition per instance,
  * which showed in bulk claims of 10,000 instances).
