@@ -509,32 +509,26 @@ export class HashTable {
 
   /** [key, value] pairs in order. */
   entries(): [Value, Value][] {
-    const shape = this.shape;
-    if (shape !== undefined) return shape.map((k, i) => [k, this.slots[i] as Value]);
-    const out = new Array<[Value, Value]>(this.live);
-    const slots = this.slots;
-    const odd = this.odd;
-    let n = 0;
-    for (let i = this.start(); i < slots.length; i += 2) {
-      const p = slots[i];
-      if (p === DELETED) continue;
-      out[n++] = [odd === undefined ? (p as Value) : this.keyOf(p), slots[i + 1] as Value];
-    }
-    return out;
+    return this.mapEntries((key, value) => [key, value]);
   }
 
   /** (key, value) tuples in order, built in one pass (dict.items()). */
   itemTuples(): StarTuple[] {
+    return this.mapEntries((key, value) => new StarTuple([key, value]));
+  }
+
+  /** `make(key, value)` of every entry, in order, into an exact-size array. */
+  private mapEntries<T>(make: (key: Value, value: Value) => T): T[] {
     const shape = this.shape;
-    if (shape !== undefined) return shape.map((k, i) => new StarTuple([k, this.slots[i] as Value]));
-    const out = new Array<StarTuple>(this.live);
+    if (shape !== undefined) return shape.map((k, i) => make(k, this.slots[i] as Value));
+    const out = new Array<T>(this.live);
     const slots = this.slots;
     const odd = this.odd;
     let n = 0;
     for (let i = this.start(); i < slots.length; i += 2) {
       const p = slots[i];
       if (p === DELETED) continue;
-      out[n++] = new StarTuple([odd === undefined ? (p as Value) : this.keyOf(p), slots[i + 1] as Value]);
+      out[n++] = make(odd === undefined ? (p as Value) : this.keyOf(p), slots[i + 1] as Value);
     }
     return out;
   }
