@@ -185,7 +185,8 @@ describe("get_cluster_member_state", () => {
     ).toEqual(["None{}"]);
   });
 
-  it("answers a walk over the candidates by position, any other name by lookup, with the same states", () => {
+  /** The first three members as candidates, with a by-position state reader that records the positions asked. */
+  function positionalStates() {
     const candidates = members.slice(0, 3);
     const cluster = createPlainClusterView(data);
     const byPosition: number[] = [];
@@ -193,6 +194,11 @@ describe("get_cluster_member_state", () => {
       byPosition.push(index);
       return cluster.memberState(candidates[index]!.server_name) ?? {};
     };
+    return { candidates, candidateState, byPosition };
+  }
+
+  it("answers a walk over the candidates by position, any other name by lookup, with the same states", () => {
+    const { candidates, candidateState, byPosition } = positionalStates();
     const body = [
       "for m in candidate_members:",
       "    log_info(m.server_name, get_cluster_member_state(m.server_name).sysinfo.free_ram)",
@@ -217,13 +223,7 @@ describe("get_cluster_member_state", () => {
   });
 
   it("keeps answering by position when a walk skips a few candidates", () => {
-    const candidates = members.slice(0, 3);
-    const cluster = createPlainClusterView(data);
-    const byPosition: number[] = [];
-    const candidateState = (index: number) => {
-      byPosition.push(index);
-      return cluster.memberState(candidates[index]!.server_name) ?? {};
-    };
+    const { candidates, candidateState, byPosition } = positionalStates();
     const body = [
       "for m in candidate_members:",
       '    if m.server_name == "node2":',
