@@ -4,6 +4,9 @@
 # line with the totals. Exits non-zero if any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The real components some tests drive (PostgreSQL, lxc, Chromium, hail, gabbi),
+# installed from Debian's packages when missing and possible.
+bash scripts/test-deps.sh
 biome check . || exit 1
 turbo run typecheck test --continue
 status=$?
