@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
-import { addMember, testCluster } from "../testing/cluster.fixture.js";
+import { EngineError } from "../../errors.js";
+import { addMember, testCluster } from "../../testing/cluster.fixture.js";
 
 /** A small deterministic PRNG (mulberry32) so a failing sequence replays. */
 function random(seed: number): () => number {
