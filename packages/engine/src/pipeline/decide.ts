@@ -59,14 +59,14 @@ export function noCandidateError(set: CandidateSet, subject: string): EngineErro
 
 /**
  * `view`: what the scriptlet sees as `request` (by default the request's
- * own view, see views.ts placementView).
+ * own view, see views.ts placementView; built only when a scriptlet runs).
  */
 export function decide(
   set: CandidateSet,
   request: PlacementRequest,
   scriptlet: ScriptletSetup | null,
   clock: Timing,
-  view: InstancePlacementView = placementView(request),
+  view?: InstancePlacementView,
 ): Decision {
   const { candidates } = set;
   if (candidates.length === 0) throw noCandidateError(set, subjectOf(request));
@@ -82,7 +82,7 @@ export function decide(
     scriptlet.version,
     scriptlet.source,
     {
-      request: view,
+      request: view ?? placementView(request),
       candidates: views,
       ...(listing !== undefined ? { isCandidate: listing.isCandidate, candidateState: listing.stateAt } : {}),
       instanceResources: request.instanceResources,

@@ -11,7 +11,7 @@ import type { InstancesPost } from "@berth/api-types";
 import type { EngineRuntime } from "../../engine/runtime.js";
 import { invalid, notFound } from "../../errors.js";
 import { cloneJson } from "../../store/clone.js";
-import { NO_MEMBERS, type PlacementRequest } from "../request.js";
+import { NO_MEMBERS, type PlacementRequest, placementRequest } from "../request.js";
 import { BatchMemo } from "./batch-memo.js";
 import type { CatalogCache } from "./catalog-cache.js";
 import { isUuid, projectOf } from "./target.js";
@@ -41,9 +41,7 @@ export async function expandCreate(
       throw notFound(`Placement group "${expanded.placementGroup}" not found in project "${project.name}"`);
     }
   }
-  return {
-    ...expanded,
-    name,
+  return placementRequest(expanded, name, {
     id,
     reason: "new",
     project,
@@ -58,5 +56,5 @@ export async function expandCreate(
     description: body.description ?? "",
     ephemeral: body.ephemeral ?? false,
     source: body.source === undefined ? null : (cloneJson(body.source) as Record<string, unknown>),
-  };
+  });
 }

@@ -12,7 +12,7 @@ import { allowedGroupsOf, projectLimitsOf } from "../../expand/project-limits.js
 import type { PlacementReason } from "../../scriptlet/port.js";
 import { cloneDevices } from "../../store/clone.js";
 import type { InstanceRecord } from "../../store/records.js";
-import { NO_MEMBERS, type PlacementRequest } from "../request.js";
+import { NO_MEMBERS, type PlacementRequest, placementRequest } from "../request.js";
 import type { CatalogCache } from "./catalog-cache.js";
 import { projectOf, resolveTarget } from "./target.js";
 
@@ -70,12 +70,14 @@ export async function expandStored(
       defaultArchitecture: "",
     });
   }
-  return {
+  const held: ExpandedRequest = {
     ...expanded,
     resources: resourcesOf(record),
     limitsUsage: record.limitsUsage,
     architectures: record.architecture === "" ? null : [record.architecture],
     placementGroup: record.placementGroup,
+  };
+  return placementRequest(held, record.name, {
     id: record.id,
     reason: placement.reason,
     project,
@@ -93,5 +95,5 @@ export async function expandStored(
     description: record.description,
     ephemeral: record.ephemeral,
     source: record.source,
-  };
+  });
 }

@@ -1,63 +1,283 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "../../errors.js";
+import type { PendingPlacement } from "../../model/cluster-model.js";
+import { inventory } from "../../store/fixtures.js";
+import type { InstanceRecord } from "../../store/records.js";
 import { addMember, testCluster } from "../../testing/cluster.fixture.js";
+import { memberRecord, modelOf, NOW, placementRequest } from "../../testing/stack.fixture.js";
+import { defaultStack } from "./default-stack.js";
+import type { Timing } from "./filter.js";
 
-/** A small deterministic PRNG (mulberry32) so a failing sequence replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** What a step of the model's life can be. */
+type Step =
+  | { kind: "create"; memory: number; pending: boolean }
+  | { kind: "settle"; pick: number }
+  | { kind: "release"; pick: number }
+  | { kind: "delete"; pick: number }
+  | { kind: "move"; pick: number; to: number }
+  | { kind: "heartbeat"; member: number; ageMs: number }
+  | { kind: "tick"; ms: number }
+  | { kind: "evacuate"; member: number; evacuated: boolean };
 
-describe("default policy pick (scan hint)", () => {
-  // The fast pick (leastLoadedCandidate with its floor/cursor hint) must always
-  // choose what the full, sorted candidate list puts first (dry runs build it).
-  for (const seed of [1, 2, 3]) {
-    it(`matches the sorted candidate list over random creates, deletes and moves (seed ${seed})`, async () => {
-      const next = random(seed);
-      const { engine, clock } = await testCluster();
-      for (let i = 0; i < 8; i++) await addMember(engine, `n${i}`, { memoryMb: 4096 + 1024 * (i % 3) });
-      const live: string[] = [];
-      let created = 0;
-      for (let step = 0; step < 160; step++) {
-        const roll = next();
-        if (roll < 0.6 || live.length === 0) {
-          const body = {
-            name: `i${created++}`,
-            config: { "limits.memory": `${1 + Math.floor(next() * 3)}GiB` },
-          };
-          const dry = await engine.dryRun(body);
-          try {
-            const outcome = await engine.createInstance(body);
-            expect(dry.decision).toMatchObject({ outcome: "placed", location: outcome.instance.location });
-            live.push(body.name);
-          } catch (error) {
-            if (!(error instanceof EngineError)) throw error;
-            expect(dry.decision.outcome).toBe("rejected");
+const MEMBERS = 6;
+
+const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("create" as const),
+      memory: fc.integer({ min: 1, max: 6 }),
+      pending: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("settle" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("release" as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("move" as const),
+      pick: fc.nat(),
+      to: fc.nat({ max: MEMBERS - 1 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("heartbeat" as const),
+      member: fc.nat({ max: MEMBERS - 1 }),
+      ageMs: fc.integer({ min: 0, max: 30_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("tick" as const), ms: fc.integer({ min: 0, max: 15_000 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("evacuate" as const),
+      member: fc.nat({ max: MEMBERS - 1 }),
+      evacuated: fc.boolean(),
+    }),
+  },
+);
+
+describe("pick-first against the ordered candidates (property)", () => {
+  // The stack's "first" answer (O(1) amortized through the scan hint) must
+  // always be what the full, ordered candidate list puts first, and fail
+  // with the same explanation when nothing fits, whatever happened before:
+  // placements claimed or still in flight, released, deleted and moved
+  // instances (loads shrinking), heartbeats and silence, evacuations.
+  it("answers as the slow path over random creates, deletes, moves, releases and heartbeats", () => {
+    fc.assert(
+      fc.property(fc.array(stepArbitrary, { minLength: 1, maxLength: 120 }), (steps) => {
+        const stack = defaultStack();
+        const model = modelOf(
+          stack,
+          Array.from({ length: MEMBERS }, (_, index) =>
+            memberRecord(`m${index}`, {
+              inventories: { VCPU: inventory(64), MEMORY_MB: inventory(1024 * (4 + (index % 3) * 4)) },
+            }),
+          ),
+        );
+        const used = new Map<string, number>();
+        const setUsed = (member: string, by: number) => {
+          used.set(member, (used.get(member) ?? 0) + by);
+          model.setUsage([{ member, used: { MEMORY_MB: used.get(member)! }, forthcoming: {} }]);
+        };
+        const instances: InstanceRecord[] = [];
+        const inFlight: PendingPlacement[] = [];
+        const time: Timing = { nowMs: NOW, offlineThresholdMs: 20_000 };
+        const stored = (member: string, memory: number) =>
+          ({
+            location: member,
+            project: "default",
+            forthcoming: false,
+            type: "container",
+            placementGroup: null,
+            limitsUsage: { cpu: 0, memoryBytes: memory, diskBytes: 0 },
+            memory,
+          }) as unknown as InstanceRecord & { memory: number };
+        const memoryOf = (record: InstanceRecord) => (record as InstanceRecord & { memory: number }).memory;
+        for (const step of steps) {
+          switch (step.kind) {
+            case "create": {
+              const request = placementRequest({ resources: { MEMORY_MB: step.memory * 1024 } });
+              const fast = stack.candidates(model, request, time, "first");
+              const slow = stack.candidates(model, request, time, "all");
+              expect(fast.candidates[0]?.name).toBe(slow.candidates[0]?.name);
+              expect(fast.rejected).toEqual(slow.rejected);
+              const chosen = fast.candidates[0];
+              if (chosen === undefined) break;
+              const pending = {
+                member: chosen.name,
+                project: "default",
+                resources: request.resources,
+                placementGroup: null,
+              };
+              model.addPending(pending);
+              if (step.pending) inFlight.push(pending);
+              else {
+                model.settlePending(pending);
+                const record = stored(chosen.name, step.memory * 1024);
+                model.countInstance(record, 1);
+                setUsed(chosen.name, memoryOf(record));
+                instances.push(record);
+              }
+              break;
+            }
+            case "settle":
+            case "release": {
+              const [pending] = inFlight.splice(step.pick % Math.max(1, inFlight.length), 1);
+              if (pending === undefined) break;
+              if (step.kind === "release") model.releasePending(pending);
+              else {
+                model.settlePending(pending);
+                const record = stored(pending.member, pending.resources.MEMORY_MB!);
+                model.countInstance(record, 1);
+                setUsed(pending.member, memoryOf(record));
+                instances.push(record);
+              }
+              break;
+            }
+            case "delete":
+            case "move": {
+              const index = step.pick % Math.max(1, instances.length);
+              const record = instances[index];
+              if (record === undefined) break;
+              model.countInstance(record, -1);
+              setUsed(record.location, -memoryOf(record));
+              instances.splice(index, 1);
+              if (step.kind === "move") {
+                const moved = stored(`m${step.to}`, memoryOf(record));
+                model.countInstance(moved, 1);
+                setUsed(moved.location, memoryOf(moved));
+                instances.push(moved);
+              }
+              break;
+            }
+            case "heartbeat": {
+              const member = model.member(`m${step.member}`)!;
+              model.upsertMember({
+                ...member.record,
+                lastHeartbeat: new Date(time.nowMs - step.ageMs).toISOString(),
+              });
+              break;
+            }
+            case "tick":
+              time.nowMs += step.ms;
+              break;
+            case "evacuate": {
+              const member = model.member(`m${step.member}`)!;
+              model.upsertMember({ ...member.record, evacuated: step.evacuated });
+              break;
+            }
           }
-        } else if (roll < 0.85) {
-          const [name] = live.splice(Math.floor(next() * live.length), 1);
-          await engine.deleteInstance("default", name!);
-        } else if (roll < 0.95) {
-          const name = live[Math.floor(next() * live.length)]!;
-          const target = `n${Math.floor(next() * 8)}`;
-          await engine.moveInstance("default", name, target).catch((error: unknown) => {
-            if (!(error instanceof EngineError)) throw error;
-          });
-        } else {
-          // Some members go quiet for a while, then come back.
-          clock.advance(15_000);
-          for (let i = 0; i < 8; i++) if (next() < 0.7) await engine.heartbeat(`n${i}`);
         }
-      }
-      expect(created).toBeGreaterThan(50);
-    });
-  }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("default policy pick through the engine (property)", () => {
+  type Op =
+    | { kind: "create"; memory: number }
+    | { kind: "bulk"; memories: number[] }
+    | { kind: "delete"; pick: number }
+    | { kind: "move"; pick: number; to: number }
+    | { kind: "quiet"; alive: boolean[] };
+
+  const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.record({ kind: fc.constant("create" as const), memory: fc.integer({ min: 1, max: 3 }) }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("bulk" as const),
+        memories: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 6 }),
+      }),
+    },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), to: fc.nat({ max: 7 }) }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("quiet" as const),
+        alive: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+      }),
+    },
+  );
+
+  // A create (the fast pick) lands where a dry run (the full, ordered list) says it would.
+  it("places every create where the dry run's ordered candidates put it first", async () => {
+    let created = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArbitrary, { minLength: 1, maxLength: 40 }), async (ops) => {
+        const { engine, clock } = await testCluster();
+        for (let i = 0; i < 8; i++) await addMember(engine, `n${i}`, { memoryMb: 4096 + 1024 * (i % 3) });
+        const live: string[] = [];
+        for (const op of ops) {
+          switch (op.kind) {
+            case "create": {
+              const body = { name: `i${created++}`, config: { "limits.memory": `${op.memory}GiB` } };
+              const dry = await engine.dryRun(body);
+              try {
+                const outcome = await engine.createInstance(body);
+                expect(dry.decision).toMatchObject({
+                  outcome: "placed",
+                  location: outcome.instance.location,
+                });
+                live.push(body.name);
+              } catch (error) {
+                if (!(error instanceof EngineError)) throw error;
+                expect(dry.decision).toMatchObject({ outcome: "rejected", error: error.message });
+              }
+              break;
+            }
+            case "bulk": {
+              const bodies = op.memories.map((memory) => ({
+                name: `i${created++}`,
+                config: { "limits.memory": `${memory}GiB` },
+              }));
+              const outcome = await engine.bulkCreate(bodies).catch((error: unknown) => {
+                if (!(error instanceof EngineError)) throw error;
+              });
+              if (outcome !== undefined) live.push(...bodies.map((body) => body.name));
+              break;
+            }
+            case "delete": {
+              const [name] = live.splice(op.pick % Math.max(1, live.length), 1);
+              if (name !== undefined) await engine.deleteInstance("default", name);
+              break;
+            }
+            case "move": {
+              const name = live[op.pick % Math.max(1, live.length)];
+              if (name === undefined) break;
+              await engine.moveInstance("default", name, `n${op.to}`).catch((error: unknown) => {
+                if (!(error instanceof EngineError)) throw error;
+              });
+              break;
+            }
+            case "quiet":
+              // Some members go quiet for a while, the others heartbeat.
+              clock.advance(15_000);
+              for (const [i, alive] of op.alive.entries()) if (alive) await engine.heartbeat(`n${i}`);
+              break;
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+    expect(created).toBeGreaterThan(100);
+  });
 
   it("a bulk create spreads like one create at a time", async () => {
     const { engine } = await testCluster();

@@ -25,9 +25,3 @@ export type KeyedField = keyof typeof KEYED_FIELDS;
 export function isKeyedField(field: string): field is KeyedField {
   return Object.hasOwn(KEYED_FIELDS, field);
 }
-
-/** The field's part of a cache key. */
-export function keyPart(request: PlacementRequest, field: KeyedField): unknown {
-  const encode = KEYED_FIELDS[field] as (value: unknown) => unknown;
-  return encode(request[field]);
-}

@@ -48,7 +48,7 @@ import { orderByKeys } from "./order.js";
 import { pickFirst, type ScanHint } from "./pick-first.js";
 import type { Ranker, Ranking } from "./ranker.js";
 import type { Rejection } from "./rejection.js";
-import { isKeyedField, type KeyedField, keyPart } from "./request-fields.js";
+import { isKeyedField, KEYED_FIELDS, type KeyedField } from "./request-fields.js";
 
 export interface StackDefinition {
   /** In the order they run; a member's first rejection is the one reported. */
@@ -102,6 +102,8 @@ export class PlacementStack {
   private readonly usageFilters: readonly Extract<FeasibilityFilter, { kind: "usage" }>[];
   private readonly requestGuards = new Map<FeasibilityFilter, object>();
   private readonly memberGuard: object;
+  /** `keyFields` with their encoders, looked up once. */
+  private readonly keyEncoders: readonly (readonly [KeyedField, (value: never) => unknown])[];
   private readonly caches = new WeakMap<ClusterModel, ModelCache>();
   /** Reused key buffer for ordering (placements are planned one at a time). */
   private scratch = new Float64Array(64);
@@ -135,6 +137,7 @@ export class PlacementStack {
     this.targetFilters = this.filters.filter((filter) => filter.appliesToTarget);
     this.usageFilters = usageFilters;
     this.keyFields = unique(staticFilters.flatMap((filter) => filter.reads.request));
+    this.keyEncoders = this.keyFields.map((field) => [field, KEYED_FIELDS[field]] as const);
     this.memberFields = unique(staticFilters.flatMap((filter) => filter.reads.member));
     this.memberGuard = readGuard("A static filter", "member", ["name", ...this.memberFields]);
   }
@@ -152,8 +155,12 @@ export class PlacementStack {
 
   /** The candidate cache key of a request: its declared fields, encoded. */
   cacheKey(request: PlacementRequest): string {
-    const parts: unknown[] = [];
-    for (const field of this.keyFields) parts.push(keyPart(request, field));
+    const encoders = this.keyEncoders;
+    const parts = new Array<unknown>(encoders.length);
+    for (let index = 0; index < encoders.length; index++) {
+      const [field, encode] = encoders[index]!;
+      parts[index] = (encode as (value: unknown) => unknown)(request[field]);
+    }
     return JSON.stringify(parts);
   }
 
