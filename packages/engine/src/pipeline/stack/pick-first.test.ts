@@ -101,6 +101,14 @@ describe("pick-first against the ordered candidates (property)", () => {
             memory,
           }) as unknown as InstanceRecord & { memory: number };
         const memoryOf = (record: InstanceRecord) => (record as InstanceRecord & { memory: number }).memory;
+        /** What a claim that created the pending placement's instance does to the model. */
+        const settle = (pending: PendingPlacement) => {
+          model.settlePending(pending);
+          const record = stored(pending.member, pending.resources.MEMORY_MB!);
+          model.countInstance(record, 1);
+          setUsed(pending.member, memoryOf(record));
+          instances.push(record);
+        };
         for (const step of steps) {
           switch (step.kind) {
             case "create": {
@@ -119,13 +127,7 @@ describe("pick-first against the ordered candidates (property)", () => {
               };
               model.addPending(pending);
               if (step.pending) inFlight.push(pending);
-              else {
-                model.settlePending(pending);
-                const record = stored(chosen.name, step.memory * 1024);
-                model.countInstance(record, 1);
-                setUsed(chosen.name, memoryOf(record));
-                instances.push(record);
-              }
+              else settle(pending);
               break;
             }
             case "settle":
@@ -133,13 +135,7 @@ describe("pick-first against the ordered candidates (property)", () => {
               const [pending] = inFlight.splice(step.pick % Math.max(1, inFlight.length), 1);
               if (pending === undefined) break;
               if (step.kind === "release") model.releasePending(pending);
-              else {
-                model.settlePending(pending);
-                const record = stored(pending.member, pending.resources.MEMORY_MB!);
-                model.countInstance(record, 1);
-                setUsed(pending.member, memoryOf(record));
-                instances.push(record);
-              }
+              else settle(pending);
               break;
             }
             case "delete":
