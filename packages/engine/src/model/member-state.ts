@@ -70,13 +70,7 @@ export class MemberState {
   viewStatus: string | null = null;
   /** The token of the candidate set last listed with this member in it (pipeline/stack/candidate-set.ts). */
   candidacy = 0;
-  /**
-   * What the static filters of `staticViewOwner` (a PlacementStack) see of
-   * `staticViewRecord`: built on first use after the record changes.
-   */
-  staticView: object | null = null;
-  staticViewRecord: MemberRecord | null = null;
-  staticViewOwner: object | null = null;
+
   inventories: Record<string, Inventory> = {};
   /** Usage per class by real instances (store ledger "used"). */
   used = new Map<string, number>();

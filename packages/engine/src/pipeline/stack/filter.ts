@@ -66,6 +66,14 @@ export interface UsageFilter<R extends keyof PlacementRequest = keyof PlacementR
 
 export type FeasibilityFilter = StaticFilter | UsageFilter;
 
+/** Every bound usage filter admits `member` (checked in stack order: online, then room, ...). */
+export function admitsAll(checks: readonly UsageCheck[], member: MemberState, time: Timing): boolean {
+  for (let index = 0; index < checks.length; index++) {
+    if (!checks[index]!.admits(member, time)) return false;
+  }
+  return true;
+}
+
 /** Declares a static filter (the declared fields type its views). */
 export function staticFilter<const R extends KeyedField, const M extends MemberField>(
   spec: Omit<StaticFilter<R, M>, "kind">,

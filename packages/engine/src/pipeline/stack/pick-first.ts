@@ -13,6 +13,7 @@
  * scan decides and refreshes the hint.
  */
 import type { MemberState } from "../../model/member-state.js";
+import { admitsAll, type Timing, type UsageCheck } from "./filter.js";
 import type { Ranking } from "./ranker.js";
 
 /** What the last full scan of one cached candidate set learnt (see above). */
@@ -26,7 +27,8 @@ export interface ScanHint {
 export function pickFirst(
   members: readonly MemberState[],
   ranking: Ranking,
-  admits: (member: MemberState) => boolean,
+  checks: readonly UsageCheck[],
+  time: Timing,
   hint: ScanHint | null,
 ): MemberState | undefined {
   const key = ranking.key;
@@ -43,7 +45,7 @@ export function pickFirst(
       }
       // Below the floor would mean a key shrank unnoticed: trust only a full scan.
       if (rank < floor) break;
-      if (admits(member)) {
+      if (admitsAll(checks, member, time)) {
         hint.cursor = cursor;
         return member;
       }
@@ -62,7 +64,7 @@ export function pickFirst(
       firstAtLowest = index;
     }
     if (best !== undefined && rank >= bestRank) continue;
-    if (admits(member)) {
+    if (admitsAll(checks, member, time)) {
       best = member;
       bestRank = rank;
     }

@@ -5,6 +5,7 @@ import { memberRecord, modelOf, NOW, placementRequest, TIME } from "../../testin
 import { DEFAULT_STACK, defaultStack } from "./default-stack.js";
 import { type FeasibilityFilter, type StaticFilter, staticFilter } from "./filter.js";
 import { architectureFilter } from "./filters/architecture.js";
+import { placementGroupRanker } from "./rankers/placement-group.js";
 import { rejection } from "./rejection.js";
 import { PlacementStack } from "./stack.js";
 
@@ -222,6 +223,17 @@ describe("candidates", () => {
       "b: evacuated",
       "a: spread:pg",
     ]);
+  });
+
+  it("takes the first-pick shortcut only past a ranking that turns nobody down", () => {
+    const stack = new PlacementStack({ filters: DEFAULT_STACK.filters, rankers: [placementGroupRanker] });
+    const model = modelOf(stack, [memberRecord("a"), memberRecord("b")]);
+    model.addPending({ member: "a", project: "default", resources: {}, placementGroup: "pg" });
+    const request = placementRequest({
+      placementGroup: "pg",
+      groupPolicy: { project: "default", name: "pg", description: "", policy: "spread", rigor: "strict" },
+    });
+    expect(names(stack.candidates(model, request, TIME, "first").candidates)).toEqual(["b"]);
   });
 
   it("lists every candidate for the scriptlet when all are asked for", () => {

@@ -34,14 +34,15 @@ import type { MemberState } from "../../model/member-state.js";
 import type { MemberRecord } from "../../store/records.js";
 import type { PlacementRequest } from "../request.js";
 import { type CandidateSet, listed, type RejectedMember } from "./candidate-set.js";
-import type {
-  FeasibilityFilter,
-  MemberField,
-  RequestView,
-  StaticFilter,
-  StaticMember,
-  Timing,
-  UsageCheck,
+import {
+  admitsAll,
+  type FeasibilityFilter,
+  type MemberField,
+  type RequestView,
+  type StaticFilter,
+  type StaticMember,
+  type Timing,
+  type UsageCheck,
 } from "./filter.js";
 import { guardedView, readGuard } from "./guard.js";
 import { orderByKeys } from "./order.js";
@@ -105,6 +106,11 @@ export class PlacementStack {
   /** `keyFields` with their encoders, looked up once. */
   private readonly keyEncoders: readonly (readonly [KeyedField, (value: never) => unknown])[];
   private readonly caches = new WeakMap<ClusterModel, ModelCache>();
+  /** What static filters see of each member, and the record it was built from (rebuilt when it changes). */
+  private readonly staticViews = new WeakMap<
+    MemberState,
+    { record: MemberRecord; view: StaticMember<MemberField> }
+  >();
   /** Reused key buffer for ordering (placements are planned one at a time). */
   private scratch = new Float64Array(64);
 
@@ -197,15 +203,16 @@ export class PlacementStack {
 
   candidates(model: ClusterModel, request: PlacementRequest, time: Timing, wanted: Wanted): CandidateSet {
     const set = this.cachedSet(model, request);
-    const admits = this.admitter(request, time);
+    const checks = this.usageChecks(request);
     const rankings = this.rankingsOf(request, model);
-    if (wanted === "first" && rankings.length <= 1) {
+    // One ranking that only orders: its first candidate is found without ordering anyone.
+    if (wanted === "first" && rankings.length <= 1 && rankings[0]?.reject === undefined) {
       const ranking = rankings[0] ?? JOIN_ORDER;
-      const best = pickFirst(set.members, ranking, admits, this.hintFor(set, ranking));
+      const best = pickFirst(set.members, ranking, checks, time, this.hintFor(set, ranking));
       if (best !== undefined) return { candidates: [best], rejected: [] };
       return { candidates: [], rejected: this.explain(model, request, time) };
     }
-    const { ordered, turnedDown } = this.rank(set.members, admits, rankings);
+    const { ordered, turnedDown } = this.rank(set.members, checks, time, rankings);
     const rejected = ordered.length > 0 ? [] : [...this.explain(model, request, time), ...turnedDown];
     return wanted === "all" ? listed(model, ordered, rejected, time) : { candidates: ordered, rejected };
   }
@@ -213,7 +220,8 @@ export class PlacementStack {
   /** The admitted members, each ranking turning down and ordering in turn. */
   private rank(
     members: readonly MemberState[],
-    admits: (member: MemberState) => boolean,
+    checks: readonly UsageCheck[],
+    time: Timing,
     rankings: readonly Ranking[],
   ): { ordered: MemberState[]; turnedDown: RejectedMember[] } {
     // One walk over the members: the first ranking's keys are read as each
@@ -228,7 +236,7 @@ export class PlacementStack {
     let count = 0;
     for (let index = 0; index < members.length; index++) {
       const member = members[index]!;
-      if (!admits(member)) continue;
+      if (!admitsAll(checks, member, time)) continue;
       feasible[count] = member;
       if (keysInWalk) keys[count] = first.key(member);
       count += 1;
@@ -266,17 +274,9 @@ export class PlacementStack {
     return hint;
   }
 
-  /** The usage filters' verdict for this placement, as one test (online, then room, ...). */
-  private admitter(request: PlacementRequest, time: Timing): (member: MemberState) => boolean {
-    const checks = this.usageFilters.map((filter) => filter.bind(this.requestView(filter, request)));
-    if (checks.length === 2) {
-      const [a, b] = checks as [UsageCheck, UsageCheck];
-      return (member) => a.admits(member, time) && b.admits(member, time);
-    }
-    return (member) => {
-      for (const check of checks) if (!check.admits(member, time)) return false;
-      return true;
-    };
+  /** The usage filters bound to this placement's request. */
+  private usageChecks(request: PlacementRequest): UsageCheck[] {
+    return this.usageFilters.map((filter) => filter.bind(this.requestView(filter, request)));
   }
 
   private cachedSet(model: ClusterModel, request: PlacementRequest): CachedSet {
@@ -338,14 +338,11 @@ export class PlacementStack {
 
   /** The member as static filters may see it: its name and the declared fields (built once per record). */
   private staticMember(member: MemberState): StaticMember<MemberField> {
-    if (member.staticViewOwner === this && member.staticViewRecord === member.record) {
-      return member.staticView as StaticMember<MemberField>;
-    }
+    const cached = this.staticViews.get(member);
+    if (cached !== undefined && cached.record === member.record) return cached.view;
     const view = guardedView(member.record, ["name", ...this.memberFields], this.memberGuard);
-    member.staticView = view;
-    member.staticViewRecord = member.record;
-    member.staticViewOwner = this;
-    return view as StaticMember<MemberField>;
+    this.staticViews.set(member, { record: member.record, view });
+    return view;
   }
 }
 
