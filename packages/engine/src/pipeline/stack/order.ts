@@ -7,8 +7,12 @@
  */
 import type { MemberState } from "../../model/member-state.js";
 
-/** `members` ordered by `keys` (by position), ties in input order. */
-export function orderByKeys(members: readonly MemberState[], keys: ArrayLike<number>): MemberState[] {
+/**
+ * `members` ordered by `keys` (by position; it may be longer), ties in
+ * input order. Always a Float64Array: one element kind keeps the loops
+ * below monomorphic (a generic read of a double allocates).
+ */
+export function orderByKeys(members: readonly MemberState[], keys: Float64Array): MemberState[] {
   const count = members.length;
   if (count < 2) return [...members];
   let lowest = Number.POSITIVE_INFINITY;

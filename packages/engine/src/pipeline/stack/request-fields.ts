@@ -6,18 +6,26 @@
  * other field is a type error, and a read of an undeclared field throws
  * (guard.ts).
  */
-import type { PlacementRequest, Target } from "../request.js";
+import type { PlacementRequest } from "../request.js";
 
+/**
+ * Each keyed field's part of the key, read from the request by the entry
+ * itself (a property read per field, not a lookup by name: the key is
+ * built on every placement). The type lets each entry read its own field
+ * only.
+ */
 export const KEYED_FIELDS = {
-  projectName: (value: string) => value,
-  target: (value: Target) => (value === null ? null : `${value.kind}:${value.name}`),
-  allowedGroups: (value: readonly string[]) => value,
-  excluded: (value: ReadonlySet<string>) => (value.size === 0 ? [] : [...value].sort()),
-  type: (value: string) => value,
-  architectures: (value: readonly string[] | null) => value,
-  requiredTraits: (value: readonly string[]) => value,
-  forbiddenTraits: (value: readonly string[]) => value,
-} satisfies { [K in keyof PlacementRequest]?: (value: PlacementRequest[K]) => unknown };
+  projectName: (request: Pick<PlacementRequest, "projectName">) => request.projectName,
+  target: ({ target }: Pick<PlacementRequest, "target">) =>
+    target === null ? null : `${target.kind}:${target.name}`,
+  allowedGroups: (request: Pick<PlacementRequest, "allowedGroups">) => request.allowedGroups,
+  excluded: ({ excluded }: Pick<PlacementRequest, "excluded">) =>
+    excluded.size === 0 ? [] : [...excluded].sort(),
+  type: (request: Pick<PlacementRequest, "type">) => request.type,
+  architectures: (request: Pick<PlacementRequest, "architectures">) => request.architectures,
+  requiredTraits: (request: Pick<PlacementRequest, "requiredTraits">) => request.requiredTraits,
+  forbiddenTraits: (request: Pick<PlacementRequest, "forbiddenTraits">) => request.forbiddenTraits,
+} satisfies { [K in keyof PlacementRequest]?: (request: Pick<PlacementRequest, K>) => unknown };
 
 /** A request field a static filter may declare. */
 export type KeyedField = keyof typeof KEYED_FIELDS;

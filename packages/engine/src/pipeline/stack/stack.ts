@@ -43,6 +43,7 @@ import {
   type StaticMember,
   type Timing,
   type UsageCheck,
+  type UsageFilter,
 } from "./filter.js";
 import { guardedView, readGuard } from "./guard.js";
 import { orderByKeys } from "./order.js";
@@ -100,17 +101,32 @@ export class PlacementStack {
   readonly memberFields: readonly MemberField[];
   private readonly staticFilters: readonly StaticFilter[];
   private readonly targetFilters: readonly FeasibilityFilter[];
-  private readonly usageFilters: readonly Extract<FeasibilityFilter, { kind: "usage" }>[];
   private readonly requestGuards = new Map<FeasibilityFilter, object>();
   private readonly memberGuard: object;
-  /** `keyFields` with their encoders, looked up once. */
-  private readonly keyEncoders: readonly (readonly [KeyedField, (value: never) => unknown])[];
+  /**
+   * The last key computed and the field values it came from: a stream of
+   * requests of one shape shares those values (the expansion, the project's
+   * facts, the target are shared and never mutated), so comparing them by
+   * identity spares encoding the key for every placement.
+   */
+  private lastKeyed: { values: unknown[]; key: string } | null = null;
+  /** The encoders of `keyFields`, looked up once. */
+  private readonly keyEncoders: readonly ((request: PlacementRequest) => unknown)[];
   private readonly caches = new WeakMap<ClusterModel, ModelCache>();
   /** What static filters see of each member, and the record it was built from (rebuilt when it changes). */
   private readonly staticViews = new WeakMap<
     MemberState,
     { record: MemberRecord; view: StaticMember<MemberField> }
   >();
+  /**
+   * Each usage filter's last bound check and the declared request values it
+   * was bound from. `bind` sees only those values, so while a request
+   * holds the same ones (===) the check is reused: a stream of creates of
+   * one shape binds once.
+   */
+  private readonly usageSlots: { filter: UsageFilter; values: unknown[]; check: UsageCheck | null }[];
+  /** The slots' checks, in stack order (a new array whenever one is bound anew). */
+  private boundChecks: readonly UsageCheck[] = [];
   /** Reused key buffer for ordering (placements are planned one at a time). */
   private scratch = new Float64Array(64);
 
@@ -122,7 +138,7 @@ export class PlacementStack {
     if (twice !== undefined)
       throw new EngineError("internal", `Two feasibility filters are named "${twice}"`);
     const staticFilters: StaticFilter[] = [];
-    const usageFilters: Extract<FeasibilityFilter, { kind: "usage" }>[] = [];
+    const usageFilters: UsageFilter[] = [];
     for (const filter of this.filters) {
       if (filter.kind === "static") {
         const unkeyed = filter.reads.request.find((field) => !isKeyedField(field));
@@ -141,9 +157,9 @@ export class PlacementStack {
     }
     this.staticFilters = staticFilters;
     this.targetFilters = this.filters.filter((filter) => filter.appliesToTarget);
-    this.usageFilters = usageFilters;
+    this.usageSlots = usageFilters.map((filter) => ({ filter, values: [], check: null }));
     this.keyFields = unique(staticFilters.flatMap((filter) => filter.reads.request));
-    this.keyEncoders = this.keyFields.map((field) => [field, KEYED_FIELDS[field]] as const);
+    this.keyEncoders = this.keyFields.map((field) => KEYED_FIELDS[field]);
     this.memberFields = unique(staticFilters.flatMap((filter) => filter.reads.member));
     this.memberGuard = readGuard("A static filter", "member", ["name", ...this.memberFields]);
   }
@@ -161,13 +177,14 @@ export class PlacementStack {
 
   /** The candidate cache key of a request: its declared fields, encoded. */
   cacheKey(request: PlacementRequest): string {
+    const last = this.lastKeyed;
+    if (last !== null && sameValues(request, this.keyFields, last.values)) return last.key;
     const encoders = this.keyEncoders;
     const parts = new Array<unknown>(encoders.length);
-    for (let index = 0; index < encoders.length; index++) {
-      const [field, encode] = encoders[index]!;
-      parts[index] = (encode as (value: unknown) => unknown)(request[field]);
-    }
-    return JSON.stringify(parts);
+    for (let index = 0; index < encoders.length; index++) parts[index] = encoders[index]!(request);
+    const key = JSON.stringify(parts);
+    this.lastKeyed = { values: this.keyFields.map((field) => request[field]), key };
+    return key;
   }
 
   /** Members passing every static filter, in join order (cached per request shape). */
@@ -274,9 +291,18 @@ export class PlacementStack {
     return hint;
   }
 
-  /** The usage filters bound to this placement's request. */
-  private usageChecks(request: PlacementRequest): UsageCheck[] {
-    return this.usageFilters.map((filter) => filter.bind(this.requestView(filter, request)));
+  /** The usage filters bound to this placement's request (see `usageSlots`). */
+  private usageChecks(request: PlacementRequest): readonly UsageCheck[] {
+    let rebound = false;
+    for (const slot of this.usageSlots) {
+      const fields = slot.filter.reads.request;
+      if (slot.check !== null && sameValues(request, fields, slot.values)) continue;
+      slot.check = slot.filter.bind(this.requestView(slot.filter, request));
+      slot.values = fields.map((field) => request[field]);
+      rebound = true;
+    }
+    if (rebound) this.boundChecks = this.usageSlots.map((slot) => slot.check!);
+    return this.boundChecks;
   }
 
   private cachedSet(model: ClusterModel, request: PlacementRequest): CachedSet {
@@ -344,6 +370,18 @@ export class PlacementStack {
     this.staticViews.set(member, { record: member.record, view });
     return view;
   }
+}
+
+/** Does `request` hold `values` (by identity) in `fields`? */
+function sameValues(
+  request: PlacementRequest,
+  fields: readonly (keyof PlacementRequest)[],
+  values: readonly unknown[],
+): boolean {
+  for (let index = 0; index < fields.length; index++) {
+    if (request[fields[index]!] !== values[index]) return false;
+  }
+  return true;
 }
 
 /** Drops the members `ranking` turns down, noting why, keeping the order. */

@@ -17,5 +17,6 @@ export const fewestInstancesRanker: Ranker = {
 
 /** Members (in join order) in the default policy's order. */
 export function orderByLoad(inJoinOrder: readonly MemberState[]): MemberState[] {
-  return orderByKeys(inJoinOrder, Int32Array.from(inJoinOrder, byLoad));
+  // Float64Array like every other caller of orderByKeys, so its reads stay monomorphic.
+  return orderByKeys(inJoinOrder, Float64Array.from(inJoinOrder, byLoad));
 }
