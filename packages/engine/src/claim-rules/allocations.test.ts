@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AllocationRow } from "../store/records.js";
-import { inventory, newInstance, provider, refusal, stored } from "../testing/claim-rows.fixture.js";
+import { inventory, newInstance, provider, refusal, row, stored } from "../testing/claim-rows.fixture.js";
 import { checkAllocations } from "./allocations.js";
-
-const row = (member: string, resourceClass: string, amount: number): AllocationRow => ({
-  member,
-  resourceClass,
-  ledger: "used",
-  amount,
-});
 
 describe("checkAllocations", () => {
   const providers = new Map([

@@ -1,25 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { inventory, newInstance, provider, refusal, stored } from "../testing/claim-rows.fixture.js";
+import { inventory, newInstance, provider, refusal, row, stored } from "../testing/claim-rows.fixture.js";
 import { checkCapacity, consumedOf } from "./capacity.js";
 import { consumptionChanges } from "./consumption.js";
 
 describe("checkCapacity", () => {
   it("counts both ledgers: reservations hold capacity like instances", () => {
-    const providers = new Map([["a", provider({ VCPU: inventory(4) }, { VCPU: 1 }, { VCPU: 2 })]]);
-    expect(consumedOf(providers.get("a")!, "VCPU")).toBe(3);
-    expect(() =>
-      checkCapacity(consumptionChanges([], [newInstance("i", "a", { VCPU: 1 })]), providers),
-    ).not.toThrow();
-    const error = refusal(() =>
-      checkCapacity(consumptionChanges([], [newInstance("i", "a", { VCPU: 2 })]), providers),
-    );
-    expect(error.details).toEqual({
+    const providers = new Map([
+      ["a", provider({ MEMORY_MB: inventory(1024) }, { MEMORY_MB: 256 }, { MEMORY_MB: 512 })],
+    ]);
+    expect(consumedOf(providers.get("a")!, "MEMORY_MB")).toBe(768);
+    const fits = newInstance("i", "a", { MEMORY_MB: 256 });
+    expect(() => checkCapacity(consumptionChanges([], [fits]), providers)).not.toThrow();
+    const over = newInstance("i", "a", { MEMORY_MB: 257 });
+    expect(refusal(() => checkCapacity(consumptionChanges([], [over]), providers)).details).toMatchObject({
       reason: "capacity",
-      member: "a",
-      resourceClass: "VCPU",
-      requested: 2,
-      used: 3,
-      capacity: 4,
+      resourceClass: "MEMORY_MB",
+      requested: 257,
+      used: 768,
+      capacity: 1024,
     });
   });
 
@@ -64,10 +62,7 @@ describe("checkCapacity", () => {
       "a",
       {},
       {
-        allocations: [
-          { member: "a", resourceClass: "VCPU", ledger: "used", amount: 2 },
-          { member: "b", resourceClass: "DISK_GB", ledger: "used", amount: 3 },
-        ],
+        allocations: [row("a", "VCPU", 2), row("b", "DISK_GB", 3)],
       },
     );
     expect(refusal(() => checkCapacity(consumptionChanges([], [record]), providers)).details).toMatchObject({

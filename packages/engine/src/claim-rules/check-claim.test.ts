@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Claim } from "../store/port.js";
-import { inventory, newInstance, provider, refusal, rows, stored } from "../testing/claim-rows.fixture.js";
+import {
+  inventory,
+  newInstance,
+  provider,
+  refusal,
+  row,
+  rows,
+  stored,
+} from "../testing/claim-rows.fixture.js";
 import { checkClaim } from "./check-claim.js";
 import { zeroProjectTotals } from "./project-usage.js";
 import { nameKey } from "./rows.js";
@@ -53,9 +61,9 @@ describe("checkClaim", () => {
       {},
       {
         allocations: [
-          { member: "a", resourceClass: "VCPU", ledger: "used", amount: 2 },
-          { member: "a-numa1", resourceClass: "MEMORY_MB", ledger: "used", amount: 1024 },
-          { member: "b", resourceClass: "DISK_GB", ledger: "forthcoming", amount: 10 },
+          row("a", "VCPU", 2),
+          row("a-numa1", "MEMORY_MB", 1024),
+          row("b", "DISK_GB", 10, "forthcoming"),
         ],
       },
     );

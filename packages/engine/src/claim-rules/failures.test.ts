@@ -64,17 +64,17 @@ describe("claim refusals", () => {
       maxUnit: 16,
       stepSize: 2,
     });
-    const capacity = capacityFailure("a", "VCPU", 2, 3, 4);
+    const capacity = capacityFailure("n2", "DISK_GB", 20, 90, 100);
     expect(capacity.message).toBe(
-      'Allocation of 2 VCPU on cluster member "a" would exceed the capacity (used 3 of 4)',
+      'Allocation of 20 DISK_GB on cluster member "n2" would exceed the capacity (used 90 of 100)',
     );
     expect(capacity.details).toEqual({
       reason: "capacity",
-      member: "a",
-      resourceClass: "VCPU",
-      requested: 2,
-      used: 3,
-      capacity: 4,
+      member: "n2",
+      resourceClass: "DISK_GB",
+      requested: 20,
+      used: 90,
+      capacity: 100,
     });
     const limit = projectLimitFailure("default", { limit: "cpu", value: 5, max: 4 });
     expect([limit.kind, limit.message]).toEqual([

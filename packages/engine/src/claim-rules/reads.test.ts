@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AllocationRow } from "../store/records.js";
-import { newInstance, stored } from "../testing/claim-rows.fixture.js";
+import { newInstance, row, stored } from "../testing/claim-rows.fixture.js";
 import { claimReads, newRecordsOf, projectTotalsToRead, providersToRead } from "./reads.js";
-
-const row = (member: string, amount: number): AllocationRow => ({
-  member,
-  resourceClass: "VCPU",
-  ledger: "used",
-  amount,
-});
 
 describe("what a Store reads for a claim", () => {
   it("the instances it removes and replaces, ids, names and projects of its records", () => {
@@ -36,15 +28,17 @@ describe("what a Store reads for a claim", () => {
   });
 
   it("every provider the rows name, not only the instances' locations", () => {
-    const moved = stored(newInstance("m", "a", {}, { allocations: [row("a", 2), row("a-gpu0", 1)] }));
+    const moved = stored(
+      newInstance("m", "a", {}, { allocations: [row("a", "VCPU", 2), row("a-gpu0", "VCPU", 1)] }),
+    );
     const claim = {
       replace: [
         {
-          record: { ...moved, location: "b", allocations: [row("b", 2), row("b-drbd", 1)] },
+          record: { ...moved, location: "b", allocations: [row("b", "VCPU", 2), row("b-drbd", "VCPU", 1)] },
           expectedRevision: 1,
         },
       ],
-      create: [newInstance("n", "c", {}, { allocations: [row("c", 1), row("d", 0)] })],
+      create: [newInstance("n", "c", {}, { allocations: [row("c", "VCPU", 1), row("d", "VCPU", 0)] })],
     };
     expect(providersToRead(claim, new Map([[moved.id, moved]])).sort()).toEqual(
       ["a", "a-gpu0", "b", "b-drbd", "c", "d"].sort(),

@@ -6,9 +6,19 @@ import { EngineError } from "../errors.js";
 import { storedInstance } from "../store/clone.js";
 import { inventory, newInstance } from "../store/fixtures.js";
 import type { NewInstance } from "../store/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { AllocationRow, InstanceRecord, Ledger } from "../store/records.js";
 
 export { inventory, newInstance };
+
+/** One allocation row. */
+export function row(
+  member: string,
+  resourceClass: string,
+  amount: number,
+  ledger: Ledger = "used",
+): AllocationRow {
+  return { member, resourceClass, ledger, amount };
+}
 
 /** A provider with `VCPU` and `MEMORY_MB` inventories unless given others. */
 export function provider(
