@@ -1,3 +1,4 @@
+import { PROJECT_COUNT_LIMIT_KEYS, PROJECT_SIZE_LIMIT_KEYS } from "@berth/api-types";
 import { describe, expect, it } from "vitest";
 import { newInstance } from "../testing/claim-rows.fixture.js";
 import {
@@ -74,5 +75,9 @@ describe("what an instance counts against project limits", () => {
       "limits.memory",
       "limits.disk",
     ]);
+    // Every key the wire schema shape-checks is one the engine counts, and no other.
+    expect(Object.values(PROJECT_LIMIT_KEYS).sort()).toEqual(
+      [...PROJECT_COUNT_LIMIT_KEYS, ...PROJECT_SIZE_LIMIT_KEYS].sort(),
+    );
   });
 });

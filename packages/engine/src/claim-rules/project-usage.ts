@@ -3,6 +3,7 @@
  * that rule. Every Store's claim, the SQLite counters, the engine's model
  * and its pre-check all count through `countInProject`.
  */
+import type { PROJECT_COUNT_LIMIT_KEYS, PROJECT_SIZE_LIMIT_KEYS } from "@berth/api-types";
 import type { ProjectLimits } from "../store/port.js";
 import type { InstanceType, LimitsUsage } from "../store/records.js";
 
@@ -10,6 +11,11 @@ export type ProjectDimension = keyof ProjectLimits;
 
 /** A project's counters (or a change to them), one number per dimension. */
 export type ProjectTotals = Record<ProjectDimension, number>;
+
+/** An LXD project config key Berth enforces (api-types' lists, which also shape-check the values). */
+export type ProjectLimitKey =
+  | (typeof PROJECT_COUNT_LIMIT_KEYS)[number]
+  | (typeof PROJECT_SIZE_LIMIT_KEYS)[number];
 
 /** Each dimension with the LXD project config key that limits it. */
 export const PROJECT_LIMIT_KEYS = {
@@ -19,7 +25,7 @@ export const PROJECT_LIMIT_KEYS = {
   cpu: "limits.cpu",
   memoryBytes: "limits.memory",
   diskBytes: "limits.disk",
-} as const satisfies Record<ProjectDimension, string>;
+} as const satisfies Record<ProjectDimension, ProjectLimitKey>;
 
 /** Every dimension, in the order limits are checked (and a refusal names the first). */
 export const PROJECT_DIMENSIONS = Object.keys(PROJECT_LIMIT_KEYS) as readonly ProjectDimension[];

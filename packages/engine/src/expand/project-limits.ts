@@ -3,18 +3,15 @@
  * `limits.virtual-machines`, `limits.cpu`, `limits.memory`, `limits.disk`)
  * parsed into numbers the Store re-checks atomically with each claim.
  */
+import { PROJECT_SIZE_LIMIT_KEYS } from "@berth/api-types";
 import { parseByteSize } from "@berth/resources";
-import {
-  PROJECT_DIMENSIONS,
-  PROJECT_LIMIT_KEYS,
-  type ProjectDimension,
-} from "../claim-rules/project-usage.js";
+import { PROJECT_DIMENSIONS, PROJECT_LIMIT_KEYS } from "../claim-rules/project-usage.js";
 import { invalid } from "../errors.js";
 import type { ProjectLimits } from "../store/port.js";
 import type { ProjectRecord } from "../store/records.js";
 
 /** Limits written as an LXD size (`10GiB`); the others are plain counts. */
-const SIZE_DIMENSIONS: ReadonlySet<ProjectDimension> = new Set(["memoryBytes", "diskBytes"]);
+const SIZE_KEYS: ReadonlySet<string> = new Set(PROJECT_SIZE_LIMIT_KEYS);
 
 function parseLimit(project: ProjectRecord, key: string, value: string, size: boolean): number {
   if (size) {
@@ -39,7 +36,7 @@ export function projectLimitsOf(project: ProjectRecord): ProjectLimits {
     const key = PROJECT_LIMIT_KEYS[dimension];
     const value = project.config[key];
     if (value === undefined || value === "") continue;
-    limits[dimension] = parseLimit(project, key, value, SIZE_DIMENSIONS.has(dimension));
+    limits[dimension] = parseLimit(project, key, value, SIZE_KEYS.has(key));
   }
   return limits;
 }
