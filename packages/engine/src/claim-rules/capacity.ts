@@ -12,7 +12,10 @@ import { capacityFailure, noInventoryFailure } from "./failures.js";
 import type { ProviderRows } from "./rows.js";
 
 /** What a provider's class holds now: instances and reservations alike. */
-export function consumedOf(provider: ProviderRows, resourceClass: string): number {
+export function consumedOf(
+  provider: Pick<ProviderRows, "used" | "forthcoming">,
+  resourceClass: string,
+): number {
   return (provider.used[resourceClass] ?? 0) + (provider.forthcoming[resourceClass] ?? 0);
 }
 

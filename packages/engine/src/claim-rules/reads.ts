@@ -50,10 +50,12 @@ export function claimReads(claim: Claim): ClaimReads {
 /** The current versions (as read) of the instances a claim removes or replaces; missing ones are skipped. */
 function currentOf(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>): InstanceRecord[] {
   const out: InstanceRecord[] = [];
-  for (const id of claimReads(claim).instanceIds) {
+  const add = (id: string) => {
     const instance = instances.get(id);
     if (instance !== undefined) out.push(instance);
-  }
+  };
+  for (const { id } of claim.remove ?? []) add(id);
+  for (const { record } of claim.replace ?? []) add(record.id);
   return out;
 }
 
@@ -64,10 +66,12 @@ function currentOf(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>)
  */
 export function providersToRead(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>): string[] {
   const names = new Set<string>();
-  for (const instance of [...currentOf(claim, instances), ...newRecordsOf(claim)]) {
+  const visit = (instance: NewInstance) => {
     names.add(instance.location);
     for (const row of instance.allocations) names.add(row.member);
-  }
+  };
+  for (const instance of currentOf(claim, instances)) visit(instance);
+  for (const record of newRecordsOf(claim)) visit(record);
   return [...names];
 }
 
@@ -77,12 +81,6 @@ export function providersToRead(claim: Claim, instances: ReadonlyMap<string, Ins
  */
 export function projectTotalsToRead(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>): string[] {
   const limits = claim.projectLimits;
-  if (limits === undefined) return [];
-  let any = false;
-  for (const _project in limits) {
-    any = true;
-    break;
-  }
-  if (!any) return [];
+  if (limits === undefined || Object.keys(limits).length === 0) return [];
   return limitedProjects(limits, projectChangesOf(currentOf(claim, instances), newRecordsOf(claim)));
 }

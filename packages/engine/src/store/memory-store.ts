@@ -6,6 +6,7 @@
  * Usage per member is kept incrementally so a claim costs O(rows it touches).
  */
 import { isCustomResourceClass } from "@berth/resources";
+import { consumedOf } from "../claim-rules/capacity.js";
 import { checkClaim } from "../claim-rules/check-claim.js";
 import {
   addProjectTotals,
@@ -147,7 +148,7 @@ export class MemoryStore implements Store {
             return `member "${member.name}" has an inventory of it`;
         }
         for (const ledgers of this.usage.values()) {
-          if ((ledgers.used[key.name] ?? 0) + (ledgers.forthcoming[key.name] ?? 0) > 0) {
+          if (consumedOf(ledgers, key.name) > 0) {
             return "instances have allocations of it";
           }
         }
@@ -242,7 +243,7 @@ export class MemoryStore implements Store {
     const ledgers = this.usage.get(name)!;
     for (const resourceClass of Object.keys(member.inventories)) {
       if (inventories[resourceClass] !== undefined) continue;
-      const inUse = (ledgers.used[resourceClass] ?? 0) + (ledgers.forthcoming[resourceClass] ?? 0);
+      const inUse = consumedOf(ledgers, resourceClass);
       if (inUse > 0) {
         throw conflict(
           `Cannot remove inventory of ${resourceClass} from cluster member "${name}": ${inUse} allocated`,
