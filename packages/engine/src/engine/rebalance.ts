@@ -10,6 +10,7 @@
  * rejects is dropped and the next best one tried. Applying a plan is one
  * claim: all moves land or none do.
  */
+import { inventoryCapacity } from "@berth/resources";
 import { EngineError } from "../errors.js";
 import type { MemberState } from "../model/member-state.js";
 import { claimWithRetries } from "../pipeline/claim.js";
@@ -20,7 +21,6 @@ import type { PlacementRequest } from "../pipeline/request.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import { demandOf, fitsAll } from "../pipeline/stack/filters/capacity.js";
 import { placementView } from "../pipeline/views.js";
-import { capacityOf } from "../store/capacity.js";
 import type { InstanceRecord } from "../store/records.js";
 import { ImbalanceModel, type MemberLoad } from "./imbalance.js";
 import type { EngineRuntime } from "./runtime.js";
@@ -67,7 +67,7 @@ interface Movable {
 function loadOf(member: MemberState): MemberLoad {
   const capacity = new Map<string, number>();
   for (const [resourceClass, inventory] of Object.entries(member.record.inventories)) {
-    capacity.set(resourceClass, capacityOf(inventory));
+    capacity.set(resourceClass, inventoryCapacity(inventory));
   }
   return {
     name: member.name,

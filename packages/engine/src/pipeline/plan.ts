@@ -4,6 +4,8 @@
  * ranked candidates handed to the decision. This is what a claim that lost
  * a race re-runs.
  */
+import { exceededLimit } from "../claim-rules/project-limits.js";
+import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../claim-rules/project-usage.js";
 import type { EngineRuntime } from "../engine/runtime.js";
 import { insufficientCapacity, invalid, notFound } from "../errors.js";
 import { hasLimits } from "../expand/project-limits.js";
@@ -11,37 +13,25 @@ import type { ClusterModel } from "../model/cluster-model.js";
 import { type Decision, decide, type ScriptletSetup } from "./decide.js";
 import { type PlacementRequest, subjectOf } from "./request.js";
 
-/** Model-level project limit check (the store re-checks atomically). */
+/** Model-level project limit check (the store re-checks atomically, with the same rule). */
 function checkProjectLimits(model: ClusterModel, request: PlacementRequest): void {
   const limits = request.limits;
   // Most projects have no limits: skip building the checks (bulk plans this per instance).
   if (!hasLimits(limits)) return;
-  const usage = model.projectUsageOf(request.projectName);
-  const isVm = request.type === "virtual-machine";
-  const checks: [keyof typeof limits, string, number, number][] = [
-    ["instances", "limits.instances", usage.instances, 1],
-    ["containers", "limits.containers", usage.containers, isVm ? 0 : 1],
-    ["virtualMachines", "limits.virtual-machines", usage.virtualMachines, isVm ? 1 : 0],
-    ["cpu", "limits.cpu", usage.cpu, request.limitsUsage.cpu],
-    ["memoryBytes", "limits.memory", usage.memoryBytes, request.limitsUsage.memoryBytes],
-    ["diskBytes", "limits.disk", usage.diskBytes, request.limitsUsage.diskBytes],
-  ];
-  for (const [field, key, current, adding] of checks) {
-    const max = limits[field];
-    if (max === undefined || adding === 0) continue;
-    if (current + adding > max) {
-      throw insufficientCapacity(
-        `Project "${request.projectName}" would exceed ${key} (${current + adding} > ${max})`,
-        {
-          reason: "project_limit",
-          project: request.projectName,
-          limit: field,
-          value: current + adding,
-          max,
-        },
-      );
-    }
-  }
+  const project = request.projectName;
+  const excess = exceededLimit(limits, model.projectUsageOf(project), projectUsageOf(request));
+  if (excess === undefined) return;
+  const { limit, value, max } = excess;
+  throw insufficientCapacity(
+    `Project "${project}" would exceed ${PROJECT_LIMIT_KEYS[limit]} (${value} > ${max})`,
+    {
+      reason: "project_limit",
+      project,
+      limit,
+      value,
+      max,
+    },
+  );
 }
 
 export interface PlanOptions {
