@@ -13,6 +13,7 @@
  */
 import type { EngineRuntime } from "../engine/runtime.js";
 import { EngineError } from "../errors.js";
+import { hasLimits } from "../expand/project-limits.js";
 import type { PendingPlacement } from "../model/cluster-model.js";
 import { allocationsOf } from "../store/allocations.js";
 import type { Claim, ClaimFailureDetails, ClaimResult, NewInstance, ProjectLimits } from "../store/port.js";
@@ -119,7 +120,7 @@ export class ClaimDraft {
 
   /** Project limits the store re-checks with the claim (projects without limits need none). */
   limit(project: string, limits: ProjectLimits): void {
-    if (Object.keys(limits).length === 0) return;
+    if (!hasLimits(limits)) return;
     this.claim.projectLimits ??= {};
     this.claim.projectLimits[project] = limits;
   }
