@@ -215,8 +215,10 @@ describe("default policy pick through the engine (property)", () => {
   // A create (the fast pick) lands where a dry run (the full, ordered list) says it would.
   it("places every create where the dry run's ordered candidates put it first", async () => {
     let created = 0;
+    /** Creates checked against a dry run: the property must have exercised some. */
+    let compared = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(opArbitrary, { minLength: 1, maxLength: 40 }), async (ops) => {
+      fc.asyncProperty(fc.array(opArbitrary, { minLength: 10, maxLength: 40 }), async (ops) => {
         const { engine, clock } = await testCluster();
         for (let i = 0; i < 8; i++) await addMember(engine, `n${i}`, { memoryMb: 4096 + 1024 * (i % 3) });
         const live: string[] = [];
@@ -225,6 +227,7 @@ describe("default policy pick through the engine (property)", () => {
             case "create": {
               const body = { name: `i${created++}`, config: { "limits.memory": `${op.memory}GiB` } };
               const dry = await engine.dryRun(body);
+              compared += 1;
               try {
                 const outcome = await engine.createInstance(body);
                 expect(dry.decision).toMatchObject({
@@ -272,7 +275,8 @@ describe("default policy pick through the engine (property)", () => {
       }),
       { numRuns: 25 },
     );
-    expect(created).toBeGreaterThan(100);
+    // 25 runs of at least 10 operations, half of them creates: far more than 25.
+    expect(compared).toBeGreaterThan(25);
   });
 
   it("a bulk create spreads like one create at a time", async () => {
