@@ -12,7 +12,7 @@ export { generateTokenSecret, hashTokenSecret, TOKEN_PREFIX } from "./auth/token
 export type { TokenRecord, TokenStore } from "./auth/token-store.js";
 export { type ListenOptions, listen, type RunningServer, type TlsFiles } from "./listen.js";
 export { createLogger, type LoggerSettings } from "./logging.js";
-export { type MetricsOptions, ServerMetrics, type UsageSample } from "./metrics.js";
+export { type MetricsOptions, ServerMetrics, type UsageSample } from "./metrics/server-metrics.js";
 export { buildOpenApiDocument } from "./openapi.js";
 export { allRoutes } from "./routes/index.js";
 export type { RouteSpec } from "./routes/route-spec.js";

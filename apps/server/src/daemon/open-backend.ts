@@ -2,7 +2,7 @@ import { openStore } from "@berth/adapter-sqlite";
 import { Engine } from "@berth/engine";
 import type { Logger } from "pino";
 import type { TokenStore } from "../auth/token-store.js";
-import type { UsageSample } from "../metrics.js";
+import type { UsageSample } from "../metrics/server-metrics.js";
 import { engineLoggerFor } from "./engine-logger.js";
 import { importLegacyTokens, legacyTokenFileFor } from "./legacy-tokens.js";
 

@@ -10,7 +10,7 @@ import { BerthApi } from "../client/typed-client.js";
 import { engineLoggerFor } from "../daemon/engine-logger.js";
 import { listen, type RunningServer, type TlsFiles } from "../listen.js";
 import { createLogger } from "../logging.js";
-import { ServerMetrics } from "../metrics.js";
+import { ServerMetrics } from "../metrics/server-metrics.js";
 
 export interface TestServer {
   url: string;

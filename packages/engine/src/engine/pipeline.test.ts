@@ -39,9 +39,9 @@ describe("default policy", () => {
     await addMember(engine, "n2");
     await engine.createInstance({ name: "a" });
     const dry = await engine.dryRun({ name: "b" });
-    expect(dry.decision).toEqual({ outcome: "placed", location: "n2", decided_by: "default" });
+    expect(dry.decision).toEqual({ outcome: "placed", member: "n2", decidedBy: "default" });
     expect(dry.candidates).toEqual(["n2", "n1"]);
-    expect(dry.scriptlet_ran).toBe(false);
+    expect(dry.scriptletRan).toBe(false);
     expect((await engine.listInstances()).length).toBe(1);
   });
 });
