@@ -43,7 +43,7 @@ import {
   patchedProfile,
   patchedProject,
 } from "./catalog-patches.js";
-import { guardedUpdate, type Precondition } from "./guarded-update.js";
+import { guardedUpdate, type Precondition, type UpdateTarget } from "./guarded-update.js";
 import type { EngineRuntime } from "./runtime.js";
 
 function checkName(kind: string, name: string, pattern: RegExp): void {
@@ -102,6 +102,44 @@ export class Catalog {
     return this.runtime.store;
   }
 
+  // Where each guarded edit (guarded-update.ts) reads and writes its record.
+  private projectTarget(name: string): UpdateTarget<ProjectRecord> {
+    return {
+      label: `Project "${name}"`,
+      read: () => this.getProject(name),
+      write: (next, expected) => this.updateProject(next, expected),
+    };
+  }
+  private profileTarget(project: string, name: string): UpdateTarget<ProfileRecord> {
+    return {
+      label: `Profile "${name}"`,
+      read: () => this.getProfile(project, name),
+      write: (next, expected) => this.updateProfile(next, expected),
+    };
+  }
+  private flavorTarget(name: string): UpdateTarget<FlavorRecord> {
+    return {
+      label: `Flavor "${name}"`,
+      read: () => this.getFlavor(name),
+      // Changes are validated into a record (flavorRecord) before they get here.
+      write: (next, expected) => this.store.flavors.update(next, expected),
+    };
+  }
+  private imageTarget(fingerprint: string): UpdateTarget<ImageRecord> {
+    return {
+      label: `Image "${fingerprint}"`,
+      read: () => this.getImage(fingerprint),
+      write: (next, expected) => this.updateImage(next, expected),
+    };
+  }
+  private placementGroupTarget(project: string, name: string): UpdateTarget<PlacementGroupRecord> {
+    return {
+      label: `Placement group "${name}"`,
+      read: () => this.getPlacementGroup(project, name),
+      write: (next, expected) => this.updatePlacementGroup(next, expected),
+    };
+  }
+
   // --- cluster groups -------------------------------------------------------------
   async listGroups(): Promise<GroupRecord[]> {
     return this.store.groups.list();
@@ -158,24 +196,13 @@ export class Catalog {
   }
   /** PUT: description and config replaced. */
   replaceProject(name: string, fields: ProjectFields, precondition?: Precondition): Promise<ProjectRecord> {
-    return this.changeProject(name, (current) => ({ ...current, ...fields }), precondition);
+    return guardedUpdate(this.projectTarget(name), (current) => ({ ...current, ...fields }), precondition);
   }
   /** PATCH: the named fields; config keys merge, "" unsets one. */
   patchProject(name: string, changes: ProjectChanges, precondition?: Precondition): Promise<ProjectRecord> {
-    return this.changeProject(name, (current) => patchedProject(current, changes), precondition);
-  }
-  private changeProject(
-    name: string,
-    change: (current: ProjectRecord) => ProjectRecord,
-    precondition?: Precondition,
-  ): Promise<ProjectRecord> {
     return guardedUpdate(
-      {
-        label: `Project "${name}"`,
-        read: () => this.getProject(name),
-        change,
-        write: (next, expected) => this.updateProject(next, expected),
-      },
+      this.projectTarget(name),
+      (current) => patchedProject(current, changes),
       precondition,
     );
   }
@@ -221,7 +248,11 @@ export class Catalog {
     fields: ProfileFields,
     precondition?: Precondition,
   ): Promise<ProfileRecord> {
-    return this.changeProfile(project, name, (current) => ({ ...current, ...fields }), precondition);
+    return guardedUpdate(
+      this.profileTarget(project, name),
+      (current) => ({ ...current, ...fields }),
+      precondition,
+    );
   }
   /** PATCH: config keys merge ("" unsets one), named devices are replaced whole, others stay. */
   patchProfile(
@@ -230,21 +261,9 @@ export class Catalog {
     changes: ProfileChanges,
     precondition?: Precondition,
   ): Promise<ProfileRecord> {
-    return this.changeProfile(project, name, (current) => patchedProfile(current, changes), precondition);
-  }
-  private changeProfile(
-    project: string,
-    name: string,
-    change: (current: ProfileRecord) => ProfileRecord,
-    precondition?: Precondition,
-  ): Promise<ProfileRecord> {
     return guardedUpdate(
-      {
-        label: `Profile "${name}"`,
-        read: () => this.getProfile(project, name),
-        change,
-        write: (next, expected) => this.updateProfile(next, expected),
-      },
+      this.profileTarget(project, name),
+      (current) => patchedProfile(current, changes),
       precondition,
     );
   }
@@ -299,25 +318,13 @@ export class Catalog {
   }
   /** PUT: every field replaced. */
   replaceFlavor(name: string, fields: FlavorFields, precondition?: Precondition): Promise<FlavorRecord> {
-    return this.changeFlavor(name, () => ({ ...fields, name }), precondition);
+    return guardedUpdate(this.flavorTarget(name), () => this.flavorRecord({ ...fields, name }), precondition);
   }
   /** PATCH: the named fields; extra specs merge key by key. */
   patchFlavor(name: string, changes: FlavorChanges, precondition?: Precondition): Promise<FlavorRecord> {
-    return this.changeFlavor(name, (current) => patchedFlavor(current, changes), precondition);
-  }
-  private changeFlavor(
-    name: string,
-    change: (current: FlavorRecord) => FlavorInput,
-    precondition?: Precondition,
-  ): Promise<FlavorRecord> {
-    // Validation turns the input into the record to write, so the change is checked before the store sees it.
     return guardedUpdate(
-      {
-        label: `Flavor "${name}"`,
-        read: () => this.getFlavor(name),
-        change: (current) => this.flavorRecord(change(current)),
-        write: (next, expected) => this.store.flavors.update(next, expected),
-      },
+      this.flavorTarget(name),
+      (current) => this.flavorRecord(patchedFlavor(current, changes)),
       precondition,
     );
   }
@@ -350,24 +357,17 @@ export class Catalog {
   }
   /** PUT: description and properties replaced (aliases have routes of their own). */
   replaceImage(fingerprint: string, fields: ImageFields, precondition?: Precondition): Promise<ImageRecord> {
-    return this.changeImage(fingerprint, (current) => ({ ...current, ...fields }), precondition);
+    return guardedUpdate(
+      this.imageTarget(fingerprint),
+      (current) => ({ ...current, ...fields }),
+      precondition,
+    );
   }
   /** PATCH: the named fields; properties merge key by key. */
   patchImage(fingerprint: string, changes: ImageChanges, precondition?: Precondition): Promise<ImageRecord> {
-    return this.changeImage(fingerprint, (current) => patchedImage(current, changes), precondition);
-  }
-  private changeImage(
-    fingerprint: string,
-    change: (current: ImageRecord) => ImageRecord,
-    precondition?: Precondition,
-  ): Promise<ImageRecord> {
     return guardedUpdate(
-      {
-        label: `Image "${fingerprint}"`,
-        read: () => this.getImage(fingerprint),
-        change,
-        write: (next, expected) => this.updateImage(next, expected),
-      },
+      this.imageTarget(fingerprint),
+      (current) => patchedImage(current, changes),
       precondition,
     );
   }
@@ -381,7 +381,7 @@ export class Catalog {
   }
   /** Adds `alias` to the image `fingerprint` (conflict when any image has it already). */
   addImageAlias(fingerprint: string, alias: string): Promise<ImageRecord> {
-    return this.changeImage(fingerprint, (image) => {
+    return guardedUpdate(this.imageTarget(fingerprint), (image) => {
       if (image.aliases.includes(alias)) throw conflict(`Image alias "${alias}" already exists`);
       return { ...image, aliases: [...image.aliases, alias] };
     });
@@ -396,7 +396,7 @@ export class Catalog {
   }
   async renameImageAlias(alias: string, newName: string): Promise<ImageRecord> {
     const image = await this.imageOfAlias(alias);
-    return this.changeImage(image.fingerprint, (current) => {
+    return guardedUpdate(this.imageTarget(image.fingerprint), (current) => {
       if (!current.aliases.includes(alias)) throw notFound(`Image alias "${alias}" not found`);
       if (newName !== alias && current.aliases.includes(newName)) {
         throw conflict(`Image alias "${newName}" already exists`);
@@ -406,7 +406,7 @@ export class Catalog {
   }
   async removeImageAlias(alias: string): Promise<ImageRecord> {
     const image = await this.imageOfAlias(alias);
-    return this.changeImage(image.fingerprint, (current) => {
+    return guardedUpdate(this.imageTarget(image.fingerprint), (current) => {
       if (!current.aliases.includes(alias)) throw notFound(`Image alias "${alias}" not found`);
       return { ...current, aliases: current.aliases.filter((name) => name !== alias) };
     });
@@ -467,7 +467,11 @@ export class Catalog {
     fields: PlacementGroupFields,
     precondition?: Precondition,
   ): Promise<PlacementGroupRecord> {
-    return this.changePlacementGroup(project, name, (current) => ({ ...current, ...fields }), precondition);
+    return guardedUpdate(
+      this.placementGroupTarget(project, name),
+      (current) => ({ ...current, ...fields }),
+      precondition,
+    );
   }
   /** PATCH: only the named fields change. */
   patchPlacementGroup(
@@ -476,26 +480,9 @@ export class Catalog {
     changes: PlacementGroupChanges,
     precondition?: Precondition,
   ): Promise<PlacementGroupRecord> {
-    return this.changePlacementGroup(
-      project,
-      name,
-      (current) => patchedPlacementGroup(current, changes),
-      precondition,
-    );
-  }
-  private changePlacementGroup(
-    project: string,
-    name: string,
-    change: (current: PlacementGroupRecord) => PlacementGroupRecord,
-    precondition?: Precondition,
-  ): Promise<PlacementGroupRecord> {
     return guardedUpdate(
-      {
-        label: `Placement group "${name}"`,
-        read: () => this.getPlacementGroup(project, name),
-        change,
-        write: (next, expected) => this.updatePlacementGroup(next, expected),
-      },
+      this.placementGroupTarget(project, name),
+      (current) => patchedPlacementGroup(current, changes),
       precondition,
     );
   }

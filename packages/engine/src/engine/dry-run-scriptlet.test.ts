@@ -5,9 +5,9 @@
  * compiled once per distinct source, and never touching the configuration.
  */
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
+import { failure } from "../testing/failure.fixture.js";
 
 const TARGET_NODE1 = `def instance_placement(request, candidate_members):
     set_target("node1")
@@ -22,16 +22,6 @@ const REJECT = `def instance_placement(request, candidate_members):
     log_warn("no room for ", request.name)
     return "full"
 `;
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** An engine whose real Starlark host reports every compilation. */
 async function clusterCountingCompiles() {

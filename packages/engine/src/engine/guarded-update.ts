@@ -37,32 +37,33 @@ export function checkPrecondition(current: object, precondition: Precondition = 
   if (actual !== expected) throw stale(`ETag doesn't match: ${actual} vs ${expected}`);
 }
 
-export interface GuardedUpdate<T extends object> {
-  /** The stored record (not_found when absent). */
-  read(): Promise<T>;
-  /** The record to write, from the one just read. */
-  change(current: T): T;
-  /** The store's conditional write (plus whatever mirrors the record). */
-  write(next: T, expected: T): Promise<T>;
+/** One record to update: where it is read from and written to. */
+export interface UpdateTarget<T extends object> {
   /** Names the record in the conflict raised when it never holds still. */
   label: string;
+  /** The stored record (not_found when absent). */
+  read(): Promise<T>;
+  /** The store's conditional write (plus whatever mirrors the record). */
+  write(next: T, expected: T): Promise<T>;
 }
 
+/** Writes `change(current)` over the record, never over a version it did not read (see above). */
 export async function guardedUpdate<T extends object>(
-  update: GuardedUpdate<T>,
+  target: UpdateTarget<T>,
+  change: (current: T) => T,
   precondition: Precondition = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const current = await update.read();
+    const current = await target.read();
     checkPrecondition(current, precondition);
     try {
-      return await update.write(update.change(current), current);
+      return await target.write(change(current), current);
     } catch (error) {
       if (!isRecordChanged(error)) throw error;
       // The caller's version was current at the check but not at the write: it is stale now.
-      if (expectedEtag(precondition) !== undefined) checkPrecondition(await update.read(), precondition);
+      if (expectedEtag(precondition) !== undefined) checkPrecondition(await target.read(), precondition);
       if (attempt >= MAX_ATTEMPTS) {
-        throw conflict(`${update.label} kept changing while being updated; try again`);
+        throw conflict(`${target.label} kept changing while being updated; try again`);
       }
     }
   }

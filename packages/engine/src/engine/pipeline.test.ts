@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { addGroups, addMember, heartbeatAll, testCluster } from "../testing/cluster.fixture.js";
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
+import { failure } from "../testing/failure.fixture.js";
 
 describe("default policy", () => {
   it("picks the member with the fewest instances, ties in join order", async () => {

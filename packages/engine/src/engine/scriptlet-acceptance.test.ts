@@ -6,19 +6,9 @@
  * where the two differ).
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { addGroups, addMember, testCluster } from "../testing/cluster.fixture.js";
+import { failure } from "../testing/failure.fixture.js";
 import type { Engine } from "./engine.js";
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const SPEC_EXAMPLE = `def instance_placement(request, candidate_members):
         log_info("instance_placement started: ", request)
