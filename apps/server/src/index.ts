@@ -1,7 +1,7 @@
 /**
  * @berth/server: berthd as a library. `createApp` builds the Hono app around
  * an engine (no listening), `listen` serves it on a Unix socket and/or TCP.
- * The typed client is the separate subpath `@berth/server/client`.
+ * The typed client is its own package, `@berth/client`.
  */
 export { type AppOptions, createApp, DEFAULT_BODY_LIMIT_BYTES } from "./app.js";
 export { FileTokenStore } from "./auth/file-token-store.js";
