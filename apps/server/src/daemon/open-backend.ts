@@ -37,7 +37,7 @@ export async function openTokenAdmin(db: string): Promise<TokenAdmin> {
 }
 
 /** Usage per member and class from the engine's model, for the Prometheus gauges. */
-function usageOf(engine: Engine): UsageSample[] {
+export function usageOf(engine: Engine): UsageSample[] {
   const samples: UsageSample[] = [];
   for (const info of engine.listMembers()) {
     const { inventories } = engine.inventories(info.record.name);
@@ -46,7 +46,7 @@ function usageOf(engine: Engine): UsageSample[] {
         member: info.record.name,
         resourceClass,
         used: inv.used + inv.forthcoming,
-        capacity: (inv.total - inv.reserved) * inv.allocationRatio,
+        capacity: inv.capacity,
       });
     }
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defineRoute, type RouteInput } from "./route-spec.js";
 
 describe("defineRoute", () => {
-  it("types a handler's path parameters from its Hono path (checked by tsc: no `params.x ?? \"\"`)", async () => {
+  it('types a handler\'s path parameters from its Hono path (checked by tsc: no `params.x ?? ""`)', async () => {
     const route = defineRoute({
       method: "GET",
       path: "/1.0/things/:name/parts/:part",
