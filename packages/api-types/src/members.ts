@@ -68,7 +68,8 @@ export const ClusterMemberPutSchema = z.strictObject({
   description: DescriptionSchema,
   config: MemberConfigSchema,
   groups: z.array(GroupNameSchema),
-  traits: z.array(TraitNameSchema),
+  /** Berth's own field, which LXD clients never send on their PUT: absent leaves the traits as they are. */
+  traits: z.array(TraitNameSchema).optional(),
 });
 export type ClusterMemberPut = z.infer<typeof ClusterMemberPutSchema>;
 

@@ -28,6 +28,7 @@ export const API_EXTENSIONS = [
   "container_full",
   "instance_get_full",
   "clustering_edit_roles",
+  "clustering_failure_domains",
   "operation_wait",
   "events_lifecycle",
 ] as const;
