@@ -74,6 +74,7 @@ export const instanceRoutes: RouteSpec[] = [
     errors: [404, 409, 507],
     operation: {
       description: "Creating instance",
+      failurePrefix: "Failed instance creation: ",
       resources: ({ body, project }) => ({
         instances: body.name !== undefined ? [resourceUrl("/1.0/instances", body.name, project)] : [],
       }),

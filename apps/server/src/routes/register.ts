@@ -81,7 +81,8 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
           throw error;
         }
         c.set("errorKind", classified.kind);
-        finished = operations.finish(started.id, { error: classified.message });
+        const prefix = spec.operation.failurePrefix ?? "";
+        finished = operations.finish(started.id, { error: `${prefix}${classified.message}` });
       }
       const url = operationUrl(finished.id);
       c.header("Location", url);

@@ -96,6 +96,12 @@ export interface RouteSpec<Body = unknown, Path extends string = string> {
 export interface OperationSpec<Body = unknown, Path extends string = string> {
   /** LXD's description, e.g. "Creating instance" (or one that depends on the request). */
   description: string | ((input: RouteInput<Body, Path>) => string);
+  /**
+   * What LXD puts before the error of a failed operation of this kind: a
+   * failed create reads `Failed instance creation: <why>` (the seed's
+   * `lxc init ... foo` output).
+   */
+  failurePrefix?: string;
   /** The operation's `resources`, e.g. `{ instances: ["/1.0/instances/c1"] }`. */
   resources(input: RouteInput<Body, Path>): Record<string, string[]>;
 }
