@@ -24,7 +24,7 @@ export interface LxdEvent {
 
 export interface EventSubscription {
   types: ReadonlySet<EventType>;
-  /** Only this project's events (logging events have none and always pass); undefined: all projects. */
+  /** Only this project's events (and cluster-wide ones, which have no project); undefined: all projects. */
   project: string | undefined;
   send(event: LxdEvent): void;
 }
@@ -68,11 +68,8 @@ export class EventHub {
   private publish(event: LxdEvent): void {
     for (const subscriber of this.subscribers) {
       if (!subscriber.types.has(event.type)) continue;
-      if (
-        event.type !== "logging" &&
-        subscriber.project !== undefined &&
-        subscriber.project !== event.project
-      )
+      // Cluster-wide events (members, log lines outside any project) carry no project: everyone gets them.
+      if (event.project !== "" && subscriber.project !== undefined && subscriber.project !== event.project)
         continue;
       subscriber.send(event);
     }
