@@ -29,6 +29,10 @@ function watch(address: string, headers: Record<string, string> = {}) {
   return { socket, events, opened };
 }
 
+async function errorOf(response: Response): Promise<string> {
+  return ((await response.json()) as { error: string }).error;
+}
+
 async function until(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 5_000;
   while (!condition()) {
@@ -134,7 +138,7 @@ describe("GET /1.0/events (LXD's websocket)", () => {
     ).rejects.toThrow("HTTP 403");
     // The same checks on a plain GET show their texts.
     const plain = await server.fetch("/1.0/events?all-projects=true", { token: server.teamToken });
-    expect((await plain.json()).error).toBe("Forbidden: all-projects=true needs an admin token");
+    expect(await errorOf(plain)).toBe("Forbidden: all-projects=true needs an admin token");
     const team = watch(`${base}/1.0/events?project=team`, { authorization: `Bearer ${server.teamToken}` });
     open.push(team.socket);
     await team.opened;
@@ -143,12 +147,12 @@ describe("GET /1.0/events (LXD's websocket)", () => {
   it("refuses unknown types and plain GETs with a clear 400", async () => {
     await expect(overSocket("?type=lifecycle,gossip").opened).rejects.toThrow("HTTP 400");
     const badType = await server.fetch("/1.0/events?type=gossip", { token: server.adminToken });
-    expect((await badType.json()).error).toBe(
+    expect(await errorOf(badType)).toBe(
       'Invalid query parameter "type": "gossip" is not one of lifecycle, logging, operation',
     );
     const plain = await server.fetch("/1.0/events", { token: server.adminToken });
     expect(plain.status).toBe(400);
-    expect((await plain.json()).error).toBe("GET /1.0/events is a websocket: send Upgrade: websocket");
+    expect(await errorOf(plain)).toBe("GET /1.0/events is a websocket: send Upgrade: websocket");
   });
 
   it("stops following the engine when the last websocket closes", async () => {

@@ -1,5 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
+import type { OperationWire } from "./operations.js";
+
+interface AsyncEnvelope {
+  type: string;
+  operation: string;
+  error: string;
+  metadata: OperationWire;
+}
+
+async function envelopeOf(response: Response): Promise<AsyncEnvelope> {
+  return (await response.json()) as AsyncEnvelope;
+}
+
+async function listOf(response: Response): Promise<Record<string, (string | OperationWire)[]>> {
+  return ((await response.json()) as { metadata: Record<string, (string | OperationWire)[]> }).metadata;
+}
 
 /** What LXD's Go client sends (`lxc`, and programs on LXD's client library). */
 const LXD_CLIENT = { "user-agent": "LXD 5.0.2" };
@@ -21,7 +37,7 @@ describe("LXD operations", () => {
   it("answers an LXD client's create with 202 and a finished operation, and lists it by status", async () => {
     const response = await post("/1.0/instances", { name: "c1", config: null, profiles: null });
     expect(response.status).toBe(202);
-    const envelope = await response.json();
+    const envelope = await envelopeOf(response);
     expect(envelope).toMatchObject({
       type: "async",
       status: "Operation created",
@@ -41,46 +57,48 @@ describe("LXD operations", () => {
     expect(envelope.operation).toBe(`/1.0/operations/${envelope.metadata.id}`);
     expect(response.headers.get("location")).toBe(envelope.operation);
 
-    const list = await (await server.fetch("/1.0/operations", { token: server.adminToken })).json();
-    expect(list.metadata).toEqual({ success: [envelope.operation] });
-    const full = await (
-      await server.fetch("/1.0/operations?recursion=1", { token: server.adminToken })
-    ).json();
-    expect(full.metadata.success[0].id).toBe(envelope.metadata.id);
-    const waited = await (
-      await server.fetch(`${envelope.operation}/wait?timeout=5`, { token: server.adminToken })
-    ).json();
+    const list = await listOf(await server.fetch("/1.0/operations", { token: server.adminToken }));
+    expect(list).toEqual({ success: [envelope.operation] });
+    const full = await listOf(
+      await server.fetch("/1.0/operations?recursion=1", { token: server.adminToken }),
+    );
+    expect((full.success?.[0] as OperationWire).id).toBe(envelope.metadata.id);
+    const waited = await envelopeOf(
+      await server.fetch(`${envelope.operation}/wait?timeout=5`, { token: server.adminToken }),
+    );
     expect(waited.metadata.status).toBe("Success");
   });
 
   it("keeps the sync answer for other clients", async () => {
     const response = await post("/1.0/instances", { name: "c1" }, {});
     expect(response.status).toBe(201);
-    expect((await response.json()).metadata.location).toMatch(/^node[12]$/);
+    expect(((await response.json()) as { metadata: { location: string } }).metadata.location).toMatch(
+      /^node[12]$/,
+    );
   });
 
   it("fails the operation with the engine's text (LXD's prefix on creates), and refuses to cancel it", async () => {
     await post("/1.0/instances", { name: "c1" }, {});
-    const taken = await (await post("/1.0/instances", { name: "c1" })).json();
+    const taken = await envelopeOf(await post("/1.0/instances", { name: "c1" }));
     expect(taken.metadata).toMatchObject({
       status: "Failure",
       status_code: 400,
       err: 'Failed instance creation: Instance "c1" already exists in project "default"',
     });
-    const moved = await (await post("/1.0/instances/nope?target=node2", { migration: true })).json();
+    const moved = await envelopeOf(await post("/1.0/instances/nope?target=node2", { migration: true }));
     expect(moved.metadata.err).toBe('Instance "nope" not found in project "default"');
     const cancel = await server.fetch(taken.operation, { method: "DELETE", token: server.adminToken });
     expect(cancel.status).toBe(400);
-    expect((await cancel.json()).error).toBe("Only running operations can be cancelled");
+    expect((await envelopeOf(cancel)).error).toBe("Only running operations can be cancelled");
   });
 
   it("are per project, 404 elsewhere and once expired, and validate ?timeout=", async () => {
-    const op = await (await post("/1.0/instances", { name: "c1" })).json();
+    const op = await envelopeOf(await post("/1.0/instances", { name: "c1" }));
     const elsewhere = await server.fetch(`${op.operation}?project=team`, { token: server.adminToken });
     expect(elsewhere.status).toBe(404);
-    expect((await elsewhere.json()).error).toBe("Operation not found");
+    expect((await envelopeOf(elsewhere)).error).toBe("Operation not found");
     const badWait = await server.fetch(`${op.operation}/wait?timeout=soon`, { token: server.adminToken });
-    expect((await badWait.json()).error).toBe(
+    expect((await envelopeOf(badWait)).error).toBe(
       'Invalid query parameter "timeout": expected whole seconds or -1, got "soon"',
     );
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -90,8 +108,7 @@ describe("LXD operations", () => {
   it("validation errors stay sync errors (nothing was started)", async () => {
     const response = await post("/1.0/instances", { name: "c1", flavour: "x" });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toBe('Unknown field "flavour"');
-    const list = await (await server.fetch("/1.0/operations", { token: server.adminToken })).json();
-    expect(list.metadata).toEqual({});
+    expect((await envelopeOf(response)).error).toBe('Unknown field "flavour"');
+    expect(await listOf(await server.fetch("/1.0/operations", { token: server.adminToken }))).toEqual({});
   });
 });
