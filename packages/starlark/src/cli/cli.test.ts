@@ -28,18 +28,53 @@ describe("starlark CLI", () => {
     expect(cli("-c", "x = y")).toEqual({ status: 1, out: "", err: "cmdline:1:5: undefined: y\n" });
   });
 
-  it("honours the dialect flags", () => {
+  it("follows the newest go.starlark.net's dialect flags", () => {
     const fib = "def fib(n):\n  if n < 2: return n\n  return fib(n-1) + fib(n-2)\nprint(fib(10))";
     expect(cli("-c", fib).err).toMatch(/called recursively/);
     expect(cli("-recursion", "-c", fib).out).toBe("55\n");
-    expect(cli("-c", "print(set([1]))").err).toBe(
+    // set is standard now; -set is accepted and does nothing.
+    expect(cli("-c", "print(set([1]))").out).toBe("set([1])\n");
+    expect(cli("-set", "-c", "print(set([1]))").out).toBe("set([1])\n");
+    // -recursion no longer allows while; -globalreassign allows while and top-level for/if.
+    const loop = "def f():\n  i = 0\n  while i < 3: i += 1\n  return i\nprint(f())";
+    expect(cli("-recursion", "-c", loop)).toEqual({
+      status: 1,
+      out: "",
+      err: "cmdline:3:3: this Starlark dialect does not support while loops\n",
+    });
+    expect(cli("-while", "-c", loop).out).toBe("3\n");
+    expect(cli("-globalreassign", "-c", loop).out).toBe("3\n");
+    expect(cli("-globalreassign", "-c", "x = 1\nx = 2\nfor i in [x]: print(i)").out).toBe("2\n");
+  });
+
+  it("keeps the 2021 command's behaviour behind -legacy (and -noset)", () => {
+    const loop = "def f():\n  i = 0\n  while i < 3: i += 1\n  return i\nprint(f())";
+    expect(cli("-legacy", "-recursion", "-c", loop).out).toBe("3\n");
+    expect(cli("-legacy", "-c", "print(set([1]))").err).toBe(
       "cmdline:1:7: this Starlark dialect does not support sets\n",
     );
-    expect(cli("-set", "-c", "print(set([1]))").out).toBe("set([1])\n");
-    expect(cli("-globalreassign", "-c", "x = 1\nx = 2\nfor i in [x]: print(i)").out).toBe("2\n");
-    expect(cli("-while", "-c", "def f():\n  i = 0\n  while i < 3: i += 1\n  return i\nprint(f())").out).toBe(
-      "3\n",
+    expect(cli("-legacy", "-set", "-c", "print(set([1]))").out).toBe("set([1])\n");
+    expect(cli("-noset", "-c", "print(set([1]))").status).toBe(1);
+  });
+
+  it("offers json, math and time like upstream's command", () => {
+    expect(cli("-c", 'print(json.encode({"a": math.floor(2.5)}), time.parse_duration("90m"))').out).toBe(
+      '{"a":2} 1h30m0s\n',
     );
+  });
+
+  it("writes print()'s bytes as they are: a cut UTF-8 sequence is not replaced", () => {
+    expect(cli("-c", 'print("aΩb"[:2])').out).toBe("a\xce\n");
+  });
+
+  it("reports the first static error only, as upstream prints the error list", () => {
+    expect(cli("-c", "x = y\nz = w").err).toBe("cmdline:1:5: undefined: y\n");
+  });
+
+  it("fails a program over -memory with the budget error", () => {
+    const r = cli("-memory", "1000000", "-c", "def f():\n  for i in range(100):\n    x = 'ab' * 100000\nf()");
+    expect(r.status).toBe(1);
+    expect(r.err).toMatch(/Error: starlark: memory budget of 1000000 bytes exceeded\n$/);
   });
 
   it("runs files and loads modules relative to them", () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=64
 /**
- * The `starlark` command, after go.starlark.net's cmd/starlark:
- *   starlark [-set] [-recursion] [-globalreassign] [-while] [-toplevelcontrol] FILE
+ * The `starlark` command, after the newest go.starlark.net's cmd/starlark:
+ *   starlark [-recursion] [-globalreassign] [-while] [-toplevelcontrol] [-legacy] FILE
  *   starlark [flags] -c PROGRAM
  * print() output goes to stdout; errors (with a Starlark backtrace) go to stderr, exit status 1.
  *
@@ -13,6 +13,6 @@
 import { runCli } from "./run.js";
 
 process.exitCode = runCli(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
+  stdout: (bytes) => process.stdout.write(Buffer.from(bytes, "latin1")),
   stderr: (s) => process.stderr.write(s),
 });

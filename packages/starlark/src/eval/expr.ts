@@ -1,6 +1,9 @@
 import type { Arg, CallExpr, Comprehension, DictEntry, Expr, FunctionNode } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
+  ALLOC,
+  addBuiltinFrame,
+  allocSlots,
   callValue,
   dictFromLiteral,
   getAttr,
@@ -58,9 +61,11 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
       return compileExpr(ctx, e.x);
     case "List": {
       const elems = e.elems.map((x) => compileExpr(ctx, x));
+      const cost = ALLOC.header + ALLOC.slot * elems.length;
       return (fr) => {
         const out = new Array<Value>(elems.length);
         for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
+        fr.thread.alloc(cost);
         return new StarList(out);
       };
     }
@@ -211,7 +216,7 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
         const b = hi(fr);
         const c = step(fr);
         try {
-          return slice(v, a, b, c);
+          return slice(v, a, b, c, fr.thread);
         } catch (err) {
           annotate(err, fr, pos);
         }
@@ -224,13 +229,19 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
 
 /** A tuple display from its compiled elements. */
 function compileTupleOf(elems: ExprFn[]): ExprFn {
+  const cost = ALLOC.header + ALLOC.slot * elems.length;
   if (elems.length === 2) {
     const [a, b] = elems as [ExprFn, ExprFn];
-    return (fr) => new StarTuple([a(fr), b(fr)]);
+    return (fr) => {
+      const t = new StarTuple([a(fr), b(fr)]);
+      fr.thread.alloc(cost);
+      return t;
+    };
   }
   return (fr) => {
     const out = new Array<Value>(elems.length);
     for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
+    fr.thread.alloc(cost);
     return new StarTuple(out);
   };
 }
@@ -241,6 +252,7 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
   const positions = entries.map((en) => en.pos);
   const general: ExprFn = (fr) => {
     const d = new StarDict();
+    fr.thread.alloc(ALLOC.header); // each entry is charged as it is inserted
     for (let i = 0; i < keys.length; i++) {
       const k = (keys[i] as ExprFn)(fr);
       const v = (values[i] as ExprFn)(fr);
@@ -264,10 +276,12 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
   // Built by push (not new Array(n)), so that its copies are packed arrays at their exact size.
   const template: Value[] = [];
   for (let i = 0; i < n; i++) template.push(None);
+  const cost = ALLOC.header + ALLOC.entry * n;
   return (fr) => {
     if (n > fr.thread.limits.maxCollectionSize) return general(fr);
     const vals = template.slice();
     for (let i = 0; i < n; i++) vals[i] = (values[i] as ExprFn)(fr);
+    fr.thread.alloc(cost);
     return dictFromLiteral(literalKeys, vals);
   };
 }
@@ -370,7 +384,7 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
       try {
         return cachedMethod(fr.thread, x, args, kwargs);
       } catch (err) {
-        claim(err, fr);
+        claim(addBuiltinFrame(err, name), fr);
       }
     }
     let f: Value;
@@ -470,6 +484,7 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
     const body = compileExpr(ctx, e.body);
     emit = (fr: Frame, out: Value[]) => {
       out.push(body(fr));
+      fr.thread.alloc(ALLOC.slot);
       if ((out.length & 0xfff) === 0) fr.thread.checkCollectionSize(out.length);
     };
   }
@@ -495,12 +510,14 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
   if (e.curly) {
     return (fr) => {
       const d = new StarDict();
+      fr.thread.alloc(ALLOC.header);
       run(fr, d as Value[] & StarDict);
       return d;
     };
   }
   return (fr) => {
     const out: Value[] = [];
+    fr.thread.alloc(ALLOC.header);
     run(fr, out as Value[] & StarDict);
     return new StarList(out);
   };
@@ -527,6 +544,7 @@ function compileMapComprehension(
     if (seq instanceof PairSeq) {
       const { first, second, length } = seq;
       const { storeFirst, storeSecond } = pairs as PairLoop;
+      allocSlots(thread, length);
       const out = new Array<Value>(length);
       for (let i = 0; i < length; i++) {
         thread.checkStep();
@@ -538,7 +556,7 @@ function compileMapComprehension(
     }
     if (slot >= 0 && seq instanceof StarRange) {
       const { start, step, length } = seq;
-      thread.checkCollectionSize(length);
+      allocSlots(thread, length);
       const out = new Array<Value>(length);
       const locals = fr.locals;
       for (let i = 0; i < length; i++) {
@@ -551,6 +569,7 @@ function compileMapComprehension(
     if (seq instanceof StarList || seq instanceof StarTuple) {
       const elems = seq.elems;
       const n = elems.length;
+      allocSlots(thread, n);
       const out = new Array<Value>(n);
       const lock = seq instanceof StarList && !seq.frozen;
       if (lock) seq.itercount++;
@@ -566,6 +585,7 @@ function compileMapComprehension(
       return new StarList(out);
     }
     const out: Value[] = [];
+    thread.alloc(ALLOC.header);
     general(fr, out as Value[] & StarDict);
     return new StarList(out);
   };

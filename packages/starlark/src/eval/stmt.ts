@@ -1,4 +1,4 @@
-import { nearestName } from "../resolve/spell.js";
+import { nearest } from "../spell/spell.js";
 import type { AssignStmt, BinaryOp, Expr, ForStmt, LoadStmt, Stmt } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
@@ -372,8 +372,9 @@ function compileLoad(s: LoadStmt): StmtFn {
     for (const b of bindings) {
       const v = members instanceof Map ? members.get(b.from) : (members as Record<string, Value>)[b.from];
       if (v === undefined) {
-        const names = members instanceof Map ? [...members.keys()] : Object.keys(members);
-        const hint = nearestName(b.from, names);
+        // Sorted, as upstream offers the module's StringDict.Keys().
+        const names = (members instanceof Map ? [...members.keys()] : Object.keys(members)).sort();
+        const hint = nearest(b.from, names);
         const msg = `load: name ${b.from} not found in module ${module}${hint ? ` (did you mean ${hint}?)` : ""}`;
         annotate(new StarEvalError(msg), fr, b.pos);
       }

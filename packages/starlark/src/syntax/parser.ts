@@ -555,7 +555,8 @@ class Parser {
         });
       }
     }
-    this.fail(tok.end, `got ${describeToken(this.cur())}, want primary expression`);
+    // The newest go.starlark.net reports this at the token itself (a newline: at the end of its line).
+    this.fail(tok.pos, `got ${describeToken(this.cur())}, want primary expression`);
   }
 
   private nested(parse: () => Expr): Expr {
