@@ -1,5 +1,6 @@
 import type { FunctionNode } from "../syntax/ast.js";
 import type { CompileContext } from "./context.js";
+import { entryPosition } from "./entry-position.js";
 import type { Code } from "./function.js";
 import { compileBlock } from "./stmt.js";
 
@@ -14,6 +15,7 @@ export function compileFunctionCode(ctx: CompileContext, fn: FunctionNode): Code
   const code: Code = {
     name: fn.name,
     pos: fn.pos,
+    entryPos: entryPosition(fn),
     filename: ctx.filename,
     numLocals: fn.locals.length,
     numPositional: fn.numPositional,

@@ -192,11 +192,11 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
         if (v instanceof StarList && typeof key === "number" && key >= 0 && key < v.elems.length) {
           return v.elems[key] as Value;
         }
-        if (v instanceof StarDict) {
-          const r = v.get(key);
-          if (r !== undefined) return r;
-        }
         try {
+          if (v instanceof StarDict) {
+            const r = v.get(key);
+            if (r !== undefined) return r;
+          }
           return getIndex(v, key);
         } catch (err) {
           annotate(err, fr, pos);
@@ -346,12 +346,10 @@ function compileCall(ctx: CompileContext, e: CallExpr): ExprFn {
       }
     };
   }
-  const argFns = e.args.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
+  const compiled = compileArgs(ctx, e.args);
   return (fr) => {
     const f = fnExpr(fr);
-    const args: Value[] = [];
-    const kwargs: [string, Value][] = [];
-    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
+    const [args, kwargs] = evalArgs(fr, compiled, lparen);
     fr.pos = lparen;
     try {
       return callValue(fr.thread, f, args, kwargs);
@@ -373,29 +371,41 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
   // Inline cache: the built-in method for the receiver type last seen at this call site.
   let cachedType = "";
   let cachedMethod: MethodFn | undefined;
-  const invoke = (fr: Frame, x: Value, args: Value[], kwargs: [string, Value][]): Value => {
-    fr.pos = lparen;
+  /**
+   * The attribute is looked up before the arguments are evaluated, as upstream evaluates `x.f`
+   * first: a missing method is reported (at the dot) before any argument runs. Returns the
+   * built-in method, or the attribute's value to call.
+   */
+  const lookup = (fr: Frame, x: Value): MethodFn | Value => {
     const type = typeName(x);
     if (type !== cachedType) {
       cachedMethod = methodOf(type, name);
       cachedType = type;
     }
-    if (cachedMethod !== undefined) {
+    if (cachedMethod !== undefined) return cachedMethod;
+    try {
+      return getAttr(fr.thread, x, name);
+    } catch (err) {
+      annotate(err, fr, dotPos);
+    }
+  };
+  const invoke = (
+    fr: Frame,
+    x: Value,
+    m: MethodFn | Value,
+    args: Value[],
+    kwargs: [string, Value][],
+  ): Value => {
+    fr.pos = lparen;
+    if (typeof m === "function") {
       try {
-        return cachedMethod(fr.thread, x, args, kwargs);
+        return m(fr.thread, x, args, kwargs);
       } catch (err) {
         claim(addBuiltinFrame(err, name), fr);
       }
     }
-    let f: Value;
     try {
-      f = getAttr(fr.thread, x, name);
-    } catch (err) {
-      annotate(err, fr, dotPos);
-    }
-    fr.pos = lparen;
-    try {
-      return callValue(fr.thread, f, args, kwargs);
+      return callValue(fr.thread, m as Value, args, kwargs);
     } catch (err) {
       claim(err, fr);
     }
@@ -403,62 +413,103 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
   if (e.args.every((a) => a.kind === "positional")) {
     const fns = e.args.map((a) => compileExpr(ctx, a.value));
     const n = fns.length;
-    if (n === 0) return (fr) => invoke(fr, recv(fr), [], NO_KWARGS);
+    if (n === 0)
+      return (fr) => {
+        const x = recv(fr);
+        return invoke(fr, x, lookup(fr, x), [], NO_KWARGS);
+      };
     if (n === 1) {
       const a0 = fns[0] as ExprFn;
       return (fr) => {
         const x = recv(fr);
-        return invoke(fr, x, [a0(fr)], NO_KWARGS);
+        const m = lookup(fr, x);
+        return invoke(fr, x, m, [a0(fr)], NO_KWARGS);
       };
     }
     return (fr) => {
       const x = recv(fr);
+      const m = lookup(fr, x);
       const args = new Array<Value>(n);
       for (let i = 0; i < n; i++) args[i] = (fns[i] as ExprFn)(fr);
-      return invoke(fr, x, args, NO_KWARGS);
+      return invoke(fr, x, m, args, NO_KWARGS);
     };
   }
-  const argFns = e.args.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
+  const compiled = compileArgs(ctx, e.args);
   return (fr) => {
     const x = recv(fr);
-    const args: Value[] = [];
-    const kwargs: [string, Value][] = [];
-    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
-    return invoke(fr, x, args, kwargs);
+    const m = lookup(fr, x);
+    const [args, kwargs] = evalArgs(fr, compiled, lparen);
+    return invoke(fr, x, m, args, kwargs);
   };
 }
 
-function addArgument(fr: Frame, arg: Arg, v: Value, args: Value[], kwargs: [string, Value][]): void {
-  switch (arg.kind) {
-    case "positional":
-      args.push(v);
-      return;
-    case "named":
-      kwargs.push([arg.name.name, v]);
-      return;
-    case "star": {
-      const it = typeof v === "string" ? undefined : tryIterate(v);
-      if (it === undefined)
-        annotate(new StarEvalError(`argument after * must be iterable, not ${typeName(v)}`), fr, arg.pos);
-      try {
-        for (let x = it.next(); x !== undefined; x = it.next()) args.push(x);
-      } finally {
-        it.done();
-      }
-      return;
+/** The compiled arguments of a call that has named, `*` or `**` arguments. */
+interface CompiledArgs {
+  /** Positional and named arguments in source order. */
+  readonly plain: readonly { readonly name: string | undefined; readonly fn: ExprFn }[];
+  readonly star: ExprFn | undefined;
+  readonly starstar: ExprFn | undefined;
+}
+
+function compileArgs(ctx: CompileContext, argList: readonly Arg[]): CompiledArgs {
+  const plain: { name: string | undefined; fn: ExprFn }[] = [];
+  let star: ExprFn | undefined;
+  let starstar: ExprFn | undefined;
+  for (const a of argList) {
+    const fn = compileExpr(ctx, a.value);
+    if (a.kind === "star") star = fn;
+    else if (a.kind === "starstar") starstar = fn;
+    else plain.push({ name: a.kind === "named" ? a.name.name : undefined, fn });
+  }
+  return { plain, star, starstar };
+}
+
+/**
+ * Evaluates a call's arguments as go.starlark.net does: positional and named ones in source
+ * order, then `*args`, then `**kwargs`; then checks the `**` mapping before the `*` iterable,
+ * reporting either at the call's parenthesis.
+ */
+function evalArgs(fr: Frame, c: CompiledArgs, lparen: Position): [Value[], [string, Value][]] {
+  const args: Value[] = [];
+  const kwargs: [string, Value][] = [];
+  for (const { name, fn } of c.plain) {
+    const v = fn(fr);
+    if (name === undefined) args.push(v);
+    else kwargs.push([name, v]);
+  }
+  const starValue = c.star === undefined ? undefined : c.star(fr);
+  const starstarValue = c.starstar === undefined ? undefined : c.starstar(fr);
+  if (starstarValue !== undefined) {
+    if (!(starstarValue instanceof StarDict)) {
+      annotate(
+        new StarEvalError(`argument after ** must be a mapping, not ${typeName(starstarValue)}`),
+        fr,
+        lparen,
+      );
     }
-    case "starstar": {
-      if (!(v instanceof StarDict)) {
-        annotate(new StarEvalError(`argument after ** must be a mapping, not ${typeName(v)}`), fr, arg.pos);
-      }
-      for (const [k, x] of v.ht.entries()) {
-        if (typeof k !== "string")
-          annotate(new StarEvalError(`keywords must be strings, not ${typeName(k)}`), fr, arg.pos);
-        kwargs.push([k, x]);
-      }
-      return;
+    const items = starstarValue.ht.entries();
+    for (const [k] of items) {
+      if (typeof k !== "string")
+        annotate(new StarEvalError(`keywords must be strings, not ${typeName(k)}`), fr, lparen);
+    }
+    for (const item of items) kwargs.push(item as [string, Value]);
+  }
+  if (starValue !== undefined) {
+    const it = typeof starValue === "string" ? undefined : tryIterate(starValue);
+    if (it === undefined) {
+      annotate(
+        new StarEvalError(`argument after * must be iterable, not ${typeName(starValue)}`),
+        fr,
+        lparen,
+      );
+    }
+    try {
+      for (let x = it.next(); x !== undefined; x = it.next()) args.push(x);
+    } finally {
+      it.done();
     }
   }
+  return [args, kwargs];
 }
 
 /** Adds the comprehension's body to the accumulator (a list's elements or a dict). */
@@ -534,10 +585,10 @@ function compileMapComprehension(
   general: Emit,
 ): ExprFn {
   const x = compileExpr(ctx, clause.x);
-  const store = compileStore(ctx, clause.vars);
+  const store = compileStore(ctx, clause.vars, clause.pos);
   const vars = clause.vars;
   const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
-  const pairs = compilePairLoop(ctx, clause.x, vars, compileExpr, compileStore);
+  const pairs = compilePairLoop(ctx, clause.x, vars, clause.pos, compileExpr, compileStore);
   return (fr) => {
     const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;
@@ -598,11 +649,11 @@ function compileComprehensionFor(
   inner: Emit,
 ): Emit {
   const x = compileExpr(ctx, clause.x);
-  const store = compileStore(ctx, clause.vars);
+  const store = compileStore(ctx, clause.vars, clause.pos);
   const vars = clause.vars;
   const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
   const pos = clause.pos;
-  const pairs = compilePairLoop(ctx, clause.x, vars, compileExpr, compileStore);
+  const pairs = compilePairLoop(ctx, clause.x, vars, clause.pos, compileExpr, compileStore);
   return (fr, out) => {
     const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;

@@ -137,7 +137,7 @@ function compileAssign(ctx: CompileContext, s: AssignStmt): StmtFn {
     lhs.elems.length <= 8
   ) {
     const values = rhs.elems.map((e) => compileExpr(ctx, e));
-    const stores = lhs.elems.map((e) => compileStore(ctx, e));
+    const stores = lhs.elems.map((e) => compileStore(ctx, e, s.opPos));
     const n = values.length;
     if (n === 2) {
       const [va, vb] = values as [ExprFn, ExprFn];
@@ -165,7 +165,7 @@ function compileAssign(ctx: CompileContext, s: AssignStmt): StmtFn {
       return NORMAL;
     };
   }
-  const store = compileStore(ctx, lhs);
+  const store = compileStore(ctx, lhs, s.opPos);
   return (fr) => {
     store(fr, value(fr));
     return NORMAL;
@@ -279,8 +279,8 @@ function compileFor(ctx: CompileContext, s: ForStmt): StmtFn {
   const pos = s.pos;
   const vars = s.vars;
   const localSlot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
-  const store = compileStore(ctx, vars);
-  const pairs = compilePairLoop(ctx, s.x, vars, compileExpr, compileStore);
+  const store = compileStore(ctx, vars, pos);
+  const pairs = compilePairLoop(ctx, s.x, vars, pos, compileExpr, compileStore);
   return (fr) => {
     const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;

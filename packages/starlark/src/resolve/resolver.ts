@@ -79,8 +79,9 @@ class Resolver {
     this.resolveNonLocalUses(this.file);
     file.toplevel = this.toplevel;
     file.globals = this.moduleGlobals;
-    // Report in source order, as a reader expects.
-    return this.errors.sort((a, b) => a.line - b.line || a.col - b.col);
+    // In upstream's order (the order the resolver meets them, uses of names declared later
+    // resolved at the end): hosts and the starlark command report the first one.
+    return this.errors;
   }
 
   private errorf(pos: Position, msg: string): void {

@@ -600,8 +600,9 @@ class Parser {
 
   private parseDictEntry(): DictEntry {
     const key = this.parseTest();
-    this.consume(":");
-    return { kind: "DictEntry", pos: key.pos, key, value: this.parseTest() };
+    // The colon's position: go.starlark.net reports insertion errors (unhashable key) there.
+    const colon = this.consume(":");
+    return { kind: "DictEntry", pos: colon, key, value: this.parseTest() };
   }
 
   private parseComprehensionSuffix(pos: Position, body: Expr | DictEntry, end: "]" | "}"): Expr {

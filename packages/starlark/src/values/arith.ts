@@ -307,7 +307,7 @@ export function unary(op: UnaryOp, x: Value): Value {
     const r = x.unary(op);
     if (r !== undefined) return r;
   }
-  throw new StarEvalError(`unknown unary op: ${op}${typeName(x)}`);
+  throw new StarEvalError(`unknown unary op: ${op} ${typeName(x)}`);
 }
 
 /**
