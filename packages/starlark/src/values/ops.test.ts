@@ -64,7 +64,7 @@ describe("int arithmetic", () => {
     expect(err(() => binary("<<", 1, 512))).toMatch(/^shift count too large/);
     expect(err(() => binary("+", "a", 1))).toBe("unknown binary op: string + int");
     expect(err(() => binary("+", new StarDict(), new StarDict()))).toBe("unknown binary op: dict + dict");
-    expect(err(() => unary("-", "a"))).toBe("unknown unary op: -string");
+    expect(err(() => unary("-", "a"))).toBe("unknown unary op: - string");
   });
   it("bitwise and shifts", () => {
     expect(binary("|", -2147483648, 2147483647)).toBe(-1);
