@@ -35,7 +35,8 @@ export function normalizeError(e: unknown): unknown {
     try {
       const m = e.message;
       if (m === "Maximum call stack size exceeded") {
-        return new EvalErrorClass("Starlark stack overflow (call depth exceeds what the host allows)");
+        // Upstream's text; here the host's JS stack ran out first (see MAX_CALL_DEPTH).
+        return new EvalErrorClass("Starlark stack overflow");
       }
       if (m === "Invalid string length" || m === "Invalid array length") {
         return new LimitErrorClass("size", `value too large for the host (${m.toLowerCase()})`);

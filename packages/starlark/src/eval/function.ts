@@ -130,10 +130,17 @@ export class StarFunction implements Callable {
     thread.checkStep();
     const fr = new Frame(locals, this, this.module, thread, code.name, code.pos);
     if (code.recursionAllowed) {
+      // Runaway recursion stops at upstream's limit, long before a host with a big enough stack
+      // (the starlark command's, see cli/main.ts) would run out.
+      if (thread.callDepth >= MAX_CALL_DEPTH)
+        throw this.entryFrame(new StarEvalError("Starlark stack overflow"));
+      thread.callDepth++;
       try {
         code.body(fr);
       } catch (e) {
         throw addFrame(e, fr);
+      } finally {
+        thread.callDepth--;
       }
       return fr.ret ?? None;
     }
@@ -150,6 +157,9 @@ export class StarFunction implements Callable {
     return fr.ret ?? None;
   }
 }
+
+/** go.starlark.net refuses a call when its thread already has 100,000 frames. */
+export const MAX_CALL_DEPTH = 100_000;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;

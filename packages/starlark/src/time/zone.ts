@@ -17,11 +17,19 @@ export interface Location {
 
 export const UTC: Location = { name: "UTC", tz: undefined, fixed: { abbrev: "UTC", offset: 0 } };
 
-function localZone(): string {
-  return new Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
-}
+let localTz: string | undefined;
 
-export const LOCAL: Location = { name: "Local", tz: localZone() };
+/**
+ * The process's zone, looked up on first use: asking Intl costs ~13 ms (ICU's zone data), which
+ * every `starlark` process would otherwise pay at start-up.
+ */
+export const LOCAL: Location = {
+  name: "Local",
+  get tz(): string {
+    localTz ??= new Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
+    return localTz;
+  },
+};
 
 export function fixedZone(abbrev: string, offset: number): Location {
   return { name: abbrev, tz: undefined, fixed: { abbrev, offset } };

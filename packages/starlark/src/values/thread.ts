@@ -67,6 +67,8 @@ export class Thread {
   readonly limits: Limits;
   /** Steps taken so far. */
   steps = 0;
+  /** Calls of recursion-enabled Starlark functions in progress. */
+  callDepth = 0;
   /** Bytes allocated so far, by the ALLOC cost model. */
   allocated = 0;
   /** limits.maxAllocBytes, held in a field for the allocation sites. */
