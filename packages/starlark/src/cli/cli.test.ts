@@ -1,8 +1,29 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run.js";
+
+/** The package's bin as `pnpm build` writes it (tests run after the build). */
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli/starlark.cjs");
+
+/** Runs the built bin as its shebang line does (`node <flags> starlark.cjs ...`). */
+function bin(...argv: string[]): { status: number | null; out: string; err: string } {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`pnpm build\` first`);
+  const shebang = readFileSync(BIN, "utf8").split("\n", 1)[0] ?? "";
+  const flags = shebang
+    .replace(/^#!\/usr\/bin\/env -S node/, "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const r = spawnSync(process.execPath, [...flags, BIN, ...argv], { encoding: "latin1" });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** A program recursing n calls deep. */
+const recurse = (n: number) => `def f(n):\n  return 0 if n == 0 else 1 + f(n - 1)\nprint(f(${n}))`;
 
 function cli(...argv: string[]): { status: number; out: string; err: string } {
   let out = "";
@@ -93,5 +114,26 @@ describe("starlark CLI", () => {
   it("rejects bad usage", () => {
     expect(cli().status).toBe(2);
     expect(cli("-bogus", "x.star").err).toMatch(/unknown flag -bogus/);
+  });
+
+  it("ships as one file that runs like the module (the bin)", () => {
+    expect(bin("-c", 'print("hi", json.encode([1]), "\xe9"[:1])')).toEqual({
+      status: 0,
+      out: "hi [1] \xc3\n",
+      err: "",
+    });
+    const r = bin("-c", "def f():\n  return len(1)\nf()");
+    expect(r.status).toBe(1);
+    expect(r.err).toBe(
+      "Traceback (most recent call last):\n  cmdline:3:2: in <toplevel>\n  cmdline:2:13: in f\nError in len: len: value of type int has no len\n",
+    );
+  });
+
+  it("recurses (with -recursion) 10,000 and 99,990 calls deep, and stops at upstream's 100,000 frames", () => {
+    expect(bin("-recursion", "-c", recurse(10_000))).toEqual({ status: 0, out: "10000\n", err: "" });
+    expect(bin("-recursion", "-c", recurse(99_990))).toEqual({ status: 0, out: "99990\n", err: "" });
+    const r = bin("-recursion", "-c", recurse(200_000));
+    expect(r.status).toBe(1);
+    expect(r.err).toMatch(/\nError: Starlark stack overflow\n$/);
   });
 });

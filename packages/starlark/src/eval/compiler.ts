@@ -1,7 +1,7 @@
 import type { FunctionNode } from "../syntax/ast.js";
 import type { CompileContext } from "./context.js";
-import { entryPosition } from "./entry-position.js";
 import type { Code } from "./function.js";
+import { entryPosition } from "./instruction-position.js";
 import { compileBlock } from "./stmt.js";
 
 /** Compiles a def/lambda (or the module top level) into run-independent code. */

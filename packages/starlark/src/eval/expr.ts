@@ -34,6 +34,7 @@ import { annotate, claim } from "./errors.js";
 import { compileFormatLiteral, parseSimpleFormat } from "./format-literal.js";
 import type { Cell, ExprFn, Frame } from "./frame.js";
 import { StarFunction } from "./function.js";
+import { slicePosition } from "./instruction-position.js";
 import { forEachValue } from "./iterate.js";
 import { compileRead } from "./names.js";
 import { compilePairLoop, type PairLoop, PairSeq } from "./pair-iteration.js";
@@ -209,7 +210,7 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
       const lo = e.lo ? compileExpr(ctx, e.lo) : none;
       const hi = e.hi ? compileExpr(ctx, e.hi) : none;
       const step = e.step ? compileExpr(ctx, e.step) : none;
-      const pos = e.lbrack;
+      const pos = slicePosition(e);
       return (fr) => {
         const v = x(fr);
         const a = lo(fr);

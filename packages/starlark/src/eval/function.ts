@@ -17,7 +17,7 @@ import { Cell, Frame, type ModuleState, type StmtFn } from "./frame.js";
 export interface Code {
   readonly name: string;
   readonly pos: Position;
-  /** Where the frame points before the body runs (see entry-position.ts). */
+  /** Where the frame points before the body runs (see instruction-position.ts). */
   readonly entryPos: Position;
   readonly filename: string;
   readonly numLocals: number;

@@ -590,9 +590,12 @@ function replace(t: Thread, s: string, args: Args, kwargs: Kwargs): Value {
     if (count < 0 || done < count) out += nw;
     return out;
   }
-  // split/join is V8's fastest whole-string replacement (replaceAll with a replacer function
-  // was 5x slower on a megabyte of one-character matches).
-  if (n === occurrences) return s.split(old).join(nw);
+  if (n === occurrences) {
+    if (old.length === 1 && nw.length === 1 && s.length >= REPLACE_BYTE_MIN) return replaceByte(s, old, nw);
+    // split/join is V8's fastest whole-string replacement (replaceAll with a replacer function
+    // was 5x slower on a megabyte of one-character matches).
+    return s.split(old).join(nw);
+  }
   let out = "";
   let i = 0;
   for (let k = 0; k < n; k++) {
@@ -601,6 +604,33 @@ function replace(t: Thread, s: string, args: Args, kwargs: Kwargs): Value {
     i = j + old.length;
   }
   return out + s.slice(i);
+}
+
+/** From this length on, one byte replaced by another everywhere is done by replaceByte. */
+const REPLACE_BYTE_MIN = 4096;
+const FROM_CHAR_CODE_CHUNK = 8192;
+
+/**
+ * Every `old` byte of s replaced by `nw` (both one byte), through an array of char codes: ~4x
+ * faster than split/join on a megabyte (which makes an array of a million pieces).
+ */
+function replaceByte(s: string, old: string, nw: string): string {
+  const from = old.charCodeAt(0);
+  const to = nw.charCodeAt(0);
+  const n = s.length;
+  const codes = new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    codes[i] = c === from ? to : c;
+  }
+  let out = "";
+  for (let i = 0; i < n; i += FROM_CHAR_CODE_CHUNK) {
+    out += String.fromCharCode.apply(
+      null,
+      codes.subarray(i, Math.min(n, i + FROM_CHAR_CODE_CHUNK)) as unknown as number[],
+    );
+  }
+  return out;
 }
 
 /** Non-overlapping occurrences of a non-empty `sub` in s (a byte loop for one-byte subs). */
