@@ -267,7 +267,14 @@ describe("every route over HTTP", () => {
     });
     expect((await call("GET", "/1.0/resource-classes/CUSTOM_NOPE", undefined, p)).status).toBe(404);
     expect((await call("POST", "/1.0/resource-classes", { name: "CUSTOM_GOLD" })).status).toBe(409);
-    expect((await call("POST", "/1.0/resource-classes", { name: "lowercase" })).status).toBe(400);
+    // One CUSTOM_ rule (@berth/resources): POST and PUT refuse a bad name with the same Placement text.
+    for (const name of ["lowercase", "VCPU"]) {
+      const text = `JSON does not validate: '${name}' does not match '^CUSTOM_[A-Z0-9_]+$'\n\nFailed validating 'pattern' in schema['properties']['name']`;
+      const posted = await call("POST", "/1.0/resource-classes", { name });
+      const put = await call("PUT", `/1.0/resource-classes/${name}`, undefined, p);
+      expect([posted.status, posted.body.error]).toEqual([400, text]);
+      if (name !== "VCPU") expect([put.status, put.body.error]).toEqual([400, text]);
+    }
     expect((await call("PUT", "/1.0/resource-classes/CUSTOM_SILVER", undefined, p)).status).toBe(201);
     expect((await call("PUT", "/1.0/resource-classes/CUSTOM_SILVER", undefined, p)).status).toBe(200);
     expect((await call("DELETE", "/1.0/resource-classes/VCPU", undefined, p)).status).toBe(400);

@@ -10,15 +10,13 @@ describe("resource classes", () => {
     expect(parseBody(ResourceClassSchema, { name: "CUSTOM_FPGA_XILINX", standard: false }).ok).toBe(true);
   });
 
-  it("creates only CUSTOM_ classes of at most 255 characters", () => {
+  it("leaves the CUSTOM_ name rule to the engine (one home, Placement's texts)", () => {
     expect(parseBody(ResourceClassesPostSchema, { name: "CUSTOM_BAREMETAL_GOLD" }).ok).toBe(true);
-    expect(parseBody(ResourceClassesPostSchema, { name: `CUSTOM_${"A".repeat(248)}` }).ok).toBe(true);
-    const rule =
-      'Invalid field "name": must start with CUSTOM_ followed by upper-case letters, digits and underscores, at most 255 characters';
-    expect(errorOf(parseBody(ResourceClassesPostSchema, { name: "VCPU" }))).toBe(rule);
-    expect(errorOf(parseBody(ResourceClassesPostSchema, { name: "CUSTOM_" }))).toBe(rule);
-    expect(errorOf(parseBody(ResourceClassesPostSchema, { name: "CUSTOM_gold" }))).toBe(rule);
-    expect(errorOf(parseBody(ResourceClassesPostSchema, { name: `CUSTOM_${"A".repeat(249)}` }))).toBe(rule);
+    // Shape only: the engine refuses these with validateCustomName's Placement texts.
+    expect(parseBody(ResourceClassesPostSchema, { name: "VCPU" }).ok).toBe(true);
+    expect(parseBody(ResourceClassesPostSchema, { name: `CUSTOM_${"A".repeat(249)}` }).ok).toBe(true);
+    expect(errorOf(parseBody(ResourceClassesPostSchema, { name: 7 }))).toContain('Invalid field "name"');
+    expect(errorOf(parseBody(ResourceClassesPostSchema, {}))).toContain('"name"');
   });
 });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  CustomResourceClassNameSchema,
   FlavorNameSchema,
   InstanceNameSchema,
   MemberNameSchema,
@@ -40,8 +39,6 @@ describe("name rules", () => {
     expect(ok(ResourceClassNameSchema, "VCPU")).toBe(true);
     expect(ok(ResourceClassNameSchema, "vcpu")).toBe(false);
     expect(ok(ResourceClassNameSchema, "A".repeat(256))).toBe(false);
-    expect(ok(CustomResourceClassNameSchema, "CUSTOM_X")).toBe(true);
-    expect(ok(CustomResourceClassNameSchema, "MEMORY_MB")).toBe(false);
     expect(ok(TraitNameSchema, "HW_CPU_X86_AVX2")).toBe(true);
     expect(ok(TraitNameSchema, "hw-cpu")).toBe(false);
   });

@@ -62,7 +62,9 @@ export const FlavorNameSchema = z.string().regex(FLAVOR_NAME_PATTERN, { error: F
 /**
  * Resource class names as OpenStack Placement writes them: upper-case letters, digits and
  * underscores, at most 255 characters. Whether a name is one of the standard classes is
- * checked by @berth/resources; the wire schema checks the shape only.
+ * checked by @berth/resources; the wire schema checks the shape only. Which names may be
+ * created (`CUSTOM_*`) is @berth/resources' rule alone (`validateCustomName`), with
+ * Placement's texts: `POST /1.0/resource-classes` leaves it to the engine.
  */
 export const RESOURCE_CLASS_NAME_PATTERN = /^[A-Z0-9_]{1,255}$/;
 export const RESOURCE_CLASS_NAME_RULE =
@@ -70,14 +72,6 @@ export const RESOURCE_CLASS_NAME_RULE =
 export const ResourceClassNameSchema = z
   .string()
   .regex(RESOURCE_CLASS_NAME_PATTERN, { error: RESOURCE_CLASS_NAME_RULE });
-
-/** Classes created through the API: Placement's CUSTOM_RC_PATTERN, at most 255 characters. */
-export const CUSTOM_NAME_PATTERN = /^(?=.{8,255}$)CUSTOM_[A-Z0-9_]+$/;
-export const CUSTOM_RESOURCE_CLASS_RULE =
-  "must start with CUSTOM_ followed by upper-case letters, digits and underscores, at most 255 characters";
-export const CustomResourceClassNameSchema = z
-  .string()
-  .regex(CUSTOM_NAME_PATTERN, { error: CUSTOM_RESOURCE_CLASS_RULE });
 
 /** Traits share the resource class shape: standard (`HW_CPU_X86_AVX2`) or `CUSTOM_*`. */
 export const TRAIT_NAME_PATTERN = /^[A-Z0-9_]{1,255}$/;

@@ -7,10 +7,14 @@ import { DescriptionSchema } from "./primitives.js";
  * cluster members, `compact` on as few as possible. `strict` rigor fails a placement that
  * cannot honour the policy; `permissive` falls back to the best effort.
  * Instances join with the config key `placement.group`. Groups are project-scoped.
+ * `PLACEMENT_POLICIES` and `PLACEMENT_RIGORS` are the one list of each: the engine, the
+ * SQLite schema and the CLI take theirs from here.
  */
-export const PlacementPolicySchema = z.enum(["spread", "compact"]);
+export const PLACEMENT_POLICIES = ["spread", "compact"] as const;
+export const PLACEMENT_RIGORS = ["strict", "permissive"] as const;
+export const PlacementPolicySchema = z.enum(PLACEMENT_POLICIES);
 export type PlacementPolicy = z.infer<typeof PlacementPolicySchema>;
-export const PlacementRigorSchema = z.enum(["strict", "permissive"]);
+export const PlacementRigorSchema = z.enum(PLACEMENT_RIGORS);
 export type PlacementRigor = z.infer<typeof PlacementRigorSchema>;
 
 export const PlacementGroupPutSchema = z.strictObject({

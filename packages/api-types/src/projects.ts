@@ -2,10 +2,21 @@ import { z } from "zod";
 import { GroupNameSchema, ProjectNameSchema } from "./names.js";
 import { ConfigMapSchema, DescriptionSchema } from "./primitives.js";
 
-/** Count limits: a non-negative integer written as a string, as LXD stores it. */
-const COUNT_LIMIT_KEYS = ["limits.instances", "limits.containers", "limits.virtual-machines", "limits.cpu"];
+/**
+ * Count limits: a non-negative integer written as a string, as LXD stores it. These and
+ * the size limits are the one list of the project limits Berth enforces; the engine maps
+ * each to what it counts (`PROJECT_LIMIT_KEYS`).
+ */
+export const PROJECT_COUNT_LIMIT_KEYS = [
+  "limits.instances",
+  "limits.containers",
+  "limits.virtual-machines",
+  "limits.cpu",
+] as const;
 /** Size limits: an LXD size (`10GiB`, `512MB`, bare bytes); its value is parsed by @berth/resources. */
-const SIZE_LIMIT_KEYS = ["limits.memory", "limits.disk"];
+export const PROJECT_SIZE_LIMIT_KEYS = ["limits.memory", "limits.disk"] as const;
+const COUNT_LIMIT_KEYS: readonly string[] = PROJECT_COUNT_LIMIT_KEYS;
+const SIZE_LIMIT_KEYS: readonly string[] = PROJECT_SIZE_LIMIT_KEYS;
 const BOOLEAN_KEYS = ["restricted"];
 /** Prefixes of LXD project keys Berth stores verbatim, so `lxc project show` output round-trips. */
 const PASSTHROUGH_PREFIXES = ["user.", "limits.", "restricted.", "features.", "images.", "backups."];

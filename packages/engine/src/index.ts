@@ -1,3 +1,4 @@
+export * from "./claim-rules/index.js";
 export * from "./clock.js";
 export * from "./engine/index.js";
 export * from "./errors.js";

@@ -1,4 +1,9 @@
-import { isStandardResourceClass, RESOURCE_CLASS_PATTERN } from "./resource-classes.js";
+import {
+  CUSTOM_NAME_PATTERN,
+  isCustomResourceClass,
+  isStandardResourceClass,
+  RESOURCE_CLASS_PATTERN,
+} from "./resource-classes.js";
 import { err, ok, type Result } from "./result.js";
 
 /** Group suffix of granular keys (`resources1:`, `trait_NET:`); "" is the unsuffixed group. */
@@ -8,7 +13,6 @@ const RESOURCES_KEY = new RegExp(`^resources${GROUP}:(.*)$`);
 const TRAIT_KEY = new RegExp(`^trait${GROUP}:(.*)$`);
 const RESOURCES_NAMESPACE = new RegExp(`^resources${GROUP}$`);
 const TRAIT_NAMESPACE = new RegExp(`^trait${GROUP}$`);
-const CUSTOM_SUFFIX = /^CUSTOM_[A-Z0-9_]+$/;
 /** Python's int(): surrounding whitespace, a sign, digits with single underscores between them. */
 const PYTHON_INT = /^\s*[+-]?[0-9]+(?:_[0-9]+)*\s*$/;
 const MAX_VALUE_LENGTH = 255;
@@ -109,7 +113,7 @@ function validateOne(
   const resourceClass = resources?.[2];
   if (
     resourceClass !== undefined &&
-    (isStandardResourceClass(resourceClass) || CUSTOM_SUFFIX.test(resourceClass))
+    (isStandardResourceClass(resourceClass) || CUSTOM_NAME_PATTERN.test(resourceClass))
   ) {
     return pythonInt(value) === undefined
       ? `Validation failed; '${value}' is not a valid integer value.`
@@ -117,7 +121,7 @@ function validateOne(
   }
   const trait = TRAIT_KEY.exec(key);
   const traitName = trait?.[2];
-  if (traitName !== undefined && (CUSTOM_SUFFIX.test(traitName) || isStandardTrait(traitName))) {
+  if (traitName !== undefined && (CUSTOM_NAME_PATTERN.test(traitName) || isStandardTrait(traitName))) {
     return value === "required" || value === "forbidden"
       ? undefined
       : `Validation failed; '${value}' is not one of: required, forbidden.`;
@@ -175,7 +179,7 @@ export function parseExtraSpecs(specs: ExtraSpecs): ParsedExtraSpecs {
     if (resources) {
       const suffix = resources[1] ?? "";
       const resourceClass = resources[2] as string;
-      if (!(resourceClass.startsWith("CUSTOM_") || isStandardResourceClass(resourceClass))) {
+      if (!(isCustomResourceClass(resourceClass) || isStandardResourceClass(resourceClass))) {
         warnings.push(`Received an invalid ResourceClass '${resourceClass}' in extra_specs.`);
         continue;
       }

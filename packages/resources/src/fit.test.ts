@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkFit, FIT_OK, noInventory } from "./fit.js";
+import { checkFit, FIT_OK, noInventory, unitViolation } from "./fit.js";
 import { type Inventory, inventoryCapacity, normalizeInventory } from "./inventory.js";
 
 function inventory(input: Parameters<typeof normalizeInventory>[1]): Inventory {
@@ -120,6 +120,23 @@ describe("checkFit: capacity with ratios and shrinking", () => {
   });
 });
 
+describe("unitViolation", () => {
+  it("names the first unit constraint an amount breaks, in Placement's order", () => {
+    expect(unitViolation(disk, 1)).toBe("below-min-unit");
+    expect(unitViolation(disk, 1010)).toBe("above-max-unit");
+    expect(unitViolation(disk, 11)).toBe("not-step-multiple");
+    // Below min_unit and off the step: min_unit is reported first.
+    expect(unitViolation(disk, 5)).toBe("below-min-unit");
+    expect(unitViolation(disk, 10)).toBeUndefined();
+    expect(unitViolation(disk, 1000)).toBeUndefined();
+  });
+
+  it("ignores capacity: an amount beyond it but within the units passes", () => {
+    expect(unitViolation(vcpu, 10)).toBeUndefined();
+    expect(checkFit("VCPU", vcpu, 5, 10).ok).toBe(false);
+  });
+});
+
 describe("checkFit: properties", () => {
   const inventories = fc
     .record({
@@ -143,9 +160,9 @@ describe("checkFit: properties", () => {
         const verdict = checkFit("X", inv, used, amount);
         if (verdict.ok) {
           expect(used + amount).toBeLessThanOrEqual(inventoryCapacity(inv));
-          expect(amount).toBeGreaterThanOrEqual(inv.min_unit);
-          expect(amount).toBeLessThanOrEqual(inv.max_unit);
-          expect(amount % inv.step_size).toBe(0);
+          expect(amount).toBeGreaterThanOrEqual(inv.minUnit);
+          expect(amount).toBeLessThanOrEqual(inv.maxUnit);
+          expect(amount % inv.stepSize).toBe(0);
         }
       }),
       { numRuns: 2000 },
@@ -157,9 +174,9 @@ describe("checkFit: properties", () => {
       fc.property(inventories, fc.nat({ max: 300_000 }), fc.nat({ max: 300_000 }), (inv, used, amount) => {
         const allowed =
           used + amount <= inventoryCapacity(inv) &&
-          amount >= inv.min_unit &&
-          amount <= inv.max_unit &&
-          amount % inv.step_size === 0;
+          amount >= inv.minUnit &&
+          amount <= inv.maxUnit &&
+          amount % inv.stepSize === 0;
         expect(checkFit("X", inv, used, amount).ok).toBe(allowed);
       }),
       { numRuns: 2000 },

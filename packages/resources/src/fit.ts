@@ -31,10 +31,66 @@ function violates(resourceClass: string, amount: number, why: string): string {
   );
 }
 
+/** Which of Placement's unit constraints an amount breaks (FitFailure kinds). */
+export type UnitViolation = "below-min-unit" | "above-max-unit" | "not-step-multiple";
+
+/**
+ * Placement's unit constraints on one allocation: min_unit <= amount <=
+ * max_unit and amount % step_size == 0, checked in that order. The one
+ * home of the rule: `checkFit` (placement) and every Store's claim call it.
+ */
+export function unitViolation(inventory: Inventory, amount: number): UnitViolation | undefined {
+  if (amount < inventory.minUnit) return "below-min-unit";
+  if (amount > inventory.maxUnit) return "above-max-unit";
+  if (amount % inventory.stepSize !== 0) return "not-step-multiple";
+  return undefined;
+}
+
+function unitFailure(
+  violation: UnitViolation,
+  resourceClass: string,
+  inventory: Inventory,
+  amount: number,
+): FitFailure {
+  switch (violation) {
+    case "below-min-unit":
+      return {
+        ok: false,
+        kind: violation,
+        resource_class: resourceClass,
+        amount,
+        min_unit: inventory.minUnit,
+        message: violates(resourceClass, amount, `${amount} is below min_unit ${inventory.minUnit}`),
+      };
+    case "above-max-unit":
+      return {
+        ok: false,
+        kind: violation,
+        resource_class: resourceClass,
+        amount,
+        max_unit: inventory.maxUnit,
+        message: violates(resourceClass, amount, `${amount} is above max_unit ${inventory.maxUnit}`),
+      };
+    case "not-step-multiple":
+      return {
+        ok: false,
+        kind: violation,
+        resource_class: resourceClass,
+        amount,
+        step_size: inventory.stepSize,
+        message: violates(
+          resourceClass,
+          amount,
+          `${amount} is not a multiple of step_size ${inventory.stepSize}`,
+        ),
+      };
+  }
+}
+
 /**
  * Does `amount` more of `resourceClass` fit an inventory that already has
- * `used` allocated? Placement's four checks: min_unit <= amount <= max_unit,
- * amount % step_size == 0, used + amount <= capacity. Called per candidate
+ * `used` allocated? Placement's four checks: the unit constraints
+ * (`unitViolation`), then used + amount <= capacity. Called per candidate
  * per placement: it allocates only when it fails.
  */
 export function checkFit(
@@ -43,40 +99,8 @@ export function checkFit(
   used: number,
   amount: number,
 ): FitVerdict {
-  if (amount < inventory.min_unit) {
-    return {
-      ok: false,
-      kind: "below-min-unit",
-      resource_class: resourceClass,
-      amount,
-      min_unit: inventory.min_unit,
-      message: violates(resourceClass, amount, `${amount} is below min_unit ${inventory.min_unit}`),
-    };
-  }
-  if (amount > inventory.max_unit) {
-    return {
-      ok: false,
-      kind: "above-max-unit",
-      resource_class: resourceClass,
-      amount,
-      max_unit: inventory.max_unit,
-      message: violates(resourceClass, amount, `${amount} is above max_unit ${inventory.max_unit}`),
-    };
-  }
-  if (amount % inventory.step_size !== 0) {
-    return {
-      ok: false,
-      kind: "not-step-multiple",
-      resource_class: resourceClass,
-      amount,
-      step_size: inventory.step_size,
-      message: violates(
-        resourceClass,
-        amount,
-        `${amount} is not a multiple of step_size ${inventory.step_size}`,
-      ),
-    };
-  }
+  const violation = unitViolation(inventory, amount);
+  if (violation !== undefined) return unitFailure(violation, resourceClass, inventory, amount);
   const capacity = inventoryCapacity(inventory);
   if (used + amount > capacity) {
     return {

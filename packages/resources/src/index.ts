@@ -14,7 +14,15 @@ export {
   pythonInt,
   validateExtraSpecs,
 } from "./extra-specs.js";
-export { checkFit, FIT_OK, type FitFailure, type FitVerdict, noInventory } from "./fit.js";
+export {
+  checkFit,
+  FIT_OK,
+  type FitFailure,
+  type FitVerdict,
+  noInventory,
+  type UnitViolation,
+  unitViolation,
+} from "./fit.js";
 export { type Flavor, type FlavorError, type FlavorInput, validateFlavor } from "./flavor.js";
 export {
   type ExpandedInstance,
@@ -44,6 +52,7 @@ export {
 } from "./instance-resources.js";
 export { type InstanceTypeError, type InstanceTypeLimits, parseInstanceType } from "./instance-type.js";
 export {
+  type CapacityFields,
   displayedCapacity,
   INVENTORY_DEFAULTS,
   type Inventory,

@@ -26,10 +26,10 @@ describe("normalizeInventory: defaults", () => {
     expect(inventoryOf({ total: 8 })).toEqual({
       total: 8,
       reserved: 0,
-      min_unit: 1,
-      max_unit: 2147483647,
-      step_size: 1,
-      allocation_ratio: 1.0,
+      minUnit: 1,
+      maxUnit: 2147483647,
+      stepSize: 1,
+      allocationRatio: 1.0,
     });
     expect(INVENTORY_DEFAULTS.max_unit).toBe(MAX_INT);
     expect(MAX_INT).toBe(0x7fffffff);
@@ -48,17 +48,17 @@ describe("normalizeInventory: defaults", () => {
     ).toEqual({
       total: 2048,
       reserved: 48,
-      min_unit: 10,
-      max_unit: 1000,
-      step_size: 10,
-      allocation_ratio: 1.5,
+      minUnit: 10,
+      maxUnit: 1000,
+      stepSize: 10,
+      allocationRatio: 1.5,
     });
     expect(inventoryOf({ total: 4, reserved: undefined }).reserved).toBe(0);
   });
 
   it("does not check min_unit <= max_unit or max_unit <= total, like Placement", () => {
-    expect(inventoryOf({ total: 4, min_unit: 8, max_unit: 2 })).toMatchObject({ min_unit: 8, max_unit: 2 });
-    expect(inventoryOf({ total: 4, max_unit: 100 }).max_unit).toBe(100);
+    expect(inventoryOf({ total: 4, min_unit: 8, max_unit: 2 })).toMatchObject({ minUnit: 8, maxUnit: 2 });
+    expect(inventoryOf({ total: 4, max_unit: 100 }).maxUnit).toBe(100);
   });
 });
 
@@ -113,7 +113,7 @@ describe("normalizeInventory: every field's bounds (Placement's schema texts)", 
     expect(errorOf({ total: 10, allocation_ratio: Number.NaN }).message).toContain("is not of type 'number'");
     const tooBig = errorOf({ total: 10, allocation_ratio: 3.40282e39 });
     expect(tooBig.message).toContain("Failed validating 'maximum'");
-    expect(inventoryOf({ total: 10, allocation_ratio: MAX_ALLOCATION_RATIO }).allocation_ratio).toBe(
+    expect(inventoryOf({ total: 10, allocation_ratio: MAX_ALLOCATION_RATIO }).allocationRatio).toBe(
       3.40282e38,
     );
   });

@@ -1,20 +1,24 @@
+import { INVENTORY_DEFAULTS, MAX_ALLOCATION_RATIO, MAX_INT32 } from "@berth/api-types";
 import { err, ok, type Result } from "./result.js";
 
 /**
- * One member's inventory of one resource class, with Placement's field names
- * (snake_case, as on the wire). All amounts are in the class's own unit
- * (VCPU: CPUs, MEMORY_MB: MiB, DISK_GB: GiB, custom classes: units).
+ * One member's inventory of one resource class: the domain value every
+ * layer shares (the engine's `InventoryRecord` is this plus where it came
+ * from). Placement's snake_case names (`min_unit`, `allocation_ratio`) are
+ * the wire's: `InventoryInput` below takes them, and the server writes them
+ * back out. All amounts are in the class's own unit (VCPU: CPUs,
+ * MEMORY_MB: MiB, DISK_GB: GiB, custom classes: units).
  */
 export interface Inventory {
   readonly total: number;
   readonly reserved: number;
-  readonly min_unit: number;
-  readonly max_unit: number;
-  readonly step_size: number;
-  readonly allocation_ratio: number;
+  readonly minUnit: number;
+  readonly maxUnit: number;
+  readonly stepSize: number;
+  readonly allocationRatio: number;
 }
 
-/** What a client may send: only `total` is required. */
+/** What a client may send, with Placement's field names: only `total` is required. */
 export interface InventoryInput {
   readonly total: number;
   readonly reserved?: number;
@@ -24,20 +28,15 @@ export interface InventoryInput {
   readonly allocation_ratio?: number;
 }
 
+/**
+ * Placement's bounds and the defaults its HTTP layer fills in for omitted
+ * fields live with the wire schema (`@berth/api-types` inventories), so the
+ * LXD-side schema and this validation cannot drift apart.
+ */
+export { INVENTORY_DEFAULTS, MAX_ALLOCATION_RATIO };
+
 /** Largest integer Placement stores (a signed 32-bit column). */
-export const MAX_INT = 2147483647;
-
-/** Largest allocation ratio Placement accepts (single-precision float max). */
-export const MAX_ALLOCATION_RATIO = 3.40282e38;
-
-/** Defaults the Placement HTTP layer fills in for omitted fields. */
-export const INVENTORY_DEFAULTS = {
-  reserved: 0,
-  min_unit: 1,
-  max_unit: MAX_INT,
-  step_size: 1,
-  allocation_ratio: 1.0,
-} as const;
+export const MAX_INT = MAX_INT32;
 
 type IntegerField = "total" | "reserved" | "min_unit" | "max_unit" | "step_size";
 
@@ -52,7 +51,7 @@ const INTEGER_MINIMUMS: Readonly<Record<IntegerField, number>> = {
 export type InventoryError =
   | {
       readonly kind: "invalid-inventory-field";
-      readonly field: keyof Inventory;
+      readonly field: keyof InventoryInput;
       readonly value: unknown;
       readonly message: string;
     }
@@ -78,7 +77,7 @@ function reprJson(value: unknown): string {
 }
 
 function schemaError(
-  field: keyof Inventory,
+  field: keyof InventoryInput,
   value: unknown,
   detail: string,
   keyword: string,
@@ -143,12 +142,12 @@ export function normalizeInventory(
   const inventory: Inventory = {
     total: merged.total as number,
     reserved: merged.reserved as number,
-    min_unit: merged.min_unit as number,
-    max_unit: merged.max_unit as number,
-    step_size: merged.step_size as number,
-    allocation_ratio: ratio,
+    minUnit: merged.min_unit as number,
+    maxUnit: merged.max_unit as number,
+    stepSize: merged.step_size as number,
+    allocationRatio: ratio,
   };
-  if (Math.trunc((inventory.total - inventory.reserved) * inventory.allocation_ratio) < 0) {
+  if (Math.trunc(inventoryCapacity(inventory)) < 0) {
     return err({
       kind: "reserved-exceeds-total",
       resource_class: resourceClass,
@@ -168,16 +167,20 @@ function stripUndefined(raw: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** The fields Placement's capacity formula reads. */
+export type CapacityFields = Pick<Inventory, "total" | "reserved" | "allocationRatio">;
+
 /**
- * Capacity used for admission: `(total - reserved) * allocation_ratio`, kept
- * as a float exactly like Placement's SQL filter (it truncates only for
- * display).
+ * Placement's capacity formula, `(total - reserved) * allocation_ratio`,
+ * kept as a float exactly like Placement's SQL filter (it truncates only
+ * for display). The one home of the formula: the placement filters, every
+ * Store's claim, check() and the metrics all call it.
  */
-export function inventoryCapacity(inventory: Inventory): number {
-  return (inventory.total - inventory.reserved) * inventory.allocation_ratio;
+export function inventoryCapacity(inventory: CapacityFields): number {
+  return (inventory.total - inventory.reserved) * inventory.allocationRatio;
 }
 
 /** Capacity as Placement displays it in provider summaries (truncated to an integer). */
-export function displayedCapacity(inventory: Inventory): number {
+export function displayedCapacity(inventory: CapacityFields): number {
   return Math.trunc(inventoryCapacity(inventory));
 }

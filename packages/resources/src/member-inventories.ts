@@ -1,4 +1,4 @@
-import { type Inventory, type InventoryError, type InventoryInput, normalizeInventory } from "./inventory.js";
+import { type Inventory, type InventoryError, normalizeInventory } from "./inventory.js";
 import { err, ok, type Result } from "./result.js";
 import { GiB, MiB } from "./sizes.js";
 
@@ -40,14 +40,15 @@ export interface MemberInventoryError {
  * A member's inventories: VCPU (CPU threads), MEMORY_MB (memory, whole MiB)
  * and DISK_GB (root storage pool size, whole GiB; omit it when unknown)
  * derived from what the member reports, with the cluster's default ratios;
- * then every explicit inventory, which always wins over a derived one and is
+ * then every explicit inventory (already validated by `normalizeInventory`
+ * when the operator set it), which always wins over a derived one and is
  * the only source of custom classes. A derived class whose total would be 0
  * is left out (Placement refuses total < 1).
  */
 export function deriveMemberInventories(
   reported: ReportedResources,
   rootPoolBytes: number | undefined,
-  explicit: Readonly<Record<string, InventoryInput>> = {},
+  explicit: Readonly<Record<string, Inventory>> = {},
   defaults: StandardInventoryDefaults = DEFAULT_STANDARD_INVENTORY,
 ): Result<Record<string, Inventory>, MemberInventoryError> {
   const derivedTotals: Record<"VCPU" | "MEMORY_MB" | "DISK_GB", number | undefined> = {
@@ -67,11 +68,7 @@ export function deriveMemberInventories(
     if (!derived.ok) return err(memberError(resourceClass, derived.error));
     inventories[resourceClass] = derived.value;
   }
-  for (const resourceClass of Object.keys(explicit)) {
-    const given = normalizeInventory(resourceClass, explicit[resourceClass] as InventoryInput);
-    if (!given.ok) return err(memberError(resourceClass, given.error));
-    inventories[resourceClass] = given.value;
-  }
+  for (const resourceClass of Object.keys(explicit)) inventories[resourceClass] = explicit[resourceClass]!;
   return ok(inventories);
 }
 

@@ -43,7 +43,12 @@ export const MAX_NAME_LENGTH = 255;
 /** Any class name usable in inventories, allocations and queries (Placement RC_PATTERN). */
 export const RESOURCE_CLASS_PATTERN = /^[A-Z0-9_]+$/;
 
-/** A class (or trait) that can be created through the API (Placement CUSTOM_RC_PATTERN). */
+/**
+ * A class (or trait) that can be created through the API (Placement
+ * CUSTOM_RC_PATTERN), at most MAX_NAME_LENGTH characters: the one home of
+ * the CUSTOM_ name rule. The wire schemas leave it to `validateCustomName`,
+ * so every way in answers with Placement's texts.
+ */
 export const CUSTOM_NAME_PATTERN = /^CUSTOM_[A-Z0-9_]+$/;
 
 const STANDARD_IDS: ReadonlyMap<string, number> = new Map(
@@ -85,7 +90,7 @@ export function validateCustomName(name: string): Result<string, CustomNameError
       kind: "name-pattern",
       name,
       message:
-        `JSON does not validate: '${name}' does not match '^CUSTOM_[A-Z0-9_]+$'\n\n` +
+        `JSON does not validate: '${name}' does not match '${CUSTOM_NAME_PATTERN.source}'\n\n` +
         "Failed validating 'pattern' in schema['properties']['name']",
     });
   }

@@ -1,12 +1,14 @@
-import type {
-  Flavor,
-  FlavorPut,
-  FlavorsPost,
-  Image,
-  PlacementGroup,
-  Profile,
-  Project,
-  ResourceClass,
+import {
+  type Flavor,
+  type FlavorPut,
+  type FlavorsPost,
+  type Image,
+  PLACEMENT_POLICIES,
+  PLACEMENT_RIGORS,
+  type PlacementGroup,
+  type Profile,
+  type Project,
+  type ResourceClass,
 } from "@berth/api-types";
 import { parseByteSize } from "@berth/resources";
 import type { Command } from "commander";
@@ -18,6 +20,11 @@ import { action, examples } from "./action.js";
 import { collect, parseCount, parseKeyValues } from "./arguments.js";
 import { registerConfigFamily, registerCrud, usedByColumn } from "./crud.js";
 import { registerProfileDeviceCommands } from "./profile-devices.js";
+
+/** Whether a flag's value is one of the wire's values (narrows it to them). */
+function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}
 
 /** A size flag: plain integers are in `unit` (MiB or GiB), anything else an LXD size such as 4GiB. */
 export function parseSizeIn(value: string, unitBytes: number, flag: string): number {
@@ -316,8 +323,15 @@ function registerPlacementGroups(program: Command, io: Io): void {
     .command("create")
     .description("Create a placement group")
     .argument("<name>", "group name")
-    .requiredOption("--policy <spread|compact>", "spread over members, or pack onto as few as possible")
-    .option("--rigor <strict|permissive>", "strict refuses placements that break the policy", "strict")
+    .requiredOption(
+      `--policy <${PLACEMENT_POLICIES.join("|")}>`,
+      "spread over members, or pack onto as few as possible",
+    )
+    .option(
+      `--rigor <${PLACEMENT_RIGORS.join("|")}>`,
+      "strict refuses placements that break the policy",
+      "strict",
+    )
     .option("--description <text>", "description")
     .addHelpText(
       "after",
@@ -330,10 +344,12 @@ function registerPlacementGroups(program: Command, io: Io): void {
       action(
         io,
         async (ctx, name: string, flags: { policy: string; rigor: string; description?: string }) => {
-          if (flags.policy !== "spread" && flags.policy !== "compact")
-            throw usageError(`Invalid --policy "${flags.policy}": expected spread or compact`);
-          if (flags.rigor !== "strict" && flags.rigor !== "permissive")
-            throw usageError(`Invalid --rigor "${flags.rigor}": expected strict or permissive`);
+          if (!isOneOf(PLACEMENT_POLICIES, flags.policy))
+            throw usageError(
+              `Invalid --policy "${flags.policy}": expected ${PLACEMENT_POLICIES.join(" or ")}`,
+            );
+          if (!isOneOf(PLACEMENT_RIGORS, flags.rigor))
+            throw usageError(`Invalid --rigor "${flags.rigor}": expected ${PLACEMENT_RIGORS.join(" or ")}`);
           await ctx.api.placementGroups.create({
             name,
             policy: flags.policy,

@@ -43,7 +43,12 @@ export async function memberUsage(api: BerthApi, member: string): Promise<Record
           step_size: inventory.step_size,
           allocation_ratio: inventory.allocation_ratio,
           derived: inventory.derived,
-          capacity: inventoryCapacity(inventory),
+          // The wire's Placement names, translated to the formula's fields.
+          capacity: inventoryCapacity({
+            total: inventory.total,
+            reserved: inventory.reserved,
+            allocationRatio: inventory.allocation_ratio,
+          }),
           used: usage.used ?? 0,
           forthcoming: usage.forthcoming ?? 0,
         },

@@ -46,7 +46,7 @@ function usageOf(engine: Engine): UsageSample[] {
         member: info.record.name,
         resourceClass,
         used: inv.used + inv.forthcoming,
-        capacity: (inv.total - inv.reserved) * inv.allocationRatio,
+        capacity: inv.capacity,
       });
     }
   }

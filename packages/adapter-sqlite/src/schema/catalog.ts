@@ -1,3 +1,4 @@
+import { PLACEMENT_POLICIES, PLACEMENT_RIGORS } from "@berth/api-types";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const projects = sqliteTable("projects", {
@@ -29,8 +30,9 @@ export const placementGroups = sqliteTable(
       .references(() => projects.name, { onDelete: "restrict" }),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
-    policy: text("policy", { enum: ["spread", "compact"] }).notNull(),
-    rigor: text("rigor", { enum: ["strict", "permissive"] }).notNull(),
+    // The value lists are api-types' (TypeScript only: SQLite keeps them as plain text).
+    policy: text("policy", { enum: PLACEMENT_POLICIES }).notNull(),
+    rigor: text("rigor", { enum: PLACEMENT_RIGORS }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.project, t.name] })],
 );

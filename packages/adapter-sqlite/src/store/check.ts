@@ -1,3 +1,4 @@
+import { inventoryCapacity } from "@berth/resources";
 import { sql } from "drizzle-orm";
 import type { Database } from "../connection/open-connection.js";
 
@@ -51,17 +52,33 @@ export async function checkInvariants(db: Database): Promise<CheckReport> {
     });
   }
 
+  // Capacity is Placement's formula from @berth/resources, applied here rather
+  // than written again in SQL; SQLite only sums (one row per member and class
+  // in use, never per instance).
   for (const row of await rows(sql`
     SELECT m.name AS member, u.resource_class AS resourceClass, u.total AS used,
-           (i.total - i.reserved) * i.allocation_ratio AS capacity, i.grandfathered_usage AS grandfathered
+           i.total AS total, i.reserved AS reserved, i.allocation_ratio AS allocationRatio,
+           i.grandfathered_usage AS grandfathered
     FROM (SELECT member_id, resource_class, sum(amount) AS total FROM usage GROUP BY member_id, resource_class) AS u
     JOIN inventories AS i ON i.member_id = u.member_id AND i.resource_class = u.resource_class
     JOIN members AS m ON m.id = u.member_id
-    WHERE u.total > (i.total - i.reserved) * i.allocation_ratio AND u.total > i.grandfathered_usage`)) {
+    WHERE u.total > i.grandfathered_usage`)) {
+    const capacity = inventoryCapacity({
+      total: Number(row.total),
+      reserved: Number(row.reserved),
+      allocationRatio: Number(row.allocationRatio),
+    });
+    if (Number(row.used) <= capacity) continue;
     violations.push({
       kind: "over_capacity",
-      message: `Member "${row.member}" has ${row.used} ${row.resourceClass} in use, over its capacity ${row.capacity}`,
-      details: row,
+      message: `Member "${row.member}" has ${row.used} ${row.resourceClass} in use, over its capacity ${capacity}`,
+      details: {
+        member: row.member,
+        resourceClass: row.resourceClass,
+        used: row.used,
+        capacity,
+        grandfathered: row.grandfathered,
+      },
     });
   }
 

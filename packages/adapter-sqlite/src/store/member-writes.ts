@@ -1,5 +1,4 @@
 import {
-  capacityOf,
   conflict,
   type InventoryRecord,
   type MemberPatch,
@@ -7,6 +6,7 @@ import {
   type NewMember,
   notFound,
 } from "@berth/engine";
+import { inventoryCapacity, isCustomResourceClass } from "@berth/resources";
 import { and, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import {
@@ -116,7 +116,7 @@ export async function setInventories(
   await db.delete(inventories).where(eq(inventories.memberId, current.id));
   const rows = inventoryRowsOf(current.id, records).map((row) => {
     const used = usedByClass.get(row.resourceClass) ?? 0;
-    return { ...row, grandfatheredUsage: used > capacityOf(records[row.resourceClass]!) ? used : 0 };
+    return { ...row, grandfatheredUsage: used > inventoryCapacity(records[row.resourceClass]!) ? used : 0 };
   });
   if (rows.length > 0) await db.insert(inventories).values(rows);
   // Conditional on the generation read above: belt and braces for stores
@@ -187,7 +187,7 @@ async function requireGroups(db: Database, names: string[]): Promise<void> {
 
 /** Standard classes are built in; custom ones must have been created first. */
 async function requireCustomClasses(db: Database, classes: string[]): Promise<void> {
-  const custom = classes.filter((name) => name.startsWith("CUSTOM_"));
+  const custom = classes.filter(isCustomResourceClass);
   if (custom.length === 0) return;
   const found = new Set(
     (

@@ -6,6 +6,8 @@
 import {
   FLAVOR_NAME_PATTERN,
   INSTANCE_NAME_PATTERN,
+  PLACEMENT_POLICIES,
+  PLACEMENT_RIGORS,
   PROFILE_NAME_PATTERN,
   PROJECT_NAME_PATTERN,
 } from "@berth/api-types";
@@ -271,11 +273,15 @@ export class Catalog {
   }
   private checkPlacementGroup(group: PlacementGroupRecord): void {
     checkName("placement group", group.name, INSTANCE_NAME_PATTERN);
-    if (group.policy !== "spread" && group.policy !== "compact") {
-      throw invalid(`Invalid placement group policy "${group.policy}" (expected spread or compact)`);
+    if (!(PLACEMENT_POLICIES as readonly string[]).includes(group.policy)) {
+      throw invalid(
+        `Invalid placement group policy "${group.policy}" (expected ${PLACEMENT_POLICIES.join(" or ")})`,
+      );
     }
-    if (group.rigor !== "strict" && group.rigor !== "permissive") {
-      throw invalid(`Invalid placement group rigor "${group.rigor}" (expected strict or permissive)`);
+    if (!(PLACEMENT_RIGORS as readonly string[]).includes(group.rigor)) {
+      throw invalid(
+        `Invalid placement group rigor "${group.rigor}" (expected ${PLACEMENT_RIGORS.join(" or ")})`,
+      );
     }
   }
   async createPlacementGroup(group: PlacementGroupRecord): Promise<PlacementGroupRecord> {

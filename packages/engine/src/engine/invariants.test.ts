@@ -4,10 +4,10 @@
  * store's usage, usage never exceeds capacity, and the engine's model agrees
  * with the store.
  */
+import { inventoryCapacity } from "@berth/resources";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "../errors.js";
-import { capacityOf } from "../store/capacity.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
 import type { Engine } from "./engine.js";
 
@@ -96,7 +96,7 @@ async function checkBooks(engine: Engine): Promise<void> {
       const forthcoming = row.forthcoming[resourceClass] ?? 0;
       expect(used).toBe(sums.get(`${row.member}/used/${resourceClass}`) ?? 0);
       expect(forthcoming).toBe(sums.get(`${row.member}/forthcoming/${resourceClass}`) ?? 0);
-      expect(used + forthcoming).toBeLessThanOrEqual(capacityOf(inventory));
+      expect(used + forthcoming).toBeLessThanOrEqual(inventoryCapacity(inventory));
     }
     const model = engine.getMember(row.member);
     expect(model.usage.used).toEqual(row.used);

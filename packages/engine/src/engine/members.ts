@@ -9,6 +9,7 @@ import {
   deriveMemberInventories,
   type Inventory,
   type InventoryInput,
+  inventoryCapacity,
   isWellFormedResourceClass,
   normalizeInventory,
 } from "@berth/resources";
@@ -59,33 +60,22 @@ export interface MemberInfo {
 export interface InventoryView extends InventoryRecord {
   used: number;
   forthcoming: number;
+  /** Placement's `(total - reserved) * allocation_ratio` (@berth/resources' `inventoryCapacity`). */
+  capacity: number;
 }
 
 const MEMBER_NAME = /^(?=.{1,63}$)[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 const TRAIT_NAME = /^[A-Z0-9_]{1,255}$/;
 const SCHEDULER_MODES = ["all", "group", "manual"];
 
+/** An inventory value with where it came from (the record copies it: records are stored as given). */
 function toRecord(inventory: Inventory, source: InventoryRecord["source"]): InventoryRecord {
-  return {
-    total: inventory.total,
-    reserved: inventory.reserved,
-    minUnit: inventory.min_unit,
-    maxUnit: inventory.max_unit,
-    stepSize: inventory.step_size,
-    allocationRatio: inventory.allocation_ratio,
-    source,
-  };
+  return { ...inventory, source };
 }
 
-function toInput(record: InventoryRecord): InventoryInput {
-  return {
-    total: record.total,
-    reserved: record.reserved,
-    min_unit: record.minUnit,
-    max_unit: record.maxUnit,
-    step_size: record.stepSize,
-    allocation_ratio: record.allocationRatio,
-  };
+/** The value of a record (without `source`), to derive from again. */
+function inventoryValue({ source: _source, ...inventory }: InventoryRecord): Inventory {
+  return inventory;
 }
 
 function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
@@ -156,9 +146,9 @@ export class Members {
     resources: Record<string, unknown> | null,
     state: Record<string, unknown> | null,
   ): Record<string, InventoryRecord> {
-    const explicit: Record<string, InventoryInput> = {};
+    const explicit: Record<string, Inventory> = {};
     for (const [resourceClass, inventory] of Object.entries(current)) {
-      if (inventory.source === "explicit") explicit[resourceClass] = toInput(inventory);
+      if (inventory.source === "explicit") explicit[resourceClass] = inventoryValue(inventory);
     }
     const cpuTotal = objectAt(resources, "cpu")?.total;
     const memoryTotal = objectAt(resources, "memory")?.total;
@@ -176,10 +166,8 @@ export class Members {
       }
       return out;
     }
-    for (const [resourceClass, input] of Object.entries(explicit)) {
-      const normalized = normalizeInventory(resourceClass, input);
-      if (!normalized.ok) throw invalid(normalized.error.message);
-      out[resourceClass] = toRecord(normalized.value, "explicit");
+    for (const [resourceClass, inventory] of Object.entries(explicit)) {
+      out[resourceClass] = toRecord(inventory, "explicit");
     }
     return out;
   }
@@ -323,6 +311,7 @@ export class Members {
         ...inventory,
         used: member.used.get(resourceClass) ?? 0,
         forthcoming: member.forthcoming.get(resourceClass) ?? 0,
+        capacity: inventoryCapacity(inventory),
       };
     }
     return { generation: member.record.generation, inventories };

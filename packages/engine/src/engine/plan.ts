@@ -2,6 +2,8 @@
  * Plans one placement against the model (synchronous: steps 3 and 4), and
  * turns a decision into the instance record a claim writes.
  */
+import { exceededLimit } from "../claim-rules/project-limits.js";
+import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../claim-rules/project-usage.js";
 import { insufficientCapacity, invalid, notFound } from "../errors.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { ClusterModel, PendingPlacement } from "../model/cluster-model.js";
@@ -42,37 +44,25 @@ function contextOf(
   };
 }
 
-/** Model-level project limit check (the store re-checks atomically). */
+/** Model-level project limit check (the store re-checks atomically, with the same rule). */
 function checkProjectLimits(model: ClusterModel, prepared: Prepared): void {
   const limits = prepared.limits;
   // Most projects have no limits: skip building the checks (bulk plans this per instance).
   if (!hasLimits(limits)) return;
-  const usage = model.projectUsageOf(prepared.project.name);
-  const isVm = prepared.request.type === "virtual-machine";
-  const checks: [keyof typeof limits, string, number, number][] = [
-    ["instances", "limits.instances", usage.instances, 1],
-    ["containers", "limits.containers", usage.containers, isVm ? 0 : 1],
-    ["virtualMachines", "limits.virtual-machines", usage.virtualMachines, isVm ? 1 : 0],
-    ["cpu", "limits.cpu", usage.cpu, prepared.request.limitsUsage.cpu],
-    ["memoryBytes", "limits.memory", usage.memoryBytes, prepared.request.limitsUsage.memoryBytes],
-    ["diskBytes", "limits.disk", usage.diskBytes, prepared.request.limitsUsage.diskBytes],
-  ];
-  for (const [field, key, current, adding] of checks) {
-    const max = limits[field];
-    if (max === undefined || adding === 0) continue;
-    if (current + adding > max) {
-      throw insufficientCapacity(
-        `Project "${prepared.project.name}" would exceed ${key} (${current + adding} > ${max})`,
-        {
-          reason: "project_limit",
-          project: prepared.project.name,
-          limit: field,
-          value: current + adding,
-          max,
-        },
-      );
-    }
-  }
+  const project = prepared.project.name;
+  const excess = exceededLimit(limits, model.projectUsageOf(project), projectUsageOf(prepared.request));
+  if (excess === undefined) return;
+  const { limit, value, max } = excess;
+  throw insufficientCapacity(
+    `Project "${project}" would exceed ${PROJECT_LIMIT_KEYS[limit]} (${value} > ${max})`,
+    {
+      reason: "project_limit",
+      project,
+      limit,
+      value,
+      max,
+    },
+  );
 }
 
 export interface PlanOptions {

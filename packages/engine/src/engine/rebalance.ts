@@ -10,7 +10,7 @@
  * rejects is dropped and the next best one tried. Applying a plan is one
  * claim: all moves land or none do.
  */
-import { checkFit, noInventory } from "@berth/resources";
+import { checkFit, inventoryCapacity, noInventory } from "@berth/resources";
 import { EngineError } from "../errors.js";
 import type { MemberState } from "../model/member-state.js";
 import { firstRejection } from "../pipeline/candidates.js";
@@ -23,7 +23,6 @@ import {
   traitsFilter,
 } from "../pipeline/filters.js";
 import { placementView } from "../pipeline/views.js";
-import { capacityOf } from "../store/capacity.js";
 import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
 import { ImbalanceModel, type MemberLoad } from "./imbalance.js";
@@ -73,7 +72,7 @@ const POLICY_FILTERS = [schedulerFilter, projectGroupsFilter, architectureFilter
 function loadOf(member: MemberState): MemberLoad {
   const capacity = new Map<string, number>();
   for (const [resourceClass, inventory] of Object.entries(member.record.inventories)) {
-    capacity.set(resourceClass, capacityOf(inventory));
+    capacity.set(resourceClass, inventoryCapacity(inventory));
   }
   return {
     name: member.name,

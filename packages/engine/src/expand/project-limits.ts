@@ -3,44 +3,40 @@
  * `limits.virtual-machines`, `limits.cpu`, `limits.memory`, `limits.disk`)
  * parsed into numbers the Store re-checks atomically with each claim.
  */
+import { PROJECT_SIZE_LIMIT_KEYS } from "@berth/api-types";
 import { parseByteSize } from "@berth/resources";
+import { PROJECT_DIMENSIONS, PROJECT_LIMIT_KEYS } from "../claim-rules/project-usage.js";
 import { invalid } from "../errors.js";
 import type { ProjectLimits } from "../store/port.js";
 import type { ProjectRecord } from "../store/records.js";
 
-const COUNT_KEYS = {
-  "limits.instances": "instances",
-  "limits.containers": "containers",
-  "limits.virtual-machines": "virtualMachines",
-  "limits.cpu": "cpu",
-} as const;
+/** Limits written as an LXD size (`10GiB`); the others are plain counts. */
+const SIZE_KEYS: ReadonlySet<string> = new Set(PROJECT_SIZE_LIMIT_KEYS);
 
-const SIZE_KEYS = {
-  "limits.memory": "memoryBytes",
-  "limits.disk": "diskBytes",
-} as const;
-
-/** Parses one project's limits; a malformed value names the key. */
-export function projectLimitsOf(project: ProjectRecord): ProjectLimits {
-  const limits: ProjectLimits = {};
-  for (const [key, field] of Object.entries(COUNT_KEYS)) {
-    const value = project.config[key];
-    if (value === undefined || value === "") continue;
-    if (!/^[0-9]+$/.test(value)) {
-      throw invalid(
-        `Invalid value for project "${project.name}" config "${key}": "${value}" is not an integer`,
-      );
-    }
-    limits[field] = Number(value);
-  }
-  for (const [key, field] of Object.entries(SIZE_KEYS)) {
-    const value = project.config[key];
-    if (value === undefined || value === "") continue;
+function parseLimit(project: ProjectRecord, key: string, value: string, size: boolean): number {
+  if (size) {
     const parsed = parseByteSize(value);
     if (!parsed.ok) {
       throw invalid(`Invalid value for project "${project.name}" config "${key}": ${parsed.error.message}`);
     }
-    limits[field] = parsed.value;
+    return parsed.value;
+  }
+  if (!/^[0-9]+$/.test(value)) {
+    throw invalid(
+      `Invalid value for project "${project.name}" config "${key}": "${value}" is not an integer`,
+    );
+  }
+  return Number(value);
+}
+
+/** Parses one project's limits; a malformed value names the key. */
+export function projectLimitsOf(project: ProjectRecord): ProjectLimits {
+  const limits: ProjectLimits = {};
+  for (const dimension of PROJECT_DIMENSIONS) {
+    const key = PROJECT_LIMIT_KEYS[dimension];
+    const value = project.config[key];
+    if (value === undefined || value === "") continue;
+    limits[dimension] = parseLimit(project, key, value, SIZE_KEYS.has(key));
   }
   return limits;
 }

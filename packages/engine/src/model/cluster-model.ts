@@ -5,6 +5,7 @@
  * store's aggregate snapshot and kept in step incrementally, so deciding one
  * placement costs O(members) and nothing per existing instance.
  */
+import { countInProject, zeroProjectTotals } from "../claim-rules/project-usage.js";
 import type { MemberUsage, ProjectUsageRow, StoreSnapshot } from "../store/port.js";
 import type {
   GroupRecord,
@@ -24,7 +25,7 @@ export interface PendingPlacement {
 }
 
 function emptyProjectUsage(project: string): ProjectUsageRow {
-  return { project, instances: 0, containers: 0, virtualMachines: 0, cpu: 0, memoryBytes: 0, diskBytes: 0 };
+  return { project, ...zeroProjectTotals() };
 }
 
 const groupKey = (project: string, group: string) => `${project}\u0000${group}`;
@@ -308,12 +309,7 @@ export class ClusterModel {
       this.bumpGroupCount(instance.project, instance.placementGroup, instance.location, sign);
     }
     const usage = this.projectUsage.get(instance.project) ?? emptyProjectUsage(instance.project);
-    usage.instances += sign;
-    if (instance.type === "container") usage.containers += sign;
-    else usage.virtualMachines += sign;
-    usage.cpu += sign * instance.limitsUsage.cpu;
-    usage.memoryBytes += sign * instance.limitsUsage.memoryBytes;
-    usage.diskBytes += sign * instance.limitsUsage.diskBytes;
+    countInProject(usage, instance, sign);
     this.projectUsage.set(instance.project, usage);
   }
 }

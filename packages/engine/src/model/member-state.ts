@@ -1,7 +1,7 @@
 import type { Inventory } from "@berth/resources";
 import type { ClusterMemberView } from "../scriptlet/port.js";
 import type { MemberUsage } from "../store/port.js";
-import type { InventoryRecord, MemberRecord } from "../store/records.js";
+import type { MemberRecord } from "../store/records.js";
 
 /** Per-project instance counts on one member. */
 export interface ProjectCounts {
@@ -13,18 +13,6 @@ export interface ProjectCounts {
 
 export function emptyCounts(): ProjectCounts {
   return { instances: 0, forthcoming: 0, containers: 0, virtualMachines: 0 };
-}
-
-/** Converts the store's camelCase inventory into @berth/resources' wire-shaped one. */
-export function toResourcesInventory(record: InventoryRecord): Inventory {
-  return {
-    total: record.total,
-    reserved: record.reserved,
-    min_unit: record.minUnit,
-    max_unit: record.maxUnit,
-    step_size: record.stepSize,
-    allocation_ratio: record.allocationRatio,
-  };
 }
 
 /**
@@ -93,11 +81,7 @@ export class MemberState {
     this.record = record;
     this.evacuated = record.evacuated;
     this.heartbeatMs = record.lastHeartbeat === null ? null : Date.parse(record.lastHeartbeat);
-    const inventories: Record<string, Inventory> = {};
-    for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
-      inventories[resourceClass] = toResourcesInventory(inventory);
-    }
-    this.inventories = inventories;
+    this.inventories = record.inventories;
     this.capacityVersion += 1;
   }
 

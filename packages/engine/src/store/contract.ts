@@ -345,6 +345,60 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         }
       });
 
+      it("lets one instance hold allocations on several members, each checked and counted", async () => {
+        await addMember("a", { VCPU: inventory(8) });
+        await addMember("b", { DISK_GB: inventory(10) });
+        const spanning = newInstance(
+          "x",
+          "a",
+          {},
+          {
+            allocations: [
+              { member: "a", resourceClass: "VCPU", ledger: "used", amount: 2 },
+              { member: "b", resourceClass: "DISK_GB", ledger: "forthcoming", amount: 6 },
+            ],
+          },
+        );
+        const created = await store.claim({ create: [spanning] });
+        expect(created.usage).toEqual([
+          { member: "a", used: { VCPU: 2 }, forthcoming: {} },
+          { member: "b", used: {}, forthcoming: { DISK_GB: 6 } },
+        ]);
+        const full = await expectEngineError(
+          store.claim({ create: [newInstance("y", "b", { DISK_GB: 5 })] }),
+          "insufficient_capacity",
+        );
+        expect(full.details).toMatchObject({ reason: "capacity", member: "b", used: 6, capacity: 10 });
+        const removed = await store.claim({ remove: [{ id: created.instances[0]!.id }] });
+        expect(removed.usage).toEqual([
+          { member: "a", used: {}, forthcoming: {} },
+          { member: "b", used: {}, forthcoming: {} },
+        ]);
+      });
+
+      it("refuses a claim breaking several rules with the same first refusal", async () => {
+        await addMember("a", { VCPU: inventory(1) });
+        await store.claim({ create: [newInstance("x", "a")] });
+        // Name taken, project missing, member missing and capacity at once: the name is reported.
+        const taken = await expectEngineError(
+          store.claim({
+            create: [newInstance("x", "a"), newInstance("y", "zz", { VCPU: 9 }, { project: "nope" })],
+          }),
+          "conflict",
+        );
+        expect(reasonOf(taken)).toBe("name_taken");
+        const project = await expectEngineError(
+          store.claim({ create: [newInstance("y", "zz", { VCPU: 9 }, { project: "nope" })] }),
+          "not_found",
+        );
+        expect(project.message).toBe('Project "nope" not found');
+        const member = await expectEngineError(
+          store.claim({ create: [newInstance("y", "zz"), newInstance("z", "a", { VCPU: 9 })] }),
+          "conflict",
+        );
+        expect(reasonOf(member)).toBe("member_missing");
+      });
+
       it("refuses duplicate names within a project and duplicate ids", async () => {
         await addMember("a");
         await store.projects.create({ name: "p", description: "", config: {} });

@@ -1,6 +1,4 @@
 export * from "./allocations.js";
-export * from "./capacity.js";
-export * from "./claim-failures.js";
 export { storedInstance } from "./clone.js";
 export * from "./memory-store.js";
 export type * from "./port.js";

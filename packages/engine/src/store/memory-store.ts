@@ -5,15 +5,19 @@
  * applies synchronously between two awaits, so no other claim can interleave.
  * Usage per member is kept incrementally so a claim costs O(rows it touches).
  */
-import { conflict, EngineError, notFound } from "../errors.js";
-import { capacityOf } from "./capacity.js";
+import { isCustomResourceClass } from "@berth/resources";
+import { consumedOf } from "../claim-rules/capacity.js";
+import { checkClaim } from "../claim-rules/check-claim.js";
 import {
-  capacityFailure,
-  claimFailure,
-  constraintsFailure,
-  meetsUnitConstraints,
-  noInventoryFailure,
-} from "./claim-failures.js";
+  addProjectTotals,
+  countInProject,
+  type ProjectTotals,
+  zeroProjectTotals,
+} from "../claim-rules/project-usage.js";
+import { claimReads, projectTotalsToRead, providersToRead } from "../claim-rules/reads.js";
+import { type ClaimRows, nameKey, type ProviderRows } from "../claim-rules/rows.js";
+import { addToLedger } from "../claim-rules/usage-after.js";
+import { conflict, EngineError, notFound } from "../errors.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
 import type {
@@ -24,16 +28,13 @@ import type {
   InstanceFilter,
   MemberPatch,
   MemberUsage,
-  NewInstance,
   NewMember,
   PlacementGroupCountRow,
-  ProjectLimits,
   ProjectUsageRow,
   Store,
   StoreSnapshot,
 } from "./port.js";
 import type {
-  AllocationRow,
   ConfigRecord,
   FlavorRecord,
   GroupRecord,
@@ -47,36 +48,10 @@ import type {
   ResourceClassRecord,
 } from "./records.js";
 
+/** A member's consumption per class, per ledger (non-zero amounts only): the claim rules read it as is. */
 interface Ledgers {
-  used: Map<string, number>;
-  forthcoming: Map<string, number>;
-}
-
-type ProjectDimension = keyof ProjectLimits;
-const PROJECT_DIMENSIONS: ProjectDimension[] = [
-  "instances",
-  "containers",
-  "virtualMachines",
-  "cpu",
-  "memoryBytes",
-  "diskBytes",
-];
-
-function projectContribution(instance: NewInstance): Record<ProjectDimension, number> {
-  return {
-    instances: 1,
-    containers: instance.type === "container" ? 1 : 0,
-    virtualMachines: instance.type === "virtual-machine" ? 1 : 0,
-    cpu: instance.limitsUsage.cpu,
-    memoryBytes: instance.limitsUsage.memoryBytes,
-    diskBytes: instance.limitsUsage.diskBytes,
-  };
-}
-
-function ledgerObject(map: Map<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [resourceClass, amount] of map) if (amount !== 0) out[resourceClass] = amount;
-  return out;
+  used: Record<string, number>;
+  forthcoming: Record<string, number>;
 }
 
 export class MemoryStore implements Store {
@@ -84,7 +59,7 @@ export class MemoryStore implements Store {
   private readonly usage = new Map<string, Ledgers>();
   private readonly instances = new Map<string, InstanceRecord>();
   private readonly instanceNames = new Map<string, string>();
-  private readonly projectTotals = new Map<string, Record<ProjectDimension, number>>();
+  private readonly projectTotals = new Map<string, ProjectTotals>();
   private config: ConfigRecord = { version: 0, values: {} };
   private nextJoinOrder = 1;
   private closed = false;
@@ -173,7 +148,7 @@ export class MemoryStore implements Store {
             return `member "${member.name}" has an inventory of it`;
         }
         for (const ledgers of this.usage.values()) {
-          if ((ledgers.used.get(key.name) ?? 0) + (ledgers.forthcoming.get(key.name) ?? 0) > 0) {
+          if (consumedOf(ledgers, key.name) > 0) {
             return "instances have allocations of it";
           }
         }
@@ -202,7 +177,7 @@ export class MemoryStore implements Store {
 
   private checkClasses(inventories: Record<string, InventoryRecord>): void {
     for (const resourceClass of Object.keys(inventories)) {
-      if (resourceClass.startsWith("CUSTOM_") && !this.resourceClasses.has({ name: resourceClass })) {
+      if (isCustomResourceClass(resourceClass) && !this.resourceClasses.has({ name: resourceClass })) {
         throw notFound(`Resource class "${resourceClass}" not found`);
       }
     }
@@ -231,7 +206,7 @@ export class MemoryStore implements Store {
       createdAt: new Date().toISOString(),
     };
     this.members.set(member.name, record);
-    this.usage.set(member.name, { used: new Map(), forthcoming: new Map() });
+    this.usage.set(member.name, { used: {}, forthcoming: {} });
     this.changes += 1;
     return cloneMember(record);
   }
@@ -268,7 +243,7 @@ export class MemoryStore implements Store {
     const ledgers = this.usage.get(name)!;
     for (const resourceClass of Object.keys(member.inventories)) {
       if (inventories[resourceClass] !== undefined) continue;
-      const inUse = (ledgers.used.get(resourceClass) ?? 0) + (ledgers.forthcoming.get(resourceClass) ?? 0);
+      const inUse = consumedOf(ledgers, resourceClass);
       if (inUse > 0) {
         throw conflict(
           `Cannot remove inventory of ${resourceClass} from cluster member "${name}": ${inUse} allocated`,
@@ -327,250 +302,63 @@ export class MemoryStore implements Store {
     return out;
   }
 
+  /**
+   * Reads the rows the claim touches from the maps, lets the claim rules
+   * check them, and applies what they return: nothing is checked here.
+   */
   async claim(claim: Claim): Promise<ClaimResult> {
     this.assertOpen();
-    const removed: InstanceRecord[] = [];
-    const added: NewInstance[] = [];
-    const oldById = new Map<string, InstanceRecord>();
-    const existingProjects = new Set<string>();
-
-    for (const { id, expectedRevision } of claim.remove ?? []) {
-      const current = this.instances.get(id);
-      if (current === undefined) {
-        throw claimFailure("conflict", `Instance "${id}" no longer exists`, {
-          reason: "instance_missing",
-          id,
-        });
-      }
-      this.checkRevision(current, expectedRevision);
-      removed.push(current);
-    }
-    for (const { record, expectedRevision } of claim.replace ?? []) {
-      const current = this.instances.get(record.id);
-      if (current === undefined) {
-        throw claimFailure("conflict", `Instance "${record.id}" no longer exists`, {
-          reason: "instance_missing",
-          id: record.id,
-        });
-      }
-      this.checkRevision(current, expectedRevision);
-      removed.push(current);
-      oldById.set(current.id, current);
-      added.push(record);
-    }
-    const goneIds = new Set(removed.map((r) => r.id));
-    const addedIds = new Set(added.map((a) => a.id));
-    for (const record of claim.create ?? []) {
-      if (this.instances.has(record.id) || addedIds.has(record.id)) {
-        throw claimFailure("conflict", `Instance id "${record.id}" already exists`, {
-          reason: "id_taken",
-          id: record.id,
-        });
-      }
-      addedIds.add(record.id);
-      added.push(record);
-    }
-    for (const record of added) {
-      if (existingProjects.has(record.project)) continue;
-      if (!this.projects.has({ name: record.project }))
-        throw notFound(`Project "${record.project}" not found`);
-      existingProjects.add(record.project);
-    }
-    this.checkNames(added, goneIds);
-    const touched = this.checkCapacity(removed, added, oldById);
-    this.checkProjectLimits(removed, added, claim.projectLimits ?? {});
-
-    // Everything checked: apply.
-    for (const old of removed) {
-      this.unapply(old);
+    const checked = checkClaim(claim, this.claimRows(claim));
+    for (const old of checked.removed) {
       this.instances.delete(old.id);
-      if (old.name !== "") this.instanceNames.delete(`${old.project}/${old.name}`);
+      if (old.name !== "") this.instanceNames.delete(nameKey(old.project, old.name));
     }
-    const stored: InstanceRecord[] = [];
-    for (const record of added) {
-      const revision = (oldById.get(record.id)?.revision ?? 0) + 1;
-      const instance = storedInstance(record, revision);
+    for (const record of checked.stored) {
+      // The store keeps its own copy: the caller owns the answer's objects.
+      const instance = storedInstance(record, record.revision);
       this.instances.set(instance.id, instance);
-      if (instance.name !== "") this.instanceNames.set(`${instance.project}/${instance.name}`, instance.id);
-      this.apply(instance);
-      stored.push(storedInstance(instance, revision));
+      if (instance.name !== "") this.instanceNames.set(nameKey(instance.project, instance.name), instance.id);
     }
-    return { instances: stored, usage: this.usageRows([...touched].sort()) };
+    for (const change of checked.usageChanges) {
+      const ledgers = this.usage.get(change.provider)!;
+      addToLedger(ledgers[change.ledger], change.resourceClass, change.amount);
+    }
+    for (const [project, change] of checked.projectChanges) {
+      let totals = this.projectTotals.get(project);
+      if (totals === undefined) this.projectTotals.set(project, (totals = zeroProjectTotals()));
+      addProjectTotals(totals, change);
+    }
+    return { instances: checked.stored, usage: checked.usage };
   }
 
-  private checkRevision(current: InstanceRecord, expected: number | undefined): void {
-    if (expected !== undefined && expected !== current.revision) {
-      throw claimFailure(
-        "conflict",
-        `Instance "${current.name}" was changed concurrently (revision ${current.revision}, expected ${expected})`,
-        { reason: "revision", id: current.id, expected, actual: current.revision },
-      );
+  /** The claim's rows, straight from the maps (the rules only read them). */
+  private claimRows(claim: Claim): ClaimRows {
+    const reads = claimReads(claim);
+    const instances = new Map<string, InstanceRecord>();
+    for (const id of reads.instanceIds) {
+      const instance = this.instances.get(id);
+      if (instance !== undefined) instances.set(id, instance);
     }
-  }
-
-  private checkNames(added: NewInstance[], goneIds: Set<string>): void {
-    const claimed = new Set<string>();
-    for (const record of added) {
-      // Unnamed reservations (name "") are addressed by id and never clash.
-      if (record.name === "") continue;
-      const key = `${record.project}/${record.name}`;
+    const takenIds = new Set(reads.createIds.filter((id) => this.instances.has(id)));
+    const nameHolders = new Map<string, string>();
+    for (const [project, name] of reads.names) {
+      const key = nameKey(project, name);
       const holder = this.instanceNames.get(key);
-      const takenByOther = holder !== undefined && !goneIds.has(holder);
-      if (takenByOther || claimed.has(key)) {
-        throw claimFailure(
-          "conflict",
-          `Instance "${record.name}" already exists in project "${record.project}"`,
-          {
-            reason: "name_taken",
-            project: record.project,
-            name: record.name,
-          },
-        );
-      }
-      claimed.add(key);
+      if (holder !== undefined) nameHolders.set(key, holder);
     }
-  }
-
-  /** Validates every grown allocation and returns the members the claim touches. */
-  private checkCapacity(
-    removed: InstanceRecord[],
-    added: NewInstance[],
-    oldById: Map<string, InstanceRecord>,
-  ): Set<string> {
-    const delta = new Map<string, Map<string, number>>();
-    const touched = new Set<string>();
-    const add = (row: AllocationRow, sign: number) => {
-      touched.add(row.member);
-      let perClass = delta.get(row.member);
-      if (perClass === undefined) delta.set(row.member, (perClass = new Map()));
-      perClass.set(row.resourceClass, (perClass.get(row.resourceClass) ?? 0) + sign * row.amount);
-    };
-    for (const old of removed) for (const row of old.allocations) add(row, -1);
-    for (const record of added) {
-      touched.add(record.location);
-      if (!this.members.has(record.location)) {
-        throw claimFailure("conflict", `Cluster member "${record.location}" no longer exists`, {
-          reason: "member_missing",
-          member: record.location,
-        });
-      }
-      const old = oldById.get(record.id);
-      for (const row of record.allocations) {
-        if (row.amount === 0) continue;
-        add(row, 1);
-        const member = this.members.get(row.member);
-        if (member === undefined) {
-          throw claimFailure("conflict", `Cluster member "${row.member}" no longer exists`, {
-            reason: "member_missing",
-            member: row.member,
-          });
-        }
-        const before = old?.allocations
-          .filter((o) => o.member === row.member && o.resourceClass === row.resourceClass)
-          .reduce((sum, o) => sum + o.amount, 0);
-        if (before !== undefined && row.amount <= before) continue;
-        const inventory = member.inventories[row.resourceClass];
-        if (inventory === undefined) throw noInventoryFailure(row.member, row.resourceClass);
-        if (!meetsUnitConstraints(row.amount, inventory)) throw constraintsFailure(row, inventory);
-      }
+    const projects = new Set(reads.projects.filter((name) => this.projects.has({ name })));
+    const providers = new Map<string, ProviderRows>();
+    for (const name of providersToRead(claim, instances)) {
+      const member = this.members.get(name);
+      const ledgers = this.usage.get(name);
+      if (member === undefined || ledgers === undefined) continue;
+      providers.set(name, { inventories: member.inventories, ...ledgers });
     }
-    for (const [memberName, perClass] of delta) {
-      const ledgers = this.usage.get(memberName);
-      const member = this.members.get(memberName);
-      if (ledgers === undefined || member === undefined) continue; // only removals reach here
-      for (const [resourceClass, change] of perClass) {
-        if (change <= 0) continue;
-        const inventory = member.inventories[resourceClass];
-        if (inventory === undefined) throw noInventoryFailure(memberName, resourceClass);
-        const used = (ledgers.used.get(resourceClass) ?? 0) + (ledgers.forthcoming.get(resourceClass) ?? 0);
-        const capacity = capacityOf(inventory);
-        if (used + change > capacity)
-          throw capacityFailure(memberName, resourceClass, change, used, capacity);
-      }
+    const projectTotals = new Map<string, ProjectTotals>();
+    for (const project of projectTotalsToRead(claim, instances)) {
+      projectTotals.set(project, this.projectTotals.get(project) ?? zeroProjectTotals());
     }
-    return touched;
-  }
-
-  private checkProjectLimits(
-    removed: InstanceRecord[],
-    added: NewInstance[],
-    limits: Record<string, ProjectLimits>,
-  ): void {
-    const projects = Object.keys(limits);
-    if (projects.length === 0) return;
-    for (const project of projects) {
-      const projectLimits = limits[project]!;
-      const change: Record<ProjectDimension, number> = {
-        instances: 0,
-        containers: 0,
-        virtualMachines: 0,
-        cpu: 0,
-        memoryBytes: 0,
-        diskBytes: 0,
-      };
-      for (const [list, sign] of [
-        [removed, -1],
-        [added, 1],
-      ] as const) {
-        for (const record of list) {
-          if (record.project !== project) continue;
-          const contribution = projectContribution(record);
-          for (const dimension of PROJECT_DIMENSIONS) change[dimension] += sign * contribution[dimension];
-        }
-      }
-      const current = this.projectUsage(project);
-      for (const dimension of PROJECT_DIMENSIONS) {
-        const max = projectLimits[dimension];
-        if (max === undefined || change[dimension] <= 0) continue;
-        const value = current[dimension] + change[dimension];
-        if (value > max) {
-          throw claimFailure(
-            "insufficient_capacity",
-            `Project "${project}" limit ${dimension} would be exceeded (${value} > ${max})`,
-            { reason: "project_limit", project, limit: dimension, value, max },
-          );
-        }
-      }
-    }
-  }
-
-  /** Kept incrementally so project limit checks cost nothing per existing instance. */
-  private projectUsage(project: string): Record<ProjectDimension, number> {
-    return (
-      this.projectTotals.get(project) ?? {
-        instances: 0,
-        containers: 0,
-        virtualMachines: 0,
-        cpu: 0,
-        memoryBytes: 0,
-        diskBytes: 0,
-      }
-    );
-  }
-
-  private apply(instance: InstanceRecord, sign = 1): void {
-    let totals = this.projectTotals.get(instance.project);
-    if (totals === undefined) {
-      totals = { ...this.projectUsage(instance.project) };
-      this.projectTotals.set(instance.project, totals);
-    }
-    // In place: the totals object is the store's own (projectUsage readers only read it).
-    totals.instances += sign;
-    if (instance.type === "container") totals.containers += sign;
-    else totals.virtualMachines += sign;
-    totals.cpu += sign * instance.limitsUsage.cpu;
-    totals.memoryBytes += sign * instance.limitsUsage.memoryBytes;
-    totals.diskBytes += sign * instance.limitsUsage.diskBytes;
-    for (const row of instance.allocations) {
-      const ledgers = this.usage.get(row.member);
-      if (ledgers === undefined) continue;
-      const ledger = ledgers[row.ledger];
-      ledger.set(row.resourceClass, (ledger.get(row.resourceClass) ?? 0) + sign * row.amount);
-    }
-  }
-
-  private unapply(instance: InstanceRecord): void {
-    this.apply(instance, -1);
+    return { instances, takenIds, nameHolders, projects, providers, projectTotals };
   }
 
   private usageRows(names: string[]): MemberUsage[] {
@@ -578,11 +366,7 @@ export class MemoryStore implements Store {
       .filter((name) => this.usage.has(name))
       .map((name) => {
         const ledgers = this.usage.get(name)!;
-        return {
-          member: name,
-          used: ledgerObject(ledgers.used),
-          forthcoming: ledgerObject(ledgers.forthcoming),
-        };
+        return { member: name, used: { ...ledgers.used }, forthcoming: { ...ledgers.forthcoming } };
       });
   }
 
@@ -629,19 +413,10 @@ export class MemoryStore implements Store {
       }
       let usage = projectUsage.get(instance.project);
       if (usage === undefined) {
-        usage = {
-          project: instance.project,
-          instances: 0,
-          containers: 0,
-          virtualMachines: 0,
-          cpu: 0,
-          memoryBytes: 0,
-          diskBytes: 0,
-        };
+        usage = { project: instance.project, ...zeroProjectTotals() };
         projectUsage.set(instance.project, usage);
       }
-      const contribution = projectContribution(instance);
-      for (const dimension of PROJECT_DIMENSIONS) usage[dimension] += contribution[dimension];
+      countInProject(usage, instance, 1);
     }
     return {
       members: await this.listMembers(),

@@ -105,6 +105,10 @@ export interface ProjectLimits {
  *
  * Project limits: for every project in `projectLimits`, each limited
  * dimension that the claim increases must stay within its limit afterwards.
+ *
+ * A Store implements none of this itself: it reads the rows the claim
+ * touches, calls the engine's claim rules (`checkClaim`, src/claim-rules/)
+ * and writes what they return.
  */
 export interface Claim {
   create?: NewInstance[];

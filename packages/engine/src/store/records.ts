@@ -4,15 +4,18 @@
  * (config/devices keep LXD keys). Every record is a plain, JSON-serialisable
  * object so any Store can keep it in a row or a document.
  */
+import type { PlacementPolicy, PlacementRigor } from "@berth/api-types";
+import type { Inventory } from "@berth/resources";
 
-/** One inventory of one resource class on one member (OpenStack Placement fields). */
-export interface InventoryRecord {
-  total: number;
-  reserved: number;
-  minUnit: number;
-  maxUnit: number;
-  stepSize: number;
-  allocationRatio: number;
+/** The placement-group value lists live with the wire schema (`PLACEMENT_POLICIES`). */
+export type { PlacementPolicy, PlacementRigor };
+
+/**
+ * One inventory of one resource class on one member: @berth/resources'
+ * `Inventory` (OpenStack Placement's fields, the one domain shape; the
+ * snake_case names are the wire's) plus where it came from.
+ */
+export interface InventoryRecord extends Inventory {
   /**
    * "explicit" inventories were set by an operator and always win; "derived"
    * ones were computed by the engine from the member's reported resources
@@ -88,9 +91,6 @@ export interface ImageRecord {
   aliases: string[];
   properties: Record<string, string>;
 }
-
-export type PlacementPolicy = "spread" | "compact";
-export type PlacementRigor = "strict" | "permissive";
 
 export interface PlacementGroupRecord {
   project: string;

@@ -1,0 +1,161 @@
+/**
+ * The rows a claim touches, read for the engine's claim rules (`ClaimRows`)
+ * inside the caller's write transaction: under BEGIN IMMEDIATE nothing read
+ * here can change before commit, in this process or any other. Each read is
+ * one statement, whatever the claim's size (lists are bound as one JSON text).
+ */
+import {
+  type Claim,
+  type ClaimReads,
+  type ClaimRows,
+  claimReads,
+  type InstanceRecord,
+  type Ledger,
+  nameKey,
+  type ProjectTotals,
+  type ProviderRows,
+  projectTotalsToRead,
+  providersToRead,
+  zeroProjectTotals,
+} from "@berth/engine";
+import type { Database, RawSql } from "../connection/open-connection.js";
+import { chunks } from "./chunks.js";
+import { loadInstancesByIds } from "./instance-rows.js";
+import { IN_JSON, jsonParameter } from "./json-rows.js";
+
+/** The rows of one claim, and the member ids its writes need. */
+export interface ReadRows {
+  rows: ClaimRows;
+  /** Row id of every provider in `rows.providers`, by name. */
+  memberIds: Map<string, number>;
+}
+
+/** Reads everything `checkClaim` needs for one claim. */
+export async function readClaimRows(db: Database, raw: RawSql, claim: Claim): Promise<ReadRows> {
+  const reads = claimReads(claim);
+  const instances = new Map<string, InstanceRecord>();
+  for (const part of chunks(reads.instanceIds, 900)) {
+    for (const instance of await loadInstancesByIds(db, part)) instances.set(instance.id, instance);
+  }
+  const existing = await lookUpExisting(raw, reads);
+  const providers = await readProviders(raw, providersToRead(claim, instances));
+  return {
+    rows: {
+      instances,
+      ...existing,
+      providers: providers.rows,
+      projectTotals: await readProjectTotals(raw, projectTotalsToRead(claim, instances)),
+    },
+    memberIds: providers.ids,
+  };
+}
+
+/** Which new ids are taken, who holds the names, which projects exist. */
+export type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
+
+/**
+ * Taken ids, name holders and existing projects in one statement, since on
+ * a single placement each statement's fixed cost outweighs its work.
+ */
+export async function lookUpExisting(
+  raw: RawSql,
+  reads: Pick<ClaimReads, "createIds" | "names" | "projects">,
+): Promise<Existing> {
+  const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
+  if (reads.createIds.length === 0 && reads.names.length === 0 && reads.projects.length === 0)
+    return existing;
+  const rows = await raw.rows(
+    `SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id IN ${IN_JSON}
+     UNION ALL
+     SELECT 'name', i.id, i.project, i.name FROM json_each(?) AS wanted
+       JOIN instances AS i ON i.project = wanted.value ->> 0 AND i.name = wanted.value ->> 1 AND i.name <> ''
+     UNION ALL
+     SELECT 'project', NULL, name, NULL FROM projects WHERE name IN ${IN_JSON}`,
+    [jsonParameter(reads.createIds), jsonParameter(reads.names), jsonParameter(reads.projects)],
+  );
+  for (const row of rows) {
+    if (row.kind === "id") existing.takenIds.add(String(row.id));
+    else if (row.kind === "name")
+      existing.nameHolders.set(nameKey(String(row.project), String(row.name)), String(row.id));
+    else existing.projects.add(String(row.project));
+  }
+  return existing;
+}
+
+type InventoryTuple = [string, number, number, number, number, number, number];
+type UsageTuple = [string, Ledger, number];
+
+/** The named members that exist: inventories and usage of both ledgers (non-zero), and their row ids. */
+export async function readProviders(
+  raw: RawSql,
+  names: readonly string[],
+): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
+  const rows = new Map<string, ProviderRows>();
+  const ids = new Map<string, number>();
+  if (names.length === 0) return { rows, ids };
+  // One JSON document: the client's per-row, per-column result
+  // objects cost more than the lookups themselves on this hot path.
+  const [row] = await raw.rows(
+    `SELECT json_group_array(json_array(m.id, m.name,
+       (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
+                                           allocation_ratio))
+        FROM inventories WHERE member_id = m.id),
+       (SELECT json_group_array(json_array(resource_class, ledger, amount))
+        FROM usage WHERE member_id = m.id AND amount != 0))) AS state
+     FROM members AS m WHERE m.name IN ${IN_JSON}`,
+    [jsonParameter(names)],
+  );
+  const members = JSON.parse(String(row?.state ?? "[]")) as [
+    number,
+    string,
+    InventoryTuple[],
+    UsageTuple[],
+  ][];
+  for (const [id, name, inventoryRows, usageRows] of members) {
+    ids.set(name, id);
+    const provider = {
+      inventories: {} as Record<string, ProviderRows["inventories"][string]>,
+      used: {} as Record<string, number>,
+      forthcoming: {} as Record<string, number>,
+    };
+    for (const [
+      resourceClass,
+      total,
+      reserved,
+      minUnit,
+      maxUnit,
+      stepSize,
+      allocationRatio,
+    ] of inventoryRows) {
+      provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
+    }
+    for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
+    rows.set(name, provider);
+  }
+  return { rows, ids };
+}
+
+/** Limit counters of the named projects as stored (zero for a project with none yet). */
+export async function readProjectTotals(
+  raw: RawSql,
+  projects: readonly string[],
+): Promise<Map<string, ProjectTotals>> {
+  const totals = new Map<string, ProjectTotals>();
+  if (projects.length === 0) return totals;
+  for (const project of projects) totals.set(project, zeroProjectTotals());
+  for (const row of await raw.rows(
+    `SELECT project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes
+     FROM project_usage WHERE project IN ${IN_JSON}`,
+    [jsonParameter(projects)],
+  )) {
+    totals.set(String(row.project), {
+      instances: Number(row.instances),
+      containers: Number(row.containers),
+      virtualMachines: Number(row.virtual_machines),
+      cpu: Number(row.cpu),
+      memoryBytes: Number(row.memory_bytes),
+      diskBytes: Number(row.disk_bytes),
+    });
+  }
+  return totals;
+}

@@ -1,0 +1,182 @@
+/**
+ * The rows a checked claim writes. Nothing here checks anything: the
+ * engine's claim rules (`checkClaim`) did, against the rows claim-reads.ts
+ * read in the same transaction.
+ */
+import type { CheckedClaim, InstanceRecord } from "@berth/engine";
+import type { InValue } from "@libsql/client";
+import type { RawSql } from "../connection/open-connection.js";
+import { rowsPerStatement } from "./bound-rows.js";
+import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
+import { valuesList } from "./sql-lists.js";
+
+const INSTANCE_COLUMNS = [
+  "id",
+  "project",
+  "name",
+  "type",
+  "member_id",
+  "forthcoming",
+  "architecture",
+  "description",
+  "ephemeral",
+  "profiles",
+  "config",
+  "devices",
+  "instance_type",
+  "flavor",
+  "source",
+  "placement_group",
+  "origin",
+  "created_at",
+  "limits_cpu",
+  "limits_memory_bytes",
+  "limits_disk_bytes",
+  "revision",
+];
+
+function instanceValues(record: InstanceRecord, memberId: number): InValue[] {
+  return [
+    record.id,
+    record.project,
+    record.name,
+    record.type,
+    memberId,
+    record.forthcoming ? 1 : 0,
+    record.architecture,
+    record.description,
+    record.ephemeral ? 1 : 0,
+    JSON.stringify(record.profiles),
+    JSON.stringify(record.config),
+    JSON.stringify(record.devices),
+    record.instanceType,
+    record.flavor,
+    record.source === null ? null : JSON.stringify(record.source),
+    record.placementGroup,
+    record.origin,
+    record.createdAt,
+    record.limitsUsage.cpu,
+    record.limitsUsage.memoryBytes,
+    record.limitsUsage.diskBytes,
+    record.revision,
+  ];
+}
+
+/** Inserts narrow rows (arrays of `columns` values) with one statement, bound as one JSON text. */
+async function insertRows(
+  raw: RawSql,
+  head: string,
+  columns: number,
+  rows: InValue[][],
+  tail = "",
+): Promise<void> {
+  if (rows.length === 0) return;
+  await raw.run(`${head} ${selectJsonRows(columns)}${tail}`, [jsonParameter(rows)]);
+}
+
+/** Inserts wide rows with one bound parameter per value (see bound-rows.ts for why). */
+async function insertBoundRows(raw: RawSql, head: string, columns: number, rows: InValue[][]): Promise<void> {
+  let start = 0;
+  for (const count of rowsPerStatement(rows.length, columns)) {
+    const args = new Array<InValue>(count * columns);
+    for (let row = 0; row < count; row++) {
+      const values = rows[start + row]!;
+      for (let column = 0; column < columns; column++) args[row * columns + column] = values[column]!;
+    }
+    await raw.run(`${head} VALUES ${valuesList(count, columns)}`, args);
+    start += count;
+  }
+}
+
+/**
+ * Writes a checked claim (or a group commit's combined one): deletes the
+ * removed versions, inserts the stored ones with their allocations and
+ * profile links, and adds the usage and project-counter changes the claim
+ * rules computed. `memberIds` maps every provider the claim names to its row.
+ */
+export async function writeClaim(
+  raw: RawSql,
+  claim: CheckedClaim,
+  memberIds: ReadonlyMap<string, number>,
+): Promise<void> {
+  const { removed, stored } = claim;
+  // Old versions go first (replacements are rewritten whole); the cascade
+  // takes their allocations and profile links with them.
+  if (removed.length > 0) {
+    await raw.run(`DELETE FROM instances WHERE id IN ${IN_JSON}`, [jsonParameter(removed.map((r) => r.id))]);
+  }
+
+  await insertBoundRows(
+    raw,
+    `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")})`,
+    INSTANCE_COLUMNS.length,
+    stored.map((record) => instanceValues(record, memberIds.get(record.location)!)),
+  );
+  await insertRows(
+    raw,
+    "INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)",
+    6,
+    stored.flatMap((record) => mergedAllocations(record, memberIds)),
+  );
+  await insertRows(
+    raw,
+    "INSERT INTO instance_profiles (instance_id, project, profile)",
+    3,
+    stored.flatMap((record) =>
+      [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
+    ),
+  );
+  await insertRows(
+    raw,
+    "INSERT INTO usage (member_id, resource_class, ledger, amount)",
+    4,
+    claim.usageChanges.map((change) => [
+      memberIds.get(change.provider)!,
+      change.resourceClass,
+      change.ledger,
+      change.amount,
+    ]),
+    " ON CONFLICT (member_id, resource_class, ledger) DO UPDATE SET amount = amount + excluded.amount",
+  );
+  await insertRows(
+    raw,
+    "INSERT INTO project_usage (project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)",
+    7,
+    [...claim.projectChanges].map(([project, t]) => [
+      project,
+      t.instances,
+      t.containers,
+      t.virtualMachines,
+      t.cpu,
+      t.memoryBytes,
+      t.diskBytes,
+    ]),
+    ` ON CONFLICT (project) DO UPDATE SET instances = instances + excluded.instances,
+       containers = containers + excluded.containers, virtual_machines = virtual_machines + excluded.virtual_machines,
+       cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,
+       disk_bytes = disk_bytes + excluded.disk_bytes`,
+  );
+}
+
+/**
+ * One row per (member, class, ledger): repeated rows in a record are summed.
+ * Each row carries its place in the record's list (the table is WITHOUT
+ * ROWID, so that is what keeps the order when the record is read back).
+ */
+function mergedAllocations(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): InValue[][] {
+  // A record holds a handful of rows: a linear search for the same
+  // (member, class, ledger) costs less than a Map and its string keys.
+  const merged: [string, number, string, string, number, number][] = [];
+  for (const row of record.allocations) {
+    const memberId = memberIds.get(row.member);
+    // Only zero-amount rows can name a member that is gone (the claim
+    // rules refused the rest); there is nothing to record for them.
+    if (memberId === undefined) continue;
+    const existing = merged.find(
+      (m) => m[1] === memberId && m[2] === row.resourceClass && m[3] === row.ledger,
+    );
+    if (existing !== undefined) existing[4] += row.amount;
+    else merged.push([record.id, memberId, row.resourceClass, row.ledger, row.amount, merged.length]);
+  }
+  return merged;
+}

@@ -1,0 +1,65 @@
+/**
+ * The claim rules composed: `checkClaim` runs every check a claim must pass
+ * against the rows a Store read, in a fixed order (so every Store refuses a
+ * claim that breaks several rules with the same first refusal), and says
+ * what to write. A Store reads the rows (`reads.ts`), calls it, and writes
+ * `removed`, `stored`, `usageChanges` and `projectChanges`; it checks
+ * nothing itself.
+ */
+import { storedInstance } from "../store/clone.js";
+import type { Claim, MemberUsage } from "../store/port.js";
+import type { InstanceRecord } from "../store/records.js";
+import { checkAllocations } from "./allocations.js";
+import { checkCapacity } from "./capacity.js";
+import { consumptionChanges } from "./consumption.js";
+import { checkNames, checkNewIds } from "./identities.js";
+import { checkProjectLimits } from "./project-limits.js";
+import { isProjectChange, type ProjectTotals, projectChangesOf } from "./project-usage.js";
+import { requireProjects } from "./projects.js";
+import { currentVersions } from "./revisions.js";
+import type { ClaimRows } from "./rows.js";
+import { type UsageChange, usageAfter, usageChangesOf } from "./usage-after.js";
+
+/** A claim that passed every rule, and the rows it changes. */
+export interface CheckedClaim {
+  /** Current versions of the removed and replaced instances: rows to delete. */
+  readonly removed: InstanceRecord[];
+  /** Replacing and created instances with their new revisions: rows to insert (and the claim's answer). */
+  readonly stored: InstanceRecord[];
+  /** Usage of every touched provider after the claim, by name (the claim's answer). */
+  readonly usage: MemberUsage[];
+  /** What to add to the usage rows, per (provider, class, ledger); never zero. */
+  readonly usageChanges: UsageChange[];
+  /** What to add to each project's limit counters; never all zero. */
+  readonly projectChanges: Map<string, ProjectTotals>;
+}
+
+/**
+ * Checks, in this order: removed and replaced instances exist at the
+ * expected revision; new ids are free; names are free; projects exist;
+ * locations and allocation providers exist, with an inventory of each
+ * class and its unit constraints met; capacity over both ledgers; project
+ * limits. Throws the first refusal (`failures.ts`).
+ */
+export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
+  const { removed, replaced, replacing } = currentVersions(claim, rows.instances);
+  const creates = claim.create ?? [];
+  checkNewIds(creates, replacing, rows.takenIds);
+  const records = replacing.length === 0 ? creates : [...replacing, ...creates];
+  checkNames(records, removed, rows.nameHolders);
+  requireProjects(records, rows.projects);
+  checkAllocations(records, replaced, rows.providers);
+  const changes = consumptionChanges(removed, records);
+  checkCapacity(changes, rows.providers);
+  const projectChanges = projectChangesOf(removed, records);
+  checkProjectLimits(claim.projectLimits ?? {}, projectChanges, rows.projectTotals);
+  for (const [project, change] of projectChanges)
+    if (!isProjectChange(change)) projectChanges.delete(project);
+  return {
+    removed,
+    stored: records.map((record) => storedInstance(record, (replaced.get(record.id)?.revision ?? 0) + 1)),
+    usage: usageAfter(changes, rows.providers),
+    usageChanges: usageChangesOf(changes, rows.providers),
+    projectChanges,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The claim rules: pure functions over a snapshot of the rows a claim
+ * touches. Every Store calls them and checks nothing itself: it reads the
+ * rows (`claimReads`, `providersToRead`, `projectTotalsToRead`), calls
+ * `checkClaim`, and writes what it returns. See the package README,
+ * "Claim rules".
+ */
+export { combineClaims, foldClaim } from "./batch.js";
+export { consumedOf } from "./capacity.js";
+export { type CheckedClaim, checkClaim } from "./check-claim.js";
+export * from "./failures.js";
+export { exceededLimit, type LimitExcess } from "./project-limits.js";
+export {
+  addProjectTotals,
+  type CountedInstance,
+  countInProject,
+  PROJECT_DIMENSIONS,
+  PROJECT_LIMIT_KEYS,
+  type ProjectDimension,
+  type ProjectTotals,
+  projectUsageOf,
+  zeroProjectTotals,
+} from "./project-usage.js";
+export {
+  type ClaimReads,
+  claimReads,
+  newRecordsOf,
+  projectTotalsToRead,
+  providersToRead,
+} from "./reads.js";
+export { type ClaimRows, nameKey, type ProviderRows } from "./rows.js";
+export { addToLedger, type UsageChange } from "./usage-after.js";
