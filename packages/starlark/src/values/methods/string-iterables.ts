@@ -9,18 +9,27 @@ import { sequenceIndex } from "../sequence.js";
 import { decodeRuneAt } from "../strings.js";
 import type { StarIterator, StarValue, Value } from "../value.js";
 
-export class StringElems implements StarValue {
-  readonly type = "string.elems";
-  constructor(
-    readonly s: string,
-    readonly ords: boolean,
-  ) {}
+/** What the views share: immutable, always true, unhashable; each says how it prints and iterates. */
+abstract class View implements StarValue {
+  abstract readonly type: string;
   freeze(): void {}
   truth(): boolean {
     return true;
   }
   hash(): number {
     throw new StarEvalError(`unhashable: ${this.type}`);
+  }
+  abstract repr(): string;
+  abstract iterate(): StarIterator;
+}
+
+export class StringElems extends View {
+  readonly type = "string.elems";
+  constructor(
+    readonly s: string,
+    readonly ords: boolean,
+  ) {
+    super();
   }
   repr(): string {
     return `${quoteString(this.s)}.${this.ords ? "elem_ords" : "elems"}()`;
@@ -43,15 +52,10 @@ export class StringElems implements StarValue {
 }
 
 /** bytes.elems(): the numeric values of the bytes; iterable only. */
-export class BytesElems implements StarValue {
+export class BytesElems extends View {
   readonly type = "bytes.elems";
-  constructor(readonly data: string) {}
-  freeze(): void {}
-  truth(): boolean {
-    return true;
-  }
-  hash(): number {
-    throw new StarEvalError(`unhashable: ${this.type}`);
+  constructor(readonly data: string) {
+    super();
   }
   repr(): string {
     return `b${quoteString(this.data)}.elems()`;
@@ -63,18 +67,13 @@ export class BytesElems implements StarValue {
   }
 }
 
-export class StringCodepoints implements StarValue {
+export class StringCodepoints extends View {
   readonly type = "string.codepoints";
   constructor(
     readonly s: string,
     readonly ords: boolean,
-  ) {}
-  freeze(): void {}
-  truth(): boolean {
-    return true;
-  }
-  hash(): number {
-    throw new StarEvalError(`unhashable: ${this.type}`);
+  ) {
+    super();
   }
   repr(): string {
     return `${quoteString(this.s)}.${this.ords ? "codepoint_ords" : "codepoints"}()`;
