@@ -2,20 +2,28 @@
 // printed output byte for byte against expected/, and reports median times, measured both
 // in-process (after warm-up) and as a whole `starlark` process, beside go.starlark.net built
 // from Debian's packages and run on the same machine in the same run. Run with `pnpm bench`.
+//
+// BENCH_BASELINE=DIR (a built copy of this package, e.g. an older commit's) also measures that
+// build in the same rounds, for before/after figures taken under the same conditions.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { compile, Thread } from "../dist/index.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildGoStarlark } from "./build-go.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, "..");
 const repoRoot = resolve(packageDir, "../..");
 const benchDir = resolve(repoRoot, "../shared/bench/starlark");
+/** The bin of a built package: the bundled command, or an older build's ES module one. */
+function binOf(dir) {
+  const bundle = join(dir, "dist/cli/starlark.cjs");
+  return existsSync(bundle) ? bundle : join(dir, "dist/cli/main.js");
+}
 /** The package's bin (the bundled command), run the way its shebang line runs it. */
-const cli = join(packageDir, "dist/cli/starlark.cjs");
+const cli = binOf(packageDir);
+const baselineDir = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 /** Node flags of the `starlark` command (its shebang line), used for every measured process. */
 const CLI_NODE_FLAGS = (() => {
   const shebang = readFileSync(cli, "utf8").split("\n", 1)[0];
@@ -63,7 +71,7 @@ function median(xs) {
 }
 
 /** One in-process run: compile, then execute on a fresh thread; returns [ms, output]. */
-function runInProcess(file, source, dialect) {
+function runInProcess({ compile, Thread }, file, source, dialect) {
   let out = "";
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -88,10 +96,10 @@ function runProcess(command, args, file) {
  * sequentially in one process, a workload's CPU time also counted V8's background GC work on the
  * previous workload's garbage (fib_rec measured ~40% more after dict_heavy than alone).
  */
-function measureInChild(name) {
+function measureInChild(name, dir = packageDir) {
   const r = spawnSync(
     process.execPath,
-    [...CLI_NODE_FLAGS, fileURLToPath(import.meta.url), "--in-process", name],
+    [...CLI_NODE_FLAGS, fileURLToPath(import.meta.url), "--in-process", name, dir],
     {
       encoding: "utf8",
       maxBuffer: 1 << 28,
@@ -103,6 +111,7 @@ function measureInChild(name) {
 
 if (process.argv[2] === "--in-process") {
   const name = process.argv[3];
+  const api = await import(pathToFileURL(join(process.argv[4], "dist/index.js")).href);
   const file = join(benchDir, `${name}.star`);
   const source = readFileSync(file, "utf8");
   const expected = readFileSync(join(benchDir, "expected", `${name}.out`), "utf8");
@@ -111,7 +120,7 @@ if (process.argv[2] === "--in-process") {
   const cpu = [];
   let outputOk = true;
   for (let i = 0; i < WARMUP_RUNS + IN_PROCESS_RUNS; i++) {
-    const [ms, out, cpuMs] = runInProcess(file, source, dialect);
+    const [ms, out, cpuMs] = runInProcess(api, file, source, dialect);
     if (out !== expected) outputOk = false;
     if (i >= WARMUP_RUNS) {
       wall.push(ms);
@@ -146,7 +155,16 @@ const CHILD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const pooled = new Map(
   workloads.map((name) => [
     name,
-    { wall: [], cpu: [], whole: [], goWhole: [], outputOk: true, goOutputOk: true },
+    {
+      wall: [],
+      cpu: [],
+      whole: [],
+      goWhole: [],
+      base: { wall: [], cpu: [], whole: [] },
+      outputOk: true,
+      goOutputOk: true,
+      baseOutputOk: true,
+    },
   ]),
 );
 for (let round = 0; round < CHILD_ROUNDS; round++) {
@@ -159,6 +177,12 @@ for (let round = 0; round < CHILD_ROUNDS; round++) {
     pool.wall.push(...child.wall);
     pool.cpu.push(...child.cpu);
     if (!child.outputOk) pool.outputOk = false;
+    if (baselineDir !== undefined) {
+      const base = measureInChild(name, baselineDir);
+      pool.base.wall.push(...base.wall);
+      pool.base.cpu.push(...base.cpu);
+      if (!base.outputOk) pool.baseOutputOk = false;
+    }
     for (let i = 0; i < PROCESS_RUNS; i++) {
       const [ms, out] = runProcess(process.execPath, [...CLI_NODE_FLAGS, cli, ...flags], file);
       if (out !== expected) pool.outputOk = false;
@@ -167,6 +191,15 @@ for (let round = 0; round < CHILD_ROUNDS; round++) {
         const [goMs, goOut] = runProcess(go.binary, flags, file);
         if (goOut !== expected) pool.goOutputOk = false;
         pool.goWhole.push(goMs);
+      }
+      if (baselineDir !== undefined) {
+        const [baseMs, baseOut] = runProcess(
+          process.execPath,
+          [...CLI_NODE_FLAGS, binOf(baselineDir), ...flags],
+          file,
+        );
+        if (baseOut !== expected) pool.baseOutputOk = false;
+        pool.base.whole.push(baseMs);
       }
     }
   }
@@ -203,6 +236,15 @@ for (const name of workloads) {
         met: wholeApplies ? pool.outputOk && wholeProcessMedianMs <= goMs : null,
       },
     },
+    baseline:
+      baselineDir === undefined
+        ? undefined
+        : {
+            outputMatches: pool.baseOutputOk,
+            inProcessMedianMs: fixed(median(pool.base.wall), 2),
+            inProcessMedianCpuMs: fixed(median(pool.base.cpu), 2),
+            wholeProcessMedianMs: fixed(median(pool.base.whole), 1),
+          },
     inProcessRuns: pool.wall.map((x) => fixed(x, 2)),
     wholeProcessRuns: pool.whole.map((x) => fixed(x, 1)),
     goWholeProcessRuns: pool.goWhole.map((x) => fixed(x, 1)),
@@ -226,6 +268,18 @@ for (const r of results) {
 console.log(
   `targets met: in-process <= ${IN_PROCESS_RATIO} x go / whole process <= go where go > ${WHOLE_PROCESS_FROM_MS} ms ("-": does not apply)`,
 );
+if (baselineDir !== undefined) {
+  console.log(`\nbaseline ${baselineDir}, same rounds:`);
+  console.log(
+    `${pad("workload", 12)}${padl("output", 8)}${padl("in-process ms", 15)}${padl("(cpu ms)", 10)}${padl("process ms", 12)}`,
+  );
+  for (const r of results) {
+    const b = r.baseline;
+    console.log(
+      `${pad(r.workload, 12)}${padl(b.outputMatches ? "ok" : "WRONG", 8)}${padl(b.inProcessMedianMs.toFixed(1), 15)}${padl(b.inProcessMedianCpuMs.toFixed(1), 10)}${padl(b.wholeProcessMedianMs.toFixed(0), 12)}`,
+    );
+  }
+}
 
 const report = {
   package: "@berth/starlark",
@@ -234,6 +288,7 @@ const report = {
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model ?? "unknown",
   loadAverage: loadavg().map((x) => fixed(x, 2)),
+  baseline: baselineDir,
   goStarlark:
     "binary" in go ? { available: true, version: go.version } : { available: false, reason: go.unavailable },
   targets: {
