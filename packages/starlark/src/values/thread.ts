@@ -73,6 +73,11 @@ export class Thread {
   allocated = 0;
   /** limits.maxAllocBytes, held in a field for the allocation sites. */
   private readonly allocLimit: number;
+  /**
+   * Whether an allocation budget is set. Without one, `allocated` still counts what the
+   * allocation sites charge cheaply, but sites that would loop to total many small values skip it.
+   */
+  readonly budgeted: boolean;
   /** Call stack, outermost first; pushed/popped by the evaluator. */
   readonly frames: Frame[] = [];
   private readonly locals = new Map<string, unknown>();
@@ -88,6 +93,7 @@ export class Thread {
     this.printBytes = opts.printBytes;
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.allocLimit = this.limits.maxAllocBytes;
+    this.budgeted = this.allocLimit !== Number.POSITIVE_INFINITY;
   }
 
   /** Counts `bytes` allocated by the program; throws a "memory" LimitError past the budget. */

@@ -122,7 +122,13 @@ export function unpackPositionalArgs(
   checkPositionalArgs(fnName, args, kwargs, min, convs.length);
   const out = new Array<unknown>(convs.length);
   for (let i = 0; i < args.length; i++) {
-    out[i] = convert(fnName, String(i + 1), convs[i] as Conv<unknown>, args[i] as Value);
+    try {
+      out[i] = (convs[i] as Conv<unknown>)(args[i] as Value);
+    } catch (e) {
+      // Positional parameters are named by their 1-based position.
+      if (e instanceof ArgError) throw new StarEvalError(`${fnName}: for parameter ${i + 1}: ${e.message}`);
+      throw e;
+    }
   }
   return out;
 }

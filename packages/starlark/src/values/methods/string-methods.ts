@@ -299,6 +299,11 @@ function splitAll(s: string, sep: string): string[] {
 }
 
 function split(name: string, s: string, args: Args, kwargs: Kwargs, fromRight: boolean): Value {
+  // The common call, s.split(sep), without the general unpacking.
+  if (args.length === 1 && kwargs.length === 0) {
+    const sep = args[0];
+    if (typeof sep === "string" && sep !== "") return new StarList(splitAll(s, sep));
+  }
   const [sepv, maxv] = unpackPositionalArgs(name, args, kwargs, 0, [asValue, asInt64]) as [
     Value | undefined,
     number | bigint | undefined,
@@ -538,6 +543,7 @@ function charged(t: Thread, s: Value): Value {
 function chargedList(t: Thread, l: Value): Value {
   const elems = (l as StarList).elems;
   allocSlots(t, elems.length);
+  if (!t.budgeted) return l; // no budget: the strings' sizes are not worth a loop
   let bytes = 0;
   for (const e of elems) bytes += ALLOC.header + (e as string).length;
   t.alloc(bytes);
@@ -591,9 +597,13 @@ function replace(t: Thread, s: string, args: Args, kwargs: Kwargs): Value {
     return out;
   }
   if (n === occurrences) {
-    if (old.length === 1 && nw.length === 1 && s.length >= REPLACE_BYTE_MIN) return replaceByte(s, old, nw);
-    // split/join is V8's fastest whole-string replacement (replaceAll with a replacer function
-    // was 5x slower on a megabyte of one-character matches).
+    if (old.length > 1) {
+      // V8's replaceAll is about twice as fast as split/join here, and builds no array of pieces;
+      // `$` in a replacement string is a pattern to it, so each is doubled.
+      return s.replaceAll(old, nw.includes("$") ? nw.replaceAll("$", "$$$$") : nw);
+    }
+    if (nw.length === 1 && s.length >= REPLACE_BYTE_MIN) return replaceByte(s, old, nw);
+    // For one-byte matches, split/join: replaceAll was 5x slower on a megabyte of them.
     return s.split(old).join(nw);
   }
   let out = "";
