@@ -1,12 +1,16 @@
 /**
  * The engine's error vocabulary. Every failure the engine reports is an
- * `EngineError` with a `kind` the HTTP layer maps to a status code
- * (not_found → 404, conflict → 409, insufficient_capacity → 409/507,
- * forbidden → 403, invalid → 400, scriptlet → 400/500, internal → 500).
+ * `EngineError` with a `kind`; each protocol maps kinds to its own codes
+ * (berthd's HTTP statuses live in apps/server, not here).
+ *
+ * `stale`: the caller named the version of a record it read (an ETag) and
+ * the stored record is no longer that version, so the change was refused
+ * rather than applied over someone else's.
  */
 export type EngineErrorKind =
   | "not_found"
   | "conflict"
+  | "stale"
   | "insufficient_capacity"
   | "forbidden"
   | "invalid"
@@ -34,6 +38,8 @@ export const notFound = (message: string, details?: Record<string, unknown>): En
   new EngineError("not_found", message, details);
 export const conflict = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("conflict", message, details);
+export const stale = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("stale", message, details);
 export const invalid = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("invalid", message, details);
 export const forbidden = (message: string, details?: Record<string, unknown>): EngineError =>
@@ -42,26 +48,3 @@ export const insufficientCapacity = (message: string, details?: Record<string, u
   new EngineError("insufficient_capacity", message, details);
 export const internal = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("internal", message, details);
-
-/**
- * The HTTP status each kind maps to (API.md). Scriptlet rejections are 400:
- * the operator's policy refused the request, which is not a server bug.
- */
-export function httpStatusOf(kind: EngineErrorKind): number {
-  switch (kind) {
-    case "not_found":
-      return 404;
-    case "conflict":
-      return 409;
-    case "insufficient_capacity":
-      return 507;
-    case "forbidden":
-      return 403;
-    case "invalid":
-      return 400;
-    case "scriptlet":
-      return 400;
-    case "internal":
-      return 500;
-  }
-}

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { defaultSocketPath } from "@berth/client/node";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../app.js";
-import { defaultSocketPath } from "../client/socket-path.js";
 
 export const DEFAULT_DB = "berth.db";
 export const DEFAULT_LISTEN = "127.0.0.1:8443";
