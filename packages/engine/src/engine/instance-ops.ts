@@ -14,7 +14,7 @@ import { cloneDevices } from "../store/clone.js";
 import type { NewInstance } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries } from "./claims.js";
-import { movedRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
+import { movedRecord, pendingOf, plan, recordOfDecision, scriptletSetup } from "./plan.js";
 import { bodyOf, CatalogCache, isUuid, prepareStored, projectOf } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 
@@ -220,7 +220,15 @@ export class InstanceOps {
       return {
         claim: {
           replace: [
-            { record: movedRecord(record, decision.member.name, null), expectedRevision: record.revision },
+            {
+              record: movedRecord(
+                record,
+                decision.member.name,
+                null,
+                recordOfDecision(runtime, prepared, decision, "relocation"),
+              ),
+              expectedRevision: record.revision,
+            },
           ],
         },
         pendings: [pending],

@@ -4,14 +4,22 @@
  * in-flight, then ONE claim for the whole batch: all land or none do).
  */
 import type { InstancesPost } from "@berth/api-types";
+import { REJECTION_SAMPLE } from "../decision/tally.js";
 import { EngineError, invalid } from "../errors.js";
-import type { DecidedBy, Decision } from "../pipeline/decide.js";
+import type { DecidedBy } from "../pipeline/decide.js";
 import type { ScriptletLogLine } from "../scriptlet/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { InstanceRecord, RejectionGroup } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { expansionOver, type InstanceExpansion } from "./instance-expansion.js";
-import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
+import {
+  newRecord,
+  type PlannedDecision,
+  pendingOf,
+  plan,
+  recordOfDecision,
+  scriptletSetup,
+} from "./plan.js";
 import {
   BatchMemo,
   CatalogCache,
@@ -108,14 +116,21 @@ export class Placer {
     );
     // SCRIPTLET.md: the scriptlet runs only without a member target.
     const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime);
-    let decision: Decision | undefined;
+    let decision: PlannedDecision | undefined;
     const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, () => {
       decision = plan(runtime, prepared, { reason: "new", scriptlet });
       const pending = pendingOf(prepared, decision.member.name);
       runtime.model.addPending(pending);
       return {
         claim: {
-          create: [newRecord(runtime, prepared, decision.member.name)],
+          create: [
+            newRecord(
+              runtime,
+              prepared,
+              decision.member.name,
+              recordOfDecision(runtime, prepared, decision, "new"),
+            ),
+          ],
           projectLimits: this.limitsOf([prepared]),
         },
         pendings: [pending],
@@ -156,6 +171,7 @@ export class Placer {
       return {
         decision: { outcome: "placed", member: decision.member.name, decidedBy: decision.decidedBy },
         candidates: decision.candidates,
+        rejections: decision.explanation?.rejections ?? [],
         scriptletRan: decision.scriptlet !== null,
         logs: decision.scriptlet?.logs ?? [],
         cost: { steps: decision.scriptlet?.cost.steps ?? 0, ms: decision.scriptlet?.cost.ms ?? 0 },
@@ -166,10 +182,12 @@ export class Placer {
         logs?: ScriptletLogLine[];
         cost?: { steps: number; ms: number };
         candidates?: string[];
+        rejections?: RejectionGroup[];
       };
       return {
         decision: { outcome: "rejected", error },
         candidates: details.candidates ?? [],
+        rejections: sampled(details.rejections ?? []),
         scriptletRan: error.kind === "scriptlet",
         logs: details.logs ?? [],
         cost: { steps: details.cost?.steps ?? 0, ms: details.cost?.ms ?? 0 },
@@ -224,7 +242,7 @@ export class Placer {
       const records: ReturnType<typeof newRecord>[] = new Array(prepared.length);
       for (const index of order) {
         const one = prepared[index]!;
-        let decision: Decision;
+        let decision: PlannedDecision;
         try {
           decision = plan(runtime, one, { reason: "new", scriptlet });
         } catch (error) {
@@ -234,7 +252,8 @@ export class Placer {
         const pending = pendingOf(one, decision.member.name);
         runtime.model.addPending(pending);
         pendings[index] = pending;
-        records[index] = newRecord(runtime, one, decision.member.name, createdAt);
+        const record = recordOfDecision(runtime, one, decision, "new", createdAt);
+        records[index] = newRecord(runtime, one, decision.member.name, record, createdAt);
       }
       return { claim: { create: records, projectLimits: this.limitsOf(prepared) }, pendings, previous: [] };
     });
@@ -251,6 +270,11 @@ export class Placer {
     }
     return limits;
   }
+}
+
+/** A "nothing fits" error's groups with the first few members of each named, as decision records keep them. */
+function sampled(groups: readonly RejectionGroup[]): RejectionGroup[] {
+  return groups.map((group) => ({ ...group, members: group.members.slice(0, REJECTION_SAMPLE) }));
 }
 
 /** The bulk answer names the first instance that could not be placed and why. */

@@ -4,6 +4,8 @@
  */
 import { exceededLimit } from "../claim-rules/project-limits.js";
 import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../claim-rules/project-usage.js";
+import { explainPlacement, type PlacementExplanation } from "../decision/explain.js";
+import { decisionRecord } from "../decision/record.js";
 import { insufficientCapacity, invalid, notFound } from "../errors.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { ClusterModel, PendingPlacement } from "../model/cluster-model.js";
@@ -15,7 +17,7 @@ import { placementView } from "../pipeline/views.js";
 import type { PlacementReason, ScriptletLogger } from "../scriptlet/port.js";
 import { allocationsOf } from "../store/allocations.js";
 import type { NewInstance } from "../store/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { InstanceRecord, PlacementDecisionRecord } from "../store/records.js";
 import { ModelClusterView, needsInstanceList } from "./cluster-view.js";
 import type { Prepared } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
@@ -80,7 +82,13 @@ export interface PlanOptions {
   fullCandidates?: boolean;
 }
 
-export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOptions): Decision {
+/** A decision and why the other members were not chosen. */
+export interface PlannedDecision extends Decision {
+  /** Null for an explicit member target (no candidate search ran). */
+  explanation: PlacementExplanation | null;
+}
+
+export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOptions): PlannedDecision {
   const model = runtime.model;
   if (options.skipProjectLimits !== true) checkProjectLimits(model, prepared);
   const context = contextOf(runtime, prepared, options.reason, options.excluded ?? new Set());
@@ -93,13 +101,19 @@ export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOp
       const message = `Cluster member "${target.name}" can't take ${subjectOf(prepared)}: it ${why.one}`;
       throw why.capacity ? insufficientCapacity(message) : invalid(message);
     }
-    return { member, decidedBy: "target", candidates: [member.name], scriptlet: null };
+    return { member, decidedBy: "target", candidates: [member.name], scriptlet: null, explanation: null };
   }
   // Fast path for the default policy: no candidate list to build or sort.
   if (options.scriptlet === null && prepared.placementGroup === null && options.fullCandidates !== true) {
     const member = leastLoadedCandidate(model, context);
     if (member === undefined) throw noCandidateError(findCandidates(model, context), subjectOf(prepared));
-    return { member, decidedBy: "default", candidates: [member.name], scriptlet: null };
+    return {
+      member,
+      decidedBy: "default",
+      candidates: [member.name],
+      scriptlet: null,
+      explanation: explainPlacement(model, context, null),
+    };
   }
   const set = findCandidates(model, context);
   const view = placementView(prepared.request, options.reason, prepared.project.name, {
@@ -108,9 +122,37 @@ export function plan(runtime: EngineRuntime, prepared: Prepared, options: PlanOp
     ephemeral: prepared.ephemeral,
     ...(prepared.source !== null ? { source: prepared.source } : {}),
   });
-  return decide(set, subjectOf(prepared), view, prepared.request.instanceResources, options.scriptlet, {
-    nowMs: context.nowMs,
-    offlineThresholdMs: context.offlineThresholdMs,
+  const decision = decide(
+    set,
+    subjectOf(prepared),
+    view,
+    prepared.request.instanceResources,
+    options.scriptlet,
+    { nowMs: context.nowMs, offlineThresholdMs: context.offlineThresholdMs },
+  );
+  return { ...decision, explanation: explainPlacement(model, context, decision.candidates) };
+}
+
+/** The decision record an instance placed by `decision` keeps. */
+export function recordOfDecision(
+  runtime: EngineRuntime,
+  prepared: Prepared,
+  decision: PlannedDecision,
+  reason: PlacementReason,
+  at: string = runtime.clock.now().toISOString(),
+): PlacementDecisionRecord {
+  const target = prepared.target;
+  return decisionRecord({
+    at,
+    reason,
+    decidedBy: decision.decidedBy,
+    member: decision.member.name,
+    target: target === null ? null : target.kind === "group" ? `@${target.name}` : target.name,
+    placementGroup: prepared.placementGroup,
+    candidates: decision.candidates,
+    explanation: decision.explanation,
+    members: runtime.model.allMembers().length,
+    scriptlet: decision.scriptlet,
   });
 }
 
@@ -168,6 +210,7 @@ export function newRecord(
   runtime: EngineRuntime,
   prepared: Prepared,
   member: string,
+  decision: PlacementDecisionRecord,
   createdAt: string = runtime.clock.now().toISOString(),
 ): NewInstance {
   const request = prepared.request;
@@ -194,16 +237,23 @@ export function newRecord(
     createdAt,
     allocations: allocationsOf(member, request.resources, prepared.forthcoming ? "forthcoming" : "used"),
     limitsUsage: request.limitsUsage,
+    decision,
   };
 }
 
-/** A stored instance moved to `member` (allocations follow it). */
-export function movedRecord(record: InstanceRecord, member: string, origin: string | null): NewInstance {
+/** A stored instance moved to `member` (allocations follow it), with the decision that moved it. */
+export function movedRecord(
+  record: InstanceRecord,
+  member: string,
+  origin: string | null,
+  decision: PlacementDecisionRecord,
+): NewInstance {
   const { revision: _revision, ...rest } = record;
   return {
     ...rest,
     location: member,
     origin,
     allocations: record.allocations.map((row) => ({ ...row, member })),
+    decision,
   };
 }

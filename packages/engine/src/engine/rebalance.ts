@@ -11,6 +11,7 @@
  * claim: all moves land or none do.
  */
 import { checkFit, inventoryCapacity, noInventory } from "@berth/resources";
+import { movedDecision } from "../decision/record.js";
 import { EngineError } from "../errors.js";
 import type { MemberState } from "../model/member-state.js";
 import { firstRejection } from "../pipeline/candidates.js";
@@ -257,6 +258,8 @@ export class Rebalancer {
     }
     await claimWithRetries(runtime, 1, () => {
       const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
+      const at = runtime.clock.now().toISOString();
+      const members = runtime.model.allMembers().length;
       for (const [id, to] of finalLocation) {
         const record = records.get(id)!;
         if (record.location === to) continue;
@@ -264,7 +267,7 @@ export class Rebalancer {
         runtime.model.addPending(pending);
         planned.pendings.push(pending);
         planned.claim.replace!.push({
-          record: movedRecord(record, to, record.origin),
+          record: movedRecord(record, to, record.origin, movedDecision("rebalance", to, at, members)),
           expectedRevision: record.revision,
         });
         planned.previous.push(record);

@@ -6,11 +6,13 @@
  * or none does, and the member's state is reverted on failure. Each moved
  * instance records its origin; restore moves exactly those back.
  */
+
+import { movedDecision } from "../decision/record.js";
 import { EngineError } from "../errors.js";
 import type { PlacementReason } from "../scriptlet/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { InstanceRecord, PlacementDecisionRecord } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
-import { movedRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
+import { movedRecord, pendingOf, plan, recordOfDecision, scriptletSetup } from "./plan.js";
 import { CatalogCache, type Prepared, prepareStored } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 
@@ -64,12 +66,16 @@ export class Relocation {
       for (const record of movable) prepared.push(await prepareStored(runtime, catalog, record, undefined));
       const scriptlet = await scriptletSetup(runtime);
       const { result } = await claimWithRetries(runtime, this.maxAttempts, () => {
+        const at = runtime.clock.now().toISOString();
         const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
         for (const [index, record] of movable.entries()) {
           const one = prepared[index]!;
           let member: string;
+          let decision: PlacementDecisionRecord;
           try {
-            member = plan(runtime, one, { reason, scriptlet, skipProjectLimits: true }).member.name;
+            const planned = plan(runtime, one, { reason, scriptlet, skipProjectLimits: true });
+            member = planned.member.name;
+            decision = recordOfDecision(runtime, one, planned, reason, at);
           } catch (error) {
             for (const pending of planned.pendings) runtime.model.releasePending(pending);
             if (!(error instanceof EngineError)) throw error;
@@ -83,7 +89,7 @@ export class Relocation {
           runtime.model.addPending(pending);
           planned.pendings.push(pending);
           planned.claim.replace!.push({
-            record: movedRecord(record, member, name),
+            record: movedRecord(record, member, name, decision),
             expectedRevision: record.revision,
           });
           planned.previous.push(record);
@@ -122,12 +128,18 @@ export class Relocation {
     for (const record of returning) prepared.push(await prepareStored(runtime, catalog, record, undefined));
     const { result } = await claimWithRetries(runtime, 1, () => {
       const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
+      const decision = movedDecision(
+        "restore",
+        name,
+        runtime.clock.now().toISOString(),
+        runtime.model.allMembers().length,
+      );
       for (const [index, record] of returning.entries()) {
         const pending = pendingOf(prepared[index]!, name);
         runtime.model.addPending(pending);
         planned.pendings.push(pending);
         planned.claim.replace!.push({
-          record: movedRecord(record, name, null),
+          record: movedRecord(record, name, null, decision),
           expectedRevision: record.revision,
         });
         planned.previous.push(record);

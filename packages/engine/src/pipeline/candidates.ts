@@ -135,7 +135,7 @@ export function staticCandidates(model: ClusterModel, context: PlacementContext)
   );
 }
 
-type Demand = readonly (readonly [string, number])[];
+export type Demand = readonly (readonly [string, number])[];
 
 /** The request's amounts as an array, computed once per resources object (a bulk batch shares it). */
 const demandCache = new WeakMap<Record<string, number>, Demand>();
@@ -149,7 +149,7 @@ const sharedDemands = new Map<string, Demand>();
 /** Request sizes are few in practice; the bound only guards against unbounded growth. */
 const SHARED_DEMANDS_MAX = 1024;
 
-function demandOf(resources: Record<string, number>): Demand {
+export function demandOf(resources: Record<string, number>): Demand {
   let demand = demandCache.get(resources);
   if (demand === undefined) {
     const entries = Object.entries(resources);
@@ -183,7 +183,7 @@ function hasRoom(member: MemberState, demand: Demand): boolean {
  * verdict is remembered per member until its inventories or consumption
  * change, so a placement re-checks only the members the last ones touched.
  */
-function fitsNow(member: MemberState, demand: Demand, context: PlacementContext): boolean {
+export function fitsNow(member: MemberState, demand: Demand, context: PlacementContext): boolean {
   if (!member.isOnline(context.nowMs, context.offlineThresholdMs)) return false;
   const known = member.knownFit(demand);
   if (known !== undefined) return known;
