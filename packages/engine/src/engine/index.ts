@@ -15,5 +15,8 @@ export {
   type ScriptletRunOutcome,
 } from "./metrics.js";
 export type { BulkOrder, BulkOutcome, CreateOptions, DryRunOptions, PlacementOutcome } from "./placer.js";
+/** What an instance holds per resource class (its allocation rows summed; both ledgers). */
+export { resourcesOf } from "./prepare.js";
 export type { RebalanceMove, RebalanceOptions, RebalancePlan } from "./rebalance.js";
 export type { EvacuationOutcome, MovedInstance } from "./relocation.js";
+export type { ScriptletProblem } from "./scriptlet-value.js";
