@@ -1,10 +1,11 @@
 import type { BulkCreateResult, Instance } from "@berth/api-types";
 import type { Engine, InstanceRecord } from "@berth/engine";
-import { badRequest } from "../http/http-error.js";
+import { badRequest, notFoundHttp } from "../http/http-error.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
 import { instanceUrlOf } from "../wire/catalog.js";
 import { dryRunToWire } from "../wire/dry-run.js";
 import { instanceToWire } from "../wire/instances.js";
+import { placementRecordToWire } from "../wire/placement-record.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 /** Instances on the wire, expanded by the engine with their profiles as they are now. */
@@ -102,6 +103,27 @@ export const instanceRoutes: RouteSpec[] = [
     handle: async ({ services, params, project }) => {
       const record = await services.engine.getInstance(project, params.name);
       return { metadata: await wireOne(services.engine, record) };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${instance}/placement`,
+    operationId: "getInstancePlacement",
+    summary:
+      "Why the instance is on its member: the decision record of its last placement (candidates, rejections grouped by reason, the scriptlet's log, which policy decided)",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    response: "InstancePlacementRecord",
+    errors: [404],
+    handle: async ({ services, params, project }) => {
+      const record = await services.engine.getInstance(project, params.name);
+      if (record.decision === null) {
+        throw notFoundHttp(
+          `No placement decision is recorded for instance "${params.name}" in project "${project}" (it was stored before decisions were recorded)`,
+        );
+      }
+      return { metadata: placementRecordToWire(record, record.decision) };
     },
   }),
   defineRoute({

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { Server } from "@berth/api-types";
-import { isAdmin } from "../auth/principal.js";
+import { isAdmin, type Principal } from "../auth/principal.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 /** LXD extension names for the features Berth implements. */
@@ -20,7 +20,34 @@ export const API_EXTENSIONS = [
   "berth_rebalance",
   // POST /1.0/instances?dry_run=true honours X-Berth-Scriptlet (base64 source): `berth scriptlet test`.
   "scriptlet_dry_run_source",
+  // GET /1.0/instances/NAME/placement: each instance's decision record; dry runs answer `rejections`.
+  "berth_placement_records",
+  // GET /1.0/cluster/members?recursion=2: members with inventories, usage, capacity and instance counts.
+  "berth_cluster_fill",
+  // POST /1.0/scriptlet/check: a proposed scriptlet checked without setting it (errors at line and column).
+  "berth_scriptlet_check",
+  // The web console at /ui/.
+  "berth_console",
 ] as const;
+
+/**
+ * Who is asking (LXD's `auth_user_name` and `auth_user_method`), and Berth's
+ * `auth_user_projects`: the projects a restricted token may use, null when
+ * every project is allowed (admins and the Unix socket). A client such as
+ * the console shows only what the caller may use.
+ */
+function authUser(
+  principal: Principal,
+): Pick<Server, "auth_user_name" | "auth_user_method" | "auth_user_projects"> {
+  if (principal.kind === "local") {
+    return { auth_user_name: "", auth_user_method: "unix", auth_user_projects: null };
+  }
+  return {
+    auth_user_name: principal.name,
+    auth_user_method: "bearer",
+    auth_user_projects: principal.admin ? null : [...principal.projects],
+  };
+}
 
 /** Server info and server config (`GET/PUT/PATCH /1.0`). */
 export const serverRoutes: RouteSpec[] = [
@@ -40,6 +67,7 @@ export const serverRoutes: RouteSpec[] = [
         api_status: "stable",
         api_version: "1.0",
         auth: "trusted",
+        ...authUser(principal),
         public: false,
         config,
         environment: { server: "berth", server_name: hostname(), server_version: services.version },
