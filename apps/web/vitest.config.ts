@@ -1,0 +1,14 @@
+import { defineConfig, mergeConfig } from "vitest/config";
+import { sharedTestConfig } from "../../vitest.shared.js";
+
+export default defineConfig(
+  mergeConfig(sharedTestConfig, {
+    test: {
+      include: ["src/**/*.test.ts"],
+      // The browser tests start berthd and Chromium once and walk every view in order.
+      fileParallelism: false,
+      testTimeout: 60_000,
+      hookTimeout: 90_000,
+    },
+  }),
+);
