@@ -90,6 +90,11 @@ describe("berthd entry point", () => {
     ]);
     try {
       expect(stdout()).toContain(`curl -s --unix-socket ${socket}`);
+      // The console's address, served from apps/web's build (turbo builds it before berthd).
+      expect(stdout()).toContain(`Web console: ${url}/ui/ (sign in with an API token)`);
+      const page = await fetch(`${url}/ui/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<title>Berth console</title>");
       expect(statSync(socket).mode & 0o777).toBe(0o660);
       const local = new BerthApi({ socketPath: socket });
       expect(await local.members.names()).toEqual(["node1", "node2", "node3", "node4"]);

@@ -36,6 +36,8 @@ export interface TestServerOptions {
   clock?: Clock;
   bodyLimitBytes?: number;
   tls?: TlsFiles;
+  /** The web console's assets to serve at /ui/ (none: /ui/ says the console is not built). */
+  consoleDir?: string;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {
