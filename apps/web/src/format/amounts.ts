@@ -16,7 +16,9 @@ function scaled(value: number, units: readonly string[]): string {
     amount /= 1024;
     unit += 1;
   }
-  return `${trimmed(amount).replace(/\.?0+$/, "")} ${units[unit]}`;
+  const text = trimmed(amount);
+  // "1.50" reads "1.5" and "2.00" reads "2"; whole numbers ("1000") keep their zeros.
+  return `${text.includes(".") ? text.replace(/\.?0+$/, "") : text} ${units[unit]}`;
 }
 
 export function formatAmount(resourceClass: string, amount: number): string {

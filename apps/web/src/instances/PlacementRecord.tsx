@@ -1,7 +1,7 @@
 import { BerthApiError } from "@berth/client";
 import { usePlacementRecord } from "../api/queries.js";
 import { ErrorNotice } from "../ui/ErrorNotice.js";
-import { candidatesText, deciderText, reasonText } from "./decision-text.js";
+import { candidatesText, deciderText, leadingText, reasonText } from "./decision-text.js";
 
 /** A list of rejection groups: "2 members are offline: node3, node4". */
 export function Rejections({
@@ -51,12 +51,7 @@ export function PlacementRecord({ project, name }: { project: string; name: stri
       </p>
       <h4>Candidates</h4>
       <p>
-        {candidatesText(decision)}
-        {decision.candidates !== null && decision.candidates.leading.length > 0
-          ? ` In the order the decision saw them: ${decision.candidates.leading.join(", ")}${
-              decision.candidates.count > decision.candidates.leading.length ? ", …" : ""
-            }.`
-          : ""}
+        {candidatesText(decision)} {leadingText(decision)}
       </p>
       <h4>Turned down</h4>
       <Rejections groups={decision.rejections} />

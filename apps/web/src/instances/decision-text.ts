@@ -42,3 +42,11 @@ export function candidatesText(record: InstancePlacementRecord): string {
   const { count } = record.candidates;
   return `${count} of ${record.members} member${record.members === 1 ? "" : "s"} ${count === 1 ? "was a candidate" : "were candidates"}.`;
 }
+
+/** "In the order the decision saw them: node1, node2, …" (the record keeps the first few), or "". */
+export function leadingText(record: InstancePlacementRecord): string {
+  const candidates = record.candidates;
+  if (candidates === null || candidates.leading.length === 0) return "";
+  const more = candidates.count > candidates.leading.length;
+  return `In the order the decision saw them: ${candidates.leading.join(", ")}${more ? ", …" : "."}`;
+}
