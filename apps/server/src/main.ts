@@ -55,9 +55,9 @@ async function serve(argv: string[]): Promise<void> {
     demoBeats = startTicker(() => beatDemoMembers(app), DEMO_HEARTBEAT_MS, logger);
   }
   const tokens = await backend.tokens.list();
-  process.stdout.write(consoleMessage(running, consoleDir !== undefined));
   if (tokens.length === 0) process.stdout.write(firstRunMessage(options.db, running));
   if (options.demo) process.stdout.write(demoInstructions(running));
+  process.stdout.write(consoleMessage(running, consoleDir !== undefined));
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -25,7 +25,7 @@ function startDaemon(args: string[]): Promise<{ child: ChildProcess; url: string
     child.stdout?.on("data", (d: Buffer) => {
       out += d.toString();
       const match = /"url":"(http[^"]+)".*"msg":"berthd listening"/.exec(out);
-      if (match?.[1] && out.includes("Try it:")) {
+      if (match?.[1] && out.includes("Web console:")) {
         clearTimeout(timer);
         resolve({ child, url: match[1], stdout: () => out });
       }

@@ -45,10 +45,10 @@ async function createToken(db: string, name: string, flags: string[]): Promise<s
  * Starts berthd; `args` adds options (`--demo` loads the four-member sample
  * cluster). Resolves once it prints the console's address.
  */
-export async function startBerthd(args: string[] = [], existingDb?: string): Promise<Berthd> {
-  const dir = existingDb === undefined ? mkdtempSync(join(tmpdir(), "berth-web-")) : undefined;
-  const db = existingDb ?? join(dir!, "berth.db");
-  const adminToken = await createToken(db, `admin-${process.pid}-${Date.now()}`, ["--admin"]);
+export async function startBerthd(args: string[] = []): Promise<Berthd> {
+  const dir = mkdtempSync(join(tmpdir(), "berth-web-"));
+  const db = join(dir, "berth.db");
+  const adminToken = await createToken(db, "admin", ["--admin"]);
   const child: ChildProcess = spawn(
     process.execPath,
     [BERTHD_MAIN, "--db", db, "--listen", "127.0.0.1:0", "--socket", "none", "--log-level", "warn", ...args],
@@ -84,7 +84,7 @@ export async function startBerthd(args: string[] = [], existingDb?: string): Pro
         child.kill("SIGTERM");
         await gone;
       }
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

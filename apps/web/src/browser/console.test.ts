@@ -270,6 +270,12 @@ describe.skipIf(missing !== undefined)("the web console in Chromium", () => {
     await dialog.waitFor({ state: "detached" });
     const moved = expected.moves[0]!;
     expect((await api.instances.get(moved.instance, { project: moved.project })).location).toBe(moved.to);
+    // The cluster now holds ten instances: the picture the READMEs show (apps/web/docs/cluster.png).
+    await open("Cluster");
+    await expect
+      .poll(() => textOf(page.locator(".summary div", { hasText: "Instances" }).locator("dd")), WAIT)
+      .toBe(String((await api.instances.names()).length));
+    await screenshot(page, "6-cluster-filled");
   });
 
   it("shows a project token only its project, without the cluster-wide tools", async () => {
