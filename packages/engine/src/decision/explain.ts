@@ -5,29 +5,21 @@
  *
  * Running every filter over every member costs ~0.15 ms at 1,000 members
  * and ~7 ms at 10,000, too much for every placement. So the work is split
- * the way the candidate cache splits it:
+ * the way the stack's candidate cache splits it:
  * - members turned down by a static filter (evacuated, scheduler rules,
  *   groups, architecture, traits) are explained once per cached static
  *   candidate set, which lives until a member record changes;
- * - the static candidates are walked with the same cheap check the
- *   pipeline uses (online, and the capacity verdict each member
- *   remembers), and only the members it turns down are asked why.
+ * - the static candidates are walked with the same cheap check the stack
+ *   uses (its usage filters, bound once per request shape), and only the
+ *   members it turns down are asked why.
  * A placement then pays one pass over its static candidates with no
  * allocation per member that fits.
  */
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { MemberState } from "../model/member-state.js";
-import {
-  demandOf,
-  firstRejection,
-  fitsNow,
-  STATIC_FILTERS,
-  staticCandidates,
-} from "../pipeline/candidates.js";
-import type { PlacementContext } from "../pipeline/context.js";
-import { capacityFilter, onlineFilter } from "../pipeline/filters.js";
-import { applyPlacementGroup } from "../pipeline/placement-groups.js";
-import type { Rejection } from "../pipeline/rejection.js";
+import type { PlacementRequest } from "../pipeline/request.js";
+import type { Timing } from "../pipeline/stack/filter.js";
+import type { PlacementStack } from "../pipeline/stack/stack.js";
 import type { RejectionGroup } from "../store/records.js";
 import { RejectionTally } from "./tally.js";
 
@@ -43,14 +35,20 @@ export interface PlacementExplanation {
 /** Static rejections of one cached static candidate set, tallied once. */
 const staticTallies = new WeakMap<readonly MemberState[], RejectionTally>();
 
-function staticTallyOf(model: ClusterModel, context: PlacementContext, passing: readonly MemberState[]) {
+function staticTallyOf(
+  stack: PlacementStack,
+  model: ClusterModel,
+  request: PlacementRequest,
+  time: Timing,
+  passing: readonly MemberState[],
+): RejectionTally {
   let tally = staticTallies.get(passing);
   if (tally === undefined) {
     tally = new RejectionTally();
     const admitted = new Set(passing);
     for (const member of model.allMembers()) {
       if (admitted.has(member)) continue;
-      const why = firstRejection(member, context, STATIC_FILTERS);
+      const why = stack.check(member, request, time);
       if (why !== undefined) tally.add(member.name, why);
     }
     staticTallies.set(passing, tally);
@@ -58,49 +56,42 @@ function staticTallyOf(model: ClusterModel, context: PlacementContext, passing: 
   return tally;
 }
 
-/** Why a static candidate failed the cheap check: offline, or the capacity filter's own reason. */
-function dynamicRejection(member: MemberState, context: PlacementContext): Rejection | undefined {
-  return onlineFilter.reject(member, context) ?? capacityFilter.reject(member, context);
-}
-
 /**
  * Explains a decided placement. `listed` names every candidate when the
  * decision listed them all (a scriptlet, a placement group or a dry run);
- * null when the default policy picked the first without listing the rest,
+ * null when the default policy took the first without listing the rest,
  * and the walk counts them.
  */
 export function explainPlacement(
+  stack: PlacementStack,
   model: ClusterModel,
-  context: PlacementContext,
+  request: PlacementRequest,
+  time: Timing,
   listed: readonly string[] | null,
 ): PlacementExplanation {
-  const passing = staticCandidates(model, context);
-  const tally = staticTallyOf(model, context, passing).copy();
-  const demand = demandOf(context.request.resources);
+  const passing = stack.staticCandidates(model, request);
+  const tally = staticTallyOf(stack, model, request, time, passing).copy();
   const listedNames = listed === null ? null : new Set(listed);
+  // Members that fit but a ranking may have turned down (a strict placement group): not listed, or
+  // (the default policy listing none) every fitting member when a placement group ranks.
+  const collect = listedNames !== null || request.groupPolicy !== null;
   const fitting: MemberState[] = [];
   let fitCount = 0;
   for (let index = 0; index < passing.length; index++) {
     const member = passing[index]!;
-    if (fitsNow(member, demand, context)) {
+    if (stack.admitsNow(member, request, time)) {
       fitCount += 1;
-      // Fits but not listed: the placement group's strict rule turned it down.
-      if (listedNames !== null && !listedNames.has(member.name)) fitting.push(member);
+      if (collect && (listedNames === null || !listedNames.has(member.name))) fitting.push(member);
       continue;
     }
-    const why = dynamicRejection(member, context);
+    const why = stack.check(member, request, time);
     if (why !== undefined) tally.add(member.name, why);
   }
-  let candidateCount = fitCount;
-  if (listedNames !== null) {
-    candidateCount = listedNames.size;
-    const group = context.placementGroup;
-    if (group !== null && fitting.length > 0) {
-      const counts = model.groupCountsOf(group.project, group.name);
-      for (const { member, rejection } of applyPlacementGroup(group, counts, fitting).rejected) {
-        tally.add(member, rejection);
-      }
-    }
+  let candidateCount = listedNames === null ? fitCount : listedNames.size;
+  if (fitting.length > 0) {
+    const turnedDown = stack.turnedDownByRankings(model, request, fitting);
+    for (const { member, rejection } of turnedDown) tally.add(member, rejection);
+    if (listedNames === null) candidateCount -= turnedDown.length;
   }
   return { members: model.allMembers().length, candidateCount, rejections: tally.groups() };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rejection } from "../pipeline/rejection.js";
+import { rejection } from "../pipeline/stack/rejection.js";
 import { REJECTION_SAMPLE, RejectionTally } from "./tally.js";
 
 const offline = rejection("offline", "is offline", "are offline");

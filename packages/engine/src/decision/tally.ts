@@ -2,7 +2,7 @@
  * Rejected members counted by reason, keeping only the first few names of
  * each: a decision record stays the same size at 10,000 members as at 10.
  */
-import { countedText, type Rejection } from "../pipeline/rejection.js";
+import { countedText, type Rejection } from "../pipeline/stack/rejection.js";
 import type { RejectionGroup } from "../store/records.js";
 
 /** Members named per reason in a decision record. */

@@ -14,6 +14,8 @@ import { type Clock, systemClock } from "../clock.js";
 import { EngineError, invalid } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
+import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
+import { defaultStack } from "../pipeline/stack/default-stack.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
@@ -34,7 +36,6 @@ import {
   type PlacementOutcome,
   Placer,
 } from "./placer.js";
-import { CatalogCache } from "./prepare.js";
 import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
 import { type EvacuationOutcome, type MovedInstance, Relocation } from "./relocation.js";
 import { EngineRuntime } from "./runtime.js";
@@ -97,14 +98,16 @@ export class Engine {
     // Read before the snapshot: a change committed while it is taken moves the counter again.
     const seenChanges = (await store.changeVersion?.()) ?? -1;
     const snapshot = await store.snapshot();
+    const stack = defaultStack();
     const runtime = new EngineRuntime(
       store,
-      ClusterModel.fromSnapshot(snapshot),
+      ClusterModel.fromSnapshot(snapshot, stack.memberSignature),
       options.clock ?? systemClock,
       options.logger ?? silentLogger,
       options.scriptletHost ?? createScriptletHost(),
       snapshot.config,
       seenChanges,
+      stack,
     );
     return new Engine(runtime, options.maxClaimAttempts ?? 5);
   }
