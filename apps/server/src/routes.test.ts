@@ -1,3 +1,4 @@
+import { newInstance } from "@berth/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allRoutes } from "./routes/index.js";
 import {
@@ -635,33 +636,7 @@ describe("every route over HTTP", () => {
 
   it("an instance stored without a decision record says so on /placement (404)", async () => {
     // As a row from before decisions were recorded: written straight through the Store port.
-    await server.engine.store.claim({
-      create: [
-        {
-          id: "7f1c1a52-5d6e-4e57-9a0e-0c5b8a1d2e3f",
-          project: "default",
-          name: "legacy1",
-          type: "container",
-          location: "m1",
-          forthcoming: false,
-          architecture: "x86_64",
-          description: "",
-          ephemeral: false,
-          profiles: [],
-          config: {},
-          devices: {},
-          instanceType: null,
-          flavor: null,
-          source: null,
-          placementGroup: null,
-          origin: null,
-          createdAt: "2026-01-01T00:00:00.000Z",
-          allocations: [],
-          limitsUsage: { cpu: 0, memoryBytes: 0, diskBytes: 0 },
-          decision: null,
-        },
-      ],
-    });
+    await server.engine.store.claim({ create: [newInstance("legacy1", "m1", {}, { decision: null })] });
     const answer = await call(
       "GET",
       "/1.0/instances/legacy1/placement",

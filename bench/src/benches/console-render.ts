@@ -15,9 +15,9 @@
  * filtering). Medians over the loads.
  *   node dist/benches/console-render.js [--quick]
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { chromiumMissing, launchChromium } from "@berth/web/chromium";
+import type { Browser, Page } from "playwright-core";
 import { generateSqliteCluster } from "../cluster/seed-sqlite.js";
 import { type ClusterShape, describeShape } from "../cluster/shape.js";
 import { median, round } from "../measure/stats.js";
@@ -32,15 +32,6 @@ const SIZES: ClusterShape[] = [
   { members: 100, instances: 2_000 },
   { members: 1_000, instances: 20_000 },
   { members: 10_000, instances: 100_000 },
-];
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
 ];
 /** The console keeps the token here (apps/web/src/session/session.ts). */
 const TOKEN_KEY = "berth.console.token";
@@ -131,8 +122,9 @@ async function interact(page: Page): Promise<Interaction> {
   return { scrollLongestTaskMs, searchMs, searchLongestTaskMs };
 }
 
-if (!existsSync(CHROMIUM)) {
-  log(`console-render: ${CHROMIUM} is missing (Debian's chromium); nothing measured`);
+const missing = chromiumMissing();
+if (missing !== undefined) {
+  log(`console-render: ${missing}; nothing measured`);
   process.exit(1);
 }
 const started = performance.now();
@@ -141,7 +133,7 @@ const bars: BarResult[] = [];
 const details: Record<string, unknown>[] = [];
 let browser: Browser | undefined;
 try {
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await launchChromium();
   for (const shape of SIZES) {
     const db = join(dir, `berth-${shape.members}.db`);
     await generateSqliteCluster(db, shape);

@@ -1,35 +1,15 @@
 /**
- * Debian's Chromium driven by playwright-core (a browser download fails on
- * the build machines): headless, with the flags the project's tests use.
- * axe-core is evaluated in the page through the DevTools protocol, which the
- * console's Content-Security-Policy (scripts from berthd only) allows.
+ * The browser tests' helpers: Debian's Chromium (launched as
+ * apps/web/chromium.js says, shared with the render bench), screenshots,
+ * and axe-core, evaluated in the page through the DevTools protocol, which
+ * the console's Content-Security-Policy (scripts from berthd only) allows.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 
-export const CHROMIUM = "/usr/bin/chromium";
-
-export const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-
-/** Why the browser tests cannot run here, or undefined when they can. */
-export function chromiumMissing(): string | undefined {
-  return existsSync(CHROMIUM)
-    ? undefined
-    : `${CHROMIUM} is missing: install Debian's chromium (scripts/test-deps.sh does) to run the console's browser tests`;
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-}
+export { chromiumMissing, launchChromium } from "../../chromium.js";
 
 /** Where the tests write their screenshots (a test artefact: `reports/` is not committed). */
 export const SCREENSHOTS = new URL("../../reports/screenshots/", import.meta.url).pathname;

@@ -1,5 +1,6 @@
 import { BerthApiError } from "@berth/client";
 import { usePlacementRecord } from "../api/queries.js";
+import { ScriptletLog } from "../scriptlet/ScriptletLog.js";
 import { ErrorNotice } from "../ui/ErrorNotice.js";
 import { candidatesText, deciderText, leadingText, reasonText } from "./decision-text.js";
 
@@ -64,18 +65,7 @@ export function PlacementRecord({ project, name }: { project: string; name: stri
             Ran in {decision.scriptlet.steps.toLocaleString("en-US")} steps (
             {decision.scriptlet.time_ms.toFixed(2)} ms).
           </p>
-          {decision.log.length > 0 ? (
-            <ol className="log" aria-label="What the scriptlet logged">
-              {decision.log.map((line, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: log lines have no identity but their order.
-                <li key={index} className={`log-${line.level}`}>
-                  <span className="log-level">{line.level}</span> {line.message}
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="muted">It logged nothing.</p>
-          )}
+          <ScriptletLog lines={decision.log} />
           {decision.log_dropped > 0 ? (
             <p className="muted">{decision.log_dropped} more lines not kept.</p>
           ) : null}

@@ -1,5 +1,6 @@
 import type { DryRunResult } from "@berth/api-types";
 import { Rejections } from "../instances/PlacementRecord.js";
+import { ScriptletLog } from "./ScriptletLog.js";
 
 /** What a dry run decided: the member (and who chose it) or the error, candidates, rejections, the log. */
 export function DryRunResultView({ result }: { result: DryRunResult }) {
@@ -26,18 +27,7 @@ export function DryRunResultView({ result }: { result: DryRunResult }) {
           <p className="muted">
             {result.cost.steps.toLocaleString("en-US")} steps, {result.cost.time_ms.toFixed(2)} ms.
           </p>
-          {result.log.length > 0 ? (
-            <ol className="log" aria-label="What the scriptlet logged">
-              {result.log.map((line, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: log lines have no identity but their order.
-                <li key={index} className={`log-${line.level}`}>
-                  <span className="log-level">{line.level}</span> {line.message}
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="muted">It logged nothing.</p>
-          )}
+          <ScriptletLog lines={result.log} />
         </>
       ) : (
         <p className="muted">No scriptlet ran.</p>
