@@ -76,10 +76,11 @@ export function explainPlacement(
   // (the default policy listing none) every fitting member when a placement group ranks.
   const collect = listedNames !== null || request.groupPolicy !== null;
   const fitting: MemberState[] = [];
+  const admits = stack.admitter(request);
   let fitCount = 0;
   for (let index = 0; index < passing.length; index++) {
     const member = passing[index]!;
-    if (stack.admitsNow(member, request, time)) {
+    if (admits(member, time)) {
       fitCount += 1;
       if (collect && (listedNames === null || !listedNames.has(member.name))) fitting.push(member);
       continue;

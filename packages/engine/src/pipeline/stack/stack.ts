@@ -219,13 +219,14 @@ export class PlacementStack {
   }
 
   /**
-   * Does `member`, already past the static filters, pass the usage filters
-   * now? The cheap check a placement runs on each static candidate, with the
-   * checks bound once per request shape: for explaining a decision without
-   * binding every filter for every member (decision/explain.ts).
+   * Whether a member, already past the static filters, passes the usage
+   * filters now: the cheap check a placement runs on each static candidate,
+   * bound once for `request`. For explaining a decision without binding
+   * every filter for every member (decision/explain.ts).
    */
-  admitsNow(member: MemberState, request: PlacementRequest, time: Timing): boolean {
-    return admitsAll(this.usageChecks(request), member, time);
+  admitter(request: PlacementRequest): (member: MemberState, time: Timing) => boolean {
+    const checks = this.usageChecks(request);
+    return (member, time) => admitsAll(checks, member, time);
   }
 
   /** The members among `members` a ranking turns down (a strict placement group), with why. */
