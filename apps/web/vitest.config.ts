@@ -5,10 +5,9 @@ export default defineConfig(
   mergeConfig(sharedTestConfig, {
     test: {
       include: ["src/**/*.test.ts"],
-      // The browser tests start berthd and Chromium once and walk every view in order.
+      // The browser tests start berthd and Chromium once and walk every view in order
+      // (timeouts: the workspace's, vitest.shared.ts).
       fileParallelism: false,
-      testTimeout: 60_000,
-      hookTimeout: 90_000,
     },
   }),
 );
