@@ -65,7 +65,7 @@ describe("every route over HTTP", () => {
       (await check("def instance_placement(request, candidate_members):\n    x = \n")).body.metadata,
     ).toEqual({
       valid: false,
-      error: { message: "instance_placement:3:1: got newline, want primary expression", line: 3, column: 1 },
+      error: { message: "instance_placement:2:9: got newline, want primary expression", line: 2, column: 9 },
     });
     expect((await check(42)).status).toBe(400);
     expect((await call("POST", "/1.0/scriptlet/check", {})).body.error).toBe('Missing field "source"');

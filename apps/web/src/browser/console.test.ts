@@ -148,7 +148,7 @@ describe.skipIf(missing !== undefined)("the web console in Chromium", () => {
     await replace("def instance_placement(request, candidate_members):\n    x = \n");
     await expect
       .poll(() => textOf(status), WAIT)
-      .toBe("Line 3, column 1: instance_placement:3:1: got newline, want primary expression");
+      .toBe("Line 2, column 9: instance_placement:2:9: got newline, want primary expression");
     expect(await page.getByRole("button", { name: "Apply scriptlet" }).isDisabled()).toBe(true);
     await replace(
       'def instance_placement(request, candidate_members):\n    log_info("sending ", request.name, " to node2")\n    set_target("node2")\n',

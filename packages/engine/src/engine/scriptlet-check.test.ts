@@ -14,9 +14,9 @@ describe("engine.checkScriptlet", () => {
   it("places compile errors at their line and column, with go.starlark.net's text", async () => {
     const { engine } = await testCluster();
     expect(engine.checkScriptlet(`${ENTRY}\n    x = \n`)).toEqual({
-      message: "instance_placement:3:1: got newline, want primary expression",
-      line: 3,
-      column: 1,
+      message: "instance_placement:2:9: got newline, want primary expression",
+      line: 2,
+      column: 9,
     });
     expect(engine.checkScriptlet(`${ENTRY}\n    return undefined_name\n`)).toEqual({
       message: "instance_placement:2:12: undefined: undefined_name",
@@ -43,7 +43,7 @@ describe("engine.checkScriptlet", () => {
     const error = await failure(engine.setConfig({ "instances.placement.scriptlet": source }));
     expect(error.kind).toBe("invalid");
     expect(error.message.endsWith(`: ${problem.message}`)).toBe(true);
-    expect(error.details).toEqual({ line: 3, column: 1 });
+    expect(error.details).toEqual({ line: 2, column: 9 });
     expect((await engine.getConfig()).values["instances.placement.scriptlet"]).toBeUndefined();
   });
 });
