@@ -75,7 +75,7 @@ describe("berthd entry point", () => {
     expect((failure as { code: number }).code).toBe(2);
     expect((failure as { stderr: string }).stderr).toContain('Token "root" already exists');
     process.env.BERTH_TEST_TOKEN = created.token;
-  }, 60_000);
+  });
 
   it("starts with --demo, serves socket (0660) and TCP, and stops gracefully on SIGTERM", async () => {
     const token = process.env.BERTH_TEST_TOKEN ?? "";
@@ -130,7 +130,7 @@ describe("berthd entry point", () => {
         await gone;
       }
     }
-  }, 90_000);
+  });
 
   it("keeps its data across restarts and does not reload the demo", async () => {
     const { child, url } = await startDaemon([
@@ -168,7 +168,7 @@ describe("berthd entry point", () => {
       child.kill("SIGINT");
       expect(await exited).toBe(0);
     }
-  }, 90_000);
+  });
 });
 
 describe("berthd token storage upgrade", () => {
@@ -189,5 +189,5 @@ describe("berthd token storage upgrade", () => {
     await run(process.execPath, [...NODE_ARGS, "token", "revoke", "legacy", "--db", db]);
     const after = await run(process.execPath, [...NODE_ARGS, "token", "list", "--db", db, "--json"]);
     expect(JSON.parse(after.stdout)).toEqual([]);
-  }, 60_000);
+  });
 });
