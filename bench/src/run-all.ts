@@ -80,6 +80,13 @@ const STEPS: Step[] = [
     cwd: here,
     own: true,
   },
+  {
+    name: "console-render",
+    result: "console-render.json",
+    command: ownBench("console-render.js"),
+    cwd: here,
+    own: true,
+  },
 ];
 
 const started = performance.now();

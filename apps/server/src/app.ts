@@ -4,6 +4,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { TokenStore } from "./auth/token-store.js";
+import { registerConsole } from "./console/console-routes.js";
 import { EventHub } from "./events/event-hub.js";
 import { registerEventsRoute } from "./events/events-route.js";
 import { declaredBodyLimit } from "./http/request-body.js";
@@ -32,13 +33,17 @@ export interface AppOptions {
   version?: string;
   /** How long a finished LXD operation stays readable (default 60 s). */
   operationRetentionMs?: number;
+  /** The web console's built assets, served at /ui/; undefined: /ui/ says the console is not built. */
+  consoleDir?: string;
 }
 
 /**
  * Builds the berthd Hono application (no listening: see `listen.ts`).
  * Middleware order matters: request id first so every log line has it,
  * then the access log (which must see the final status), the 405 answer
- * (it turns a 404 for a known path into 405), auth, body limit.
+ * (it turns a 404 for a known path into 405), the web console's static
+ * files (before auth: the page loads before its user signs in), auth,
+ * body limit.
  */
 export function createApp(options: AppOptions): Hono<ServerEnv> {
   const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
@@ -59,6 +64,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   app.use(requestId({ limitLength: 128 }));
   app.use(accessLog(options.logger, options.metrics));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedHandler }));
+  registerConsole(app, options.consoleDir);
   app.use(authenticate(options.tokens));
   app.use(declaredBodyLimit(maxSize));
   registerEventsRoute(app, services, upgradeWebSocket);

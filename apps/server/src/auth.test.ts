@@ -42,6 +42,20 @@ describe("access control", () => {
     const info = await server.local().getServer();
     expect(info.api_version).toBe("1.0");
     expect(info.config).toBeTypeOf("object");
+    expect(info).toMatchObject({ auth_user_name: "", auth_user_method: "unix", auth_user_projects: null });
+  });
+
+  it("tells each caller who it is and which projects it may use (GET /1.0)", async () => {
+    expect(await server.tcp(server.adminToken).getServer()).toMatchObject({
+      auth_user_name: "admin",
+      auth_user_method: "bearer",
+      auth_user_projects: null,
+    });
+    expect(await server.tcp(server.teamToken).getServer()).toMatchObject({
+      auth_user_name: "team",
+      auth_user_method: "bearer",
+      auth_user_projects: ["team"],
+    });
   });
 
   it("lets an admin token do everything", async () => {
@@ -79,6 +93,10 @@ describe("access control", () => {
     expect(await statusOf(team.rebalancePlan())).toBe(403);
     expect(await statusOf(team.metricsText())).toBe(403);
     expect(await statusOf(team.tokens.names())).toBe(403);
+    expect(
+      await statusOf(team.checkScriptlet("def instance_placement(request, candidate_members):\n  pass\n")),
+    ).toBe(403);
+    expect(await statusOf(team.instancePlacement("secret1", { project: "other" }))).toBe(403);
     // Cluster-wide catalogs stay readable, so the token's holder can pick flavors and targets.
     expect(await team.members.names()).toEqual(["node1", "node2"]);
   });

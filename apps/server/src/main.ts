@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createApp } from "./app.js";
-import { firstRunMessage } from "./daemon/bootstrap.js";
+import { defaultConsoleDir } from "./console/console-assets.js";
+import { consoleMessage, firstRunMessage } from "./daemon/bootstrap.js";
 import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
 import { openBackend, openTokenAdmin } from "./daemon/open-backend.js";
 import { parseDaemonOptions, USAGE, UsageError } from "./daemon/options.js";
@@ -20,8 +21,10 @@ async function serve(argv: string[]): Promise<void> {
     usage: () => backend.usage(),
     engine: () => backend.engine.metrics(),
   });
+  const consoleDir = defaultConsoleDir();
   const app = createApp({
     engine: backend.engine,
+    ...(consoleDir !== undefined ? { consoleDir } : {}),
     tokens: backend.tokens,
     logger,
     metrics,
@@ -54,6 +57,7 @@ async function serve(argv: string[]): Promise<void> {
   const tokens = await backend.tokens.list();
   if (tokens.length === 0) process.stdout.write(firstRunMessage(options.db, running));
   if (options.demo) process.stdout.write(demoInstructions(running));
+  process.stdout.write(consoleMessage(running, consoleDir !== undefined));
 
   let stopping = false;
   const stop = async (signal: string) => {

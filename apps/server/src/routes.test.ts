@@ -1,3 +1,4 @@
+import { newInstance } from "@berth/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allRoutes } from "./routes/index.js";
 import {
@@ -60,6 +61,21 @@ describe("every route over HTTP", () => {
     const broken = await call("PATCH", "/1.0", { config: { "instances.placement.scriptlet": "def f(:\n" } });
     expect(broken.status).toBe(400);
     expect(broken.body.error).toContain("instances.placement.scriptlet");
+    const check = async (source: unknown) => call("POST", "/1.0/scriptlet/check", { source });
+    expect(
+      (await check("def instance_placement(request, candidate_members):\n    pass\n")).body.metadata,
+    ).toEqual({
+      valid: true,
+      error: null,
+    });
+    expect(
+      (await check("def instance_placement(request, candidate_members):\n    x = \n")).body.metadata,
+    ).toEqual({
+      valid: false,
+      error: { message: "instance_placement:2:9: got newline, want primary expression", line: 2, column: 9 },
+    });
+    expect((await check(42)).status).toBe(400);
+    expect((await call("POST", "/1.0/scriptlet/check", {})).body.error).toBe('Missing field "source"');
     expect((await call("PUT", "/1.0", { config: { "user.a": "1" } })).status).toBe(200);
     const after = (await call("GET", "/1.0")).body.metadata as { config: Record<string, string> };
     expect(after.config).toEqual({ "user.a": "1" });
@@ -208,6 +224,26 @@ describe("every route over HTTP", () => {
     const listed = (await call("GET", "/1.0/cluster/members/m1/inventories", undefined, base)).body
       .metadata as { inventories: Record<string, Record<string, unknown>> };
     expect(listed.inventories.VCPU).toMatchObject({ total: 4, used: 0, forthcoming: 0, derived: false });
+    // recursion=2: every member with its fill in one answer.
+    const fill = (await call("GET", "/1.0/cluster/members?recursion=2")).body.metadata as {
+      server_name: string;
+      instance_count: number;
+      inventories: Record<string, Record<string, unknown>>;
+    }[];
+    expect(fill.map((m) => m.server_name)).toEqual(["m1"]);
+    expect(fill[0]).toMatchObject({ status: "Online", instance_count: 0 });
+    expect(fill[0]!.inventories.VCPU).toEqual({
+      total: 4,
+      reserved: 0,
+      min_unit: 1,
+      max_unit: 2147483647,
+      step_size: 1,
+      allocation_ratio: 1,
+      derived: false,
+      used: 0,
+      forthcoming: 0,
+      capacity: 4,
+    });
     expect((await call("GET", "/1.0/cluster/members/m1/inventories/PCPU", undefined, one)).status).toBe(404);
     await call("POST", "/1.0/resource-classes", { name: "CUSTOM_GOLD" });
     const current = (await call("GET", "/1.0/cluster/members/m1/inventories")).body.metadata as {
@@ -527,6 +563,25 @@ describe("every route over HTTP", () => {
       config: { "limits.cpu": "64" },
     });
     expect(bigDry.body.metadata).toMatchObject({ decision: { outcome: "rejected", error_code: 507 } });
+    expect((bigDry.body.metadata as { rejections: { code: string }[] }).rejections[0]).toMatchObject({
+      code: "capacity:VCPU",
+      capacity: true,
+    });
+    const why = "/1.0/instances/:name/placement";
+    expect((await call("GET", "/1.0/instances/c1/placement", undefined, why)).body.metadata).toMatchObject({
+      instance: "c1",
+      project: "default",
+      member: "m3",
+      reason: "new",
+      decided_by: "target",
+      target: "m3",
+      candidates: null,
+      rejections: [],
+      log: [],
+      log_dropped: 0,
+      scriptlet: null,
+    });
+    expect((await call("GET", "/1.0/instances/c9/placement", undefined, why)).status).toBe(404);
 
     expect((await call("GET", "/1.0/instances?recursion=1")).body.metadata).toHaveLength(1);
     const p = "/1.0/instances/:name";
@@ -543,7 +598,12 @@ describe("every route over HTTP", () => {
 
     const moved = await call("POST", "/1.0/instances/c1?target=m1", {}, p);
     expect(moved.status).toBe(200);
-    expect(moved.body.metadata).toMatchObject({ location: "m1" });
+    expect(moved.body.metadata).toMatchObject({ location: "m1", resources: { VCPU: 1 } });
+    expect((await call("GET", "/1.0/instances/c1/placement", undefined, why)).body.metadata).toMatchObject({
+      member: "m1",
+      reason: "relocation",
+      decided_by: "target",
+    });
     const renamed = await call("POST", "/1.0/instances/c1", { name: "c1b" }, p);
     expect(renamed.status).toBe(201);
     expect(renamed.headers.get("location")).toBe("/1.0/instances/c1b");
@@ -579,6 +639,24 @@ describe("every route over HTTP", () => {
     expect(committed.body.metadata).toMatchObject({ name: "real1", forthcoming: false });
     expect((await call("POST", "/1.0/instances/real1/commit", {}, c)).status).toBe(409);
     expect((await call("POST", "/1.0/instances/nothing/commit", undefined, c)).status).toBe(404);
+  });
+
+  it("an instance stored without a decision record says so on /placement (404)", async () => {
+    // As a row from before decisions were recorded: written straight through the Store port.
+    await server.engine.store.claim({ create: [newInstance("legacy1", "m1", {}, { decision: null })] });
+    const answer = await call(
+      "GET",
+      "/1.0/instances/legacy1/placement",
+      undefined,
+      "/1.0/instances/:name/placement",
+    );
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toBe(
+      'No placement decision is recorded for instance "legacy1" in project "default" (it was stored before decisions were recorded)',
+    );
+    expect((await call("DELETE", "/1.0/instances/legacy1", undefined, "/1.0/instances/:name")).status).toBe(
+      200,
+    );
   });
 
   it("bulk create: all or nothing", async () => {

@@ -75,6 +75,8 @@ export function instanceSpec(n: number, members: number): NewInstance {
     placementGroup: null,
     origin: null,
     createdAt: GENERATED_AT,
+    // Generated rows were never placed by the engine: no decision record (as rows from before records).
+    decision: null,
     allocations,
     limitsUsage: {
       cpu: size.vcpus,

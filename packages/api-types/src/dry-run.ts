@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MemberNameSchema } from "./names.js";
 import { UnsignedIntSchema } from "./primitives.js";
+import { RejectionGroupSchema } from "./rejections.js";
 
 /** Who picked the member: an explicit `?target=member`, the scriptlet's `set_target`, or the default policy. */
 export const DecidedBySchema = z.enum(["target", "scriptlet", "default"]);
@@ -40,11 +41,17 @@ export type ScriptletCost = z.infer<typeof ScriptletCostSchema>;
 
 /**
  * `POST /1.0/instances?dry_run=true`: the decision without claiming anything, the candidate
- * members in the order the scriptlet saw them, its log lines and its cost.
+ * members in the order the scriptlet saw them, why the others were turned down, its log
+ * lines and its cost.
  */
 export const DryRunResultSchema = z.strictObject({
   decision: PlacementDecisionSchema,
   candidates: z.array(MemberNameSchema),
+  /**
+   * Every other member, grouped by the first reason it was turned down for: what the
+   * decision record of the real placement would keep, or why nothing fits.
+   */
+  rejections: z.array(RejectionGroupSchema),
   scriptlet_ran: z.boolean(),
   log: z.array(ScriptletLogLineSchema),
   cost: ScriptletCostSchema,

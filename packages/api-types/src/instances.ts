@@ -6,6 +6,7 @@ import {
   PlacementGroupNameSchema,
   ProfileNameSchema,
   ProjectNameSchema,
+  ResourceClassNameSchema,
 } from "./names.js";
 import {
   ArchitectureSchema,
@@ -173,6 +174,8 @@ export const InstanceSchema = z
     last_used_at: TimestampSchema,
     flavor: z.union([FlavorNameSchema, z.literal("")]),
     forthcoming: z.boolean(),
+    /** What the instance holds per resource class on its member (a reservation's too): `{"VCPU": 2, ...}`. */
+    resources: z.record(ResourceClassNameSchema, UnsignedIntSchema),
   })
   .refine((instance) => instance.name !== "" || instance.forthcoming, {
     path: ["name"],

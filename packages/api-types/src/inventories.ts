@@ -76,18 +76,28 @@ export type InventoriesPut = z.infer<typeof InventoriesPutSchema>;
  * (explicit inventories always win over derived ones); `used` and `forthcoming` are the
  * two ledgers' usage, so a fill view needs no request per class.
  */
+const inventoryWithUsageFields = {
+  ...inventoryFields,
+  derived: z.boolean(),
+  used: z.number().int().min(0),
+  forthcoming: z.number().int().min(0),
+};
+
 export const MemberInventoriesSchema = z.strictObject({
   generation: z.number().int().min(0),
   inventories: z.record(
     ResourceClassNameSchema,
-    z
-      .strictObject({
-        ...inventoryFields,
-        derived: z.boolean(),
-        used: z.number().int().min(0),
-        forthcoming: z.number().int().min(0),
-      })
-      .superRefine(checkInventory),
+    z.strictObject(inventoryWithUsageFields).superRefine(checkInventory),
   ),
 });
 export type MemberInventories = z.infer<typeof MemberInventoriesSchema>;
+
+/**
+ * One class on one member as a fill view shows it: the inventory, both ledgers' usage and
+ * Placement's capacity `(total - reserved) * allocation_ratio` (free = capacity - used -
+ * forthcoming). In `GET /1.0/cluster/members?recursion=2`.
+ */
+export const InventoryFillSchema = z
+  .strictObject({ ...inventoryWithUsageFields, capacity: z.number().min(0) })
+  .superRefine(checkInventory);
+export type InventoryFill = z.infer<typeof InventoryFillSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { GroupNameSchema, MemberNameSchema, TraitNameSchema } from "./names.js";
-import { ArchitectureSchema, ConfigMapSchema, DescriptionSchema } from "./primitives.js";
+import { InventoryFillSchema } from "./inventories.js";
+import { GroupNameSchema, MemberNameSchema, ResourceClassNameSchema, TraitNameSchema } from "./names.js";
+import { ArchitectureSchema, ConfigMapSchema, DescriptionSchema, UnsignedIntSchema } from "./primitives.js";
 
 /** `scheduler.instance` as LXD validates it: `all` (default), `group` (only via `@group`), `manual`. */
 export const SCHEDULER_INSTANCE_VALUES = ["all", "group", "manual"] as const;
@@ -149,3 +150,15 @@ export const ClusterGroupSchema = z.strictObject({
   ...ClusterGroupPutSchema.shape,
 });
 export type ClusterGroup = z.infer<typeof ClusterGroupSchema>;
+
+/**
+ * `GET /1.0/cluster/members?recursion=2` (LXD's recursion=2: the full object): each member
+ * with its inventories, their usage and capacity, and how many instances (reservations
+ * included) it holds. One request fills a cluster view of 10,000 members.
+ */
+export const ClusterMemberFullSchema = z.strictObject({
+  ...ClusterMemberSchema.shape,
+  inventories: z.record(ResourceClassNameSchema, InventoryFillSchema),
+  instance_count: UnsignedIntSchema,
+});
+export type ClusterMemberFull = z.infer<typeof ClusterMemberFullSchema>;

@@ -6,7 +6,9 @@ import {
   MAX_BULK_INSTANCES,
 } from "./bulk.js";
 import { DryRunResultSchema } from "./dry-run.js";
+import { InstancePlacementRecordSchema } from "./placement-record.js";
 import { RebalancePlanSchema } from "./rebalance.js";
+import { ScriptletCheckRequestSchema, ScriptletCheckResultSchema } from "./scriptlet-check.js";
 import { UUID_A, UUID_B } from "./testing/examples.fixture.js";
 import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
@@ -74,6 +76,9 @@ describe("dry-run result", () => {
   const placed = {
     decision: { outcome: "placed", location: "node2", decided_by: "scriptlet" },
     candidates: ["node1", "node2", "node3"],
+    rejections: [
+      { code: "offline", count: 1, text: "1 member is offline", members: ["node4"], capacity: false },
+    ],
     scriptlet_ran: true,
     log: [{ level: "info", message: "instance_placement started: c1" }],
     cost: { steps: 1234, time_ms: 0.42 },
@@ -102,6 +107,9 @@ describe("dry-run result", () => {
     expect(errorOf(parseBody(DryRunResultSchema, { ...placed, cost: { steps: -1, time_ms: 0 } }))).toBe(
       'Invalid field "cost.steps": must be at least 0',
     );
+    expect(
+      errorOf(parseBody(DryRunResultSchema, { ...placed, rejections: [{ code: "offline", count: 1 }] })),
+    ).toBe('Missing field "rejections[0].text" (and 2 more errors)');
     expect(
       errorOf(
         parseBody(DryRunResultSchema, {
@@ -134,5 +142,61 @@ describe("rebalance plan", () => {
     expect(errorOf(parseBody(RebalancePlanSchema, { ...plan, moves: [{ ...move, gain: 0 }] }))).toBe(
       'Invalid field "moves[0].gain": must be greater than 0',
     );
+  });
+});
+
+describe("placement record", () => {
+  const record = {
+    instance: "web1",
+    project: "default",
+    member: "node2",
+    decided_at: "2026-01-01T00:00:00.000Z",
+    reason: "evacuation",
+    decided_by: "scriptlet",
+    target: null,
+    placement_group: { name: "web", policy: "spread", rigor: "strict" },
+    members: 4,
+    candidates: { count: 2, leading: ["node2", "node3"] },
+    rejections: [
+      {
+        code: "capacity:MEMORY_MB",
+        count: 1,
+        text: "1 member has too little MEMORY_MB",
+        members: ["node4"],
+        capacity: true,
+      },
+    ],
+    log: [{ level: "info", message: "placing web1" }],
+    log_dropped: 0,
+    scriptlet: { steps: 10, time_ms: 0.1 },
+  };
+
+  it("accepts every decision maker and reason, and no candidate search", () => {
+    expect(parseBody(InstancePlacementRecordSchema, record)).toEqual({ ok: true, value: record });
+    const restored = {
+      ...record,
+      reason: "restore",
+      decided_by: "restore",
+      candidates: null,
+      scriptlet: null,
+    };
+    expect(parseBody(InstancePlacementRecordSchema, restored).ok).toBe(true);
+  });
+
+  it("names a wrong field", () => {
+    expect(errorOf(parseBody(InstancePlacementRecordSchema, { ...record, decided_by: "luck" }))).toBe(
+      'Invalid field "decided_by": expected one of "target", "scriptlet", "default", "rebalance", "restore"',
+    );
+  });
+});
+
+describe("scriptlet check", () => {
+  it("takes a source and answers valid or the error with its position", () => {
+    expect(parseBody(ScriptletCheckRequestSchema, { source: "" }).ok).toBe(true);
+    expect(errorOf(parseBody(ScriptletCheckRequestSchema, { source: 1 }))).toMatch(/^Invalid field "source"/);
+    expect(errorOf(parseBody(ScriptletCheckRequestSchema, { source: "", extra: 1 }))).toMatch(/extra/);
+    const answer = { valid: false, error: { message: "instance_placement:3:1: x", line: 3, column: 1 } };
+    expect(parseBody(ScriptletCheckResultSchema, answer).ok).toBe(true);
+    expect(parseBody(ScriptletCheckResultSchema, { valid: true, error: null }).ok).toBe(true);
   });
 });

@@ -25,6 +25,7 @@ import {
 } from "./instances.js";
 import {
   InventoriesPutSchema,
+  InventoryFillSchema,
   InventoryPutSchema,
   InventorySchema,
   MemberInventoriesSchema,
@@ -37,6 +38,7 @@ import {
   ClusterGroupPutSchema,
   ClusterGroupSchema,
   ClusterGroupsPostSchema,
+  ClusterMemberFullSchema,
   ClusterMemberPatchSchema,
   ClusterMemberPostSchema,
   ClusterMemberPutSchema,
@@ -51,6 +53,7 @@ import {
   PlacementGroupSchema,
   PlacementGroupsPostSchema,
 } from "./placement-groups.js";
+import { InstancePlacementRecordSchema } from "./placement-record.js";
 import {
   ProfilePatchSchema,
   ProfilePostSchema,
@@ -66,8 +69,10 @@ import {
   ProjectsPostSchema,
 } from "./projects.js";
 import { RebalancePlanSchema } from "./rebalance.js";
+import { RejectionGroupSchema } from "./rejections.js";
 import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
 import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
+import { ScriptletCheckRequestSchema, ScriptletCheckResultSchema } from "./scriptlet-check.js";
 import { ServerPatchSchema, ServerPutSchema, ServerSchema } from "./server.js";
 import { ServerConfigSchema } from "./server-config.js";
 import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
@@ -84,6 +89,7 @@ export const apiSchemas = {
   ServerPatch: ServerPatchSchema,
   ServerConfig: ServerConfigSchema,
   ClusterMember: ClusterMemberSchema,
+  ClusterMemberFull: ClusterMemberFullSchema,
   ClusterMembersPost: ClusterMembersPostSchema,
   ClusterMemberPut: ClusterMemberPutSchema,
   ClusterMemberPatch: ClusterMemberPatchSchema,
@@ -95,6 +101,7 @@ export const apiSchemas = {
   InventoryPut: InventoryPutSchema,
   InventoriesPut: InventoriesPutSchema,
   MemberInventories: MemberInventoriesSchema,
+  InventoryFill: InventoryFillSchema,
   ClusterGroup: ClusterGroupSchema,
   ClusterGroupsPost: ClusterGroupsPostSchema,
   ClusterGroupPut: ClusterGroupPutSchema,
@@ -144,6 +151,10 @@ export const apiSchemas = {
   BulkCreateResult: BulkCreateResultSchema,
   BulkCreateFailure: BulkCreateFailureSchema,
   DryRunResult: DryRunResultSchema,
+  RejectionGroup: RejectionGroupSchema,
+  InstancePlacementRecord: InstancePlacementRecordSchema,
+  ScriptletCheckRequest: ScriptletCheckRequestSchema,
+  ScriptletCheckResult: ScriptletCheckResultSchema,
   Token: TokenSchema,
   TokensPost: TokensPostSchema,
   TokenCreated: TokenCreatedSchema,

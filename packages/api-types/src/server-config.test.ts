@@ -161,6 +161,9 @@ describe("Server (GET /1.0)", () => {
     api_status: "stable",
     api_version: "1.0",
     auth: "trusted",
+    auth_user_name: "team",
+    auth_user_method: "bearer",
+    auth_user_projects: ["team"],
     public: false,
     config: { "cluster.offline_threshold": "20" },
     environment: {

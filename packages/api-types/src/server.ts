@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ProjectNameSchema } from "./names.js";
 import { ServerConfigSchema } from "./server-config.js";
 
 /** `PUT /1.0` replaces the whole config; `PATCH /1.0` merges the given keys ("" unsets one). */
@@ -13,6 +14,12 @@ export const ServerSchema = z.strictObject({
   api_status: z.literal("stable"),
   api_version: z.literal("1.0"),
   auth: z.enum(["trusted", "untrusted"]),
+  /** Who is asking (LXD): the token's name ("" on the Unix socket). */
+  auth_user_name: z.string(),
+  /** How they authenticated (LXD): `unix` (the local socket) or `bearer` (a token on TCP). */
+  auth_user_method: z.enum(["unix", "bearer"]),
+  /** Berth: the projects a restricted token may use; null when every project is allowed. */
+  auth_user_projects: z.array(ProjectNameSchema).nullable(),
   public: z.boolean(),
   config: ServerConfigSchema,
   environment: z.strictObject({

@@ -4,12 +4,14 @@ import type {
   BulkCreateResult,
   ClusterGroup,
   ClusterMember,
+  ClusterMemberFull,
   ClusterMemberState,
   DryRunResult,
   Flavor,
   Image,
   ImageAliasesEntry,
   Instance,
+  InstancePlacementRecord,
   Inventory,
   MemberInventories,
   PlacementGroup,
@@ -18,6 +20,7 @@ import type {
   RebalancePlan,
   ResourceClass,
   Resources,
+  ScriptletCheckResult,
   Server,
   Token,
   TokenCreated,
@@ -200,6 +203,14 @@ export class BerthApi extends BerthClient {
   patchServerConfig(config: In<"ServerConfig">): Promise<unknown> {
     return this.request("patchServer", { body: { config } });
   }
+  /**
+   * Checks a placement scriptlet as setting it would, without setting it:
+   * valid, or the error with its line and column (API extension
+   * `berth_scriptlet_check`).
+   */
+  checkScriptlet(source: string): Promise<ScriptletCheckResult> {
+    return this.request("checkScriptlet", { body: { source } }) as Promise<ScriptletCheckResult>;
+  }
   async openApi(): Promise<Record<string, unknown>> {
     return JSON.parse(await this.raw("getOpenApi", "application/json")) as Record<string, unknown>;
   }
@@ -209,6 +220,13 @@ export class BerthApi extends BerthClient {
   }
 
   // --- members ------------------------------------------------------------------
+  /**
+   * Every member with its inventories' usage and capacity and its instance
+   * count, in one request (`?recursion=2`, API extension `berth_cluster_fill`).
+   */
+  membersFull(): Promise<ClusterMemberFull[]> {
+    return this.request("listMembers", { query: { recursion: 2 } }) as Promise<ClusterMemberFull[]>;
+  }
   getMemberState(name: string): Promise<ClusterMemberState> {
     return this.request("getMemberState", { params: { name } }) as Promise<ClusterMemberState>;
   }
@@ -268,6 +286,16 @@ export class BerthApi extends BerthClient {
       body,
       ...(source !== undefined ? { headers: { "x-berth-scriptlet": base64Utf8(source) } } : {}),
     }) as Promise<DryRunResult>;
+  }
+  /**
+   * Why an instance is on its member: the decision record of its last
+   * placement (API extension `berth_placement_records`).
+   */
+  instancePlacement(name: string, options: ScopeOptions = {}): Promise<InstancePlacementRecord> {
+    return this.request("getInstancePlacement", {
+      params: { name },
+      query: { project: this.#project(options) },
+    }) as Promise<InstancePlacementRecord>;
   }
   /** All placed or none. */
   bulkCreate(body: In<"BulkCreateRequest">, options: PlaceOptions = {}): Promise<BulkCreateResult> {

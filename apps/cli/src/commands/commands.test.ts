@@ -251,6 +251,7 @@ describe("instance views", () => {
     last_used_at: "2026-11-21T00:00:00Z",
     flavor: "m1.small",
     forthcoming: false,
+    resources: { VCPU: 1, MEMORY_MB: 2048, DISK_GB: 20 },
   } as const satisfies Instance;
 
   it("filters by name prefix, field or config key", () => {

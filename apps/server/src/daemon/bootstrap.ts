@@ -20,3 +20,15 @@ export function firstRunMessage(db: string, running: RunningServer): string {
   }
   return `${lines.join("\n")}\n\n`;
 }
+
+/**
+ * Printed on every start: where the web console is. The console signs in
+ * with an API token, so it is only reachable on the TCP listener from a
+ * browser; without one (or without a built console) the line says why.
+ */
+export function consoleMessage(running: RunningServer, built: boolean): string {
+  if (!built)
+    return "Web console: not built (run `pnpm build`, which builds apps/web, then restart berthd)\n";
+  if (running.url === undefined) return "Web console: needs the TCP listener (--listen HOST:PORT)\n";
+  return `Web console: ${running.url}/ui/ (sign in with an API token)\n`;
+}

@@ -25,7 +25,7 @@ function startDaemon(args: string[]): Promise<{ child: ChildProcess; url: string
     child.stdout?.on("data", (d: Buffer) => {
       out += d.toString();
       const match = /"url":"(http[^"]+)".*"msg":"berthd listening"/.exec(out);
-      if (match?.[1] && out.includes("Try it:")) {
+      if (match?.[1] && out.includes("Web console:")) {
         clearTimeout(timer);
         resolve({ child, url: match[1], stdout: () => out });
       }
@@ -75,7 +75,7 @@ describe("berthd entry point", () => {
     expect((failure as { code: number }).code).toBe(2);
     expect((failure as { stderr: string }).stderr).toContain('Token "root" already exists');
     process.env.BERTH_TEST_TOKEN = created.token;
-  }, 60_000);
+  });
 
   it("starts with --demo, serves socket (0660) and TCP, and stops gracefully on SIGTERM", async () => {
     const token = process.env.BERTH_TEST_TOKEN ?? "";
@@ -90,6 +90,11 @@ describe("berthd entry point", () => {
     ]);
     try {
       expect(stdout()).toContain(`curl -s --unix-socket ${socket}`);
+      // The console's address, served from apps/web's build (turbo builds it before berthd).
+      expect(stdout()).toContain(`Web console: ${url}/ui/ (sign in with an API token)`);
+      const page = await fetch(`${url}/ui/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<title>Berth console</title>");
       expect(statSync(socket).mode & 0o777).toBe(0o660);
       const local = new BerthApi({ socketPath: socket });
       expect(await local.members.names()).toEqual(["node1", "node2", "node3", "node4"]);
@@ -125,7 +130,7 @@ describe("berthd entry point", () => {
         await gone;
       }
     }
-  }, 90_000);
+  });
 
   it("keeps its data across restarts and does not reload the demo", async () => {
     const { child, url } = await startDaemon([
@@ -163,7 +168,7 @@ describe("berthd entry point", () => {
       child.kill("SIGINT");
       expect(await exited).toBe(0);
     }
-  }, 90_000);
+  });
 });
 
 describe("berthd token storage upgrade", () => {
@@ -184,5 +189,5 @@ describe("berthd token storage upgrade", () => {
     await run(process.execPath, [...NODE_ARGS, "token", "revoke", "legacy", "--db", db]);
     const after = await run(process.execPath, [...NODE_ARGS, "token", "list", "--db", db, "--json"]);
     expect(JSON.parse(after.stdout)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -27,6 +27,8 @@ const EMBEDDABLE = [
   "packages/engine",
   "packages/adapter-sqlite",
   "packages/client",
+  // The console's built files, which berthd serves at /ui/ (a dependency of @berth/server).
+  "apps/web",
   "apps/server",
 ];
 

@@ -10,6 +10,7 @@ import { projectRoutes } from "./projects.js";
 import { rebalanceRoutes } from "./rebalance.js";
 import { resourceClassRoutes } from "./resource-classes.js";
 import type { RouteSpec } from "./route-spec.js";
+import { scriptletRoutes } from "./scriptlet.js";
 import { serverRoutes } from "./server.js";
 import { tokenRoutes } from "./tokens.js";
 
@@ -19,6 +20,7 @@ import { tokenRoutes } from "./tokens.js";
  */
 export const allRoutes: readonly RouteSpec[] = [
   ...serverRoutes,
+  ...scriptletRoutes,
   ...memberRoutes,
   ...groupRoutes,
   ...rebalanceRoutes,

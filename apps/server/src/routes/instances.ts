@@ -1,11 +1,12 @@
 import type { BulkCreateResult, Instance } from "@berth/api-types";
 import type { Engine, InstanceRecord } from "@berth/engine";
-import { badRequest } from "../http/http-error.js";
+import { badRequest, notFoundHttp } from "../http/http-error.js";
 import { matchesLxdFilter, parseLxdFilter } from "../http/lxd-filter.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
 import { instanceUrlOf } from "../wire/catalog.js";
 import { dryRunToWire } from "../wire/dry-run.js";
 import { instanceFullToWire, instanceStateToWire, instanceToWire } from "../wire/instances.js";
+import { placementRecordToWire } from "../wire/placement-record.js";
 import { resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
@@ -176,6 +177,27 @@ export const instanceRoutes: RouteSpec[] = [
     handle: async ({ services, params, project }) => {
       await services.engine.getInstance(project, params.name);
       throw notRunHere("running commands (exec)");
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${instance}/placement`,
+    operationId: "getInstancePlacement",
+    summary:
+      "Why the instance is on its member: the decision record of its last placement (candidates, rejections grouped by reason, the scriptlet's log, which policy decided)",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    response: "InstancePlacementRecord",
+    errors: [404],
+    handle: async ({ services, params, project }) => {
+      const record = await services.engine.getInstance(project, params.name);
+      if (record.decision === null) {
+        throw notFoundHttp(
+          `No placement decision is recorded for instance "${params.name}" in project "${project}" (it was stored before decisions were recorded)`,
+        );
+      }
+      return { metadata: placementRecordToWire(record, record.decision) };
     },
   }),
   defineRoute({

@@ -1,5 +1,5 @@
 import { notFoundHttp } from "../http/http-error.js";
-import { inventoriesToWire, inventoryToWire, memberToWire } from "../wire/members.js";
+import { inventoriesToWire, inventoryToWire, memberFullToWire, memberToWire } from "../wire/members.js";
 import { listing, resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec, readingTheModel } from "./route-spec.js";
 
@@ -12,12 +12,20 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     method: "GET",
     path: BASE,
     operationId: "listMembers",
-    summary: "List cluster members",
+    summary:
+      "List cluster members (recursion=2: each with its inventories, their usage and capacity, and its instance count)",
     tag: "cluster",
     access: "any",
     query: ["recursion"],
     handle: ({ services, recursion }) => ({
-      metadata: listing(services.engine.listMembers(), recursion, (m) => member(m.record.name), memberToWire),
+      metadata: listing(
+        services.engine.listMembers(),
+        recursion,
+        (m) => member(m.record.name),
+        recursion === 2
+          ? (m) => memberFullToWire(m, services.engine.inventories(m.record.name))
+          : memberToWire,
+      ),
     }),
   }),
   defineRoute({

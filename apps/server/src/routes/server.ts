@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { Server } from "@berth/api-types";
-import { isAdmin } from "../auth/principal.js";
+import { isAdmin, type Principal } from "../auth/principal.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 /** LXD extension names for the features Berth implements. */
@@ -31,6 +31,14 @@ export const API_EXTENSIONS = [
   "clustering_failure_domains",
   "operation_wait",
   "events_lifecycle",
+  // GET /1.0/instances/NAME/placement: each instance's decision record; dry runs answer `rejections`.
+  "berth_placement_records",
+  // GET /1.0/cluster/members?recursion=2: members with inventories, usage, capacity and instance counts.
+  "berth_cluster_fill",
+  // POST /1.0/scriptlet/check: a proposed scriptlet checked without setting it (errors at line and column).
+  "berth_scriptlet_check",
+  // The web console at /ui/.
+  "berth_console",
 ] as const;
 
 /** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */
@@ -40,6 +48,25 @@ function clusterArchitectures(services: {
   const seen = new Set<string>();
   for (const member of services.engine.listMembers()) seen.add(member.record.architecture);
   return [...seen].sort();
+}
+
+/**
+ * Who is asking (LXD's `auth_user_name` and `auth_user_method`), and Berth's
+ * `auth_user_projects`: the projects a restricted token may use, null when
+ * every project is allowed (admins and the Unix socket). A client such as
+ * the console shows only what the caller may use.
+ */
+function authUser(
+  principal: Principal,
+): Pick<Server, "auth_user_name" | "auth_user_method" | "auth_user_projects"> {
+  if (principal.kind === "local") {
+    return { auth_user_name: "", auth_user_method: "unix", auth_user_projects: null };
+  }
+  return {
+    auth_user_name: principal.name,
+    auth_user_method: "bearer",
+    auth_user_projects: principal.admin ? null : [...principal.projects],
+  };
 }
 
 /** Server info and server config (`GET/PUT/PATCH /1.0`). */
@@ -61,6 +88,7 @@ export const serverRoutes: RouteSpec[] = [
         api_status: "stable",
         api_version: "1.0",
         auth: "trusted",
+        ...authUser(principal),
         public: false,
         config,
         environment: {

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   tls?: TlsFiles;
   /** How long finished LXD operations stay readable. */
   operationRetentionMs?: number;
+  /** The web console's assets to serve at /ui/ (none: /ui/ says the console is not built). */
+  consoleDir?: string;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.operationRetentionMs !== undefined
       ? { operationRetentionMs: options.operationRetentionMs }
       : {}),
+    ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {

@@ -1,6 +1,7 @@
 import type { DryRunResult } from "@berth/api-types";
 import type { DryRunOutcome } from "@berth/engine";
 import { httpStatusOf } from "../http/status-of.js";
+import { rejectionsToWire } from "./placement-record.js";
 
 /**
  * The engine's dry-run outcome as berthd answers it (`POST
@@ -19,6 +20,7 @@ export function dryRunToWire(outcome: DryRunOutcome): DryRunResult {
   return {
     decision,
     candidates: outcome.candidates,
+    rejections: rejectionsToWire(outcome.rejections),
     scriptlet_ran: outcome.scriptletRan,
     log: outcome.logs,
     cost: { steps: outcome.cost.steps, time_ms: outcome.cost.ms },

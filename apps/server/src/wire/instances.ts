@@ -1,9 +1,9 @@
 import type { Instance } from "@berth/api-types";
-import { type InstanceExpansion, type InstanceRecord, instanceView } from "@berth/engine";
+import { type InstanceExpansion, type InstanceRecord, instanceView, resourcesOf } from "@berth/engine";
 
 /**
  * Engine instance record -> LXD `Instance` (plus Berth's uuid, flavor,
- * forthcoming). `expanded` is its expanded config and devices, computed by
+ * forthcoming, resources). `expanded` is its expanded config and devices, computed by
  * the engine (a placement's outcome, or `engine.expandedInstance`).
  * The answer owns `expanded` (it is not copied).
  */
@@ -30,6 +30,7 @@ export function instanceToWire(record: InstanceRecord, expanded: InstanceExpansi
     last_used_at: view.last_used_at ?? "1970-01-01T00:00:00Z",
     flavor: record.flavor ?? "",
     forthcoming: record.forthcoming,
+    resources: resourcesOf(record),
   };
 }
 

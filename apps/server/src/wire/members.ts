@@ -1,4 +1,4 @@
-import type { ClusterMember, MemberInventories } from "@berth/api-types";
+import type { ClusterMember, ClusterMemberFull, MemberInventories } from "@berth/api-types";
 import type { InventoryView, MemberInfo } from "@berth/engine";
 
 const STATUS_MESSAGES: Record<string, string> = {
@@ -37,6 +37,16 @@ function inventoryFields(view: InventoryView) {
   };
 }
 
+/** The inventory with where it came from and both ledgers' usage. */
+function withUsage(view: InventoryView) {
+  return {
+    ...inventoryFields(view),
+    derived: view.source === "derived",
+    used: view.used,
+    forthcoming: view.forthcoming,
+  };
+}
+
 export function inventoryToWire(view: InventoryView) {
   return { ...inventoryFields(view), used: view.used, forthcoming: view.forthcoming };
 }
@@ -51,12 +61,23 @@ export function inventoriesToWire(inv: {
 }): MemberInventories {
   const inventories: MemberInventories["inventories"] = {};
   for (const [resourceClass, view] of Object.entries(inv.inventories)) {
-    inventories[resourceClass] = {
-      ...inventoryFields(view),
-      derived: view.source === "derived",
-      used: view.used,
-      forthcoming: view.forthcoming,
-    };
+    inventories[resourceClass] = withUsage(view);
   }
   return { generation: inv.generation, inventories };
+}
+
+/**
+ * `GET /1.0/cluster/members?recursion=2`: the member with every inventory's
+ * usage and capacity (`inventories` is the engine's view of the member), and
+ * its instance count (reservations included).
+ */
+export function memberFullToWire(
+  info: MemberInfo,
+  inventories: { inventories: Record<string, InventoryView> },
+): ClusterMemberFull {
+  const fill: ClusterMemberFull["inventories"] = {};
+  for (const [resourceClass, view] of Object.entries(inventories.inventories)) {
+    fill[resourceClass] = { ...withUsage(view), capacity: view.capacity };
+  }
+  return { ...memberToWire(info), inventories: fill, instance_count: info.instances };
 }

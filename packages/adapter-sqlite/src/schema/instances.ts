@@ -1,3 +1,4 @@
+import type { PlacementDecisionRecord } from "@berth/engine";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { projects } from "./catalog.js";
@@ -33,6 +34,9 @@ export const instances = sqliteTable(
     limitsCpu: integer("limits_cpu").notNull().default(0),
     limitsMemoryBytes: integer("limits_memory_bytes").notNull().default(0),
     limitsDiskBytes: integer("limits_disk_bytes").notNull().default(0),
+    // The decision record (engine `PlacementDecisionRecord`, JSON): why the
+    // instance is on its member. NULL for rows written before migration 0008.
+    decision: text("decision", { mode: "json" }).$type<PlacementDecisionRecord>(),
     revision: integer("revision").notNull(),
   },
   (t) => [

@@ -32,6 +32,7 @@ const INSTANCE_COLUMNS = [
   "limits_cpu",
   "limits_memory_bytes",
   "limits_disk_bytes",
+  "decision",
   "revision",
 ];
 
@@ -58,6 +59,7 @@ function instanceValues(record: InstanceRecord, memberId: number): InValue[] {
     record.limitsUsage.cpu,
     record.limitsUsage.memoryBytes,
     record.limitsUsage.diskBytes,
+    record.decision === null ? null : JSON.stringify(record.decision),
     record.revision,
   ];
 }

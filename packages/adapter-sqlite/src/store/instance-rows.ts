@@ -84,6 +84,7 @@ function instanceRecordOf(row: InstanceRow, location: string, rows: AllocationRo
     createdAt: row.createdAt,
     allocations: rows,
     limitsUsage: { cpu: row.limitsCpu, memoryBytes: row.limitsMemoryBytes, diskBytes: row.limitsDiskBytes },
+    decision: row.decision ?? null,
     revision: row.revision,
   };
 }

@@ -107,4 +107,5 @@ export const instance = {
   last_used_at: "1970-01-01T00:00:00Z",
   flavor: "",
   forthcoming: false,
+  resources: { VCPU: 1, MEMORY_MB: 512 },
 };

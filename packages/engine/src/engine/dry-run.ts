@@ -5,6 +5,7 @@
 import type { EngineError } from "../errors.js";
 import type { DecidedBy } from "../pipeline/decide.js";
 import type { ScriptletCost, ScriptletLogLine } from "../scriptlet/port.js";
+import type { RejectionGroup } from "../store/records.js";
 
 export type DryRunDecision =
   | { outcome: "placed"; member: string; decidedBy: DecidedBy }
@@ -15,6 +16,13 @@ export interface DryRunOutcome {
   decision: DryRunDecision;
   /** The members that passed every filter, in the order the decision saw them. */
   candidates: string[];
+  /**
+   * Every other member, grouped by the first reason it was turned down for
+   * (most frequent first, the first few named): what the decision record of
+   * a real placement would keep, or why nothing fitted. Empty for a member
+   * target that fits.
+   */
+  rejections: RejectionGroup[];
   scriptletRan: boolean;
   logs: ScriptletLogLine[];
   /** What the scriptlet run cost (zeros when none ran). */

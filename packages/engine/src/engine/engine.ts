@@ -40,7 +40,12 @@ import {
 import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
 import { type EvacuationOutcome, type MovedInstance, Relocation } from "./relocation.js";
 import { EngineRuntime } from "./runtime.js";
-import { checkScriptletValue, SCRIPTLET_KEY } from "./scriptlet-value.js";
+import {
+  checkScriptletValue,
+  SCRIPTLET_KEY,
+  type ScriptletProblem,
+  scriptletProblem,
+} from "./scriptlet-value.js";
 
 export interface EngineOptions {
   store: Store;
@@ -166,6 +171,18 @@ export class Engine {
     this.runtime.setConfig(next);
     if (RATIO_KEYS.some((key) => key in patch)) await this.members.rederiveAll();
     return cloneJson(next);
+  }
+
+  /**
+   * What setting `instances.placement.scriptlet` to `source` would say,
+   * without setting it: undefined when it would be accepted, else the
+   * reason and where (line and column when the error has a position).
+   * The same check a config set and a dry run with a proposed scriptlet
+   * run (compile, top level, entry point signature), for editors that
+   * check as the operator types.
+   */
+  checkScriptlet(source: string): ScriptletProblem | undefined {
+    return scriptletProblem(this.runtime.scriptletHost, source);
   }
 
   /** PUT semantics: the given values replace the whole config. */

@@ -1,3 +1,5 @@
+/** What an instance holds per resource class (its allocation rows summed; both ledgers). */
+export { resourcesOf } from "../pipeline/expand/stored.js";
 export * from "./catalog.js";
 export type * from "./catalog-patches.js";
 export type { DryRunDecision, DryRunOutcome } from "./dry-run.js";
@@ -18,3 +20,4 @@ export {
 export type { BulkOrder, BulkOutcome, CreateOptions, DryRunOptions, PlacementOutcome } from "./placer.js";
 export type { RebalanceMove, RebalanceOptions, RebalancePlan } from "./rebalance.js";
 export type { EvacuationOutcome, MovedInstance } from "./relocation.js";
+export type { ScriptletProblem } from "./scriptlet-value.js";

@@ -13,7 +13,7 @@ import type { DecidedBy } from "../pipeline/decide.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { bodyOf, expandStored } from "../pipeline/expand/stored.js";
 import { isUuid, projectOf } from "../pipeline/expand/target.js";
-import { plan } from "../pipeline/plan.js";
+import { plan, recordOfDecision } from "../pipeline/plan.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import { allocationsOf } from "../store/allocations.js";
 import { cloneDevices } from "../store/clone.js";
@@ -209,7 +209,7 @@ export class InstanceOps {
       const decision = plan(runtime, request, { scriptlet });
       decidedBy = decision.decidedBy;
       candidates = decision.candidates;
-      draft.move(request, record, decision.member.name, null);
+      draft.move(request, record, decision.member.name, null, recordOfDecision(runtime, request, decision));
     });
     return { instance: result.instances[0]!, from: record.location, decidedBy, candidates };
   }

@@ -4,18 +4,19 @@
  * in-flight, then ONE claim for the whole batch: all land or none do).
  */
 import type { InstancesPost } from "@berth/api-types";
+import { REJECTION_SAMPLE } from "../decision/tally.js";
 import { EngineError, invalid } from "../errors.js";
 import { claimWithRetries } from "../pipeline/claim.js";
-import type { DecidedBy, Decision } from "../pipeline/decide.js";
+import type { DecidedBy } from "../pipeline/decide.js";
 import { BatchMemo } from "../pipeline/expand/batch-memo.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { expandCreate } from "../pipeline/expand/create.js";
 import { ExpansionCache, type SharedDerivations } from "../pipeline/expand/expansion-cache.js";
-import { plan } from "../pipeline/plan.js";
+import { type PlannedDecision, plan, recordOfDecision } from "../pipeline/plan.js";
 import type { PlacementRequest } from "../pipeline/request.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import type { ScriptletLogLine } from "../scriptlet/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { InstanceRecord, RejectionGroup } from "../store/records.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { expansionOver, type InstanceExpansion } from "./instance-expansion.js";
 import type { EngineRuntime } from "./runtime.js";
@@ -106,10 +107,10 @@ export class Placer {
     );
     // SCRIPTLET.md: the scriptlet runs only without a member target.
     const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime);
-    let decision: Decision | undefined;
+    let decision: PlannedDecision | undefined;
     const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
       decision = plan(runtime, request, { scriptlet });
-      draft.create(request, decision.member.name);
+      draft.create(request, decision.member.name, recordOfDecision(runtime, request, decision));
       draft.limit(request.projectName, request.limits);
     });
     const final = decision!;
@@ -146,6 +147,7 @@ export class Placer {
       return {
         decision: { outcome: "placed", member: decision.member.name, decidedBy: decision.decidedBy },
         candidates: decision.candidates,
+        rejections: decision.explanation?.rejections ?? [],
         scriptletRan: decision.scriptlet !== null,
         logs: decision.scriptlet?.logs ?? [],
         cost: { steps: decision.scriptlet?.cost.steps ?? 0, ms: decision.scriptlet?.cost.ms ?? 0 },
@@ -156,10 +158,12 @@ export class Placer {
         logs?: ScriptletLogLine[];
         cost?: { steps: number; ms: number };
         candidates?: string[];
+        rejections?: RejectionGroup[];
       };
       return {
         decision: { outcome: "rejected", error },
         candidates: details.candidates ?? [],
+        rejections: sampled(details.rejections ?? []),
         scriptletRan: error.kind === "scriptlet",
         logs: details.logs ?? [],
         cost: { steps: details.cost?.steps ?? 0, ms: details.cost?.ms ?? 0 },
@@ -211,14 +215,15 @@ export class Placer {
       const createdAt = runtime.clock.now().toISOString();
       for (const index of order) {
         const request = requests[index]!;
-        let decision: Decision;
+        let decision: PlannedDecision;
         try {
           decision = plan(runtime, request, { scriptlet });
         } catch (error) {
           throw bulkFailure(error, index, request.name === "" ? request.id : request.name);
         }
         // In request order (as the store answers), whatever the placement order.
-        draft.create(request, decision.member.name, createdAt, index);
+        const record = recordOfDecision(runtime, request, decision, createdAt);
+        draft.create(request, decision.member.name, record, createdAt, index);
       }
       for (const request of requests) draft.limit(request.projectName, request.limits);
     });
@@ -265,4 +270,9 @@ function storeFailureInBatch(error: unknown, requests: PlacementRequest[]): unkn
   if (index < 0) index = 0;
   const one = requests[index]!;
   return bulkFailure(error, index, one.name === "" ? one.id : one.name);
+}
+
+/** A "nothing fits" error's groups with the first few members of each named, as decision records keep them. */
+function sampled(groups: readonly RejectionGroup[]): RejectionGroup[] {
+  return groups.map((group) => ({ ...group, members: group.members.slice(0, REJECTION_SAMPLE) }));
 }

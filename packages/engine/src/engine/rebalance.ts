@@ -11,6 +11,7 @@
  * claim: all moves land or none do.
  */
 import { inventoryCapacity } from "@berth/resources";
+import { movedDecision } from "../decision/record.js";
 import { EngineError } from "../errors.js";
 import type { MemberState } from "../model/member-state.js";
 import { claimWithRetries } from "../pipeline/claim.js";
@@ -234,10 +235,12 @@ export class Rebalancer {
     }
     await claimWithRetries(runtime, 1, (draft) => {
       draft.claim.replace = [];
+      const at = runtime.clock.now().toISOString();
+      const members = runtime.model.allMembers().length;
       for (const [id, to] of finalLocation) {
         const record = records.get(id)!;
         if (record.location === to) continue;
-        draft.move(requests.get(id)!, record, to, record.origin);
+        draft.move(requests.get(id)!, record, to, record.origin, movedDecision("rebalance", to, at, members));
       }
     });
     return { ...plan, applied: true };

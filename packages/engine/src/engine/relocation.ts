@@ -6,15 +6,17 @@
  * or none does, and the member's state is reverted on failure. Each moved
  * instance records its origin; restore moves exactly those back.
  */
+
+import { movedDecision } from "../decision/record.js";
 import { EngineError } from "../errors.js";
 import { claimWithRetries } from "../pipeline/claim.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { expandStored } from "../pipeline/expand/stored.js";
-import { plan } from "../pipeline/plan.js";
+import { plan, recordOfDecision } from "../pipeline/plan.js";
 import type { PlacementRequest } from "../pipeline/request.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import type { PlacementReason } from "../scriptlet/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { InstanceRecord, PlacementDecisionRecord } from "../store/records.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface MovedInstance {
@@ -68,11 +70,15 @@ export class Relocation {
       const scriptlet = await scriptletSetup(runtime);
       const { result } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
         draft.claim.replace = [];
+        const at = runtime.clock.now().toISOString();
         for (const [index, record] of movable.entries()) {
           const request = requests[index]!;
           let member: string;
+          let decision: PlacementDecisionRecord;
           try {
-            member = plan(runtime, request, { scriptlet }).member.name;
+            const planned = plan(runtime, request, { scriptlet });
+            member = planned.member.name;
+            decision = recordOfDecision(runtime, request, planned, at);
           } catch (error) {
             if (!(error instanceof EngineError)) throw error;
             throw new EngineError(
@@ -81,7 +87,7 @@ export class Relocation {
               { ...(error.details ?? {}), instance: labelOf(record), project: record.project },
             );
           }
-          draft.move(request, record, member, name);
+          draft.move(request, record, member, name, decision);
         }
       });
       return {
@@ -117,8 +123,16 @@ export class Relocation {
       requests.push(await expandStored(runtime, catalog, record, { reason: "relocation" }));
     }
     // Restore names its member: each instance goes back where it came from, no candidates to rank.
+    const decision = movedDecision(
+      "restore",
+      name,
+      runtime.clock.now().toISOString(),
+      runtime.model.allMembers().length,
+    );
     const { result } = await claimWithRetries(runtime, 1, (draft) => {
-      for (const [index, record] of returning.entries()) draft.move(requests[index]!, record, name, null);
+      for (const [index, record] of returning.entries()) {
+        draft.move(requests[index]!, record, name, null, decision);
+      }
     });
     return {
       member: name,

@@ -10,18 +10,40 @@ import type { ScriptletHost } from "../scriptlet/port.js";
 
 export const SCRIPTLET_KEY = "instances.placement.scriptlet";
 
-/** Throws EngineError (kind "invalid" for a bad scriptlet); "" (unset) always passes. */
-export function checkScriptletValue(host: ScriptletHost, source: string): void {
-  if (source === "") return;
+/**
+ * Why a scriptlet would be refused: the reason as a config set words it
+ * after `Cannot set ... :` (go.starlark.net's `instance_placement:LINE:COL:
+ * message` for compile and top-level errors), and where, when the error
+ * has a position (1-based line and column).
+ */
+export interface ScriptletProblem {
+  message: string;
+  line: number | null;
+  column: number | null;
+}
+
+/** The problem that refuses `source`, or undefined when it would be accepted. */
+export function scriptletProblem(host: ScriptletHost, source: string): ScriptletProblem | undefined {
+  if (source === "") return undefined;
   const reason = checkServerConfigValue(SCRIPTLET_KEY, source);
-  if (reason !== undefined)
-    throw new EngineError("invalid", serverConfigErrorMessage(SCRIPTLET_KEY, source, reason));
+  if (reason !== undefined) return { message: reason, line: null, column: null };
   try {
     host.validate(source);
+    return undefined;
   } catch (error) {
-    if (error instanceof EngineError) {
-      throw new EngineError(error.kind, serverConfigErrorMessage(SCRIPTLET_KEY, source, error.message));
-    }
-    throw error;
+    if (!(error instanceof EngineError) || error.kind !== "invalid") throw error;
+    const at = error.details as { line?: number; column?: number } | undefined;
+    return { message: error.message, line: at?.line ?? null, column: at?.column ?? null };
   }
+}
+
+/** Throws EngineError (kind "invalid" for a bad scriptlet); "" (unset) always passes. */
+export function checkScriptletValue(host: ScriptletHost, source: string): void {
+  const problem = scriptletProblem(host, source);
+  if (problem === undefined) return;
+  throw new EngineError(
+    "invalid",
+    serverConfigErrorMessage(SCRIPTLET_KEY, source, problem.message),
+    problem.line === null ? undefined : { line: problem.line, column: problem.column },
+  );
 }

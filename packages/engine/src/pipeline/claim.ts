@@ -17,7 +17,7 @@ import { hasLimits } from "../expand/project-limits.js";
 import type { PendingPlacement } from "../model/cluster-model.js";
 import { allocationsOf } from "../store/allocations.js";
 import type { Claim, ClaimFailureDetails, ClaimResult, NewInstance, ProjectLimits } from "../store/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { InstanceRecord, PlacementDecisionRecord } from "../store/records.js";
 import type { PlacementRequest } from "./request.js";
 
 /** The capacity a decided placement holds in the model until its claim settles. */
@@ -30,12 +30,13 @@ export function pendingOf(request: PlacementRequest, member: string): PendingPla
   };
 }
 
-/** The record a create claim writes for a request placed on `member`. */
+/** The record a create claim writes for a request placed on `member`, with the decision that placed it. */
 export function recordOf(
   request: PlacementRequest,
   member: string,
   memberArchitecture: string,
   createdAt: string,
+  decision: PlacementDecisionRecord,
 ): NewInstance {
   return {
     id: request.id,
@@ -59,17 +60,24 @@ export function recordOf(
     createdAt,
     allocations: allocationsOf(member, request.resources, request.forthcoming ? "forthcoming" : "used"),
     limitsUsage: request.limitsUsage,
+    decision,
   };
 }
 
-/** A stored instance moved to `member` (allocations follow it). */
-export function movedRecord(record: InstanceRecord, member: string, origin: string | null): NewInstance {
+/** A stored instance moved to `member` (allocations follow it), with the decision that moved it. */
+export function movedRecord(
+  record: InstanceRecord,
+  member: string,
+  origin: string | null,
+  decision: PlacementDecisionRecord,
+): NewInstance {
   const { revision: _revision, ...rest } = record;
   return {
     ...rest,
     location: member,
     origin,
     allocations: record.allocations.map((row) => ({ ...row, member })),
+    decision,
   };
 }
 
@@ -90,19 +98,29 @@ export class ClaimDraft {
   create(
     request: PlacementRequest,
     member: string,
+    decision: PlacementDecisionRecord,
     createdAt = this.runtime.clock.now().toISOString(),
     slot = this.pendings.length,
   ): void {
     this.hold(request, member, slot);
     const memberArchitecture = this.runtime.model.member(member)?.record.architecture ?? "";
     this.claim.create ??= [];
-    this.claim.create[slot] = recordOf(request, member, memberArchitecture, createdAt);
+    this.claim.create[slot] = recordOf(request, member, memberArchitecture, createdAt, decision);
   }
 
-  /** A stored instance placed on `member` (`origin`: the member it is evacuated from, if any). */
-  move(request: PlacementRequest, record: InstanceRecord, member: string, origin: string | null): void {
+  /**
+   * A stored instance placed on `member` (`origin`: the member it is
+   * evacuated from, if any), with the decision that moved it.
+   */
+  move(
+    request: PlacementRequest,
+    record: InstanceRecord,
+    member: string,
+    origin: string | null,
+    decision: PlacementDecisionRecord,
+  ): void {
     this.hold(request, member, this.pendings.length);
-    this.replace(record, movedRecord(record, member, origin));
+    this.replace(record, movedRecord(record, member, origin, decision));
   }
 
   /** An edit of a stored instance, checked against its revision. */

@@ -50,7 +50,13 @@ export function noCandidateError(set: CandidateSet, subject: string): EngineErro
       ? `No suitable cluster member could be found for ${subject}: the cluster has no members`
       : `No suitable cluster member could be found for ${subject}: ${why}`;
   const details = {
-    rejections: summaries.map(({ code, count, members, text }) => ({ code, count, members, text })),
+    rejections: summaries.map(({ code, count, members, text, capacity }) => ({
+      code,
+      count,
+      members,
+      text,
+      capacity,
+    })),
   };
   return summaries.some((summary) => summary.capacity)
     ? insufficientCapacity(message, details)

@@ -6,10 +6,13 @@
  */
 import { exceededLimit } from "../claim-rules/project-limits.js";
 import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../claim-rules/project-usage.js";
+import { explainPlacement, type PlacementExplanation } from "../decision/explain.js";
+import { decisionRecord } from "../decision/record.js";
 import type { EngineRuntime } from "../engine/runtime.js";
 import { insufficientCapacity, invalid, notFound } from "../errors.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { ClusterModel } from "../model/cluster-model.js";
+import type { PlacementDecisionRecord } from "../store/records.js";
 import { type Decision, decide, type ScriptletSetup } from "./decide.js";
 import { type PlacementRequest, subjectOf } from "./request.js";
 
@@ -45,7 +48,17 @@ export interface PlanOptions {
   listAll?: boolean;
 }
 
-export function plan(runtime: EngineRuntime, request: PlacementRequest, options: PlanOptions): Decision {
+/** A decision and why the other members were not chosen. */
+export interface PlannedDecision extends Decision {
+  /** Null for an explicit member target (no candidate search ran). */
+  explanation: PlacementExplanation | null;
+}
+
+export function plan(
+  runtime: EngineRuntime,
+  request: PlacementRequest,
+  options: PlanOptions,
+): PlannedDecision {
   const model = runtime.model;
   // Moves and evacuations add no instance to the project.
   if (request.reason === "new") checkProjectLimits(model, request);
@@ -59,9 +72,34 @@ export function plan(runtime: EngineRuntime, request: PlacementRequest, options:
       const message = `Cluster member "${target.name}" can't take ${subjectOf(request)}: it ${why.one}`;
       throw why.capacity ? insufficientCapacity(message) : invalid(message);
     }
-    return { member, decidedBy: "target", candidates: [member.name], scriptlet: null };
+    return { member, decidedBy: "target", candidates: [member.name], scriptlet: null, explanation: null };
   }
   const listAll = options.scriptlet !== null || options.listAll === true;
   const set = runtime.stack.candidates(model, request, time, listAll ? "all" : "first");
-  return decide(set, request, options.scriptlet, time);
+  const decision = decide(set, request, options.scriptlet, time);
+  // The default policy took the first candidate without listing the rest: the walk counts them.
+  const listed = listAll ? decision.candidates : null;
+  return { ...decision, explanation: explainPlacement(runtime.stack, model, request, time, listed) };
+}
+
+/** The decision record an instance placed by `decision` keeps. */
+export function recordOfDecision(
+  runtime: EngineRuntime,
+  request: PlacementRequest,
+  decision: PlannedDecision,
+  at: string = runtime.clock.now().toISOString(),
+): PlacementDecisionRecord {
+  const target = request.target;
+  return decisionRecord({
+    at,
+    reason: request.reason,
+    decidedBy: decision.decidedBy,
+    member: decision.member.name,
+    target: target === null ? null : target.kind === "group" ? `@${target.name}` : target.name,
+    placementGroup: request.groupPolicy,
+    candidates: decision.candidates,
+    explanation: decision.explanation,
+    members: runtime.model.allMembers().length,
+    scriptlet: decision.scriptlet,
+  });
 }

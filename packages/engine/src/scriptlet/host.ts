@@ -72,6 +72,11 @@ export interface ScriptletHostOptions {
   onCompile?: (source: string) => void;
 }
 
+/** A validation error's position as `EngineError.details` (`ScriptletProblem` in engine/scriptlet-value.ts). */
+function positionDetails(pos: { line: number; col: number } | undefined) {
+  return pos === undefined ? undefined : { line: pos.line, column: pos.col };
+}
+
 /** Text of a Starlark error as callers see it (Starlark errors carry normal JS strings). */
 function messageOf(err: unknown): string {
   if (err instanceof RangeError) return `internal error: ${err.message}`;
@@ -127,7 +132,8 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     try {
       program = compileBySource(source);
     } catch (err) {
-      if (err instanceof ScriptletCompileError) throw new EngineError("invalid", err.message);
+      if (err instanceof ScriptletCompileError)
+        throw new EngineError("invalid", err.message, positionDetails(err.position));
       throw hostFailure(err);
     }
     // The top level runs with no builtins bound, as Incus does: it may define
@@ -139,7 +145,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
     } catch (err) {
       if (!isScriptletFault(err)) throw hostFailure(err);
       const pos = isStarlarkError(err) ? errorPosition(err) : undefined;
-      throw new EngineError("invalid", positioned(pos, messageOf(err)));
+      throw new EngineError("invalid", positioned(pos, messageOf(err)), positionDetails(pos));
     }
     const check = checkEntryPoint(shapeOf(entry));
     if (!check.ok) throw new EngineError("invalid", check.message);

@@ -25,6 +25,14 @@ const DIALECT = { set: true, while: false, recursion: false, globalReassign: fal
 /** A scan, parse or resolve error, already formatted `instance_placement:LINE:COL: msg`. */
 export class ScriptletCompileError extends Error {
   override readonly name = "ScriptletCompileError";
+
+  constructor(
+    message: string,
+    /** Where the first error is (1-based), for editors that mark it. */
+    readonly position?: { line: number; col: number },
+  ) {
+    super(message);
+  }
 }
 
 interface SyntaxErrorEntry {
@@ -46,7 +54,8 @@ export function compileScriptlet(source: string): Program {
     return compile(source, { filename: PROGRAM_NAME, predeclared: BUILTIN_NAMES, dialect: DIALECT });
   } catch (err) {
     const first = syntaxErrorsOf(err)?.[0];
-    if (first !== undefined) throw new ScriptletCompileError(positioned(first, first.msg));
+    if (first !== undefined)
+      throw new ScriptletCompileError(positioned(first, first.msg), { line: first.line, col: first.col });
     throw err;
   }
 }

@@ -62,6 +62,8 @@ export function storedInstance(record: Omit<InstanceRecord, "revision">, revisio
       memoryBytes: record.limitsUsage.memoryBytes,
       diskBytes: record.limitsUsage.diskBytes,
     },
+    // Frozen when built (decision/record.ts): shared, never copied.
+    decision: record.decision,
     revision,
   };
 }

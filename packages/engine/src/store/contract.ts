@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EngineError } from "../errors.js";
-import { allocationsOf, inventory, newInstance, newMember } from "./fixtures.js";
+import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
 import { isRecordChanged } from "./record-version.js";
 import type { InventoryRecord } from "./records.js";
@@ -550,6 +550,34 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.claim({ replace: [{ record: { ...x, name: "z" }, expectedRevision: x.revision }] });
         expect(await store.getInstance("default", "x")).toBeUndefined();
         expect((await store.getInstance("default", "z"))?.id).toBe(x.id);
+      });
+
+      it("keeps each instance's decision record through create, replace and every read", async () => {
+        await addMember("a");
+        await addMember("b");
+        const decided = sampleDecision("a");
+        const created = await store.claim({
+          create: [newInstance("x", "a", {}, { decision: decided }), newInstance("y", "a")],
+        });
+        expect(created.instances[0]!.decision).toEqual(decided);
+        expect(created.instances[1]!.decision).toBeNull();
+        const x = created.instances[0]!;
+        expect((await store.getInstance("default", "x"))?.decision).toEqual(decided);
+        expect((await store.getInstanceById(x.id))?.decision).toEqual(decided);
+        expect((await store.listInstances()).map((record) => record.decision)).toEqual([decided, null]);
+        // A move writes the decision that moved it; a rename keeps the one it has.
+        const moved = sampleDecision("b", { reason: "rebalance", decidedBy: "rebalance", candidates: null });
+        const { revision: _revision, ...rest } = x;
+        const replaced = await store.claim({
+          replace: [
+            {
+              record: { ...rest, location: "b", allocations: [], decision: moved },
+              expectedRevision: x.revision,
+            },
+          ],
+        });
+        expect(replaced.instances[0]!.decision).toEqual(moved);
+        expect((await store.getInstance("default", "x"))?.decision).toEqual(moved);
       });
 
       it("remove frees allocations; removing an unknown id is a conflict", async () => {

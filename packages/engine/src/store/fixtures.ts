@@ -8,7 +8,7 @@
 
 import { allocationsOf } from "./allocations.js";
 import type { NewInstance, NewMember } from "./port.js";
-import type { InventoryRecord } from "./records.js";
+import type { InventoryRecord, PlacementDecisionRecord } from "./records.js";
 
 export { allocationsOf };
 
@@ -90,6 +90,38 @@ export function newInstance(
     createdAt: "2026-01-01T00:00:00.000Z",
     allocations: allocationsOf(location, resources, forthcoming ? "forthcoming" : "used"),
     limitsUsage: { cpu: 0, memoryBytes: 0, diskBytes: 0 },
+    decision: null,
+    ...overrides,
+  };
+}
+
+/** A decision record with every part filled, as the engine writes one (tests of stores and wire shapes). */
+export function sampleDecision(
+  member: string,
+  overrides: Partial<PlacementDecisionRecord> = {},
+): PlacementDecisionRecord {
+  return {
+    at: "2026-01-01T00:00:00.000Z",
+    reason: "new",
+    decidedBy: "scriptlet",
+    member,
+    target: "@rack-a",
+    placementGroup: { name: "web", policy: "spread", rigor: "permissive" },
+    members: 5,
+    candidates: { count: 2, leading: [member, "other"] },
+    rejections: [
+      { code: "offline", count: 2, text: "2 members are offline", members: ["n3", "n4"], capacity: false },
+      {
+        code: "capacity:MEMORY_MB",
+        count: 1,
+        text: "1 member has too little MEMORY_MB",
+        members: ["n5"],
+        capacity: true,
+      },
+    ],
+    log: [{ level: "info", message: 'instance_placement started: "é" ✓' }],
+    logDropped: 3,
+    scriptlet: { steps: 120, ms: 0.25 },
     ...overrides,
   };
 }

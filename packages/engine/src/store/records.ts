@@ -151,8 +151,76 @@ export interface InstanceRecord {
   createdAt: string;
   allocations: AllocationRow[];
   limitsUsage: LimitsUsage;
+  /**
+   * Why the instance is where it is: the last placement decision that put
+   * it there (create, evacuation, move, rebalance, restore). Null for
+   * records written straight through the Store port and for instances
+   * stored before decisions were recorded.
+   */
+  decision: PlacementDecisionRecord | null;
   /** Optimistic-concurrency counter, assigned and bumped by the store. */
   revision: number;
+}
+
+/** What put an instance on its member: the scriptlet's reasons, and `restore` (back where it was evacuated from). */
+export type DecisionReason = "new" | "evacuation" | "relocation" | "rebalance" | "restore";
+
+/**
+ * Who chose the member: an explicit `?target=member`, the scriptlet's
+ * `set_target`, the default policy (first candidate: fewest instances,
+ * ties in join order, reordered by a placement group), the rebalancer's
+ * plan, or a restore (the member the instance was evacuated from).
+ */
+export type DecisionMaker = "target" | "scriptlet" | "default" | "rebalance" | "restore";
+
+/** Members turned down for one reason: how many, the text, and the first few by name. */
+export interface RejectionGroup {
+  /** Groups identical reasons (e.g. "capacity:MEMORY_MB", "offline"). */
+  code: string;
+  count: number;
+  /** "3 members have too little MEMORY_MB". */
+  text: string;
+  /** The first members turned down for it (at most `REJECTION_SAMPLE`, decision/record.ts). */
+  members: string[];
+  /** Turned down for resources (capacity, inventory), not for policy. */
+  capacity: boolean;
+}
+
+/**
+ * The decision record: a compact, durable answer to "why did this
+ * instance land there?". Bounded whatever the cluster size: candidate
+ * names, rejected members per reason and scriptlet log lines are capped
+ * (decision/record.ts), so a million instances stay within the memory and
+ * start-up bars. Immutable: built frozen by the engine, shared by stores.
+ */
+export interface PlacementDecisionRecord {
+  /** ISO timestamp of the decision. */
+  at: string;
+  reason: DecisionReason;
+  decidedBy: DecisionMaker;
+  /** The member chosen. */
+  member: string;
+  /** The target the caller gave (`member` or `@group`), or null. */
+  target: string | null;
+  /** The placement group whose policy ordered (strict: filtered) the candidates, or null. */
+  placementGroup: { name: string; policy: PlacementPolicy; rigor: PlacementRigor } | null;
+  /** Members in the cluster when it was decided. */
+  members: number;
+  /**
+   * Members that passed every filter, and the first of them in the order
+   * the decision saw them (the default policy picks the first without
+   * ordering the others, so then only the chosen one). Null when no
+   * candidate search ran (an explicit member target, rebalance, restore).
+   */
+  candidates: { count: number; leading: string[] } | null;
+  /** Every other member, grouped by the first reason it was turned down for, most frequent first. */
+  rejections: RejectionGroup[];
+  /** What the scriptlet logged (`log_info`/`log_warn`/`log_error`), the first lines. */
+  log: { level: "info" | "warn" | "error"; message: string }[];
+  /** Log lines beyond those kept. */
+  logDropped: number;
+  /** What the scriptlet run cost, or null when none ran. */
+  scriptlet: { steps: number; ms: number } | null;
 }
 
 export interface ConfigRecord {

@@ -26,6 +26,11 @@ export interface RejectionSummary {
   capacity: boolean;
 }
 
+/** "1 member lacks CUSTOM_FPGA", "3 members have too little MEMORY_MB". */
+export function countedText(why: Rejection, count: number): string {
+  return count === 1 ? `1 member ${why.one}` : `${count} members ${why.many}`;
+}
+
 /** Groups rejections by code, most frequent first (ties keep first-seen order). */
 export function summarizeRejections(
   rejected: { member: string; rejection: Rejection }[],
@@ -42,7 +47,7 @@ export function summarizeRejections(
       count: members.length,
       members,
       capacity: why.capacity,
-      text: members.length === 1 ? `1 member ${why.one}` : `${members.length} members ${why.many}`,
+      text: countedText(why, members.length),
     }))
     .sort((a, b) => b.count - a.count);
 }

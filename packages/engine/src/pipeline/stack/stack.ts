@@ -218,6 +218,31 @@ export class PlacementStack {
     return rejected;
   }
 
+  /**
+   * Whether a member, already past the static filters, passes the usage
+   * filters now: the cheap check a placement runs on each static candidate,
+   * bound once for `request`. For explaining a decision without binding
+   * every filter for every member (decision/explain.ts).
+   */
+  admitter(request: PlacementRequest): (member: MemberState, time: Timing) => boolean {
+    const checks = this.usageChecks(request);
+    return (member, time) => admitsAll(checks, member, time);
+  }
+
+  /** The members among `members` a ranking turns down (a strict placement group), with why. */
+  turnedDownByRankings(
+    model: ClusterModel,
+    request: PlacementRequest,
+    members: readonly MemberState[],
+  ): RejectedMember[] {
+    const turnedDown: RejectedMember[] = [];
+    let remaining = [...members];
+    for (const ranking of this.rankingsOf(request, model)) {
+      if (ranking.reject !== undefined) remaining = turnDown(remaining, ranking, turnedDown);
+    }
+    return turnedDown;
+  }
+
   candidates(model: ClusterModel, request: PlacementRequest, time: Timing, wanted: Wanted): CandidateSet {
     const set = this.cachedSet(model, request);
     const checks = this.usageChecks(request);
