@@ -2,7 +2,13 @@
  * The engine's error vocabulary. Every failure the engine reports is an
  * `EngineError` with a `kind` the HTTP layer maps to a status code
  * (not_found → 404, conflict → 409, insufficient_capacity → 409/507,
- * forbidden → 403, invalid → 400, scriptlet → 400/500, internal → 500).
+ * forbidden → 403, invalid → 400, scriptlet → 400/500, unavailable → 503,
+ * internal → 500).
+ *
+ * `unavailable`: the storage could not answer within its bound (a lock held
+ * by another writer past the lock timeout, a lost database connection).
+ * Nothing was written; the same request may succeed when retried, after
+ * `details.retryAfterSeconds` (the API's `Retry-After`). Never a bug.
  */
 export type EngineErrorKind =
   | "not_found"
@@ -11,6 +17,7 @@ export type EngineErrorKind =
   | "forbidden"
   | "invalid"
   | "scriptlet"
+  | "unavailable"
   | "internal";
 
 export class EngineError extends Error {
@@ -40,6 +47,10 @@ export const forbidden = (message: string, details?: Record<string, unknown>): E
   new EngineError("forbidden", message, details);
 export const insufficientCapacity = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("insufficient_capacity", message, details);
+export const unavailable = (
+  message: string,
+  details: { reason: string; retryAfterSeconds: number } & Record<string, unknown>,
+): EngineError => new EngineError("unavailable", message, details);
 export const internal = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("internal", message, details);
 
@@ -61,6 +72,8 @@ export function httpStatusOf(kind: EngineErrorKind): number {
       return 400;
     case "scriptlet":
       return 400;
+    case "unavailable":
+      return 503;
     case "internal":
       return 500;
   }
