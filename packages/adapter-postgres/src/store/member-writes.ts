@@ -154,7 +154,7 @@ export async function createMember(tx: Tx, member: NewMember, now: string): Prom
   await writeGroups(tx, id, member.groups);
   await writeTraits(tx, id, member.traits);
   await writeInventories(tx, id, member.inventories);
-  await appendChanges(tx, [{ kind: "member", name: member.name, change: "created" }]);
+  await appendChanges(tx, [{ kind: "member", name: member.name, joinOrder: id, change: "created" }]);
   return (await loadMember(tx, member.name))!;
 }
 
@@ -208,7 +208,8 @@ export async function updateMember(
     values.push(current.id);
     await tx.run(`UPDATE members SET ${sets.join(", ")} WHERE id = $${values.length}`, values);
   }
-  if (patchMovesFeed(patch)) await appendChanges(tx, [{ kind: "member", name, change: "updated" }]);
+  if (patchMovesFeed(patch))
+    await appendChanges(tx, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
   return (await loadMember(tx, name))!;
 }
 
@@ -238,7 +239,7 @@ export async function setInventories(
     new Map(consumed.map((row) => [row.resource_class, row.amount])),
   );
   await tx.run("UPDATE members SET generation = generation + 1 WHERE id = $1", [current.id]);
-  await appendChanges(tx, [{ kind: "member", name, change: "updated" }]);
+  await appendChanges(tx, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
   return (await loadMember(tx, name))!;
 }
 
@@ -259,5 +260,5 @@ export async function deleteMember(tx: Tx, name: string): Promise<void> {
     throw conflict(`Cluster member "${name}" still holds allocations of instance ${allocated.instance_id}`);
   }
   await tx.run("DELETE FROM members WHERE id = $1", [current.id]);
-  await appendChanges(tx, [{ kind: "member", name, change: "deleted" }]);
+  await appendChanges(tx, [{ kind: "member", name, joinOrder: current.id, change: "deleted" }]);
 }

@@ -3,7 +3,12 @@ import { type Client, createClient, type InValue, type Row, type TransactionMode
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { isBusy, translateDriverError } from "./driver-errors.js";
 import { LocalClient, type SqlClient, type SqlTransaction } from "./local-client.js";
-import { DEFAULT_BUSY_TIMEOUT_MS, filePragmaStatements, MEMORY_PRAGMA_STATEMENTS } from "./pragmas.js";
+import {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  filePragmaStatements,
+  MEMORY_PRAGMA_STATEMENTS,
+  SYNC_BUSY_WAIT_MS,
+} from "./pragmas.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
 
@@ -27,7 +32,7 @@ export interface ConnectionOptions {
 }
 
 export interface WriteOptions {
-  /** A claim: it writes instances and usage, never the change counter. */
+  /** A claim (group commits pass it; kept for callers, it changes nothing here). */
   claim?: boolean;
 }
 
@@ -51,12 +56,11 @@ export interface Connection {
    */
   write<T>(work: Work<T>, options?: WriteOptions): Promise<T>;
   /**
-   * How many write transactions through this connection have ended (committed
-   * or not) that were not marked `claim`: the ones that may have moved the
-   * change counter. With `dataVersion()`, it tells when a cached read of the
-   * counter may be reused.
+   * How many write transactions through this connection have ended
+   * (committed or not). With `dataVersion()`, it tells when a cached read of
+   * the change feed may be reused.
    */
-  readonly counterWrites: number;
+  readonly writes: number;
   /** Runs `work` on the bare client, queued like a transaction (migrations). */
   exclusive<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
@@ -131,7 +135,7 @@ export async function openConnection(
    * ever need it (a reconnect would empty an in-memory database).
    */
   let reconnects = 0;
-  let counterWrites = 0;
+  let writes = 0;
   const recoverFrom = async (error: unknown): Promise<unknown> => {
     const translated = translateDriverError(error);
     if (location.kind === "file" && isBusy(translated)) {
@@ -141,14 +145,28 @@ export async function openConnection(
     }
     return translated;
   };
+  /**
+   * BEGIN, waiting for another process's write lock without blocking the
+   * event loop: SQLite's own busy wait sleeps on this thread, so it is kept
+   * to a few milliseconds (`busy_timeout`, enough for ordinary turns of
+   * other writers) and a longer wait happens here, between attempts, with
+   * timers. Past `busyTimeoutMs` the work is refused (503, nothing written).
+   */
+  const begin = async (mode: TransactionMode): Promise<SqlTransaction> => {
+    const deadline = Date.now() + busyTimeoutMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        return await client.transaction(mode);
+      } catch (error) {
+        const translated = await recoverFrom(error);
+        if (!isBusy(translated) || Date.now() + pause > deadline) throw translated;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  };
   const inTransaction = <T>(mode: TransactionMode, work: Work<T>): Promise<T> =>
     lock.run(async () => {
-      let tx: SqlTransaction;
-      try {
-        tx = await client.transaction(mode);
-      } catch (error) {
-        throw await recoverFrom(error);
-      }
+      const tx = await begin(mode);
       try {
         // drizzle only calls `execute` on what it wraps, which a libSQL
         // transaction provides; this keeps our own choice of BEGIN mode
@@ -175,15 +193,15 @@ export async function openConnection(
     location,
     client,
     read: (work) => inTransaction("deferred", work),
-    write: async (work, options) => {
+    write: async (work) => {
       try {
         return await inTransaction("write", work);
       } finally {
-        if (options?.claim !== true) counterWrites += 1;
+        writes += 1;
       }
     },
-    get counterWrites() {
-      return counterWrites;
+    get writes() {
+      return writes;
     },
     exclusive: (work) => lock.run(() => work(client)),
     dataVersion: async () => {
@@ -208,11 +226,11 @@ export async function openConnection(
 function createClientFor(location: StoreLocation, busyTimeoutMs: number): SqlClient {
   switch (location.kind) {
     case "memory":
-      return new LocalClient(":memory:", busyTimeoutMs);
+      return new LocalClient(":memory:", Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS));
     case "file":
       // One connection, so the pragmas set above apply to every statement;
-      // `timeout` repeats busy_timeout for when it is reopened.
-      return new LocalClient(resolve(location.path), busyTimeoutMs);
+      // `timeout` repeats busy_timeout for when it is reopened: the short synchronous wait.
+      return new LocalClient(resolve(location.path), Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS));
     case "remote":
       return createClient(
         location.authToken === undefined

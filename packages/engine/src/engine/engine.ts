@@ -89,8 +89,6 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const store = options.store;
     await ensureDefaults(store);
-    // Read before the snapshot: a change committed while it is taken moves the counter again.
-    const seenChanges = (await store.changeVersion?.()) ?? -1;
     const snapshot = await store.snapshot();
     const runtime = new EngineRuntime(
       store,
@@ -99,7 +97,7 @@ export class Engine {
       options.logger ?? silentLogger,
       options.scriptletHost ?? createScriptletHost(),
       snapshot.config,
-      seenChanges,
+      snapshot.feedCursor,
     );
     return new Engine(runtime, options.maxClaimAttempts ?? 5);
   }
@@ -111,9 +109,7 @@ export class Engine {
 
   /** Re-hydrates the model from the store (e.g. after other processes wrote a lot). */
   async refresh(): Promise<void> {
-    const snapshot = await this.runtime.store.snapshot();
-    this.runtime.model.hydrate(snapshot);
-    this.runtime.setConfig(snapshot.config);
+    await this.runtime.rehydrate();
   }
 
   /**

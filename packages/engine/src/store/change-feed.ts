@@ -56,8 +56,12 @@ export type CatalogTableName =
 
 export type ChangeEntry =
   | { kind: "claim"; effect: ClaimEffect }
-  /** A member created, deleted, or changed in a field other than its heartbeat/state. */
-  | { kind: "member"; name: string; change: "created" | "updated" | "deleted" }
+  /**
+   * A member created, deleted, or changed in a field other than its
+   * heartbeat/state. `joinOrder` tells a member from an earlier one of the
+   * same name (deleted and created again).
+   */
+  | { kind: "member"; name: string; joinOrder: number; change: "created" | "updated" | "deleted" }
   | { kind: "catalog"; table: CatalogTableName }
   | { kind: "config" };
 

@@ -282,22 +282,6 @@ export interface Store {
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord>;
 
   /**
-   * Optional (engines fall back to `getConfigVersion` and `tick()` without
-   * it): a counter that moves by exactly one with every committed change
-   * other engines sharing the store must see before their next operation:
-   * a member created, deleted or updated in any field other than
-   * `lastHeartbeat`/`state` (inventories included), any catalog row
-   * created, updated or deleted, and the server config. Heartbeats and
-   * claims do not move it (heartbeats reach other engines through `tick()`,
-   * claims through their authoritative answers and lost races). Engines read
-   * it before every operation and re-read members, catalog mirrors and
-   * config only when it moved, so it must be one cheap read. "Exactly one"
-   * lets an engine recognise its own write (the counter moved by one since
-   * it last looked) and skip re-reading.
-   */
-  changeVersion?(): Promise<number>;
-
-  /**
    * Optional: the change feed (store/change-feed.ts). Engines sharing a
    * store with a feed apply every committed change before they plan, so
    * their models follow each other's claims as well as member, catalog and
