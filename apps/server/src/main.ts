@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { redactedUrl } from "@berth/adapter-postgres";
 import { createApp } from "./app.js";
 import { firstRunMessage } from "./daemon/bootstrap.js";
 import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
@@ -14,7 +15,10 @@ import { SERVER_VERSION } from "./version.js";
 async function serve(argv: string[]): Promise<void> {
   const options = parseDaemonOptions(argv);
   const logger = createLogger({ level: options.logLevel });
-  const backend = await openBackend(options.db, logger);
+  const backend = await openBackend(options.db, logger, {
+    database: options.database,
+    tickPeriodMs: options.tickSeconds * 1000,
+  });
   const metrics = new ServerMetrics({
     processMetrics: true,
     usage: () => backend.usage(),
@@ -40,7 +44,7 @@ async function serve(argv: string[]): Promise<void> {
   }
   const ticker = startTicker(() => backend.tick(), options.tickSeconds * 1000, logger);
   logger.info(
-    { url: running.url, socket: running.socketPath, db: options.db, version: SERVER_VERSION },
+    { url: running.url, socket: running.socketPath, db: redactedUrl(options.db), version: SERVER_VERSION },
     "berthd listening",
   );
 
@@ -52,7 +56,7 @@ async function serve(argv: string[]): Promise<void> {
     demoBeats = startTicker(() => beatDemoMembers(app), DEMO_HEARTBEAT_MS, logger);
   }
   const tokens = await backend.tokens.list();
-  if (tokens.length === 0) process.stdout.write(firstRunMessage(options.db, running));
+  if (tokens.length === 0) process.stdout.write(firstRunMessage(redactedUrl(options.db), running));
   if (options.demo) process.stdout.write(demoInstructions(running));
 
   let stopping = false;

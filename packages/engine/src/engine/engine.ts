@@ -21,6 +21,7 @@ import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
 import type { ConfigRecord, InstanceRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
+import { HealerDuty } from "./healer-duty.js";
 import { syncMemberHeartbeats } from "./heartbeat-sync.js";
 import { expansionOf, type InstanceExpansion } from "./instance-expansion.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
@@ -48,9 +49,23 @@ export interface EngineOptions {
   logger?: Logger;
   /** Claim attempts per placement when racing other writers (default 5). */
   maxClaimAttempts?: number;
+  /**
+   * How often the app calls `tick()` (ms). Given, it lets the engine tell its
+   * own stalls (a tick much later than due) from members going quiet, and
+   * sets the healer lease's lifetime (see engine/healer-duty.ts).
+   */
+  tickPeriodMs?: number;
 }
 
 export interface TickReport {
+  /**
+   * "healer": this engine ran offline detection and healing; "standby":
+   * another engine sharing the store holds the healer lease, so this one
+   * only caught up (the other lists are empty).
+   */
+  role: "healer" | "standby";
+  /** This tick came much later than due: the engine itself was stalled, and silence is counted from now. */
+  stalled: boolean;
   /** Members without a heartbeat within `cluster.offline_threshold`. */
   offline: string[];
   /** Members healed (instances relocated) in this tick. */
@@ -73,11 +88,14 @@ export class Engine {
   private readonly relocation: Relocation;
   private readonly rebalancer: Rebalancer;
   private readonly knownOffline = new Set<string>();
+  private readonly healerDuty: HealerDuty;
 
   private constructor(
     private readonly runtime: EngineRuntime,
     maxAttempts: number,
+    tickPeriodMs: number | undefined,
   ) {
+    this.healerDuty = new HealerDuty(runtime.store, tickPeriodMs === undefined ? {} : { tickPeriodMs });
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
     this.placer = new Placer(runtime, maxAttempts);
@@ -99,7 +117,7 @@ export class Engine {
       snapshot.config,
       snapshot.feedCursor,
     );
-    return new Engine(runtime, options.maxClaimAttempts ?? 5);
+    return new Engine(runtime, options.maxClaimAttempts ?? 5, options.tickPeriodMs);
   }
 
   /** The store this engine writes to. */
@@ -216,14 +234,21 @@ export class Engine {
    */
   async tick(): Promise<TickReport> {
     const runtime = this.runtime;
+    const duty = this.healerDuty;
+    const stalled = duty.observeTick(runtime.nowMs());
+    if (stalled) runtime.logger.log("warn", "this server was stalled: counting member silence from now");
     await runtime.sync();
     // Membership changed in another process: re-hydrate (aggregates) so counts and usage come along.
     if ((await syncMemberHeartbeats(runtime)) === "membership-changed") await this.refresh();
+    const report: TickReport = { role: "standby", stalled, offline: [], healed: [], healingFailed: [] };
+    if (!(await duty.claimDuty())) return report;
+    report.role = "healer";
     const { nowMs, offlineThresholdMs } = runtime.timing();
     const healingMs = runtime.effective.healingThresholdSeconds * 1000;
-    const report: TickReport = { offline: [], healed: [], healingFailed: [] };
     for (const member of runtime.model.allMembers()) {
-      if (member.isOnline(nowMs, offlineThresholdMs)) {
+      // Silence while this engine was stalled is not the member's: count from the end of the stall.
+      const silentFor = nowMs - duty.silentSince(member.heartbeatMs);
+      if (member.isOnline(nowMs, offlineThresholdMs) || silentFor <= offlineThresholdMs) {
         if (this.knownOffline.delete(member.name))
           runtime.logger.log("info", "member back online", { member: member.name });
         continue;
@@ -233,7 +258,6 @@ export class Engine {
         this.knownOffline.add(member.name);
         runtime.logger.log("warn", "member offline", { member: member.name });
       }
-      const silentFor = member.heartbeatMs === null ? Number.POSITIVE_INFINITY : nowMs - member.heartbeatMs;
       if (healingMs > 0 && !member.record.evacuated && silentFor > healingMs) {
         try {
           report.healed.push(
@@ -251,6 +275,11 @@ export class Engine {
       }
     }
     return report;
+  }
+
+  /** Gives up the healer lease (call before closing the store): another server takes over at once. */
+  standDown(): Promise<void> {
+    return this.healerDuty.standDown();
   }
 
   inventories(name: string) {

@@ -484,6 +484,22 @@ export class MemoryStore implements Store {
     return cloneJson(this.config);
   }
 
+  private readonly leases = new Map<string, { holder: string; expiresMs: number }>();
+
+  /** Leases between engines sharing this store (see Store.acquireLease); time is this process's clock. */
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    this.assertOpen();
+    const now = Date.now();
+    const lease = this.leases.get(name);
+    if (lease !== undefined && lease.holder !== holder && lease.expiresMs >= now) return false;
+    this.leases.set(name, { holder, expiresMs: now + ttlMs });
+    return true;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    if (this.leases.get(name)?.holder === holder) this.leases.delete(name);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
   }
