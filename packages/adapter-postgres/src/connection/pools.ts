@@ -117,7 +117,10 @@ export class Pools {
       lock_timeout: this.lockTimeoutMs,
       idle_in_transaction_session_timeout:
         options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-      application_name: options.applicationName ?? "berth",
+      // A URL's own ?application_name= wins over the default (tests tell servers apart by it).
+      ...(options.applicationName !== undefined || !/[?&]application_name=/.test(url)
+        ? { application_name: options.applicationName ?? "berth" }
+        : {}),
       keepAlive: true,
       types,
     };

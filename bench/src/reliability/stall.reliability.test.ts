@@ -1,0 +1,180 @@
+/**
+ * A server that holds database locks and stops (SIGSTOP) must not freeze
+ * the others (issues #16 and #17 item 4): while it is stopped in the middle
+ * of a bulk claim, another server answers `GET /1.0` within 100 ms, and a
+ * write that needs the held rows (PostgreSQL) or the file's write lock
+ * (SQLite) answers 503 with Retry-After once the configured bound has
+ * passed, never 500. Afterwards the stopped server resumes and finishes;
+ * `check()` is clean.
+ */
+import { join } from "node:path";
+import { openStore } from "@berth/adapter-sqlite";
+import Database from "libsql";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Berthd } from "../server/berthd.js";
+import { smallCluster } from "./cluster.js";
+import { recordFigures, sized } from "./figures.js";
+import { type PostgresServer, postgresCluster, startPostgres, verifyPostgres } from "./postgres-cluster.js";
+
+const LOCK_TIMEOUT_MS = 1_000;
+const MEMBERS = 10;
+const BULK = sized(20_000, 8_000);
+const INVENTORIES = {
+  VCPU: { total: 100_000, allocation_ratio: 1 },
+  MEMORY_MB: { total: 1024 * 1024 * 1024 },
+};
+const INSTANCE = { config: { "limits.cpu": "1", "limits.memory": "1MiB" } };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `holding()` until it says the lock is held, then stops `server` at once. */
+async function stopWhileHolding(server: Berthd, holding: () => Promise<boolean>, deadlineMs: number) {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    if (await holding()) {
+      server.pause();
+      // Stopped: whatever it held, it holds until resumed.
+      if (await holding()) return true;
+      server.resume();
+    }
+    await sleep(1);
+  }
+  return false;
+}
+
+/** What another server answers while the lock holder is stopped. */
+async function probe(other: Berthd) {
+  const reads: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const started = performance.now();
+    const answer = await other.request("GET", "/1.0");
+    reads.push(performance.now() - started);
+    expect(answer.status).toBe(200);
+  }
+  const started = performance.now();
+  const write = await other.fetch("POST", "/1.0/instances", { name: "during-stall", ...INSTANCE });
+  return { reads, writeMs: performance.now() - started, write };
+}
+
+function expectBoundedAnswers(result: Awaited<ReturnType<typeof probe>>) {
+  expect(Math.max(...result.reads)).toBeLessThan(100);
+  expect(result.write.status).toBe(503);
+  expect(result.write.json.type).toBe("error");
+  expect(result.write.json.error).toMatch(/^Database busy/);
+  expect(Number(result.write.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(result.writeMs).toBeGreaterThanOrEqual(LOCK_TIMEOUT_MS * 0.9);
+  expect(result.writeMs).toBeLessThan(LOCK_TIMEOUT_MS + 2_000);
+}
+
+describe("a stopped server holding locks does not freeze the others", () => {
+  let postgres: PostgresServer;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(async () => {
+    await postgres?.stop();
+  });
+
+  it("PostgreSQL: GET /1.0 within 100 ms, a write that needs the locked rows 503 after the lock timeout", async () => {
+    const cluster = await postgresCluster(postgres, MEMBERS, INVENTORIES);
+    const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
+    const [holder, other] = await Promise.all(
+      ["berth-holder", "berth-other"].map((name) =>
+        Berthd.start({
+          db: `${cluster.url}?application_name=${name}`,
+          token: cluster.token,
+          logLevel: "warn",
+          env,
+        }),
+      ),
+    );
+    const watcher = new pg.Client({ connectionString: cluster.url });
+    await watcher.connect();
+    try {
+      const bulk = holder.fetch("POST", "/1.0/instances/bulk", {
+        instances: Array.from({ length: BULK }, (_, i) => ({ name: `bulk${i}`, ...INSTANCE })),
+      });
+      // The bulk's transaction has written (so it holds every member's row lock): stop its server.
+      const stopped = await stopWhileHolding(
+        holder,
+        async () =>
+          (
+            await watcher.query(
+              "SELECT 1 FROM pg_stat_activity WHERE application_name = 'berth-holder' AND backend_xid IS NOT NULL",
+            )
+          ).rowCount === 1,
+        60_000,
+      );
+      expect(stopped).toBe(true);
+      const result = await probe(other);
+      holder.resume();
+      const finished = await bulk;
+      recordFigures("SIGSTOP of a lock holder, PostgreSQL", {
+        "GET /1.0 while stopped, max ms": Math.round(Math.max(...result.reads)),
+        "write needing the locked rows": `${result.write.status} after ${Math.round(result.writeMs)} ms`,
+        "lock timeout ms": LOCK_TIMEOUT_MS,
+        "bulk after resuming": finished.status,
+      });
+      expectBoundedAnswers(result);
+      expect(finished.status).toBeLessThan(300);
+    } finally {
+      await watcher.end();
+      await holder.stop();
+      await other.stop();
+    }
+    const stored = await verifyPostgres(cluster.url, INVENTORIES.VCPU.total);
+    expect(stored.report.violations).toEqual([]);
+    expect(stored.instances.length).toBe(BULK);
+  });
+
+  it("SQLite: GET /1.0 within 100 ms, a write 503 after the busy timeout, the event loop never blocked", async () => {
+    const cluster = await smallCluster("stall-sqlite", MEMBERS, INVENTORIES);
+    const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
+    const [holder, other] = await Promise.all(
+      [0, 1].map(() => Berthd.start({ db: cluster.db, token: cluster.token, logLevel: "warn", env })),
+    );
+    const probeDb = new Database(join(cluster.dir, "berth.db"), { timeout: 0 });
+    probeDb.exec("PRAGMA busy_timeout = 0");
+    // Whether some other connection holds the file's write lock (ours is let go at once).
+    const writeLocked = async () => {
+      try {
+        probeDb.prepare("BEGIN IMMEDIATE").run();
+        probeDb.prepare("ROLLBACK").run();
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    try {
+      const bulk = holder.fetch("POST", "/1.0/instances/bulk", {
+        instances: Array.from({ length: BULK }, (_, i) => ({ name: `bulk${i}`, ...INSTANCE })),
+      });
+      const stopped = await stopWhileHolding(holder, writeLocked, 60_000);
+      expect(stopped).toBe(true);
+      const result = await probe(other);
+      holder.resume();
+      const finished = await bulk;
+      recordFigures("SIGSTOP of a lock holder, SQLite", {
+        "GET /1.0 while stopped, max ms": Math.round(Math.max(...result.reads)),
+        "write while the file is locked": `${result.write.status} after ${Math.round(result.writeMs)} ms`,
+        "busy timeout ms": LOCK_TIMEOUT_MS,
+        "bulk after resuming": finished.status,
+      });
+      expectBoundedAnswers(result);
+      expect(finished.status).toBeLessThan(300);
+    } finally {
+      probeDb.close();
+      await holder.stop();
+      await other.stop();
+    }
+    const store = await openStore(cluster.db);
+    try {
+      expect((await store.check()).violations).toEqual([]);
+      expect((await store.listInstances({})).length).toBe(BULK);
+    } finally {
+      await store.close();
+      cluster.cleanup();
+    }
+  });
+});
