@@ -16,6 +16,7 @@
  * A connection that fails is discarded by pg-pool and replaced on the next
  * checkout, so a restarted database is reconnected to without a restart.
  */
+import { createHash } from "node:crypto";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import {
@@ -56,6 +57,8 @@ export interface Tx {
   readonly db: NodePgDatabase;
   rows<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   run(text: string, params?: unknown[]): Promise<number>;
+  /** A statement run once (migrations' DDL): not kept as a prepared statement. */
+  once(text: string, params?: unknown[]): Promise<number>;
 }
 
 export type TxWork<T> = (tx: Tx) => Promise<T>;
@@ -72,6 +75,22 @@ export interface TransactionOptions {
   attempts?: number;
 }
 
+/**
+ * Every statement runs as a named prepared statement (named by a hash of
+ * its text): PostgreSQL parses and plans it once per connection instead of
+ * on every claim. The texts are fixed strings (lists are bound as one array
+ * or JSON parameter), so each connection keeps a few dozen.
+ */
+const statementNames = new Map<string, string>();
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `berth_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
 function txOf(client: pg.PoolClient): Tx {
   let db: NodePgDatabase | undefined;
   return {
@@ -79,8 +98,11 @@ function txOf(client: pg.PoolClient): Tx {
       db ??= drizzle({ client });
       return db;
     },
-    rows: async <R>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[],
-    run: async (text: string, params: unknown[] = []) => (await client.query(text, params)).rowCount ?? 0,
+    rows: async <R>(text: string, params: unknown[] = []) =>
+      (await client.query(prepared(text, params))).rows as R[],
+    run: async (text: string, params: unknown[] = []) =>
+      (await client.query(prepared(text, params))).rowCount ?? 0,
+    once: async (text: string, params: unknown[] = []) => (await client.query(text, params)).rowCount ?? 0,
   };
 }
 
@@ -150,7 +172,7 @@ export class Pools {
   /** A single statement on a read connection (no BEGIN/COMMIT round trips). */
   async query<R = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
     try {
-      return (await this.read.query(text, params)).rows as R[];
+      return (await this.read.query(prepared(text, params))).rows as R[];
     } catch (error) {
       throw translateDriverError(error);
     }

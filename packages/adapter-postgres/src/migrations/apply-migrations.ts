@@ -36,9 +36,9 @@ export async function applyMigrations(pools: Pools, folder = MIGRATIONS_FOLDER):
   const newestKnown = Math.max(0, ...migrations.map((m) => m.folderMillis));
   return pools.writeTx(
     async (tx) => {
-      await tx.run("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      await tx.run("CREATE SCHEMA IF NOT EXISTS drizzle");
-      await tx.run(
+      await tx.once("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      await tx.once("CREATE SCHEMA IF NOT EXISTS drizzle");
+      await tx.once(
         "CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)",
       );
       const [row] = await tx.rows<{ last: string | null }>(
@@ -53,8 +53,8 @@ export async function applyMigrations(pools: Pools, folder = MIGRATIONS_FOLDER):
       const applied: string[] = [];
       for (const [index, migration] of migrations.entries()) {
         if (migration.folderMillis <= lastApplied) continue;
-        for (const statement of migration.sql) if (statement.trim() !== "") await tx.run(statement);
-        await tx.run("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)", [
+        for (const statement of migration.sql) if (statement.trim() !== "") await tx.once(statement);
+        await tx.once("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)", [
           migration.hash,
           migration.folderMillis,
         ]);
