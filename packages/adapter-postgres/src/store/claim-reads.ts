@@ -53,56 +53,7 @@ export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
   const existing = await lookUpExisting(tx, claim, reads);
   // 3. The providers: lock the member rows in name order, then read their
   //    inventories and usage.
-  const providerNames = [...new Set(providersToRead(claim, instances))].sort();
-  const providers = new Map<string, ProviderRows>();
-  const memberIds = new Map<string, number>();
-  if (providerNames.length > 0) {
-    const locked = await tx.rows<{ id: number; name: string }>(
-      "SELECT id, name FROM members WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE",
-      [providerNames],
-    );
-    if (locked.length > 0) {
-      const [row] = await tx.rows<{ state: string | null }>(
-        `SELECT json_agg(json_build_array(m.id, m.name,
-           coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
-                                                      allocation_ratio))
-                     FROM inventories WHERE member_id = m.id), '[]'),
-           coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
-                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]')))::text AS state
-         FROM members AS m WHERE m.id = ANY($1::bigint[])`,
-        [locked.map((member) => member.id)],
-      );
-      const members = JSON.parse(row?.state ?? "[]") as [number, string, InventoryTuple[], UsageTuple[]][];
-      for (const [id, name, inventoryRows, usageRows] of members) {
-        memberIds.set(name, id);
-        const provider = {
-          inventories: {} as Record<string, ProviderRows["inventories"][string]>,
-          used: {} as Record<string, number>,
-          forthcoming: {} as Record<string, number>,
-        };
-        for (const [
-          resourceClass,
-          total,
-          reserved,
-          minUnit,
-          maxUnit,
-          stepSize,
-          allocationRatio,
-        ] of inventoryRows) {
-          provider.inventories[resourceClass] = {
-            total,
-            reserved,
-            minUnit,
-            maxUnit,
-            stepSize,
-            allocationRatio,
-          };
-        }
-        for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-        providers.set(name, provider);
-      }
-    }
-  }
+  const { providers, memberIds } = await lockProviders(tx, providersToRead(claim, instances));
   // 4. Limit counters, only for projects whose limits the claim could pass: lock every shard, then sum.
   const projectTotals = await readProjectTotals(tx, projectTotalsToRead(claim, instances));
   return { rows: { instances, ...existing, providers, projectTotals }, memberIds };
@@ -110,7 +61,11 @@ export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
 
 type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
 
-async function lookUpExisting(tx: Tx, claim: Claim, reads: ReturnType<typeof claimReads>): Promise<Existing> {
+export async function lookUpExisting(
+  tx: Tx,
+  claim: Claim,
+  reads: ReturnType<typeof claimReads>,
+): Promise<Existing> {
   const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
   const records = newRecordsOf(claim);
   if (records.length === 0) return existing;
@@ -160,7 +115,10 @@ async function lookUpExisting(tx: Tx, claim: Claim, reads: ReturnType<typeof cla
   return existing;
 }
 
-async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<Map<string, ProjectTotals>> {
+export async function readProjectTotals(
+  tx: Tx,
+  projects: readonly string[],
+): Promise<Map<string, ProjectTotals>> {
   const totals = new Map<string, ProjectTotals>();
   if (projects.length === 0) return totals;
   for (const project of projects) totals.set(project, zeroProjectTotals());
@@ -192,4 +150,62 @@ async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<M
     });
   }
   return totals;
+}
+
+/** Locks the named members' rows (in name order), then reads their inventories and usage. */
+export async function lockProviders(
+  tx: Tx,
+  names: readonly string[],
+): Promise<{ providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
+  const providerNames = [...new Set(names)].sort();
+  const providers = new Map<string, ProviderRows>();
+  const memberIds = new Map<string, number>();
+  if (providerNames.length > 0) {
+    const locked = await tx.rows<{ id: number; name: string }>(
+      "SELECT id, name FROM members WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE",
+      [providerNames],
+    );
+    if (locked.length > 0) {
+      const [row] = await tx.rows<{ state: string | null }>(
+        `SELECT json_agg(json_build_array(m.id, m.name,
+           coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
+                                                      allocation_ratio))
+                     FROM inventories WHERE member_id = m.id), '[]'),
+           coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
+                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]')))::text AS state
+         FROM members AS m WHERE m.id = ANY($1::bigint[])`,
+        [locked.map((member) => member.id)],
+      );
+      const members = JSON.parse(row?.state ?? "[]") as [number, string, InventoryTuple[], UsageTuple[]][];
+      for (const [id, name, inventoryRows, usageRows] of members) {
+        memberIds.set(name, id);
+        const provider = {
+          inventories: {} as Record<string, ProviderRows["inventories"][string]>,
+          used: {} as Record<string, number>,
+          forthcoming: {} as Record<string, number>,
+        };
+        for (const [
+          resourceClass,
+          total,
+          reserved,
+          minUnit,
+          maxUnit,
+          stepSize,
+          allocationRatio,
+        ] of inventoryRows) {
+          provider.inventories[resourceClass] = {
+            total,
+            reserved,
+            minUnit,
+            maxUnit,
+            stepSize,
+            allocationRatio,
+          };
+        }
+        for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
+        providers.set(name, provider);
+      }
+    }
+  }
+  return { providers, memberIds };
 }

@@ -19,7 +19,7 @@ import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { type CheckReport, checkInvariants } from "./check.js";
-import { applyClaim } from "./claim.js";
+import { ClaimBatcher } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
 import { acquireLease, releaseLease } from "./leases.js";
@@ -59,6 +59,7 @@ export class PostgresStore implements Store {
   readonly #listener: FeedListener;
   readonly #now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
+  readonly #claims: ClaimBatcher;
   #closed = false;
 
   constructor(
@@ -71,6 +72,7 @@ export class PostgresStore implements Store {
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
+    this.#claims = new ClaimBatcher(pools, () => this.#listener.notify());
     this.tokens = new PostgresTokenStore(pools);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
     this.groups = catalogs.groups;
@@ -144,8 +146,10 @@ export class PostgresStore implements Store {
     return this.read((tx) => listInstances(tx, filter));
   }
 
+  /** Concurrent create claims share one transaction (see ClaimBatcher); each succeeds or fails on its own. */
   claim(claim: Claim): Promise<ClaimResult> {
-    return this.write((tx) => applyClaim(tx, claim));
+    if (this.#closed) return Promise.reject(new EngineError("internal", "store is closed"));
+    return this.#claims.claim(claim);
   }
 
   async memberUsage(names: string[]): Promise<MemberUsage[]> {
