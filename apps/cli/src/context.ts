@@ -1,4 +1,4 @@
-import { BerthApi } from "@berth/server/client";
+import { BerthApi } from "@berth/client/node";
 import type { Command } from "commander";
 import { type CliConfig, loadConfig } from "./config/config-file.js";
 import { type Connection, type ConnectionFlags, resolveConnection } from "./config/connection.js";

@@ -1,4 +1,4 @@
-import { BerthApiError, BerthTransportError } from "@berth/server/client";
+import { BerthApiError, BerthTransportError } from "@berth/client/node";
 
 /**
  * Exit codes of `berth`, one per kind of failure, so scripts can tell a typo
@@ -12,7 +12,7 @@ export const ExitCode = {
   usage: 2,
   /** HTTP 404. */
   notFound: 3,
-  /** HTTP 409: name taken, stale generation, class in use. */
+  /** HTTP 409/412: name taken, stale generation or ETag, class in use. */
   conflict: 4,
   /** HTTP 507: no member has capacity. */
   capacity: 5,
@@ -31,7 +31,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   1  request refused (invalid input, scriptlet rejection, failed check)
   2  usage error (unknown command or flag, missing argument, unreadable file)
   3  not found
-  4  conflict (name taken, stale generation, resource in use)
+  4  conflict (name taken, stale generation or ETag, resource in use)
   5  no capacity (no member can take the instance)
   6  forbidden (missing or wrong token, project not allowed)
   7  server error
@@ -53,7 +53,7 @@ export const usageError = (message: string): CliError => new CliError(message, E
 /** The exit code for an HTTP status of the LXD error envelope. */
 export function exitCodeForStatus(status: number): ExitCodeValue {
   if (status === 404) return ExitCode.notFound;
-  if (status === 409) return ExitCode.conflict;
+  if (status === 409 || status === 412) return ExitCode.conflict;
   if (status === 507) return ExitCode.capacity;
   if (status === 401 || status === 403) return ExitCode.forbidden;
   if (status >= 500) return ExitCode.server;

@@ -1,12 +1,13 @@
 import { Hono } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { TokenStore } from "./auth/token-store.js";
 import { declaredBodyLimit } from "./http/request-body.js";
-import type { ServerMetrics } from "./metrics.js";
+import type { ServerMetrics } from "./metrics/server-metrics.js";
 import { accessLog } from "./middleware/access-log.js";
 import { authenticate } from "./middleware/authenticate.js";
-import { handleError, notFoundHandler } from "./middleware/error-handler.js";
-import { requestId } from "./middleware/request-id.js";
+import { handleError, methodNotAllowedHandler, notFoundHandler } from "./middleware/error-handler.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { allRoutes } from "./routes/index.js";
 import { registerRawRoutes } from "./routes/raw-routes.js";
@@ -29,7 +30,8 @@ export interface AppOptions {
 /**
  * Builds the berthd Hono application (no listening: see `listen.ts`).
  * Middleware order matters: request id first so every log line has it,
- * then the access log (which must see the final status), auth, body limit.
+ * then the access log (which must see the final status), the 405 answer
+ * (it turns a 404 for a known path into 405), auth, body limit.
  */
 export function createApp(options: AppOptions): Hono<ServerEnv> {
   const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
@@ -40,20 +42,16 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     bodyLimitBytes: maxSize,
   };
   const app = new Hono<ServerEnv>();
-  // A sane X-Request-Id from the client is kept (so callers can correlate their logs), else a UUID.
-  app.use(requestId(128));
+  // A sane X-Request-Id from the client (word characters, "-", "=", up to 128) is kept, so callers
+  // can correlate their logs with ours; otherwise a UUID. Echoed in the response.
+  app.use(requestId({ limitLength: 128 }));
   app.use(accessLog(options.logger, options.metrics));
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedHandler }));
   app.use(authenticate(options.tokens));
   app.use(declaredBodyLimit(maxSize));
-  for (const spec of allRoutes) registerRoute(app, spec, services, options.metrics);
+  for (const spec of allRoutes) registerRoute(app, spec, services);
   registerRawRoutes(app, options.metrics, () => buildOpenApiDocument(allRoutes, services.version));
-  app.notFound(
-    notFoundHandler([
-      ...allRoutes,
-      { method: "GET", path: "/1.0/metrics" },
-      { method: "GET", path: "/1.0/openapi.json" },
-    ]),
-  );
+  app.notFound(notFoundHandler);
   app.onError(handleError);
   return app;
 }

@@ -1,5 +1,5 @@
+import { BerthApiError } from "@berth/client/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BerthApiError } from "./client/errors.js";
 import { addMembers, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {

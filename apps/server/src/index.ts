@@ -1,7 +1,7 @@
 /**
  * @berth/server: berthd as a library. `createApp` builds the Hono app around
  * an engine (no listening), `listen` serves it on a Unix socket and/or TCP.
- * The typed client is the separate subpath `@berth/server/client`.
+ * The typed client is its own package, `@berth/client`.
  */
 export { type AppOptions, createApp, DEFAULT_BODY_LIMIT_BYTES } from "./app.js";
 export { FileTokenStore } from "./auth/file-token-store.js";
@@ -12,7 +12,7 @@ export { generateTokenSecret, hashTokenSecret, TOKEN_PREFIX } from "./auth/token
 export type { TokenRecord, TokenStore } from "./auth/token-store.js";
 export { type ListenOptions, listen, type RunningServer, type TlsFiles } from "./listen.js";
 export { createLogger, type LoggerSettings } from "./logging.js";
-export { type MetricsOptions, ServerMetrics, type UsageSample } from "./metrics.js";
+export { type MetricsOptions, ServerMetrics, type UsageSample } from "./metrics/server-metrics.js";
 export { buildOpenApiDocument } from "./openapi.js";
 export { allRoutes } from "./routes/index.js";
 export type { RouteSpec } from "./routes/route-spec.js";

@@ -9,7 +9,7 @@ import { startTicker } from "./daemon/ticker.js";
 import { runTokenCommand } from "./daemon/token-command.js";
 import { listen, type RunningServer } from "./listen.js";
 import { createLogger } from "./logging.js";
-import { ServerMetrics } from "./metrics.js";
+import { ServerMetrics } from "./metrics/server-metrics.js";
 import { SERVER_VERSION } from "./version.js";
 
 async function serve(argv: string[]): Promise<void> {

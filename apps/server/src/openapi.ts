@@ -31,12 +31,26 @@ const QUERY_PARAMETERS: Record<QueryName, JsonObject> = {
   },
 };
 
+const IF_MATCH: JsonObject = {
+  name: "If-Match",
+  in: "header",
+  description:
+    "The ETag of a previous GET (quoted or not): the write is refused with 412 if the record changed since",
+  schema: { type: "string" },
+};
+
+const ETAG_HEADER: JsonObject = {
+  description: "The record's version (quoted SHA-256 of its content); send it back in If-Match",
+  schema: { type: "string" },
+};
+
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input (the message names the field)",
   401: "Missing or invalid bearer token (TCP only)",
   403: "The token may not do this (admin only, or outside its projects)",
   404: "Not found",
   409: "Conflict (name taken, generation mismatch, resource in use)",
+  412: "If-Match names an ETag the record no longer has (it changed since it was read)",
   413: "Request body larger than the server's limit",
   507: "No member has the capacity (the message says which class ran out)",
 };
@@ -59,6 +73,8 @@ function operationFor(route: RouteSpec): JsonObject {
     parameters.push({ name: match[1], in: "path", required: true, schema: { type: "string" } });
   }
   for (const q of route.query ?? []) parameters.push(QUERY_PARAMETERS[q]);
+  const writes = route.method === "PUT" || route.method === "PATCH";
+  if (route.etag === true && writes) parameters.push(IF_MATCH);
   const successSchema = route.response
     ? {
         allOf: [
@@ -71,6 +87,7 @@ function operationFor(route: RouteSpec): JsonObject {
     [route.creates ? "201" : "200"]: {
       description: "Success",
       content: { "application/json": { schema: successSchema } },
+      ...(route.etag === true && route.method === "GET" ? { headers: { ETag: ETAG_HEADER } } : {}),
     },
   };
   for (const status of [400, 401, 403, ...(route.body ? [413] : []), ...(route.errors ?? [])]) {

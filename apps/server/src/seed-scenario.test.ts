@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { BerthApiError } from "@berth/client/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BerthApiError } from "./client/errors.js";
 import { addMembers, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
 
 /**

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { openStore } from "@berth/adapter-sqlite";
+import type { BerthApiError } from "@berth/client/node";
+import { BerthApi } from "@berth/client/node";
 import { Engine } from "@berth/engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
-import type { BerthApiError } from "./client/errors.js";
-import { BerthApi } from "./client/typed-client.js";
 import { listen, type RunningServer } from "./listen.js";
-import { ServerMetrics } from "./metrics.js";
+import { ServerMetrics } from "./metrics/server-metrics.js";
 import { addMembers, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
 
 /** A second berthd (own engine, own store connection) on the first one's database file. */

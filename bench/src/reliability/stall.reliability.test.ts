@@ -79,16 +79,14 @@ describe("a stopped server holding locks does not freeze the others", () => {
   it("PostgreSQL: GET /1.0 within 100 ms, a write that needs the locked rows 503 after the lock timeout", async () => {
     const cluster = await postgresCluster(postgres, MEMBERS, INVENTORIES);
     const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
-    const [holder, other] = await Promise.all(
-      ["berth-holder", "berth-other"].map((name) =>
-        Berthd.start({
-          db: `${cluster.url}?application_name=${name}`,
-          token: cluster.token,
-          logLevel: "warn",
-          env,
-        }),
-      ),
-    );
+    const start = (name: string) =>
+      Berthd.start({
+        db: `${cluster.url}?application_name=${name}`,
+        token: cluster.token,
+        logLevel: "warn",
+        env,
+      });
+    const [holder, other] = await Promise.all([start("berth-holder"), start("berth-other")]);
     const watcher = new pg.Client({ connectionString: cluster.url });
     await watcher.connect();
     try {
@@ -131,9 +129,9 @@ describe("a stopped server holding locks does not freeze the others", () => {
   it("SQLite: GET /1.0 within 100 ms, a write 503 after the busy timeout, the event loop never blocked", async () => {
     const cluster = await smallCluster("stall-sqlite", MEMBERS, INVENTORIES);
     const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
-    const [holder, other] = await Promise.all(
+    const [holder, other] = (await Promise.all(
       [0, 1].map(() => Berthd.start({ db: cluster.db, token: cluster.token, logLevel: "warn", env })),
-    );
+    )) as [Berthd, Berthd];
     const probeDb = new Database(join(cluster.dir, "berth.db"), { timeout: 0 });
     probeDb.exec("PRAGMA busy_timeout = 0");
     // Whether some other connection holds the file's write lock (ours is let go at once).

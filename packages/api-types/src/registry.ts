@@ -189,3 +189,8 @@ export function apiJsonSchemas(): Record<string, Record<string, unknown>> {
   }
   return schemas;
 }
+
+/** A body of the named schema as a caller writes it: fields with server-side defaults may be left out. */
+export type ApiInput<N extends ApiSchemaName> = z.input<(typeof apiSchemas)[N]>;
+/** A value of the named schema as the server sends it. */
+export type ApiOutput<N extends ApiSchemaName> = z.output<(typeof apiSchemas)[N]>;

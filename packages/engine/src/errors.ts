@@ -1,18 +1,21 @@
 /**
  * The engine's error vocabulary. Every failure the engine reports is an
- * `EngineError` with a `kind` the HTTP layer maps to a status code
- * (not_found → 404, conflict → 409, insufficient_capacity → 409/507,
- * forbidden → 403, invalid → 400, scriptlet → 400/500, unavailable → 503,
- * internal → 500).
+ * `EngineError` with a `kind`; each protocol maps kinds to its own codes
+ * (berthd's HTTP statuses live in apps/server, not here).
+ *
+ * `stale`: the caller named the version of a record it read (an ETag) and
+ * the stored record is no longer that version, so the change was refused
+ * rather than applied over someone else's.
  *
  * `unavailable`: the storage could not answer within its bound (a lock held
  * by another writer past the lock timeout, a lost database connection).
  * Nothing was written; the same request may succeed when retried, after
- * `details.retryAfterSeconds` (the API's `Retry-After`). Never a bug.
+ * `details.retryAfterSeconds` (berthd's 503 `Retry-After`). Never a bug.
  */
 export type EngineErrorKind =
   | "not_found"
   | "conflict"
+  | "stale"
   | "insufficient_capacity"
   | "forbidden"
   | "invalid"
@@ -41,6 +44,8 @@ export const notFound = (message: string, details?: Record<string, unknown>): En
   new EngineError("not_found", message, details);
 export const conflict = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("conflict", message, details);
+export const stale = (message: string, details?: Record<string, unknown>): EngineError =>
+  new EngineError("stale", message, details);
 export const invalid = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("invalid", message, details);
 export const forbidden = (message: string, details?: Record<string, unknown>): EngineError =>
@@ -53,28 +58,3 @@ export const unavailable = (
 ): EngineError => new EngineError("unavailable", message, details);
 export const internal = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("internal", message, details);
-
-/**
- * The HTTP status each kind maps to (API.md). Scriptlet rejections are 400:
- * the operator's policy refused the request, which is not a server bug.
- */
-export function httpStatusOf(kind: EngineErrorKind): number {
-  switch (kind) {
-    case "not_found":
-      return 404;
-    case "conflict":
-      return 409;
-    case "insufficient_capacity":
-      return 507;
-    case "forbidden":
-      return 403;
-    case "invalid":
-      return 400;
-    case "scriptlet":
-      return 400;
-    case "unavailable":
-      return 503;
-    case "internal":
-      return 500;
-  }
-}

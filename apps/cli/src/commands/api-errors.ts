@@ -1,4 +1,4 @@
-import { BerthApiError } from "@berth/server/client";
+import { BerthApiError } from "@berth/client/node";
 
 /**
  * Runs a request and, when the server refuses it, prefixes the message the

@@ -3,7 +3,7 @@
  * where the command is registered, so `berth __complete` can offer existing
  * instance, member, group and catalog names for any argument that names one.
  */
-import type { BerthApi } from "@berth/server/client";
+import type { BerthApi } from "@berth/client/node";
 import type { Command } from "commander";
 
 /** Lists the candidate names from the server. */

@@ -1,5 +1,5 @@
 import type { BulkPlacement, InstancesPost } from "@berth/api-types";
-import { BerthApiError } from "@berth/server/client";
+import { BerthApiError } from "@berth/client/node";
 import type { Command } from "commander";
 import type { CommandContext, Io } from "../context.js";
 import { usageError } from "../exit-codes.js";

@@ -5,7 +5,7 @@ import type {
   RebalancePlan,
   Resources,
 } from "@berth/api-types";
-import type { BerthApi } from "@berth/server/client";
+import type { BerthApi } from "@berth/client/node";
 import type { Command } from "commander";
 import type { CommandContext, Io } from "../context.js";
 import { CliError, ExitCode, usageError } from "../exit-codes.js";

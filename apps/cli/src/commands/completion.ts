@@ -1,4 +1,4 @@
-import { BerthApi } from "@berth/server/client";
+import { BerthApi } from "@berth/client/node";
 import type { Command, Option } from "commander";
 import { CommandContext, type Io } from "../context.js";
 import { usageError } from "../exit-codes.js";

@@ -1,4 +1,4 @@
-import type { BerthApi, Collection } from "@berth/server/client";
+import type { BerthApi, Collection } from "@berth/client/node";
 import type { Command } from "commander";
 import type { CommandContext, Io } from "../context.js";
 import { CliError, ExitCode } from "../exit-codes.js";

@@ -1,5 +1,5 @@
+import type { BerthApi } from "@berth/client/node";
 import { inventoryCapacity, STANDARD_RESOURCE_CLASSES } from "@berth/resources";
-import type { BerthApi } from "@berth/server/client";
 
 /** One class on one member: its inventory plus what is allocated (used) and reserved (forthcoming). */
 export interface ClassUsage {

@@ -111,7 +111,8 @@ A rejection is a result, not a failure: the command exits 0 and shows it.
       action(io, async (ctx, path: string, flags: { instance: string; target?: string }) => {
         const checked = await checkScriptlet(path);
         if (!checked.ok) throw new CliError(checked.message, ExitCode.failed);
-        const [body] = parseBatch([readDocument(flags.instance, "instance spec")], flags.instance);
+        // parseBatch refuses an empty list: there is exactly one spec here.
+        const body = parseBatch([readDocument(flags.instance, "instance spec")], flags.instance)[0]!;
         const source = readTextFile(path, "scriptlet");
         // A server that ignored the header would dry-run its configured scriptlet instead: ask first.
         const server = await ctx.api.getServer();
@@ -121,13 +122,13 @@ A rejection is a result, not a failure: the command exits 0 and shows it.
             ExitCode.failed,
           );
         }
-        const result = await ctx.api.call<DryRunResult>("POST", "/1.0/instances", {
-          query: { project: ctx.project, target: flags.target, dry_run: true },
-          body,
-          headers: { "x-berth-scriptlet": Buffer.from(source, "utf8").toString("base64") },
+        const result = await ctx.api.dryRun(body, {
+          project: ctx.project,
+          ...(flags.target !== undefined ? { target: flags.target } : {}),
+          scriptletSource: source,
         });
-        if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(result.metadata, ctx.format));
-        else ctx.out(renderDryRun(result.metadata, ctx));
+        if (isDocumentFormat(ctx.format)) ctx.out(renderDocument(result, ctx.format));
+        else ctx.out(renderDryRun(result, ctx));
       }),
     );
 }

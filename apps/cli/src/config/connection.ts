@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { BerthClientOptions } from "@berth/server/client";
+import type { NodeClientOptions } from "@berth/client/node";
 import { usageError } from "../exit-codes.js";
 import { addressProblem, type CliConfig, type RemoteEntry } from "./config-file.js";
 
@@ -24,13 +24,13 @@ export interface ConnectionFlags {
 
 /** Where to send requests, and how that was chosen (shown by `berth remote list`, used in errors). */
 export interface Connection {
-  options: BerthClientOptions;
+  options: NodeClientOptions;
   /** Remote name, or the URL/socket given on the command line. */
   label: string;
 }
 
 function fromEntry(label: string, entry: RemoteEntry, flags: ConnectionFlags, env: Env): Connection {
-  const options: BerthClientOptions = {};
+  const options: NodeClientOptions = {};
   if (entry.addr.startsWith("unix://")) {
     const path = entry.addr.slice("unix://".length);
     // "unix://" alone: the socket berthd uses by default (BERTH_SOCKET, XDG_RUNTIME_DIR, ~/.berth, /run/berth).

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BerthApi } from "@berth/server/client";
+import { BerthApi } from "@berth/client/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRY_RUN_SOURCE_EXTENSION } from "../commands/scriptlet.js";
 import { ExitCode } from "../exit-codes.js";

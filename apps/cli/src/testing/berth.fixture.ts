@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -8,7 +8,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { expect } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The built binaries the tests drive: the real daemon and the real CLI, as users run them. */
+/**
+ * The built binaries the tests drive: the real daemon and the real CLI, as
+ * users run them. berthd is found by its place in the workspace, not
+ * through a package dependency (the CLI depends on @berth/client only);
+ * apps/cli/turbo.json has turbo build it before these tests.
+ */
 export const BERTHD = resolve(here, "../../../server/dist/main.js");
 export const BERTH = resolve(here, "../../dist/main.js");
 
@@ -28,6 +33,11 @@ export interface RunningBerthd {
 
 /** Starts berthd on a temp database, a temp socket and an ephemeral loopback port. */
 export async function startBerthd(extraArgs: (dir: string) => string[] = () => []): Promise<RunningBerthd> {
+  if (!existsSync(BERTHD)) {
+    throw new Error(
+      `berthd is not built (${BERTHD} is missing): run npx pnpm@10.34.8 --filter @berth/server build`,
+    );
+  }
   const dir = mkdtempSync(join(tmpdir(), "berth-e2e-"));
   const socket = join(dir, "berthd.sock");
   const db = join(dir, "berth.db");

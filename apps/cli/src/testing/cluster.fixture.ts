@@ -1,5 +1,5 @@
 import type { ClusterMemberState } from "@berth/api-types";
-import { BerthApi } from "@berth/server/client";
+import { BerthApi } from "@berth/client/node";
 import { parse } from "yaml";
 import { MEMBER_STATE_YAML, type RunningBerthd } from "./berth.fixture.js";
 

@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import type { BerthApiError } from "@berth/client/node";
+import { BerthApi } from "@berth/client/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileTokenStore } from "../auth/file-token-store.js";
 import { issueToken } from "../auth/issue-token.js";
-import type { BerthApiError } from "../client/errors.js";
-import { BerthApi } from "../client/typed-client.js";
 
 const run = promisify(execFile);
 /** The built entry point (turbo builds the package before its tests), exactly what `pnpm start` runs. */

@@ -1,7 +1,7 @@
 import { Engine } from "@berth/engine";
 import type { Logger } from "pino";
 import type { TokenStore } from "../auth/token-store.js";
-import type { UsageSample } from "../metrics.js";
+import type { UsageSample } from "../metrics/server-metrics.js";
 import { engineLoggerFor } from "./engine-logger.js";
 import { importLegacyTokens } from "./legacy-tokens.js";
 import { openDatabase } from "./open-store.js";
@@ -38,7 +38,7 @@ export async function openTokenAdmin(db: string): Promise<TokenAdmin> {
 }
 
 /** Usage per member and class from the engine's model, for the Prometheus gauges. */
-function usageOf(engine: Engine): UsageSample[] {
+export function usageOf(engine: Engine): UsageSample[] {
   const samples: UsageSample[] = [];
   for (const info of engine.listMembers()) {
     const { inventories } = engine.inventories(info.record.name);

@@ -8,8 +8,8 @@ import {
   isPostgresUrl,
 } from "@berth/adapter-postgres";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "@berth/adapter-sqlite";
+import { defaultSocketPath } from "@berth/client/node";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../app.js";
-import { defaultSocketPath } from "../client/socket-path.js";
 
 export const DEFAULT_DB = "berth.db";
 export const DEFAULT_LISTEN = "127.0.0.1:8443";

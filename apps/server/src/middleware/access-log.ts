@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { Logger } from "pino";
 import { describePrincipal } from "../auth/principal.js";
-import type { ServerMetrics } from "../metrics.js";
+import type { ServerMetrics } from "../metrics/server-metrics.js";
 import type { ServerEnv } from "../server-env.js";
 
 /**

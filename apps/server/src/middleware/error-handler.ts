@@ -1,10 +1,11 @@
 import { errorResponse, toValidationError } from "@berth/api-types";
-import { EngineError, httpStatusOf } from "@berth/engine";
+import { EngineError } from "@berth/engine";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ZodError } from "zod";
 import { HttpError } from "../http/http-error.js";
+import { httpStatusOf } from "../http/status-of.js";
 import type { ServerEnv } from "../server-env.js";
 
 interface ClassifiedError {
@@ -30,7 +31,7 @@ export function classifyError(err: unknown): ClassifiedError {
     };
   }
   if (err instanceof EngineError) {
-    const status = httpStatusOf(err.kind) as ContentfulStatusCode;
+    const status = httpStatusOf(err.kind);
     // 507 (no capacity) is an answer, not a failure of berthd; only "internal" is a bug.
     const isBug = err.kind === "internal";
     // An internal error's details may hold anything; only the log gets them.
@@ -82,31 +83,25 @@ export const handleError: ErrorHandler<ServerEnv> = (err, c) => {
   return c.json(errorResponse(classified.status, classified.message, classified.metadata), classified.status);
 };
 
+/** Unknown URLs are 404 in the LXD envelope. */
+export const notFoundHandler: NotFoundHandler<ServerEnv> = (c) => {
+  c.set("errorKind", "not_found");
+  return c.json(errorResponse(404, `Unknown API endpoint: ${c.req.method} ${c.req.path}`), 404);
+};
+
 /**
- * Unknown URLs are 404; a known URL with a verb it does not support is 405
- * with an `Allow` header, so a client learns what it may do there.
+ * A known URL with a verb it does not have is 405 with an `Allow` header
+ * (hono/method-not-allowed finds the verbs), so a client learns what it may
+ * do there; the answer is an LXD envelope like every other error.
  */
-export function notFoundHandler(
-  routes: readonly { method: string; path: string }[],
-): NotFoundHandler<ServerEnv> {
-  const patterns = routes.map((r) => ({
-    method: r.method,
-    regex: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}$`),
-  }));
-  return (c: Context<ServerEnv>) => {
-    const allowed = [...new Set(patterns.filter((p) => p.regex.test(c.req.path)).map((p) => p.method))];
-    if (allowed.length > 0) {
-      c.set("errorKind", "method_not_allowed");
-      c.header("Allow", allowed.join(", "));
-      return c.json(
-        errorResponse(
-          405,
-          `Method ${c.req.method} not allowed on ${c.req.path} (allowed: ${allowed.join(", ")})`,
-        ),
-        405,
-      );
-    }
-    c.set("errorKind", "not_found");
-    return c.json(errorResponse(404, `Unknown API endpoint: ${c.req.method} ${c.req.path}`), 404);
-  };
+export function methodNotAllowedHandler(c: Context<ServerEnv>, allowed: string[]): Response {
+  c.set("errorKind", "method_not_allowed");
+  const list = allowed.join(", ");
+  return c.json(
+    errorResponse(405, `Method ${c.req.method} not allowed on ${c.req.path} (allowed: ${list})`),
+    405,
+    {
+      Allow: list,
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { recordEtag } from "@berth/engine";
 import { flavorToWire } from "../wire/catalog.js";
 import { listing, resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
@@ -48,9 +49,11 @@ export const flavorRoutes: RouteSpec[] = [
     access: "any",
     response: "Flavor",
     errors: [404],
-    handle: async ({ services, params }) => ({
-      metadata: flavorToWire(await services.engine.catalog.getFlavor(params.name ?? "")),
-    }),
+    etag: true,
+    handle: async ({ services, params }) => {
+      const flavor = await services.engine.catalog.getFlavor(params.name);
+      return { metadata: flavorToWire(flavor), etag: recordEtag(flavor) };
+    },
   }),
   defineRoute({
     method: "PUT",
@@ -60,10 +63,10 @@ export const flavorRoutes: RouteSpec[] = [
     tag: "flavors",
     access: "admin",
     body: "FlavorPut",
-    errors: [404],
-    handle: async ({ services, params, body }) => {
-      await services.engine.catalog.getFlavor(params.name ?? "");
-      await services.engine.catalog.updateFlavor({ name: params.name ?? "", ...body });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, precondition }) => {
+      await services.engine.catalog.replaceFlavor(params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -75,14 +78,10 @@ export const flavorRoutes: RouteSpec[] = [
     tag: "flavors",
     access: "admin",
     body: "FlavorPatch",
-    errors: [404],
-    handle: async ({ services, params, body }) => {
-      const current = flavorToWire(await services.engine.catalog.getFlavor(params.name ?? ""));
-      await services.engine.catalog.updateFlavor({
-        ...current,
-        ...body,
-        extra_specs: { ...current.extra_specs, ...(body.extra_specs ?? {}) },
-      });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, precondition }) => {
+      await services.engine.catalog.patchFlavor(params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -95,7 +94,7 @@ export const flavorRoutes: RouteSpec[] = [
     access: "admin",
     errors: [404, 409],
     handle: async ({ services, params }) => {
-      await services.engine.catalog.deleteFlavor(params.name ?? "");
+      await services.engine.catalog.deleteFlavor(params.name);
       return { metadata: {} };
     },
   }),

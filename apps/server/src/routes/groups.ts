@@ -83,7 +83,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
     response: "ClusterGroup",
     errors: [404],
     handle: async ({ services, params }) => {
-      const group = await services.engine.catalog.getGroup(params.name ?? "");
+      const group = await services.engine.catalog.getGroup(params.name);
       return { metadata: groupToWire(group, membersOf(services.engine, group.name)) };
     },
   }),
@@ -97,7 +97,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterGroupPut",
     errors: [404],
     handle: async ({ services, params, body }) => {
-      const group = await services.engine.catalog.getGroup(params.name ?? "");
+      const group = await services.engine.catalog.getGroup(params.name);
       await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
       await setGroupMembers(services.engine, group.name, body.members);
       return { metadata: {} };
@@ -113,7 +113,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterGroupPatch",
     errors: [404],
     handle: async ({ services, params, body }) => {
-      const group = await services.engine.catalog.getGroup(params.name ?? "");
+      const group = await services.engine.catalog.getGroup(params.name);
       if (body.description !== undefined) {
         await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
       }
@@ -132,7 +132,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
     creates: true,
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const group = await services.engine.catalog.renameGroup(params.name ?? "", body.name);
+      const group = await services.engine.catalog.renameGroup(params.name, body.name);
       return { metadata: {}, status: 201, location: resourceUrl(BASE, group.name) };
     },
   }),
@@ -145,7 +145,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
     access: "admin",
     errors: [404, 409],
     handle: async ({ services, params }) => {
-      await services.engine.catalog.deleteGroup(params.name ?? "");
+      await services.engine.catalog.deleteGroup(params.name);
       return { metadata: {} };
     },
   }),

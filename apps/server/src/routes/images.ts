@@ -1,27 +1,10 @@
-import type { Engine, ImageRecord } from "@berth/engine";
-import { notFoundHttp } from "../http/http-error.js";
+import { recordEtag } from "@berth/engine";
 import { aliasToWire, imageToWire } from "../wire/catalog.js";
 import { listing, resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 const BASE = "/1.0/images";
 const ALIASES = "/1.0/images/aliases";
-
-async function imageOfAlias(engine: Engine, alias: string): Promise<ImageRecord> {
-  const image = (await engine.catalog.listImages()).find((i) => i.aliases.includes(alias));
-  if (!image) throw notFoundHttp(`Image alias "${alias}" not found`);
-  return image;
-}
-
-/**
- * Moves `alias` from the image that has it to the image `target` (404 when
- * `target` is unknown); PUT and PATCH of an alias both end here.
- */
-async function moveAlias(engine: Engine, alias: string, from: ImageRecord, target: string): Promise<void> {
-  const to = await engine.catalog.getImage(target);
-  await engine.catalog.updateImage({ ...from, aliases: from.aliases.filter((a) => a !== alias) });
-  await engine.catalog.updateImage({ ...to, aliases: [...to.aliases, alias] });
-}
 
 /**
  * Image aliases live on their image; the alias routes edit the image's alias
@@ -62,11 +45,7 @@ const aliasRoutes: RouteSpec[] = [
     creates: true,
     errors: [404, 409],
     handle: async ({ services, body }) => {
-      const image = await services.engine.catalog.getImage(body.target);
-      const updated = await services.engine.catalog.updateImage({
-        ...image,
-        aliases: [...image.aliases, body.name],
-      });
+      const updated = await services.engine.catalog.addImageAlias(body.target, body.name);
       return {
         metadata: aliasToWire(body.name, updated),
         status: 201,
@@ -83,10 +62,9 @@ const aliasRoutes: RouteSpec[] = [
     access: "any",
     response: "ImageAliasesEntry",
     errors: [404],
-    handle: async ({ services, params }) => {
-      const alias = params.alias ?? "";
-      return { metadata: aliasToWire(alias, await imageOfAlias(services.engine, alias)) };
-    },
+    handle: async ({ services, params }) => ({
+      metadata: aliasToWire(params.alias, await services.engine.catalog.imageOfAlias(params.alias)),
+    }),
   }),
   defineRoute({
     method: "PUT",
@@ -98,10 +76,7 @@ const aliasRoutes: RouteSpec[] = [
     body: "ImageAliasPut",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const alias = params.alias ?? "";
-      const from = await imageOfAlias(services.engine, alias);
-      // An alias already on its target stays put (that image exists: it has the alias).
-      if (body.target !== from.fingerprint) await moveAlias(services.engine, alias, from, body.target);
+      await services.engine.catalog.retargetImageAlias(params.alias, body.target);
       return { metadata: {} };
     },
   }),
@@ -115,11 +90,8 @@ const aliasRoutes: RouteSpec[] = [
     body: "ImageAliasPatch",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const alias = params.alias ?? "";
-      const from = await imageOfAlias(services.engine, alias);
-      if (body.target !== undefined && body.target !== from.fingerprint) {
-        await moveAlias(services.engine, alias, from, body.target);
-      }
+      if (body.target === undefined) await services.engine.catalog.imageOfAlias(params.alias);
+      else await services.engine.catalog.retargetImageAlias(params.alias, body.target);
       return { metadata: {} };
     },
   }),
@@ -133,12 +105,7 @@ const aliasRoutes: RouteSpec[] = [
     body: "ImageAliasPost",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const alias = params.alias ?? "";
-      const image = await imageOfAlias(services.engine, alias);
-      await services.engine.catalog.updateImage({
-        ...image,
-        aliases: image.aliases.map((a) => (a === alias ? body.name : a)),
-      });
+      await services.engine.catalog.renameImageAlias(params.alias, body.name);
       return { metadata: {}, status: 201, location: resourceUrl(ALIASES, body.name) };
     },
   }),
@@ -151,12 +118,7 @@ const aliasRoutes: RouteSpec[] = [
     access: "admin",
     errors: [404],
     handle: async ({ services, params }) => {
-      const alias = params.alias ?? "";
-      const image = await imageOfAlias(services.engine, alias);
-      await services.engine.catalog.updateImage({
-        ...image,
-        aliases: image.aliases.filter((a) => a !== alias),
-      });
+      await services.engine.catalog.removeImageAlias(params.alias);
       return { metadata: {} };
     },
   }),
@@ -214,9 +176,11 @@ export const imageRoutes: RouteSpec[] = [
     access: "any",
     response: "Image",
     errors: [404],
-    handle: async ({ services, params }) => ({
-      metadata: imageToWire(await services.engine.catalog.getImage(params.fingerprint ?? "")),
-    }),
+    etag: true,
+    handle: async ({ services, params }) => {
+      const image = await services.engine.catalog.getImage(params.fingerprint);
+      return { metadata: imageToWire(image), etag: recordEtag(image) };
+    },
   }),
   defineRoute({
     method: "PUT",
@@ -226,14 +190,10 @@ export const imageRoutes: RouteSpec[] = [
     tag: "images",
     access: "admin",
     body: "ImagePut",
-    errors: [404],
-    handle: async ({ services, params, body }) => {
-      const image = await services.engine.catalog.getImage(params.fingerprint ?? "");
-      await services.engine.catalog.updateImage({
-        ...image,
-        description: body.description,
-        properties: body.properties,
-      });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, precondition }) => {
+      await services.engine.catalog.replaceImage(params.fingerprint, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -245,14 +205,10 @@ export const imageRoutes: RouteSpec[] = [
     tag: "images",
     access: "admin",
     body: "ImagePatch",
-    errors: [404],
-    handle: async ({ services, params, body }) => {
-      const image = await services.engine.catalog.getImage(params.fingerprint ?? "");
-      await services.engine.catalog.updateImage({
-        ...image,
-        description: body.description ?? image.description,
-        properties: { ...image.properties, ...(body.properties ?? {}) },
-      });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, precondition }) => {
+      await services.engine.catalog.patchImage(params.fingerprint, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -265,7 +221,7 @@ export const imageRoutes: RouteSpec[] = [
     access: "admin",
     errors: [404],
     handle: async ({ services, params }) => {
-      await services.engine.catalog.deleteImage(params.fingerprint ?? "");
+      await services.engine.catalog.deleteImage(params.fingerprint);
       return { metadata: {} };
     },
   }),

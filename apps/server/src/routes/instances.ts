@@ -1,37 +1,20 @@
 import type { BulkCreateResult, Instance } from "@berth/api-types";
-import { type Engine, EngineError, type InstanceRecord, type ProfileRecord } from "@berth/engine";
+import type { Engine, InstanceRecord } from "@berth/engine";
 import { badRequest } from "../http/http-error.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
-import type { ServerMetrics } from "../metrics.js";
 import { instanceUrlOf } from "../wire/catalog.js";
-import { expandWithProfiles, instanceToWire } from "../wire/instances.js";
+import { dryRunToWire } from "../wire/dry-run.js";
+import { instanceToWire } from "../wire/instances.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
-async function profilesOf(engine: Engine, project: string): Promise<Map<string, ProfileRecord>> {
-  return new Map((await engine.catalog.listProfiles(project)).map((p) => [p.name, p]));
+/** Instances on the wire, expanded by the engine with their profiles as they are now. */
+async function wireOf(engine: Engine, records: InstanceRecord[]): Promise<Instance[]> {
+  const expansions = await engine.expandedInstances(records);
+  return records.map((record, i) => instanceToWire(record, expansions[i]!));
 }
 
-/** One instance on the wire, expanded with its project's profiles as they are now. */
-async function wireWithProfiles(engine: Engine, record: InstanceRecord): Promise<Instance> {
-  return instanceToWire(record, expandWithProfiles(record, await profilesOf(engine, record.project)));
-}
-
-/**
- * Times one placement-making engine call and counts its outcome, so
- * `/1.0/metrics` shows placements, failures by kind and latency per operation.
- */
-async function measured<T>(metrics: ServerMetrics, operation: string, run: () => Promise<T>): Promise<T> {
-  const stop = metrics.placementDuration.startTimer({ operation });
-  try {
-    const result = await run();
-    metrics.placements.inc({ operation });
-    return result;
-  } catch (err) {
-    metrics.placementFailures.inc({ operation, kind: err instanceof EngineError ? err.kind : "internal" });
-    throw err;
-  } finally {
-    stop();
-  }
+async function wireOne(engine: Engine, record: InstanceRecord): Promise<Instance> {
+  return instanceToWire(record, await engine.expandedInstance(record));
 }
 
 const instance = "/1.0/instances/:name";
@@ -50,8 +33,7 @@ export const instanceRoutes: RouteSpec[] = [
       await services.engine.catalog.getProject(project); // 404 for an unknown project, not an empty list
       const records = await services.engine.listInstances({ project });
       if (recursion === 0) return { metadata: records.map(instanceUrlOf) };
-      const profiles = await profilesOf(services.engine, project);
-      return { metadata: records.map((r) => instanceToWire(r, expandWithProfiles(r, profiles))) };
+      return { metadata: await wireOf(services.engine, records) };
     },
   }),
   defineRoute({
@@ -67,35 +49,17 @@ export const instanceRoutes: RouteSpec[] = [
     response: "Instance",
     creates: true,
     errors: [404, 409, 507],
-    handle: async ({ services, metrics, body, project, target, dryRun, principal, header }) => {
+    handle: async ({ services, body, project, target, dryRun, principal, header }) => {
       const options = { project, ...(target !== undefined ? { target } : {}) };
       const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
       if (dryRun) {
-        const result = await measured(metrics, "dry_run", () =>
-          services.engine.dryRun(body, {
-            ...options,
-            ...(scriptletSource !== undefined ? { scriptletSource } : {}),
-          }),
-        );
-        const steps = result.cost.steps;
-        if (result.scriptlet_ran) {
-          metrics.scriptletSteps.observe(steps);
-          metrics.scriptletRuns.inc({ outcome: result.decision.outcome });
-        }
-        return { metadata: result };
+        const outcome = await services.engine.dryRun(body, {
+          ...options,
+          ...(scriptletSource !== undefined ? { scriptletSource } : {}),
+        });
+        return { metadata: dryRunToWire(outcome) };
       }
-      const operation = body.forthcoming ? "reservation" : "create";
-      const outcome = await measured(metrics, operation, () =>
-        services.engine.createInstance(body, options),
-      ).catch((err: unknown) => {
-        if (err instanceof EngineError && err.kind === "scriptlet")
-          metrics.scriptletRuns.inc({ outcome: "rejected" });
-        throw err;
-      });
-      if (outcome.cost.steps > 0) {
-        metrics.scriptletSteps.observe(outcome.cost.steps);
-        metrics.scriptletRuns.inc({ outcome: outcome.decidedBy === "scriptlet" ? "target" : "default" });
-      }
+      const outcome = await services.engine.createInstance(body, options);
       const record = outcome.instance;
       return {
         // The placement read the profiles already: its outcome carries the expansion.
@@ -116,11 +80,9 @@ export const instanceRoutes: RouteSpec[] = [
     body: "BulkCreateRequest",
     response: "BulkCreateResult",
     errors: [404, 409, 507],
-    handle: async ({ services, metrics, body, project, target }) => {
+    handle: async ({ services, body, project, target }) => {
       const options = { project, ...(target !== undefined ? { target } : {}) };
-      const outcome = await measured(metrics, "bulk", () =>
-        services.engine.bulkCreate(body.instances, options),
-      );
+      const outcome = await services.engine.bulkCreate(body.instances, options);
       const result: BulkCreateResult = {
         placements: outcome.instances.map((r) => ({ name: r.name, uuid: r.id, location: r.location })),
       };
@@ -138,8 +100,8 @@ export const instanceRoutes: RouteSpec[] = [
     response: "Instance",
     errors: [404],
     handle: async ({ services, params, project }) => {
-      const record = await services.engine.getInstance(project, params.name ?? "");
-      return { metadata: await wireWithProfiles(services.engine, record) };
+      const record = await services.engine.getInstance(project, params.name);
+      return { metadata: await wireOne(services.engine, record) };
     },
   }),
   defineRoute({
@@ -153,7 +115,7 @@ export const instanceRoutes: RouteSpec[] = [
     body: "InstancePut",
     errors: [404, 409, 507],
     handle: async ({ services, params, body, project }) => {
-      await services.engine.updateInstance(project, params.name ?? "", body, "put");
+      await services.engine.updateInstance(project, params.name, body, "put");
       return { metadata: {} };
     },
   }),
@@ -168,7 +130,7 @@ export const instanceRoutes: RouteSpec[] = [
     body: "InstancePatch",
     errors: [404, 409, 507],
     handle: async ({ services, params, body, project }) => {
-      await services.engine.updateInstance(project, params.name ?? "", body, "patch");
+      await services.engine.updateInstance(project, params.name, body, "patch");
       return { metadata: {} };
     },
   }),
@@ -182,8 +144,8 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project", "target"],
     body: "InstancePost",
     errors: [404, 409, 507],
-    handle: async ({ services, metrics, params, body, project, target }) => {
-      const ref = params.name ?? "";
+    handle: async ({ services, params, body, project, target }) => {
+      const ref = params.name;
       if (body.project !== undefined && body.project !== project) {
         throw badRequest(
           'Moving an instance to another project is not supported: "project" must be the current one',
@@ -193,17 +155,15 @@ export const instanceRoutes: RouteSpec[] = [
         if (body.name !== undefined && body.name !== ref) {
           throw badRequest('Rename and move are separate requests: drop "name" or "?target="');
         }
-        const moved = await measured(metrics, "move", () =>
-          services.engine.moveInstance(project, ref, target),
-        );
-        return { metadata: await wireWithProfiles(services.engine, moved.instance) };
+        const moved = await services.engine.moveInstance(project, ref, target);
+        return { metadata: await wireOne(services.engine, moved.instance) };
       }
       if (body.name === undefined) {
         throw badRequest('Nothing to do: give ?target= to move the instance or "name" to rename it');
       }
       const renamed = await services.engine.renameInstance(project, ref, body.name);
       return {
-        metadata: await wireWithProfiles(services.engine, renamed),
+        metadata: await wireOne(services.engine, renamed),
         status: 201,
         location: instanceUrlOf(renamed),
       };
@@ -219,7 +179,7 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project"],
     errors: [404],
     handle: async ({ services, params, project }) => {
-      await services.engine.deleteInstance(project, params.name ?? "");
+      await services.engine.deleteInstance(project, params.name);
       return { metadata: {} };
     },
   }),
@@ -235,15 +195,13 @@ export const instanceRoutes: RouteSpec[] = [
     bodyOptional: true,
     response: "Instance",
     errors: [404, 409],
-    handle: async ({ services, metrics, params, body, project }) => {
-      const record = await measured(metrics, "commit", () =>
-        services.engine.commitReservation(
-          project,
-          params.name ?? "",
-          body.name !== undefined ? { name: body.name } : {},
-        ),
+    handle: async ({ services, params, body, project }) => {
+      const record = await services.engine.commitReservation(
+        project,
+        params.name,
+        body.name !== undefined ? { name: body.name } : {},
       );
-      return { metadata: await wireWithProfiles(services.engine, record) };
+      return { metadata: await wireOne(services.engine, record) };
     },
   }),
 ];

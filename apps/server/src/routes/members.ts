@@ -56,7 +56,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     response: "ClusterMember",
     errors: [404],
     handle: ({ services, params }) => ({
-      metadata: memberToWire(services.engine.getMember(params.name ?? "")),
+      metadata: memberToWire(services.engine.getMember(params.name)),
     }),
   }),
   defineRoute({
@@ -70,7 +70,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberPut",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      await services.engine.updateMember(params.name ?? "", {
+      await services.engine.updateMember(params.name, {
         roles: body.roles,
         failureDomain: body.failure_domain,
         description: body.description,
@@ -91,13 +91,13 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberPatch",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      await services.engine.updateMember(params.name ?? "", {
+      await services.engine.updateMember(params.name, {
         ...(body.roles !== undefined ? { roles: body.roles } : {}),
         ...(body.failure_domain !== undefined ? { failureDomain: body.failure_domain } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
         // LXD PATCH merges config maps key by key.
         ...(body.config !== undefined
-          ? { config: { ...services.engine.getMember(params.name ?? "").record.config, ...body.config } }
+          ? { config: { ...services.engine.getMember(params.name).record.config, ...body.config } }
           : {}),
         ...(body.groups !== undefined ? { groups: body.groups } : {}),
         ...(body.traits !== undefined ? { traits: body.traits } : {}),
@@ -117,7 +117,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     creates: true,
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const info = await services.engine.renameMember(params.name ?? "", body.server_name);
+      const info = await services.engine.renameMember(params.name, body.server_name);
       return { metadata: memberToWire(info), status: 201, location: member(info.record.name) };
     },
   }),
@@ -130,7 +130,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "admin",
     errors: [404, 409],
     handle: async ({ services, params }) => {
-      await services.engine.deleteMember(params.name ?? "");
+      await services.engine.deleteMember(params.name);
       return { metadata: {} };
     },
   }),
@@ -143,7 +143,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "any",
     response: "ClusterMemberState",
     errors: [404],
-    handle: ({ services, params }) => ({ metadata: services.engine.getMemberState(params.name ?? "") }),
+    handle: ({ services, params }) => ({ metadata: services.engine.getMemberState(params.name) }),
   }),
   defineRoute({
     method: "PUT",
@@ -155,7 +155,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberState",
     errors: [404],
     handle: async ({ services, params, body }) => {
-      await services.engine.heartbeat(params.name ?? "", body as Record<string, unknown>);
+      await services.engine.heartbeat(params.name, body as Record<string, unknown>);
       return { metadata: {} };
     },
   }),
@@ -169,7 +169,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberStatePost",
     errors: [404, 409, 507],
     handle: async ({ services, params, body }) => {
-      const name = params.name ?? "";
+      const name = params.name;
       if (body.action === "evacuate") {
         const outcome = await services.engine.evacuateMember(name);
         return { metadata: outcome };
@@ -186,7 +186,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "any",
     response: "Resources",
     errors: [404],
-    handle: ({ services, params }) => ({ metadata: services.engine.getMemberResources(params.name ?? "") }),
+    handle: ({ services, params }) => ({ metadata: services.engine.getMemberResources(params.name) }),
   }),
   defineRoute({
     method: "PUT",
@@ -198,7 +198,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "Resources",
     errors: [404],
     handle: async ({ services, params, body }) => {
-      await services.engine.setMemberResources(params.name ?? "", body as unknown as Record<string, unknown>);
+      await services.engine.setMemberResources(params.name, body as unknown as Record<string, unknown>);
       return { metadata: {} };
     },
   }),
@@ -212,7 +212,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     response: "MemberInventories",
     errors: [404],
     handle: ({ services, params }) => ({
-      metadata: inventoriesToWire(services.engine.inventories(params.name ?? "")),
+      metadata: inventoriesToWire(services.engine.inventories(params.name)),
     }),
   }),
   defineRoute({
@@ -227,7 +227,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
       const result = await services.engine.setInventories(
-        params.name ?? "",
+        params.name,
         body.inventories,
         body.generation,
         true,
@@ -245,8 +245,8 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     response: "Inventory",
     errors: [404],
     handle: ({ services, params }) => {
-      const name = params.name ?? "";
-      const resourceClass = params.class ?? "";
+      const name = params.name;
+      const resourceClass = params.class;
       const view = services.engine.inventories(name).inventories[resourceClass];
       if (!view) throw notFoundHttp(`No inventory of ${resourceClass} on cluster member "${name}"`);
       return { metadata: inventoryToWire(view) };
@@ -265,8 +265,8 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     handle: async ({ services, params, body }) => {
       const { generation, ...inventory } = body;
       const result = await services.engine.setInventories(
-        params.name ?? "",
-        { [params.class ?? ""]: inventory },
+        params.name,
+        { [params.class]: inventory },
         generation,
       );
       return { metadata: inventoriesToWire(result) };
@@ -282,9 +282,9 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "admin",
     errors: [404, 409],
     handle: async ({ services, params }) => {
-      const name = params.name ?? "";
+      const name = params.name;
       const { generation } = services.engine.inventories(name);
-      const result = await services.engine.deleteInventory(name, params.class ?? "", generation);
+      const result = await services.engine.deleteInventory(name, params.class, generation);
       return { metadata: inventoriesToWire(result) };
     },
   }),

@@ -1,4 +1,4 @@
-import type { Engine, PlacementGroupRecord } from "@berth/engine";
+import { type Engine, type PlacementGroupRecord, recordEtag } from "@berth/engine";
 import { instanceUrlOf, placementGroupToWire } from "../wire/catalog.js";
 import { resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
@@ -65,12 +65,11 @@ export const placementGroupRoutes: RouteSpec[] = [
     query: ["project"],
     response: "PlacementGroup",
     errors: [404],
-    handle: async ({ services, params, project }) => ({
-      metadata: await toWire(
-        services.engine,
-        await services.engine.catalog.getPlacementGroup(project, params.name ?? ""),
-      ),
-    }),
+    etag: true,
+    handle: async ({ services, params, project }) => {
+      const group = await services.engine.catalog.getPlacementGroup(project, params.name);
+      return { metadata: await toWire(services.engine, group), etag: recordEtag(group) };
+    },
   }),
   defineRoute({
     method: "PUT",
@@ -81,10 +80,10 @@ export const placementGroupRoutes: RouteSpec[] = [
     access: "project",
     query: ["project"],
     body: "PlacementGroupPut",
-    errors: [404],
-    handle: async ({ services, params, body, project }) => {
-      const current = await services.engine.catalog.getPlacementGroup(project, params.name ?? "");
-      await services.engine.catalog.updatePlacementGroup({ ...current, ...body });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, project, precondition }) => {
+      await services.engine.catalog.replacePlacementGroup(project, params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -97,15 +96,10 @@ export const placementGroupRoutes: RouteSpec[] = [
     access: "project",
     query: ["project"],
     body: "PlacementGroupPatch",
-    errors: [404],
-    handle: async ({ services, params, body, project }) => {
-      const current = await services.engine.catalog.getPlacementGroup(project, params.name ?? "");
-      await services.engine.catalog.updatePlacementGroup({
-        ...current,
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        ...(body.policy !== undefined ? { policy: body.policy } : {}),
-        ...(body.rigor !== undefined ? { rigor: body.rigor } : {}),
-      });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, project, precondition }) => {
+      await services.engine.catalog.patchPlacementGroup(project, params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -121,7 +115,7 @@ export const placementGroupRoutes: RouteSpec[] = [
     creates: true,
     errors: [404, 409],
     handle: async ({ services, params, body, project }) => {
-      const group = await services.engine.catalog.renamePlacementGroup(project, params.name ?? "", body.name);
+      const group = await services.engine.catalog.renamePlacementGroup(project, params.name, body.name);
       return { metadata: {}, status: 201, location: resourceUrl(BASE, group.name, project) };
     },
   }),
@@ -135,7 +129,7 @@ export const placementGroupRoutes: RouteSpec[] = [
     query: ["project"],
     errors: [404, 409],
     handle: async ({ services, params, project }) => {
-      await services.engine.catalog.deletePlacementGroup(project, params.name ?? "");
+      await services.engine.catalog.deletePlacementGroup(project, params.name);
       return { metadata: {} };
     },
   }),

@@ -1,4 +1,4 @@
-import type { Engine, ProfileRecord } from "@berth/engine";
+import { type Engine, type ProfileRecord, recordEtag } from "@berth/engine";
 import { instanceUrlOf, profileToWire } from "../wire/catalog.js";
 import { resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
@@ -69,12 +69,11 @@ export const profileRoutes: RouteSpec[] = [
     query: ["project"],
     response: "Profile",
     errors: [404],
-    handle: async ({ services, params, project }) => ({
-      metadata: await toWire(
-        services.engine,
-        await services.engine.catalog.getProfile(project, params.name ?? ""),
-      ),
-    }),
+    etag: true,
+    handle: async ({ services, params, project }) => {
+      const profile = await services.engine.catalog.getProfile(project, params.name);
+      return { metadata: await toWire(services.engine, profile), etag: recordEtag(profile) };
+    },
   }),
   defineRoute({
     method: "PUT",
@@ -85,10 +84,10 @@ export const profileRoutes: RouteSpec[] = [
     access: "project",
     query: ["project"],
     body: "ProfilePut",
-    errors: [404],
-    handle: async ({ services, params, body, project }) => {
-      const current = await services.engine.catalog.getProfile(project, params.name ?? "");
-      await services.engine.catalog.updateProfile({ ...current, ...body });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, project, precondition }) => {
+      await services.engine.catalog.replaceProfile(project, params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -101,20 +100,10 @@ export const profileRoutes: RouteSpec[] = [
     access: "project",
     query: ["project"],
     body: "ProfilePatch",
-    errors: [404],
-    handle: async ({ services, params, body, project }) => {
-      const current = await services.engine.catalog.getProfile(project, params.name ?? "");
-      const config = { ...current.config };
-      for (const [key, value] of Object.entries(body.config ?? {})) {
-        if (value === "") delete config[key];
-        else config[key] = value;
-      }
-      await services.engine.catalog.updateProfile({
-        ...current,
-        description: body.description ?? current.description,
-        config,
-        devices: { ...current.devices, ...(body.devices ?? {}) },
-      });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, project, precondition }) => {
+      await services.engine.catalog.patchProfile(project, params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -130,7 +119,7 @@ export const profileRoutes: RouteSpec[] = [
     creates: true,
     errors: [404, 409],
     handle: async ({ services, params, body, project }) => {
-      const profile = await services.engine.catalog.renameProfile(project, params.name ?? "", body.name);
+      const profile = await services.engine.catalog.renameProfile(project, params.name, body.name);
       return { metadata: {}, status: 201, location: resourceUrl(BASE, profile.name, project) };
     },
   }),
@@ -144,7 +133,7 @@ export const profileRoutes: RouteSpec[] = [
     query: ["project"],
     errors: [404, 409],
     handle: async ({ services, params, project }) => {
-      await services.engine.catalog.deleteProfile(project, params.name ?? "");
+      await services.engine.catalog.deleteProfile(project, params.name);
       return { metadata: {} };
     },
   }),

@@ -1,4 +1,4 @@
-import type { Engine, ProjectRecord } from "@berth/engine";
+import { type Engine, type ProjectRecord, recordEtag } from "@berth/engine";
 import { canUseProject } from "../auth/principal.js";
 import { instanceUrlOf, projectToWire } from "../wire/catalog.js";
 import { resourceUrl } from "../wire/urls.js";
@@ -76,9 +76,11 @@ export const projectRoutes: RouteSpec[] = [
     projectParam: "name",
     response: "Project",
     errors: [404],
-    handle: async ({ services, params }) => ({
-      metadata: await toWire(services.engine, await services.engine.catalog.getProject(params.name ?? "")),
-    }),
+    etag: true,
+    handle: async ({ services, params }) => {
+      const project = await services.engine.catalog.getProject(params.name);
+      return { metadata: await toWire(services.engine, project), etag: recordEtag(project) };
+    },
   }),
   defineRoute({
     method: "PUT",
@@ -88,15 +90,10 @@ export const projectRoutes: RouteSpec[] = [
     tag: "projects",
     access: "admin",
     body: "ProjectPut",
-    errors: [404],
-    handle: async ({ services, params, body }) => {
-      const name = params.name ?? "";
-      await services.engine.catalog.getProject(name);
-      await services.engine.catalog.updateProject({
-        name,
-        description: body.description,
-        config: body.config,
-      });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, precondition }) => {
+      await services.engine.catalog.replaceProject(params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -108,19 +105,10 @@ export const projectRoutes: RouteSpec[] = [
     tag: "projects",
     access: "admin",
     body: "ProjectPatch",
-    errors: [404],
-    handle: async ({ services, params, body }) => {
-      const current = await services.engine.catalog.getProject(params.name ?? "");
-      const config = { ...current.config };
-      for (const [key, value] of Object.entries(body.config ?? {})) {
-        if (value === "") delete config[key];
-        else config[key] = value;
-      }
-      await services.engine.catalog.updateProject({
-        name: current.name,
-        description: body.description ?? current.description,
-        config,
-      });
+    errors: [404, 412],
+    etag: true,
+    handle: async ({ services, params, body, precondition }) => {
+      await services.engine.catalog.patchProject(params.name, body, precondition);
       return { metadata: {} };
     },
   }),
@@ -135,7 +123,7 @@ export const projectRoutes: RouteSpec[] = [
     creates: true,
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const project = await services.engine.catalog.renameProject(params.name ?? "", body.name);
+      const project = await services.engine.catalog.renameProject(params.name, body.name);
       return { metadata: {}, status: 201, location: resourceUrl(BASE, project.name) };
     },
   }),
@@ -148,7 +136,7 @@ export const projectRoutes: RouteSpec[] = [
     access: "admin",
     errors: [404, 409],
     handle: async ({ services, params }) => {
-      const name = params.name ?? "";
+      const name = params.name;
       await services.engine.catalog.deleteProject(name);
       return { metadata: {} };
     },

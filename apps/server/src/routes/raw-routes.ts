@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { isAdmin } from "../auth/principal.js";
 import { forbiddenHttp } from "../http/http-error.js";
-import type { ServerMetrics } from "../metrics.js";
+import type { ServerMetrics } from "../metrics/server-metrics.js";
 import type { ServerEnv } from "../server-env.js";
 
 /**

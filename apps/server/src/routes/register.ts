@@ -4,8 +4,8 @@ import { canUseProject, isAdmin, type Principal } from "../auth/principal.js";
 import { headerOf } from "../http/header.js";
 import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
+import { preconditionOf } from "../http/precondition.js";
 import { parseBoolean, parseProject, parseRecursion, parseTarget } from "../http/query.js";
-import type { ServerMetrics } from "../metrics.js";
 import type { ServerEnv } from "../server-env.js";
 import type { ServerServices } from "../services.js";
 import type { RouteSpec } from "./route-spec.js";
@@ -28,14 +28,9 @@ function authorize(spec: RouteSpec, principal: Principal, project: string): void
  * body validation, then the engine call; the reply goes out in the LXD
  * sync envelope. The same `RouteSpec` feeds the OpenAPI document.
  */
-export function registerRoute(
-  app: Hono<ServerEnv>,
-  spec: RouteSpec,
-  services: ServerServices,
-  metrics: ServerMetrics,
-): void {
+export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: ServerServices): void {
   app.on(spec.method, spec.path, async (c) => {
-    const params = c.req.param() as Record<string, string>;
+    const params: Record<string, string> = c.req.param();
     const honours = new Set(spec.query ?? []);
     const project =
       spec.projectParam !== undefined
@@ -61,10 +56,11 @@ export function registerRoute(
       dryRun: honours.has("dry_run") ? parseBoolean("dry_run", c.req.query("dry_run")) : false,
       principal,
       header: (name) => headerOf(c, name),
+      precondition: spec.etag === true ? preconditionOf(headerOf(c, "if-match")) : {},
       log: c.get("log"),
-      metrics,
     });
     if (reply.location !== undefined) c.header("Location", reply.location);
+    if (reply.etag !== undefined) c.header("ETag", `"${reply.etag}"`);
     return c.json(syncResponse(reply.metadata), reply.status ?? 200);
   });
 }

@@ -53,7 +53,7 @@ export const resourceClassRoutes: RouteSpec[] = [
     response: "ResourceClass",
     errors: [404],
     handle: async ({ services, params }) => ({
-      metadata: resourceClassToWire(await services.engine.catalog.getResourceClass(params.name ?? "")),
+      metadata: resourceClassToWire(await services.engine.catalog.getResourceClass(params.name)),
     }),
   }),
   defineRoute({
@@ -66,7 +66,7 @@ export const resourceClassRoutes: RouteSpec[] = [
     response: "ResourceClass",
     errors: [400],
     handle: async ({ services, params }) => {
-      const name = params.name ?? "";
+      const name = params.name;
       const existing = (await services.engine.catalog.listResourceClasses()).find((c) => c.name === name);
       if (existing) return { metadata: resourceClassToWire(existing) };
       const created = await services.engine.catalog.createResourceClass(name);
@@ -82,7 +82,7 @@ export const resourceClassRoutes: RouteSpec[] = [
     access: "admin",
     errors: [404, 409],
     handle: async ({ services, params }) => {
-      await services.engine.catalog.deleteResourceClass(params.name ?? "");
+      await services.engine.catalog.deleteResourceClass(params.name);
       return { metadata: {} };
     },
   }),

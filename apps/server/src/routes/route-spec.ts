@@ -1,8 +1,9 @@
 import type { ApiSchemaName, apiSchemas } from "@berth/api-types";
+import type { Precondition } from "@berth/engine";
+import type { ParamKeys } from "hono/types";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.js";
-import type { ServerMetrics } from "../metrics.js";
 import type { ServerServices } from "../services.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -18,9 +19,14 @@ export type Access = "admin" | "any" | "project";
 /** Standard query parameters of API.md; a route lists the ones it honours (for validation and OpenAPI). */
 export type QueryName = "recursion" | "project" | "target" | "dry_run";
 
-export interface RouteInput<Body> {
+/** The path parameters of a Hono pattern, typed: `/1.0/instances/:name` -> `{ name: string }`. */
+export type PathParams<Path extends string> = string extends Path
+  ? Record<string, string>
+  : { [K in ParamKeys<Path>]: string };
+
+export interface RouteInput<Body, Path extends string = string> {
   services: ServerServices;
-  params: Record<string, string>;
+  params: PathParams<Path>;
   body: Body;
   project: string;
   recursion: 0 | 1 | 2;
@@ -29,8 +35,9 @@ export interface RouteInput<Body> {
   principal: Principal;
   /** One request header (lower-case name). */
   header(name: string): string | undefined;
+  /** The version the caller last read (`If-Match`), for routes with `etag: true`. */
+  precondition: Precondition;
   log: Logger;
-  metrics: ServerMetrics;
 }
 
 export interface RouteReply {
@@ -38,12 +45,14 @@ export interface RouteReply {
   /** 200 by default; 201 (with `location`) when the request created something. */
   status?: 200 | 201;
   location?: string;
+  /** The record's version (engine `recordEtag`), sent as the `ETag` header (LXD: quoted). */
+  etag?: string;
 }
 
-export interface RouteSpec<Body = unknown> {
+export interface RouteSpec<Body = unknown, Path extends string = string> {
   method: HttpMethod;
-  /** Hono pattern, e.g. `/1.0/instances/:name`. */
-  path: string;
+  /** Hono pattern, e.g. `/1.0/instances/:name`; its `:params` reach the handler typed. */
+  path: Path;
   operationId: string;
   summary: string;
   tag: string;
@@ -67,16 +76,21 @@ export interface RouteSpec<Body = unknown> {
    * processes sharing the database committed (`engine.sync()`, one cheap read).
    */
   readsModel?: boolean;
-  handle(input: RouteInput<Body>): Promise<RouteReply> | RouteReply;
+  /**
+   * The record has an LXD ETag: GET answers it in the `ETag` header, PUT
+   * and PATCH honour `If-Match` (412 when the record changed since).
+   */
+  etag?: boolean;
+  handle(input: RouteInput<Body, Path>): Promise<RouteReply> | RouteReply;
 }
 
-/** Keeps the body type a handler sees tied to the schema named in `body`. */
-export function defineRoute<N extends ApiSchemaName>(
-  spec: Omit<RouteSpec<z.output<(typeof apiSchemas)[N]>>, "body"> & { body: N },
+/** Keeps the body and path-parameter types a handler sees tied to `body` and `path`. */
+export function defineRoute<N extends ApiSchemaName, P extends string>(
+  spec: Omit<RouteSpec<z.output<(typeof apiSchemas)[N]>, P>, "body"> & { body: N },
 ): RouteSpec;
-export function defineRoute(spec: Omit<RouteSpec<undefined>, "body">): RouteSpec;
-export function defineRoute(spec: RouteSpec<never>): RouteSpec {
-  return spec as RouteSpec;
+export function defineRoute<P extends string>(spec: Omit<RouteSpec<undefined, P>, "body">): RouteSpec;
+export function defineRoute(spec: RouteSpec<never, string>): RouteSpec {
+  return spec as unknown as RouteSpec;
 }
 
 /** Marks routes whose handlers read the engine's model synchronously (see `RouteSpec.readsModel`). */

@@ -88,7 +88,7 @@ export const tokenRoutes: RouteSpec[] = [
     access: "admin",
     errors: [404],
     handle: async ({ services, params }) => {
-      const name = params.name ?? "";
+      const name = params.name;
       if (!(await services.tokens.delete(name))) throw notFoundHttp(`Token "${name}" not found`);
       return { metadata: {} };
     },

@@ -3,14 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { openStore } from "@berth/adapter-sqlite";
+import { BerthApi } from "@berth/client/node";
 import { type Clock, Engine } from "@berth/engine";
 import { createApp } from "../app.js";
 import { issueToken } from "../auth/issue-token.js";
-import { BerthApi } from "../client/typed-client.js";
 import { engineLoggerFor } from "../daemon/engine-logger.js";
+import { usageOf } from "../daemon/open-backend.js";
 import { listen, type RunningServer, type TlsFiles } from "../listen.js";
 import { createLogger } from "../logging.js";
-import { ServerMetrics } from "../metrics.js";
+import { ServerMetrics } from "../metrics/server-metrics.js";
 
 export interface TestServer {
   url: string;
@@ -62,15 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const tokens = store.tokens;
   const metrics = new ServerMetrics({
     engine: () => engine.metrics(),
-    usage: async () =>
-      engine.listMembers().flatMap((m) =>
-        Object.entries(engine.inventories(m.record.name).inventories).map(([resourceClass, inv]) => ({
-          member: m.record.name,
-          resourceClass,
-          used: inv.used + inv.forthcoming,
-          capacity: (inv.total - inv.reserved) * inv.allocationRatio,
-        })),
-      ),
+    usage: async () => usageOf(engine),
   });
   const app = createApp({
     engine,

@@ -1,28 +1,10 @@
 import type { Instance } from "@berth/api-types";
-import { type InstanceExpansion, type InstanceRecord, instanceView, type ProfileRecord } from "@berth/engine";
-
-/** LXD expansion: profiles in order, then the instance's own keys on top. */
-export function expandWithProfiles(
-  record: InstanceRecord,
-  profiles: ReadonlyMap<string, ProfileRecord>,
-): InstanceExpansion {
-  const config: Record<string, string> = {};
-  const devices: Record<string, Record<string, string>> = {};
-  for (const name of record.profiles) {
-    const profile = profiles.get(name);
-    if (!profile) continue;
-    Object.assign(config, profile.config);
-    Object.assign(devices, structuredClone(profile.devices));
-  }
-  Object.assign(config, record.config);
-  Object.assign(devices, structuredClone(record.devices));
-  return { config, devices };
-}
+import { type InstanceExpansion, type InstanceRecord, instanceView } from "@berth/engine";
 
 /**
  * Engine instance record -> LXD `Instance` (plus Berth's uuid, flavor,
- * forthcoming). `expanded` is its expanded config and devices: from a
- * placement's outcome, or `expandWithProfiles` with the project's profiles.
+ * forthcoming). `expanded` is its expanded config and devices, computed by
+ * the engine (a placement's outcome, or `engine.expandedInstance`).
  * The answer owns `expanded` (it is not copied).
  */
 export function instanceToWire(record: InstanceRecord, expanded: InstanceExpansion): Instance {

@@ -4,7 +4,15 @@
  * transaction that locks the row it changes and appends a change-feed entry
  * naming the table, so every server re-reads it before its next placement.
  */
-import { type CatalogTable, type CatalogTableName, conflict, notFound, type RecordKey } from "@berth/engine";
+import {
+  type CatalogTable,
+  type CatalogTableName,
+  conflict,
+  notFound,
+  type RecordKey,
+  recordChanged,
+  sameVersion,
+} from "@berth/engine";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
@@ -75,11 +83,14 @@ export class PostgresCatalogTable<T extends object> implements CatalogTable<T> {
     });
   }
 
-  update(record: T): Promise<T> {
+  /** With `expected`, writes only while the row is still that version (locked, compared, written in one transaction). */
+  update(record: T, expected?: T): Promise<T> {
     return this.written(async (tx) => {
       const key = this.spec.keyOf(record);
-      if ((await this.find(tx.db, key, true)) === undefined) {
-        throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
+      const stored = await this.find(tx.db, key, true);
+      if (stored === undefined) throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
+      if (expected !== undefined && !sameVersion(stored, expected)) {
+        throw recordChanged(this.spec.label, keyString(key));
       }
       await this.spec.validate?.(tx, record);
       await tx.db.update(this.spec.table).set(this.toRow(record)).where(this.whereKey(key));

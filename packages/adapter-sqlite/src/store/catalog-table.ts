@@ -1,4 +1,12 @@
-import { type CatalogTable, type CatalogTableName, conflict, notFound, type RecordKey } from "@berth/engine";
+import {
+  type CatalogTable,
+  type CatalogTableName,
+  conflict,
+  notFound,
+  type RecordKey,
+  recordChanged,
+  sameVersion,
+} from "@berth/engine";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Connection, Database, Work } from "../connection/open-connection.js";
@@ -83,11 +91,14 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
     });
   }
 
-  update(record: T): Promise<T> {
+  update(record: T, expected?: T): Promise<T> {
     return this.written(async (db, raw) => {
       const key = this.spec.keyOf(record);
-      if ((await this.find(db, key)) === undefined) {
-        throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
+      const stored = await this.find(db, key);
+      if (stored === undefined) throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
+      // Read and written in this one write transaction: nobody can change the row in between.
+      if (expected !== undefined && !sameVersion(stored, expected)) {
+        throw recordChanged(this.spec.label, keyString(key));
       }
       await this.spec.validate?.(db, record);
       await db.update(this.spec.table).set(this.toRow(record)).where(this.whereKey(key));

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
+import { failure } from "../testing/failure.fixture.js";
 
 const sized = (name: string, memoryGiB: number) => ({ name, config: { "limits.memory": `${memoryGiB}GiB` } });
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("bulk create", () => {
   it("places every instance against the working model and claims once", async () => {

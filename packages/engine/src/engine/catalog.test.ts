@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createScriptletHost, EngineError } from "../index.js";
 import { addGroups, addMember, testCluster } from "../testing/cluster.fixture.js";
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
+import { failure } from "../testing/failure.fixture.js";
 
 describe("renames", () => {
   it("renames groups, profiles, placement groups and empty projects; refuses while referenced", async () => {

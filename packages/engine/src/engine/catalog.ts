@@ -18,7 +18,7 @@ import {
   validateCustomName,
   validateFlavor,
 } from "@berth/resources";
-import { EngineError, forbidden, invalid, notFound } from "../errors.js";
+import { conflict, EngineError, forbidden, invalid, notFound } from "../errors.js";
 import { projectLimitsOf } from "../expand/project-limits.js";
 import type {
   FlavorRecord,
@@ -28,6 +28,24 @@ import type {
   ProfileRecord,
   ProjectRecord,
 } from "../store/records.js";
+import {
+  type FlavorChanges,
+  type FlavorFields,
+  type ImageChanges,
+  type ImageFields,
+  type PlacementGroupChanges,
+  type PlacementGroupFields,
+  type ProfileChanges,
+  type ProfileFields,
+  type ProjectChanges,
+  type ProjectFields,
+  patchedFlavor,
+  patchedImage,
+  patchedPlacementGroup,
+  patchedProfile,
+  patchedProject,
+} from "./catalog-patches.js";
+import { guardedUpdate, type Precondition, type UpdateTarget } from "./guarded-update.js";
 import type { EngineRuntime } from "./runtime.js";
 
 function checkName(kind: string, name: string, pattern: RegExp): void {
@@ -86,6 +104,44 @@ export class Catalog {
     return this.runtime.store;
   }
 
+  // Where each guarded edit (guarded-update.ts) reads and writes its record.
+  private projectTarget(name: string): UpdateTarget<ProjectRecord> {
+    return {
+      label: `Project "${name}"`,
+      read: () => this.getProject(name),
+      write: (next, expected) => this.updateProject(next, expected),
+    };
+  }
+  private profileTarget(project: string, name: string): UpdateTarget<ProfileRecord> {
+    return {
+      label: `Profile "${name}"`,
+      read: () => this.getProfile(project, name),
+      write: (next, expected) => this.updateProfile(next, expected),
+    };
+  }
+  private flavorTarget(name: string): UpdateTarget<FlavorRecord> {
+    return {
+      label: `Flavor "${name}"`,
+      read: () => this.getFlavor(name),
+      // Changes are validated into a record (flavorRecord) before they get here.
+      write: (next, expected) => this.store.flavors.update(next, expected),
+    };
+  }
+  private imageTarget(fingerprint: string): UpdateTarget<ImageRecord> {
+    return {
+      label: `Image "${fingerprint}"`,
+      read: () => this.getImage(fingerprint),
+      write: (next, expected) => this.updateImage(next, expected),
+    };
+  }
+  private placementGroupTarget(project: string, name: string): UpdateTarget<PlacementGroupRecord> {
+    return {
+      label: `Placement group "${name}"`,
+      read: () => this.getPlacementGroup(project, name),
+      write: (next, expected) => this.updatePlacementGroup(next, expected),
+    };
+  }
+
   // --- cluster groups -------------------------------------------------------------
   async listGroups(): Promise<GroupRecord[]> {
     return this.store.groups.list();
@@ -133,11 +189,24 @@ export class Catalog {
     this.runtime.model.projects.set(stored.name, stored);
     return stored;
   }
-  async updateProject(project: ProjectRecord): Promise<ProjectRecord> {
+  /** Writes `project` whole; with `expected`, only over that version (see guarded-update.ts). */
+  async updateProject(project: ProjectRecord, expected?: ProjectRecord): Promise<ProjectRecord> {
     projectLimitsOf(project);
-    const stored = await this.store.projects.update(project);
+    const stored = await this.store.projects.update(project, expected);
     this.runtime.model.projects.set(stored.name, stored);
     return stored;
+  }
+  /** PUT: description and config replaced. */
+  replaceProject(name: string, fields: ProjectFields, precondition?: Precondition): Promise<ProjectRecord> {
+    return guardedUpdate(this.projectTarget(name), (current) => ({ ...current, ...fields }), precondition);
+  }
+  /** PATCH: the named fields; config keys merge, "" unsets one. */
+  patchProject(name: string, changes: ProjectChanges, precondition?: Precondition): Promise<ProjectRecord> {
+    return guardedUpdate(
+      this.projectTarget(name),
+      (current) => patchedProject(current, changes),
+      precondition,
+    );
   }
   async deleteProject(name: string): Promise<void> {
     if (name === "default") throw forbidden("The 'default' project cannot be deleted");
@@ -170,8 +239,35 @@ export class Catalog {
     checkName("profile", profile.name, PROFILE_NAME_PATTERN);
     return this.store.profiles.create(profile);
   }
-  async updateProfile(profile: ProfileRecord): Promise<ProfileRecord> {
-    return this.store.profiles.update(profile);
+  /** Writes `profile` whole; with `expected`, only over that version (see guarded-update.ts). */
+  async updateProfile(profile: ProfileRecord, expected?: ProfileRecord): Promise<ProfileRecord> {
+    return this.store.profiles.update(profile, expected);
+  }
+  /** PUT: description, config and devices replaced. */
+  replaceProfile(
+    project: string,
+    name: string,
+    fields: ProfileFields,
+    precondition?: Precondition,
+  ): Promise<ProfileRecord> {
+    return guardedUpdate(
+      this.profileTarget(project, name),
+      (current) => ({ ...current, ...fields }),
+      precondition,
+    );
+  }
+  /** PATCH: config keys merge ("" unsets one), named devices are replaced whole, others stay. */
+  patchProfile(
+    project: string,
+    name: string,
+    changes: ProfileChanges,
+    precondition?: Precondition,
+  ): Promise<ProfileRecord> {
+    return guardedUpdate(
+      this.profileTarget(project, name),
+      (current) => patchedProfile(current, changes),
+      precondition,
+    );
   }
   async deleteProfile(project: string, name: string): Promise<void> {
     if (name === "default") throw forbidden('The "default" profile cannot be deleted');
@@ -218,8 +314,21 @@ export class Catalog {
   async createFlavor(input: FlavorInput): Promise<FlavorRecord> {
     return this.store.flavors.create(this.flavorRecord(input));
   }
-  async updateFlavor(input: FlavorInput): Promise<FlavorRecord> {
-    return this.store.flavors.update(this.flavorRecord(input));
+  /** Writes the flavor whole (validated); with `expected`, only over that version. */
+  async updateFlavor(input: FlavorInput, expected?: FlavorRecord): Promise<FlavorRecord> {
+    return this.store.flavors.update(this.flavorRecord(input), expected);
+  }
+  /** PUT: every field replaced. */
+  replaceFlavor(name: string, fields: FlavorFields, precondition?: Precondition): Promise<FlavorRecord> {
+    return guardedUpdate(this.flavorTarget(name), () => this.flavorRecord({ ...fields, name }), precondition);
+  }
+  /** PATCH: the named fields; extra specs merge key by key. */
+  patchFlavor(name: string, changes: FlavorChanges, precondition?: Precondition): Promise<FlavorRecord> {
+    return guardedUpdate(
+      this.flavorTarget(name),
+      (current) => this.flavorRecord(patchedFlavor(current, changes)),
+      precondition,
+    );
   }
   async deleteFlavor(name: string): Promise<void> {
     return this.store.flavors.delete({ name });
@@ -243,9 +352,66 @@ export class Catalog {
     await this.checkAliases(image);
     return this.store.images.create(image);
   }
-  async updateImage(image: ImageRecord): Promise<ImageRecord> {
+  /** Writes `image` whole (aliases must stay unique); with `expected`, only over that version. */
+  async updateImage(image: ImageRecord, expected?: ImageRecord): Promise<ImageRecord> {
     await this.checkAliases(image);
-    return this.store.images.update(image);
+    return this.store.images.update(image, expected);
+  }
+  /** PUT: description and properties replaced (aliases have routes of their own). */
+  replaceImage(fingerprint: string, fields: ImageFields, precondition?: Precondition): Promise<ImageRecord> {
+    return guardedUpdate(
+      this.imageTarget(fingerprint),
+      (current) => ({ ...current, ...fields }),
+      precondition,
+    );
+  }
+  /** PATCH: the named fields; properties merge key by key. */
+  patchImage(fingerprint: string, changes: ImageChanges, precondition?: Precondition): Promise<ImageRecord> {
+    return guardedUpdate(
+      this.imageTarget(fingerprint),
+      (current) => patchedImage(current, changes),
+      precondition,
+    );
+  }
+
+  // --- image aliases: names on their image's alias list -------------------------------------
+  /** The image an alias points at (not_found: `Image alias "x" not found`). */
+  async imageOfAlias(alias: string): Promise<ImageRecord> {
+    const image = (await this.store.images.list()).find((candidate) => candidate.aliases.includes(alias));
+    if (image === undefined) throw notFound(`Image alias "${alias}" not found`);
+    return image;
+  }
+  /** Adds `alias` to the image `fingerprint` (conflict when any image has it already). */
+  addImageAlias(fingerprint: string, alias: string): Promise<ImageRecord> {
+    return guardedUpdate(this.imageTarget(fingerprint), (image) => {
+      if (image.aliases.includes(alias)) throw conflict(`Image alias "${alias}" already exists`);
+      return { ...image, aliases: [...image.aliases, alias] };
+    });
+  }
+  /** Points `alias` at the image `fingerprint` (not_found when that image is unknown). */
+  async retargetImageAlias(alias: string, fingerprint: string): Promise<void> {
+    const from = await this.imageOfAlias(alias);
+    if (from.fingerprint === fingerprint) return;
+    await this.getImage(fingerprint);
+    await this.removeImageAlias(alias);
+    await this.addImageAlias(fingerprint, alias);
+  }
+  async renameImageAlias(alias: string, newName: string): Promise<ImageRecord> {
+    const image = await this.imageOfAlias(alias);
+    return guardedUpdate(this.imageTarget(image.fingerprint), (current) => {
+      if (!current.aliases.includes(alias)) throw notFound(`Image alias "${alias}" not found`);
+      if (newName !== alias && current.aliases.includes(newName)) {
+        throw conflict(`Image alias "${newName}" already exists`);
+      }
+      return { ...current, aliases: current.aliases.map((name) => (name === alias ? newName : name)) };
+    });
+  }
+  async removeImageAlias(alias: string): Promise<ImageRecord> {
+    const image = await this.imageOfAlias(alias);
+    return guardedUpdate(this.imageTarget(image.fingerprint), (current) => {
+      if (!current.aliases.includes(alias)) throw notFound(`Image alias "${alias}" not found`);
+      return { ...current, aliases: current.aliases.filter((name) => name !== alias) };
+    });
   }
   async deleteImage(fingerprint: string): Promise<void> {
     return this.store.images.delete({ name: fingerprint });
@@ -290,11 +456,41 @@ export class Catalog {
     this.runtime.model.setPlacementGroup(stored);
     return stored;
   }
-  async updatePlacementGroup(group: PlacementGroupRecord): Promise<PlacementGroupRecord> {
+  /** Writes `group` whole; with `expected`, only over that version (see guarded-update.ts). */
+  async updatePlacementGroup(
+    group: PlacementGroupRecord,
+    expected?: PlacementGroupRecord,
+  ): Promise<PlacementGroupRecord> {
     this.checkPlacementGroup(group);
-    const stored = await this.store.placementGroups.update(group);
+    const stored = await this.store.placementGroups.update(group, expected);
     this.runtime.model.setPlacementGroup(stored);
     return stored;
+  }
+  /** PUT: description, policy and rigor replaced. */
+  replacePlacementGroup(
+    project: string,
+    name: string,
+    fields: PlacementGroupFields,
+    precondition?: Precondition,
+  ): Promise<PlacementGroupRecord> {
+    return guardedUpdate(
+      this.placementGroupTarget(project, name),
+      (current) => ({ ...current, ...fields }),
+      precondition,
+    );
+  }
+  /** PATCH: only the named fields change. */
+  patchPlacementGroup(
+    project: string,
+    name: string,
+    changes: PlacementGroupChanges,
+    precondition?: Precondition,
+  ): Promise<PlacementGroupRecord> {
+    return guardedUpdate(
+      this.placementGroupTarget(project, name),
+      (current) => patchedPlacementGroup(current, changes),
+      precondition,
+    );
   }
   async deletePlacementGroup(project: string, name: string): Promise<void> {
     await this.store.placementGroups.delete({ project, name });

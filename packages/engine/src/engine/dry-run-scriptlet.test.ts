@@ -5,9 +5,9 @@
  * compiled once per distinct source, and never touching the configuration.
  */
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
+import { failure } from "../testing/failure.fixture.js";
 
 const TARGET_NODE1 = `def instance_placement(request, candidate_members):
     set_target("node1")
@@ -22,16 +22,6 @@ const REJECT = `def instance_placement(request, candidate_members):
     log_warn("no room for ", request.name)
     return "full"
 `;
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** An engine whose real Starlark host reports every compilation. */
 async function clusterCountingCompiles() {
@@ -49,17 +39,17 @@ describe("dryRun with scriptletSource", () => {
     const config = await engine.setConfig({ "instances.placement.scriptlet": TARGET_NODE1 });
 
     const dry = await engine.dryRun({ name: "web" }, { scriptletSource: TARGET_LAST });
-    expect(dry.decision).toEqual({ outcome: "placed", location: "node3", decided_by: "scriptlet" });
+    expect(dry.decision).toEqual({ outcome: "placed", member: "node3", decidedBy: "scriptlet" });
     expect(dry.candidates).toEqual(["node1", "node2", "node3"]);
-    expect(dry.scriptlet_ran).toBe(true);
-    expect(dry.log.map((line) => line.message)).toEqual(["candidates: 3"]);
+    expect(dry.scriptletRan).toBe(true);
+    expect(dry.logs.map((line) => line.message)).toEqual(["candidates: 3"]);
     expect(dry.cost.steps).toBeGreaterThan(0);
 
     expect(await engine.getConfig()).toEqual(config);
     expect((await engine.dryRun({ name: "web" })).decision).toEqual({
       outcome: "placed",
-      location: "node1",
-      decided_by: "scriptlet",
+      member: "node1",
+      decidedBy: "scriptlet",
     });
     expect((await engine.createInstance({ name: "web" })).instance.location).toBe("node1");
   });
@@ -68,25 +58,25 @@ describe("dryRun with scriptletSource", () => {
     const { engine } = await clusterCountingCompiles();
     await engine.createInstance({ name: "a" });
     const proposed = await engine.dryRun({ name: "b" }, { scriptletSource: TARGET_NODE1 });
-    expect(proposed.decision).toEqual({ outcome: "placed", location: "node1", decided_by: "scriptlet" });
+    expect(proposed.decision).toEqual({ outcome: "placed", member: "node1", decidedBy: "scriptlet" });
 
     await engine.setConfig({ "instances.placement.scriptlet": TARGET_NODE1 });
     const none = await engine.dryRun({ name: "b" }, { scriptletSource: "" });
-    expect(none.scriptlet_ran).toBe(false);
+    expect(none.scriptletRan).toBe(false);
     // node1 hosts "a": the default policy takes the least loaded member.
-    expect(none.decision).toEqual({ outcome: "placed", location: "node2", decided_by: "default" });
+    expect(none.decision).toEqual({ outcome: "placed", member: "node2", decidedBy: "default" });
   });
 
   it("reports a rejection by the proposed scriptlet with its logs, as a dry-run result", async () => {
     const { engine } = await clusterCountingCompiles();
     const dry = await engine.dryRun({ name: "db" }, { scriptletSource: REJECT });
-    expect(dry.decision).toEqual({
-      outcome: "rejected",
-      error: 'Failed instance placement scriptlet: Failed with return value: "full"',
-      error_code: 400,
-    });
-    expect(dry.scriptlet_ran).toBe(true);
-    expect(dry.log.map((line) => [line.level, line.message])).toEqual([["warn", "no room for db"]]);
+    expect(dry.decision.outcome).toBe("rejected");
+    expect(dry.decision.outcome === "rejected" && dry.decision.error.message).toBe(
+      'Failed instance placement scriptlet: Failed with return value: "full"',
+    );
+    expect(dry.decision.outcome === "rejected" && dry.decision.error.kind).toBe("scriptlet");
+    expect(dry.scriptletRan).toBe(true);
+    expect(dry.logs.map((line) => [line.level, line.message])).toEqual([["warn", "no room for db"]]);
   });
 
   it("refuses an invalid scriptlet with the config set's message (kind invalid) before placing anything", async () => {
@@ -113,8 +103,8 @@ describe("dryRun with scriptletSource", () => {
   it("a member target skips the proposed scriptlet, as it skips the configured one", async () => {
     const { engine } = await clusterCountingCompiles();
     const dry = await engine.dryRun({ name: "x" }, { target: "node2", scriptletSource: TARGET_NODE1 });
-    expect(dry.decision).toEqual({ outcome: "placed", location: "node2", decided_by: "target" });
-    expect(dry.scriptlet_ran).toBe(false);
+    expect(dry.decision).toEqual({ outcome: "placed", member: "node2", decidedBy: "target" });
+    expect(dry.scriptletRan).toBe(false);
   });
 
   it("compiles each proposed source once and never evicts the configured scriptlet's program", async () => {
@@ -126,7 +116,7 @@ describe("dryRun with scriptletSource", () => {
     for (let i = 0; i < 3; i++) {
       const dry = await engine.dryRun({ name: `t${i}` }, { scriptletSource: TARGET_LAST });
       // "warm" is on node1, so node1 is the last candidate now.
-      expect(dry.decision).toEqual({ outcome: "placed", location: "node1", decided_by: "scriptlet" });
+      expect(dry.decision).toEqual({ outcome: "placed", member: "node1", decidedBy: "scriptlet" });
     }
     expect(compiled.filter((s) => s === TARGET_LAST)).toHaveLength(1);
 

@@ -6,7 +6,6 @@
  */
 import {
   checkServerConfigValue,
-  type DryRunResult,
   type InstancePut,
   type InstancesPost,
   serverConfigErrorMessage,
@@ -19,14 +18,15 @@ import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
-import type { ConfigRecord, InstanceRecord } from "../store/records.js";
+import type { ConfigRecord, InstanceRecord, ProjectRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
+import type { DryRunOutcome } from "./dry-run.js";
 import { HealerDuty } from "./healer-duty.js";
 import { syncMemberHeartbeats } from "./heartbeat-sync.js";
 import { expansionOf, type InstanceExpansion } from "./instance-expansion.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
 import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
-import type { EngineMetricsSnapshot } from "./metrics.js";
+import type { EngineMetricsSnapshot, PlacementOperation } from "./metrics.js";
 import {
   type BulkOrder,
   type BulkOutcome,
@@ -216,10 +216,11 @@ export class Engine {
     return this.members.setResources(name, resources);
   }
   evacuateMember(name: string): Promise<EvacuationOutcome> {
-    return this.track(this.relocation.evacuate(name, "evacuation"), (outcome) => [
+    return this.track(
       "evacuation",
-      outcome.moved.length,
-    ]);
+      () => this.relocation.evacuate(name, "evacuation"),
+      (outcome) => outcome.moved.length,
+    );
   }
   restoreMember(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
     return this.relocation.restore(name);
@@ -261,10 +262,11 @@ export class Engine {
       if (healingMs > 0 && !member.record.evacuated && silentFor > healingMs) {
         try {
           report.healed.push(
-            await this.track(this.relocation.evacuate(member.name, "relocation"), (outcome) => [
+            await this.track(
               "relocation",
-              outcome.moved.length,
-            ]),
+              () => this.relocation.evacuate(member.name, "relocation"),
+              (outcome) => outcome.moved.length,
+            ),
           );
           runtime.logger.log("warn", "healed offline member", { member: member.name });
         } catch (error) {
@@ -308,22 +310,34 @@ export class Engine {
   }
   /** Places and claims one instance (or, with `forthcoming: true`, a reservation). */
   createInstance(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
-    return this.track(this.placer.create(body, options), (outcome) => [
-      outcome.instance.forthcoming ? "reservation" : "new",
-      1,
-    ]);
+    return this.track(body.forthcoming === true ? "reservation" : "create", () =>
+      this.placer.create(body, options),
+    );
   }
-  /** Decides without claiming: decision, candidates, scriptlet logs and cost. */
-  /** `options.scriptletSource` dry-runs that scriptlet instead of the configured one. */
-  dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunResult> {
-    return this.placer.dryRun(body, options);
+  /**
+   * Decides without claiming: decision, candidates, scriptlet logs and cost.
+   * A placement that would fail is a "rejected" decision, not a throw; only
+   * a bad request (an invalid `options.scriptletSource`, which dry-runs
+   * that scriptlet instead of the configured one) throws.
+   */
+  dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunOutcome> {
+    return this.track(
+      "dry_run",
+      () => this.placer.dryRun(body, options),
+      () => 1,
+      (outcome) => (outcome.decision.outcome === "rejected" ? outcome.decision.error : undefined),
+    );
   }
   /** All-or-nothing bulk create (see Placer.bulk). */
   bulkCreate(
     bodies: InstancesPost[],
     options: CreateOptions & { order?: BulkOrder } = {},
   ): Promise<BulkOutcome> {
-    return this.track(this.placer.bulk(bodies, options), (outcome) => ["bulk", outcome.instances.length]);
+    return this.track(
+      "bulk",
+      () => this.placer.bulk(bodies, options),
+      (outcome) => outcome.instances.length,
+    );
   }
   updateInstance(project: string, ref: string, changes: InstancePut, mode: "put" | "patch" = "patch") {
     return this.instanceOps.update(project, ref, changes, mode);
@@ -332,15 +346,32 @@ export class Engine {
     return this.instanceOps.rename(project, ref, newName);
   }
   moveInstance(project: string, ref: string, target: string): Promise<MoveOutcome> {
-    return this.track(this.instanceOps.move(project, ref, target), () => ["relocation", 1]);
+    return this.track("move", () => this.instanceOps.move(project, ref, target));
   }
   deleteInstance(project: string, ref: string): Promise<void> {
     return this.instanceOps.delete(project, ref);
   }
-  /** `expanded_config` / `expanded_devices` of a stored instance (its profiles as they are now). */
+  /**
+   * `expanded_config` / `expanded_devices` of a stored instance: its
+   * profiles as they are now, read where its project keeps them (LXD
+   * `features.profiles`: the default project's unless the project has its
+   * own), the same rule a placement applies.
+   */
   async expandedInstance(record: InstanceRecord): Promise<InstanceExpansion> {
-    const project = await this.catalog.getProject(record.project);
-    return expansionOf(record, await new CatalogCache(this.runtime).profilesOf(project));
+    return (await this.expandedInstances([record]))[0]!;
+  }
+  /** `expandedInstance` of many records, reading each project and its profiles once. */
+  async expandedInstances(records: readonly InstanceRecord[]): Promise<InstanceExpansion[]> {
+    const profiles = new CatalogCache(this.runtime);
+    const projects = new Map<string, Promise<ProjectRecord>>();
+    return Promise.all(
+      records.map(async (record) => {
+        let project = projects.get(record.project);
+        if (project === undefined)
+          projects.set(record.project, (project = this.catalog.getProject(record.project)));
+        return expansionOf(record, await profiles.profilesOf(await project));
+      }),
+    );
   }
 
   /** Reservation -> real instance; `changes` (patch semantics) may resize it, and only growth is re-checked. */
@@ -349,23 +380,41 @@ export class Engine {
     ref: string,
     options: { name?: string; changes?: InstancePut } = {},
   ): Promise<InstanceRecord> {
-    return this.instanceOps.commit(project, ref, options);
+    return this.track("commit", () => this.instanceOps.commit(project, ref, options));
   }
 
-  /** Counters for `/1.0/metrics` (placements, failures by kind, scriptlet runs and steps, retries). */
+  /**
+   * What the engine counted (see metrics.ts): placements, failures by kind
+   * and latency per operation, scriptlet runs by outcome and their steps,
+   * claim retries. The only count of these: exporters read it.
+   */
   metrics(): EngineMetricsSnapshot {
     return this.runtime.metrics.snapshot();
   }
 
-  /** Counts a placement-like operation's successes (by kind) and failures (by error kind). */
-  private async track<T>(operation: Promise<T>, counted: (value: T) => [string, number]): Promise<T> {
+  /**
+   * Runs one placement-making operation and counts it: instances placed
+   * (`placed`, 1 by default) or its failure by error kind (a thrown
+   * EngineError, or one the outcome reports through `failure`), and the
+   * time it took.
+   */
+  private async track<T>(
+    operation: PlacementOperation,
+    run: () => Promise<T>,
+    placed: (value: T) => number = () => 1,
+    failure: (value: T) => EngineError | undefined = () => undefined,
+  ): Promise<T> {
+    const metrics = this.runtime.metrics;
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
-      const value = await operation;
-      const [kind, count] = counted(value);
-      this.runtime.metrics.placed(kind, count);
+      const value = await run();
+      const failed = failure(value);
+      if (failed === undefined) metrics.placed(operation, placed(value), seconds());
+      else metrics.failed(operation, failed.kind, seconds());
       return value;
     } catch (error) {
-      if (error instanceof EngineError) this.runtime.metrics.failed(error.kind);
+      metrics.failed(operation, error instanceof EngineError ? error.kind : "internal", seconds());
       throw error;
     }
   }
@@ -379,7 +428,11 @@ export class Engine {
     return (await this.rebalancer.plan(options)).plan;
   }
   applyRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
-    return this.track(this.rebalancer.apply(options), (plan) => ["rebalance", plan.moves.length]);
+    return this.track(
+      "rebalance",
+      () => this.rebalancer.apply(options),
+      (plan) => plan.moves.length,
+    );
   }
 }
 

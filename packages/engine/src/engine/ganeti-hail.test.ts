@@ -6,19 +6,9 @@
  * the cases carry over; what a case checks and how it maps is said on each.
  */
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { addGroups, addMember, testCluster } from "../testing/cluster.fixture.js";
+import { failure } from "../testing/failure.fixture.js";
 import type { Engine } from "./engine.js";
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const withMemory = (name: string, mib: number, extra: Record<string, string> = {}) => ({
   name,

@@ -2,17 +2,8 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "../errors.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { addGroups, addMember, heartbeatAll, testCluster } from "../testing/cluster.fixture.js";
+import { failure } from "../testing/failure.fixture.js";
 import { Engine } from "./engine.js";
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const sized = (name: string, memoryGiB: number) => ({ name, config: { "limits.memory": `${memoryGiB}GiB` } });
 

@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { addGroups, addMember, heartbeatAll, testCluster } from "../testing/cluster.fixture.js";
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
+import { failure } from "../testing/failure.fixture.js";
 
 describe("default policy", () => {
   it("picks the member with the fewest instances, ties in join order", async () => {
@@ -39,9 +29,9 @@ describe("default policy", () => {
     await addMember(engine, "n2");
     await engine.createInstance({ name: "a" });
     const dry = await engine.dryRun({ name: "b" });
-    expect(dry.decision).toEqual({ outcome: "placed", location: "n2", decided_by: "default" });
+    expect(dry.decision).toEqual({ outcome: "placed", member: "n2", decidedBy: "default" });
     expect(dry.candidates).toEqual(["n2", "n1"]);
-    expect(dry.scriptlet_ran).toBe(false);
+    expect(dry.scriptletRan).toBe(false);
     expect((await engine.listInstances()).length).toBe(1);
   });
 });

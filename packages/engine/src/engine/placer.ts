@@ -3,12 +3,13 @@
  * creates (every instance placed against the model with earlier ones held as
  * in-flight, then ONE claim for the whole batch: all land or none do).
  */
-import type { DryRunResult, InstancesPost } from "@berth/api-types";
-import { EngineError, httpStatusOf, invalid } from "../errors.js";
+import type { InstancesPost } from "@berth/api-types";
+import { EngineError, invalid } from "../errors.js";
 import type { DecidedBy, Decision } from "../pipeline/decide.js";
 import type { ScriptletLogLine } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import { claimWithRetries, type PlannedClaim } from "./claims.js";
+import type { DryRunOutcome } from "./dry-run.js";
 import { expansionOver, type InstanceExpansion } from "./instance-expansion.js";
 import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
 import {
@@ -135,7 +136,7 @@ export class Placer {
   }
 
   /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */
-  async dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunResult> {
+  async dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunOutcome> {
     const runtime = this.runtime;
     const proposed = options.scriptletSource;
     // Checked before anything else: a bad scriptlet is the caller's error, not a rejected placement.
@@ -153,11 +154,11 @@ export class Placer {
     try {
       const decision = plan(runtime, prepared, { reason: "new", scriptlet, fullCandidates: true });
       return {
-        decision: { outcome: "placed", location: decision.member.name, decided_by: decision.decidedBy },
+        decision: { outcome: "placed", member: decision.member.name, decidedBy: decision.decidedBy },
         candidates: decision.candidates,
-        scriptlet_ran: decision.scriptlet !== null,
-        log: decision.scriptlet?.logs ?? [],
-        cost: { steps: decision.scriptlet?.cost.steps ?? 0, time_ms: decision.scriptlet?.cost.ms ?? 0 },
+        scriptletRan: decision.scriptlet !== null,
+        logs: decision.scriptlet?.logs ?? [],
+        cost: { steps: decision.scriptlet?.cost.steps ?? 0, ms: decision.scriptlet?.cost.ms ?? 0 },
       };
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
@@ -167,11 +168,11 @@ export class Placer {
         candidates?: string[];
       };
       return {
-        decision: { outcome: "rejected", error: error.message, error_code: httpStatusOf(error.kind) },
+        decision: { outcome: "rejected", error },
         candidates: details.candidates ?? [],
-        scriptlet_ran: error.kind === "scriptlet",
-        log: details.logs ?? [],
-        cost: { steps: details.cost?.steps ?? 0, time_ms: details.cost?.ms ?? 0 },
+        scriptletRan: error.kind === "scriptlet",
+        logs: details.logs ?? [],
+        cost: { steps: details.cost?.steps ?? 0, ms: details.cost?.ms ?? 0 },
       };
     }
   }

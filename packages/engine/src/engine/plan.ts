@@ -141,7 +141,7 @@ export async function scriptletSetup(
       validate: (text) => host.validate(text),
       run: (version, text, call, log) => {
         const result = host.run(version, text, call, log);
-        runtime.metrics.scriptletRan(result.cost.steps, result.outcome.kind === "rejected");
+        runtime.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
         return result;
       },
     },

@@ -6,19 +6,9 @@
  * where the two differ).
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { addGroups, addMember, testCluster } from "../testing/cluster.fixture.js";
+import { failure } from "../testing/failure.fixture.js";
 import type { Engine } from "./engine.js";
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const SPEC_EXAMPLE = `def instance_placement(request, candidate_members):
         log_info("instance_placement started: ", request)
@@ -98,11 +88,12 @@ describe("seed scriptlets run unmodified", () => {
       ),
     ).toBe(true);
     const metrics = engine.metrics();
-    expect(metrics.placements).toEqual({ new: 2 });
-    expect(metrics.failures).toEqual({ scriptlet: 1 });
-    expect(metrics.scriptletRuns).toBe(3);
-    expect(metrics.scriptletErrors).toBe(1);
-    expect(metrics.scriptletSteps).toBeGreaterThan(0);
+    expect(metrics.placements).toEqual({ create: 2 });
+    expect(metrics.failures).toEqual({ create: { scriptlet: 1 } });
+    expect(metrics.durations.create?.count).toBe(3);
+    expect(metrics.scriptletRuns).toEqual({ target: 2, rejected: 1 });
+    expect(metrics.scriptletSteps.count).toBe(3);
+    expect(metrics.scriptletSteps.sum).toBeGreaterThan(0);
   });
 
   it("the forum example (pre-release reason parameter) picks the member with the most free memory", async () => {
@@ -121,9 +112,9 @@ describe("seed scriptlets run unmodified", () => {
       "targeting node2 for new instance web",
     ]);
     const dry = await engine.dryRun({ name: "next" });
-    expect(dry.decision).toEqual({ outcome: "placed", location: "node2", decided_by: "scriptlet" });
-    expect(dry.scriptlet_ran).toBe(true);
-    expect(dry.log.length).toBe(4);
+    expect(dry.decision).toEqual({ outcome: "placed", member: "node2", decidedBy: "scriptlet" });
+    expect(dry.scriptletRan).toBe(true);
+    expect(dry.logs.length).toBe(4);
     expect(dry.cost.steps).toBeGreaterThan(0);
   });
 });
@@ -155,7 +146,7 @@ def instance_placement(request, candidate_members):
 `,
     });
     const outcomes = await engine.bulkCreate([{ name: "c" }, { name: "d" }]);
-    const logs = (await engine.dryRun({ name: "e" })).log.map((line) => line.message);
+    const logs = (await engine.dryRun({ name: "e" })).logs.map((line) => line.message);
     expect(logs).toEqual([
       "count all=4 node1=2 team=1 pending=4",
       'instances on node2: ["b", "d"]',
@@ -179,7 +170,7 @@ def instance_placement(request, candidate_members):
 `,
     });
     const dry = await engine.dryRun({ name: "b" });
-    expect(dry.log.map((line) => line.message)).toEqual(['on node2: ["a"]']);
+    expect(dry.logs.map((line) => line.message)).toEqual(['on node2: ["a"]']);
   });
 
   it("counts in-flight placements of a bulk create as pending", async () => {

@@ -25,7 +25,7 @@ describe("findCandidates as a scriptlet sees it", () => {
     await engine.setConfig({ "instances.placement.scriptlet": LISTING_SCRIPTLET });
     const seen = async (name: string, description = "") => {
       const result = await engine.dryRun({ name, description, config: { "limits.cpu": "2" } });
-      return result.log.map((line) => line.message);
+      return result.logs.map((line) => line.message);
     };
     expect(await seen("a")).toEqual(["n0:2000", "n1:8000", "n2:8000"]);
     // Two CPUs on n0 fill it: the next request of the same size no longer lists it.

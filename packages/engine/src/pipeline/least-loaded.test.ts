@@ -34,7 +34,7 @@ describe("default policy pick (scan hint)", () => {
           const dry = await engine.dryRun(body);
           try {
             const outcome = await engine.createInstance(body);
-            expect(dry.decision).toMatchObject({ outcome: "placed", location: outcome.instance.location });
+            expect(dry.decision).toMatchObject({ outcome: "placed", member: outcome.instance.location });
             live.push(body.name);
           } catch (error) {
             if (!(error instanceof EngineError)) throw error;

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EngineError } from "../errors.js";
 import { allocationsOf, inventory, newInstance, newMember } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
+import { isRecordChanged } from "./record-version.js";
 import type { InventoryRecord } from "./records.js";
 
 async function expectEngineError(promise: Promise<unknown>, kind: EngineError["kind"]): Promise<EngineError> {
@@ -206,6 +207,35 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.images.delete({ name: "abc" });
         await store.flavors.delete({ name: "m1.small" });
         expect(await store.images.list()).toEqual([]);
+      });
+
+      it("a conditional update writes only over the version the caller read", async () => {
+        const read = await store.profiles.create({
+          project: "default",
+          name: "web",
+          description: "",
+          config: { "limits.cpu": "1" },
+          devices: { eth0: { type: "nic", network: "br0" } },
+        });
+        // Another writer changes the row after `read` was taken.
+        const other = await store.profiles.update({ ...read, config: { "limits.cpu": "2" } }, read);
+        const refused = await expectEngineError(
+          store.profiles.update({ ...read, description: "lost update" }, read),
+          "conflict",
+        );
+        expect(isRecordChanged(refused)).toBe(true);
+        expect(await store.profiles.get({ project: "default", name: "web" })).toEqual(other);
+        // The version is the content, whatever order its keys come in.
+        const reordered = { devices: other.devices, config: other.config, description: "", name: "web" };
+        const next = await store.profiles.update(
+          { ...other, description: "kept" },
+          { ...reordered, project: "default" },
+        );
+        expect(next.description).toBe("kept");
+        await expectEngineError(
+          store.profiles.update({ ...read, name: "nope" }, { ...read, name: "nope" }),
+          "not_found",
+        );
       });
 
       it("placement groups are in use while instances belong to them", async () => {

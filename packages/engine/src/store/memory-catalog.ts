@@ -6,6 +6,7 @@
 import { conflict, notFound } from "../errors.js";
 import { cloneJson } from "./clone.js";
 import type { CatalogTable, RecordKey } from "./port.js";
+import { recordChanged, sameVersion } from "./record-version.js";
 
 export interface MemoryCatalogOptions<T> {
   /** Human name used in error messages, e.g. "Profile". */
@@ -57,9 +58,12 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
     return cloneJson(record);
   }
 
-  async update(record: T): Promise<T> {
+  async update(record: T, expected?: T): Promise<T> {
     const key = keyString(this.options.keyOf(record));
-    if (!this.rows.has(key)) throw notFound(`${this.options.label} "${key}" not found`);
+    const stored = this.rows.get(key);
+    if (stored === undefined) throw notFound(`${this.options.label} "${key}" not found`);
+    if (expected !== undefined && !sameVersion(stored, expected))
+      throw recordChanged(this.options.label, key);
     this.options.validate?.(record);
     this.rows.set(key, cloneJson(record));
     this.options.changed?.();

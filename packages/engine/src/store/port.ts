@@ -44,8 +44,15 @@ export interface CatalogTable<T> {
   get(key: RecordKey): Promise<T | undefined>;
   /** conflict if the key exists. */
   create(record: T): Promise<T>;
-  /** not_found if the key does not exist; the key fields of `record` select the row. */
-  update(record: T): Promise<T>;
+  /**
+   * not_found if the key does not exist; the key fields of `record` select
+   * the row. With `expected` (the record as the caller read it), the write
+   * is conditional: when the stored row is no longer that version
+   * (`sameVersion`, store/record-version.ts) nothing is written and the
+   * store throws `recordChanged` (conflict, details `{reason: "changed"}`),
+   * checked and written in one transaction.
+   */
+  update(record: T, expected?: T): Promise<T>;
   /** not_found if absent; conflict if still in use. */
   delete(key: RecordKey): Promise<void>;
 }

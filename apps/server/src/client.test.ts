@@ -1,12 +1,22 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BerthApi as FetchBerthApi } from "@berth/client";
+import { BerthApi, BerthApiError, BerthTransportError } from "@berth/client/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allRoutes } from "../routes/index.js";
-import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { BerthApiError, BerthTransportError } from "./errors.js";
-import { BerthApi } from "./typed-client.js";
+import { allRoutes } from "./routes/index.js";
+import { startTestServer, type TestServer } from "./testing/test-server.fixture.js";
+
+/** A loopback port nothing listens on (just released by a listener of our own). */
+async function closedPort(): Promise<number> {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const { port } = listener.address() as AddressInfo;
+  await new Promise((resolve) => listener.close(resolve));
+  return port;
+}
 
 describe("typed client", () => {
   let server: TestServer;
@@ -36,6 +46,37 @@ describe("typed client", () => {
     const error = await api.getServer().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BerthTransportError);
     expect((error as BerthTransportError).code).toBe("ENOENT");
+  });
+
+  it("the fetch-based core (no Node transport) works against berthd over TCP", async () => {
+    const api = new FetchBerthApi({ url: server.url, token: server.adminToken });
+    await api.profiles.create({ name: "fetched", config: { "limits.cpu": "1" } });
+    const read = await api.profiles.getWithEtag("fetched");
+    expect(read.metadata.config).toEqual({ "limits.cpu": "1" });
+    expect(read.etag).toMatch(/^"[0-9a-f]{64}"$/);
+    await api.profiles.patch("fetched", { config: { "user.x": "1" } });
+    const stale = await api.profiles
+      .put("fetched", { description: "", config: {}, devices: {} }, { ifMatch: read.etag })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(BerthApiError);
+    expect((stale as BerthApiError).status).toBe(412);
+    expect((stale as BerthApiError).message).toMatch(/^ETag doesn't match: [0-9a-f]{64} vs [0-9a-f]{64}$/);
+    const closed = await closedPort();
+    const unreachable = await new FetchBerthApi({ url: `http://127.0.0.1:${closed}` })
+      .getServer()
+      .catch((e: unknown) => e);
+    expect(unreachable).toBeInstanceOf(BerthTransportError);
+    expect((unreachable as BerthTransportError).code).toBe("ECONNREFUSED");
+  });
+
+  it("sends a dry run's proposed scriptlet in X-Berth-Scriptlet (base64 of UTF-8)", async () => {
+    const api = new BerthApi({ socketPath: server.socketPath });
+    await api.members.create({ server_name: "c2" });
+    const source =
+      'def instance_placement(request, candidate_members):\n    log_info("héllo")\n    set_target("c2")\n';
+    const result = await api.dryRun({ name: "dry" }, { scriptletSource: source });
+    expect(result.decision).toEqual({ outcome: "placed", location: "c2", decided_by: "scriptlet" });
+    expect(result.log.map((line) => line.message)).toEqual(["héllo"]);
   });
 
   it("serves an OpenAPI document covering every route, with the request schemas as components", async () => {

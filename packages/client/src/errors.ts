@@ -1,6 +1,6 @@
 /**
  * A failure reported by berthd in the LXD error envelope. `status` is the
- * HTTP status (400, 401, 403, 404, 409, 413, 507, 500), `message` the
+ * HTTP status (400, 401, 403, 404, 409, 412, 413, 507, 500), `message` the
  * server's text, verbatim (scriptlet rejections are compatibility contracts).
  */
 export class BerthApiError extends Error {
@@ -18,6 +18,7 @@ export class BerthApiError extends Error {
 /** The server could not be reached or answered something that is not the LXD envelope. */
 export class BerthTransportError extends Error {
   override readonly name = "BerthTransportError";
+  /** The system error code when there is one (ENOENT, ECONNREFUSED, ETIMEDOUT...). */
   readonly code: string | undefined;
 
   constructor(message: string, code?: string, options?: { cause?: unknown }) {

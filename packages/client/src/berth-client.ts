@@ -1,0 +1,96 @@
+import type { ApiInput, ApiSchemaName } from "@berth/api-types";
+import { decodeEnvelope } from "./envelope.js";
+import { type FetchTransportOptions, fetchTransport } from "./fetch-transport.js";
+import { fillPath, type PathParamNames, type QueryValue, withQuery } from "./route-table.js";
+import { routes } from "./routes.generated.js";
+import type { Transport } from "./transport.js";
+
+/** Every berthd operation, by its OpenAPI operationId. */
+export type OperationId = keyof typeof routes;
+type RouteOf<Op extends OperationId> = (typeof routes)[Op];
+
+export type ParamsOf<Op extends OperationId> = { [K in PathParamNames<RouteOf<Op>["path"]>]: string };
+export type QueryOf<Op extends OperationId> = { [K in RouteOf<Op>["query"][number]]?: QueryValue };
+/** The request body as a caller writes it (fields with server-side defaults may be left out). */
+export type BodyOf<Op extends OperationId> = RouteOf<Op>["body"] extends ApiSchemaName
+  ? ApiInput<RouteOf<Op>["body"]>
+  : undefined;
+
+export type CallOptions<Op extends OperationId> = (PathParamNames<RouteOf<Op>["path"]> extends never
+  ? { params?: Record<string, never> }
+  : { params: ParamsOf<Op> }) & {
+  query?: QueryOf<Op>;
+  body?: BodyOf<Op>;
+  headers?: Record<string, string>;
+};
+
+/** An answer: the envelope's metadata plus the HTTP details a caller may need. */
+export interface ApiResult<T> {
+  status: number;
+  metadata: T;
+  location: string | undefined;
+  /** The record's version (`ETag`, quoted), on reads of catalog records; send it back as `ifMatch`. */
+  etag: string | undefined;
+}
+
+export type BerthClientOptions =
+  | { transport: Transport; project?: string }
+  | (FetchTransportOptions & { project?: string });
+
+/**
+ * Low-level berthd client: one method per HTTP exchange, addressed by
+ * operationId (method and path come from the route table generated from
+ * the server), answers unwrapped from the LXD envelope, failures thrown as
+ * `BerthApiError`. The typed resource methods live in `typed-client.ts`.
+ */
+export class BerthClient {
+  readonly transport: Transport;
+  /** Project used by project-scoped calls unless a call names another. */
+  readonly project: string | undefined;
+
+  constructor(options: BerthClientOptions) {
+    this.transport = "transport" in options ? options.transport : fetchTransport(options);
+    this.project = options.project;
+  }
+
+  /**
+   * Sends one operation and returns the envelope's metadata with status,
+   * Location and ETag. The metadata is `unknown` here; the typed methods
+   * (`BerthApi`) say what each operation answers.
+   */
+  async call<Op extends OperationId>(operation: Op, options: CallOptions<Op>): Promise<ApiResult<unknown>> {
+    const route: { method: string; path: string } = routes[operation];
+    const path = withQuery(
+      fillPath(route.path, options.params as Record<string, string> | undefined),
+      options.query as Record<string, QueryValue> | undefined,
+    );
+    const response = await this.transport({
+      method: route.method,
+      path,
+      headers: { accept: "application/json", ...options.headers },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+    return {
+      status: response.status,
+      metadata: decodeEnvelope(response.status, response.body),
+      location: response.header("location"),
+      etag: response.header("etag"),
+    };
+  }
+
+  /** `call`, answering the metadata only. */
+  async request<Op extends OperationId>(operation: Op, options: CallOptions<Op>): Promise<unknown> {
+    return (await this.call(operation, options)).metadata;
+  }
+
+  /** An operation that answers without the envelope (metrics, OpenAPI); errors still come enveloped. */
+  async raw(operation: "getMetrics" | "getOpenApi", accept: string): Promise<string> {
+    const response = await this.transport({
+      method: "GET",
+      path: routes[operation].path,
+      headers: { accept },
+    });
+    if (response.status !== 200) decodeEnvelope(response.status, response.body);
+    return response.body;
+  }
+}

@@ -1,0 +1,304 @@
+import type {
+  ApiInput,
+  ApiSchemaName,
+  BulkCreateResult,
+  ClusterGroup,
+  ClusterMember,
+  ClusterMemberState,
+  DryRunResult,
+  Flavor,
+  Image,
+  ImageAliasesEntry,
+  Instance,
+  Inventory,
+  MemberInventories,
+  PlacementGroup,
+  Profile,
+  Project,
+  RebalancePlan,
+  ResourceClass,
+  Resources,
+  Server,
+  Token,
+  TokenCreated,
+} from "@berth/api-types";
+import { type ApiResult, BerthClient, type BerthClientOptions } from "./berth-client.js";
+import { type Collection, collection, type ScopeOptions } from "./collection.js";
+
+/** Request bodies as callers write them: fields with server-side defaults may be left out. */
+export type In<N extends ApiSchemaName> = ApiInput<N>;
+
+export interface PlaceOptions extends ScopeOptions {
+  /** A member name, or `@group`. */
+  target?: string;
+}
+
+export interface DryRunOptions extends PlaceOptions {
+  /**
+   * Dry-run this scriptlet source instead of the configured one (admins;
+   * API extension `scriptlet_dry_run_source`, header `X-Berth-Scriptlet`).
+   */
+  scriptletSource?: string;
+}
+
+/** Base64 of the UTF-8 bytes (the header's encoding), with what every runtime has. */
+function base64Utf8(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The typed berthd client used by the `berth` CLI and third-party tools:
+ * one method per route of API.md, bodies and answers typed by
+ * @berth/api-types, paths from the route table generated from the server.
+ * This class runs on any transport; `@berth/client/node`'s `BerthApi` is
+ * the same with Node's transports (Unix socket, TLS with a pinned CA).
+ */
+export class BerthApi extends BerthClient {
+  readonly members: Collection<
+    ClusterMember,
+    In<"ClusterMembersPost">,
+    In<"ClusterMemberPut">,
+    In<"ClusterMemberPatch">
+  >;
+  readonly groups: Collection<
+    ClusterGroup,
+    In<"ClusterGroupsPost">,
+    In<"ClusterGroupPut">,
+    In<"ClusterGroupPatch">
+  >;
+  readonly projects: Collection<Project, In<"ProjectsPost">, In<"ProjectPut">, In<"ProjectPatch">>;
+  readonly profiles: Collection<Profile, In<"ProfilesPost">, In<"ProfilePut">, In<"ProfilePatch">>;
+  readonly flavors: Collection<Flavor, In<"FlavorsPost">, In<"FlavorPut">, In<"FlavorPatch">>;
+  readonly images: Collection<Image, In<"ImagesPost">, In<"ImagePut">, In<"ImagePatch">>;
+  readonly imageAliases: Collection<
+    ImageAliasesEntry,
+    In<"ImageAliasesPost">,
+    In<"ImageAliasPut">,
+    In<"ImageAliasPatch">
+  >;
+  readonly placementGroups: Collection<
+    PlacementGroup,
+    In<"PlacementGroupsPost">,
+    In<"PlacementGroupPut">,
+    In<"PlacementGroupPatch">
+  >;
+  readonly resourceClasses: Collection<ResourceClass, In<"ResourceClassesPost">, never, never>;
+  readonly instances: Collection<Instance, In<"InstancesPost">, In<"InstancePut">, In<"InstancePatch">>;
+  readonly tokens: Collection<Token, In<"TokensPost">, never, never>;
+
+  constructor(options: BerthClientOptions) {
+    super(options);
+    this.members = collection(this, {
+      list: "listMembers",
+      create: "createMember",
+      get: "getMember",
+      put: "putMember",
+      patch: "patchMember",
+      rename: "renameMember",
+      delete: "deleteMember",
+      renameField: "server_name",
+    });
+    this.groups = collection(this, {
+      list: "listGroups",
+      create: "createGroup",
+      get: "getGroup",
+      put: "putGroup",
+      patch: "patchGroup",
+      rename: "renameGroup",
+      delete: "deleteGroup",
+    });
+    this.projects = collection(this, {
+      list: "listProjects",
+      create: "createProject",
+      get: "getProject",
+      put: "putProject",
+      patch: "patchProject",
+      rename: "renameProject",
+      delete: "deleteProject",
+    });
+    this.profiles = collection(this, {
+      list: "listProfiles",
+      create: "createProfile",
+      get: "getProfile",
+      put: "putProfile",
+      patch: "patchProfile",
+      rename: "renameProfile",
+      delete: "deleteProfile",
+    });
+    this.flavors = collection(this, {
+      list: "listFlavors",
+      create: "createFlavor",
+      get: "getFlavor",
+      put: "putFlavor",
+      patch: "patchFlavor",
+      delete: "deleteFlavor",
+    });
+    this.images = collection(this, {
+      list: "listImages",
+      create: "createImage",
+      get: "getImage",
+      put: "putImage",
+      patch: "patchImage",
+      delete: "deleteImage",
+    });
+    this.imageAliases = collection(this, {
+      list: "listImageAliases",
+      create: "createImageAlias",
+      get: "getImageAlias",
+      put: "putImageAlias",
+      patch: "patchImageAlias",
+      rename: "renameImageAlias",
+      delete: "deleteImageAlias",
+    });
+    this.placementGroups = collection(this, {
+      list: "listPlacementGroups",
+      create: "createPlacementGroup",
+      get: "getPlacementGroup",
+      put: "putPlacementGroup",
+      patch: "patchPlacementGroup",
+      rename: "renamePlacementGroup",
+      delete: "deletePlacementGroup",
+    });
+    this.resourceClasses = collection(this, {
+      list: "listResourceClasses",
+      create: "createResourceClass",
+      get: "getResourceClass",
+      delete: "deleteResourceClass",
+    });
+    this.instances = collection(this, {
+      list: "listInstances",
+      create: "createInstance",
+      get: "getInstance",
+      put: "putInstance",
+      patch: "patchInstance",
+      rename: "moveOrRenameInstance",
+      delete: "deleteInstance",
+    });
+    this.tokens = collection(this, {
+      list: "listTokens",
+      create: "createToken",
+      get: "getToken",
+      delete: "deleteToken",
+    });
+  }
+
+  #project(options?: ScopeOptions): string | undefined {
+    return options?.project ?? this.project;
+  }
+
+  // --- server -----------------------------------------------------------------
+  getServer(): Promise<Server> {
+    return this.request("getServer", {}) as Promise<Server>;
+  }
+  /** Replaces the whole server config (keys left out are unset). */
+  putServerConfig(config: In<"ServerConfig">): Promise<unknown> {
+    return this.request("putServer", { body: { config } });
+  }
+  /** Changes only the given keys; "" unsets one. */
+  patchServerConfig(config: In<"ServerConfig">): Promise<unknown> {
+    return this.request("patchServer", { body: { config } });
+  }
+  async openApi(): Promise<Record<string, unknown>> {
+    return JSON.parse(await this.raw("getOpenApi", "application/json")) as Record<string, unknown>;
+  }
+  /** The Prometheus text of `/1.0/metrics`. */
+  metricsText(): Promise<string> {
+    return this.raw("getMetrics", "text/plain");
+  }
+
+  // --- members ------------------------------------------------------------------
+  getMemberState(name: string): Promise<ClusterMemberState> {
+    return this.request("getMemberState", { params: { name } }) as Promise<ClusterMemberState>;
+  }
+  /** Reports the member's state; doubles as its heartbeat. */
+  putMemberState(name: string, state: In<"ClusterMemberState">): Promise<unknown> {
+    return this.request("putMemberState", { params: { name }, body: state });
+  }
+  evacuateMember(name: string): Promise<unknown> {
+    return this.request("postMemberState", { params: { name }, body: { action: "evacuate" } });
+  }
+  restoreMember(name: string): Promise<unknown> {
+    return this.request("postMemberState", { params: { name }, body: { action: "restore" } });
+  }
+  getMemberResources(name: string): Promise<Resources> {
+    return this.request("getMemberResources", { params: { name } }) as Promise<Resources>;
+  }
+  putMemberResources(name: string, resources: In<"Resources">): Promise<unknown> {
+    return this.request("putMemberResources", { params: { name }, body: resources });
+  }
+  getInventories(name: string): Promise<MemberInventories> {
+    return this.request("getInventories", { params: { name } }) as Promise<MemberInventories>;
+  }
+  putInventories(name: string, body: In<"InventoriesPut">): Promise<MemberInventories> {
+    return this.request("putInventories", { params: { name }, body }) as Promise<MemberInventories>;
+  }
+  getInventory(name: string, resourceClass: string): Promise<Inventory> {
+    return this.request("getInventory", { params: { name, class: resourceClass } }) as Promise<Inventory>;
+  }
+  putInventory(name: string, resourceClass: string, body: In<"InventoryPut">): Promise<unknown> {
+    return this.request("putInventory", { params: { name, class: resourceClass }, body });
+  }
+  deleteInventory(name: string, resourceClass: string): Promise<unknown> {
+    return this.request("deleteInventory", { params: { name, class: resourceClass } });
+  }
+
+  // --- rebalancing ----------------------------------------------------------------
+  rebalancePlan(): Promise<RebalancePlan> {
+    return this.request("planRebalance", {}) as Promise<RebalancePlan>;
+  }
+  rebalanceApply(): Promise<unknown> {
+    return this.request("applyRebalance", {});
+  }
+
+  // --- instances -------------------------------------------------------------------
+  /** Creates (and places) one instance; `forthcoming: true` in the body makes a reservation. */
+  createInstance(body: In<"InstancesPost">, options: PlaceOptions = {}): Promise<ApiResult<Instance>> {
+    return this.call("createInstance", {
+      query: { project: this.#project(options), target: options.target },
+      body,
+    }) as Promise<ApiResult<Instance>>;
+  }
+  /** The placement decision without claiming anything (candidates, scriptlet logs and cost). */
+  dryRun(body: In<"InstancesPost">, options: DryRunOptions = {}): Promise<DryRunResult> {
+    const source = options.scriptletSource;
+    return this.request("createInstance", {
+      query: { project: this.#project(options), target: options.target, dry_run: true },
+      body,
+      ...(source !== undefined ? { headers: { "x-berth-scriptlet": base64Utf8(source) } } : {}),
+    }) as Promise<DryRunResult>;
+  }
+  /** All placed or none. */
+  bulkCreate(body: In<"BulkCreateRequest">, options: PlaceOptions = {}): Promise<BulkCreateResult> {
+    return this.request("bulkCreateInstances", {
+      query: { project: this.#project(options), target: options.target },
+      body,
+    }) as Promise<BulkCreateResult>;
+  }
+  /** Moves an instance (relocation) to a member or `@group`. */
+  moveInstance(name: string, target: string, options: ScopeOptions = {}): Promise<Instance> {
+    return this.request("moveOrRenameInstance", {
+      params: { name },
+      query: { project: this.#project(options), target },
+      body: {},
+    }) as Promise<Instance>;
+  }
+  /** Turns a reservation (by name or UUID) into an instance. */
+  commitReservation(
+    nameOrUuid: string,
+    body: In<"InstanceCommitPost"> = {},
+    options: ScopeOptions = {},
+  ): Promise<Instance> {
+    return this.request("commitReservation", {
+      params: { name: nameOrUuid },
+      query: { project: this.#project(options) },
+      body,
+    }) as Promise<Instance>;
+  }
+
+  // --- tokens ---------------------------------------------------------------------
+  createToken(body: In<"TokensPost">): Promise<TokenCreated> {
+    return this.request("createToken", { body }) as Promise<TokenCreated>;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * What PUT and PATCH of a catalog record mean, in one place for every
+ * protocol (LXD semantics): PUT replaces the editable fields; PATCH changes
+ * only the fields it names, merges config-like maps key by key (`""`
+ * removes a key from instance/project config), and replaces a named device
+ * whole while keeping the others.
+ */
+import type {
+  FlavorRecord,
+  ImageRecord,
+  PlacementGroupRecord,
+  PlacementPolicy,
+  PlacementRigor,
+  ProfileRecord,
+  ProjectRecord,
+} from "../store/records.js";
+import type { FlavorInput } from "./catalog.js";
+
+export interface ProfileFields {
+  description: string;
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+}
+export type ProfileChanges = Partial<ProfileFields>;
+
+export interface ProjectFields {
+  description: string;
+  config: Record<string, string>;
+}
+export type ProjectChanges = Partial<ProjectFields>;
+
+export interface ImageFields {
+  description: string;
+  properties: Record<string, string>;
+}
+export type ImageChanges = Partial<ImageFields>;
+
+export interface PlacementGroupFields {
+  description: string;
+  policy: PlacementPolicy;
+  rigor: PlacementRigor;
+}
+export type PlacementGroupChanges = Partial<PlacementGroupFields>;
+
+export type FlavorFields = Omit<FlavorInput, "name">;
+export type FlavorChanges = Partial<FlavorFields>;
+
+/** Config keys merged one by one; `""` removes the key (LXD: an empty value unsets). */
+export function mergeConfig(
+  current: Readonly<Record<string, string>>,
+  changes: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(changes ?? {})) {
+    if (value === "") delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** Devices merged by name: a named device is replaced whole, the others stay. */
+export function mergeDevices(
+  current: Readonly<Record<string, Record<string, string>>>,
+  changes: Readonly<Record<string, Record<string, string>>> | undefined,
+): Record<string, Record<string, string>> {
+  return { ...current, ...(changes ?? {}) };
+}
+
+export function patchedProfile(current: ProfileRecord, changes: ProfileChanges): ProfileRecord {
+  return {
+    ...current,
+    description: changes.description ?? current.description,
+    config: mergeConfig(current.config, changes.config),
+    devices: mergeDevices(current.devices, changes.devices),
+  };
+}
+
+export function patchedProject(current: ProjectRecord, changes: ProjectChanges): ProjectRecord {
+  return {
+    ...current,
+    description: changes.description ?? current.description,
+    config: mergeConfig(current.config, changes.config),
+  };
+}
+
+/** Image properties merge key by key (LXD keeps properties it was not sent). */
+export function patchedImage(current: ImageRecord, changes: ImageChanges): ImageRecord {
+  return {
+    ...current,
+    description: changes.description ?? current.description,
+    properties: { ...current.properties, ...(changes.properties ?? {}) },
+  };
+}
+
+export function patchedPlacementGroup(
+  current: PlacementGroupRecord,
+  changes: PlacementGroupChanges,
+): PlacementGroupRecord {
+  return {
+    ...current,
+    description: changes.description ?? current.description,
+    policy: changes.policy ?? current.policy,
+    rigor: changes.rigor ?? current.rigor,
+  };
+}
+
+/** A stored flavor as the input its validation takes (Nova field names). */
+export function flavorInputOf(flavor: FlavorRecord): FlavorInput {
+  return {
+    name: flavor.name,
+    description: flavor.description,
+    vcpus: flavor.vcpus,
+    memory_mb: flavor.memoryMb,
+    disk_gb: flavor.diskGb,
+    extra_specs: { ...flavor.extraSpecs },
+  };
+}
+
+/** Sizes replace; extra specs merge key by key (Nova's flavor extra-spec updates add or change keys). */
+export function patchedFlavor(current: FlavorRecord, changes: FlavorChanges): FlavorInput {
+  const base = flavorInputOf(current);
+  return {
+    ...base,
+    ...changes,
+    extra_specs: { ...base.extra_specs, ...(changes.extra_specs ?? {}) },
+  };
+}
