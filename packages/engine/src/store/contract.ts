@@ -656,6 +656,27 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
+    describe("leases (optional Store.acquireLease)", () => {
+      it("one holder at a time; renewals keep it; it expires and can be taken over; release frees it", async () => {
+        const acquire = store.acquireLease?.bind(store);
+        const release = store.releaseLease?.bind(store);
+        if (acquire === undefined || release === undefined) return;
+        expect(await acquire("healer", "a", 60_000)).toBe(true);
+        expect(await acquire("healer", "b", 60_000)).toBe(false);
+        expect(await acquire("healer", "a", 60_000)).toBe(true);
+        // Another lease name is independent.
+        expect(await acquire("other", "b", 60_000)).toBe(true);
+        await release("healer", "b"); // not b's: nothing happens
+        expect(await acquire("healer", "b", 60_000)).toBe(false);
+        await release("healer", "a");
+        expect(await acquire("healer", "b", 50)).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        // b stopped renewing: its lease ran out.
+        expect(await acquire("healer", "a", 60_000)).toBe(true);
+        expect(await acquire("healer", "b", 60_000)).toBe(false);
+      });
+    });
+
     describe("change feed (optional Store.feed)", () => {
       it("gives every committed change exactly once, in order, and nothing for heartbeats or refusals", async () => {
         const feed = store.feed;
