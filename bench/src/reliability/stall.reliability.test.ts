@@ -106,17 +106,20 @@ describe("a stopped server holding locks does not freeze the others", () => {
       const bulk = holder.fetch("POST", "/1.0/instances/bulk", {
         instances: Array.from({ length: BULK }, (_, i) => ({ name: `bulk${i}`, ...INSTANCE })),
       });
-      // The bulk's transaction has written (so it holds every member's row lock): stop its server.
-      const stopped = await stopWhileHolding(
-        holder,
-        async () =>
-          (
-            await watcher.query(
-              "SELECT 1 FROM pg_stat_activity WHERE application_name = 'berth-holder' AND backend_xid IS NOT NULL",
-            )
-          ).rowCount === 1,
-        60_000,
-      );
+      // The bulk's claim holds every member's row lock (none can be taken, even skipping locked ones):
+      // stop its server.
+      const everyMemberLocked = async () => {
+        await watcher.query("BEGIN");
+        try {
+          const { rows } = await watcher.query<{ free: number }>(
+            "SELECT count(*)::int AS free FROM (SELECT 1 FROM members FOR UPDATE SKIP LOCKED) AS m",
+          );
+          return rows[0]?.free === 0;
+        } finally {
+          await watcher.query("ROLLBACK");
+        }
+      };
+      const stopped = await stopWhileHolding(holder, everyMemberLocked, 60_000);
       expect(stopped).toBe(true);
       const result = await probe(other);
       holder.resume();
