@@ -5,7 +5,7 @@
  * start several berthd processes on.
  */
 import { openPostgresStore } from "@berth/adapter-postgres";
-import { type PostgresServer, startPostgres } from "@berth/adapter-postgres/testing";
+import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/adapter-postgres/testing";
 import { Engine, type MemberInput } from "@berth/engine";
 import { issueToken } from "@berth/server";
 import { BENCH_OFFLINE_THRESHOLD_S } from "../cluster/shape.js";
@@ -16,6 +16,10 @@ export interface PostgresCluster {
 }
 
 export { type PostgresServer, startPostgres };
+
+/** Why the PostgreSQL tests cannot run here ("" when they can): the tests skip with this message. */
+export const POSTGRES_UNAVAILABLE = postgresUnavailable() ?? "";
+if (POSTGRES_UNAVAILABLE !== "") process.stderr.write(`\nPostgreSQL tests skipped: ${POSTGRES_UNAVAILABLE}\n`);
 
 export async function postgresCluster(
   server: PostgresServer,

@@ -2,9 +2,10 @@
 
 export { createTestDatabase, emptyTestDatabase } from "./databases.js";
 export {
-  DEFAULT_PG_BIN,
   freeLoopbackPort,
   type PostgresServer,
   type PostgresServerOptions,
+  postgresBinDir,
+  postgresUnavailable,
   startPostgres,
 } from "./postgres-server.js";

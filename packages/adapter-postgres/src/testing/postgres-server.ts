@@ -1,22 +1,20 @@
 /**
  * A real PostgreSQL server for tests and benchmarks: Debian's binaries
- * (`/usr/lib/postgresql/15/bin`, or `BERTH_PG_BIN`), `initdb` in a temp
+ * (the newest `/usr/lib/postgresql/N/bin`, or `BERTH_PG_BIN`), `initdb` in a temp
  * folder, `pg_ctl` on a free loopback port. PostgreSQL refuses to run as
  * root, so as root every command runs as the `postgres` system user
  * (`runuser`), which owns the temp folder. No mocks: the tests talk to the
  * real server over TCP, exactly as berthd does.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir, userInfo } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
+import { createTestDatabase } from "./databases.js";
 
 const run = promisify(execFile);
-
-export const DEFAULT_PG_BIN = "/usr/lib/postgresql/15/bin";
 
 export interface PostgresServerOptions {
   /**
@@ -43,14 +41,47 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-function binDir(): string {
-  const dir = process.env.BERTH_PG_BIN ?? DEFAULT_PG_BIN;
-  if (!existsSync(join(dir, "pg_ctl")) || !existsSync(join(dir, "initdb"))) {
-    throw new Error(
-      `PostgreSQL server binaries not found in ${dir} (initdb, pg_ctl): install Debian's postgresql package ` +
-        "(scripts/test-deps.sh does), or point BERTH_PG_BIN at another bin folder",
-    );
+const PG_ROOT = "/usr/lib/postgresql";
+
+/** The bin folder to use: `BERTH_PG_BIN`, else the newest Debian `postgresql-N` that has the server binaries. */
+export function postgresBinDir(): string | undefined {
+  const hasServer = (dir: string) => existsSync(join(dir, "pg_ctl")) && existsSync(join(dir, "initdb"));
+  const chosen = process.env.BERTH_PG_BIN;
+  if (chosen !== undefined && chosen !== "") return hasServer(chosen) ? chosen : undefined;
+  const versions = existsSync(PG_ROOT)
+    ? readdirSync(PG_ROOT)
+        .filter((entry) => /^\d+$/.test(entry))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return versions.map((version) => join(PG_ROOT, version, "bin")).find(hasServer);
+}
+
+/**
+ * Why no PostgreSQL server can be started here, in words a skipped test can
+ * print; undefined when one can. Missing: the server binaries (Debian's
+ * `postgresql` package, which scripts/test-deps.sh installs), or, as root,
+ * the `postgres` user that runs them.
+ */
+export function postgresUnavailable(): string | undefined {
+  const chosen = process.env.BERTH_PG_BIN;
+  if (postgresBinDir() === undefined) {
+    const where = chosen ? `BERTH_PG_BIN=${chosen}` : `${PG_ROOT}/<version>/bin`;
+    return `PostgreSQL server binaries (initdb, pg_ctl) not found in ${where}: install Debian's postgresql package (scripts/test-deps.sh does) or point BERTH_PG_BIN at a bin folder`;
   }
+  if (isRoot()) {
+    try {
+      postgresUid();
+    } catch {
+      return "running as root, but there is no postgres system user to run PostgreSQL as (Debian's postgresql package creates it)";
+    }
+  }
+  return undefined;
+}
+
+function binDir(): string {
+  const dir = postgresBinDir();
+  const unavailable = postgresUnavailable();
+  if (dir === undefined || unavailable !== undefined) throw new Error(unavailable);
   return dir;
 }
 
@@ -75,9 +106,14 @@ function asServerUser(command: string, args: string[]): [string, string[]] {
 }
 
 function postgresUid(): { uid: number; gid: number } {
-  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-  return { uid, gid };
+  const id = (flag: string) =>
+    Number(
+      execFileSync("id", [flag, "postgres"], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim(),
+    );
+  return { uid: id("-u"), gid: id("-g") };
 }
 
 const FAST_SETTINGS: Record<string, string> = {
@@ -96,8 +132,6 @@ function installExitHook(): void {
     for (const server of running) server.stopSync();
   });
 }
-
-let databaseCounter = 0;
 
 export async function startPostgres(options: PostgresServerOptions = {}): Promise<PostgresServer> {
   const bin = binDir();
@@ -145,18 +179,18 @@ export async function startPostgres(options: PostgresServerOptions = {}): Promis
   ]);
   const host = "127.0.0.1";
   const url = (database: string) => `postgres://${user}@${host}:${port}/${database}`;
+  const [stopFile, stopArgs] = asServerUser(join(bin, "pg_ctl"), [
+    "-D",
+    dataDir,
+    "-m",
+    "immediate",
+    "-w",
+    "stop",
+  ]);
   const handle = {
     stopSync() {
-      const [file, argv] = asServerUser(join(bin, "pg_ctl"), [
-        "-D",
-        dataDir,
-        "-m",
-        "immediate",
-        "-w",
-        "stop",
-      ]);
       try {
-        execFileSync(file, argv, { stdio: "ignore", cwd: tmpdir() });
+        execFileSync(stopFile, stopArgs, { stdio: "ignore", cwd: tmpdir() });
       } catch {
         // already stopped
       }
@@ -171,35 +205,11 @@ export async function startPostgres(options: PostgresServerOptions = {}): Promis
     user,
     dataDir,
     url,
-    async createDatabase(name?: string) {
-      databaseCounter += 1;
-      const database = name ?? `t_${process.pid}_${databaseCounter}_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: url("postgres") });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
-      } finally {
-        await admin.end();
-      }
-      return url(database);
-    },
+    createDatabase: (name?: string) => createTestDatabase(url("postgres"), name),
     async stop() {
       if (!running.delete(handle)) return;
-      const [file, argv] = asServerUser(join(bin, "pg_ctl"), [
-        "-D",
-        dataDir,
-        "-m",
-        "immediate",
-        "-w",
-        "stop",
-      ]);
-      await run(file, argv, { cwd: tmpdir() }).catch(() => undefined);
+      await run(stopFile, stopArgs, { cwd: tmpdir() }).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Who runs the server's commands (for messages). */
-export function serverUser(): string {
-  return isRoot() ? "postgres" : userInfo().username;
 }

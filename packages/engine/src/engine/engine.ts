@@ -131,11 +131,13 @@ export class Engine {
   }
 
   /**
-   * Picks up what other engines sharing the store committed (members,
-   * catalog, config): one read of the store's change counter, re-reads only
-   * when it moved. Every operation does this first; call it before the
-   * synchronous reads (`listMembers`, `getMember`, `inventories`, ...) when
-   * several processes share the store.
+   * Picks up what other engines sharing the store committed (claims,
+   * members, catalog, config) by reading the store's change feed; with a
+   * store that wakes its readers (PostgreSQL LISTEN/NOTIFY) only after a
+   * wake-up or when the last read is a second old, so another server's
+   * change shows within its notification's latency. Every operation does
+   * this first; call it before the synchronous reads (`listMembers`,
+   * `getMember`, `inventories`, ...) when several processes share the store.
    */
   sync(): Promise<void> {
     return this.runtime.sync();
