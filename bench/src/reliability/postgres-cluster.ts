@@ -19,7 +19,8 @@ export { type PostgresServer, startPostgres };
 
 /** Why the PostgreSQL tests cannot run here ("" when they can): the tests skip with this message. */
 export const POSTGRES_UNAVAILABLE = postgresUnavailable() ?? "";
-if (POSTGRES_UNAVAILABLE !== "") process.stderr.write(`\nPostgreSQL tests skipped: ${POSTGRES_UNAVAILABLE}\n`);
+if (POSTGRES_UNAVAILABLE !== "")
+  process.stderr.write(`\nPostgreSQL tests skipped: ${POSTGRES_UNAVAILABLE}\n`);
 
 export async function postgresCluster(
   server: PostgresServer,

@@ -50,18 +50,33 @@ async function stopWhileHolding(server: Berthd, holding: () => Promise<boolean>,
   return false;
 }
 
-/** What another server answers while the lock holder is stopped. */
+/**
+ * What another server answers while the lock holder is stopped: a write
+ * that needs the held lock, and meanwhile, while that write waits, reads
+ * one after another (a lock wait that blocked the event loop would hold
+ * every one of them up).
+ */
 async function probe(other: Berthd) {
-  const reads: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const started = performance.now();
-    const answer = await other.request("GET", "/1.0");
-    reads.push(performance.now() - started);
-    expect(answer.status).toBe(200);
-  }
   const started = performance.now();
-  const write = await other.fetch("POST", "/1.0/instances", { name: "during-stall", ...INSTANCE });
-  return { reads, writeMs: performance.now() - started, write };
+  let writeMs: number | undefined;
+  const pending = other
+    .fetch("POST", "/1.0/instances", { name: "during-stall", ...INSTANCE })
+    .then((answer) => {
+      writeMs = performance.now() - started;
+      return answer;
+    });
+  const reads: number[] = [];
+  // Reads spread over the wait, none after the write has its answer.
+  while (writeMs === undefined && reads.length < 20) {
+    const readStarted = performance.now();
+    const answer = await other.request("GET", "/1.0");
+    reads.push(performance.now() - readStarted);
+    expect(answer.status).toBe(200);
+    await sleep(LOCK_TIMEOUT_MS / 40);
+  }
+  const readsDuringWait = reads.length;
+  const write = await pending;
+  return { reads, readsDuringWait, writeMs: writeMs!, write };
 }
 
 /**
@@ -79,6 +94,8 @@ function expectBoundedAnswers(result: Awaited<ReturnType<typeof probe>>) {
   const sorted = [...result.reads].sort((a, b) => a - b);
   expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
   expect(sorted[sorted.length - 1]).toBeLessThan(LOCK_TIMEOUT_MS / 2);
+  // The reads overlapped the write's wait (at least half of it).
+  expect(result.readsDuringWait).toBeGreaterThanOrEqual(10);
   expect(result.write.status).toBe(503);
   expect(result.write.json.type).toBe("error");
   expect(result.write.json.error).toMatch(/^Database busy/);
@@ -136,7 +153,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
         holder.resume();
         const finished = await bulk;
         recordFigures("SIGSTOP of a lock holder, PostgreSQL", {
-          "GET /1.0 while stopped, median / max ms": readFigures(result.reads),
+          "GET /1.0 while a write waits on the lock, median / max ms": readFigures(result.reads),
           "write needing the locked rows": `${result.write.status} after ${Math.round(result.writeMs)} ms`,
           "lock timeout ms": LOCK_TIMEOUT_MS,
           "bulk after resuming": finished.status,
@@ -182,7 +199,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
       holder.resume();
       const finished = await bulk;
       recordFigures("SIGSTOP of a lock holder, SQLite", {
-        "GET /1.0 while stopped, median / max ms": readFigures(result.reads),
+        "GET /1.0 while a write waits on the lock, median / max ms": readFigures(result.reads),
         "write while the file is locked": `${result.write.status} after ${Math.round(result.writeMs)} ms`,
         "busy timeout ms": LOCK_TIMEOUT_MS,
         "bulk after resuming": finished.status,

@@ -84,7 +84,7 @@ describe("openConnection", () => {
 });
 
 describe("a writer held up by another connection's write lock", () => {
-  it("waits busy_timeout without blocking the event loop, then fails with a retryable 503 error and changes nothing", async () => {
+  it("waits busy_timeout without blocking the event loop or reads, then fails with a retryable 503 error and changes nothing", async () => {
     const file = dir.file("busy.db");
     const store = await openStore(file, { busyTimeoutMs: 150 });
     await store.projects.create({ name: "default", description: "", config: {} });
@@ -98,9 +98,19 @@ describe("a writer held up by another connection's write lock", () => {
     }, 10);
     try {
       const started = Date.now();
-      const error = await store
+      let settled = false;
+      const claim = store
         .claim({ create: [instanceOf("i", "a", { VCPU: 1 })] })
-        .catch((e: unknown) => e);
+        .catch((e: unknown) => e)
+        .finally(() => {
+          settled = true;
+        });
+      // Reads through the same store do not queue behind the waiting write.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await store.getMember("a"))?.name).toBe("a");
+      expect((await store.listInstances({})).length).toBe(0);
+      expect(settled).toBe(false);
+      const error = await claim;
       expect(Date.now() - started).toBeGreaterThanOrEqual(100);
       expect(ticks).toBeGreaterThanOrEqual(3);
       expect(error).toBeInstanceOf(EngineError);

@@ -146,27 +146,21 @@ export async function openConnection(
     return translated;
   };
   /**
-   * BEGIN, waiting for another process's write lock without blocking the
-   * event loop: SQLite's own busy wait sleeps on this thread, so it is kept
-   * to a few milliseconds (`busy_timeout`, enough for ordinary turns of
-   * other writers) and a longer wait happens here, between attempts, with
-   * timers. Past `busyTimeoutMs` the work is refused (503, nothing written).
+   * One attempt at a transaction, holding this connection for its length:
+   * BEGIN, the work, COMMIT. When another process holds the file's write
+   * lock, BEGIN fails after SQLite's own short busy wait and the attempt
+   * answers that refusal as `busy` (the connection is let go at once).
    */
-  const begin = async (mode: TransactionMode): Promise<SqlTransaction> => {
-    const deadline = Date.now() + busyTimeoutMs;
-    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+  const attempt = <T>(mode: TransactionMode, work: Work<T>): Promise<{ value: T } | { busy: unknown }> =>
+    lock.run(async () => {
+      let tx: SqlTransaction;
       try {
-        return await client.transaction(mode);
+        tx = await client.transaction(mode);
       } catch (error) {
         const translated = await recoverFrom(error);
-        if (!isBusy(translated) || Date.now() + pause > deadline) throw translated;
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        if (isBusy(translated)) return { busy: translated };
+        throw translated;
       }
-    }
-  };
-  const inTransaction = <T>(mode: TransactionMode, work: Work<T>): Promise<T> =>
-    lock.run(async () => {
-      const tx = await begin(mode);
       try {
         // drizzle only calls `execute` on what it wraps, which a libSQL
         // transaction provides; this keeps our own choice of BEGIN mode
@@ -175,13 +169,13 @@ export async function openConnection(
           rows: async (sql, args = []) => (await tx.execute({ sql, args })).rows,
           run: async (sql, args = []) => (await tx.execute({ sql, args })).rowsAffected,
         };
-        const result = await work(drizzle(tx as unknown as Client), raw);
+        const value = await work(drizzle(tx as unknown as Client), raw);
         await tx.commit();
         if (mode === "write") {
           ownCommits += 1;
           shared.commits += 1;
         }
-        return result;
+        return { value };
       } catch (error) {
         tx.close();
         throw await recoverFrom(error);
@@ -189,6 +183,25 @@ export async function openConnection(
         tx.close();
       }
     });
+  /**
+   * A transaction, waiting for another process's write lock without
+   * blocking this process: SQLite's own busy wait sleeps on the event loop's
+   * thread, so it is kept to a few milliseconds (`busy_timeout`, enough for
+   * ordinary turns of other writers); a longer wait happens here, between
+   * attempts, on timers and WITHOUT this connection, so reads (and the
+   * change feed every request reads first) keep being answered while a
+   * write waits. Past `busyTimeoutMs` the work is refused: `unavailable`
+   * (503 with Retry-After), nothing written.
+   */
+  const inTransaction = async <T>(mode: TransactionMode, work: Work<T>): Promise<T> => {
+    const deadline = Date.now() + busyTimeoutMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      const outcome = await attempt(mode, work);
+      if ("value" in outcome) return outcome.value;
+      if (Date.now() + pause > deadline) throw outcome.busy;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
   return {
     location,
     client,
