@@ -5,6 +5,7 @@
  * is asked again for every request). Every instance asks for one VCPU.
  */
 import type { Berthd } from "../server/berthd.js";
+import { postJson } from "./post-json.js";
 
 export type Operation =
   | { kind: "create"; name: string }
@@ -20,6 +21,8 @@ export interface MixedOutcome {
   /** Instances the answers said were placed. */
   placed: number;
   durationMs: number;
+  /** 503s answered and sent again (post-json.ts). */
+  busyRetries: number;
 }
 
 const INSTANCE = { config: { "limits.cpu": "1", "limits.memory": "64MiB" } };
@@ -48,11 +51,22 @@ export function mixedOperations(
 export async function mixedStorm(
   servers: () => Berthd[],
   operations: readonly Operation[],
-  { clients, onProgress }: { clients: number; onProgress?: (done: number) => void },
+  {
+    clients,
+    onProgress,
+    busyRetries = 0,
+  }: { clients: number; onProgress?: (done: number) => void; busyRetries?: number },
 ): Promise<MixedOutcome> {
   let next = 0;
   let done = 0;
-  const outcome: MixedOutcome = { statuses: {}, transportErrors: 0, errors: {}, placed: 0, durationMs: 0 };
+  const outcome: MixedOutcome = {
+    statuses: {},
+    transportErrors: 0,
+    errors: {},
+    placed: 0,
+    durationMs: 0,
+    busyRetries: 0,
+  };
   const started = performance.now();
   const client = async () => {
     for (;;) {
@@ -72,13 +86,9 @@ export async function mixedStorm(
             ? ["/1.0/instances", { name: op.name, forthcoming: true, ...INSTANCE }, 1]
             : ["/1.0/instances", { name: op.name, ...INSTANCE }, 1];
       try {
-        const response = await fetch(`${server.url}${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(60_000),
-        });
-        const text = await response.text();
+        const response = await postJson(server, path, body, busyRetries);
+        const text = response.text;
+        outcome.busyRetries += response.busyRetries;
         const byKind = (outcome.statuses[op.kind] ??= {});
         byKind[response.status] = (byKind[response.status] ?? 0) + 1;
         if (response.status < 300) outcome.placed += size;

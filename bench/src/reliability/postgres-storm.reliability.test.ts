@@ -23,6 +23,13 @@ const VCPU_PER_MEMBER = sized(100, 20);
 const ROOM = MEMBERS * VCPU_PER_MEMBER;
 const CLIENTS = 64;
 const SERVERS = 3;
+/**
+ * A 503 (a lock wait or a pooled connection past its bound, nothing
+ * written) is sent again after its Retry-After, as clients are told to:
+ * on this shared 2-core machine, under verify's load, waits can pass the
+ * bound. Counted in the figures; any other refusal than 507 fails the test.
+ */
+const BUSY_RETRIES = 5;
 const INVENTORIES = {
   VCPU: { total: VCPU_PER_MEMBER, allocation_ratio: 1 },
   MEMORY_MB: { total: 1024 * 1024 },
@@ -54,6 +61,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
         clients: CLIENTS,
         total: 2 * ROOM,
         body: (i) => ({ name: `c${i}`, config: { "limits.cpu": "1", "limits.memory": "64MiB" } }),
+        busyRetries: BUSY_RETRIES,
       });
     } finally {
       for (const server of servers) await server.stop();
@@ -64,6 +72,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
       successes: outcome.statuses[201] ?? 0,
       "capacity errors (507)": outcome.statuses[507] ?? 0,
       "transport errors": outcome.transportErrors,
+      "503s sent again": outcome.busyRetries,
       "VCPU used / capacity": `${stored.vcpusUsed} / ${ROOM}`,
       overcommits: stored.overcommitted,
       "check() violations": stored.report.violations.length,
@@ -85,7 +94,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
     const operations = mixedOperations(Math.round(ROOM * 1.2), { tail: Math.round(ROOM * 0.2) });
     let outcome: Awaited<ReturnType<typeof mixedStorm>>;
     try {
-      outcome = await mixedStorm(() => servers, operations, { clients: CLIENTS });
+      outcome = await mixedStorm(() => servers, operations, { clients: CLIENTS, busyRetries: BUSY_RETRIES });
     } finally {
       for (const server of servers) await server.stop();
     }
@@ -97,6 +106,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
       "VCPU used / capacity": `${stored.vcpusUsed} / ${ROOM}`,
       "answers by kind": JSON.stringify(outcome.statuses),
       "transport errors": outcome.transportErrors,
+      "503s sent again": outcome.busyRetries,
       "check() violations": stored.report.violations.length,
       "duration ms": outcome.durationMs,
     });
@@ -128,6 +138,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
     try {
       outcome = await mixedStorm(() => alive, operations, {
         clients: CLIENTS,
+        busyRetries: BUSY_RETRIES,
         onProgress: (done) => {
           if (killed || done < operations.length / 3) return;
           killed = true;
@@ -146,6 +157,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
       "instances stored": stored.instances.length,
       "VCPU used / capacity": `${stored.vcpusUsed} / ${ROOM}`,
       "requests cut by the kill": outcome.transportErrors,
+      "503s sent again": outcome.busyRetries,
       "check() violations": stored.report.violations.length,
     });
     expect(killed).toBe(true);
