@@ -25,7 +25,7 @@
  */
 import { EngineError } from "../errors.js";
 import type { ClusterModel } from "../model/cluster-model.js";
-import { orderByLoad } from "../pipeline/candidates.js";
+import { orderByLoad } from "../pipeline/stack/rankers/fewest-instances.js";
 import { instanceView, memberView } from "../pipeline/views.js";
 import type {
   ClusterMemberStateView,

@@ -14,6 +14,8 @@ import { type Clock, systemClock } from "../clock.js";
 import { EngineError, invalid } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
+import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
+import { defaultStack } from "../pipeline/stack/default-stack.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
@@ -35,7 +37,6 @@ import {
   type PlacementOutcome,
   Placer,
 } from "./placer.js";
-import { CatalogCache } from "./prepare.js";
 import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
 import { type EvacuationOutcome, type MovedInstance, Relocation } from "./relocation.js";
 import { EngineRuntime } from "./runtime.js";
@@ -108,13 +109,15 @@ export class Engine {
     const store = options.store;
     await ensureDefaults(store);
     const snapshot = await store.snapshot();
+    const stack = defaultStack();
     const runtime = new EngineRuntime(
       store,
-      ClusterModel.fromSnapshot(snapshot),
+      ClusterModel.fromSnapshot(snapshot, stack.memberSignature),
       options.clock ?? systemClock,
       options.logger ?? silentLogger,
       options.scriptletHost ?? createScriptletHost(),
       snapshot.config,
+      stack,
       snapshot.feedCursor,
     );
     return new Engine(runtime, options.maxClaimAttempts ?? 5, options.tickPeriodMs);

@@ -8,14 +8,17 @@ import type { InstancePut, InstancesPost } from "@berth/api-types";
 import { conflict, invalid, notFound } from "../errors.js";
 import { expandRequest } from "../expand/expand.js";
 import { projectLimitsOf } from "../expand/project-limits.js";
+import { claimWithRetries } from "../pipeline/claim.js";
 import type { DecidedBy } from "../pipeline/decide.js";
+import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
+import { bodyOf, expandStored } from "../pipeline/expand/stored.js";
+import { isUuid, projectOf } from "../pipeline/expand/target.js";
+import { plan } from "../pipeline/plan.js";
+import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import { allocationsOf } from "../store/allocations.js";
 import { cloneDevices } from "../store/clone.js";
 import type { NewInstance } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
-import { claimWithRetries } from "./claims.js";
-import { movedRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
-import { bodyOf, CatalogCache, isUuid, prepareStored, projectOf } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface MoveOutcome {
@@ -55,14 +58,10 @@ export class InstanceOps {
   ): Promise<InstanceRecord> {
     const runtime = this.runtime;
     const limits = withLimits ? projectLimitsOf(projectOf(runtime, next.project)) : {};
-    const { result } = await claimWithRetries(runtime, 1, () => ({
-      claim: {
-        replace: [{ record: next, expectedRevision: previous.revision }],
-        ...(Object.keys(limits).length > 0 ? { projectLimits: { [next.project]: limits } } : {}),
-      },
-      pendings: [],
-      previous: [previous],
-    }));
+    const { result } = await claimWithRetries(runtime, 1, (draft) => {
+      draft.replace(previous, next);
+      draft.limit(next.project, limits);
+    });
     return result.instances[0]!;
   }
 
@@ -143,11 +142,7 @@ export class InstanceOps {
 
   async delete(project: string, ref: string): Promise<void> {
     const record = await this.find(project, ref);
-    await claimWithRetries(this.runtime, 1, () => ({
-      claim: { remove: [{ id: record.id, expectedRevision: record.revision }] },
-      pendings: [],
-      previous: [record],
-    }));
+    await claimWithRetries(this.runtime, 1, (draft) => draft.remove(record));
   }
 
   /**
@@ -191,41 +186,30 @@ export class InstanceOps {
     if (target === "") throw invalid("A move needs a target (a member or @group)");
     await runtime.sync();
     const record = await this.find(project, ref);
-    const prepared = await prepareStored(runtime, new CatalogCache(runtime), record, target);
-    if (prepared.target?.kind === "member" && prepared.target.name === record.location) {
+    const request = await expandStored(runtime, new CatalogCache(runtime), record, {
+      reason: "relocation",
+      target,
+      excluded: new Set([record.location]),
+    });
+    if (request.target?.kind === "member" && request.target.name === record.location) {
       throw invalid("Requested target server is the same as current server");
     }
     // LXD/Incus refuse to relocate onto a member that stopped heartbeating (400).
-    if (prepared.target?.kind === "member") {
-      const member = runtime.model.member(prepared.target.name);
+    if (request.target?.kind === "member") {
+      const member = runtime.model.member(request.target.name);
       const { nowMs, offlineThresholdMs } = runtime.timing();
       if (member !== undefined && !member.isOnline(nowMs, offlineThresholdMs)) {
         throw invalid("Target cluster member is offline");
       }
     }
-    const scriptlet = prepared.target?.kind === "group" ? await scriptletSetup(runtime) : null;
+    const scriptlet = request.target?.kind === "group" ? await scriptletSetup(runtime) : null;
     let decidedBy: DecidedBy = "default";
     let candidates: string[] = [];
-    const { result } = await claimWithRetries(runtime, this.maxAttempts, () => {
-      const decision = plan(runtime, prepared, {
-        reason: "relocation",
-        excluded: new Set([record.location]),
-        scriptlet,
-        skipProjectLimits: true,
-      });
+    const { result } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
+      const decision = plan(runtime, request, { scriptlet });
       decidedBy = decision.decidedBy;
       candidates = decision.candidates;
-      const pending = pendingOf(prepared, decision.member.name);
-      runtime.model.addPending(pending);
-      return {
-        claim: {
-          replace: [
-            { record: movedRecord(record, decision.member.name, null), expectedRevision: record.revision },
-          ],
-        },
-        pendings: [pending],
-        previous: [record],
-      };
+      draft.move(request, record, decision.member.name, null);
     });
     return { instance: result.instances[0]!, from: record.location, decidedBy, candidates };
   }

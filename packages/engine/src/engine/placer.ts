@@ -5,21 +5,19 @@
  */
 import type { InstancesPost } from "@berth/api-types";
 import { EngineError, invalid } from "../errors.js";
+import { claimWithRetries } from "../pipeline/claim.js";
 import type { DecidedBy, Decision } from "../pipeline/decide.js";
+import { BatchMemo } from "../pipeline/expand/batch-memo.js";
+import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
+import { expandCreate } from "../pipeline/expand/create.js";
+import { ExpansionCache, type SharedDerivations } from "../pipeline/expand/expansion-cache.js";
+import { plan } from "../pipeline/plan.js";
+import type { PlacementRequest } from "../pipeline/request.js";
+import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import type { ScriptletLogLine } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
-import { claimWithRetries, type PlannedClaim } from "./claims.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { expansionOver, type InstanceExpansion } from "./instance-expansion.js";
-import { newRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
-import {
-  BatchMemo,
-  CatalogCache,
-  ExpansionCache,
-  type Prepared,
-  prepareCreate,
-  type SharedDerivations,
-} from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 import { checkScriptletValue } from "./scriptlet-value.js";
 
@@ -61,8 +59,8 @@ export interface BulkOutcome {
 export type BulkOrder = "largest-first" | "request";
 
 /** Sort key for first-fit-decreasing: memory, then CPUs, then disk, then everything else. */
-function sizeKey(prepared: Prepared): number[] {
-  const resources = prepared.request.resources;
+function sizeKey(request: PlacementRequest): number[] {
+  const resources = request.resources;
   let others = 0;
   for (const [resourceClass, amount] of Object.entries(resources)) {
     if (resourceClass !== "MEMORY_MB" && resourceClass !== "VCPU" && resourceClass !== "DISK_GB")
@@ -98,7 +96,7 @@ export class Placer {
   async create(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
     const runtime = this.runtime;
     await runtime.sync();
-    const prepared = await prepareCreate(
+    const request = await expandCreate(
       runtime,
       new CatalogCache(runtime),
       body,
@@ -107,20 +105,12 @@ export class Placer {
       this.memo(),
     );
     // SCRIPTLET.md: the scriptlet runs only without a member target.
-    const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime);
+    const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime);
     let decision: Decision | undefined;
-    const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, () => {
-      decision = plan(runtime, prepared, { reason: "new", scriptlet });
-      const pending = pendingOf(prepared, decision.member.name);
-      runtime.model.addPending(pending);
-      return {
-        claim: {
-          create: [newRecord(runtime, prepared, decision.member.name)],
-          projectLimits: this.limitsOf([prepared]),
-        },
-        pendings: [pending],
-        previous: [],
-      } satisfies PlannedClaim;
+    const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
+      decision = plan(runtime, request, { scriptlet });
+      draft.create(request, decision.member.name);
+      draft.limit(request.projectName, request.limits);
     });
     const final = decision!;
     const instance = result.instances[0]!;
@@ -131,7 +121,7 @@ export class Placer {
       logs: final.scriptlet?.logs ?? [],
       cost: final.scriptlet?.cost ?? { steps: 0, ms: 0 },
       attempts,
-      expanded: expansionOver(prepared.request.profileLayer, instance),
+      expanded: expansionOver(request.profileLayer, instance),
     };
   }
 
@@ -142,7 +132,7 @@ export class Placer {
     // Checked before anything else: a bad scriptlet is the caller's error, not a rejected placement.
     if (proposed !== undefined) checkScriptletValue(runtime.scriptletHost, proposed);
     await runtime.sync();
-    const prepared = await prepareCreate(
+    const request = await expandCreate(
       runtime,
       new CatalogCache(runtime),
       body,
@@ -150,9 +140,9 @@ export class Placer {
       options.target,
       this.memo(),
     );
-    const scriptlet = prepared.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed);
+    const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed);
     try {
-      const decision = plan(runtime, prepared, { reason: "new", scriptlet, fullCandidates: true });
+      const decision = plan(runtime, request, { scriptlet, listAll: true });
       return {
         decision: { outcome: "placed", member: decision.member.name, decidedBy: decision.decidedBy },
         candidates: decision.candidates,
@@ -195,61 +185,47 @@ export class Placer {
     const catalog = new CatalogCache(runtime);
     const memo = this.memo();
     const project = options.project ?? "default";
-    const prepared: Prepared[] = [];
+    const requests: PlacementRequest[] = [];
     const seen = new Map<string, number>();
     for (const [index, body] of bodies.entries()) {
       try {
-        const one = await prepareCreate(runtime, catalog, body, project, options.target, memo);
-        const key = one.request.name;
+        const request = await expandCreate(runtime, catalog, body, project, options.target, memo);
+        const key = request.name;
         if (key !== "" && seen.has(key)) {
           throw invalid(`Duplicate instance name "${key}" (also at index ${seen.get(key)})`);
         }
         if (key !== "") seen.set(key, index);
-        prepared.push(one);
+        requests.push(request);
       } catch (error) {
         throw bulkFailure(error, index, body.name ?? "");
       }
     }
     const scriptlet = options.target?.startsWith("@") === false ? null : await scriptletSetup(runtime);
-    const order = prepared.map((_, index) => index);
+    const order = requests.map((_, index) => index);
     const wantsLargestFirst = (options.order ?? "largest-first") === "largest-first";
     if (scriptlet === null && wantsLargestFirst) {
-      const keys = prepared.map(sizeKey);
+      const keys = requests.map(sizeKey);
       order.sort((a, b) => compareSizeDesc(keys[a]!, keys[b]!) || a - b);
     }
-    const claimed = claimWithRetries(runtime, this.maxAttempts, () => {
+    const claimed = claimWithRetries(runtime, this.maxAttempts, (draft) => {
       const createdAt = runtime.clock.now().toISOString();
-      // Both in request order (as the store answers), whatever the placement order.
-      const pendings: PlannedClaim["pendings"] = new Array(prepared.length);
-      const records: ReturnType<typeof newRecord>[] = new Array(prepared.length);
       for (const index of order) {
-        const one = prepared[index]!;
+        const request = requests[index]!;
         let decision: Decision;
         try {
-          decision = plan(runtime, one, { reason: "new", scriptlet });
+          decision = plan(runtime, request, { scriptlet });
         } catch (error) {
-          for (const pending of pendings) if (pending !== undefined) runtime.model.releasePending(pending);
-          throw bulkFailure(error, index, one.request.name === "" ? one.id : one.request.name);
+          throw bulkFailure(error, index, request.name === "" ? request.id : request.name);
         }
-        const pending = pendingOf(one, decision.member.name);
-        runtime.model.addPending(pending);
-        pendings[index] = pending;
-        records[index] = newRecord(runtime, one, decision.member.name, createdAt);
+        // In request order (as the store answers), whatever the placement order.
+        draft.create(request, decision.member.name, createdAt, index);
       }
-      return { claim: { create: records, projectLimits: this.limitsOf(prepared) }, pendings, previous: [] };
+      for (const request of requests) draft.limit(request.projectName, request.limits);
     });
     const { result, attempts } = await claimed.catch((error: unknown) => {
-      throw storeFailureInBatch(error, prepared);
+      throw storeFailureInBatch(error, requests);
     });
     return { instances: result.instances, placementOrder: order, attempts };
-  }
-
-  private limitsOf(prepared: Prepared[]) {
-    const limits: Record<string, Prepared["limits"]> = {};
-    for (const one of prepared) {
-      if (Object.keys(one.limits).length > 0) limits[one.project.name] = one.limits;
-    }
-    return limits;
   }
 }
 
@@ -269,7 +245,7 @@ export function bulkFailure(error: unknown, index: number, name: string): unknow
 }
 
 /** Names the instance of the batch a store-level claim failure is about. */
-function storeFailureInBatch(error: unknown, prepared: Prepared[]): unknown {
+function storeFailureInBatch(error: unknown, requests: PlacementRequest[]): unknown {
   if (
     !(error instanceof EngineError) ||
     (error.details as { index?: number } | undefined)?.index !== undefined
@@ -283,10 +259,10 @@ function storeFailureInBatch(error: unknown, prepared: Prepared[]): unknown {
     member?: string;
   };
   let index = -1;
-  if (details.reason === "name_taken") index = prepared.findIndex((one) => one.request.name === details.name);
+  if (details.reason === "name_taken") index = requests.findIndex((one) => one.name === details.name);
   else if (details.reason === "project_limit")
-    index = prepared.findIndex((one) => one.project.name === details.project);
+    index = requests.findIndex((one) => one.projectName === details.project);
   if (index < 0) index = 0;
-  const one = prepared[index]!;
-  return bulkFailure(error, index, one.request.name === "" ? one.id : one.request.name);
+  const one = requests[index]!;
+  return bulkFailure(error, index, one.name === "" ? one.id : one.name);
 }

@@ -10,24 +10,19 @@
  * rejects is dropped and the next best one tried. Applying a plan is one
  * claim: all moves land or none do.
  */
-import { checkFit, inventoryCapacity, noInventory } from "@berth/resources";
+import { inventoryCapacity } from "@berth/resources";
 import { EngineError } from "../errors.js";
 import type { MemberState } from "../model/member-state.js";
-import { firstRejection } from "../pipeline/candidates.js";
-import type { PlacementContext } from "../pipeline/context.js";
+import { claimWithRetries } from "../pipeline/claim.js";
 import { decide, type ScriptletSetup } from "../pipeline/decide.js";
-import {
-  architectureFilter,
-  projectGroupsFilter,
-  schedulerFilter,
-  traitsFilter,
-} from "../pipeline/filters.js";
+import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
+import { expandStored, resourcesOf } from "../pipeline/expand/stored.js";
+import type { PlacementRequest } from "../pipeline/request.js";
+import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
+import { demandOf, fitsAll } from "../pipeline/stack/filters/capacity.js";
 import { placementView } from "../pipeline/views.js";
 import type { InstanceRecord } from "../store/records.js";
-import { claimWithRetries, type PlannedClaim } from "./claims.js";
 import { ImbalanceModel, type MemberLoad } from "./imbalance.js";
-import { movedRecord, pendingOf, scriptletSetup } from "./plan.js";
-import { CatalogCache, type Prepared, prepareStored, resourcesOf } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface RebalanceOptions {
@@ -62,12 +57,12 @@ export interface RebalancePlan {
 
 interface Movable {
   record: InstanceRecord;
-  prepared: Prepared;
+  request: PlacementRequest;
   resources: Record<string, number>;
   location: string;
+  /** Members the stack's static filters allow it on (scheduler rules, project groups, architecture, traits). */
+  allowed: ReadonlySet<MemberState>;
 }
-
-const POLICY_FILTERS = [schedulerFilter, projectGroupsFilter, architectureFilter, traitsFilter];
 
 function loadOf(member: MemberState): MemberLoad {
   const capacity = new Map<string, number>();
@@ -115,39 +110,32 @@ export class Rebalancer {
     const catalog = new CatalogCache(runtime);
     const movables: Movable[] = [];
     const records = new Map<string, InstanceRecord>();
+    // Instances of one shape share the stack's cached static candidates, and so one set here.
+    const allowedSets = new WeakMap<readonly MemberState[], ReadonlySet<MemberState>>();
     for (const record of await runtime.store.listInstances()) {
       if (imbalance.member(record.location) === undefined) continue;
-      const prepared = await prepareStored(runtime, catalog, record, undefined);
+      const request = await expandStored(runtime, catalog, record, { reason: "rebalance" });
       // Strict placement groups pin their members; rebalancing must not break them.
-      if (prepared.placementGroup?.rigor === "strict") continue;
-      movables.push({ record, prepared, resources: resourcesOf(record), location: record.location });
+      if (request.groupPolicy?.rigor === "strict") continue;
+      const staticCandidates = runtime.stack.staticCandidates(runtime.model, request);
+      let allowed = allowedSets.get(staticCandidates);
+      if (allowed === undefined) allowedSets.set(staticCandidates, (allowed = new Set(staticCandidates)));
+      movables.push({ record, request, resources: resourcesOf(record), location: record.location, allowed });
       records.set(record.id, record);
     }
     const scriptlet = await scriptletSetup(runtime);
     const refused = new Set<string>();
     const moves: RebalanceMove[] = [];
-    const timing = runtime.timing();
 
     while (moves.length < maxMoves) {
       const score = imbalance.score();
       if (score <= minScore) break;
       const choices: { movable: Movable; to: MemberState; gain: number }[] = [];
       for (const movable of movables) {
-        const context: PlacementContext = {
-          reason: "rebalance",
-          project: movable.prepared.project,
-          request: movable.prepared.request,
-          targetGroup: null,
-          allowedGroups: movable.prepared.allowedGroups,
-          excluded: new Set([movable.location]),
-          placementGroup: null,
-          nowMs: timing.nowMs,
-          offlineThresholdMs: timing.offlineThresholdMs,
-        };
         for (const target of members) {
           if (target.name === movable.location || refused.has(`${movable.record.id}>${target.name}`))
             continue;
-          if (firstRejection(target, context, POLICY_FILTERS) !== undefined) continue;
+          if (!movable.allowed.has(target)) continue;
           if (!this.fits(imbalance.member(target.name)!, target, movable.resources)) continue;
           const after = imbalance.scoreAfterMove(
             movable.location,
@@ -198,35 +186,24 @@ export class Rebalancer {
     return { plan: { moves, scoreBefore, scoreAfter: imbalance.score(), applied: false }, records };
   }
 
-  /** Capacity against the plan's simulated usage (both ledgers). */
+  /** The capacity filter's verdict against the plan's simulated usage (both ledgers). */
   private fits(load: MemberLoad, member: MemberState, resources: Record<string, number>): boolean {
-    for (const [resourceClass, amount] of Object.entries(resources)) {
-      const inventory = member.inventories[resourceClass];
-      const used = (load.used.get(resourceClass) ?? 0) + (load.forthcoming.get(resourceClass) ?? 0);
-      const verdict =
-        inventory === undefined
-          ? noInventory(resourceClass, amount)
-          : checkFit(resourceClass, inventory, used, amount);
-      if (!verdict.ok) return false;
-    }
-    return true;
+    const simulated = {
+      consumed: (resourceClass: string) =>
+        (load.used.get(resourceClass) ?? 0) + (load.forthcoming.get(resourceClass) ?? 0),
+    };
+    return fitsAll(member.inventories, simulated, demandOf(resources));
   }
 
   private scriptletAccepts(scriptlet: ScriptletSetup | null, movable: Movable, target: MemberState): boolean {
     if (scriptlet === null) return true;
-    const view = placementView(movable.prepared.request, "rebalance", movable.record.project, {
-      architecture: movable.record.architecture,
-      description: movable.record.description,
-      ephemeral: movable.record.ephemeral,
-    });
     try {
       decide(
         { candidates: [target], rejected: [] },
-        `instance "${movable.record.name}"`,
-        view,
-        movable.prepared.request.instanceResources,
+        movable.request,
         scriptlet,
         this.runtime.timing(),
+        placementView(movable.request, false),
       );
       return true;
     } catch (error) {
@@ -251,25 +228,17 @@ export class Rebalancer {
     const finalLocation = new Map<string, string>();
     for (const move of plan.moves) finalLocation.set(move.id, move.to);
     const catalog = new CatalogCache(runtime);
-    const prepared = new Map<string, Prepared>();
+    const requests = new Map<string, PlacementRequest>();
     for (const id of finalLocation.keys()) {
-      prepared.set(id, await prepareStored(runtime, catalog, records.get(id)!, undefined));
+      requests.set(id, await expandStored(runtime, catalog, records.get(id)!, { reason: "rebalance" }));
     }
-    await claimWithRetries(runtime, 1, () => {
-      const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
+    await claimWithRetries(runtime, 1, (draft) => {
+      draft.claim.replace = [];
       for (const [id, to] of finalLocation) {
         const record = records.get(id)!;
         if (record.location === to) continue;
-        const pending = pendingOf(prepared.get(id)!, to);
-        runtime.model.addPending(pending);
-        planned.pendings.push(pending);
-        planned.claim.replace!.push({
-          record: movedRecord(record, to, record.origin),
-          expectedRevision: record.revision,
-        });
-        planned.previous.push(record);
+        draft.move(requests.get(id)!, record, to, record.origin);
       }
-      return planned;
     });
     return { ...plan, applied: true };
   }

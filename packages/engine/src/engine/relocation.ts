@@ -7,11 +7,14 @@
  * instance records its origin; restore moves exactly those back.
  */
 import { EngineError } from "../errors.js";
+import { claimWithRetries } from "../pipeline/claim.js";
+import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
+import { expandStored } from "../pipeline/expand/stored.js";
+import { plan } from "../pipeline/plan.js";
+import type { PlacementRequest } from "../pipeline/request.js";
+import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import type { PlacementReason } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
-import { claimWithRetries, type PlannedClaim } from "./claims.js";
-import { movedRecord, pendingOf, plan, scriptletSetup } from "./plan.js";
-import { CatalogCache, type Prepared, prepareStored } from "./prepare.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface MovedInstance {
@@ -60,18 +63,17 @@ export class Relocation {
       const stayed = instances.filter((record) => record.config["cluster.evacuate"] === "stop");
       const movable = instances.filter((record) => record.config["cluster.evacuate"] !== "stop");
       const catalog = new CatalogCache(runtime);
-      const prepared: Prepared[] = [];
-      for (const record of movable) prepared.push(await prepareStored(runtime, catalog, record, undefined));
+      const requests: PlacementRequest[] = [];
+      for (const record of movable) requests.push(await expandStored(runtime, catalog, record, { reason }));
       const scriptlet = await scriptletSetup(runtime);
-      const { result } = await claimWithRetries(runtime, this.maxAttempts, () => {
-        const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
+      const { result } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
+        draft.claim.replace = [];
         for (const [index, record] of movable.entries()) {
-          const one = prepared[index]!;
+          const request = requests[index]!;
           let member: string;
           try {
-            member = plan(runtime, one, { reason, scriptlet, skipProjectLimits: true }).member.name;
+            member = plan(runtime, request, { scriptlet }).member.name;
           } catch (error) {
-            for (const pending of planned.pendings) runtime.model.releasePending(pending);
             if (!(error instanceof EngineError)) throw error;
             throw new EngineError(
               error.kind,
@@ -79,16 +81,8 @@ export class Relocation {
               { ...(error.details ?? {}), instance: labelOf(record), project: record.project },
             );
           }
-          const pending = pendingOf(one, member);
-          runtime.model.addPending(pending);
-          planned.pendings.push(pending);
-          planned.claim.replace!.push({
-            record: movedRecord(record, member, name),
-            expectedRevision: record.revision,
-          });
-          planned.previous.push(record);
+          draft.move(request, record, member, name);
         }
-        return planned;
       });
       return {
         member: name,
@@ -118,21 +112,13 @@ export class Relocation {
     const returning = (await runtime.store.listInstances()).filter((record) => record.origin === name);
     if (returning.length === 0) return { member: name, moved: [] };
     const catalog = new CatalogCache(runtime);
-    const prepared: Prepared[] = [];
-    for (const record of returning) prepared.push(await prepareStored(runtime, catalog, record, undefined));
-    const { result } = await claimWithRetries(runtime, 1, () => {
-      const planned: PlannedClaim = { claim: { replace: [] }, pendings: [], previous: [] };
-      for (const [index, record] of returning.entries()) {
-        const pending = pendingOf(prepared[index]!, name);
-        runtime.model.addPending(pending);
-        planned.pendings.push(pending);
-        planned.claim.replace!.push({
-          record: movedRecord(record, name, null),
-          expectedRevision: record.revision,
-        });
-        planned.previous.push(record);
-      }
-      return planned;
+    const requests: PlacementRequest[] = [];
+    for (const record of returning) {
+      requests.push(await expandStored(runtime, catalog, record, { reason: "relocation" }));
+    }
+    // Restore names its member: each instance goes back where it came from, no candidates to rank.
+    const { result } = await claimWithRetries(runtime, 1, (draft) => {
+      for (const [index, record] of returning.entries()) draft.move(requests[index]!, record, name, null);
     });
     return {
       member: name,

@@ -1,6 +1,7 @@
 /**
- * The shared state behind the Engine facade: the store, the model, the clock,
- * the logger, the scriptlet host and the server configuration in force. The
+ * The shared state behind the Engine facade: the store, the model, the
+ * placement stack, the clock, the logger, the scriptlet host and the server
+ * configuration in force. The
  * configuration is re-read only when the store's config version moves, so
  * every process sharing a store picks up changes (e.g. a new scriptlet)
  * for the price of one cheap read per operation.
@@ -11,6 +12,7 @@ import { notFound } from "../errors.js";
 import { FeedSync } from "../feed/feed-sync.js";
 import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
+import type { PlacementStack } from "../pipeline/stack/stack.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
@@ -33,6 +35,8 @@ export class EngineRuntime {
     readonly logger: Logger,
     readonly scriptletHost: ScriptletHost,
     config: ConfigRecord,
+    /** The filters and rankers every placement runs through (the model was built with its member signature). */
+    readonly stack: PlacementStack,
     feedCursor?: string,
   ) {
     this.config = config;

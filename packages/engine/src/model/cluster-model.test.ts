@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { defaultStack } from "../pipeline/stack/default-stack.js";
 import { inventory, newMember } from "../store/fixtures.js";
 import { MemoryStore } from "../store/memory-store.js";
 import { ClusterModel } from "./cluster-model.js";
+
+const { memberSignature } = defaultStack();
 
 describe("ClusterModel", () => {
   it("keeps in-flight placements across a re-hydration and releases them exactly once", async () => {
     const store = new MemoryStore();
     await store.projects.create({ name: "default", description: "", config: {} });
     await store.createMember(newMember("a", { inventories: { VCPU: inventory(8) } }));
-    const model = ClusterModel.fromSnapshot(await store.snapshot());
+    const model = ClusterModel.fromSnapshot(await store.snapshot(), memberSignature);
     const pending = { member: "a", project: "default", resources: { VCPU: 2 }, placementGroup: null };
     model.addPending(pending);
     model.hydrate(await store.snapshot());
@@ -22,7 +25,7 @@ describe("ClusterModel", () => {
 
   it("keeps join order when members register", async () => {
     const store = new MemoryStore();
-    const model = ClusterModel.fromSnapshot(await store.snapshot());
+    const model = ClusterModel.fromSnapshot(await store.snapshot(), memberSignature);
     for (const name of ["c", "a", "b"]) model.upsertMember(await store.createMember(newMember(name)));
     expect(model.allMembers().map((member) => member.name)).toEqual(["c", "a", "b"]);
   });

@@ -32,38 +32,14 @@ function emptyProjectUsage(project: string): ProjectUsageRow {
 const groupKey = (project: string, group: string) => `${project}\u0000${group}`;
 
 /**
- * What the default policy learnt from its last full scan of a candidate set
- * (see `leastLoadedCandidate`): no member of the set has a load below
- * `floor`, and every member before `cursor` has a load above it. Both stay
- * true while loads only grow, so the hint is dropped whenever some load may
- * have shrunk (the model's load epoch moves).
+ * What of a member record the placement stack's cached candidate sets
+ * depend on (the stack derives it from its static filters' declarations):
+ * a record change that leaves it equal keeps every cached set.
  */
-export interface LoadScanHint {
-  epoch: number;
-  /** -1: unknown (scan everything). */
-  floor: number;
-  cursor: number;
-}
-
-/**
- * What the usage-independent filters read from a member. Heartbeats and
- * usage never change it, so cached candidate sets survive them.
- */
-function staticSignature(record: MemberRecord): string {
-  return JSON.stringify([
-    record.evacuated,
-    record.config["scheduler.instance"] ?? "",
-    record.groups,
-    record.architecture,
-    record.traits,
-    record.joinOrder,
-  ]);
-}
+export type StaticSignature = (record: MemberRecord) => string;
 
 export class ClusterModel {
   private readonly members = new Map<string, MemberState>();
-  /** Usage-independent candidate sets per request shape (see pipeline/candidates.ts). */
-  private readonly staticSets = new Map<string, readonly MemberState[]>();
   /** Members in join order (the LXD/Incus tie-break). */
   private ordered: MemberState[] = [];
   readonly groups = new Map<string, GroupRecord>();
@@ -73,19 +49,35 @@ export class ClusterModel {
   private readonly projectUsage = new Map<string, ProjectUsageRow>();
   /** Placements decided but not yet claimed; they survive a re-hydration. */
   private readonly inFlight = new Set<PendingPlacement>();
-  /** Moves whenever a member's load may have gone down (invalidates every LoadScanHint). */
-  private loadEpoch = 0;
-  private readonly scanHints = new WeakMap<readonly MemberState[], LoadScanHint>();
+  private loadMoves = 0;
+  private staticMoves = 0;
 
-  static fromSnapshot(snapshot: StoreSnapshot): ClusterModel {
-    const model = new ClusterModel();
+  /** `staticSignature`: what cached candidate sets read of a member (PlacementStack.memberSignature). */
+  constructor(private readonly staticSignature: StaticSignature) {}
+
+  static fromSnapshot(snapshot: StoreSnapshot, staticSignature: StaticSignature): ClusterModel {
+    const model = new ClusterModel(staticSignature);
     model.hydrate(snapshot);
     return model;
   }
 
+  /** Moves whenever a member's load may have gone down (rankers' `growsOnlyAtEpoch`). */
+  get loadEpoch(): number {
+    return this.loadMoves;
+  }
+
+  /**
+   * Moves whenever the members or their order change, or a member record
+   * changes in what `staticSignature` covers: cached candidate sets are
+   * valid only at the epoch they were computed at.
+   */
+  get staticEpoch(): number {
+    return this.staticMoves;
+  }
+
   hydrate(snapshot: StoreSnapshot): void {
-    this.loadEpoch += 1;
-    this.staticSets.clear();
+    this.loadMoves += 1;
+    this.staticMoves += 1;
     this.members.clear();
     this.groups.clear();
     this.projects.clear();
@@ -136,14 +128,18 @@ export class ClusterModel {
   upsertMember(record: MemberRecord): MemberState {
     const existing = this.members.get(record.name);
     if (existing !== undefined) {
-      if (staticSignature(existing.record) !== staticSignature(record)) this.staticSets.clear();
+      if (this.staticSignature(existing.record) !== this.staticSignature(record)) this.staticMoves += 1;
+      const reordered = existing.record.joinOrder !== record.joinOrder;
       existing.setRecord(record);
-      if (existing.record.joinOrder !== record.joinOrder) this.reorder();
+      if (reordered) {
+        this.staticMoves += 1;
+        this.reorder();
+      }
       return existing;
     }
     const state = new MemberState(record);
     this.members.set(record.name, state);
-    this.staticSets.clear();
+    this.staticMoves += 1;
     // Members join in increasing order: appending keeps registration O(1) per member.
     const last = this.ordered[this.ordered.length - 1];
     if (last === undefined || last.record.joinOrder < record.joinOrder) this.ordered.push(state);
@@ -166,31 +162,9 @@ export class ClusterModel {
 
   removeMember(name: string): void {
     if (this.members.delete(name)) {
-      this.staticSets.clear();
+      this.staticMoves += 1;
       this.reorder();
     }
-  }
-
-  /** The cached usage-independent candidates for a request shape, computing them once per shape. */
-  staticCandidates(key: string, compute: () => readonly MemberState[]): readonly MemberState[] {
-    let set = this.staticSets.get(key);
-    if (set === undefined) {
-      // Request shapes are few in practice; the bound only guards against unbounded growth.
-      if (this.staticSets.size >= 1024) this.staticSets.clear();
-      set = compute();
-      this.staticSets.set(key, set);
-    }
-    return set;
-  }
-
-  /** The default policy's scan hint for a (cached) candidate set, reset when loads may have shrunk. */
-  scanHint(set: readonly MemberState[]): LoadScanHint {
-    let hint = this.scanHints.get(set);
-    if (hint === undefined || hint.epoch !== this.loadEpoch) {
-      hint = { epoch: this.loadEpoch, floor: -1, cursor: 0 };
-      this.scanHints.set(set, hint);
-    }
-    return hint;
   }
 
   setUsage(rows: MemberUsage[]): void {
@@ -273,7 +247,7 @@ export class ClusterModel {
 
   releasePending(placement: PendingPlacement): void {
     if (this.inFlight.delete(placement)) {
-      this.loadEpoch += 1;
+      this.loadMoves += 1;
       this.applyPending(placement, -1);
     }
   }
@@ -310,7 +284,7 @@ export class ClusterModel {
    */
   applyClaimEffect(effect: ClaimEffect): void {
     for (const [provider, resourceClass, ledger, amount] of effect.usage) {
-      if (amount < 0) this.loadEpoch += 1;
+      if (amount < 0) this.loadMoves += 1;
       this.members.get(provider)?.addUsage(ledger, resourceClass, amount);
     }
     for (const change of effect.instances) this.countShape(change, change.count);
@@ -339,7 +313,7 @@ export class ClusterModel {
   /** `count` instances of one shape appearing (positive) or disappearing (negative). */
   private countShape(shape: Omit<CountedChange, "count">, count: number): void {
     const member = this.members.get(shape.member);
-    if (count < 0) this.loadEpoch += 1;
+    if (count < 0) this.loadMoves += 1;
     if (member !== undefined) {
       member.instanceCount += count;
       const counts = member.byProject.get(shape.project) ?? emptyCounts();

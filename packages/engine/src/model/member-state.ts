@@ -56,8 +56,9 @@ export class MemberState {
   view: ClusterMemberView | null = null;
   viewRecord: MemberRecord | null = null;
   viewStatus: string | null = null;
-  /** The token of the candidate set last listed with this member in it (pipeline/candidates.ts). */
+  /** The token of the candidate set last listed with this member in it (pipeline/stack/candidate-set.ts). */
   candidacy = 0;
+
   inventories: Record<string, Inventory> = {};
   /** Usage per class by real instances (store ledger "used"). */
   used = new Map<string, number>();

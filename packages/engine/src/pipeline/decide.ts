@@ -1,23 +1,25 @@
 /**
- * Step 4 of a placement: choose among the candidates. The scriptlet (if set)
- * runs with the request and the ordered candidate list and may set_target or
- * reject; otherwise, or when it leaves the choice open, the default policy
- * takes the first candidate (fewest instances, ties in join order).
+ * Step 4 of a placement, its last: choose among the ranked candidates. The
+ * scriptlet (if set) runs with the request and the ordered candidate list
+ * and may set_target or reject; otherwise, or when it leaves the choice
+ * open, the first candidate is taken (the stack's ranking: fewest
+ * instances, ties in join order, refined by a placement group's policy).
  */
 import { EngineError, insufficientCapacity, notFound } from "../errors.js";
 import type { MemberState } from "../model/member-state.js";
 import type {
   InstancePlacementView,
-  InstanceResourcesView,
   ScriptletClusterView,
   ScriptletHost,
   ScriptletLimits,
   ScriptletLogger,
   ScriptletResult,
 } from "../scriptlet/port.js";
-import type { CandidateSet } from "./candidates.js";
-import { describeRejections, summarizeRejections } from "./rejection.js";
-import { memberView } from "./views.js";
+import { type PlacementRequest, subjectOf } from "./request.js";
+import type { CandidateSet } from "./stack/candidate-set.js";
+import type { Timing } from "./stack/filter.js";
+import { describeRejections, summarizeRejections } from "./stack/rejection.js";
+import { memberView, placementView } from "./views.js";
 
 export type DecidedBy = "target" | "scriptlet" | "default";
 
@@ -55,17 +57,20 @@ export function noCandidateError(set: CandidateSet, subject: string): EngineErro
     : notFound(message, details);
 }
 
+/**
+ * `view`: what the scriptlet sees as `request` (by default the request's
+ * own view, see views.ts placementView; built only when a scriptlet runs).
+ */
 export function decide(
   set: CandidateSet,
-  subject: string,
-  request: InstancePlacementView,
-  instanceResources: InstanceResourcesView,
+  request: PlacementRequest,
   scriptlet: ScriptletSetup | null,
-  clock: { nowMs: number; offlineThresholdMs: number },
+  clock: Timing,
+  view?: InstancePlacementView,
 ): Decision {
   const { candidates } = set;
-  if (candidates.length === 0) throw noCandidateError(set, subject);
-  // findCandidates gathered names and views as it listed the candidates (one walk over 10,000 members, not three).
+  if (candidates.length === 0) throw noCandidateError(set, subjectOf(request));
+  // The stack gathered names and views as it listed the candidates (one walk over 10,000 members, not three).
   const listing = set.listing;
   const names = listing?.names ?? candidates.map((member) => member.name);
   if (scriptlet === null) {
@@ -77,10 +82,10 @@ export function decide(
     scriptlet.version,
     scriptlet.source,
     {
-      request,
+      request: view ?? placementView(request),
       candidates: views,
       ...(listing !== undefined ? { isCandidate: listing.isCandidate, candidateState: listing.stateAt } : {}),
-      instanceResources,
+      instanceResources: request.instanceResources,
       cluster: scriptlet.cluster,
       limits: scriptlet.limits,
     },

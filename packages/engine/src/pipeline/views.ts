@@ -3,16 +3,11 @@
  * returned by the API: members, instances, the placement request.
  */
 
-import type { ExpandedRequest } from "../expand/expand.js";
 import type { MemberState } from "../model/member-state.js";
-import type {
-  ClusterMemberView,
-  InstancePlacementView,
-  InstanceView,
-  PlacementReason,
-} from "../scriptlet/port.js";
+import type { ClusterMemberView, InstancePlacementView, InstanceView } from "../scriptlet/port.js";
 import { cloneDevices, cloneJson } from "../store/clone.js";
 import type { InstanceRecord } from "../store/records.js";
+import type { PlacementRequest } from "./request.js";
 
 export type MemberStatus = "Online" | "Offline" | "Evacuated";
 
@@ -75,32 +70,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The `request` object of the scriptlet: expanded create body + reason + project. */
-export function placementView(
-  request: ExpandedRequest,
-  reason: PlacementReason,
-  project: string,
-  extra: {
-    architecture?: string;
-    description?: string;
-    ephemeral?: boolean;
-    source?: Record<string, unknown>;
-  },
-): InstancePlacementView {
+/**
+ * The `request` object of the scriptlet: the expanded create body + reason
+ * + project. `withSource: false` leaves `source` out (rebalance moves have
+ * always been shown without it).
+ */
+export function placementView(request: PlacementRequest, withSource = true): InstancePlacementView {
   const view: InstancePlacementView = {
     name: request.name,
-    reason,
-    project,
+    reason: request.reason,
+    project: request.projectName,
     type: request.type,
-    architecture: extra.architecture ?? "",
+    architecture: request.architecture,
     config: { ...request.expandedConfig },
     devices: cloneDevices(request.expandedDevices),
     profiles: [...request.profiles],
     instance_type: request.instanceType ?? "",
-    description: extra.description ?? "",
-    ephemeral: extra.ephemeral ?? false,
+    description: request.description,
+    ephemeral: request.ephemeral,
   };
-  if (extra.source !== undefined) view.source = cloneJson(extra.source) as InstancePlacementView["source"];
+  if (withSource && request.source !== null) {
+    view.source = cloneJson(request.source) as InstancePlacementView["source"];
+  }
   return view;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
-import { addMember, testCluster } from "../testing/cluster.fixture.js";
+import { EngineError } from "../../errors.js";
+import { addMember, testCluster } from "../../testing/cluster.fixture.js";
 
 /** Logs every candidate with its reported free memory, then targets the member named in the request's description. */
 const LISTING_SCRIPTLET = `
@@ -11,7 +11,7 @@ def instance_placement(request, candidate_members):
         set_target(request.description)
 `;
 
-describe("findCandidates as a scriptlet sees it", () => {
+describe("the candidate set as a scriptlet sees it", () => {
   it("lists the members that fit, in load order, with their states, and drops a member once it is full", async () => {
     const { engine } = await testCluster();
     for (const [name, vcpu] of [

@@ -1,0 +1,303 @@
+/**
+ * Step 5: claim through the store. Each decision holds capacity in the
+ * model as an in-flight placement while the claim runs (so other
+ * placements in this process see it); the store re-checks against its own
+ * usage. A lost race (another process took the room) refreshes the model's
+ * view of the member concerned and re-plans, a bounded number of times: it
+ * never overcommits.
+ *
+ * A ClaimDraft gathers one attempt's writes: `create` and `move` turn a
+ * decided PlacementRequest into the stored record and hold its capacity,
+ * `replace` and `remove` edit without placing. If planning the attempt
+ * fails half-way, everything it held is released.
+ */
+import type { EngineRuntime } from "../engine/runtime.js";
+import { EngineError, unavailable } from "../errors.js";
+import { hasLimits } from "../expand/project-limits.js";
+import type { PendingPlacement } from "../model/cluster-model.js";
+import { allocationsOf } from "../store/allocations.js";
+import type { Claim, ClaimFailureDetails, ClaimResult, NewInstance, ProjectLimits } from "../store/port.js";
+import type { InstanceRecord } from "../store/records.js";
+import type { PlacementRequest } from "./request.js";
+
+/** The capacity a decided placement holds in the model until its claim settles. */
+export function pendingOf(request: PlacementRequest, member: string): PendingPlacement {
+  return {
+    member,
+    project: request.projectName,
+    resources: request.resources,
+    placementGroup: request.placementGroup,
+  };
+}
+
+/** The record a create claim writes for a request placed on `member`. */
+export function recordOf(
+  request: PlacementRequest,
+  member: string,
+  memberArchitecture: string,
+  createdAt: string,
+): NewInstance {
+  return {
+    id: request.id,
+    project: request.projectName,
+    name: request.name,
+    type: request.type,
+    location: member,
+    forthcoming: request.forthcoming,
+    architecture:
+      request.architecture !== "" ? request.architecture : (request.architectures?.[0] ?? memberArchitecture),
+    description: request.description,
+    ephemeral: request.ephemeral,
+    profiles: request.profiles,
+    config: request.config,
+    devices: request.devices,
+    instanceType: request.instanceType,
+    flavor: request.flavor,
+    source: request.source,
+    placementGroup: request.placementGroup,
+    origin: null,
+    createdAt,
+    allocations: allocationsOf(member, request.resources, request.forthcoming ? "forthcoming" : "used"),
+    limitsUsage: request.limitsUsage,
+  };
+}
+
+/** A stored instance moved to `member` (allocations follow it). */
+export function movedRecord(record: InstanceRecord, member: string, origin: string | null): NewInstance {
+  const { revision: _revision, ...rest } = record;
+  return {
+    ...rest,
+    location: member,
+    origin,
+    allocations: record.allocations.map((row) => ({ ...row, member })),
+  };
+}
+
+/** One attempt's writes: the claim, the capacity it holds in the model, the records it replaces. */
+export class ClaimDraft {
+  readonly claim: Claim = {};
+  /** In-flight placements held for this claim (a bulk create keeps them in request order). */
+  readonly pendings: PendingPlacement[] = [];
+  /** Stored versions of every replaced or removed instance (to update counts). */
+  readonly previous: InstanceRecord[] = [];
+
+  constructor(private readonly runtime: EngineRuntime) {}
+
+  /**
+   * The request's new instance on `member`. `slot` places it in the claim
+   * (a bulk create answers in request order, whatever the placement order).
+   */
+  create(
+    request: PlacementRequest,
+    member: string,
+    createdAt = this.runtime.clock.now().toISOString(),
+    slot = this.pendings.length,
+  ): void {
+    this.hold(request, member, slot);
+    const memberArchitecture = this.runtime.model.member(member)?.record.architecture ?? "";
+    this.claim.create ??= [];
+    this.claim.create[slot] = recordOf(request, member, memberArchitecture, createdAt);
+  }
+
+  /** A stored instance placed on `member` (`origin`: the member it is evacuated from, if any). */
+  move(request: PlacementRequest, record: InstanceRecord, member: string, origin: string | null): void {
+    this.hold(request, member, this.pendings.length);
+    this.replace(record, movedRecord(record, member, origin));
+  }
+
+  /** An edit of a stored instance, checked against its revision. */
+  replace(previous: InstanceRecord, next: NewInstance): void {
+    this.claim.replace ??= [];
+    this.claim.replace.push({ record: next, expectedRevision: previous.revision });
+    this.previous.push(previous);
+  }
+
+  remove(record: InstanceRecord): void {
+    this.claim.remove ??= [];
+    this.claim.remove.push({ id: record.id, expectedRevision: record.revision });
+    this.previous.push(record);
+  }
+
+  /** Project limits the store re-checks with the claim (projects without limits need none). */
+  limit(project: string, limits: ProjectLimits): void {
+    if (!hasLimits(limits)) return;
+    this.claim.projectLimits ??= {};
+    this.claim.projectLimits[project] = limits;
+  }
+
+  /** Gives back everything this draft held in the model. */
+  release(): void {
+    for (const pending of this.pendings)
+      if (pending !== undefined) this.runtime.model.releasePending(pending);
+  }
+
+  private hold(request: PlacementRequest, member: string, slot: number): void {
+    const pending = pendingOf(request, member);
+    this.runtime.model.addPending(pending);
+    this.pendings[slot] = pending;
+  }
+}
+
+const RETRIABLE: ReadonlySet<ClaimFailureDetails["reason"]> = new Set([
+  "capacity",
+  "constraints",
+  "no_inventory",
+  "member_missing",
+]);
+
+function failureOf(error: unknown): ClaimFailureDetails | undefined {
+  if (!(error instanceof EngineError)) return undefined;
+  const details = error.details as ClaimFailureDetails | undefined;
+  return details !== undefined && typeof details.reason === "string" ? details : undefined;
+}
+
+export function isRetriable(error: unknown): boolean {
+  const failure = failureOf(error);
+  return failure !== undefined && RETRIABLE.has(failure.reason);
+}
+
+/**
+ * Drops the in-flight placements of a successful claim. When the claim only
+ * created instances, each exactly where its placement was held (creates and
+ * bulk creates), no member's load shrinks, so the default policy's scan
+ * hints survive; anything else (moves, removals) releases normally.
+ */
+function settleAll(runtime: EngineRuntime, draft: ClaimDraft, result: ClaimResult): void {
+  const { pendings } = draft;
+  const inPlace =
+    draft.previous.length === 0 &&
+    result.instances.length === pendings.length &&
+    pendings.every((pending, index) => result.instances[index]?.location === pending.member);
+  if (inPlace) for (const pending of pendings) runtime.model.settlePending(pending);
+  else draft.release();
+}
+
+/** Brings the model in line with the store after a claim succeeded. */
+export function applyClaim(runtime: EngineRuntime, draft: ClaimDraft, result: ClaimResult): void {
+  runtime.model.setUsage(result.usage);
+  for (const old of draft.previous) runtime.model.countInstance(old, -1);
+  for (const stored of result.instances) runtime.model.countInstance(stored, 1);
+}
+
+/** After a lost race: re-read what the store knows about the member that refused. */
+async function refreshAfterLoss(runtime: EngineRuntime, error: unknown): Promise<void> {
+  const failure = failureOf(error);
+  if (failure === undefined) return;
+  if ("member" in failure) {
+    const member = failure.member;
+    const record = await runtime.store.getMember(member);
+    if (record === undefined) runtime.model.removeMember(member);
+    else {
+      runtime.model.upsertMember(record);
+      runtime.model.setUsage(await runtime.store.memberUsage([member]));
+    }
+  }
+}
+
+/** Attempts per placement with a change feed: every lost race means another claim committed. */
+const FEED_ATTEMPTS = 50;
+
+/**
+ * Plans an attempt into a fresh draft (synchronously: the candidates and
+ * decide steps, holding capacity), claims it, and re-plans after a lost
+ * race, at most `attempts` times. `plan` throws when nothing fits; what it
+ * held by then is released.
+ *
+ * With a change feed (several engines on one store) the model is brought up
+ * to date from the feed instead: after a lost race (someone else's claim
+ * committed, so there is something to read), and before a "no capacity"
+ * answer, which is only given once this engine's own claims in flight have
+ * settled and a fresh read of the feed still leaves no room. After a
+ * successful claim the engine reads the feed too: its own claim's entry
+ * brings usage and counts, and its in-flight placements are released in the
+ * same step.
+ */
+export async function claimWithRetries(
+  runtime: EngineRuntime,
+  attempts: number,
+  plan: (draft: ClaimDraft) => void,
+): Promise<{ result: ClaimResult; draft: ClaimDraft; attempts: number }> {
+  const feed = runtime.feedSync;
+  const maxAttempts = feed === undefined ? attempts : Math.max(attempts, FEED_ATTEMPTS);
+  for (let attempt = 1; ; attempt++) {
+    const draft = feed === undefined ? planDraft(runtime, plan) : await planAuthoritatively(runtime, plan);
+    const appliedBefore = feed?.applied ?? 0;
+    let result: ClaimResult;
+    try {
+      result = await runtime.trackClaim(runtime.store.claim(draft.claim));
+    } catch (error) {
+      draft.release();
+      if (!isRetriable(error)) throw error;
+      if (attempt >= maxAttempts) {
+        if (feed === undefined) throw error;
+        // Room may well exist: others keep winning it. Not a capacity answer.
+        throw unavailable(
+          `Too many concurrent placements on the same members: ${maxAttempts} attempts lost a race; nothing was written, try again`,
+          { reason: "contention", retryAfterSeconds: 1 },
+        );
+      }
+      runtime.logger.log("debug", "claim lost a race; re-planning", {
+        attempt,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      runtime.metrics.claimRetries += 1;
+      if (feed === undefined) await refreshAfterLoss(runtime, error);
+      else {
+        await feed.fresh();
+        // Nobody else committed since this plan: the model was the store's state, so the
+        // store's refusal is the answer (an edit that grows in place, say), not a lost race.
+        if (feed.applied === appliedBefore) throw error;
+      }
+      continue;
+    }
+    if (feed === undefined) {
+      settleAll(runtime, draft, result);
+      applyClaim(runtime, draft, result);
+    } else {
+      const claimed = result;
+      feed.settleAfterRead(() => settleAll(runtime, draft, claimed));
+      // The claim is committed whatever happens to this read; a failed read is retried by the next one.
+      await feed.fresh().catch((error: unknown) =>
+        runtime.logger.log("warn", "change feed read after a claim failed", {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    }
+    return { result, draft, attempts: attempt };
+  }
+}
+
+/** One attempt planned into a fresh draft; what it held is released if planning fails. */
+function planDraft(runtime: EngineRuntime, plan: (draft: ClaimDraft) => void): ClaimDraft {
+  const draft = new ClaimDraft(runtime);
+  try {
+    plan(draft);
+  } catch (error) {
+    draft.release();
+    throw error;
+  }
+  return draft;
+}
+
+/**
+ * `planDraft`, but a refusal for capacity is only final once nothing of
+ * this engine is in flight that could still free room (a claim of its own
+ * that may fail) and a fresh read of the feed agrees: the model then is
+ * exactly the store's state.
+ */
+async function planAuthoritatively(
+  runtime: EngineRuntime,
+  plan: (draft: ClaimDraft) => void,
+): Promise<ClaimDraft> {
+  for (;;) {
+    try {
+      return planDraft(runtime, plan);
+    } catch (error) {
+      if (!(error instanceof EngineError && error.kind === "insufficient_capacity")) throw error;
+      const waited = await runtime.claimsSettled();
+      await runtime.feedSync!.fresh();
+      // Nothing was in flight here: the model now is the store's state, and this plan decides.
+      if (!waited) return planDraft(runtime, plan);
+    }
+  }
+}

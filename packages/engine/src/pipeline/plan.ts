@@ -1,0 +1,67 @@
+/**
+ * Steps 3 and 4 for one request, synchronously against the model: project
+ * limits, then a member target checked through the stack, or the stack's
+ * ranked candidates handed to the decision. This is what a claim that lost
+ * a race re-runs.
+ */
+import { exceededLimit } from "../claim-rules/project-limits.js";
+import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../claim-rules/project-usage.js";
+import type { EngineRuntime } from "../engine/runtime.js";
+import { insufficientCapacity, invalid, notFound } from "../errors.js";
+import { hasLimits } from "../expand/project-limits.js";
+import type { ClusterModel } from "../model/cluster-model.js";
+import { type Decision, decide, type ScriptletSetup } from "./decide.js";
+import { type PlacementRequest, subjectOf } from "./request.js";
+
+/** Model-level project limit check (the store re-checks atomically, with the same rule). */
+function checkProjectLimits(model: ClusterModel, request: PlacementRequest): void {
+  const limits = request.limits;
+  // Most projects have no limits: skip building the checks (bulk plans this per instance).
+  if (!hasLimits(limits)) return;
+  const project = request.projectName;
+  const excess = exceededLimit(limits, model.projectUsageOf(project), projectUsageOf(request));
+  if (excess === undefined) return;
+  const { limit, value, max } = excess;
+  throw insufficientCapacity(
+    `Project "${project}" would exceed ${PROJECT_LIMIT_KEYS[limit]} (${value} > ${max})`,
+    {
+      reason: "project_limit",
+      project,
+      limit,
+      value,
+      max,
+    },
+  );
+}
+
+export interface PlanOptions {
+  /** Scriptlet to consult; null when none is configured or the flow skips it. */
+  scriptlet: ScriptletSetup | null;
+  /**
+   * List every candidate in order (dry runs). Without a scriptlet the
+   * default policy otherwise takes the stack's first candidate, and
+   * `Decision.candidates` may name only the chosen member.
+   */
+  listAll?: boolean;
+}
+
+export function plan(runtime: EngineRuntime, request: PlacementRequest, options: PlanOptions): Decision {
+  const model = runtime.model;
+  // Moves and evacuations add no instance to the project.
+  if (request.reason === "new") checkProjectLimits(model, request);
+  const time = runtime.timing();
+  const target = request.target;
+  if (target?.kind === "member") {
+    const member = model.member(target.name);
+    if (member === undefined) throw notFound(`Cluster member "${target.name}" not found`);
+    const why = runtime.stack.check(member, request, time, "target");
+    if (why !== undefined) {
+      const message = `Cluster member "${target.name}" can't take ${subjectOf(request)}: it ${why.one}`;
+      throw why.capacity ? insufficientCapacity(message) : invalid(message);
+    }
+    return { member, decidedBy: "target", candidates: [member.name], scriptlet: null };
+  }
+  const listAll = options.scriptlet !== null || options.listAll === true;
+  const set = runtime.stack.candidates(model, request, time, listAll ? "all" : "first");
+  return decide(set, request, options.scriptlet, time);
+}

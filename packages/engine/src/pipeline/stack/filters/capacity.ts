@@ -1,0 +1,124 @@
+/**
+ * Every requested class fits, per Placement's formula (`checkFit` of
+ * @berth/resources), with both ledgers and in-flight placements counted.
+ */
+import { checkFit, type Inventory, noInventory } from "@berth/resources";
+import type { MemberState } from "../../../model/member-state.js";
+import { type UsageCheck, usageFilter } from "../filter.js";
+import { type Rejection, rejection } from "../rejection.js";
+
+/** A request's amounts as an array. */
+export type Demand = readonly (readonly [string, number])[];
+
+/** The demand of a resources object, computed once per object (a bulk batch shares it). */
+const demandCache = new WeakMap<Readonly<Record<string, number>>, Demand>();
+
+/**
+ * Demands by content: requests asking for the same amounts share one array,
+ * so a member's remembered verdict (MemberState.knownFit, compared by
+ * identity) serves every later request of that size.
+ */
+const sharedDemands = new Map<string, Demand>();
+/** Request sizes are few in practice; the bound only guards against unbounded growth. */
+const SHARED_DEMANDS_MAX = 1024;
+
+export function demandOf(resources: Readonly<Record<string, number>>): Demand {
+  let demand = demandCache.get(resources);
+  if (demand === undefined) {
+    const entries = Object.entries(resources);
+    const key = JSON.stringify(entries);
+    demand = sharedDemands.get(key);
+    if (demand === undefined) {
+      if (sharedDemands.size >= SHARED_DEMANDS_MAX) sharedDemands.clear();
+      demand = entries;
+      sharedDemands.set(key, demand);
+    }
+    demandCache.set(resources, demand);
+  }
+  return demand;
+}
+
+/** What already counts against each class: a MemberState (its ledgers and in-flight placements), or a rebalance plan's simulated usage. */
+export interface Consumption {
+  consumed(resourceClass: string): number;
+}
+
+/** The first class of `demand` that does not fit, and why; undefined when all fit. */
+export function firstMisfit(
+  inventories: Readonly<Record<string, Inventory>>,
+  usage: Consumption,
+  demand: Demand,
+): Rejection | undefined {
+  for (let index = 0; index < demand.length; index++) {
+    const [resourceClass, amount] = demand[index]!;
+    const inventory = inventories[resourceClass];
+    const verdict =
+      inventory === undefined
+        ? noInventory(resourceClass, amount)
+        : checkFit(resourceClass, inventory, usage.consumed(resourceClass), amount);
+    if (verdict.ok) continue;
+    switch (verdict.kind) {
+      case "no-inventory":
+        return rejection(`lack:${resourceClass}`, `lacks ${resourceClass}`, `lack ${resourceClass}`, true);
+      case "exceeds-capacity":
+        return rejection(
+          `capacity:${resourceClass}`,
+          `has too little ${resourceClass}`,
+          `have too little ${resourceClass}`,
+          true,
+        );
+      default:
+        return rejection(
+          `constraints:${resourceClass}`,
+          `can't take ${amount} ${resourceClass} (inventory constraints)`,
+          `can't take ${amount} ${resourceClass} (inventory constraints)`,
+          true,
+        );
+    }
+  }
+  return undefined;
+}
+
+/** `firstMisfit(...) === undefined`, without building a rejection. */
+export function fitsAll(
+  inventories: Readonly<Record<string, Inventory>>,
+  usage: Consumption,
+  demand: Demand,
+): boolean {
+  for (let index = 0; index < demand.length; index++) {
+    const [resourceClass, amount] = demand[index]!;
+    const inventory = inventories[resourceClass];
+    if (inventory === undefined) return false;
+    if (!checkFit(resourceClass, inventory, usage.consumed(resourceClass), amount).ok) return false;
+  }
+  return true;
+}
+
+/**
+ * One placement's capacity check. `admits` runs for every cached candidate
+ * of every placement, so its verdict is remembered per member until the
+ * member's inventories or consumption change: a placement then re-checks
+ * only the members the last ones touched.
+ */
+class CapacityCheck implements UsageCheck {
+  constructor(private readonly demand: Demand) {}
+
+  admits(member: MemberState): boolean {
+    const known = member.knownFit(this.demand);
+    if (known !== undefined) return known;
+    const ok = fitsAll(member.inventories, member, this.demand);
+    member.rememberFit(this.demand, ok);
+    return ok;
+  }
+
+  reject(member: MemberState): Rejection | undefined {
+    return firstMisfit(member.inventories, member, this.demand);
+  }
+}
+
+export const capacityFilter = usageFilter({
+  name: "capacity",
+  appliesToTarget: true,
+  reads: { request: ["resources"] },
+  bind: (request) => new CapacityCheck(demandOf(request.resources)),
+});

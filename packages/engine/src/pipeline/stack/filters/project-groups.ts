@@ -1,0 +1,17 @@
+/** Project `restricted.cluster.groups`: applied whenever non-empty, as LXD does. */
+import { staticFilter } from "../filter.js";
+import { rejection } from "../rejection.js";
+
+export const projectGroupsFilter = staticFilter({
+  name: "restricted.cluster.groups",
+  appliesToTarget: false,
+  reads: { request: ["allowedGroups", "projectName"], member: ["groups"] },
+  reject: (member, request) =>
+    request.allowedGroups.length === 0 || request.allowedGroups.some((group) => member.groups.includes(group))
+      ? undefined
+      : rejection(
+          "project-groups",
+          `is outside the groups project "${request.projectName}" may use`,
+          `are outside the groups project "${request.projectName}" may use`,
+        ),
+});
