@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Berthd } from "../server/berthd.js";
 import { recordFigures, sized } from "./figures.js";
-import { mixedOperations, mixedStorm } from "./mixed-storm.js";
+import { mixedOperations, mixedStorm, type Operation } from "./mixed-storm.js";
 import {
   POSTGRES_UNAVAILABLE,
   type PostgresServer,
@@ -19,7 +19,7 @@ import {
 import { storm } from "./storm.js";
 
 const MEMBERS = 10;
-const VCPU_PER_MEMBER = sized(100, 20);
+const VCPU_PER_MEMBER = sized(100, 10);
 const ROOM = MEMBERS * VCPU_PER_MEMBER;
 const CLIENTS = 64;
 const SERVERS = 3;
@@ -42,6 +42,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await pg?.stop();
 });
+
+/** All-or-nothing: every bulk batch is entirely stored or entirely absent. */
+function expectWholeBatches(operations: readonly Operation[], instances: readonly { name: string }[]) {
+  const names = new Set(instances.map((instance) => instance.name));
+  for (const op of operations) {
+    if (op.kind !== "bulk") continue;
+    const present = op.names.filter((name) => names.has(name)).length;
+    expect([0, op.names.length]).toContain(present);
+  }
+}
 
 async function startServers(url: string, token: string): Promise<Berthd[]> {
   return Promise.all(
@@ -116,13 +126,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
     expect(stored.overcommitted).toBe(0);
     expect(stored.instances.length).toBe(outcome.placed);
     expect(stored.vcpusUsed).toBe(ROOM);
-    // All-or-nothing: a batch is entirely stored or entirely absent.
-    const names = new Set(stored.instances.map((instance) => instance.name));
-    for (const op of operations) {
-      if (op.kind !== "bulk") continue;
-      const present = op.names.filter((name) => names.has(name)).length;
-      expect([0, op.names.length]).toContain(present);
-    }
+    expectWholeBatches(operations, stored.instances);
   });
 
   it("one server SIGKILLed mid-way: no half-done batch, the others keep serving, check() clean", async () => {
@@ -166,11 +170,6 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers on one P
     expect(stored.overcommitted).toBe(0);
     // The survivors kept serving until the room was gone.
     expect(stored.vcpusUsed).toBe(ROOM);
-    const names = new Set(stored.instances.map((instance) => instance.name));
-    for (const op of operations) {
-      if (op.kind !== "bulk") continue;
-      const present = op.names.filter((name) => names.has(name)).length;
-      expect([0, op.names.length]).toContain(present);
-    }
+    expectWholeBatches(operations, stored.instances);
   });
 });
