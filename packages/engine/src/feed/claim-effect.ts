@@ -7,7 +7,7 @@
  * transaction; engines apply it with `applyClaimEffect` (apply.ts).
  */
 import type { CheckedClaim } from "../claim-rules/check-claim.js";
-import type { ClaimEffect, CountedChange } from "../store/change-feed.js";
+import { type ClaimEffect, type CountedChange, countedChangeOf } from "../store/change-feed.js";
 import type { InstanceRecord } from "../store/records.js";
 
 function shapeKey(instance: InstanceRecord): string {
@@ -35,17 +35,7 @@ export function claimEffectOf(
       group.count += sign;
       return;
     }
-    groups.set(key, {
-      member: instance.location,
-      project: instance.project,
-      type: instance.type,
-      forthcoming: instance.forthcoming,
-      placementGroup: instance.placementGroup,
-      cpu: instance.limitsUsage.cpu,
-      memoryBytes: instance.limitsUsage.memoryBytes,
-      diskBytes: instance.limitsUsage.diskBytes,
-      count: sign,
-    });
+    groups.set(key, countedChangeOf(instance, sign));
   };
   for (const old of checked.removed) count(old, -1);
   for (const record of checked.stored) count(record, 1);

@@ -6,7 +6,7 @@
  * placement costs O(members) and nothing per existing instance.
  */
 import { countInProject, zeroProjectTotals } from "../claim-rules/project-usage.js";
-import type { ClaimEffect, CountedChange } from "../store/change-feed.js";
+import { type ClaimEffect, type CountedChange, countedChangeOf } from "../store/change-feed.js";
 import type { MemberUsage, ProjectUsageRow, StoreSnapshot } from "../store/port.js";
 import type {
   GroupRecord,
@@ -295,19 +295,7 @@ export class ClusterModel {
    * Usage comes from the store's authoritative claim answer (`setUsage`).
    */
   countInstance(instance: InstanceRecord, sign: 1 | -1): void {
-    this.countShape(
-      {
-        member: instance.location,
-        project: instance.project,
-        type: instance.type,
-        forthcoming: instance.forthcoming,
-        placementGroup: instance.placementGroup,
-        cpu: instance.limitsUsage.cpu,
-        memoryBytes: instance.limitsUsage.memoryBytes,
-        diskBytes: instance.limitsUsage.diskBytes,
-      },
-      sign,
-    );
+    this.countShape(countedChangeOf(instance, sign), sign);
   }
 
   /** `count` instances of one shape appearing (positive) or disappearing (negative). */

@@ -14,7 +14,7 @@
  * that waited for another's locks comes after it), so applying the entries
  * of a read in the order given yields the state the store had.
  */
-import type { Ledger } from "./records.js";
+import type { InstanceRecord, Ledger } from "./records.js";
 
 /**
  * What a claim did to the aggregates an engine's model keeps, in a compact
@@ -42,6 +42,21 @@ export interface CountedChange {
   diskBytes: number;
   /** Instances of exactly this shape added (negative: removed). */
   count: number;
+}
+
+/** `count` instances of `instance`'s shape (negative: gone). */
+export function countedChangeOf(instance: InstanceRecord, count: number): CountedChange {
+  return {
+    member: instance.location,
+    project: instance.project,
+    type: instance.type,
+    forthcoming: instance.forthcoming,
+    placementGroup: instance.placementGroup,
+    cpu: instance.limitsUsage.cpu,
+    memoryBytes: instance.limitsUsage.memoryBytes,
+    diskBytes: instance.limitsUsage.diskBytes,
+    count,
+  };
 }
 
 /** The catalog tables a change can name (their rows are re-read whole). */
