@@ -8,7 +8,7 @@
  */
 import { type EffectiveServerConfig, effectiveServerConfig } from "@berth/api-types";
 import type { Clock } from "../clock.js";
-import { notFound } from "../errors.js";
+import { isEngineError, notFound } from "../errors.js";
 import { FeedSync } from "../feed/feed-sync.js";
 import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
@@ -104,6 +104,28 @@ export class EngineRuntime {
   async syncConfig(): Promise<void> {
     const version = await this.store.getConfigVersion();
     if (version !== this.config.version) this.setConfig(await this.store.getConfig());
+  }
+
+  /**
+   * Runs `work` (which writes nothing when it throws); when it refuses with
+   * not_found or invalid and a fresh read of the change feed brings
+   * anything new, runs it once more. A member, group, project or profile
+   * another server created a moment ago may not have reached this model
+   * yet (its notification is on the way): like a capacity refusal, such an
+   * answer is only given by a model that has caught up with the store.
+   */
+  async againIfStale<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const feed = this.feedSync;
+      if (feed === undefined || !(isEngineError(error, "not_found") || isEngineError(error, "invalid")))
+        throw error;
+      const applied = feed.applied;
+      await feed.fresh();
+      if (feed.applied === applied) throw error;
+      return work();
+    }
   }
 
   /**
