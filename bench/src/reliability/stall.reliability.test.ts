@@ -57,6 +57,13 @@ async function stopWhileHolding(server: Berthd, holding: () => Promise<boolean>,
  * every one of them up).
  */
 async function probe(other: Berthd) {
+  // The same reads with no write waiting: what this machine answers right now.
+  const baseline: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const readStarted = performance.now();
+    expect((await other.request("GET", "/1.0")).status).toBe(200);
+    baseline.push(performance.now() - readStarted);
+  }
   const started = performance.now();
   let writeMs: number | undefined;
   const pending = other
@@ -76,7 +83,12 @@ async function probe(other: Berthd) {
   }
   const readsDuringWait = reads.length;
   const write = await pending;
-  return { reads, readsDuringWait, writeMs: writeMs!, write };
+  return { baseline, reads, readsDuringWait, writeMs: writeMs!, write };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /**
@@ -92,7 +104,10 @@ function readFigures(reads: number[]): string {
 
 function expectBoundedAnswers(result: Awaited<ReturnType<typeof probe>>) {
   const sorted = [...result.reads].sort((a, b) => a - b);
-  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+  // Within 100 ms, or, on a machine so loaded that even reads with nothing waiting are slower,
+  // no slower than those (twice their median): a waiting write does not hold reads up.
+  const bound = Math.max(100, 2 * median(result.baseline));
+  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(bound);
   expect(sorted[sorted.length - 1]).toBeLessThan(LOCK_TIMEOUT_MS / 2);
   // The reads overlapped the write's wait (several of them, however loaded the machine).
   expect(result.readsDuringWait).toBeGreaterThanOrEqual(5);
@@ -116,7 +131,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
   if (POSTGRES_UNAVAILABLE !== "") it.skip(`PostgreSQL skipped: ${POSTGRES_UNAVAILABLE}`, () => {});
 
   it.skipIf(POSTGRES_UNAVAILABLE !== "")(
-    "PostgreSQL: GET /1.0 within 100 ms (median, none waits on the lock), a write that needs the locked rows 503 after the lock timeout",
+    "PostgreSQL: GET /1.0 within 100 ms (median; on a loaded machine no slower than twice its idle reads), none waits on the lock,, a write that needs the locked rows 503 after the lock timeout",
     async () => {
       const cluster = await postgresCluster(postgres, MEMBERS, INVENTORIES);
       const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
@@ -154,6 +169,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
         const finished = await bulk;
         recordFigures("SIGSTOP of a lock holder, PostgreSQL", {
           "GET /1.0 while a write waits on the lock, median / max ms": readFigures(result.reads),
+          "GET /1.0 with nothing waiting, median / max ms": readFigures(result.baseline),
           "write needing the locked rows": `${result.write.status} after ${Math.round(result.writeMs)} ms`,
           "lock timeout ms": LOCK_TIMEOUT_MS,
           "bulk after resuming": finished.status,
@@ -171,7 +187,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
     },
   );
 
-  it("SQLite: GET /1.0 within 100 ms (median, none waits on the lock), a write 503 after the busy timeout, the event loop never blocked", async () => {
+  it("SQLite: GET /1.0 within 100 ms (median; on a loaded machine no slower than twice its idle reads), none waits on the lock,, a write 503 after the busy timeout, the event loop never blocked", async () => {
     const cluster = await smallCluster("stall-sqlite", MEMBERS, INVENTORIES);
     const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
     const [holder, other] = (await Promise.all(
@@ -200,6 +216,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
       const finished = await bulk;
       recordFigures("SIGSTOP of a lock holder, SQLite", {
         "GET /1.0 while a write waits on the lock, median / max ms": readFigures(result.reads),
+        "GET /1.0 with nothing waiting, median / max ms": readFigures(result.baseline),
         "write while the file is locked": `${result.write.status} after ${Math.round(result.writeMs)} ms`,
         "busy timeout ms": LOCK_TIMEOUT_MS,
         "bulk after resuming": finished.status,
