@@ -131,7 +131,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
   if (POSTGRES_UNAVAILABLE !== "") it.skip(`PostgreSQL skipped: ${POSTGRES_UNAVAILABLE}`, () => {});
 
   it.skipIf(POSTGRES_UNAVAILABLE !== "")(
-    "PostgreSQL: GET /1.0 within 100 ms (median; on a loaded machine no slower than twice its idle reads), none waits on the lock,, a write that needs the locked rows 503 after the lock timeout",
+    "PostgreSQL: GET /1.0 within 100 ms (median; on a loaded machine no slower than twice its idle reads), none waits on the lock; a write that needs the locked rows 503 after the lock timeout",
     async () => {
       const cluster = await postgresCluster(postgres, MEMBERS, INVENTORIES);
       const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
@@ -187,7 +187,7 @@ describe("a stopped server holding locks does not freeze the others", () => {
     },
   );
 
-  it("SQLite: GET /1.0 within 100 ms (median; on a loaded machine no slower than twice its idle reads), none waits on the lock,, a write 503 after the busy timeout, the event loop never blocked", async () => {
+  it("SQLite: GET /1.0 within 100 ms (median; on a loaded machine no slower than twice its idle reads), none waits on the lock; a write 503 after the busy timeout, the event loop never blocked", async () => {
     const cluster = await smallCluster("stall-sqlite", MEMBERS, INVENTORIES);
     const env = { BERTH_DB_LOCK_TIMEOUT: String(LOCK_TIMEOUT_MS) };
     const [holder, other] = (await Promise.all(
