@@ -10,9 +10,10 @@
 # so plainly and are skipped, everything else still runs.
 set -uo pipefail
 
-# command that proves the component is present -> Debian package that provides it
+# path (or glob) that proves the component is present -> Debian package that provides it
+# (PostgreSQL: the server binaries of any version, not just the client's folder)
 declare -A needs=(
-  [/usr/lib/postgresql]=postgresql
+  ["/usr/lib/postgresql/*/bin/initdb"]=postgresql
   [/usr/bin/lxc]=lxd-client
   [/usr/bin/chromium]=chromium
   [/usr/lib/ganeti/iallocators/hail]=ganeti-htools
@@ -24,7 +25,7 @@ declare -A needs=(
 
 missing=()
 for path in "${!needs[@]}"; do
-  [ -e "$path" ] || missing+=("${needs[$path]}")
+  compgen -G "$path" >/dev/null || missing+=("${needs[$path]}")
 done
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "test components: all present"

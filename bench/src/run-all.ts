@@ -73,6 +73,7 @@ const STEPS: Step[] = [
     own: true,
   },
   { name: "http", result: "http.json", command: ownBench("http.js"), cwd: here, own: true },
+  { name: "postgres", result: "postgres.json", command: ownBench("postgres.js"), cwd: here, own: true },
   {
     name: "server-footprint",
     result: "server-footprint.json",

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { redactedUrl } from "@berth/adapter-postgres";
 import { createApp } from "./app.js";
 import { defaultConsoleDir } from "./console/console-assets.js";
 import { consoleMessage, firstRunMessage } from "./daemon/bootstrap.js";
@@ -15,7 +16,10 @@ import { SERVER_VERSION } from "./version.js";
 async function serve(argv: string[]): Promise<void> {
   const options = parseDaemonOptions(argv);
   const logger = createLogger({ level: options.logLevel });
-  const backend = await openBackend(options.db, logger);
+  const backend = await openBackend(options.db, logger, {
+    database: options.database,
+    tickPeriodMs: options.tickSeconds * 1000,
+  });
   const metrics = new ServerMetrics({
     processMetrics: true,
     usage: () => backend.usage(),
@@ -43,7 +47,7 @@ async function serve(argv: string[]): Promise<void> {
   }
   const ticker = startTicker(() => backend.tick(), options.tickSeconds * 1000, logger);
   logger.info(
-    { url: running.url, socket: running.socketPath, db: options.db, version: SERVER_VERSION },
+    { url: running.url, socket: running.socketPath, db: redactedUrl(options.db), version: SERVER_VERSION },
     "berthd listening",
   );
 
@@ -55,7 +59,7 @@ async function serve(argv: string[]): Promise<void> {
     demoBeats = startTicker(() => beatDemoMembers(app), DEMO_HEARTBEAT_MS, logger);
   }
   const tokens = await backend.tokens.list();
-  if (tokens.length === 0) process.stdout.write(firstRunMessage(options.db, running));
+  if (tokens.length === 0) process.stdout.write(firstRunMessage(redactedUrl(options.db), running));
   if (options.demo) process.stdout.write(demoInstructions(running));
   process.stdout.write(consoleMessage(running, consoleDir !== undefined));
 

@@ -4,6 +4,7 @@
  * round-robin by request. Bounded by count, and every request by a timeout.
  */
 import type { Berthd } from "../server/berthd.js";
+import { postJson } from "./post-json.js";
 
 export interface StormOutcome {
   requests: number;
@@ -14,14 +15,34 @@ export interface StormOutcome {
   durationMs: number;
   /** Distinct error texts of non-2xx answers, with counts. */
   errors: Record<string, number>;
+  /** 503s answered and sent again (only with `busyRetries`). */
+  busyRetries: number;
 }
 
 export async function storm(
   servers: Berthd[],
-  { clients, total, body }: { clients: number; total: number; body: (i: number) => unknown },
+  {
+    clients,
+    total,
+    body,
+    busyRetries = 0,
+  }: {
+    clients: number;
+    total: number;
+    body: (i: number) => unknown;
+    /** Send a request that got 503 (with Retry-After) again, up to this many times (post-json.ts). */
+    busyRetries?: number;
+  },
 ): Promise<StormOutcome> {
   let next = 0;
-  const outcome: StormOutcome = { requests: 0, statuses: {}, transportErrors: 0, durationMs: 0, errors: {} };
+  const outcome: StormOutcome = {
+    requests: 0,
+    statuses: {},
+    transportErrors: 0,
+    durationMs: 0,
+    errors: {},
+    busyRetries: 0,
+  };
   const started = performance.now();
   const client = async () => {
     for (;;) {
@@ -30,13 +51,9 @@ export async function storm(
       const server = servers[i % servers.length]!;
       outcome.requests += 1;
       try {
-        const response = await fetch(`${server.url}/1.0/instances`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
-          body: JSON.stringify(body(i)),
-          signal: AbortSignal.timeout(60_000),
-        });
-        const text = await response.text();
+        const response = await postJson(server, "/1.0/instances", body(i), busyRetries);
+        const text = response.text;
+        outcome.busyRetries += response.busyRetries;
         outcome.statuses[response.status] = (outcome.statuses[response.status] ?? 0) + 1;
         if (response.status >= 300) {
           const message = (JSON.parse(text) as { error?: string }).error ?? text;

@@ -221,9 +221,36 @@ export class Berthd {
     });
   }
 
+  /** The whole response with its headers (for checks of Retry-After and the like). */
+  async fetch(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; headers: Headers; json: Envelope }> {
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    return { status: response.status, headers: response.headers, json: (await response.json()) as Envelope };
+  }
+
+  /** SIGSTOP: the process stays, frozen, with whatever it holds (connections, locks). */
+  pause(): void {
+    this.child.kill("SIGSTOP");
+  }
+
+  resume(): void {
+    this.child.kill("SIGCONT");
+  }
+
   /** SIGTERM and wait: berthd finishes in-flight requests and closes the database. */
   async stop(): Promise<number | null> {
-    if (this.child.exitCode === null) this.child.kill("SIGTERM");
+    if (this.child.exitCode === null) {
+      this.child.kill("SIGCONT");
+      this.child.kill("SIGTERM");
+    }
     const code = await this.exited;
     this.agent.destroy();
     return code;
@@ -231,7 +258,10 @@ export class Berthd {
 
   /** SIGKILL and wait: nothing gets to finish. */
   async kill(): Promise<number | null> {
-    if (this.child.exitCode === null) this.child.kill("SIGKILL");
+    if (this.child.exitCode === null) {
+      this.child.kill("SIGKILL");
+      this.child.kill("SIGCONT");
+    }
     await this.exited;
     this.agent.destroy();
     return this.child.exitCode;

@@ -6,6 +6,11 @@
  * `stale`: the caller named the version of a record it read (an ETag) and
  * the stored record is no longer that version, so the change was refused
  * rather than applied over someone else's.
+ *
+ * `unavailable`: the storage could not answer within its bound (a lock held
+ * by another writer past the lock timeout, a lost database connection).
+ * Nothing was written; the same request may succeed when retried, after
+ * `details.retryAfterSeconds` (berthd's 503 `Retry-After`). Never a bug.
  */
 export type EngineErrorKind =
   | "not_found"
@@ -15,6 +20,7 @@ export type EngineErrorKind =
   | "forbidden"
   | "invalid"
   | "scriptlet"
+  | "unavailable"
   | "internal";
 
 export class EngineError extends Error {
@@ -46,5 +52,9 @@ export const forbidden = (message: string, details?: Record<string, unknown>): E
   new EngineError("forbidden", message, details);
 export const insufficientCapacity = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("insufficient_capacity", message, details);
+export const unavailable = (
+  message: string,
+  details: { reason: string; retryAfterSeconds: number } & Record<string, unknown>,
+): EngineError => new EngineError("unavailable", message, details);
 export const internal = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("internal", message, details);

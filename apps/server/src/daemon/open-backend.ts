@@ -1,10 +1,11 @@
-import { openStore } from "@berth/adapter-sqlite";
 import { Engine } from "@berth/engine";
 import type { Logger } from "pino";
 import type { TokenStore } from "../auth/token-store.js";
 import type { UsageSample } from "../metrics/server-metrics.js";
 import { engineLoggerFor } from "./engine-logger.js";
-import { importLegacyTokens, legacyTokenFileFor } from "./legacy-tokens.js";
+import { importLegacyTokens } from "./legacy-tokens.js";
+import { openDatabase } from "./open-store.js";
+import type { DatabaseOptions } from "./options.js";
 
 export interface Backend {
   engine: Engine;
@@ -26,14 +27,14 @@ export interface TokenAdmin {
  * older berthd is imported on first open.
  */
 export async function openTokenAdmin(db: string): Promise<TokenAdmin> {
-  const store = await openStore(db);
+  const { store, tokens, legacyTokenFile } = await openDatabase(db);
   try {
-    await importLegacyTokens(store.tokens, legacyTokenFileFor(db));
+    await importLegacyTokens(tokens, legacyTokenFile);
   } catch (error) {
     await store.close();
     throw error;
   }
-  return { tokens: store.tokens, close: () => store.close() };
+  return { tokens, close: () => store.close() };
 }
 
 /** Usage per member and class from the engine's model, for the Prometheus gauges. */
@@ -53,23 +54,41 @@ export function usageOf(engine: Engine): UsageSample[] {
   return samples;
 }
 
-/** Opens the store (SQLite file by default), the engine on it, and the token store. */
-export async function openBackend(db: string, logger: Logger): Promise<Backend> {
-  const store = await openStore(db);
-  const legacyFile = legacyTokenFileFor(db);
-  const imported = await importLegacyTokens(store.tokens, legacyFile);
+/**
+ * Opens the store (a SQLite file by default, PostgreSQL for a postgres://
+ * URL), the engine on it, and the token store. `tickPeriodMs` is how often
+ * `tick()` will be called (the engine tells its own stalls from quiet
+ * members with it).
+ */
+export async function openBackend(
+  db: string,
+  logger: Logger,
+  options: { database?: DatabaseOptions; tickPeriodMs?: number } = {},
+): Promise<Backend> {
+  const { store, tokens, legacyTokenFile } = await openDatabase(db, options.database, (error) =>
+    logger.warn({ err: error }, "database connection lost; reconnecting"),
+  );
+  const imported = await importLegacyTokens(tokens, legacyTokenFile);
   if (imported > 0)
-    logger.info({ imported, file: legacyFile }, "imported API tokens from the old token file");
-  const engine = await Engine.open({ store, logger: engineLoggerFor(logger) });
+    logger.info({ imported, file: legacyTokenFile }, "imported API tokens from the old token file");
+  const engine = await Engine.open({
+    store,
+    logger: engineLoggerFor(logger),
+    ...(options.tickPeriodMs === undefined ? {} : { tickPeriodMs: options.tickPeriodMs }),
+  });
   return {
     engine,
-    tokens: store.tokens,
+    tokens,
     usage: async () => {
       // The gauges read the model: catch up with other processes first.
       await engine.sync();
       return usageOf(engine);
     },
     tick: () => engine.tick(),
-    close: () => store.close(),
+    close: async () => {
+      // Another server takes over offline detection and healing at once.
+      await engine.standDown().catch(() => undefined);
+      await store.close();
+    },
   };
 }

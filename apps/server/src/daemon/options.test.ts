@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LISTEN, parseDaemonOptions, parseListen, UsageError } from "./options.js";
+import { DEFAULT_LISTEN, parseDaemonOptions, parseListen, USAGE, UsageError } from "./options.js";
 
 describe("berthd options", () => {
   it("defaults to berth.db, loopback TCP and the shared socket path", () => {
@@ -28,6 +28,21 @@ describe("berthd options", () => {
     });
     const flags = parseDaemonOptions(["--db", "a.db", "--listen", "[::1]:8443", "--demo"], env);
     expect(flags).toMatchObject({ db: "a.db", listen: { host: "::1", port: 8443 }, demo: true });
+  });
+
+  it("takes a PostgreSQL URL and its connection settings; the lock bound defaults per database", () => {
+    const postgres = parseDaemonOptions(
+      ["--db", "postgres://berth@db:5432/berth", "--db-pool", "20", "--db-lock-timeout", "1500"],
+      { BERTH_DB_READ_POOL: "6", BERTH_SOCKET: "none" },
+    );
+    expect(postgres).toMatchObject({
+      db: "postgres://berth@db:5432/berth",
+      database: { poolSize: 20, readPoolSize: 6, lockTimeoutMs: 1500, statementTimeoutMs: 30_000 },
+    });
+    expect(parseDaemonOptions(["--db", "postgresql://db/berth"], {}).database.lockTimeoutMs).toBe(5_000);
+    expect(parseDaemonOptions(["--db", "a.db"], {}).database.lockTimeoutMs).toBe(10_000);
+    expect(() => parseDaemonOptions(["--db-pool", "0"], {})).toThrow(/--db-pool/);
+    expect(USAGE).toContain("Several servers on one PostgreSQL database");
   });
 
   it("rejects bad values with a message naming the option", () => {

@@ -1,13 +1,34 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_READ_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  isPostgresUrl,
+} from "@berth/adapter-postgres";
+import { DEFAULT_BUSY_TIMEOUT_MS } from "@berth/adapter-sqlite";
 import { defaultSocketPath } from "@berth/client/node";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../app.js";
 
 export const DEFAULT_DB = "berth.db";
 export const DEFAULT_LISTEN = "127.0.0.1:8443";
 
+/** Settings of a PostgreSQL database (`--db postgres://…`); ignored for SQLite. */
+export interface DatabaseOptions {
+  /** Connections for writes. */
+  poolSize: number;
+  /** Connections for reads (the change feed, lookups), apart so they never queue behind writers. */
+  readPoolSize: number;
+  /** The longest a write waits for a row another server holds, then 503 (ms). */
+  lockTimeoutMs: number;
+  /** The longest any one statement runs (ms). */
+  statementTimeoutMs: number;
+}
+
 export interface DaemonOptions {
   db: string;
+  database: DatabaseOptions;
   /** undefined: no TCP listener. */
   listen: { host: string; port: number } | undefined;
   /** undefined: no Unix socket. */
@@ -30,7 +51,15 @@ export const USAGE = `Usage: berthd [options]
        berthd token revoke NAME [--db PATH]
 
 Options (environment variable in brackets):
-  --db PATH            database file, or :memory: [BERTH_DB] (default ${DEFAULT_DB})
+  --db PATH|URL        SQLite database file, :memory:, or a PostgreSQL URL postgres://user[:password]@host[:port]/database
+                       (several berthd servers on one PostgreSQL database share one cluster) [BERTH_DB] (default ${DEFAULT_DB})
+  --db-pool N          PostgreSQL: connections for writes [BERTH_DB_POOL] (default ${DEFAULT_POOL_SIZE})
+  --db-read-pool N     PostgreSQL: connections for reads, never queued behind writes [BERTH_DB_READ_POOL] (default ${DEFAULT_READ_POOL_SIZE})
+  --db-lock-timeout MS the longest a write waits for rows (PostgreSQL) or the write lock (SQLite) another
+                       server holds; then the request gets 503 with Retry-After [BERTH_DB_LOCK_TIMEOUT]
+                       (default ${DEFAULT_LOCK_TIMEOUT_MS}; SQLite: ${DEFAULT_BUSY_TIMEOUT_MS})
+  --db-statement-timeout MS
+                       PostgreSQL: the longest any one statement runs [BERTH_DB_STATEMENT_TIMEOUT] (default ${DEFAULT_STATEMENT_TIMEOUT_MS})
   --listen HOST:PORT   TCP listener, "none" to disable [BERTH_LISTEN] (default ${DEFAULT_LISTEN})
   --socket PATH        Unix socket, "none" to disable [BERTH_SOCKET] (default ${defaultSocketPath()})
   --tls-cert FILE      PEM certificate: serve HTTPS on the TCP listener [BERTH_TLS_CERT]
@@ -40,6 +69,14 @@ Options (environment variable in brackets):
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
   --demo               load a small sample cluster if the database is empty
   -h, --help           show this help
+
+Several servers on one PostgreSQL database (each answers the whole API; put them behind one load balancer):
+  berthd --db postgres://berth@db.example.com/berth --listen 0.0.0.0:8443 --socket none   (on host A)
+  berthd --db postgres://berth@db.example.com/berth --listen 0.0.0.0:8443 --socket none   (on host B)
+  berthd --db postgres://berth@db.example.com/berth --listen 0.0.0.0:8443 --socket none   (on host C)
+They keep in step through the database's change log; one of them at a time runs offline detection and
+healing. Tokens live in the database: create them once with
+  berthd token create admin --admin --db postgres://berth@db.example.com/berth
 `;
 
 type Env = Record<string, string | undefined>;
@@ -80,6 +117,10 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "body-limit": { type: "string" },
       "log-level": { type: "string" },
       tick: { type: "string" },
+      "db-pool": { type: "string" },
+      "db-read-pool": { type: "string" },
+      "db-lock-timeout": { type: "string" },
+      "db-statement-timeout": { type: "string" },
       demo: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -94,8 +135,30 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
   const socketValue = values.socket ?? env.BERTH_SOCKET ?? defaultSocketPath(env);
   const logLevel = values["log-level"] ?? env.BERTH_LOG_LEVEL ?? "info";
   if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`Invalid --log-level "${logLevel}"`);
+  const count = (flag: string, value: string | undefined, fallback: number) =>
+    value === undefined ? fallback : Math.floor(positiveNumber(flag, value));
   const options: DaemonOptions = {
     db: values.db ?? env.BERTH_DB ?? DEFAULT_DB,
+    database: {
+      poolSize: count("--db-pool", values["db-pool"] ?? env.BERTH_DB_POOL, DEFAULT_POOL_SIZE),
+      readPoolSize: count(
+        "--db-read-pool",
+        values["db-read-pool"] ?? env.BERTH_DB_READ_POOL,
+        DEFAULT_READ_POOL_SIZE,
+      ),
+      lockTimeoutMs: count(
+        "--db-lock-timeout",
+        values["db-lock-timeout"] ?? env.BERTH_DB_LOCK_TIMEOUT,
+        isPostgresUrl(values.db ?? env.BERTH_DB ?? DEFAULT_DB)
+          ? DEFAULT_LOCK_TIMEOUT_MS
+          : DEFAULT_BUSY_TIMEOUT_MS,
+      ),
+      statementTimeoutMs: count(
+        "--db-statement-timeout",
+        values["db-statement-timeout"] ?? env.BERTH_DB_STATEMENT_TIMEOUT,
+        DEFAULT_STATEMENT_TIMEOUT_MS,
+      ),
+    },
     listen: parseListen(values.listen ?? env.BERTH_LISTEN ?? DEFAULT_LISTEN),
     socket: socketValue === "none" || socketValue === "" ? undefined : socketValue,
     tls:

@@ -3,7 +3,7 @@
  * versions become real ones) and an install of the tarballs into a fresh
  * folder outside the repository. The install is offline: the @berth
  * tarballs are installed from their files, and their other dependencies
- * (zod, drizzle-orm, libSQL, hono, pino, prom-client) are linked to the
+ * (zod, drizzle-orm, libSQL, pg, hono, pino, prom-client) are linked to the
  * copies this workspace already installed (the versions pnpm-lock.yaml
  * pins), so the test needs no network and takes seconds. The README tells
  * users the registry way (`npm install` of the tarballs).
@@ -26,6 +26,7 @@ const EMBEDDABLE = [
   "packages/resources",
   "packages/engine",
   "packages/adapter-sqlite",
+  "packages/adapter-postgres",
   "packages/client",
   // The console's built files, which berthd serves at /ui/ (a dependency of @berth/server).
   "apps/web",

@@ -6,7 +6,9 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  * engine's vocabulary meets HTTP. Scriptlet rejections are 400 (the
  * operator's policy refused the request, which is not a server bug); no
  * capacity is 507, LXD's answer when no member can take an instance; a
- * stale ETag is 412, as LXD/Incus answer a failed `If-Match`.
+ * stale ETag is 412, as LXD/Incus answer a failed `If-Match`; a database
+ * past its bound (a lock held elsewhere, a lost connection) is 503 with
+ * `Retry-After` (API.md), nothing written.
  */
 export function httpStatusOf(kind: EngineErrorKind): ContentfulStatusCode {
   switch (kind) {
@@ -24,6 +26,8 @@ export function httpStatusOf(kind: EngineErrorKind): ContentfulStatusCode {
       return 400;
     case "scriptlet":
       return 400;
+    case "unavailable":
+      return 503;
     case "internal":
       return 500;
   }

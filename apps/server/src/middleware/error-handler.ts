@@ -36,7 +36,11 @@ export function classifyError(err: unknown): ClassifiedError {
     const isBug = err.kind === "internal";
     // An internal error's details may hold anything; only the log gets them.
     const metadata = isBug ? null : (err.details ?? null);
-    return { status, message: err.message, headers: {}, isBug, kind: err.kind, metadata };
+    // 503: the database did not answer within its bound; the client may retry after this long.
+    const retryAfter = err.kind === "unavailable" ? Number(err.details?.retryAfterSeconds ?? 1) : undefined;
+    const headers: Record<string, string> =
+      retryAfter === undefined ? {} : { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) };
+    return { status, message: err.message, headers, isBug, kind: err.kind, metadata };
   }
   if (err instanceof ZodError) {
     return {

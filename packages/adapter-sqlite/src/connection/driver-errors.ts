@@ -1,4 +1,4 @@
-import { EngineError } from "@berth/engine";
+import { EngineError, unavailable } from "@berth/engine";
 
 /**
  * Driver failures that callers can act on become EngineErrors; everything
@@ -11,9 +11,10 @@ export function translateDriverError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) {
-    return new EngineError("internal", `Database is locked by another writer; try again (${message})`, {
-      reason: "busy",
-    });
+    return unavailable(
+      `Database busy: another process held the database's write lock longer than the busy timeout; nothing was written, try again (${message})`,
+      { reason: "busy", retryAfterSeconds: 1 },
+    );
   }
   return error;
 }

@@ -5,6 +5,7 @@ import { openStore } from "../open-store.js";
 import { instanceOf, inventoryOf, memberOf } from "../testing/records.fixture.js";
 import { makeTempDir } from "../testing/temp-dir.fixture.js";
 import { openConnection } from "./open-connection.js";
+import { SYNC_BUSY_WAIT_MS } from "./pragmas.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());
@@ -17,7 +18,7 @@ async function pragma(
 }
 
 describe("openConnection", () => {
-  it("sets WAL, synchronous=NORMAL, busy_timeout and foreign keys on a file", async () => {
+  it("sets WAL, synchronous=NORMAL, a short busy_timeout and foreign keys on a file", async () => {
     const connection = await openConnection(
       { kind: "file", path: dir.file("pragmas.db") },
       { busyTimeoutMs: 4321 },
@@ -25,7 +26,8 @@ describe("openConnection", () => {
     try {
       expect(await pragma(connection, "journal_mode")).toBe("wal");
       expect(await pragma(connection, "synchronous")).toBe(1); // NORMAL
-      expect(await pragma(connection, "busy_timeout")).toBe(4321);
+      // SQLite's own busy wait blocks the thread: kept short, the rest of the wait is timers.
+      expect(await pragma(connection, "busy_timeout")).toBe(SYNC_BUSY_WAIT_MS);
       expect(await pragma(connection, "foreign_keys")).toBe(1);
     } finally {
       connection.close();
@@ -82,23 +84,40 @@ describe("openConnection", () => {
 });
 
 describe("a writer held up by another connection's write lock", () => {
-  it("waits busy_timeout, then fails with a typed, retryable error and changes nothing", async () => {
+  it("waits busy_timeout without blocking the event loop or reads, then fails with a retryable 503 error and changes nothing", async () => {
     const file = dir.file("busy.db");
-    const store = await openStore(file, { busyTimeoutMs: 150 });
+    const store = await openStore(file, { busyTimeoutMs: 500 });
     await store.projects.create({ name: "default", description: "", config: {} });
     await store.createMember(memberOf("a", { VCPU: inventoryOf(4) }));
     const other = createClient({ url: `file:${file}` });
     const holder = await other.transaction("write");
+    // Timers keep firing while the claim waits: the wait is not a sleep on this thread.
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks += 1;
+    }, 10);
     try {
       const started = Date.now();
-      const error = await store
+      let settled = false;
+      const claim = store
         .claim({ create: [instanceOf("i", "a", { VCPU: 1 })] })
-        .catch((e: unknown) => e);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+        .catch((e: unknown) => e)
+        .finally(() => {
+          settled = true;
+        });
+      // Reads through the same store do not queue behind the waiting write.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await store.getMember("a"))?.name).toBe("a");
+      expect((await store.listInstances({})).length).toBe(0);
+      expect(settled).toBe(false);
+      const error = await claim;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      expect(ticks).toBeGreaterThanOrEqual(3);
       expect(error).toBeInstanceOf(EngineError);
-      expect((error as EngineError).kind).toBe("internal");
-      expect((error as EngineError).details).toEqual({ reason: "busy" });
+      expect((error as EngineError).kind).toBe("unavailable");
+      expect((error as EngineError).details).toEqual({ reason: "busy", retryAfterSeconds: 1 });
     } finally {
+      clearInterval(ticker);
       await holder.rollback();
       other.close();
     }

@@ -3,7 +3,12 @@ import { type Client, createClient, type InValue, type Row, type TransactionMode
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { isBusy, translateDriverError } from "./driver-errors.js";
 import { LocalClient, type SqlClient, type SqlTransaction } from "./local-client.js";
-import { DEFAULT_BUSY_TIMEOUT_MS, filePragmaStatements, MEMORY_PRAGMA_STATEMENTS } from "./pragmas.js";
+import {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  filePragmaStatements,
+  MEMORY_PRAGMA_STATEMENTS,
+  SYNC_BUSY_WAIT_MS,
+} from "./pragmas.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
 
@@ -27,7 +32,7 @@ export interface ConnectionOptions {
 }
 
 export interface WriteOptions {
-  /** A claim: it writes instances and usage, never the change counter. */
+  /** A claim (group commits pass it; kept for callers, it changes nothing here). */
   claim?: boolean;
 }
 
@@ -51,12 +56,11 @@ export interface Connection {
    */
   write<T>(work: Work<T>, options?: WriteOptions): Promise<T>;
   /**
-   * How many write transactions through this connection have ended (committed
-   * or not) that were not marked `claim`: the ones that may have moved the
-   * change counter. With `dataVersion()`, it tells when a cached read of the
-   * counter may be reused.
+   * How many write transactions through this connection have ended
+   * (committed or not). With `dataVersion()`, it tells when a cached read of
+   * the change feed may be reused.
    */
-  readonly counterWrites: number;
+  readonly writes: number;
   /** Runs `work` on the bare client, queued like a transaction (migrations). */
   exclusive<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
@@ -131,7 +135,7 @@ export async function openConnection(
    * ever need it (a reconnect would empty an in-memory database).
    */
   let reconnects = 0;
-  let counterWrites = 0;
+  let writes = 0;
   const recoverFrom = async (error: unknown): Promise<unknown> => {
     const translated = translateDriverError(error);
     if (location.kind === "file" && isBusy(translated)) {
@@ -141,13 +145,21 @@ export async function openConnection(
     }
     return translated;
   };
-  const inTransaction = <T>(mode: TransactionMode, work: Work<T>): Promise<T> =>
+  /**
+   * One attempt at a transaction, holding this connection for its length:
+   * BEGIN, the work, COMMIT. When another process holds the file's write
+   * lock, BEGIN fails after SQLite's own short busy wait and the attempt
+   * answers that refusal as `busy` (the connection is let go at once).
+   */
+  const attempt = <T>(mode: TransactionMode, work: Work<T>): Promise<{ value: T } | { busy: unknown }> =>
     lock.run(async () => {
       let tx: SqlTransaction;
       try {
         tx = await client.transaction(mode);
       } catch (error) {
-        throw await recoverFrom(error);
+        const translated = await recoverFrom(error);
+        if (isBusy(translated)) return { busy: translated };
+        throw translated;
       }
       try {
         // drizzle only calls `execute` on what it wraps, which a libSQL
@@ -157,13 +169,13 @@ export async function openConnection(
           rows: async (sql, args = []) => (await tx.execute({ sql, args })).rows,
           run: async (sql, args = []) => (await tx.execute({ sql, args })).rowsAffected,
         };
-        const result = await work(drizzle(tx as unknown as Client), raw);
+        const value = await work(drizzle(tx as unknown as Client), raw);
         await tx.commit();
         if (mode === "write") {
           ownCommits += 1;
           shared.commits += 1;
         }
-        return result;
+        return { value };
       } catch (error) {
         tx.close();
         throw await recoverFrom(error);
@@ -171,19 +183,38 @@ export async function openConnection(
         tx.close();
       }
     });
+  /**
+   * A transaction, waiting for another process's write lock without
+   * blocking this process: SQLite's own busy wait sleeps on the event loop's
+   * thread, so it is kept to a few milliseconds (`busy_timeout`, enough for
+   * ordinary turns of other writers); a longer wait happens here, between
+   * attempts, on timers and WITHOUT this connection, so reads (and the
+   * change feed every request reads first) keep being answered while a
+   * write waits. Past `busyTimeoutMs` the work is refused: `unavailable`
+   * (503 with Retry-After), nothing written.
+   */
+  const inTransaction = async <T>(mode: TransactionMode, work: Work<T>): Promise<T> => {
+    const deadline = Date.now() + busyTimeoutMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      const outcome = await attempt(mode, work);
+      if ("value" in outcome) return outcome.value;
+      if (Date.now() + pause > deadline) throw outcome.busy;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
   return {
     location,
     client,
     read: (work) => inTransaction("deferred", work),
-    write: async (work, options) => {
+    write: async (work) => {
       try {
         return await inTransaction("write", work);
       } finally {
-        if (options?.claim !== true) counterWrites += 1;
+        writes += 1;
       }
     },
-    get counterWrites() {
-      return counterWrites;
+    get writes() {
+      return writes;
     },
     exclusive: (work) => lock.run(() => work(client)),
     dataVersion: async () => {
@@ -208,11 +239,11 @@ export async function openConnection(
 function createClientFor(location: StoreLocation, busyTimeoutMs: number): SqlClient {
   switch (location.kind) {
     case "memory":
-      return new LocalClient(":memory:", busyTimeoutMs);
+      return new LocalClient(":memory:", Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS));
     case "file":
       // One connection, so the pragmas set above apply to every statement;
-      // `timeout` repeats busy_timeout for when it is reopened.
-      return new LocalClient(resolve(location.path), busyTimeoutMs);
+      // `timeout` repeats busy_timeout for when it is reopened: the short synchronous wait.
+      return new LocalClient(resolve(location.path), Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS));
     case "remote":
       return createClient(
         location.authToken === undefined

@@ -11,6 +11,15 @@
  */
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
+/**
+ * SQLite's own busy wait (`busy_timeout`) sleeps on the calling thread, the
+ * event loop's: it is kept this short, enough for another process's
+ * ordinary transaction to finish, and longer waits are timers between
+ * attempts (open-connection.ts), so a stuck writer elsewhere never freezes
+ * this process.
+ */
+export const SYNC_BUSY_WAIT_MS = 5;
+
 export interface FilePragmas {
   busyTimeoutMs: number;
 }
@@ -18,7 +27,7 @@ export interface FilePragmas {
 export function filePragmaStatements({ busyTimeoutMs }: FilePragmas): string[] {
   return [
     // busy_timeout first: switching to WAL needs a brief exclusive lock.
-    `PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`,
+    `PRAGMA busy_timeout = ${Math.min(Math.trunc(busyTimeoutMs), SYNC_BUSY_WAIT_MS)}`,
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = NORMAL",
     "PRAGMA foreign_keys = ON",

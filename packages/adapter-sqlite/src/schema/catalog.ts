@@ -61,13 +61,3 @@ export const serverConfig = sqliteTable("server_config", {
   version: integer("version").notNull(),
   values: text("values", { mode: "json" }).$type<Record<string, string>>().notNull(),
 });
-
-/**
- * One row: moves by exactly one with every committed change other engines
- * sharing the file must re-read (members except heartbeats/state, catalog
- * rows, server config); never for claims. The port's `changeVersion()`.
- */
-export const changeCounter = sqliteTable("change_counter", {
-  id: integer("id").primaryKey(),
-  version: integer("version").notNull(),
-});

@@ -35,7 +35,7 @@ export const instances = sqliteTable(
     limitsMemoryBytes: integer("limits_memory_bytes").notNull().default(0),
     limitsDiskBytes: integer("limits_disk_bytes").notNull().default(0),
     // The decision record (engine `PlacementDecisionRecord`, JSON): why the
-    // instance is on its member. NULL for rows written before migration 0008.
+    // instance is on its member. NULL for rows written before migration 0010.
     decision: text("decision", { mode: "json" }).$type<PlacementDecisionRecord>(),
     revision: integer("revision").notNull(),
   },

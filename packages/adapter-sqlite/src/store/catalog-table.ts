@@ -1,5 +1,6 @@
 import {
   type CatalogTable,
+  type CatalogTableName,
   conflict,
   notFound,
   type RecordKey,
@@ -9,7 +10,7 @@ import {
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Connection, Database, Work } from "../connection/open-connection.js";
-import { bumpChangeVersion } from "./change-counter.js";
+import { appendChanges } from "./feed-writes.js";
 import { ReadCache } from "./read-cache.js";
 
 /**
@@ -20,6 +21,8 @@ import { ReadCache } from "./read-cache.js";
 export interface CatalogSpec<T> {
   /** Human name used in error messages, e.g. "Profile". */
   label: string;
+  /** The name change-feed entries use. */
+  feedName: CatalogTableName;
   table: SQLiteTable;
   nameColumn: SQLiteColumn;
   /** For project-scoped tables. */
@@ -83,7 +86,7 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
       }
       await this.spec.validate?.(db, record);
       await db.insert(this.spec.table).values(this.toRow(record));
-      await bumpChangeVersion(raw);
+      await appendChanges(raw, [{ kind: "catalog", table: this.spec.feedName }]);
       return (await this.find(db, key))!;
     });
   }
@@ -99,7 +102,7 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
       }
       await this.spec.validate?.(db, record);
       await db.update(this.spec.table).set(this.toRow(record)).where(this.whereKey(key));
-      await bumpChangeVersion(raw);
+      await appendChanges(raw, [{ kind: "catalog", table: this.spec.feedName }]);
       return (await this.find(db, key))!;
     });
   }
@@ -112,7 +115,7 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
       const reason = await this.spec.inUse?.(db, key);
       if (reason !== undefined) throw conflict(`${this.spec.label} "${keyString(key)}" is in use: ${reason}`);
       await db.delete(this.spec.table).where(this.whereKey(key));
-      await bumpChangeVersion(raw);
+      await appendChanges(raw, [{ kind: "catalog", table: this.spec.feedName }]);
     });
   }
 

@@ -58,6 +58,7 @@ export function createCatalogs(connection: Connection): Catalogs {
   return {
     groups: new SqliteCatalogTable<GroupRecord>(connection, {
       label: "Cluster group",
+      feedName: "groups",
       table: groups,
       nameColumn: groups.name,
       keyOf: (g) => ({ name: g.name }),
@@ -68,6 +69,7 @@ export function createCatalogs(connection: Connection): Catalogs {
     }),
     projects: new SqliteCatalogTable<ProjectRecord>(connection, {
       label: "Project",
+      feedName: "projects",
       table: projects,
       nameColumn: projects.name,
       keyOf: (p) => ({ name: p.name }),
@@ -86,6 +88,7 @@ export function createCatalogs(connection: Connection): Catalogs {
     }),
     profiles: new SqliteCatalogTable<ProfileRecord>(connection, {
       label: "Profile",
+      feedName: "profiles",
       table: profiles,
       nameColumn: profiles.name,
       projectColumn: profiles.project,
@@ -102,18 +105,21 @@ export function createCatalogs(connection: Connection): Catalogs {
     }),
     flavors: new SqliteCatalogTable<FlavorRecord>(connection, {
       label: "Flavor",
+      feedName: "flavors",
       table: flavors,
       nameColumn: flavors.name,
       keyOf: (f) => ({ name: f.name }),
     }),
     images: new SqliteCatalogTable<ImageRecord>(connection, {
       label: "Image",
+      feedName: "images",
       table: images,
       nameColumn: images.fingerprint,
       keyOf: (i) => ({ name: i.fingerprint }),
     }),
     placementGroups: new SqliteCatalogTable<PlacementGroupRecord>(connection, {
       label: "Placement group",
+      feedName: "placementGroups",
       table: placementGroups,
       nameColumn: placementGroups.name,
       projectColumn: placementGroups.project,
@@ -130,6 +136,7 @@ export function createCatalogs(connection: Connection): Catalogs {
     }),
     resourceClasses: new SqliteCatalogTable<ResourceClassRecord>(connection, {
       label: "Resource class",
+      feedName: "resourceClasses",
       table: resourceClasses,
       nameColumn: resourceClasses.name,
       keyOf: (r) => ({ name: r.name }),

@@ -60,8 +60,8 @@ describe("group commit of concurrent claims", () => {
     for (const outcome of settled) {
       expect(outcome.status).toBe("rejected");
       expect((outcome as PromiseRejectedResult).reason).toMatchObject({
-        kind: "internal",
-        details: { reason: "busy" },
+        kind: "unavailable",
+        details: { reason: "busy", retryAfterSeconds: 1 },
       });
     }
     expect((await store.check()).counts.instances).toBe(0);

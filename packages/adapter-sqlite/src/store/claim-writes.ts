@@ -3,10 +3,11 @@
  * engine's claim rules (`checkClaim`) did, against the rows claim-reads.ts
  * read in the same transaction.
  */
-import type { CheckedClaim, InstanceRecord } from "@berth/engine";
+import { type CheckedClaim, claimEffectOf, type InstanceRecord } from "@berth/engine";
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
+import { appendChanges } from "./feed-writes.js";
 import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
 import { valuesList } from "./sql-lists.js";
 
@@ -158,6 +159,7 @@ export async function writeClaim(
        cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,
        disk_bytes = disk_bytes + excluded.disk_bytes`,
   );
+  await appendChanges(raw, [{ kind: "claim", effect: claimEffectOf(claim) }]);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   resourceClasses,
   usage,
 } from "../schema/index.js";
-import { bumpChangeVersion } from "./change-counter.js";
+import { appendChanges } from "./feed-writes.js";
 import { inventoryRowsOf, loadMember, memberIdOf, memberRowOf } from "./member-rows.js";
 
 export async function createMember(
@@ -43,7 +43,7 @@ export async function createMember(
   await writeTraits(db, id, member.traits);
   const inventoryRows = inventoryRowsOf(id, member.inventories);
   if (inventoryRows.length > 0) await db.insert(inventories).values(inventoryRows);
-  await bumpChangeVersion(raw);
+  await appendChanges(raw, [{ kind: "member", name: member.name, joinOrder: id, change: "created" }]);
   return (await loadMember(raw, member.name))!;
 }
 
@@ -75,7 +75,7 @@ export async function updateMember(
   // Heartbeats and reported state reach other engines through tick(); any
   // other field is something they must re-read.
   if (Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state")) {
-    await bumpChangeVersion(raw);
+    await appendChanges(raw, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
   }
   return (await loadMember(raw, name))!;
 }
@@ -126,7 +126,7 @@ export async function setInventories(
     .set({ generation: current.generation + 1 })
     .where(and(eq(members.id, current.id), eq(members.generation, current.generation)));
   if (bumped.rowsAffected !== 1) throw generationConflict(name, expectedGeneration, current.generation);
-  await bumpChangeVersion(raw);
+  await appendChanges(raw, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
   return (await loadMember(raw, name))!;
 }
 
@@ -149,7 +149,7 @@ export async function deleteMember(db: Database, raw: RawSql, name: string): Pro
     throw conflict(`Cluster member "${name}" still holds allocations of instance ${allocated.instanceId}`);
   }
   await db.delete(members).where(eq(members.id, current.id));
-  await bumpChangeVersion(raw);
+  await appendChanges(raw, [{ kind: "member", name, joinOrder: current.id, change: "deleted" }]);
 }
 
 async function requireMemberId(

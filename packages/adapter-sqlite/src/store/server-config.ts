@@ -2,7 +2,7 @@ import { type ConfigRecord, conflict } from "@berth/engine";
 import { eq } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import { serverConfig } from "../schema/index.js";
-import { bumpChangeVersion } from "./change-counter.js";
+import { appendChanges } from "./feed-writes.js";
 
 /** The configuration lives in one row; its absence means "never set" (version 0). */
 const CONFIG_ROW = 1;
@@ -42,6 +42,6 @@ export async function writeConfig(
     .insert(serverConfig)
     .values({ id: CONFIG_ROW, ...next })
     .onConflictDoUpdate({ target: serverConfig.id, set: next });
-  await bumpChangeVersion(raw);
+  await appendChanges(raw, [{ kind: "config" }]);
   return next;
 }

@@ -1,4 +1,5 @@
 import {
+  type ChangeFeed,
   type Claim,
   type ClaimResult,
   type ConfigRecord,
@@ -19,9 +20,9 @@ import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { instances } from "../schema/index.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
-import { readChangeVersion } from "./change-counter.js";
 import { type CheckReport, checkInvariants } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
+import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
 import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
 import { loadMember, loadMembers } from "./member-rows.js";
 import { readMemberUsage } from "./member-usage.js";
@@ -43,9 +44,10 @@ export class SqliteStore implements Store {
   readonly placementGroups: Catalogs["placementGroups"];
   readonly resourceClasses: Catalogs["resourceClasses"];
   #closed = false;
-  /** The last change counter read, and the state of the database it was read in. */
-  #changeVersion: { key: string; value: number } | undefined;
   readonly #claims: ClaimBatcher;
+  readonly #pruneTimer: NodeJS.Timeout | undefined;
+  /** See the engine's store/change-feed.ts and ./feed.ts. */
+  readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: SqliteTokenStore;
 
@@ -56,6 +58,15 @@ export class SqliteStore implements Store {
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
     this.#claims = new ClaimBatcher(connection);
+    const feed = new SqliteFeed(connection);
+    this.feed = { read: (cursor) => (this.#closed ? Promise.reject(closedError()) : feed.read(cursor)) };
+    // Old entries go every minute (any process sharing the file may do it; it is idempotent).
+    if (connection.location.kind !== "memory") {
+      this.#pruneTimer = setInterval(() => {
+        if (!this.#closed) pruneFeed(connection, DEFAULT_FEED_RETENTION_MS).catch(() => undefined);
+      }, 60_000);
+      this.#pruneTimer.unref();
+    }
     this.tokens = new SqliteTokenStore(connection);
     const catalogs = createCatalogs(connection);
     this.groups = catalogs.groups;
@@ -72,8 +83,12 @@ export class SqliteStore implements Store {
     return this.connection.location;
   }
 
+  /** One read transaction: the aggregates and the feed cursor of the same state. */
   snapshot(): Promise<StoreSnapshot> {
-    return this.read((db, raw) => readSnapshot(db, raw));
+    return this.read(async (db, raw) => ({
+      ...(await readSnapshot(db, raw)),
+      feedCursor: await SqliteFeed.head(raw),
+    }));
   }
 
   listMembers(): Promise<MemberRecord[]> {
@@ -144,24 +159,19 @@ export class SqliteStore implements Store {
     return this.write((db, raw) => writeConfig(db, raw, patch, expectedVersion));
   }
 
-  /**
-   * See the port. Engines ask before every placement, so the answer is
-   * reused while nothing can have moved the counter: no other connection
-   * committed (`PRAGMA data_version`, read once per event-loop turn; another
-   * process's change is seen from the next turn, as a placement that started
-   * a moment earlier would have missed it, and its claim is still checked
-   * under the write lock) and no write through this connection other than a
-   * claim ended. Otherwise one read transaction.
-   */
-  async changeVersion(): Promise<number> {
-    if (this.#closed) throw closedError();
-    const dataVersion = await this.connection.dataVersion();
-    // Taken before the read: a change landing meanwhile makes the value newer than its key, never older.
-    const key = dataVersion === undefined ? undefined : `${dataVersion}/${this.connection.counterWrites}`;
-    if (key !== undefined && this.#changeVersion?.key === key) return this.#changeVersion.value;
-    const value = await this.read((_db, raw) => readChangeVersion(raw));
-    if (key !== undefined) this.#changeVersion = { key, value };
-    return value;
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    if (this.#closed) return Promise.reject(closedError());
+    return acquireLease(this.connection, name, holder, ttlMs);
+  }
+
+  releaseLease(name: string, holder: string): Promise<void> {
+    if (this.#closed) return Promise.reject(closedError());
+    return releaseLease(this.connection, name, holder);
+  }
+
+  /** Deletes change-feed entries older than `retentionMs` (every process does it each minute). */
+  pruneFeed(retentionMs: number): Promise<number> {
+    return pruneFeed(this.connection, retentionMs);
   }
 
   /** Verifies the store's invariants; see `checkInvariants`. */
@@ -172,6 +182,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#pruneTimer !== undefined) clearInterval(this.#pruneTimer);
     // Let queued work finish on the connection before closing it.
     await this.connection.read(async () => undefined).catch(() => undefined);
     this.connection.close();

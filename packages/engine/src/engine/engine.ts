@@ -24,6 +24,7 @@ import type { ConfigRecord, InstanceRecord, ProjectRecord } from "../store/recor
 import { Catalog } from "./catalog.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { EngineEvents } from "./events.js";
+import { HealerDuty } from "./healer-duty.js";
 import { syncMemberHeartbeats } from "./heartbeat-sync.js";
 import { expansionOf, type InstanceExpansion } from "./instance-expansion.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
@@ -55,9 +56,23 @@ export interface EngineOptions {
   logger?: Logger;
   /** Claim attempts per placement when racing other writers (default 5). */
   maxClaimAttempts?: number;
+  /**
+   * How often the app calls `tick()` (ms). Given, it lets the engine tell its
+   * own stalls (a tick much later than due) from members going quiet, and
+   * sets the healer lease's lifetime (see engine/healer-duty.ts).
+   */
+  tickPeriodMs?: number;
 }
 
 export interface TickReport {
+  /**
+   * "healer": this engine ran offline detection and healing; "standby":
+   * another engine sharing the store holds the healer lease, so this one
+   * only caught up (the other lists are empty).
+   */
+  role: "healer" | "standby";
+  /** This tick came much later than due: the engine itself was stalled, and silence is counted from now. */
+  stalled: boolean;
   /** Members without a heartbeat within `cluster.offline_threshold`. */
   offline: string[];
   /** Members healed (instances relocated) in this tick. */
@@ -80,6 +95,7 @@ export class Engine {
   private readonly relocation: Relocation;
   private readonly rebalancer: Rebalancer;
   private readonly knownOffline = new Set<string>();
+  private readonly healerDuty: HealerDuty;
 
   private constructor(
     private readonly runtime: EngineRuntime,
@@ -90,7 +106,9 @@ export class Engine {
      * nobody subscribes.
      */
     readonly events: EngineEvents,
+    tickPeriodMs: number | undefined,
   ) {
+    this.healerDuty = new HealerDuty(runtime.store, tickPeriodMs === undefined ? {} : { tickPeriodMs });
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
     this.placer = new Placer(runtime, maxAttempts);
@@ -102,8 +120,6 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const store = options.store;
     await ensureDefaults(store);
-    // Read before the snapshot: a change committed while it is taken moves the counter again.
-    const seenChanges = (await store.changeVersion?.()) ?? -1;
     const snapshot = await store.snapshot();
     const stack = defaultStack();
     const events = new EngineEvents();
@@ -115,10 +131,10 @@ export class Engine {
       events.teeLogger(options.logger ?? silentLogger),
       options.scriptletHost ?? createScriptletHost(),
       snapshot.config,
-      seenChanges,
       stack,
+      snapshot.feedCursor,
     );
-    return new Engine(runtime, options.maxClaimAttempts ?? 5, events);
+    return new Engine(runtime, options.maxClaimAttempts ?? 5, events, options.tickPeriodMs);
   }
 
   /** The store this engine writes to. */
@@ -128,17 +144,17 @@ export class Engine {
 
   /** Re-hydrates the model from the store (e.g. after other processes wrote a lot). */
   async refresh(): Promise<void> {
-    const snapshot = await this.runtime.store.snapshot();
-    this.runtime.model.hydrate(snapshot);
-    this.runtime.setConfig(snapshot.config);
+    await this.runtime.rehydrate();
   }
 
   /**
-   * Picks up what other engines sharing the store committed (members,
-   * catalog, config): one read of the store's change counter, re-reads only
-   * when it moved. Every operation does this first; call it before the
-   * synchronous reads (`listMembers`, `getMember`, `inventories`, ...) when
-   * several processes share the store.
+   * Picks up what other engines sharing the store committed (claims,
+   * members, catalog, config) by reading the store's change feed; with a
+   * store that wakes its readers (PostgreSQL LISTEN/NOTIFY) only after a
+   * wake-up or when the last read is a second old, so another server's
+   * change shows within its notification's latency. Every operation does
+   * this first; call it before the synchronous reads (`listMembers`,
+   * `getMember`, `inventories`, ...) when several processes share the store.
    */
   sync(): Promise<void> {
     return this.runtime.sync();
@@ -259,14 +275,21 @@ export class Engine {
    */
   async tick(): Promise<TickReport> {
     const runtime = this.runtime;
+    const duty = this.healerDuty;
+    const stalled = duty.observeTick(runtime.nowMs());
+    if (stalled) runtime.logger.log("warn", "this server was stalled: counting member silence from now");
     await runtime.sync();
     // Membership changed in another process: re-hydrate (aggregates) so counts and usage come along.
     if ((await syncMemberHeartbeats(runtime)) === "membership-changed") await this.refresh();
+    const report: TickReport = { role: "standby", stalled, offline: [], healed: [], healingFailed: [] };
+    if (!(await duty.claimDuty())) return report;
+    report.role = "healer";
     const { nowMs, offlineThresholdMs } = runtime.timing();
     const healingMs = runtime.effective.healingThresholdSeconds * 1000;
-    const report: TickReport = { offline: [], healed: [], healingFailed: [] };
     for (const member of runtime.model.allMembers()) {
-      if (member.isOnline(nowMs, offlineThresholdMs)) {
+      // Silence while this engine was stalled is not the member's: count from the end of the stall.
+      const silentFor = nowMs - duty.silentSince(member.heartbeatMs);
+      if (member.isOnline(nowMs, offlineThresholdMs) || silentFor <= offlineThresholdMs) {
         if (this.knownOffline.delete(member.name))
           runtime.logger.log("info", "member back online", { member: member.name });
         continue;
@@ -276,7 +299,6 @@ export class Engine {
         this.knownOffline.add(member.name);
         runtime.logger.log("warn", "member offline", { member: member.name });
       }
-      const silentFor = member.heartbeatMs === null ? Number.POSITIVE_INFINITY : nowMs - member.heartbeatMs;
       if (healingMs > 0 && !member.record.evacuated && silentFor > healingMs) {
         try {
           const healed = await this.track(
@@ -295,6 +317,11 @@ export class Engine {
       }
     }
     return report;
+  }
+
+  /** Gives up the healer lease (call before closing the store): another server takes over at once. */
+  standDown(): Promise<void> {
+    return this.healerDuty.standDown();
   }
 
   inventories(name: string) {

@@ -49,11 +49,11 @@ async function syncAllMembers(runtime: EngineRuntime): Promise<MemberSyncResult>
 
 /**
  * Brings heartbeats other processes received into the model. Stores
- * without the change counter (`Store.changeVersion`) get every member
+ * without a change feed (`Store.feed`) get every member
  * re-read, as membership changes reach the engine only this way there.
  */
 export async function syncMemberHeartbeats(runtime: EngineRuntime): Promise<MemberSyncResult> {
-  if (runtime.store.changeVersion === undefined) return syncAllMembers(runtime);
+  if (runtime.store.feed === undefined) return syncAllMembers(runtime);
   const quiet = quietMembers(runtime);
   if (quiet.length === 0) return "in-step";
   const all = runtime.model.allMembers().length;

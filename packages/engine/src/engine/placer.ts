@@ -94,7 +94,11 @@ export class Placer {
     return new BatchMemo(this.shared);
   }
 
-  async create(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
+  create(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
+    return this.runtime.againIfStale(() => this.createOnce(body, options));
+  }
+
+  private async createOnce(body: InstancesPost, options: CreateOptions): Promise<PlacementOutcome> {
     const runtime = this.runtime;
     await runtime.sync();
     const request = await expandCreate(
@@ -127,7 +131,11 @@ export class Placer {
   }
 
   /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */
-  async dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunOutcome> {
+  dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunOutcome> {
+    return this.runtime.againIfStale(() => this.dryRunOnce(body, options));
+  }
+
+  private async dryRunOnce(body: InstancesPost, options: DryRunOptions): Promise<DryRunOutcome> {
     const runtime = this.runtime;
     const proposed = options.scriptletSource;
     // Checked before anything else: a bad scriptlet is the caller's error, not a rejected placement.
@@ -179,9 +187,13 @@ export class Placer {
    * With a scriptlet, request order is kept so the scriptlet sees the
    * batch in the order the operator wrote it.
    */
-  async bulk(
+  bulk(bodies: InstancesPost[], options: CreateOptions & { order?: BulkOrder } = {}): Promise<BulkOutcome> {
+    return this.runtime.againIfStale(() => this.bulkOnce(bodies, options));
+  }
+
+  private async bulkOnce(
     bodies: InstancesPost[],
-    options: CreateOptions & { order?: BulkOrder } = {},
+    options: CreateOptions & { order?: BulkOrder },
   ): Promise<BulkOutcome> {
     const runtime = this.runtime;
     if (bodies.length === 0) throw invalid("A bulk create needs at least one instance");

@@ -8,7 +8,8 @@
  */
 import { type EffectiveServerConfig, effectiveServerConfig } from "@berth/api-types";
 import type { Clock } from "../clock.js";
-import { notFound } from "../errors.js";
+import { isEngineError, notFound } from "../errors.js";
+import { FeedSync } from "../feed/feed-sync.js";
 import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { PlacementStack } from "../pipeline/stack/stack.js";
@@ -24,8 +25,8 @@ export class EngineRuntime {
   readonly metrics = new EngineMetrics();
   /** The store, with this engine's own writes tracked (see store-sync.ts). */
   readonly store: Store;
-  /** The store's change counter as of this engine's last look (-1: never looked). */
-  private seenChanges = -1;
+  /** For stores with a change feed: how this engine follows it (see feed/feed-sync.ts). */
+  readonly feedSync: FeedSync | undefined;
 
   constructor(
     private readonly rawStore: Store,
@@ -34,65 +35,64 @@ export class EngineRuntime {
     readonly logger: Logger,
     readonly scriptletHost: ScriptletHost,
     config: ConfigRecord,
-    seenChanges: number,
     /** The filters and rankers every placement runs through (the model was built with its member signature). */
     readonly stack: PlacementStack,
+    feedCursor?: string,
   ) {
     this.config = config;
     this.effective = effectiveServerConfig(config.values);
-    this.seenChanges = seenChanges;
-    this.store = trackOwnWrites(rawStore, () => this.noteOwnWrite());
+    this.feedSync =
+      rawStore.feed !== undefined && feedCursor !== undefined
+        ? new FeedSync(this, rawStore.feed, feedCursor)
+        : undefined;
+    this.store = trackOwnWrites(rawStore, () => this.feedSync?.noteOwnWrite());
+  }
+
+  /** This engine's claims being written to the store (the feed path waits for them before a 507). */
+  private readonly claimsInFlight = new Set<Promise<unknown>>();
+
+  /** Runs a store claim, counted as in flight until it settles. */
+  trackClaim<T>(claim: Promise<T>): Promise<T> {
+    const tracked = claim.finally(() => this.claimsInFlight.delete(tracked));
+    this.claimsInFlight.add(tracked);
+    return tracked;
+  }
+
+  /** Waits until every claim in flight now has settled; false when none was. */
+  async claimsSettled(): Promise<boolean> {
+    if (this.claimsInFlight.size === 0) return false;
+    await Promise.allSettled([...this.claimsInFlight]);
+    return true;
+  }
+
+  /** Rebuilds the model from a fresh snapshot (aggregates), keeping the feed cursor in step. */
+  async rehydrate(): Promise<void> {
+    const settles = this.feedSync?.takeSettles() ?? [];
+    const snapshot = await this.rawStore.snapshot();
+    this.model.hydrate(snapshot);
+    this.setConfig(snapshot.config);
+    this.feedSync?.hydrated(snapshot, settles);
   }
 
   /**
-   * Brings members, catalog mirrors and config in line with what other
-   * engines sharing the store committed: one cheap read of the store's
-   * change counter, and re-reads (O(members), a full aggregate re-hydration
-   * only when membership changed) only when it moved. Stores without the
-   * counter: the config version only (members then follow through tick()).
+   * Brings the model in line with what other engines sharing the store
+   * committed: with a change feed, everything not applied yet (see
+   * feed/feed-sync.ts); without one, the config version only (members then
+   * follow through tick()).
    */
   async sync(): Promise<void> {
-    const store = this.rawStore;
-    if (store.changeVersion === undefined) return this.syncConfig();
-    const version = await store.changeVersion();
-    if (version === this.seenChanges) return;
-    const [config, members, groups, projects, placementGroups] = await Promise.all([
-      store.getConfig(),
-      store.listMembers(),
-      store.groups.list(),
-      store.projects.list(),
-      store.placementGroups.list(),
-    ]);
-    // Anything committed after the counter was read moves it again: the next sync catches it.
-    this.seenChanges = version;
-    this.setConfig(config);
-    const model = this.model;
-    const sameMembers =
-      members.length === model.allMembers().length &&
-      members.every((record) => model.member(record.name) !== undefined);
-    if (!sameMembers) {
-      // Membership changed elsewhere: usage and counts of joined members come from the aggregates.
-      model.hydrate(await store.snapshot());
-      return;
-    }
-    for (const record of members) model.upsertMember(record);
-    model.replaceCatalog(groups, projects, placementGroups);
+    if (this.feedSync !== undefined) return this.feedSync.beforePlan();
+    return this.syncConfig();
   }
 
   /**
-   * Where the store's change counter stood when this engine last caught up
-   * (its own writes included); undefined for stores without the counter.
-   * Anything derived from catalog rows or config (profiles, flavors, images)
-   * stays valid while it does not move.
+   * Moves with every catalog, config or member change this engine applied
+   * or made (undefined for stores without a feed): anything derived from
+   * catalog rows or config (profiles, flavors, images) stays valid while it
+   * does not move.
    */
   catalogEpoch(): number | undefined {
-    return this.rawStore.changeVersion === undefined || this.seenChanges < 0 ? undefined : this.seenChanges;
-  }
-
-  /** After this engine's write: a counter one step further than last seen moved because of it. */
-  private async noteOwnWrite(): Promise<void> {
-    const version = await this.rawStore.changeVersion?.();
-    if (version !== undefined && version === this.seenChanges + 1) this.seenChanges = version;
+    return this.feedSync?.epoch;
   }
 
   setConfig(config: ConfigRecord): void {
@@ -107,6 +107,28 @@ export class EngineRuntime {
   }
 
   /**
+   * Runs `work` (which writes nothing when it throws); when it refuses with
+   * not_found or invalid and a fresh read of the change feed brings
+   * anything new, runs it once more. A member, group, project or profile
+   * another server created a moment ago may not have reached this model
+   * yet (its notification is on the way): like a capacity refusal, such an
+   * answer is only given by a model that has caught up with the store.
+   */
+  async againIfStale<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const feed = this.feedSync;
+      if (feed === undefined || !(isEngineError(error, "not_found") || isEngineError(error, "invalid")))
+        throw error;
+      const applied = feed.applied;
+      await feed.fresh();
+      if (feed.applied === applied) throw error;
+      return work();
+    }
+  }
+
+  /**
    * Makes sure the model knows a member another process may have registered:
    * an unknown name triggers one re-hydration from the store's aggregates
    * (rare: only when membership changed elsewhere), then not_found if the
@@ -116,9 +138,7 @@ export class EngineRuntime {
     if (this.model.member(name) !== undefined) return;
     await this.sync();
     if (this.model.member(name) !== undefined) return;
-    const snapshot = await this.store.snapshot();
-    this.model.hydrate(snapshot);
-    this.setConfig(snapshot.config);
+    await this.rehydrate();
     if (this.model.member(name) === undefined) throw notFound(`Cluster member "${name}" not found`);
   }
 

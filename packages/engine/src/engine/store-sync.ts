@@ -1,15 +1,13 @@
 /**
- * Keeping several engines that share one store in step. The store's change
- * counter (`Store.changeVersion`) moves by one with every member, catalog
- * or config write; an engine reads it before each operation and re-reads
- * members, catalog mirrors and config only when it moved. To tell its own
- * writes from other processes' without re-reading after each of them, the
- * engine writes through `trackOwnWrites`: after a write, a counter that moved
- * by exactly one since the engine last looked moved because of that write.
+ * An engine's own member, catalog and config writes, noticed as they
+ * happen: the engine writes through `trackOwnWrites`, which calls
+ * `afterWrite` after each, so derived caches (expanded bodies, profiles)
+ * are dropped at once and the change feed is read before the next plan,
+ * even on a store whose feed does not wake its own writer.
  */
 import type { CatalogTable, Store } from "../store/port.js";
 
-/** Store methods that may move the change counter. */
+/** Store methods that write a change-feed entry. */
 const STORE_WRITES: ReadonlySet<PropertyKey> = new Set([
   "createMember",
   "updateMember",
@@ -31,11 +29,11 @@ const TABLE_WRITES: ReadonlySet<PropertyKey> = new Set(["create", "update", "del
 type AnyMethod = (...args: unknown[]) => unknown;
 
 /**
- * Writes that do not move the counter must not be noted: a heartbeat
- * followed by another process's change would otherwise look like "moved by
- * one since I looked" and that change would be missed.
+ * Heartbeats (and reported state) write no feed entry: every member sends
+ * one every few seconds, and noting them would make every placement read
+ * the feed.
  */
-function movesCounter(key: PropertyKey, args: unknown[]): boolean {
+function writesFeedEntry(key: PropertyKey, args: unknown[]): boolean {
   if (key !== "updateMember") return true;
   const patch = (args[1] ?? {}) as Record<string, unknown>;
   return Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state");
@@ -49,7 +47,7 @@ function movesCounter(key: PropertyKey, args: unknown[]): boolean {
 function wrapWrites<T extends object>(
   target: T,
   writes: ReadonlySet<PropertyKey>,
-  afterWrite: () => Promise<void>,
+  afterWrite: () => void,
   inner: (key: PropertyKey, value: unknown) => unknown,
 ): T {
   const cache = new Map<PropertyKey, unknown>();
@@ -66,7 +64,7 @@ function wrapWrites<T extends object>(
         out = writes.has(key)
           ? async (...args: unknown[]) => {
               const result = await method.apply(object, args);
-              if (movesCounter(key, args)) await afterWrite();
+              if (writesFeedEntry(key, args)) afterWrite();
               return result;
             }
           : method.bind(object);
@@ -78,8 +76,8 @@ function wrapWrites<T extends object>(
 }
 
 /** The store as the engine uses it: writes report themselves through `afterWrite`. */
-export function trackOwnWrites(store: Store, afterWrite: () => Promise<void>): Store {
-  if (store.changeVersion === undefined) return store;
+export function trackOwnWrites(store: Store, afterWrite: () => void): Store {
+  if (store.feed === undefined) return store;
   return wrapWrites(store, STORE_WRITES, afterWrite, (key, value) =>
     CATALOG_TABLES.has(key)
       ? wrapWrites(value as CatalogTable<object>, TABLE_WRITES, afterWrite, (_key, inner) => inner)

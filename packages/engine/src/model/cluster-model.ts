@@ -6,6 +6,7 @@
  * placement costs O(members) and nothing per existing instance.
  */
 import { countInProject, zeroProjectTotals } from "../claim-rules/project-usage.js";
+import { type ClaimEffect, type CountedChange, countedChangeOf } from "../store/change-feed.js";
 import type { MemberUsage, ProjectUsageRow, StoreSnapshot } from "../store/port.js";
 import type {
   GroupRecord,
@@ -146,6 +147,19 @@ export class ClusterModel {
     return state;
   }
 
+  /**
+   * A member that (re)joined: a fresh state with no usage or counts (a new
+   * member hosts nothing; what it gets later arrives as claim effects),
+   * replacing any earlier member of that name.
+   */
+  joinMember(record: MemberRecord): MemberState {
+    if (this.members.has(record.name)) {
+      this.removeMember(record.name);
+      for (const perMember of this.groupCounts.values()) perMember.delete(record.name);
+    }
+    return this.upsertMember(record);
+  }
+
   removeMember(name: string): void {
     if (this.members.delete(name)) {
       this.staticMoves += 1;
@@ -264,26 +278,51 @@ export class ClusterModel {
   }
 
   /**
+   * Applies a committed claim's effect (the change feed): usage changes per
+   * member, class and ledger, and instances counted in and out. Changes for
+   * members this model does not know (gone, or child providers) are skipped.
+   */
+  applyClaimEffect(effect: ClaimEffect): void {
+    for (const [provider, resourceClass, ledger, amount] of effect.usage) {
+      if (amount < 0) this.loadMoves += 1;
+      this.members.get(provider)?.addUsage(ledger, resourceClass, amount);
+    }
+    for (const change of effect.instances) this.countShape(change, change.count);
+  }
+
+  /**
    * Applies a stored instance appearing (+1) or disappearing (-1) to the counts.
    * Usage comes from the store's authoritative claim answer (`setUsage`).
    */
   countInstance(instance: InstanceRecord, sign: 1 | -1): void {
-    const member = this.members.get(instance.location);
-    if (sign < 0) this.loadMoves += 1;
+    this.countShape(countedChangeOf(instance, sign), sign);
+  }
+
+  /** `count` instances of one shape appearing (positive) or disappearing (negative). */
+  private countShape(shape: Omit<CountedChange, "count">, count: number): void {
+    const member = this.members.get(shape.member);
+    if (count < 0) this.loadMoves += 1;
     if (member !== undefined) {
-      member.instanceCount += sign;
-      const counts = member.byProject.get(instance.project) ?? emptyCounts();
-      counts.instances += sign;
-      if (instance.forthcoming) counts.forthcoming += sign;
-      if (instance.type === "container") counts.containers += sign;
-      else counts.virtualMachines += sign;
-      member.byProject.set(instance.project, counts);
+      member.instanceCount += count;
+      const counts = member.byProject.get(shape.project) ?? emptyCounts();
+      counts.instances += count;
+      if (shape.forthcoming) counts.forthcoming += count;
+      if (shape.type === "container") counts.containers += count;
+      else counts.virtualMachines += count;
+      member.byProject.set(shape.project, counts);
     }
-    if (instance.placementGroup !== null) {
-      this.bumpGroupCount(instance.project, instance.placementGroup, instance.location, sign);
+    if (shape.placementGroup !== null) {
+      this.bumpGroupCount(shape.project, shape.placementGroup, shape.member, count);
     }
-    const usage = this.projectUsage.get(instance.project) ?? emptyProjectUsage(instance.project);
-    countInProject(usage, instance, sign);
-    this.projectUsage.set(instance.project, usage);
+    const usage = this.projectUsage.get(shape.project) ?? emptyProjectUsage(shape.project);
+    countInProject(
+      usage,
+      {
+        type: shape.type,
+        limitsUsage: { cpu: shape.cpu, memoryBytes: shape.memoryBytes, diskBytes: shape.diskBytes },
+      },
+      count,
+    );
+    this.projectUsage.set(shape.project, usage);
   }
 }

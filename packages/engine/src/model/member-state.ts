@@ -99,6 +99,16 @@ export class MemberState {
     this.capacityVersion += 1;
   }
 
+  /** Adds a committed usage change (the change feed's claim effects). */
+  addUsage(ledger: "used" | "forthcoming", resourceClass: string, amount: number): void {
+    const map = ledger === "used" ? this.used : this.forthcoming;
+    const next = (map.get(resourceClass) ?? 0) + amount;
+    if (next === 0) map.delete(resourceClass);
+    else map.set(resourceClass, next);
+    this.consumedByClass.set(resourceClass, (this.consumedByClass.get(resourceClass) ?? 0) + amount);
+    this.capacityVersion += 1;
+  }
+
   /** Holds (or, negative, releases) in-flight capacity. */
   addPending(resourceClass: string, amount: number): void {
     this.pending.set(resourceClass, (this.pending.get(resourceClass) ?? 0) + amount);

@@ -12,7 +12,7 @@
  * fails half-way, everything it held is released.
  */
 import type { EngineRuntime } from "../engine/runtime.js";
-import { EngineError } from "../errors.js";
+import { EngineError, unavailable } from "../errors.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { PendingPlacement } from "../model/cluster-model.js";
 import { allocationsOf } from "../store/allocations.js";
@@ -212,41 +212,110 @@ async function refreshAfterLoss(runtime: EngineRuntime, error: unknown): Promise
   }
 }
 
+/** Attempts per placement with a change feed: every lost race means another claim committed. */
+const FEED_ATTEMPTS = 50;
+
 /**
  * Plans an attempt into a fresh draft (synchronously: the candidates and
  * decide steps, holding capacity), claims it, and re-plans after a lost
  * race, at most `attempts` times. `plan` throws when nothing fits; what it
  * held by then is released.
+ *
+ * With a change feed (several engines on one store) the model is brought up
+ * to date from the feed instead: after a lost race (someone else's claim
+ * committed, so there is something to read), and before a "no capacity"
+ * answer, which is only given once this engine's own claims in flight have
+ * settled and a fresh read of the feed still leaves no room. After a
+ * successful claim the engine reads the feed too: its own claim's entry
+ * brings usage and counts, and its in-flight placements are released in the
+ * same step.
  */
 export async function claimWithRetries(
   runtime: EngineRuntime,
   attempts: number,
   plan: (draft: ClaimDraft) => void,
 ): Promise<{ result: ClaimResult; draft: ClaimDraft; attempts: number }> {
+  const feed = runtime.feedSync;
+  const maxAttempts = feed === undefined ? attempts : Math.max(attempts, FEED_ATTEMPTS);
   for (let attempt = 1; ; attempt++) {
-    const draft = new ClaimDraft(runtime);
-    try {
-      plan(draft);
-    } catch (error) {
-      draft.release();
-      throw error;
-    }
+    const draft = feed === undefined ? planDraft(runtime, plan) : await planAuthoritatively(runtime, plan);
+    const appliedBefore = feed?.applied ?? 0;
     let result: ClaimResult;
     try {
-      result = await runtime.store.claim(draft.claim);
+      result = await runtime.trackClaim(runtime.store.claim(draft.claim));
     } catch (error) {
       draft.release();
-      if (!isRetriable(error) || attempt >= attempts) throw error;
+      if (!isRetriable(error)) throw error;
+      if (attempt >= maxAttempts) {
+        if (feed === undefined) throw error;
+        // Room may well exist: others keep winning it. Not a capacity answer.
+        throw unavailable(
+          `Too many concurrent placements on the same members: ${maxAttempts} attempts lost a race; nothing was written, try again`,
+          { reason: "contention", retryAfterSeconds: 1 },
+        );
+      }
       runtime.logger.log("debug", "claim lost a race; re-planning", {
         attempt,
         error: error instanceof Error ? error.message : String(error),
       });
       runtime.metrics.claimRetries += 1;
-      await refreshAfterLoss(runtime, error);
+      if (feed === undefined) await refreshAfterLoss(runtime, error);
+      else {
+        await feed.fresh();
+        // Nobody else committed since this plan: the model was the store's state, so the
+        // store's refusal is the answer (an edit that grows in place, say), not a lost race.
+        if (feed.applied === appliedBefore) throw error;
+      }
       continue;
     }
-    settleAll(runtime, draft, result);
-    applyClaim(runtime, draft, result);
+    if (feed === undefined) {
+      settleAll(runtime, draft, result);
+      applyClaim(runtime, draft, result);
+    } else {
+      const claimed = result;
+      feed.settleAfterRead(() => settleAll(runtime, draft, claimed));
+      // The claim is committed whatever happens to this read; a failed read is retried by the next one.
+      await feed.fresh().catch((error: unknown) =>
+        runtime.logger.log("warn", "change feed read after a claim failed", {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    }
     return { result, draft, attempts: attempt };
+  }
+}
+
+/** One attempt planned into a fresh draft; what it held is released if planning fails. */
+function planDraft(runtime: EngineRuntime, plan: (draft: ClaimDraft) => void): ClaimDraft {
+  const draft = new ClaimDraft(runtime);
+  try {
+    plan(draft);
+  } catch (error) {
+    draft.release();
+    throw error;
+  }
+  return draft;
+}
+
+/**
+ * `planDraft`, but a refusal for capacity is only final once nothing of
+ * this engine is in flight that could still free room (a claim of its own
+ * that may fail) and a fresh read of the feed agrees: the model then is
+ * exactly the store's state.
+ */
+async function planAuthoritatively(
+  runtime: EngineRuntime,
+  plan: (draft: ClaimDraft) => void,
+): Promise<ClaimDraft> {
+  for (;;) {
+    try {
+      return planDraft(runtime, plan);
+    } catch (error) {
+      if (!(error instanceof EngineError && error.kind === "insufficient_capacity")) throw error;
+      const waited = await runtime.claimsSettled();
+      await runtime.feedSync!.fresh();
+      // Nothing was in flight here: the model now is the store's state, and this plan decides.
+      if (!waited) return planDraft(runtime, plan);
+    }
   }
 }

@@ -684,45 +684,115 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
-    describe("change counter (optional Store.changeVersion)", () => {
-      it("moves by exactly one per member, catalog or config write, not for heartbeats or claims", async () => {
-        const changeVersion = store.changeVersion?.bind(store);
+    describe("leases (optional Store.acquireLease)", () => {
+      it("one holder at a time; renewals keep it; it expires and can be taken over; release frees it", async () => {
+        const acquire = store.acquireLease?.bind(store);
+        const release = store.releaseLease?.bind(store);
+        if (acquire === undefined || release === undefined) return;
+        expect(await acquire("healer", "a", 60_000)).toBe(true);
+        expect(await acquire("healer", "b", 60_000)).toBe(false);
+        expect(await acquire("healer", "a", 60_000)).toBe(true);
+        // Another lease name is independent.
+        expect(await acquire("other", "b", 60_000)).toBe(true);
+        await release("healer", "b"); // not b's: nothing happens
+        expect(await acquire("healer", "b", 60_000)).toBe(false);
+        await release("healer", "a");
+        expect(await acquire("healer", "b", 50)).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        // b stopped renewing: its lease ran out.
+        expect(await acquire("healer", "a", 60_000)).toBe(true);
+        expect(await acquire("healer", "b", 60_000)).toBe(false);
+      });
+    });
+
+    describe("change feed (optional Store.feed)", () => {
+      it("gives every committed change exactly once, in order, and nothing for heartbeats or refusals", async () => {
+        const feed = store.feed;
         // Optional in the port: a store without it is synced through the config version and tick().
-        if (changeVersion === undefined) return;
-        const steps: [string, () => Promise<unknown>, number][] = [
-          ["createMember", () => addMember("a"), 1],
-          ["heartbeat", () => store.updateMember("a", { lastHeartbeat: "2026-01-01T00:00:05.000Z" }), 0],
-          ["state", () => store.updateMember("a", { state: { sysinfo: { load_averages: [0.1] } } }), 0],
-          ["updateMember", () => store.updateMember("a", { description: "rack 1" }), 1],
-          [
-            "setInventories",
-            async () => {
-              const member = (await store.getMember("a"))!;
-              return store.setInventories("a", { VCPU: inventory(16) }, member.generation);
+        if (feed === undefined) return;
+        let cursor = (await store.snapshot()).feedCursor!;
+        expect(typeof cursor).toBe("string");
+        const next = async () => {
+          const read = await feed.read(cursor);
+          expect(read.reset).toBeUndefined();
+          cursor = read.cursor;
+          return read.entries;
+        };
+        const member = await addMember("a");
+        expect(await next()).toEqual([
+          { kind: "member", name: "a", joinOrder: member.joinOrder, change: "created" },
+        ]);
+        await store.updateMember("a", { lastHeartbeat: "2026-01-01T00:00:05.000Z" });
+        await store.updateMember("a", { state: { sysinfo: { load_averages: [0.1] } } });
+        expect(await next()).toEqual([]);
+        await store.updateMember("a", { description: "rack 1" });
+        await store.setInventories("a", { VCPU: inventory(16) }, (await store.getMember("a"))!.generation);
+        expect(await next()).toEqual([
+          { kind: "member", name: "a", joinOrder: member.joinOrder, change: "updated" },
+          { kind: "member", name: "a", joinOrder: member.joinOrder, change: "updated" },
+        ]);
+        await store.claim({ create: [newInstance("i1", "a", { VCPU: 2 })] });
+        await expectEngineError(
+          store.claim({ create: [newInstance("i2", "a", { VCPU: 99 })] }),
+          "insufficient_capacity",
+        );
+        expect(await next()).toEqual([
+          {
+            kind: "claim",
+            effect: {
+              usage: [["a", "VCPU", "used", 2]],
+              instances: [
+                {
+                  member: "a",
+                  project: "default",
+                  type: "container",
+                  forthcoming: false,
+                  placementGroup: null,
+                  cpu: 0,
+                  memoryBytes: 0,
+                  diskBytes: 0,
+                  count: 1,
+                },
+              ],
             },
-            1,
-          ],
-          ["claim", () => store.claim({ create: [newInstance("i1", "a", { VCPU: 1 })] }), 0],
-          ["groups.create", () => store.groups.create({ name: "g", description: "" }), 1],
-          ["projects.create", () => store.projects.create({ name: "p", description: "", config: {} }), 1],
-          ["projects.update", () => store.projects.update({ name: "p", description: "x", config: {} }), 1],
-          ["setConfig", () => store.setConfig({ "cluster.offline_threshold": "30" }), 1],
-          ["projects.delete", () => store.projects.delete({ name: "p" }), 1],
-          ["groups.delete", () => store.groups.delete({ name: "g" }), 1],
-          [
-            "deleteMember",
-            async () => {
-              await store.claim({ remove: [{ id: (await store.getInstance("default", "i1"))!.id }] });
-              return store.deleteMember("a");
-            },
-            1,
-          ],
-        ];
-        for (const [label, write, moves] of steps) {
-          const before = await changeVersion();
-          await write();
-          expect({ label, moved: (await changeVersion()) - before }).toEqual({ label, moved: moves });
-        }
+          },
+        ]);
+        await store.groups.create({ name: "g", description: "" });
+        await store.projects.create({ name: "p", description: "", config: {} });
+        await store.setConfig({ "cluster.offline_threshold": "30" });
+        await store.profiles.create({ project: "p", name: "web", description: "", config: {}, devices: {} });
+        expect(await next()).toEqual([
+          { kind: "catalog", table: "groups" },
+          { kind: "catalog", table: "projects" },
+          { kind: "config" },
+          { kind: "catalog", table: "profiles" },
+        ]);
+        const i1 = (await store.getInstance("default", "i1"))!;
+        await store.claim({ remove: [{ id: i1.id }] });
+        await store.deleteMember("a");
+        const entries = await next();
+        expect(entries.map((entry) => entry.kind)).toEqual(["claim", "member"]);
+        expect(entries[0]).toMatchObject({ effect: { usage: [["a", "VCPU", "used", -2]] } });
+        expect(entries[1]).toEqual({
+          kind: "member",
+          name: "a",
+          joinOrder: member.joinOrder,
+          change: "deleted",
+        });
+        // Nothing new: nothing read.
+        expect(await next()).toEqual([]);
+      });
+
+      it("a snapshot's cursor starts after everything the snapshot includes", async () => {
+        const feed = store.feed;
+        if (feed === undefined) return;
+        await addMember("a");
+        await store.claim({ create: [newInstance("i1", "a", { VCPU: 1 })] });
+        const snapshot = await store.snapshot();
+        expect((await feed.read(snapshot.feedCursor!)).entries).toEqual([]);
+        await store.claim({ create: [newInstance("i2", "a", { VCPU: 1 })] });
+        const after = await feed.read(snapshot.feedCursor!);
+        expect(after.entries.map((entry) => entry.kind)).toEqual(["claim"]);
       });
     });
   });

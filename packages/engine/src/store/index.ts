@@ -1,4 +1,5 @@
 export * from "./allocations.js";
+export type * from "./change-feed.js";
 export { storedInstance } from "./clone.js";
 export * from "./memory-store.js";
 export type * from "./port.js";

@@ -18,6 +18,8 @@ import { claimReads, projectTotalsToRead, providersToRead } from "../claim-rules
 import { type ClaimRows, nameKey, type ProviderRows } from "../claim-rules/rows.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
 import { conflict, EngineError, notFound } from "../errors.js";
+import { claimEffectOf } from "../feed/claim-effect.js";
+import type { CatalogTableName, ChangeEntry, ChangeFeed } from "./change-feed.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
 import type {
@@ -63,8 +65,15 @@ export class MemoryStore implements Store {
   private config: ConfigRecord = { version: 0, values: {} };
   private nextJoinOrder = 1;
   private closed = false;
-  /** See Store.changeVersion. */
-  private changes = 0;
+  /** The change feed (store/change-feed.ts): every entry ever written; a cursor is an index into it. */
+  private readonly log: ChangeEntry[] = [];
+  readonly feed: ChangeFeed = {
+    read: async (cursor) => {
+      this.assertOpen();
+      const from = Number(cursor);
+      return { entries: this.log.slice(from), cursor: String(this.log.length) };
+    },
+  };
 
   readonly groups: MemoryCatalog<GroupRecord>;
   readonly projects: MemoryCatalog<ProjectRecord>;
@@ -75,8 +84,8 @@ export class MemoryStore implements Store {
   readonly resourceClasses: MemoryCatalog<ResourceClassRecord>;
 
   constructor() {
-    const changed = () => {
-      this.changes += 1;
+    const changed = (table: CatalogTableName) => () => {
+      this.log.push({ kind: "catalog", table });
     };
     const instancesWhere = (predicate: (i: InstanceRecord) => boolean) => {
       let count = 0;
@@ -87,7 +96,7 @@ export class MemoryStore implements Store {
       if (!this.projects.has({ name: project })) throw notFound(`Project "${project}" not found`);
     };
     this.groups = new MemoryCatalog<GroupRecord>({
-      changed,
+      changed: changed("groups"),
       label: "Cluster group",
       keyOf: (g) => ({ name: g.name }),
       inUse: (key) => {
@@ -96,7 +105,7 @@ export class MemoryStore implements Store {
       },
     });
     this.projects = new MemoryCatalog<ProjectRecord>({
-      changed,
+      changed: changed("projects"),
       label: "Project",
       keyOf: (p) => ({ name: p.name }),
       inUse: (key) => {
@@ -109,7 +118,7 @@ export class MemoryStore implements Store {
       },
     });
     this.profiles = new MemoryCatalog<ProfileRecord>({
-      changed,
+      changed: changed("profiles"),
       label: "Profile",
       keyOf: (p) => ({ project: p.project, name: p.name }),
       validate: (p) => requireProject(p.project),
@@ -119,17 +128,17 @@ export class MemoryStore implements Store {
       },
     });
     this.flavors = new MemoryCatalog<FlavorRecord>({
-      changed,
+      changed: changed("flavors"),
       label: "Flavor",
       keyOf: (f) => ({ name: f.name }),
     });
     this.images = new MemoryCatalog<ImageRecord>({
-      changed,
+      changed: changed("images"),
       label: "Image",
       keyOf: (i) => ({ name: i.fingerprint }),
     });
     this.placementGroups = new MemoryCatalog<PlacementGroupRecord>({
-      changed,
+      changed: changed("placementGroups"),
       label: "Placement group",
       keyOf: (p) => ({ project: p.project, name: p.name }),
       validate: (p) => requireProject(p.project),
@@ -139,7 +148,7 @@ export class MemoryStore implements Store {
       },
     });
     this.resourceClasses = new MemoryCatalog<ResourceClassRecord>({
-      changed,
+      changed: changed("resourceClasses"),
       label: "Resource class",
       keyOf: (r) => ({ name: r.name }),
       inUse: (key) => {
@@ -207,7 +216,7 @@ export class MemoryStore implements Store {
     };
     this.members.set(member.name, record);
     this.usage.set(member.name, { used: {}, forthcoming: {} });
-    this.changes += 1;
+    this.log.push({ kind: "member", name: member.name, joinOrder: record.joinOrder, change: "created" });
     return cloneMember(record);
   }
 
@@ -223,7 +232,8 @@ export class MemoryStore implements Store {
     const next: MemberRecord = { ...member, ...cloneJson(patch) };
     if (patch.traits !== undefined) next.generation = member.generation + 1;
     this.members.set(name, next);
-    if (Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state")) this.changes += 1;
+    if (Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state"))
+      this.log.push({ kind: "member", name, joinOrder: next.joinOrder, change: "updated" });
     return cloneMember(next);
   }
 
@@ -256,13 +266,13 @@ export class MemoryStore implements Store {
       generation: member.generation + 1,
     };
     this.members.set(name, next);
-    this.changes += 1;
+    this.log.push({ kind: "member", name, joinOrder: next.joinOrder, change: "updated" });
     return cloneMember(next);
   }
 
   async deleteMember(name: string): Promise<void> {
     this.assertOpen();
-    this.requireMember(name);
+    const { joinOrder } = this.requireMember(name);
     for (const instance of this.instances.values()) {
       if (instance.location === name) {
         throw conflict(`Cluster member "${name}" still hosts instances (e.g. "${instance.name}")`);
@@ -270,7 +280,7 @@ export class MemoryStore implements Store {
     }
     this.members.delete(name);
     this.usage.delete(name);
-    this.changes += 1;
+    this.log.push({ kind: "member", name, joinOrder, change: "deleted" });
   }
 
   // --- instances -------------------------------------------------------------------
@@ -328,6 +338,7 @@ export class MemoryStore implements Store {
       if (totals === undefined) this.projectTotals.set(project, (totals = zeroProjectTotals()));
       addProjectTotals(totals, change);
     }
+    this.log.push({ kind: "claim", effect: claimEffectOf(checked) });
     return { instances: checked.stored, usage: checked.usage };
   }
 
@@ -379,6 +390,7 @@ export class MemoryStore implements Store {
 
   async snapshot(): Promise<StoreSnapshot> {
     this.assertOpen();
+    const feedCursor = String(this.log.length);
     const counts = new Map<string, InstanceCountRow>();
     const groupCounts = new Map<string, PlacementGroupCountRow>();
     const projectUsage = new Map<string, ProjectUsageRow>();
@@ -418,17 +430,28 @@ export class MemoryStore implements Store {
       }
       countInProject(usage, instance, 1);
     }
+    // Every read happens now, in this turn: nothing can be written between them and the cursor.
+    const config = cloneJson(this.config);
+    const usage = this.usageRows([...this.members.keys()]);
+    const [members, groups, projects, placementGroups, resourceClasses] = await Promise.all([
+      this.listMembers(),
+      this.groups.list(),
+      this.projects.list(),
+      this.placementGroups.list(),
+      this.resourceClasses.list(),
+    ]);
     return {
-      members: await this.listMembers(),
-      groups: await this.groups.list(),
-      projects: await this.projects.list(),
-      placementGroups: await this.placementGroups.list(),
-      resourceClasses: await this.resourceClasses.list(),
-      config: cloneJson(this.config),
-      usage: this.usageRows([...this.members.keys()]),
+      members,
+      groups,
+      projects,
+      placementGroups,
+      resourceClasses,
+      config,
+      usage,
       instanceCounts: [...counts.values()],
       placementGroupCounts: [...groupCounts.values()],
       projectUsage: [...projectUsage.values()],
+      feedCursor,
     };
   }
 
@@ -457,13 +480,24 @@ export class MemoryStore implements Store {
       else values[key] = value;
     }
     this.config = { version: this.config.version + 1, values };
-    this.changes += 1;
+    this.log.push({ kind: "config" });
     return cloneJson(this.config);
   }
 
-  async changeVersion(): Promise<number> {
+  private readonly leases = new Map<string, { holder: string; expiresMs: number }>();
+
+  /** Leases between engines sharing this store (see Store.acquireLease); time is this process's clock. */
+  async acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     this.assertOpen();
-    return this.changes;
+    const now = Date.now();
+    const lease = this.leases.get(name);
+    if (lease !== undefined && lease.holder !== holder && lease.expiresMs >= now) return false;
+    this.leases.set(name, { holder, expiresMs: now + ttlMs });
+    return true;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    if (this.leases.get(name)?.holder === holder) this.leases.delete(name);
   }
 
   async close(): Promise<void> {

@@ -13,6 +13,8 @@
  * "not_found", "conflict" or "insufficient_capacity"; claim failures carry
  * `ClaimFailureDetails` in `details`.
  */
+
+import type { ChangeFeed } from "./change-feed.js";
 import type {
   ConfigRecord,
   FlavorRecord,
@@ -209,6 +211,12 @@ export interface StoreSnapshot {
   instanceCounts: InstanceCountRow[];
   placementGroupCounts: PlacementGroupCountRow[];
   projectUsage: ProjectUsageRow[];
+  /**
+   * For stores with a change feed: the cursor of exactly this snapshot
+   * (taken in the same transaction), where an engine hydrated from it starts
+   * reading the feed.
+   */
+  feedCursor?: string;
 }
 
 export interface InstanceFilter {
@@ -281,20 +289,22 @@ export interface Store {
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord>;
 
   /**
-   * Optional (engines fall back to `getConfigVersion` and `tick()` without
-   * it): a counter that moves by exactly one with every committed change
-   * other engines sharing the store must see before their next operation:
-   * a member created, deleted or updated in any field other than
-   * `lastHeartbeat`/`state` (inventories included), any catalog row
-   * created, updated or deleted, and the server config. Heartbeats and
-   * claims do not move it (heartbeats reach other engines through `tick()`,
-   * claims through their authoritative answers and lost races). Engines read
-   * it before every operation and re-read members, catalog mirrors and
-   * config only when it moved, so it must be one cheap read. "Exactly one"
-   * lets an engine recognise its own write (the counter moved by one since
-   * it last looked) and skip re-reading.
+   * Optional: the change feed (store/change-feed.ts). Engines sharing a
+   * store with a feed apply every committed change before they plan, so
+   * their models follow each other's claims as well as member, catalog and
+   * config changes; `snapshot()` must then return `feedCursor`.
    */
-  changeVersion?(): Promise<number>;
+  readonly feed?: ChangeFeed;
+
+  /**
+   * Optional: a named lease (one holder at a time, for `ttlMs` unless
+   * renewed). True when `holder` holds it now (acquired or renewed). Engines
+   * run offline detection and healing only while they hold `healer`, so one
+   * server at a time does it, and another takes over when it stops renewing.
+   */
+  acquireLease?(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Optional: gives a lease up (a server shutting down lets another take over at once). */
+  releaseLease?(name: string, holder: string): Promise<void>;
 
   /** Releases resources (connections); the store is unusable afterwards. */
   close(): Promise<void>;

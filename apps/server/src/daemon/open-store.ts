@@ -1,0 +1,44 @@
+/**
+ * Which store a `--db` value names: a PostgreSQL URL opens
+ * `@berth/adapter-postgres` (several servers on one database), anything
+ * else `@berth/adapter-sqlite` (a file, `:memory:`, a libSQL URL).
+ */
+import { isPostgresUrl, openPostgresStore } from "@berth/adapter-postgres";
+import { openStore } from "@berth/adapter-sqlite";
+import type { Store } from "@berth/engine";
+import type { TokenStore } from "../auth/token-store.js";
+import { legacyTokenFileFor } from "./legacy-tokens.js";
+import type { DatabaseOptions } from "./options.js";
+
+export interface OpenedStore {
+  store: Store;
+  tokens: TokenStore;
+  /** Where an older berthd kept tokens beside this database (SQLite files only). */
+  legacyTokenFile: string | undefined;
+  /** `check()` of the store's invariants. */
+  check(): Promise<{ ok: boolean; violations: unknown[] }>;
+}
+
+export async function openDatabase(
+  db: string,
+  options?: DatabaseOptions,
+  onConnectionError?: (error: Error) => void,
+): Promise<OpenedStore> {
+  if (isPostgresUrl(db)) {
+    const store = await openPostgresStore(db, {
+      ...(options === undefined
+        ? {}
+        : {
+            poolSize: options.poolSize,
+            readPoolSize: options.readPoolSize,
+            lockTimeoutMs: options.lockTimeoutMs,
+            statementTimeoutMs: options.statementTimeoutMs,
+          }),
+      ...(onConnectionError === undefined ? {} : { onConnectionError }),
+    });
+    return { store, tokens: store.tokens, legacyTokenFile: undefined, check: () => store.check() };
+  }
+  // The same bound for SQLite: how long a write waits for another process's write lock.
+  const store = await openStore(db, options === undefined ? {} : { busyTimeoutMs: options.lockTimeoutMs });
+  return { store, tokens: store.tokens, legacyTokenFile: legacyTokenFileFor(db), check: () => store.check() };
+}

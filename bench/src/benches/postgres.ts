@@ -1,0 +1,245 @@
+/**
+ * Several berthd servers on one PostgreSQL (QUALITY.md: creates/s over HTTP
+ * with three servers on one database, >= 1,000/s, no lower than one server,
+ * 0 false 507; bulk 10,000 on 1,000 members <= 2 s), on a real PostgreSQL
+ * started here with its default, durable settings (fsync on):
+ *  - sustained creates with autocannon through 1, 2 and 3 berthd (the same
+ *    connections in total, split evenly), each on a fresh database of 1,000
+ *    members with room to spare, so every answer must be a 201;
+ *  - the database's own CPU time per create (every PostgreSQL process,
+ *    from /proc), from which the README projects what one primary carries;
+ *  - bulk create of 10,000 on 1,000 members, in-process (engine + store) and
+ *    over HTTP.
+ *   node dist/benches/postgres.js [--quick]
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { openPostgresStore } from "@berth/adapter-postgres";
+import { postgresUnavailable, startPostgres } from "@berth/adapter-postgres/testing";
+import { Engine } from "@berth/engine";
+import { issueToken } from "@berth/server";
+import autocannon from "autocannon";
+import { BENCH_OFFLINE_THRESHOLD_S } from "../cluster/shape.js";
+import { median, round } from "../measure/stats.js";
+import { log, since, timeEach, timeEachWithCpu } from "../measure/timing.js";
+import { atLeast, atMost, type BarResult, figure, writeResult } from "../report/results.js";
+import { Berthd } from "../server/berthd.js";
+
+const quick = process.argv.includes("--quick");
+const MEMBERS = 1000;
+const SUSTAINED_SECONDS = quick ? 3 : 10;
+/** In total, split evenly over the servers (one client machine's worth of load). */
+const CONNECTIONS = 24;
+const BULK_SIZE = 10_000;
+const BULK_RUNS = quick ? 1 : 3;
+const REQUEST_CONFIG = { "limits.cpu": "1", "limits.memory": "1GiB" };
+const USER_HZ = 100;
+
+/** CPU ms used so far by every process of the PostgreSQL server (postmaster and its children). */
+function postgresCpuMs(postmaster: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const pid = Number(entry);
+      const parent = Number(fields[1]);
+      if (pid !== postmaster && parent !== postmaster) continue;
+      out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
+function postmasterPid(dataDir: string): number {
+  return Number(readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
+}
+
+const unavailable = postgresUnavailable();
+if (unavailable !== undefined) {
+  // No figures rather than a failed run: the summary then simply has no PostgreSQL rows.
+  log(`PostgreSQL benchmark skipped: ${unavailable}`);
+  process.exit(0);
+}
+
+const started = performance.now();
+const durable = process.env.BERTH_BENCH_PG_FAST !== "1";
+const pg = await startPostgres({ durable, settings: { max_connections: "200" } });
+const postmaster = postmasterPid(pg.dataDir);
+const bars: BarResult[] = [];
+const details: Record<string, unknown> = { members: MEMBERS, connections: CONNECTIONS, durable };
+
+/** A fresh database with MEMBERS members (room for every create of a run) and an admin token. */
+async function freshCluster(): Promise<{ url: string; token: string }> {
+  const url = await pg.createDatabase();
+  const store = await openPostgresStore(url);
+  try {
+    const engine = await Engine.open({ store });
+    await engine.setConfig({ "cluster.offline_threshold": BENCH_OFFLINE_THRESHOLD_S });
+    for (let i = 1; i <= MEMBERS; i++) {
+      await engine.createMember({
+        name: `node${i}`,
+        inventories: { VCPU: { total: 4096, allocation_ratio: 1 }, MEMORY_MB: { total: 16 * 1024 * 1024 } },
+      });
+    }
+    const { secret } = await issueToken(store.tokens, "bench", { admin: true });
+    return { url, token: secret };
+  } finally {
+    await store.close();
+  }
+}
+
+try {
+  const rates = new Map<number, number>();
+  for (const servers of [1, 2, 3]) {
+    const cluster = await freshCluster();
+    const berthds = await Promise.all(
+      Array.from({ length: servers }, () =>
+        Berthd.start({ db: cluster.url, token: cluster.token, logLevel: "warn" }),
+      ),
+    );
+    let counter = 0;
+    // Warm-up: every server compiles its paths and fills its pools.
+    for (const server of berthds)
+      await timeEach(30, () =>
+        server.request("POST", "/1.0/instances", { name: `w${++counter}`, config: REQUEST_CONFIG }),
+      );
+    const dbBefore = postgresCpuMs(postmaster);
+    const serversBefore = berthds.map((server) => server.cpuMs());
+    const results = await Promise.all(
+      berthds.map((server, index) =>
+        autocannon({
+          url: `${server.url}/1.0/instances`,
+          connections: Math.round(CONNECTIONS / servers),
+          duration: SUSTAINED_SECONDS,
+          headers: { authorization: `Bearer ${cluster.token}`, "content-type": "application/json" },
+          requests: [
+            {
+              method: "POST",
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({ name: `s${index}-${++counter}`, config: REQUEST_CONFIG }),
+              }),
+            },
+          ],
+        }),
+      ),
+    );
+    const dbCpuMs = cpuSince(dbBefore, postgresCpuMs(postmaster));
+    const serverCpuMs = berthds.reduce((sum, server, i) => sum + server.cpuMs() - serversBefore[i]!, 0);
+    const ok = results.reduce((sum, r) => sum + r["2xx"], 0);
+    const non2xx = results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
+    const rate = Math.round(ok / SUSTAINED_SECONDS);
+    rates.set(servers, non2xx === 0 ? rate : 0);
+    const dbCpuPerCreate = round(dbCpuMs / Math.max(ok, 1), 3);
+    const serverCpuPerCreate = round(serverCpuMs / Math.max(ok, 1), 3);
+    log(
+      `${servers} berthd on PostgreSQL: ${rate} creates/s (2xx ${ok}, other ${non2xx}); PostgreSQL CPU ${dbCpuPerCreate} ms per create, berthd CPU ${serverCpuPerCreate} ms per create`,
+    );
+    details[`servers${servers}`] = { createsPerSecond: rate, ok, non2xx, dbCpuPerCreate, serverCpuPerCreate };
+    const check = await openPostgresStore(cluster.url);
+    const report = await check.check();
+    await check.close();
+    for (const server of berthds) await server.stop();
+    if (!report.ok)
+      throw new Error(`check() after ${servers} servers: ${JSON.stringify(report.violations.slice(0, 3))}`);
+    bars.push(
+      servers === 1
+        ? atLeast(
+            "pg.creates.1",
+            `sustained creates over HTTP, 1 berthd on PostgreSQL (durable), ${MEMBERS.toLocaleString("en-US")} members, ${CONNECTIONS} connections, ${SUSTAINED_SECONDS} s (2xx/s)`,
+            rates.get(1)!,
+            1000,
+            "placements/s",
+          )
+        : servers === 3
+          ? atLeast(
+              "pg.creates.3",
+              `  same, 3 berthd on one PostgreSQL (no lower than 1 server, 0 false 507)`,
+              rates.get(3)!,
+              rates.get(1)!,
+              "placements/s",
+            )
+          : figure("pg.creates.2", "  same, 2 berthd on one PostgreSQL", rates.get(2)!, "placements/s"),
+      figure(
+        `pg.creates.${servers}.non2xx`,
+        `  ${servers} berthd: answers other than 201 (507s included)`,
+        non2xx,
+        "answers",
+      ),
+      figure(
+        `pg.creates.${servers}.db-cpu`,
+        `  ${servers} berthd: PostgreSQL CPU time per create`,
+        dbCpuPerCreate,
+        "ms",
+      ),
+    );
+    if (servers === 1) {
+      // One core of the primary's CPU serves 1000 / (CPU ms per create) creates per second.
+      bars.push(
+        figure(
+          "pg.ceiling.per-core",
+          "  projected creates/s one PostgreSQL primary core carries (1000 / its CPU ms per create)",
+          Math.round(1000 / Math.max(dbCpuPerCreate, 0.001)),
+          "placements/s",
+        ),
+      );
+    }
+  }
+
+  // Bulk create of 10,000 on 1,000 members: in-process, then over HTTP.
+  const cluster = await freshCluster();
+  const store = await openPostgresStore(cluster.url);
+  const engine = await Engine.open({ store });
+  const bulkInProcess = await timeEachWithCpu(BULK_RUNS, (run) =>
+    engine.bulkCreate(
+      Array.from({ length: BULK_SIZE }, (_, i) => ({ name: `bp${run}-${i}`, config: REQUEST_CONFIG })),
+    ),
+  );
+  await store.close();
+  log(
+    `bulk create of ${BULK_SIZE} in-process on PostgreSQL: ${bulkInProcess.wall.map(Math.round).join(", ")} ms`,
+  );
+  const server = await Berthd.start({ db: cluster.url, token: cluster.token, logLevel: "warn" });
+  const bulkHttp = await timeEach(BULK_RUNS, async (run) => {
+    const instances = Array.from({ length: BULK_SIZE }, (_, i) => ({
+      name: `bh${run}-${i}`,
+      config: REQUEST_CONFIG,
+    }));
+    const { status, json } = await server.request("POST", "/1.0/instances/bulk", { instances });
+    if (status >= 300) throw new Error(`bulk answered ${status}: ${JSON.stringify(json).slice(0, 300)}`);
+  });
+  await server.stop();
+  log(`bulk create of ${BULK_SIZE} over HTTP on PostgreSQL: ${bulkHttp.map(Math.round).join(", ")} ms`);
+  details.bulkInProcessMs = bulkInProcess.wall;
+  details.bulkInProcessCpuMs = bulkInProcess.cpu;
+  details.bulkHttpMs = bulkHttp;
+  bars.push(
+    atMost(
+      "pg.bulk.in-process",
+      `bulk create ${BULK_SIZE.toLocaleString("en-US")} on ${MEMBERS.toLocaleString("en-US")} members, all-or-nothing, committed to PostgreSQL (engine in-process), median`,
+      Math.round(median(bulkInProcess.wall)),
+      2000,
+      "ms",
+    ),
+    figure("pg.bulk.http", "  same over HTTP through berthd, median", Math.round(median(bulkHttp)), "ms"),
+  );
+} finally {
+  await pg.stop();
+}
+writeResult("postgres.json", {
+  benchmark: "several berthd servers on one PostgreSQL",
+  durationMs: since(started),
+  bars,
+  details,
+});
+for (const bar of bars)
+  log(`${bar.bar}: ${bar.measured} ${bar.unit} ${bar.met === null ? "" : bar.met ? "(met)" : "(NOT met)"}`);

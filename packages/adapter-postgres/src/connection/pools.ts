@@ -1,0 +1,226 @@
+/**
+ * Connections to one PostgreSQL database: two pools, so reads never queue
+ * behind writers. A writer can wait on a row lock (another server's claim
+ * on the same member) for up to the lock timeout while it holds its
+ * connection; if reads came from the same pool, a burst of waiting writers
+ * would leave `GET /1.0` waiting for a connection. Every connection is set
+ * up at connect time (startup parameters, no extra round trip):
+ *  - `lock_timeout`: the bound on any lock wait; past it the statement
+ *    fails (55P03), the transaction rolls back, and the caller answers 503;
+ *  - `statement_timeout`: the bound on any one statement;
+ *  - `idle_in_transaction_session_timeout`: a server that stops in the
+ *    middle of a transaction (SIGSTOP, a debugger) loses its session after
+ *    this long, which releases its locks for the others;
+ *  - `connectionTimeoutMillis` (pg-pool): the bound on connecting and on
+ *    waiting for a free connection.
+ * A connection that fails is discarded by pg-pool and replaced on the next
+ * checkout, so a restarted database is reconnected to without a restart.
+ */
+import { createHash } from "node:crypto";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import {
+  isConnectionFailure,
+  RETRY_TRANSACTION,
+  translateDriverError,
+  UNIQUE_VIOLATION,
+} from "./driver-errors.js";
+
+export interface PoolOptions {
+  /** Connections for writes (claims, member, catalog and config writes). Default 10. */
+  poolSize?: number;
+  /** Connections for reads (the change feed, lookups, snapshots). Default 4. */
+  readPoolSize?: number;
+  /** The longest any statement waits for a row lock (ms). Default 5,000. */
+  lockTimeoutMs?: number;
+  /** The longest any one statement runs (ms). Default 30,000. */
+  statementTimeoutMs?: number;
+  /** A session idle inside a transaction this long is ended by the server (ms). Default 15,000. */
+  idleInTransactionTimeoutMs?: number;
+  /** The longest a request waits to connect or for a free connection (ms). Default 5,000. */
+  connectTimeoutMs?: number;
+  /** Shown in pg_stat_activity. Default "berth". */
+  applicationName?: string;
+  /** Called with errors of idle connections (the pool replaces them); default: ignored. */
+  onIdleError?: (error: Error) => void;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_READ_POOL_SIZE = 4;
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+/** Plain SQL inside one transaction, plus drizzle on the same connection. */
+export interface Tx {
+  readonly db: NodePgDatabase;
+  rows<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  run(text: string, params?: unknown[]): Promise<number>;
+  /** A statement run once (migrations' DDL): not kept as a prepared statement. */
+  once(text: string, params?: unknown[]): Promise<number>;
+}
+
+export type TxWork<T> = (tx: Tx) => Promise<T>;
+
+export interface TransactionOptions {
+  /** One snapshot for every statement (snapshots for hydration, check()). */
+  repeatableRead?: boolean;
+  readOnly?: boolean;
+  /**
+   * Re-runs the whole transaction after a deadlock, a serialization failure
+   * or a unique violation (another writer inserted the same key first: the
+   * re-run reads it and the rules refuse with the right message). Default 4.
+   */
+  attempts?: number;
+}
+
+/**
+ * Every statement runs as a named prepared statement (named by a hash of
+ * its text): PostgreSQL parses and plans it once per connection instead of
+ * on every claim. The texts are fixed strings (lists are bound as one array
+ * or JSON parameter), so each connection keeps a few dozen.
+ */
+const statementNames = new Map<string, string>();
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `berth_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
+function txOf(client: pg.PoolClient): Tx {
+  let db: NodePgDatabase | undefined;
+  return {
+    get db() {
+      db ??= drizzle({ client });
+      return db;
+    },
+    rows: async <R>(text: string, params: unknown[] = []) =>
+      (await client.query(prepared(text, params))).rows as R[],
+    run: async (text: string, params: unknown[] = []) =>
+      (await client.query(prepared(text, params))).rowCount ?? 0,
+    once: async (text: string, params: unknown[] = []) => (await client.query(text, params)).rowCount ?? 0,
+  };
+}
+
+/**
+ * bigint columns (OID 20) as numbers: every count, amount and id Berth
+ * keeps fits in 2^53 (inventories are bounded far below), and the records
+ * are plain numbers. Per pool, not pg's global parser table.
+ */
+const INT8_OID = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID && format !== "binary"
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Pools {
+  readonly write: pg.Pool;
+  readonly read: pg.Pool;
+  readonly lockTimeoutMs: number;
+  #closed = false;
+
+  constructor(
+    readonly url: string,
+    options: PoolOptions = {},
+  ) {
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    const base: pg.PoolConfig = {
+      connectionString: url,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      lock_timeout: this.lockTimeoutMs,
+      idle_in_transaction_session_timeout:
+        options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      // A URL's own ?application_name= wins over the default (tests tell servers apart by it).
+      ...(options.applicationName !== undefined || !/[?&]application_name=/.test(url)
+        ? { application_name: options.applicationName ?? "berth" }
+        : {}),
+      keepAlive: true,
+      types,
+    };
+    this.write = new pg.Pool({ ...base, max: options.poolSize ?? DEFAULT_POOL_SIZE });
+    this.read = new pg.Pool({ ...base, max: options.readPoolSize ?? DEFAULT_READ_POOL_SIZE });
+    // An idle connection that dies (server restart) emits here; without a
+    // listener Node would crash. pg-pool drops it and connects afresh.
+    const onIdleError = options.onIdleError ?? (() => undefined);
+    this.write.on("error", onIdleError);
+    this.read.on("error", onIdleError);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** One transaction on a write connection; see TransactionOptions. */
+  writeTx<T>(work: TxWork<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.transaction(this.write, work, options);
+  }
+
+  /** One read-only transaction on a read connection. */
+  readTx<T>(work: TxWork<T>, options: Omit<TransactionOptions, "readOnly"> = {}): Promise<T> {
+    return this.transaction(this.read, work, { ...options, readOnly: true });
+  }
+
+  /** A single statement on a read connection (no BEGIN/COMMIT round trips). */
+  async query<R = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.read.query(prepared(text, params))).rows as R[];
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  private async transaction<T>(pool: pg.Pool, work: TxWork<T>, options: TransactionOptions): Promise<T> {
+    const attempts = options.attempts ?? 4;
+    const begin = `BEGIN ISOLATION LEVEL ${options.repeatableRead ? "REPEATABLE READ" : "READ COMMITTED"}${
+      options.readOnly ? " READ ONLY" : ""
+    }`;
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw translateDriverError(error);
+      }
+      let broken: Error | undefined;
+      try {
+        await client.query(begin);
+        const result = await work(txOf(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        if (isConnectionFailure(error)) broken = error instanceof Error ? error : new Error(String(error));
+        else
+          await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+            broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+          });
+        const code = (error as { code?: unknown }).code;
+        const retriable =
+          typeof code === "string" && (RETRY_TRANSACTION.has(code) || code === UNIQUE_VIOLATION);
+        if (retriable && attempt < attempts) {
+          // A short random pause, so two writers that collided do not collide again.
+          await sleep(Math.random() * 5 * attempt);
+          continue;
+        }
+        throw translateDriverError(error);
+      } finally {
+        // A broken connection is destroyed; a healthy one goes back to the pool.
+        client.release(broken);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([this.write.end(), this.read.end()]);
+  }
+}

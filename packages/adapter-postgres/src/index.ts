@@ -1,0 +1,16 @@
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_READ_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  type PoolOptions,
+} from "./connection/pools.js";
+export { isPostgresUrl, PostgresUrlError, parsePostgresUrl, redactedUrl } from "./connection/store-url.js";
+export { MIGRATIONS_FOLDER, MigrationError, type MigrationReport } from "./migrations/apply-migrations.js";
+export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-store.js";
+export type { CheckReport, Violation, ViolationKind } from "./store/check.js";
+export { DEFAULT_FEED_RETENTION_MS, FEED_CHANNEL } from "./store/feed.js";
+export { PostgresStore, type PostgresStoreOptions } from "./store/postgres-store.js";
+export { type ApiTokenRecord, PostgresTokenStore } from "./store/token-store.js";

@@ -1,0 +1,135 @@
+/**
+ * Group commit for PostgreSQL: create-only claims submitted in the same
+ * turn of the event loop (concurrent placements) share ONE transaction.
+ * The rows all of them touch are locked and read once (same fixed order as
+ * a single claim), each claim is checked in turn by the engine's rules
+ * against those rows plus the claims accepted before it (`foldClaim`: the
+ * same checks, order and errors as alone), and the accepted ones are written
+ * together (`combineClaims`) with one change-feed entry. Each claim still
+ * fails on its own (capacity, name taken) while the others land. If the
+ * transaction itself fails (a lock past its timeout, a lost connection),
+ * nothing of the batch was written and every claim of it gets that error;
+ * if a statement fails for another reason, the claims are retried one by
+ * one, each in its own transaction, so such a failure stays with its claim.
+ * Other claims (moves, removals, edits) always run alone.
+ */
+import {
+  type CheckedClaim,
+  type Claim,
+  type ClaimResult,
+  type ClaimRows,
+  checkClaim,
+  claimReads,
+  combineClaims,
+  EngineError,
+  foldClaim,
+  type InstanceRecord,
+  projectTotalsToRead,
+  providersToRead,
+} from "@berth/engine";
+import type { Pools, Tx } from "../connection/pools.js";
+import { applyClaim } from "./claim.js";
+import { lockProviders, lookUpExisting, readProjectTotals } from "./claim-reads.js";
+import { writeClaim } from "./claim-writes.js";
+
+type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
+
+interface QueuedClaim {
+  claim: Claim;
+  resolve(result: ClaimResult): void;
+  reject(error: unknown): void;
+}
+
+const NO_INSTANCES: ReadonlyMap<string, InstanceRecord> = new Map();
+
+function isCreateOnly(claim: Claim): boolean {
+  return (claim.remove ?? []).length === 0 && (claim.replace ?? []).length === 0;
+}
+
+async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
+  const all: Claim = { create: claims.flatMap((claim) => claim.create ?? []) };
+  const existing = await lookUpExisting(tx, all, claimReads(all));
+  const { providers, memberIds } = await lockProviders(tx, providersToRead(all, NO_INSTANCES));
+  const projectTotals = await readProjectTotals(tx, [
+    ...new Set(claims.flatMap((claim) => projectTotalsToRead(claim, NO_INSTANCES))),
+  ]);
+  const rows: ClaimRows = { instances: new Map(), ...existing, providers, projectTotals };
+  const accepted: CheckedClaim[] = [];
+  const outcomes: Outcome[] = [];
+  for (const claim of claims) {
+    try {
+      const checked = checkClaim(claim, rows);
+      foldClaim(rows, checked);
+      accepted.push(checked);
+      outcomes.push({ ok: true, result: { instances: checked.stored, usage: checked.usage } });
+    } catch (error) {
+      outcomes.push({ ok: false, error });
+    }
+  }
+  if (accepted.length > 0) await writeClaim(tx, combineClaims(accepted), memberIds);
+  return outcomes;
+}
+
+export class ClaimBatcher {
+  #queue: QueuedClaim[] = [];
+  #flushQueued = false;
+
+  constructor(
+    private readonly pools: Pools,
+    /** After a transaction that wrote something committed (wakes the other servers). */
+    private readonly committed: () => void,
+  ) {}
+
+  claim(claim: Claim): Promise<ClaimResult> {
+    if (!isCreateOnly(claim)) return this.alone(claim);
+    return new Promise<ClaimResult>((resolve, reject) => {
+      this.#queue.push({ claim, resolve, reject });
+      if (!this.#flushQueued) {
+        this.#flushQueued = true;
+        // The requests whose data arrived in the same poll phase submit their claims first.
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  private async alone(claim: Claim): Promise<ClaimResult> {
+    const result = await this.pools.writeTx((tx) => applyClaim(tx, claim));
+    this.committed();
+    return result;
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#queue;
+    this.#queue = [];
+    this.#flushQueued = false;
+    if (batch.length === 1) {
+      const [only] = batch;
+      this.alone(only!.claim).then(only!.resolve, only!.reject);
+      return;
+    }
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.pools.writeTx((tx) =>
+        applyCreateClaims(
+          tx,
+          batch.map((queued) => queued.claim),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof EngineError) {
+        // The transaction failed as a whole (busy, unavailable): none of the batch was written.
+        for (const queued of batch) queued.reject(error);
+        return;
+      }
+      // A failed statement: one by one, so it stays with the claim that caused it.
+      for (const queued of batch) this.alone(queued.claim).then(queued.resolve, queued.reject);
+      return;
+    }
+    if (outcomes.some((outcome) => outcome.ok)) this.committed();
+    batch.forEach((queued, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) queued.resolve(outcome.result);
+      else queued.reject(outcome.error);
+    });
+  }
+}

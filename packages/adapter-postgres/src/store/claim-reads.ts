@@ -1,0 +1,211 @@
+/**
+ * The rows a claim touches, read for the engine's claim rules (`ClaimRows`)
+ * inside the claim's write transaction (READ COMMITTED). Rows are locked in
+ * one fixed order by every claim — instances by id, then members by name,
+ * then project counters by (project, shard) — so two claims never wait for
+ * each other in a cycle, and each read that decides comes from a statement
+ * that starts after its locks were granted: in READ COMMITTED a statement
+ * sees what committed before it began, so a lock statement and the read
+ * after it are always two statements (a read in the same statement as the
+ * lock could use a snapshot from before the previous holder committed).
+ */
+import {
+  type Claim,
+  type ClaimRows,
+  claimReads,
+  type InstanceRecord,
+  type Ledger,
+  nameKey,
+  newRecordsOf,
+  type ProjectTotals,
+  type ProviderRows,
+  projectTotalsToRead,
+  providersToRead,
+  zeroProjectTotals,
+} from "@berth/engine";
+import type { Tx } from "../connection/pools.js";
+import { loadInstancesByIds } from "./instance-rows.js";
+import { PROJECT_SHARDS } from "./project-shards.js";
+
+export interface ReadRows {
+  rows: ClaimRows;
+  /** Row id of every provider in `rows.providers`, by name. */
+  memberIds: Map<string, number>;
+}
+
+type InventoryTuple = [string, number, number, number, number, number, number];
+type UsageTuple = [string, Ledger, number];
+
+export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
+  const reads = claimReads(claim);
+  // 1. The instances removed or replaced: lock, then read their current versions.
+  const instances = new Map<string, InstanceRecord>();
+  if (reads.instanceIds.length > 0) {
+    await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [
+      reads.instanceIds,
+    ]);
+    for (const instance of await loadInstancesByIds(tx, reads.instanceIds))
+      instances.set(instance.id, instance);
+  }
+  // 2. Taken ids, name holders, existing projects; the projects, profiles and
+  //    placement groups the new records name are share-locked, so none of
+  //    them can be deleted before this claim commits.
+  const existing = await lookUpExisting(tx, claim, reads);
+  // 3. The providers: lock the member rows in name order, then read their
+  //    inventories and usage.
+  const { providers, memberIds } = await lockProviders(tx, providersToRead(claim, instances));
+  // 4. Limit counters, only for projects whose limits the claim could pass: lock every shard, then sum.
+  const projectTotals = await readProjectTotals(tx, projectTotalsToRead(claim, instances));
+  return { rows: { instances, ...existing, providers, projectTotals }, memberIds };
+}
+
+type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
+
+export async function lookUpExisting(
+  tx: Tx,
+  claim: Claim,
+  reads: ReturnType<typeof claimReads>,
+): Promise<Existing> {
+  const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
+  const records = newRecordsOf(claim);
+  if (records.length === 0) return existing;
+  const profiles = new Set<string>();
+  const groups = new Set<string>();
+  for (const record of records) {
+    for (const profile of record.profiles) profiles.add(JSON.stringify([record.project, profile]));
+    if (record.placementGroup !== null) groups.add(JSON.stringify([record.project, record.placementGroup]));
+  }
+  const rows = await tx.rows<{
+    kind: string;
+    id: string | null;
+    project: string | null;
+    name: string | null;
+  }>(
+    `WITH wanted_projects AS (
+       SELECT name FROM projects WHERE name = ANY($3::text[]) ORDER BY name FOR KEY SHARE
+     ), wanted_profiles AS (
+       SELECT 1 FROM profiles AS p JOIN jsonb_array_elements($4::jsonb) AS w
+         ON p.project = w->>0 AND p.name = w->>1 ORDER BY p.project, p.name FOR KEY SHARE OF p
+     ), wanted_groups AS (
+       SELECT 1 FROM placement_groups AS g JOIN jsonb_array_elements($5::jsonb) AS w
+         ON g.project = w->>0 AND g.name = w->>1 ORDER BY g.project, g.name FOR KEY SHARE OF g
+     )
+     SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id = ANY($1::text[])
+     UNION ALL
+     SELECT 'name', i.id, i.project, i.name FROM jsonb_array_elements($2::jsonb) AS w
+       JOIN instances AS i ON i.project = w->>0 AND i.name = w->>1 AND i.name <> ''
+     UNION ALL
+     SELECT 'project', NULL, name, NULL FROM wanted_projects
+     UNION ALL
+     SELECT 'lock', NULL, NULL, NULL FROM (SELECT count(*) FROM wanted_profiles) AS a, (SELECT count(*) FROM wanted_groups) AS b`,
+    [
+      reads.createIds,
+      JSON.stringify(reads.names),
+      reads.projects,
+      `[${[...profiles].join(",")}]`,
+      `[${[...groups].join(",")}]`,
+    ],
+  );
+  for (const row of rows) {
+    if (row.kind === "id") existing.takenIds.add(String(row.id));
+    else if (row.kind === "name")
+      existing.nameHolders.set(nameKey(String(row.project), String(row.name)), String(row.id));
+    else if (row.kind === "project") existing.projects.add(String(row.project));
+  }
+  return existing;
+}
+
+export async function readProjectTotals(
+  tx: Tx,
+  projects: readonly string[],
+): Promise<Map<string, ProjectTotals>> {
+  const totals = new Map<string, ProjectTotals>();
+  if (projects.length === 0) return totals;
+  for (const project of projects) totals.set(project, zeroProjectTotals());
+  // Every shard must exist to be locked: a missing one would let two limit checks pass at once.
+  await tx.run(
+    `INSERT INTO project_usage (project, shard)
+     SELECT p, s FROM unnest($1::text[]) AS p, generate_series(0, ${PROJECT_SHARDS - 1}) AS s
+     ON CONFLICT DO NOTHING`,
+    [projects],
+  );
+  await tx.run(
+    "SELECT 1 FROM project_usage WHERE project = ANY($1::text[]) ORDER BY project, shard FOR UPDATE",
+    [projects],
+  );
+  for (const row of await tx.rows<Record<string, number | string>>(
+    `SELECT project, sum(instances)::bigint AS instances, sum(containers)::bigint AS containers,
+            sum(virtual_machines)::bigint AS virtual_machines, sum(cpu)::bigint AS cpu,
+            sum(memory_bytes)::bigint AS memory_bytes, sum(disk_bytes)::bigint AS disk_bytes
+     FROM project_usage WHERE project = ANY($1::text[]) GROUP BY project`,
+    [projects],
+  )) {
+    totals.set(String(row.project), {
+      instances: Number(row.instances),
+      containers: Number(row.containers),
+      virtualMachines: Number(row.virtual_machines),
+      cpu: Number(row.cpu),
+      memoryBytes: Number(row.memory_bytes),
+      diskBytes: Number(row.disk_bytes),
+    });
+  }
+  return totals;
+}
+
+/** Locks the named members' rows (in name order), then reads their inventories and usage. */
+export async function lockProviders(
+  tx: Tx,
+  names: readonly string[],
+): Promise<{ providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
+  const providerNames = [...new Set(names)].sort();
+  const providers = new Map<string, ProviderRows>();
+  const memberIds = new Map<string, number>();
+  if (providerNames.length > 0) {
+    const locked = await tx.rows<{ id: number; name: string }>(
+      "SELECT id, name FROM members WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE",
+      [providerNames],
+    );
+    if (locked.length > 0) {
+      const [row] = await tx.rows<{ state: string | null }>(
+        `SELECT json_agg(json_build_array(m.id, m.name,
+           coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
+                                                      allocation_ratio))
+                     FROM inventories WHERE member_id = m.id), '[]'),
+           coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
+                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]')))::text AS state
+         FROM members AS m WHERE m.id = ANY($1::bigint[])`,
+        [locked.map((member) => member.id)],
+      );
+      const members = JSON.parse(row?.state ?? "[]") as [number, string, InventoryTuple[], UsageTuple[]][];
+      for (const [id, name, inventoryRows, usageRows] of members) {
+        memberIds.set(name, id);
+        const provider = {
+          inventories: {} as Record<string, ProviderRows["inventories"][string]>,
+          used: {} as Record<string, number>,
+          forthcoming: {} as Record<string, number>,
+        };
+        for (const [
+          resourceClass,
+          total,
+          reserved,
+          minUnit,
+          maxUnit,
+          stepSize,
+          allocationRatio,
+        ] of inventoryRows) {
+          provider.inventories[resourceClass] = {
+            total,
+            reserved,
+            minUnit,
+            maxUnit,
+            stepSize,
+            allocationRatio,
+          };
+        }
+        for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
+        providers.set(name, provider);
+      }
+    }
+  }
+  return { providers, memberIds };
+}

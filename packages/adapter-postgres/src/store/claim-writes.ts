@@ -1,0 +1,164 @@
+/**
+ * The rows a checked claim writes. Nothing here checks anything: the
+ * engine's claim rules did, against the rows claim-reads.ts read and locked
+ * in the same transaction. A replaced instance is updated in place (its row
+ * keeps its identity, so the lock a concurrent claim waits on stays
+ * meaningful) and moves to the end of the listing order, as a new version
+ * does in the other stores.
+ */
+import { type ChangeEntry, type CheckedClaim, claimEffectOf, type InstanceRecord } from "@berth/engine";
+import type { Tx } from "../connection/pools.js";
+import { appendChanges } from "./feed-writes.js";
+import { randomShard } from "./project-shards.js";
+
+function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
+  return [
+    record.id,
+    record.project,
+    record.name,
+    record.type,
+    memberId,
+    record.forthcoming,
+    record.architecture,
+    record.description,
+    record.ephemeral,
+    record.profiles,
+    record.config,
+    record.devices,
+    record.instanceType,
+    record.flavor,
+    record.source,
+    record.placementGroup,
+    record.origin,
+    record.createdAt,
+    record.limitsUsage.cpu,
+    record.limitsUsage.memoryBytes,
+    record.limitsUsage.diskBytes,
+    record.revision,
+  ];
+}
+
+/** The JSON array of a row, typed column by column (one bound parameter for the whole list). */
+const INSTANCE_SELECT = `SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::bigint, (r->>5)::boolean, r->>6, r->>7,
+  (r->>8)::boolean, r->9, r->10, r->11, r->>12, r->>13, CASE WHEN jsonb_typeof(r->14) = 'null' THEN NULL ELSE r->14 END,
+  r->>15, r->>16, r->>17, (r->>18)::bigint, (r->>19)::bigint, (r->>20)::bigint, (r->>21)::int
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`;
+
+const INSTANCE_COLUMNS = `id, project, name, type, member_id, forthcoming, architecture, description, ephemeral,
+  profiles, config, devices, instance_type, flavor, source, placement_group, origin, created_at,
+  limits_cpu, limits_memory_bytes, limits_disk_bytes, revision`;
+
+/** One row per (member, class, ledger): repeated rows in a record are summed, in list order. */
+function allocationRows(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[][] {
+  const merged: [string, number, string, string, number, number][] = [];
+  for (const row of record.allocations) {
+    const memberId = memberIds.get(row.member);
+    // Only zero-amount rows can name a member that is gone (the rules refused the rest).
+    if (memberId === undefined) continue;
+    const existing = merged.find(
+      (m) => m[1] === memberId && m[2] === row.resourceClass && m[3] === row.ledger,
+    );
+    if (existing !== undefined) existing[4] += row.amount;
+    else merged.push([record.id, memberId, row.resourceClass, row.ledger, row.amount, merged.length]);
+  }
+  return merged;
+}
+
+export async function writeClaim(
+  tx: Tx,
+  claim: CheckedClaim,
+  memberIds: ReadonlyMap<string, number>,
+  extraEntries: readonly ChangeEntry[] = [],
+): Promise<void> {
+  const storedIds = new Set(claim.stored.map((record) => record.id));
+  const removedIds = new Set(claim.removed.map((record) => record.id));
+  const deleted = claim.removed.filter((record) => !storedIds.has(record.id)).map((record) => record.id);
+  const replaced = claim.stored.filter((record) => removedIds.has(record.id));
+  const created = claim.stored.filter((record) => !removedIds.has(record.id));
+  if (deleted.length > 0) await tx.run("DELETE FROM instances WHERE id = ANY($1::text[])", [deleted]);
+  if (replaced.length > 0) {
+    const ids = replaced.map((record) => record.id);
+    await tx.run("DELETE FROM allocations WHERE instance_id = ANY($1::text[])", [ids]);
+    await tx.run("DELETE FROM instance_profiles WHERE instance_id = ANY($1::text[])", [ids]);
+    await tx.run(
+      `UPDATE instances AS i SET (${INSTANCE_COLUMNS}, seq) = (SELECT v.*, nextval('instances_seq')
+         FROM (${INSTANCE_SELECT.replace("ORDER BY n", "")}) AS v (${INSTANCE_COLUMNS.replaceAll("\n", "")})
+         WHERE v.id = i.id)
+       WHERE i.id = ANY($2::text[])`,
+      [JSON.stringify(replaced.map((record) => instanceRow(record, memberIds.get(record.location)!))), ids],
+    );
+  }
+  if (created.length > 0) {
+    await tx.run(`INSERT INTO instances (${INSTANCE_COLUMNS}) ${INSTANCE_SELECT}`, [
+      JSON.stringify(created.map((record) => instanceRow(record, memberIds.get(record.location)!))),
+    ]);
+  }
+  const allocations = claim.stored.flatMap((record) => allocationRows(record, memberIds));
+  if (allocations.length > 0) {
+    await tx.run(
+      `INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)
+       SELECT r->>0, (r->>1)::bigint, r->>2, r->>3, (r->>4)::bigint, (r->>5)::int
+       FROM jsonb_array_elements($1::jsonb) AS r`,
+      [JSON.stringify(allocations)],
+    );
+  }
+  const links = claim.stored.flatMap((record) =>
+    [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
+  );
+  if (links.length > 0) {
+    await tx.run(
+      `INSERT INTO instance_profiles (instance_id, project, profile)
+       SELECT r->>0, r->>1, r->>2 FROM jsonb_array_elements($1::jsonb) AS r`,
+      [JSON.stringify(links)],
+    );
+  }
+  if (claim.usageChanges.length > 0) {
+    await tx.run(
+      `INSERT INTO usage (member_id, resource_class, ledger, amount)
+       SELECT (r->>0)::bigint, r->>1, r->>2, (r->>3)::bigint FROM jsonb_array_elements($1::jsonb) AS r
+       ORDER BY 1, 2, 3
+       ON CONFLICT (member_id, resource_class, ledger) DO UPDATE SET amount = usage.amount + excluded.amount`,
+      [
+        JSON.stringify(
+          claim.usageChanges.map((change) => [
+            memberIds.get(change.provider)!,
+            change.resourceClass,
+            change.ledger,
+            change.amount,
+          ]),
+        ),
+      ],
+    );
+  }
+  if (claim.projectChanges.size > 0) {
+    // One shard per claim (see project-shards.ts); a limit check sums them all.
+    const shard = randomShard();
+    await tx.run(
+      `INSERT INTO project_usage (project, shard, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)
+       SELECT r->>0, $2, (r->>1)::bigint, (r->>2)::bigint, (r->>3)::bigint, (r->>4)::bigint, (r->>5)::bigint,
+              (r->>6)::bigint
+       FROM jsonb_array_elements($1::jsonb) AS r ORDER BY 1
+       ON CONFLICT (project, shard) DO UPDATE SET instances = project_usage.instances + excluded.instances,
+         containers = project_usage.containers + excluded.containers,
+         virtual_machines = project_usage.virtual_machines + excluded.virtual_machines,
+         cpu = project_usage.cpu + excluded.cpu, memory_bytes = project_usage.memory_bytes + excluded.memory_bytes,
+         disk_bytes = project_usage.disk_bytes + excluded.disk_bytes`,
+      [
+        JSON.stringify(
+          [...claim.projectChanges].map(([project, t]) => [
+            project,
+            t.instances,
+            t.containers,
+            t.virtualMachines,
+            t.cpu,
+            t.memoryBytes,
+            t.diskBytes,
+          ]),
+        ),
+        shard,
+      ],
+    );
+  }
+  // Last: the feed entry's id is drawn after every lock this claim took.
+  await appendChanges(tx, [{ kind: "claim", effect: claimEffectOf(claim) }, ...extraEntries]);
+}

@@ -1,0 +1,238 @@
+import {
+  type ChangeFeed,
+  type Claim,
+  type ClaimResult,
+  type ConfigRecord,
+  EngineError,
+  type InstanceFilter,
+  type InstanceRecord,
+  type InventoryRecord,
+  type MemberPatch,
+  type MemberRecord,
+  type MemberUsage,
+  type NewMember,
+  type Store,
+  type StoreSnapshot,
+} from "@berth/engine";
+import type { Pools, TxWork } from "../connection/pools.js";
+import { redactedUrl } from "../connection/store-url.js";
+import type { MigrationReport } from "../migrations/apply-migrations.js";
+import { type Catalogs, createCatalogs } from "./catalogs.js";
+import { type CheckReport, checkInvariants } from "./check.js";
+import { ClaimBatcher } from "./claim-batcher.js";
+import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
+import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
+import { acquireLease, releaseLease } from "./leases.js";
+import { loadMember, loadMembers } from "./member-rows.js";
+import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
+import { readConfig, writeConfig } from "./server-config.js";
+import { readSnapshot } from "./snapshot.js";
+import { PostgresTokenStore } from "./token-store.js";
+
+export interface PostgresStoreOptions {
+  /** Clock for `createdAt` of new members (tests). */
+  now?: () => string;
+  /** How long change-feed entries are kept (ms). Default 15 minutes. */
+  feedRetentionMs?: number;
+  /** Called with connection errors the store recovers from by itself (logging). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** How often this store prunes old change-feed entries. */
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * The engine's Store port over one PostgreSQL database, shared by any
+ * number of berthd servers. Build it with `openPostgresStore`.
+ */
+export class PostgresStore implements Store {
+  readonly groups: Catalogs["groups"];
+  readonly projects: Catalogs["projects"];
+  readonly profiles: Catalogs["profiles"];
+  readonly flavors: Catalogs["flavors"];
+  readonly images: Catalogs["images"];
+  readonly placementGroups: Catalogs["placementGroups"];
+  readonly resourceClasses: Catalogs["resourceClasses"];
+  readonly feed: ChangeFeed;
+  /** The server's API tokens, in this database (not part of the engine's Store port). */
+  readonly tokens: PostgresTokenStore;
+  readonly #listener: FeedListener;
+  readonly #now: () => string;
+  readonly #pruneTimer: NodeJS.Timeout;
+  readonly #claims: ClaimBatcher;
+  #closed = false;
+
+  constructor(
+    private readonly pools: Pools,
+    /** What opening did to the schema. */
+    readonly migrations: MigrationReport,
+    options: PostgresStoreOptions = {},
+  ) {
+    this.#now = options.now ?? (() => new Date().toISOString());
+    this.#listener = new FeedListener(pools.url, options.onConnectionError);
+    this.#listener.start();
+    this.feed = postgresFeed(pools, this.#listener);
+    this.#claims = new ClaimBatcher(pools, () => this.#listener.notify());
+    this.tokens = new PostgresTokenStore(pools);
+    const catalogs = createCatalogs(pools, () => this.#listener.notify());
+    this.groups = catalogs.groups;
+    this.projects = catalogs.projects;
+    this.profiles = catalogs.profiles;
+    this.flavors = catalogs.flavors;
+    this.images = catalogs.images;
+    this.placementGroups = catalogs.placementGroups;
+    this.resourceClasses = catalogs.resourceClasses;
+    const retention = options.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS;
+    this.#pruneTimer = setInterval(() => {
+      pruneFeed(pools, retention).catch((error: unknown) =>
+        options.onConnectionError?.(error instanceof Error ? error : new Error(String(error))),
+      );
+    }, PRUNE_EVERY_MS);
+    this.#pruneTimer.unref();
+  }
+
+  /** Where it lives, without the password. */
+  get location(): string {
+    return redactedUrl(this.pools.url);
+  }
+
+  /** Whether the LISTEN connection is up (wake-ups delivered). */
+  get listening(): boolean {
+    return this.#listener.live;
+  }
+
+  snapshot(): Promise<StoreSnapshot> {
+    return this.read((tx) => readSnapshot(tx), true);
+  }
+
+  listMembers(): Promise<MemberRecord[]> {
+    return this.read((tx) => loadMembers(tx));
+  }
+
+  getMember(name: string): Promise<MemberRecord | undefined> {
+    return this.read((tx) => loadMember(tx, name));
+  }
+
+  createMember(member: NewMember): Promise<MemberRecord> {
+    return this.write((tx) => createMember(tx, member, this.#now()));
+  }
+
+  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
+    return this.write((tx) => updateMember(tx, name, patch, expectedGeneration), patchMovesFeed(patch));
+  }
+
+  setInventories(
+    name: string,
+    inventories: Record<string, InventoryRecord>,
+    expectedGeneration: number,
+  ): Promise<MemberRecord> {
+    return this.write((tx) => setInventories(tx, name, inventories, expectedGeneration));
+  }
+
+  deleteMember(name: string): Promise<void> {
+    return this.write((tx) => deleteMember(tx, name));
+  }
+
+  async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
+    if (name === "") return undefined;
+    return this.read((tx) => loadInstanceByName(tx, project, name));
+  }
+
+  async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
+    return (await this.read((tx) => loadInstancesByIds(tx, [id])))[0];
+  }
+
+  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
+    return this.read((tx) => listInstances(tx, filter));
+  }
+
+  /** Concurrent create claims share one transaction (see ClaimBatcher); each succeeds or fails on its own. */
+  claim(claim: Claim): Promise<ClaimResult> {
+    if (this.#closed) return Promise.reject(new EngineError("internal", "store is closed"));
+    return this.#claims.claim(claim);
+  }
+
+  async memberUsage(names: string[]): Promise<MemberUsage[]> {
+    if (names.length === 0) return [];
+    const rows = await this.read((tx) =>
+      tx.rows<{
+        member: string;
+        resource_class: string | null;
+        ledger: "used" | "forthcoming" | null;
+        amount: number | null;
+      }>(
+        `SELECT m.name AS member, u.resource_class, u.ledger, u.amount
+         FROM members AS m LEFT JOIN usage AS u ON u.member_id = m.id AND u.amount <> 0
+         WHERE m.name = ANY($1::text[]) ORDER BY m.id`,
+        [names],
+      ),
+    );
+    const usage = new Map<string, MemberUsage>();
+    for (const row of rows) {
+      let entry = usage.get(row.member);
+      if (entry === undefined)
+        usage.set(row.member, (entry = { member: row.member, used: {}, forthcoming: {} }));
+      if (row.resource_class !== null && row.ledger !== null)
+        entry[row.ledger][row.resource_class] = Number(row.amount);
+    }
+    return names.filter((name) => usage.has(name)).map((name) => usage.get(name)!);
+  }
+
+  getConfig(): Promise<ConfigRecord> {
+    return this.read((tx) => readConfig(tx));
+  }
+
+  async getConfigVersion(): Promise<number> {
+    return (await this.getConfig()).version;
+  }
+
+  setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
+    return this.write((tx) => writeConfig(tx, patch, expectedVersion));
+  }
+
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    this.assertOpen();
+    return acquireLease(this.pools, name, holder, ttlMs);
+  }
+
+  releaseLease(name: string, holder: string): Promise<void> {
+    this.assertOpen();
+    return releaseLease(this.pools, name, holder);
+  }
+
+  /** Verifies the store's invariants on one consistent read; see `checkInvariants`. */
+  check(): Promise<CheckReport> {
+    return this.read((tx) => checkInvariants(tx), true);
+  }
+
+  /** Deletes change-feed entries older than `retentionMs` (done every minute by itself). */
+  pruneFeed(retentionMs: number): Promise<number> {
+    this.assertOpen();
+    return pruneFeed(this.pools, retentionMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#pruneTimer);
+    await this.#listener.close();
+    await this.pools.close();
+  }
+
+  private assertOpen(): void {
+    if (this.#closed) throw new EngineError("internal", "store is closed");
+  }
+
+  private read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {
+    if (this.#closed) return Promise.reject(new EngineError("internal", "store is closed"));
+    return this.pools.readTx(work, { repeatableRead });
+  }
+
+  /** A write transaction; on commit the other servers are woken (when it wrote a feed entry). */
+  private async write<T>(work: TxWork<T>, movesFeed = true): Promise<T> {
+    if (this.#closed) throw new EngineError("internal", "store is closed");
+    const result = await this.pools.writeTx(work);
+    if (movesFeed) this.#listener.notify();
+    return result;
+  }
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+import { sharedTestConfig } from "../../vitest.shared.js";
+
+export default defineConfig({
+  ...sharedTestConfig,
+  test: {
+    ...sharedTestConfig.test,
+    // One real PostgreSQL server for the run; each test file creates its own database.
+    globalSetup: ["src/testing/global-setup.ts"],
+  },
+});

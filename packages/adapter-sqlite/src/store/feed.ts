@@ -1,0 +1,87 @@
+/**
+ * The change feed over SQLite: a cursor is the last id read. Reading is one
+ * statement, and none at all while nothing can have been appended: no other
+ * connection committed (`PRAGMA data_version`, read once per event-loop
+ * turn) and no write through this store ended since the last read.
+ */
+import type { ChangeEntry, FeedRead } from "@berth/engine";
+import type { Connection } from "../connection/open-connection.js";
+
+/** How long entries are kept (ms); a reader whose cursor is older re-hydrates from a snapshot. */
+export const DEFAULT_FEED_RETENTION_MS = 15 * 60_000;
+
+export class SqliteFeed {
+  /** The database state at the last read and the cursor it ended at. */
+  #last: { key: string; cursor: string } | undefined;
+
+  constructor(private readonly connection: Connection) {}
+
+  async read(cursor: string): Promise<FeedRead> {
+    const after = Number(cursor);
+    if (!Number.isSafeInteger(after)) throw new Error(`Not a SQLite change-feed cursor: "${cursor}"`);
+    const dataVersion = await this.connection.dataVersion();
+    // Taken before the read: a change landing meanwhile makes the answer newer than its key, never older.
+    const key = dataVersion === undefined ? undefined : `${dataVersion}/${this.connection.writes}`;
+    if (key !== undefined && this.#last?.key === key && this.#last.cursor === cursor) {
+      return { entries: [], cursor };
+    }
+    const read = await this.connection.read(async (_db, raw) => {
+      const [horizon] = await raw.rows("SELECT pruned_through FROM feed_horizon WHERE id = 1");
+      if (horizon !== undefined && Number(horizon.pruned_through) > after) {
+        const [head] = await raw.rows("SELECT coalesce(max(id), 0) AS id FROM change_log");
+        return { entries: [], cursor: String(head?.id ?? after), reset: true as const };
+      }
+      const rows = await raw.rows("SELECT id, entry FROM change_log WHERE id > ? ORDER BY id", [after]);
+      const entries = rows.map((row) => JSON.parse(String(row.entry)) as ChangeEntry);
+      const last = rows[rows.length - 1];
+      return { entries, cursor: last === undefined ? cursor : String(last.id) };
+    });
+    if (key !== undefined && read.reset === undefined) this.#last = { key, cursor: read.cursor };
+    return read;
+  }
+
+  /** The cursor of the current state (inside a snapshot's read transaction). */
+  static async head(raw: { rows(sql: string): Promise<Record<string, unknown>[]> }): Promise<string> {
+    const [row] = await raw.rows("SELECT coalesce(max(id), 0) AS id FROM change_log");
+    return String(row?.id ?? 0);
+  }
+}
+
+/** Deletes entries older than `retentionMs` and records the highest id removed. */
+export async function pruneFeed(connection: Connection, retentionMs: number): Promise<number> {
+  return connection.write(async (_db, raw) => {
+    const cutoff = Date.now() - retentionMs;
+    const [row] = await raw.rows("SELECT max(id) AS id FROM change_log WHERE at < ?", [cutoff]);
+    if (row?.id === null || row?.id === undefined) return 0;
+    await raw.run(
+      "INSERT INTO feed_horizon (id, pruned_through) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)",
+      [Number(row.id)],
+    );
+    return raw.run("DELETE FROM change_log WHERE id <= ?", [Number(row.id)]);
+  });
+}
+
+/** Acquires or renews a named lease (see the engine's Store.acquireLease). */
+export async function acquireLease(
+  connection: Connection,
+  name: string,
+  holder: string,
+  ttlMs: number,
+): Promise<boolean> {
+  return connection.write(async (_db, raw) => {
+    const now = Date.now();
+    const changed = await raw.run(
+      `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE leases.holder = excluded.holder OR leases.expires_at < ?`,
+      [name, holder, now + Math.max(1, Math.round(ttlMs)), now],
+    );
+    return changed === 1;
+  });
+}
+
+export async function releaseLease(connection: Connection, name: string, holder: string): Promise<void> {
+  await connection.write((_db, raw) =>
+    raw.run("DELETE FROM leases WHERE name = ? AND holder = ?", [name, holder]),
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * What a claim did, as the change feed carries it: the rules' usage changes
+ * and the instances that went and came, grouped by what the model counts
+ * (member, project, type, ledger, placement group, limits usage). A bulk of
+ * 10,000 identical instances on 1,000 members is ~1,000 groups, not 10,000
+ * records. Every Store writes `claimEffectOf(checked)` in the claim's own
+ * transaction; engines apply it with `applyClaimEffect` (apply.ts).
+ */
+import type { CheckedClaim } from "../claim-rules/check-claim.js";
+import { type ClaimEffect, type CountedChange, countedChangeOf } from "../store/change-feed.js";
+import type { InstanceRecord } from "../store/records.js";
+
+function shapeKey(instance: InstanceRecord): string {
+  const { limitsUsage: limits } = instance;
+  return [
+    instance.location,
+    instance.project,
+    instance.type,
+    instance.forthcoming ? 1 : 0,
+    instance.placementGroup ?? "\u0000",
+    limits.cpu,
+    limits.memoryBytes,
+    limits.diskBytes,
+  ].join("\u0001");
+}
+
+export function claimEffectOf(
+  checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges">,
+): ClaimEffect {
+  const groups = new Map<string, CountedChange>();
+  const count = (instance: InstanceRecord, sign: number) => {
+    const key = shapeKey(instance);
+    const group = groups.get(key);
+    if (group !== undefined) {
+      group.count += sign;
+      return;
+    }
+    groups.set(key, countedChangeOf(instance, sign));
+  };
+  for (const old of checked.removed) count(old, -1);
+  for (const record of checked.stored) count(record, 1);
+  return {
+    usage: checked.usageChanges.map((change) => [
+      change.provider,
+      change.resourceClass,
+      change.ledger,
+      change.amount,
+    ]),
+    // A move within one member with the same shape nets out: nothing to count.
+    instances: [...groups.values()].filter((group) => group.count !== 0),
+  };
+}

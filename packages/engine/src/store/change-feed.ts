@@ -1,0 +1,114 @@
+/**
+ * The change feed: how engines sharing one store (processes on one SQLite
+ * file, berthd servers on one PostgreSQL) stay in step. Every committed
+ * change a model depends on gets an entry, written in the same transaction
+ * as the change: claims of every kind (creates, bulk batches, reservations,
+ * commits, moves, evacuations, rebalances, deletions) with what they did to
+ * usage and counts, and which member, catalog table or config to re-read
+ * otherwise. Heartbeats are the exception: they arrive every few seconds per
+ * member and reach other engines through `tick()` (heartbeat-sync.ts).
+ *
+ * The log is the truth; a wake-up (`watch`) only says "read now". A reader
+ * keeps an opaque cursor and reads everything committed after it, in an
+ * order consistent with the order conflicting writes committed in (a write
+ * that waited for another's locks comes after it), so applying the entries
+ * of a read in the order given yields the state the store had.
+ */
+import type { InstanceRecord, Ledger } from "./records.js";
+
+/**
+ * What a claim did to the aggregates an engine's model keeps, in a compact
+ * form (`claimEffectOf` in src/feed/claim-effect.ts builds it from the
+ * rules' `CheckedClaim`; every Store writes it as given).
+ */
+export interface ClaimEffect {
+  /** Usage changes per (provider, class, ledger). */
+  usage: [provider: string, resourceClass: string, ledger: Ledger, amount: number][];
+  /**
+   * Instances that appeared (count > 0) or went (count < 0), grouped by
+   * everything the model counts them by; the limits usage is per instance.
+   */
+  instances: CountedChange[];
+}
+
+export interface CountedChange {
+  member: string;
+  project: string;
+  type: "container" | "virtual-machine";
+  forthcoming: boolean;
+  placementGroup: string | null;
+  cpu: number;
+  memoryBytes: number;
+  diskBytes: number;
+  /** Instances of exactly this shape added (negative: removed). */
+  count: number;
+}
+
+/** `count` instances of `instance`'s shape (negative: gone). */
+export function countedChangeOf(instance: InstanceRecord, count: number): CountedChange {
+  return {
+    member: instance.location,
+    project: instance.project,
+    type: instance.type,
+    forthcoming: instance.forthcoming,
+    placementGroup: instance.placementGroup,
+    cpu: instance.limitsUsage.cpu,
+    memoryBytes: instance.limitsUsage.memoryBytes,
+    diskBytes: instance.limitsUsage.diskBytes,
+    count,
+  };
+}
+
+/** The catalog tables a change can name (their rows are re-read whole). */
+export type CatalogTableName =
+  | "groups"
+  | "projects"
+  | "profiles"
+  | "flavors"
+  | "images"
+  | "placementGroups"
+  | "resourceClasses";
+
+export type ChangeEntry =
+  | { kind: "claim"; effect: ClaimEffect }
+  /**
+   * A member created, deleted, or changed in a field other than its
+   * heartbeat/state. `joinOrder` tells a member from an earlier one of the
+   * same name (deleted and created again).
+   */
+  | { kind: "member"; name: string; joinOrder: number; change: "created" | "updated" | "deleted" }
+  | { kind: "catalog"; table: CatalogTableName }
+  | { kind: "config" };
+
+export interface FeedRead {
+  /** Changes committed after the cursor read from, in order. */
+  entries: ChangeEntry[];
+  /** Where the next read starts. */
+  cursor: string;
+  /**
+   * The cursor is older than what the store still keeps (entries are
+   * pruned after a while): the reader must re-hydrate from a snapshot.
+   */
+  reset?: true;
+}
+
+/** A wake-up subscription. */
+export interface FeedWatch {
+  /**
+   * True while wake-ups are delivered (PostgreSQL: the LISTEN connection is
+   * up). While false the reader must read before every operation.
+   */
+  live(): boolean;
+  stop(): void;
+}
+
+export interface ChangeFeed {
+  /** Everything committed after `cursor` (from a snapshot or an earlier read). */
+  read(cursor: string): Promise<FeedRead>;
+  /**
+   * Optional: calls `wake` after other writers committed (PostgreSQL
+   * LISTEN/NOTIFY). Without it (or while not live) readers read before every
+   * operation, which must then be cheap when nothing changed.
+   */
+  watch?(wake: () => void): FeedWatch;
+}
