@@ -13,6 +13,10 @@ import { listen, type RunningServer, type TlsFiles } from "../listen.js";
 import { createLogger } from "../logging.js";
 import { ServerMetrics } from "../metrics/server-metrics.js";
 
+/** An LXD envelope as a test reads it (any field, any depth). */
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever the answer holds
+export type Envelope = Record<string, any>;
+
 export interface TestServer {
   url: string;
   socketPath: string;
@@ -27,6 +31,8 @@ export interface TestServer {
   tcp(token?: string): BerthApi;
   /** Client over the Unix socket (no token). */
   local(): BerthApi;
+  /** A JSON request over TCP as admin: the status and the parsed envelope. */
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Envelope }>;
   /** Raw fetch over TCP. */
   fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   close(): Promise<void>;
@@ -91,6 +97,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logs,
     tcp: (token) => new BerthApi({ url, ...(token !== undefined ? { token } : {}) }),
     local: () => new BerthApi({ socketPath }),
+    call: async (method, path, body) => {
+      const headers = new Headers({ authorization: `Bearer ${admin.secret}` });
+      if (body !== undefined) headers.set("content-type", "application/json");
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: (await response.json()) as Envelope };
+    },
     fetch: (path, init = {}) => {
       const { token, headers, ...rest } = init;
       const merged = new Headers(headers);

@@ -7,6 +7,7 @@ import type { CheckedClaim, InstanceRecord } from "@berth/engine";
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
+import { bumpChangeVersion } from "./change-counter.js";
 import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
 import { valuesList } from "./sql-lists.js";
 
@@ -100,6 +101,14 @@ export async function writeClaim(
   memberIds: ReadonlyMap<string, number>,
 ): Promise<void> {
   const { removed, stored } = claim;
+  for (const { member, evacuated } of claim.memberStates) {
+    await raw.run("UPDATE members SET evacuated = ? WHERE id = ?", [
+      evacuated ? 1 : 0,
+      memberIds.get(member)!,
+    ]);
+  }
+  // Other engines re-read member records when the change counter moves.
+  if (claim.memberStates.length > 0) await bumpChangeVersion(raw);
   // Old versions go first (replacements are rewritten whole); the cascade
   // takes their allocations and profile links with them.
   if (removed.length > 0) {

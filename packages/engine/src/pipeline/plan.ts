@@ -7,11 +7,12 @@
 import { exceededLimit } from "../claim-rules/project-limits.js";
 import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../claim-rules/project-usage.js";
 import type { EngineRuntime } from "../engine/runtime.js";
-import { insufficientCapacity, invalid, notFound } from "../errors.js";
+import { insufficientCapacity } from "../errors.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import { type Decision, decide, type ScriptletSetup } from "./decide.js";
-import { type PlacementRequest, subjectOf } from "./request.js";
+import { checkNamedMember } from "./named-member.js";
+import type { PlacementRequest } from "./request.js";
 
 /** Model-level project limit check (the store re-checks atomically, with the same rule). */
 function checkProjectLimits(model: ClusterModel, request: PlacementRequest): void {
@@ -49,19 +50,13 @@ export function plan(runtime: EngineRuntime, request: PlacementRequest, options:
   const model = runtime.model;
   // Moves and evacuations add no instance to the project.
   if (request.reason === "new") checkProjectLimits(model, request);
-  const time = runtime.timing();
   const target = request.target;
   if (target?.kind === "member") {
-    const member = model.member(target.name);
-    if (member === undefined) throw notFound(`Cluster member "${target.name}" not found`);
-    const why = runtime.stack.check(member, request, time, "target");
-    if (why !== undefined) {
-      const message = `Cluster member "${target.name}" can't take ${subjectOf(request)}: it ${why.one}`;
-      throw why.capacity ? insufficientCapacity(message) : invalid(message);
-    }
+    const member = checkNamedMember(runtime, request, target.name);
     return { member, decidedBy: "target", candidates: [member.name], scriptlet: null };
   }
   const listAll = options.scriptlet !== null || options.listAll === true;
+  const time = runtime.timing();
   const set = runtime.stack.candidates(model, request, time, listAll ? "all" : "first");
   return decide(set, request, options.scriptlet, time);
 }

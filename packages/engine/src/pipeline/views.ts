@@ -12,8 +12,9 @@ import type { PlacementRequest } from "./request.js";
 export type MemberStatus = "Online" | "Offline" | "Evacuated";
 
 export function memberStatus(member: MemberState, nowMs: number, offlineThresholdMs: number): MemberStatus {
-  if (member.evacuated) return "Evacuated";
-  return member.isOnline(nowMs, offlineThresholdMs) ? "Online" : "Offline";
+  // As in LXD, a silent member shows Offline whatever its maintenance state (a healed member included).
+  if (!member.isOnline(nowMs, offlineThresholdMs)) return "Offline";
+  return member.evacuated ? "Evacuated" : "Online";
 }
 
 const STATUS_MESSAGES: Record<MemberStatus, string> = {
@@ -100,6 +101,13 @@ export function instanceStatus(record: InstanceRecord): { status: string; code: 
   return record.forthcoming ? { status: "Reserved", code: 112 } : { status: "Stopped", code: 102 };
 }
 
+/** An instance's own config as LXD shows it: an evacuated instance carries `volatile.evacuate.origin`. */
+export function instanceConfig(record: InstanceRecord): Record<string, string> {
+  const config = { ...record.config };
+  if (record.origin !== null) config["volatile.evacuate.origin"] = record.origin;
+  return config;
+}
+
 export function instanceView(record: InstanceRecord): InstanceView {
   const { status, code } = instanceStatus(record);
   return {
@@ -109,7 +117,7 @@ export function instanceView(record: InstanceRecord): InstanceView {
     type: record.type,
     architecture: record.architecture,
     description: record.description,
-    config: { ...record.config },
+    config: instanceConfig(record),
     devices: cloneDevices(record.devices),
     profiles: [...record.profiles],
     ephemeral: record.ephemeral,
