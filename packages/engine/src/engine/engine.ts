@@ -5,6 +5,7 @@
  * aggregate snapshot and keeps it in step.
  */
 import {
+  checkServerConfigCombination,
   checkServerConfigValue,
   type InstancePut,
   type InstancesPost,
@@ -148,6 +149,11 @@ export class Engine {
       const reason = checkServerConfigValue(key, value);
       if (reason !== undefined) throw invalid(serverConfigErrorMessage(key, value, reason));
     }
+    const merged: Record<string, string | undefined> = { ...this.runtime.config.values };
+    for (const [key, value] of Object.entries(patch))
+      merged[key] = value === null || value === "" ? undefined : value;
+    const clash = checkServerConfigCombination(merged);
+    if (clash !== undefined) throw invalid(serverConfigErrorMessage(clash.key, clash.value, clash.reason));
     const scriptlet = patch[SCRIPTLET_KEY];
     if (scriptlet !== undefined && scriptlet !== null)
       checkScriptletValue(this.runtime.scriptletHost, scriptlet);
