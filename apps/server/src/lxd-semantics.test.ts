@@ -85,4 +85,19 @@ describe("LXD and Nova semantics every path obeys", () => {
     );
     expect((await call("PATCH", "/1.0", { config: { "cluster.healing_threshold": "0" } })).status).toBe(200);
   });
+
+  it("item 11: the default cluster group always exists, holds every member and can't be deleted", async () => {
+    expect((await call("GET", "/1.0/cluster/members/n1")).body.metadata.groups).toEqual(["default"]);
+    expect((await call("GET", "/1.0/cluster/groups/default")).body.metadata.members).toEqual(["n1", "n2"]);
+    await refused(
+      "DELETE",
+      "/1.0/cluster/groups/default",
+      undefined,
+      403,
+      "The 'default' cluster group cannot be deleted",
+    );
+    await call("POST", "/1.0/cluster/groups", { name: "fast" });
+    expect((await call("PATCH", "/1.0/cluster/members/n2", { groups: ["fast"] })).status).toBe(200);
+    expect((await call("GET", "/1.0/cluster/members/n2")).body.metadata.groups).toEqual(["default", "fast"]);
+  });
 });

@@ -7,15 +7,17 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { snippetsOf } from "./markdown-snippets.js";
 
 const ROOT = realpathSync(fileURLToPath(new URL("../../../../", import.meta.url)));
 
 describe("README walkthrough", () => {
   it("moves to a temporary folder before berthd or berth write any file", () => {
-    const start = snippetsOf(readFileSync(`${ROOT}/README.md`, "utf8")).get("walkthrough-start");
-    expect(start).toBeDefined();
-    const lines = start!.split("\n");
+    const readme = readFileSync(`${ROOT}/README.md`, "utf8");
+    // The first shell block of the walkthrough's first step.
+    const step = readme.slice(readme.indexOf("### 1. Start a server"));
+    const block = /```sh\n([\s\S]*?)\n```/.exec(step)?.[1];
+    expect(block).toBeDefined();
+    const lines = block!.split("\n");
     const firstWriter = lines.findIndex((line) => line.includes("main.js"));
     expect(firstWriter).toBeGreaterThan(0);
     // Run what comes before berthd starts (minus install/build), from the repository root, as a reader would.

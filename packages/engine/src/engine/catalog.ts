@@ -3,6 +3,7 @@
  * resource classes: validated, stored, and mirrored into the model where the
  * pipeline reads them (groups, projects, placement groups).
  */
+
 import {
   FLAVOR_NAME_PATTERN,
   INSTANCE_NAME_PATTERN,
@@ -45,6 +46,7 @@ import {
   patchedProfile,
   patchedProject,
 } from "./catalog-patches.js";
+import { refuseDefaultGroupChange } from "./default-group.js";
 import { guardedUpdate, type Precondition, type UpdateTarget } from "./guarded-update.js";
 import type { EngineRuntime } from "./runtime.js";
 
@@ -161,11 +163,13 @@ export class Catalog {
     return stored;
   }
   async deleteGroup(name: string): Promise<void> {
+    refuseDefaultGroupChange(name, "deleted");
     await this.store.groups.delete({ name });
     this.runtime.model.groups.delete(name);
   }
 
   async renameGroup(name: string, newName: string): Promise<GroupRecord> {
+    refuseDefaultGroupChange(name, "renamed");
     const group = await this.getGroup(name);
     return renameByCopy(
       () => this.createGroup({ ...group, name: newName }),

@@ -4,6 +4,7 @@
  * `Engine.open({ store })`; the engine hydrates its model from the store's
  * aggregate snapshot and keeps it in step.
  */
+
 import {
   checkServerConfigCombination,
   checkServerConfigValue,
@@ -23,6 +24,7 @@ import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
 import type { ConfigRecord, InstanceRecord, ProjectRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
+import { DEFAULT_GROUP, withDefaultGroup } from "./default-group.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { syncMemberHeartbeats } from "./heartbeat-sync.js";
 import { expansionOf, type InstanceExpansion } from "./instance-expansion.js";
@@ -429,6 +431,17 @@ async function ensureDefaults(store: Store): Promise<void> {
     await store.projects
       .create({ name: "default", description: "Default Berth project", config: {} })
       .catch(ignoreConflict);
+  }
+  if ((await store.groups.get({ name: DEFAULT_GROUP })) === undefined) {
+    await store.groups
+      .create({ name: DEFAULT_GROUP, description: "Default cluster group" })
+      .catch(ignoreConflict);
+  }
+  // Members joined before the default group existed join it now (idempotent: only those missing it).
+  for (const member of await store.listMembers()) {
+    if (!member.groups.includes(DEFAULT_GROUP)) {
+      await store.updateMember(member.name, { groups: withDefaultGroup(member.groups) });
+    }
   }
   if ((await store.profiles.get({ project: "default", name: "default" })) === undefined) {
     await store.profiles

@@ -86,7 +86,11 @@ describe("candidate filters", () => {
     await engine.catalog.createProject({
       name: "p",
       description: "",
-      config: { restricted: "true", "restricted.cluster.groups": "blue" },
+      config: {
+        restricted: "true",
+        "restricted.cluster.target": "allow",
+        "restricted.cluster.groups": "blue",
+      },
     });
     const missing = await failure(engine.createInstance({ name: "a" }, { target: "nope" }));
     expect(missing.kind).toBe("not_found");

@@ -119,7 +119,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await addMember("a");
         await addMember("b");
         const [placed] = (await store.claim({ create: [newInstance("i1", "a", { VCPU: 1 })] })).instances;
-        const version = await store.changeVersion();
+        const version = (await store.changeVersion?.()) ?? 0;
         const moved = {
           ...placed!,
           location: "b",
@@ -147,7 +147,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect((await store.getMember("a"))!.evacuated).toBe(true);
         expect((await store.getInstanceById(placed!.id))!.location).toBe("b");
         // Other engines sharing the store re-read members when the version moves.
-        expect(await store.changeVersion()).toBeGreaterThan(version);
+        if (store.changeVersion !== undefined) expect(await store.changeVersion()).toBeGreaterThan(version);
       });
 
       it("refuses deleting a member that hosts instances or reservations", async () => {
