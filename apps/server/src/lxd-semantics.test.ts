@@ -100,4 +100,49 @@ describe("LXD and Nova semantics every path obeys", () => {
     expect((await call("PATCH", "/1.0/cluster/members/n2", { groups: ["fast"] })).status).toBe(200);
     expect((await call("GET", "/1.0/cluster/members/n2")).body.metadata.groups).toEqual(["default", "fast"]);
   });
+
+  it("item 3: unknown images are refused with LXD's errors; fingerprint prefixes resolve when unique", async () => {
+    await call("POST", "/1.0/images", {
+      fingerprint: `ab12${"0".repeat(60)}`,
+      architecture: "x86_64",
+      aliases: [{ name: "jammy", description: "" }],
+    });
+    await call("POST", "/1.0/images", { fingerprint: `ab34${"0".repeat(60)}`, architecture: "aarch64" });
+    const image = (source: Record<string, string>) => ({ name: "img", source: { type: "image", ...source } });
+    await refused("POST", "/1.0/instances", image({ alias: "jamy" }), 404, "Image alias not found");
+    await refused("POST", "/1.0/instances", image({ fingerprint: "ffff" }), 404, "Image not found");
+    await refused("POST", "/1.0/instances", image({ fingerprint: "ab" }), 400, "More than one image matches");
+    // A unique prefix names its image: x86_64 here, so the aarch64-free cluster takes it.
+    const placed = await call("POST", "/1.0/instances", image({ fingerprint: "ab1" }));
+    expect(placed.status).toBe(201);
+    expect(placed.body.metadata.architecture).toBe("x86_64");
+    // A unique prefix of the aarch64 image: no member runs it.
+    const arm = await call("POST", "/1.0/instances", { ...image({ fingerprint: "ab3" }), name: "img2" });
+    expect(arm.status).toBe(404);
+    expect(arm.body.error).toContain("can't run aarch64");
+    // An image on a remote server is resolved there (LXD), not in Berth's catalog.
+    const remote = await call("POST", "/1.0/instances", {
+      name: "img3",
+      source: {
+        type: "image",
+        alias: "ubuntu/noble",
+        server: "https://images.example",
+        protocol: "simplestreams",
+      },
+    });
+    expect(remote.status).toBe(201);
+  });
+
+  it("item 12: request.architecture is the image's resolved architecture", async () => {
+    const source =
+      "def instance_placement(request, candidate_members):\n    log_info(request.architecture)\n";
+    const response = await server.fetch("/1.0/instances?dry_run=true", {
+      method: "POST",
+      token: server.adminToken,
+      headers: { "x-berth-scriptlet": Buffer.from(source, "utf8").toString("base64") },
+      body: JSON.stringify({ name: "arch", source: { type: "image", alias: "jammy" } }),
+    });
+    const result = (await response.json()) as { metadata: { log: { message: string }[] } };
+    expect(result.metadata.log.map((line) => line.message)).toEqual(["x86_64"]);
+  });
 });

@@ -242,7 +242,7 @@ describe("berth against berthd: instances", { timeout: 180_000 }, () => {
     // A new name is free text: nothing from the server.
     expect(newName).toBe("");
     // The groups already typed are not offered again; the typed head is kept.
-    expect(groupList).toBe("rack-a,fast\n");
+    expect(groupList).toBe("rack-a,default\nrack-a,fast\n");
     expect(profiles).toBe("default\n");
     expect(moreInstances).toBe("b1\nb2\nb3\nbar\n");
     await ok(["cluster", "group", "delete", "fast"]);

@@ -54,7 +54,9 @@ export interface ExpandedRequest {
 export interface ExpansionCatalog {
   profile(name: string): ProfileRecord | undefined;
   flavor(name: string): FlavorRecord | undefined;
+  /** A local image by fingerprint or unique prefix; throws LXD's lookup errors (catalog-cache.ts). */
   imageByFingerprint(fingerprint: string): ImageRecord | undefined;
+  /** A local image by alias; throws "Image alias not found". */
   imageByAlias(alias: string): ImageRecord | undefined;
   /** Server `images.default_architecture` (or ""). */
   defaultArchitecture: string;
@@ -86,7 +88,9 @@ export function mergeProfiles(
 function architecturesOf(spec: InstancesPost, catalog: ExpansionCatalog): string[] | null {
   if (spec.architecture !== undefined && spec.architecture !== "") return [spec.architecture];
   const source = spec.source;
-  if (source !== undefined && (source.type === undefined || source.type === "image")) {
+  // An image on a remote server (`source.server`) is resolved there, as LXD does; a local one must exist.
+  const local = source?.server === undefined || source.server === "";
+  if (source !== undefined && local && (source.type === undefined || source.type === "image")) {
     const image =
       source.fingerprint !== undefined && source.fingerprint !== ""
         ? catalog.imageByFingerprint(source.fingerprint)
