@@ -145,4 +145,69 @@ describe("LXD and Nova semantics every path obeys", () => {
     const result = (await response.json()) as { metadata: { log: { message: string }[] } };
     expect(result.metadata.log.map((line) => line.message)).toEqual(["x86_64"]);
   });
+
+  it("item 4: an instance must declare the CPU and memory its project limits, and limits refuse in LXD's words", async () => {
+    await call("POST", "/1.0/projects", {
+      name: "lim",
+      config: { "limits.cpu": "4", "limits.memory": "4GiB", "limits.instances": "3" },
+    });
+    await refused(
+      "POST",
+      "/1.0/instances?project=lim",
+      { name: "p3", config: { "limits.memory": "1GiB" } },
+      400,
+      'Instance "p3" in project "lim" has no "limits.cpu" config, either directly or via a profile',
+    );
+    await refused(
+      "POST",
+      "/1.0/instances?project=lim",
+      { name: "p3", config: { "limits.cpu": "1" } },
+      400,
+      'Instance "p3" in project "lim" has no "limits.memory" config, either directly or via a profile',
+    );
+    const sized = { "limits.cpu": "2", "limits.memory": "1GiB" };
+    expect((await call("POST", "/1.0/instances?project=lim", { name: "p1", config: sized })).status).toBe(
+      201,
+    );
+    await refused(
+      "POST",
+      "/1.0/instances?project=lim",
+      { name: "p2", config: { ...sized, "limits.cpu": "3" } },
+      507,
+      'Reached maximum aggregate value "4" for "limits.cpu" in project "lim"',
+    );
+    await refused(
+      "POST",
+      "/1.0/instances?project=lim",
+      { name: "p2", config: { ...sized, "limits.memory": "4GiB" } },
+      507,
+      'Reached maximum aggregate value "4GiB" for "limits.memory" in project "lim"',
+    );
+    // An edit that drops the declaration is refused too.
+    await refused(
+      "PUT",
+      "/1.0/instances/p1?project=lim",
+      { config: { "limits.memory": "1GiB" } },
+      400,
+      'Instance "p1" in project "lim" has no "limits.cpu" config, either directly or via a profile',
+    );
+    expect((await call("POST", "/1.0/instances?project=lim", { name: "p2", config: sized })).status).toBe(
+      201,
+    );
+    expect(
+      (
+        await call("POST", "/1.0/instances?project=lim", {
+          name: "p4",
+          config: { "limits.cpu": "0", "limits.memory": "1MiB" },
+        })
+      ).status,
+    ).toBe(201);
+    await refused(
+      "POST",
+      "/1.0/instances?project=lim",
+      { name: "p5", config: { "limits.cpu": "0", "limits.memory": "1MiB" } },
+      507,
+      'Reached maximum number of instances in project "lim"',
+    );
+  });
 });

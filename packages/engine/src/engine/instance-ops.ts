@@ -7,7 +7,7 @@
 import type { InstancePut, InstancesPost } from "@berth/api-types";
 import { conflict, invalid, notFound } from "../errors.js";
 import { expandRequest } from "../expand/expand.js";
-import { projectLimitsOf } from "../expand/project-limits.js";
+import { projectLimitsOf, requireDeclaredLimits } from "../expand/project-limits.js";
 import { claimWithRetries } from "../pipeline/claim.js";
 import type { DecidedBy } from "../pipeline/decide.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
@@ -109,6 +109,12 @@ export class InstanceOps {
     const projectRecord = projectOf(runtime, project);
     const catalog = new CatalogCache(runtime);
     const request = expandRequest(body, record.name, await catalog.expansionCatalog(projectRecord, body));
+    requireDeclaredLimits({
+      name: record.name,
+      projectName: project,
+      limits: projectLimitsOf(projectRecord),
+      expandedConfig: request.expandedConfig,
+    });
     if (
       request.placementGroup !== null &&
       runtime.model.placementGroup(project, request.placementGroup) === undefined

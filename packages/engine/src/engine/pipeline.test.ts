@@ -174,7 +174,7 @@ describe("candidate filters", () => {
     );
     const error = await failure(engine.createInstance({ name: "b", profiles: [] }, { project: "p" }));
     expect(error.kind).toBe("insufficient_capacity");
-    expect(error.message).toBe('Project "p" would exceed limits.instances (2 > 1)');
+    expect(error.message).toBe('Reached maximum number of instances in project "p"');
   });
 
   it("does not count members back online until they heartbeat", async () => {
