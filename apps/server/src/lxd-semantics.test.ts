@@ -210,4 +210,19 @@ describe("LXD and Nova semantics every path obeys", () => {
       'Reached maximum number of instances in project "lim"',
     );
   });
+
+  it("item 6: a flavor instances use can't be deleted, so they stay editable", async () => {
+    await call("POST", "/1.0/flavors", { name: "m1.tiny", vcpus: 1, memory_mb: 512, disk_gb: 1 });
+    expect((await call("POST", "/1.0/instances", { name: "fl1", flavor: "m1.tiny" })).status).toBe(201);
+    await refused(
+      "DELETE",
+      "/1.0/flavors/m1.tiny",
+      undefined,
+      409,
+      'Flavor "m1.tiny" is in use by instance "fl1" in project "default"',
+    );
+    expect((await call("PATCH", "/1.0/instances/fl1", { config: { "user.note": "x" } })).status).toBe(200);
+    expect((await call("DELETE", "/1.0/instances/fl1")).status).toBe(200);
+    expect((await call("DELETE", "/1.0/flavors/m1.tiny")).status).toBe(200);
+  });
 });

@@ -334,7 +334,17 @@ export class Catalog {
       precondition,
     );
   }
+  /**
+   * Refused while an instance uses the flavor (409, naming one): instances
+   * are re-expanded from their flavor on every edit, and Berth keeps no
+   * copy of it on the instance as Nova does.
+   */
   async deleteFlavor(name: string): Promise<void> {
+    const user = (await this.store.listInstances()).find((instance) => instance.flavor === name);
+    if (user !== undefined) {
+      const label = user.name === "" ? user.id : user.name;
+      throw conflict(`Flavor "${name}" is in use by instance "${label}" in project "${user.project}"`);
+    }
     return this.store.flavors.delete({ name });
   }
 
