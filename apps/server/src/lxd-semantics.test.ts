@@ -225,4 +225,23 @@ describe("LXD and Nova semantics every path obeys", () => {
     expect((await call("DELETE", "/1.0/instances/fl1")).status).toBe(200);
     expect((await call("DELETE", "/1.0/flavors/m1.tiny")).status).toBe(200);
   });
+
+  it("item 14: names with control, bidi or URL-special characters or edge spaces are refused (400)", async () => {
+    const bad = ["a\u0000b", "a\u0007b", "a\u202eb", "a/b", "a?b", "a#b", "a%b", "a\\b", " a", "a "];
+    for (const name of bad) {
+      for (const [path, body] of [
+        ["/1.0/projects", { name }],
+        ["/1.0/profiles", { name }],
+        ["/1.0/cluster/groups", { name }],
+        ["/1.0/cluster/members", { server_name: name }],
+      ] as const) {
+        const answer = await call("POST", path, body);
+        expect([path, name, answer.status]).toEqual([path, name, 400]);
+        expect(answer.body.error).toMatch(/^Invalid field "(name|server_name)": must be /);
+      }
+      if (name === "a/b") continue; // image aliases keep their "/" parts (ubuntu/22.04)
+      const alias = await call("POST", "/1.0/images/aliases", { name, target: `ab12${"0".repeat(60)}` });
+      expect([name, alias.status]).toEqual([name, 400]);
+    }
+  });
 });
