@@ -244,4 +244,26 @@ describe("LXD and Nova semantics every path obeys", () => {
       expect([name, alias.status]).toEqual([name, 400]);
     }
   });
+
+  it("item 10: every request field reads as its Go zero value, never None", async () => {
+    const source = [
+      "def instance_placement(request, candidate_members):",
+      "    s = request.source",
+      "    fields = [request.stateful, request.start, request.restore, s.server, s.protocol, s.mode,",
+      '        s.fingerprint, s.certificate, s.secret, s.operation, s.source, getattr(s, "base-image"),',
+      "        s.live, s.instance_only, s.refresh, s.project, s.allow_inconsistent]",
+      '    log_info(",".join([type(f) for f in fields]))',
+      "",
+    ].join("\n");
+    const response = await server.fetch("/1.0/instances?dry_run=true", {
+      method: "POST",
+      token: server.adminToken,
+      headers: { "x-berth-scriptlet": Buffer.from(source, "utf8").toString("base64") },
+      body: JSON.stringify({ name: "zero" }),
+    });
+    const result = (await response.json()) as { metadata: { log: { message: string }[] } };
+    expect(result.metadata.log.map((line) => line.message)).toEqual([
+      "bool,bool,string,string,string,string,string,string,string,string,string,string,bool,bool,bool,string,bool",
+    ]);
+  });
 });

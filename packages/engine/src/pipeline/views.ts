@@ -4,7 +4,12 @@
  */
 
 import type { MemberState } from "../model/member-state.js";
-import type { ClusterMemberView, InstancePlacementView, InstanceView } from "../scriptlet/port.js";
+import type {
+  ClusterMemberView,
+  InstancePlacementView,
+  InstanceSourceView,
+  InstanceView,
+} from "../scriptlet/port.js";
 import { cloneDevices, cloneJson } from "../store/clone.js";
 import type { InstanceRecord } from "../store/records.js";
 import type { PlacementRequest } from "./request.js";
@@ -73,8 +78,9 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * The `request` object of the scriptlet: the expanded create body + reason
- * + project. `withSource: false` leaves `source` out (rebalance moves have
- * always been shown without it).
+ * + project. Every field of LXD's struct is present, with Go's zero value
+ * when Berth has nothing for it. `withSource: false` shows an empty
+ * `source` (rebalance moves, as LXD shows evacuations).
  */
 export function placementView(request: PlacementRequest, withSource = true): InstancePlacementView {
   const view: InstancePlacementView = {
@@ -89,11 +95,40 @@ export function placementView(request: PlacementRequest, withSource = true): Ins
     instance_type: request.instanceType ?? "",
     description: request.description,
     ephemeral: request.ephemeral,
+    // Go's zero values for what Berth does not keep: LXD's request is a struct, every field is there.
+    stateful: false,
+    restore: "",
+    start: false,
+    disk_only: false,
+    source: sourceView(withSource ? request.source : null),
   };
-  if (withSource && request.source !== null) {
-    view.source = cloneJson(request.source) as InstancePlacementView["source"];
-  }
   return view;
+}
+
+/** `InstanceSource` with every field present (Go's zero values), the client's fields on top. */
+function sourceView(source: Record<string, unknown> | null): InstanceSourceView {
+  return {
+    type: "",
+    certificate: "",
+    alias: "",
+    fingerprint: "",
+    properties: {},
+    server: "",
+    secret: "",
+    protocol: "",
+    "base-image": "",
+    mode: "",
+    operation: "",
+    secrets: {},
+    source: "",
+    live: false,
+    instance_only: false,
+    refresh: false,
+    refresh_exclude_older: false,
+    project: "",
+    allow_inconsistent: false,
+    ...(source === null ? {} : (cloneJson(source) as InstanceSourceView)),
+  };
 }
 
 export function instanceStatus(record: InstanceRecord): { status: string; code: number } {
