@@ -266,4 +266,23 @@ describe("LXD and Nova semantics every path obeys", () => {
       "bool,bool,string,string,string,string,string,string,string,string,string,string,bool,bool,bool,string,bool",
     ]);
   });
+
+  it("item 9: a flavor's sizes count and show: DISK_GB without a root disk, limits in expanded_config", async () => {
+    await call("POST", "/1.0/flavors", { name: "m1.disk", vcpus: 2, memory_mb: 1024, disk_gb: 7 });
+    const before = (await call("GET", "/1.0/cluster/members/n1/inventories")).body.metadata;
+    const placed = await call("POST", "/1.0/instances?target=n1", {
+      name: "fz1",
+      flavor: "m1.disk",
+      profiles: [],
+    });
+    expect(placed.status).toBe(201);
+    expect(placed.body.metadata.expanded_config).toMatchObject({
+      "limits.cpu": "2",
+      "limits.memory": "1024MiB",
+    });
+    const after = (await call("GET", "/1.0/cluster/members/n1/inventories")).body.metadata;
+    expect(after.inventories.DISK_GB.used - before.inventories.DISK_GB.used).toBe(7);
+    const shown = (await call("GET", "/1.0/instances/fz1")).body.metadata;
+    expect(shown.expanded_config).toMatchObject({ "limits.cpu": "2", "limits.memory": "1024MiB" });
+  });
 });

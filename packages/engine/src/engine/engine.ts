@@ -355,7 +355,8 @@ export class Engine {
         let project = projects.get(record.project);
         if (project === undefined)
           projects.set(record.project, (project = this.catalog.getProject(record.project)));
-        return expansionOf(record, await profiles.profilesOf(await project));
+        const flavor = record.flavor === null ? undefined : await profiles.flavor(record.flavor);
+        return expansionOf(record, await profiles.profilesOf(await project), flavor);
       }),
     );
   }

@@ -28,15 +28,6 @@ export interface ExpandedRequest {
   expandedConfig: Record<string, string>;
   expandedDevices: Record<string, Record<string, string>>;
   profiles: string[];
-  /**
-   * The profiles' config and devices merged in profile order, before the
-   * instance's own values: with those on top, LXD's `expanded_config` and
-   * `expanded_devices` (no sizing filled in).
-   */
-  profileLayer: {
-    config: Record<string, string>;
-    devices: Record<string, Record<string, string>>;
-  };
   flavor: string | null;
   instanceType: string | null;
   /** Per-class amounts the instance asks for (zeros dropped). */
@@ -117,7 +108,6 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
   });
   const ownConfig = { ...(spec.config ?? {}) };
   const ownDevices = cloneDevices(spec.devices ?? {});
-  const profileLayer = mergeProfiles(profiles, {}, {});
   const merged = mergeProfiles(profiles, ownConfig, ownDevices);
   const type: InstanceType = spec.type === "virtual-machine" ? "virtual-machine" : "container";
 
@@ -155,7 +145,6 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     expandedConfig: { ...expanded.config },
     expandedDevices: cloneDevices(expanded.devices),
     profiles: profileNames,
-    profileLayer: { config: profileLayer.config, devices: cloneDevices(profileLayer.devices) },
     flavor: flavor?.name ?? null,
     instanceType: spec.instance_type ?? null,
     resources: { ...request.resources },
