@@ -8,7 +8,7 @@
  */
 import type { InstancesPost } from "@berth/api-types";
 import { buildInstanceRequest, type InstanceResources } from "@berth/resources";
-import { invalid, notFound } from "../errors.js";
+import { invalid, isEngineError, notFound } from "../errors.js";
 import { cloneDevices } from "../store/clone.js";
 import type {
   FlavorRecord,
@@ -79,15 +79,21 @@ export function mergeProfiles(
 function architecturesOf(spec: InstancesPost, catalog: ExpansionCatalog): string[] | null {
   if (spec.architecture !== undefined && spec.architecture !== "") return [spec.architecture];
   const source = spec.source;
-  // An image on a remote server (`source.server`) is resolved there, as LXD does; a local one must exist.
-  const local = source?.server === undefined || source.server === "";
-  if (source !== undefined && local && (source.type === undefined || source.type === "image")) {
-    const image =
-      source.fingerprint !== undefined && source.fingerprint !== ""
-        ? catalog.imageByFingerprint(source.fingerprint)
-        : source.alias !== undefined && source.alias !== ""
-          ? catalog.imageByAlias(source.alias)
-          : undefined;
+  if (source !== undefined && (source.type === undefined || source.type === "image")) {
+    // An image on a remote server (`source.server`) is resolved there, as LXD does: Berth's
+    // catalog tells its architecture when it knows the image, and is not required to.
+    const remote = source.server !== undefined && source.server !== "";
+    let image: ImageRecord | undefined;
+    try {
+      image =
+        source.fingerprint !== undefined && source.fingerprint !== ""
+          ? catalog.imageByFingerprint(source.fingerprint)
+          : source.alias !== undefined && source.alias !== ""
+            ? catalog.imageByAlias(source.alias)
+            : undefined;
+    } catch (error) {
+      if (!(remote && isEngineError(error, "not_found"))) throw error;
+    }
     if (image !== undefined && image.architecture !== "") return [image.architecture];
   }
   return catalog.defaultArchitecture === "" ? null : [catalog.defaultArchitecture];
