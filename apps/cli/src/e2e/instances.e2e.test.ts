@@ -259,6 +259,12 @@ describe("berth against berthd: instances", { timeout: 180_000 }, () => {
     expect(await ok(["cluster", "evacuate", "node2"])).toBe("Member node2 evacuated\n");
     expect(await ok(["cluster", "list", "--format", "csv", "--class", "VCPU"])).toContain("node2,Evacuated,");
     expect(await ok(["list", "location=node2", "--format", "csv"])).toBe("");
+    // A named member goes through the same checks as automatic placement, with LXD's words.
+    await fails(
+      ["init", "ubuntu/jammy", "evac-probe", "--target", "node2"],
+      ExitCode.forbidden,
+      /Cluster member is evacuated\n$/,
+    );
     expect(await ok(["cluster", "restore", "node2"])).toBe("Member node2 restored\n");
     expect(before).not.toBe("");
     await fails(["cluster", "evacuate", "ghost"], ExitCode.notFound, /^Error: /);
