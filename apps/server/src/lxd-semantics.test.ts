@@ -3,16 +3,20 @@
  * semantics outside named members (named-member.test.ts has items 1-2).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMembers, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
+import {
+  addMembers,
+  dryRunLogs,
+  expectRefusal,
+  startTestServer,
+  type TestServer,
+} from "./testing/test-server.fixture.js";
 
 describe("LXD and Nova semantics every path obeys", () => {
   let server: TestServer;
   const call = (method: string, path: string, body?: unknown) => server.call(method, path, body);
 
-  async function refused(method: string, path: string, body: unknown, status: number, error: string) {
-    const answer = await call(method, path, body);
-    expect({ status: answer.status, error: answer.body.error }).toEqual({ status, error });
-  }
+  const refused = (method: string, path: string, body: unknown, status: number, error: string) =>
+    expectRefusal(server, { method, path, body }, status, error);
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -136,14 +140,9 @@ describe("LXD and Nova semantics every path obeys", () => {
   it("item 12: request.architecture is the image's resolved architecture", async () => {
     const source =
       "def instance_placement(request, candidate_members):\n    log_info(request.architecture)\n";
-    const response = await server.fetch("/1.0/instances?dry_run=true", {
-      method: "POST",
-      token: server.adminToken,
-      headers: { "x-berth-scriptlet": Buffer.from(source, "utf8").toString("base64") },
-      body: JSON.stringify({ name: "arch", source: { type: "image", alias: "jammy" } }),
-    });
-    const result = (await response.json()) as { metadata: { log: { message: string }[] } };
-    expect(result.metadata.log.map((line) => line.message)).toEqual(["x86_64"]);
+    expect(
+      await dryRunLogs(server, source, { name: "arch", source: { type: "image", alias: "jammy" } }),
+    ).toEqual(["x86_64"]);
   });
 
   it("item 4: an instance must declare the CPU and memory its project limits, and limits refuse in LXD's words", async () => {
@@ -255,14 +254,7 @@ describe("LXD and Nova semantics every path obeys", () => {
       '    log_info(",".join([type(f) for f in fields]))',
       "",
     ].join("\n");
-    const response = await server.fetch("/1.0/instances?dry_run=true", {
-      method: "POST",
-      token: server.adminToken,
-      headers: { "x-berth-scriptlet": Buffer.from(source, "utf8").toString("base64") },
-      body: JSON.stringify({ name: "zero" }),
-    });
-    const result = (await response.json()) as { metadata: { log: { message: string }[] } };
-    expect(result.metadata.log.map((line) => line.message)).toEqual([
+    expect(await dryRunLogs(server, source, { name: "zero" })).toEqual([
       "bool,bool,string,string,string,string,string,string,string,string,string,string,bool,bool,bool,string,bool",
     ]);
   });

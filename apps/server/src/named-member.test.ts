@@ -6,7 +6,12 @@
  */
 import { ManualClock } from "@berth/engine";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { memberState, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
+import {
+  expectRefusal,
+  memberState,
+  startTestServer,
+  type TestServer,
+} from "./testing/test-server.fixture.js";
 
 const IMAGE_X86 = "a".repeat(64);
 
@@ -16,10 +21,8 @@ describe("a named member goes through the whole stack", () => {
 
   const call = (method: string, path: string, body?: unknown) => server.call(method, path, body);
 
-  async function refused(method: string, path: string, body: unknown, status: number, error: string) {
-    const answer = await call(method, path, body);
-    expect({ status: answer.status, error: answer.body.error }).toEqual({ status, error });
-  }
+  const refused = (method: string, path: string, body: unknown, status: number, error: string) =>
+    expectRefusal(server, { method, path, body }, status, error);
 
   /** Everyone heartbeats except `silent`. */
   async function heartbeatAllBut(...silent: string[]) {

@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { openStore } from "@berth/adapter-sqlite";
 import { BerthApi } from "@berth/client/node";
 import { type Clock, Engine } from "@berth/engine";
+import { expect } from "vitest";
 import { createApp } from "../app.js";
 import { issueToken } from "../auth/issue-token.js";
 import { engineLoggerFor } from "../daemon/engine-logger.js";
@@ -121,6 +122,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Asserts that the request is refused with `status` and exactly `error` (the LXD envelope's text). */
+export async function expectRefusal(
+  server: TestServer,
+  request: { method: string; path: string; body?: unknown },
+  status: number,
+  error: string,
+): Promise<void> {
+  const answer = await server.call(request.method, request.path, request.body);
+  expect({ status: answer.status, error: answer.body.error }).toEqual({ status, error });
+}
+
+/** The log lines of a dry run of `body` under the proposed scriptlet `source` (X-Berth-Scriptlet). */
+export async function dryRunLogs(server: TestServer, source: string, body: unknown): Promise<string[]> {
+  const response = await server.fetch("/1.0/instances?dry_run=true", {
+    method: "POST",
+    token: server.adminToken,
+    headers: { "x-berth-scriptlet": Buffer.from(source, "utf8").toString("base64") },
+    body: JSON.stringify(body),
+  });
+  const result = (await response.json()) as { metadata: { log: { message: string }[] } };
+  return result.metadata.log.map((line) => line.message);
 }
 
 /** A heartbeat body (LXD ClusterMemberState) for a member with `memoryMb` of RAM. */

@@ -5,7 +5,7 @@
  * request's expansion, which is the same, so it reads nothing again.
  */
 import { applyInstanceSizing } from "@berth/resources";
-import { mergeProfiles } from "../expand/expand.js";
+import { flavorSizing, mergeProfiles } from "../expand/expand.js";
 import { cloneDevices } from "../store/clone.js";
 import type { FlavorRecord, InstanceRecord, ProfileRecord } from "../store/records.js";
 
@@ -48,16 +48,7 @@ export function expansionOf(
     config: merged.config,
     devices: merged.devices,
     ...(record.instanceType !== null ? { instance_type: record.instanceType } : {}),
-    ...(flavor !== undefined
-      ? {
-          flavor: {
-            vcpus: flavor.vcpus,
-            memory_mb: flavor.memoryMb,
-            disk_gb: flavor.diskGb,
-            extra_specs: flavor.extraSpecs,
-          },
-        }
-      : {}),
+    ...(flavor !== undefined ? { flavor: flavorSizing(flavor) } : {}),
   });
   // A stored instance type was valid when it was placed; should it not parse now, show the unsized expansion.
   return sized.ok ? { config: sized.value.config, devices: cloneDevices(sized.value.devices) } : merged;

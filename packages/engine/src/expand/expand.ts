@@ -7,7 +7,7 @@
  * resolved from its image.
  */
 import type { InstancesPost } from "@berth/api-types";
-import { buildInstanceRequest, type InstanceResources } from "@berth/resources";
+import { buildInstanceRequest, type Flavor, type InstanceResources } from "@berth/resources";
 import { invalid, isEngineError, notFound } from "../errors.js";
 import { cloneDevices } from "../store/clone.js";
 import type {
@@ -76,6 +76,16 @@ export function mergeProfiles(
   return { config: mergedConfig, devices: mergedDevices };
 }
 
+/** A stored flavor as @berth/resources sizes instances with it (Nova's field names). */
+export function flavorSizing(flavor: FlavorRecord): Flavor {
+  return {
+    vcpus: flavor.vcpus,
+    memory_mb: flavor.memoryMb,
+    disk_gb: flavor.diskGb,
+    extra_specs: flavor.extraSpecs,
+  };
+}
+
 function architecturesOf(spec: InstancesPost, catalog: ExpansionCatalog): string[] | null {
   if (spec.architecture !== undefined && spec.architecture !== "") return [spec.architecture];
   const source = spec.source;
@@ -129,16 +139,7 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     ...(spec.instance_type !== undefined && spec.instance_type !== ""
       ? { instance_type: spec.instance_type }
       : {}),
-    ...(flavor !== undefined
-      ? {
-          flavor: {
-            vcpus: flavor.vcpus,
-            memory_mb: flavor.memoryMb,
-            disk_gb: flavor.diskGb,
-            extra_specs: flavor.extraSpecs,
-          },
-        }
-      : {}),
+    ...(flavor !== undefined ? { flavor: flavorSizing(flavor) } : {}),
   });
   if (!built.ok) throw invalid(built.error.message);
   const { expanded, instance_resources: instanceResources, request } = built.value;
