@@ -19,8 +19,9 @@ import {
   validateCustomName,
   validateFlavor,
 } from "@berth/resources";
-import { conflict, EngineError, forbidden, invalid, notFound } from "../errors.js";
+import { conflict, EngineError, forbidden, invalid, isEngineError, notFound } from "../errors.js";
 import { projectLimitsOf } from "../expand/project-limits.js";
+import { imageByFingerprintPrefix } from "../pipeline/expand/catalog-cache.js";
 import type {
   FlavorRecord,
   GroupRecord,
@@ -352,8 +353,18 @@ export class Catalog {
   async listImages(): Promise<ImageRecord[]> {
     return this.store.images.list();
   }
+  /** By fingerprint, or by a prefix of one that names exactly one image (as LXD resolves them). */
   async getImage(fingerprint: string): Promise<ImageRecord> {
-    return must(this.store.images.get({ name: fingerprint }), `Image "${fingerprint}" not found`);
+    const exact = await this.store.images.get({ name: fingerprint });
+    if (exact !== undefined) return exact;
+    if (fingerprint === "") throw notFound(`Image "${fingerprint}" not found`);
+    try {
+      return imageByFingerprintPrefix(await this.store.images.list(), fingerprint);
+    } catch (error) {
+      // The image API names the fingerprint it was asked for.
+      if (isEngineError(error, "not_found")) throw notFound(`Image "${fingerprint}" not found`);
+      throw error;
+    }
   }
   private async checkAliases(image: ImageRecord): Promise<void> {
     for (const other of await this.store.images.list()) {
@@ -428,7 +439,8 @@ export class Catalog {
     });
   }
   async deleteImage(fingerprint: string): Promise<void> {
-    return this.store.images.delete({ name: fingerprint });
+    const image = await this.getImage(fingerprint); // a prefix names its image
+    return this.store.images.delete({ name: image.fingerprint });
   }
   /** `GET /1.0/images/aliases`: alias -> image. */
   async listImageAliases(): Promise<{ name: string; target: string; architecture: string }[]> {
