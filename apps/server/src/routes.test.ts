@@ -273,8 +273,20 @@ describe("every route over HTTP", () => {
     expect(created.status).toBe(201);
     expect(created.body.metadata).toEqual({ name: "gpu", description: "", members: ["m1"] });
     expect((await call("POST", "/1.0/cluster/groups", { name: "gpu" })).status).toBe(409);
-    expect((await call("GET", "/1.0/cluster/groups")).body.metadata).toEqual(["/1.0/cluster/groups/gpu"]);
+    // LXD's default group always exists and holds every member.
+    expect((await call("GET", "/1.0/cluster/groups")).body.metadata).toEqual([
+      "/1.0/cluster/groups/default",
+      "/1.0/cluster/groups/gpu",
+    ]);
     const p = "/1.0/cluster/groups/:name";
+    expect((await call("GET", "/1.0/cluster/groups/default", undefined, p)).body.metadata).toMatchObject({
+      members: ["m1"],
+    });
+    const undeletable = await call("DELETE", "/1.0/cluster/groups/default", undefined, p);
+    expect([undeletable.status, undeletable.body.error]).toEqual([
+      403,
+      "The 'default' cluster group cannot be deleted",
+    ]);
     expect((await call("GET", "/1.0/cluster/groups/gpu", undefined, p)).body.metadata).toMatchObject({
       members: ["m1"],
     });

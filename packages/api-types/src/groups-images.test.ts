@@ -91,7 +91,7 @@ describe("images and aliases", () => {
       'Invalid field "architecture": expected one of "i686", "x86_64", "armv6l", "armv7l", "armv8l", "aarch64", "ppc", "ppc64", "ppc64le", "s390x", "mips", "mips64", "riscv32", "riscv64", "loongarch64"',
     );
     expect(errorOf(parseBody(ImageAliasesPostSchema, { name: "my image", target: FINGERPRINT }))).toBe(
-      'Invalid field "name": must be 1-255 characters without whitespace',
+      'Invalid field "name": must be 1-255 characters without whitespace, control or bidi formatting characters, "?", "#", "%" or "\\"',
     );
   });
 });

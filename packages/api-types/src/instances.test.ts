@@ -162,7 +162,7 @@ describe("InstancesPost: rejections name the field", () => {
 
   it("rejects profile names LXD forbids", () => {
     expect(errorOf(parseBody(InstancesPostSchema, { profiles: ["default", "a/b"] }))).toBe(
-      'Invalid field "profiles[1]": must be 1-63 characters without "/" or whitespace, and not "." or ".."',
+      'Invalid field "profiles[1]": must be 1-63 characters without "/", whitespace, control or bidi formatting characters, "?", "#", "%" or "\\", and not "." or ".."',
     );
     expect(parseBody(InstancesPostSchema, { profiles: [".."] }).ok).toBe(false);
   });

@@ -34,20 +34,32 @@ export const PlacementGroupNameSchema = GroupNameSchema;
 export const TokenNameSchema = GroupNameSchema;
 
 /**
+ * Characters no catalog name may hold, whatever its kind (LXD's name validation): control
+ * characters (NUL included), zero-width and bidi formatting characters (a name that reads
+ * differently than it compares), and the URL specials `?`, `#`, `%` and `\` (a name is a
+ * path segment of the API). Spelled as ranges so the pattern means the same in every
+ * JSON Schema validator.
+ */
+const UNSAFE_NAME_CHARACTERS =
+  "\\x00-\\x1f\\x7f-\\x9f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff?#%\\\\";
+const UNSAFE_RULE = 'control or bidi formatting characters, "?", "#", "%" or "\\"';
+
+/**
  * Project names follow LXD's project rule: not empty, at most 63 characters (Berth's cap),
  * and none of `/`, space, `_`, quotes; `*`, `.` and `..` are reserved.
  */
-export const PROJECT_NAME_PATTERN = /^(?!\*$)(?!\.{1,2}$)[^/ _'"\s]{1,63}$/;
-export const PROJECT_NAME_RULE =
-  'must be 1-63 characters without "/", spaces, underscores or quotes, and not "*", "." or ".."';
+export const PROJECT_NAME_PATTERN = new RegExp(
+  `^(?!\\*$)(?!\\.{1,2}$)[^/ _'"\\s${UNSAFE_NAME_CHARACTERS}]{1,63}$`,
+);
+export const PROJECT_NAME_RULE = `must be 1-63 characters without "/", spaces, underscores, quotes, ${UNSAFE_RULE}, and not "*", "." or ".."`;
 export const ProjectNameSchema = z.string().regex(PROJECT_NAME_PATTERN, { error: PROJECT_NAME_RULE });
 
 /**
  * Profile names follow LXD's profile rule: not empty, no `/`, not `.` or `..`;
  * Berth also rejects whitespace and caps the length at 63.
  */
-export const PROFILE_NAME_PATTERN = /^(?!\.{1,2}$)[^/\s]{1,63}$/;
-export const PROFILE_NAME_RULE = 'must be 1-63 characters without "/" or whitespace, and not "." or ".."';
+export const PROFILE_NAME_PATTERN = new RegExp(`^(?!\\.{1,2}$)[^/\\s${UNSAFE_NAME_CHARACTERS}]{1,63}$`);
+export const PROFILE_NAME_RULE = `must be 1-63 characters without "/", whitespace, ${UNSAFE_RULE}, and not "." or ".."`;
 export const ProfileNameSchema = z.string().regex(PROFILE_NAME_PATTERN, { error: PROFILE_NAME_RULE });
 
 /**
@@ -90,7 +102,7 @@ export const FingerprintPrefixSchema = z.string().regex(FINGERPRINT_PREFIX_PATTE
   error: "must be 1-64 lower-case hexadecimal digits (an image fingerprint or a prefix of one)",
 });
 
-/** Image alias names (`ubuntu/22.04`, `alpine/edge/amd64`): 1-255 characters, no whitespace. */
-export const IMAGE_ALIAS_PATTERN = /^[^\s]{1,255}$/;
-export const IMAGE_ALIAS_RULE = "must be 1-255 characters without whitespace";
+/** Image alias names (`ubuntu/22.04`, `alpine/edge/amd64`: `/` separates their parts, as on image servers). */
+export const IMAGE_ALIAS_PATTERN = new RegExp(`^[^\\s${UNSAFE_NAME_CHARACTERS}]{1,255}$`);
+export const IMAGE_ALIAS_RULE = `must be 1-255 characters without whitespace, ${UNSAFE_RULE}`;
 export const ImageAliasNameSchema = z.string().regex(IMAGE_ALIAS_PATTERN, { error: IMAGE_ALIAS_RULE });

@@ -52,8 +52,26 @@ describe("projects", () => {
 
   it("rejects project names LXD forbids", () => {
     const rule =
-      'Invalid field "name": must be 1-63 characters without "/", spaces, underscores or quotes, and not "*", "." or ".."';
-    for (const name of ["a/b", "a b", "a_b", "it's", "*", ".", "..", ""]) {
+      'Invalid field "name": must be 1-63 characters without "/", spaces, underscores, quotes, control or bidi formatting characters, "?", "#", "%" or "\\", and not "*", "." or ".."';
+    for (const name of [
+      "a/b",
+      "a b",
+      "a_b",
+      "it's",
+      "*",
+      ".",
+      "..",
+      "",
+      "a\u0000b",
+      "a\u0007",
+      "a\u202eb",
+      "a?b",
+      "a#b",
+      "a%b",
+      "a\\b",
+      " a",
+      "a ",
+    ]) {
       expect(errorOf(parseBody(ProjectsPostSchema, { name }))).toBe(rule);
     }
     expect(parseBody(ProjectsPostSchema, { name: "Team.A-1" }).ok).toBe(true);
@@ -101,7 +119,7 @@ describe("profiles", () => {
 
   it("rejects bad names, non-string values and unknown fields", () => {
     expect(errorOf(parseBody(ProfilesPostSchema, { name: "a/b" }))).toBe(
-      'Invalid field "name": must be 1-63 characters without "/" or whitespace, and not "." or ".."',
+      'Invalid field "name": must be 1-63 characters without "/", whitespace, control or bidi formatting characters, "?", "#", "%" or "\\", and not "." or ".."',
     );
     expect(errorOf(parseBody(ProfilePatchSchema, { devices: { root: { size: 1 } } }))).toBe(
       'Invalid field "devices.root.size": expected string, got number',

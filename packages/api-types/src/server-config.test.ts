@@ -105,7 +105,7 @@ describe("server config keys", () => {
   it("refuses a healing threshold below the offline threshold", () => {
     const config = { "cluster.offline_threshold": "60", "cluster.healing_threshold": "30" };
     expect(errorOf(parseBody(ServerConfigSchema, config))).toBe(
-      'Invalid field "cluster.healing_threshold": must be 0 or at least cluster.offline_threshold',
+      'Invalid field "cluster.healing_threshold": must be 0 or at least cluster.offline_threshold (60)',
     );
     expect(parseBody(ServerConfigSchema, { ...config, "cluster.healing_threshold": "0" }).ok).toBe(true);
   });

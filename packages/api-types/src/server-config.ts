@@ -144,6 +144,28 @@ export function serverConfigErrorMessage(key: string, value: string, reason: str
   return `Cannot set ${JSON.stringify(key)} to ${JSON.stringify(value)}: ${reason}`;
 }
 
+/**
+ * Rules between keys, over a whole config (absent keys take their
+ * defaults): `cluster.healing_threshold` is 0 or at least
+ * `cluster.offline_threshold`, as LXD documents it (a member cannot be
+ * healed before it counts as offline).
+ */
+export function checkServerConfigCombination(
+  config: Readonly<Record<string, string | undefined>>,
+): { key: string; value: string; reason: string } | undefined {
+  const value = (key: string) => config[key] ?? serverConfigDefault(key) ?? "";
+  const offline = Number(value("cluster.offline_threshold"));
+  const healing = value("cluster.healing_threshold");
+  if (Number(healing) !== 0 && Number(healing) < offline) {
+    return {
+      key: "cluster.healing_threshold",
+      value: healing,
+      reason: `must be 0 or at least cluster.offline_threshold (${offline})`,
+    };
+  }
+  return undefined;
+}
+
 const knownKeyShape = Object.fromEntries(
   SERVER_CONFIG_KEYS.map((spec) => [spec.key, z.string().optional().describe(spec.description)]),
 ) as Record<string, z.ZodOptional<z.ZodString>>;
@@ -165,15 +187,14 @@ export const ServerConfigSchema = z
       const reason = checkServerConfigValue(key, value);
       if (reason !== undefined) ctx.addIssue({ code: "custom", path: [key], message: reason, input: value });
     }
-    const offline = config["cluster.offline_threshold"];
-    const healing = config["cluster.healing_threshold"];
-    if (offline && healing && Number(healing) !== 0 && Number(healing) < Number(offline)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["cluster.healing_threshold"],
-        message: "must be 0 or at least cluster.offline_threshold",
-        input: healing,
-      });
+    // A body may be a PATCH: only when it names both keys can it be judged alone (the engine judges the result).
+    const both =
+      config["cluster.offline_threshold"] !== undefined && config["cluster.healing_threshold"] !== undefined;
+    const clash = both
+      ? checkServerConfigCombination(config as Record<string, string | undefined>)
+      : undefined;
+    if (clash !== undefined) {
+      ctx.addIssue({ code: "custom", path: [clash.key], message: clash.reason, input: clash.value });
     }
   });
 export type ServerConfig = Record<string, string>;

@@ -23,7 +23,7 @@ describe("tokens", () => {
       'Invalid field "projects": must name at least one project for a non-admin token',
     );
     expect(errorOf(parseBody(TokensPostSchema, { name: "ci", projects: ["a_b"] }))).toBe(
-      'Invalid field "projects[0]": must be 1-63 characters without "/", spaces, underscores or quotes, and not "*", "." or ".."',
+      'Invalid field "projects[0]": must be 1-63 characters without "/", spaces, underscores, quotes, control or bidi formatting characters, "?", "#", "%" or "\\", and not "*", "." or ".."',
     );
   });
 

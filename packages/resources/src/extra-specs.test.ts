@@ -15,7 +15,7 @@ describe("validateExtraSpecs: what Nova's API accepts", () => {
       "resources1:VGPU": "1",
       "resources_NET-1:SRIOV_NET_VF": " +2 ",
       "resources2:MEMORY_MB": "1_024",
-      "resources3:DISK_GB": "-1",
+      "resources3:DISK_GB": "0",
       "trait:HW_CPU_X86_AVX2": "required",
       "trait3:CUSTOM_GOLD": "forbidden",
       group_policy: "none",
@@ -35,6 +35,10 @@ describe("validateExtraSpecs: what Nova's API accepts", () => {
 
   it.each([
     ["resources:VCPU", "x", "Validation failed; 'x' is not a valid integer value."],
+    ["resources:VCPU", "-1", "Validation failed; '-1' is less than the min value of '0'."],
+    ["resources3:DISK_GB", -2, "Validation failed; '-2' is less than the min value of '0'."],
+    ["resources:CUSTOM_FPGA", "-1", "Validation failed; '-1' is less than the min value of '1'."],
+    ["resources1:CUSTOM_FPGA", "0", "Validation failed; '0' is less than the min value of '1'."],
     ["resources1:CUSTOM_GOLD", "1.5", "Validation failed; '1.5' is not a valid integer value."],
     ["resources:MEMORY_MB", "", "Validation failed; '' is not a valid integer value."],
     ["resources:MEMORY_MB", "1__0", "Validation failed; '1__0' is not a valid integer value."],

@@ -55,7 +55,12 @@ export function pythonInt(text: string): number | undefined {
  * - keys must match `^[a-zA-Z0-9-_:. ]{1,255}$`, values be strings or numbers
  *   (numbers are stringified) of at most 255 characters;
  * - `resources{group}:<CLASS>` needs a standard or CUSTOM_ class and an
- *   integer value ("Validation failed; 'x' is not a valid integer value.");
+ *   integer value ("Validation failed; 'x' is not a valid integer value."),
+ *   at least 1 for a CUSTOM_ class and 0 for a standard one ("Validation
+ *   failed; '-1' is less than the min value of '0'.", as Nova words a
+ *   value below a validator's minimum: the flavor spec asks for a positive
+ *   integer for custom classes, and `=0` is how a standard class is left
+ *   out of scheduling);
  * - `trait{group}:<TRAIT>` needs required|forbidden;
  * - `group_policy` needs isolate|none;
  * - any other key in the `resources`/`trait` namespaces is "not a valid
@@ -115,9 +120,12 @@ function validateOne(
     resourceClass !== undefined &&
     (isStandardResourceClass(resourceClass) || CUSTOM_NAME_PATTERN.test(resourceClass))
   ) {
-    return pythonInt(value) === undefined
-      ? `Validation failed; '${value}' is not a valid integer value.`
-      : undefined;
+    const amount = pythonInt(value);
+    if (amount === undefined) return `Validation failed; '${value}' is not a valid integer value.`;
+    // The flavor spec (Nova): a custom class takes a positive amount; a standard class may be
+    // overridden, down to 0 (not scheduled on). Nova's own words for a value below its minimum.
+    const min = isStandardResourceClass(resourceClass) ? 0 : 1;
+    return amount < min ? `Validation failed; '${value}' is less than the min value of '${min}'.` : undefined;
   }
   const trait = TRAIT_KEY.exec(key);
   const traitName = trait?.[2];

@@ -101,7 +101,7 @@ describe("buildInstanceRequest", () => {
     expect(result.request.resources).toEqual({ DISK_GB: 5, MEMORY_MB: 2048, VCPU: 2 });
   });
 
-  it("a flavor with disk_gb 0 or no root device leaves the disk alone", () => {
+  it("a flavor with disk_gb 0 asks no disk; without a root device its disk_gb still counts (Nova's root_gb)", () => {
     const noDisk: Flavor = { vcpus: 1, memory_mb: 512, disk_gb: 0, extra_specs: {} };
     expect(requestOf({ type: "container", config: {}, devices, flavor: noDisk }).request.resources).toEqual({
       MEMORY_MB: 512,
@@ -111,6 +111,7 @@ describe("buildInstanceRequest", () => {
     expect(
       requestOf({ type: "container", config: {}, devices: {}, flavor: withDisk }).request.resources,
     ).toEqual({
+      DISK_GB: 20,
       MEMORY_MB: 512,
       VCPU: 1,
     });

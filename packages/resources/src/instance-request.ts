@@ -81,7 +81,8 @@ export function applyInstanceSizing(
  * Everything an instance asks for, in Nova's order: sizing applied
  * (applyInstanceSizing), InstanceResources computed as LXD does, base
  * amounts VCPU = cpu_cores, MEMORY_MB = ceil(memory / MiB),
- * DISK_GB = ceil(root disk / GiB), then the flavor's extra specs
+ * DISK_GB = ceil(root disk / GiB) (the flavor's disk_gb when there is no
+ * root disk to size: Nova always counts root_gb), then the flavor's extra specs
  * (see buildRequest).
  */
 export function buildInstanceRequest(
@@ -97,7 +98,9 @@ export function buildInstanceRequest(
     {
       VCPU: lxd.cpu_cores,
       MEMORY_MB: bytesToMebibytesCeil(lxd.memory_size),
-      DISK_GB: bytesToGibibytesCeil(lxd.root_disk_size),
+      // Nova always counts a flavor's disk: without a root disk device to size, its disk_gb itself.
+      DISK_GB:
+        lxd.root_disk_size > 0 ? bytesToGibibytesCeil(lxd.root_disk_size) : (input.flavor?.disk_gb ?? 0),
     },
     input.flavor?.extra_specs ?? {},
   );

@@ -20,7 +20,10 @@ export function addCreateOptions(command: Command): Command {
     .option("-p, --profile <name>", "apply a profile (repeatable; default: the default profile)", collect)
     .option("--no-profiles", "apply no profile at all")
     .option("--vm", "a virtual machine instead of a container")
-    .option("-t, --instance-type <type>", "cloud instance type, e.g. c2-m4 or t2.micro")
+    .option(
+      "-t, --instance-type <type>",
+      "LXD custom instance type cN-mN (CPUs, GiB), e.g. c2-m4 or c0.5-m0.5 (named cloud types such as t2.micro are not carried)",
+    )
     .option("--description <text>", "description")
     .option("-e, --ephemeral", "ephemeral instance");
 }

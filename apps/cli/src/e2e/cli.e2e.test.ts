@@ -70,7 +70,10 @@ describe("berth against berthd: cluster and catalog", { timeout: 180_000 }, () =
       ),
     ]);
     await ok(["cluster", "group", "assign", "node2", "rack-a"]);
-    expect(await ok(["cluster", "group", "list", "--format", "csv"])).toBe('rack-a,Rack A,"node1,node2"\n');
+    // LXD's default group holds every member.
+    expect(await ok(["cluster", "group", "list", "--format", "csv"])).toBe(
+      'default,Default cluster group,"node1,node2,node3"\nrack-a,Rack A,"node1,node2"\n',
+    );
     expect(await ok(["cluster", "group", "show", "rack-a"])).toContain("name: rack-a");
     await fails(["cluster", "group", "show", "nope"], ExitCode.notFound, /^Error: /);
     await ok(["cluster", "group", "create", "tmp"]);
@@ -88,13 +91,13 @@ describe("berth against berthd: cluster and catalog", { timeout: 180_000 }, () =
       ok(["cluster", "inventory", "list", "node1", "--format", "csv"]),
       fails(["cluster", "show", "ghost"], ExitCode.notFound, /^Error: /),
     ]);
-    expect(table).toContain("| NAME  | STATUS | ARCH   | DOMAIN | GROUPS | VCPU");
+    expect(table).toContain("| NAME  | STATUS | ARCH   | DOMAIN | GROUPS         | VCPU");
     expect(table).toMatch(
-      /\| node1 \| ONLINE \| x86_64 \| rack-a \| rack-a \| ░░░░░░░░ {3}0% 0\/16 +\| ░░░░░░░░ {3}0% 0B\/16\.00GiB/,
+      /\| node1 \| ONLINE \| x86_64 \| rack-a \| default,rack-a \| ░░░░░░░░ {3}0% 0\/16 +\| ░░░░░░░░ {3}0% 0B\/16\.00GiB/,
     );
     expect(table).not.toContain("\x1b[");
     expect(csv).toBe(
-      "node1,Online,x86_64,rack-a,rack-a,0/16\nnode2,Online,x86_64,rack-b,rack-a,0/16\nnode3,Online,x86_64,rack-b,,0/16\n",
+      'node1,Online,x86_64,rack-a,"default,rack-a",0/16\nnode2,Online,x86_64,rack-b,"default,rack-a",0/16\nnode3,Online,x86_64,rack-b,default,0/16\n',
     );
     const json = JSON.parse(jsonText) as {
       server_name: string;

@@ -242,7 +242,7 @@ describe("berth against berthd: instances", { timeout: 180_000 }, () => {
     // A new name is free text: nothing from the server.
     expect(newName).toBe("");
     // The groups already typed are not offered again; the typed head is kept.
-    expect(groupList).toBe("rack-a,fast\n");
+    expect(groupList).toBe("rack-a,default\nrack-a,fast\n");
     expect(profiles).toBe("default\n");
     expect(moreInstances).toBe("b1\nb2\nb3\nbar\n");
     await ok(["cluster", "group", "delete", "fast"]);
@@ -259,6 +259,12 @@ describe("berth against berthd: instances", { timeout: 180_000 }, () => {
     expect(await ok(["cluster", "evacuate", "node2"])).toBe("Member node2 evacuated\n");
     expect(await ok(["cluster", "list", "--format", "csv", "--class", "VCPU"])).toContain("node2,Evacuated,");
     expect(await ok(["list", "location=node2", "--format", "csv"])).toBe("");
+    // A named member goes through the same checks as automatic placement, with LXD's words.
+    await fails(
+      ["init", "ubuntu/jammy", "evac-probe", "--target", "node2"],
+      ExitCode.forbidden,
+      /Cluster member is evacuated\n$/,
+    );
     expect(await ok(["cluster", "restore", "node2"])).toBe("Member node2 restored\n");
     expect(before).not.toBe("");
     await fails(["cluster", "evacuate", "ghost"], ExitCode.notFound, /^Error: /);

@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { openStore } from "@berth/adapter-sqlite";
 import { BerthApi } from "@berth/client/node";
 import { type Clock, Engine } from "@berth/engine";
+import { expect } from "vitest";
 import { createApp } from "../app.js";
 import { issueToken } from "../auth/issue-token.js";
 import { engineLoggerFor } from "../daemon/engine-logger.js";
@@ -12,6 +13,10 @@ import { usageOf } from "../daemon/open-backend.js";
 import { listen, type RunningServer, type TlsFiles } from "../listen.js";
 import { createLogger } from "../logging.js";
 import { ServerMetrics } from "../metrics/server-metrics.js";
+
+/** An LXD envelope as a test reads it (any field, any depth). */
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever the answer holds
+export type Envelope = Record<string, any>;
 
 export interface TestServer {
   url: string;
@@ -27,6 +32,8 @@ export interface TestServer {
   tcp(token?: string): BerthApi;
   /** Client over the Unix socket (no token). */
   local(): BerthApi;
+  /** A JSON request over TCP as admin: the status and the parsed envelope. */
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Envelope }>;
   /** Raw fetch over TCP. */
   fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   close(): Promise<void>;
@@ -99,6 +106,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logs,
     tcp: (token) => new BerthApi({ url, ...(token !== undefined ? { token } : {}) }),
     local: () => new BerthApi({ socketPath }),
+    call: async (method, path, body) => {
+      const headers = new Headers({ authorization: `Bearer ${admin.secret}` });
+      if (body !== undefined) headers.set("content-type", "application/json");
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: (await response.json()) as Envelope };
+    },
     fetch: (path, init = {}) => {
       const { token, headers, ...rest } = init;
       const merged = new Headers(headers);
@@ -113,6 +130,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Asserts that the request is refused with `status` and exactly `error` (the LXD envelope's text). */
+export async function expectRefusal(
+  server: TestServer,
+  request: { method: string; path: string; body?: unknown },
+  status: number,
+  error: string,
+): Promise<void> {
+  const answer = await server.call(request.method, request.path, request.body);
+  expect({ status: answer.status, error: answer.body.error }).toEqual({ status, error });
+}
+
+/** The log lines of a dry run of `body` under the proposed scriptlet `source` (X-Berth-Scriptlet). */
+export async function dryRunLogs(server: TestServer, source: string, body: unknown): Promise<string[]> {
+  const response = await server.fetch("/1.0/instances?dry_run=true", {
+    method: "POST",
+    token: server.adminToken,
+    headers: { "x-berth-scriptlet": Buffer.from(source, "utf8").toString("base64") },
+    body: JSON.stringify(body),
+  });
+  const result = (await response.json()) as { metadata: { log: { message: string }[] } };
+  return result.metadata.log.map((line) => line.message);
 }
 
 /** A heartbeat body (LXD ClusterMemberState) for a member with `memoryMb` of RAM. */

@@ -1,5 +1,5 @@
 import type { Instance } from "@berth/api-types";
-import { type InstanceExpansion, type InstanceRecord, instanceView, resourcesOf } from "@berth/engine";
+import { type InstanceExpansion, type InstanceRecord, instanceConfig, instanceView, resourcesOf } from "@berth/engine";
 
 /**
  * Engine instance record -> LXD `Instance` (plus Berth's uuid, flavor,
@@ -15,7 +15,7 @@ export function instanceToWire(record: InstanceRecord, expanded: InstanceExpansi
     description: record.description,
     type: record.type,
     architecture: record.architecture as Instance["architecture"],
-    config: { ...record.config },
+    config: instanceConfig(record),
     devices: structuredClone(record.devices),
     expanded_config: expanded.config,
     expanded_devices: expanded.devices,

@@ -29,6 +29,16 @@ export class ClaimBatcher {
   constructor(private readonly connection: Connection) {}
 
   claim(claim: Claim): Promise<ClaimResult> {
+    // A claim that sets member states (evacuation, restore: rare) moves the
+    // change counter, so it takes a write of its own that says so (see
+    // Connection.counterWrites); it is still one transaction.
+    if ((claim.memberStates ?? []).length > 0) {
+      return this.connection
+        .write((db, raw) => applyClaim(db, raw, claim))
+        .catch((error: unknown) => {
+          throw translateDriverError(error);
+        });
+    }
     return new Promise<ClaimResult>((resolve, reject) => {
       this.#queue.push({ claim, resolve, reject });
       if (!this.#flushQueued) {

@@ -103,6 +103,24 @@ export async function writeClaim(
   memberIds: ReadonlyMap<string, number>,
 ): Promise<void> {
   const { removed, stored } = claim;
+  for (const { member, evacuated } of claim.memberStates) {
+    await raw.run("UPDATE members SET evacuated = ? WHERE id = ?", [
+      evacuated ? 1 : 0,
+      memberIds.get(member)!,
+    ]);
+  }
+  // Other engines re-read a member whose state the claim changed when the feed says so.
+  if (claim.memberStates.length > 0) {
+    await appendChanges(
+      raw,
+      claim.memberStates.map(({ member }) => ({
+        kind: "member" as const,
+        name: member,
+        joinOrder: memberIds.get(member)!,
+        change: "updated" as const,
+      })),
+    );
+  }
   // Old versions go first (replacements are rewritten whole); the cascade
   // takes their allocations and profile links with them.
   if (removed.length > 0) {

@@ -20,7 +20,11 @@ export type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: un
 
 /** Only creates: nothing to re-read per claim, so a batch of them can be checked against one read. */
 export function isCreateOnly(claim: Claim): boolean {
-  return (claim.remove ?? []).length === 0 && (claim.replace ?? []).length === 0;
+  return (
+    (claim.remove ?? []).length === 0 &&
+    (claim.replace ?? []).length === 0 &&
+    (claim.memberStates ?? []).length === 0
+  );
 }
 
 /** A create-only claim removes and replaces nothing, so reads no instances. */

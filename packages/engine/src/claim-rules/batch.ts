@@ -71,5 +71,6 @@ export function combineClaims(claims: readonly CheckedClaim[]): CheckedClaim {
     usage: [...usage.values()].sort((a, b) => (a.member < b.member ? -1 : a.member > b.member ? 1 : 0)),
     usageChanges: [...usageChanges.values()].filter((change) => change.amount !== 0),
     projectChanges,
+    memberStates: claims.flatMap((claim) => claim.memberStates),
   };
 }

@@ -7,11 +7,12 @@
  * nothing itself.
  */
 import { storedInstance } from "../store/clone.js";
-import type { Claim, MemberUsage } from "../store/port.js";
+import type { Claim, MemberStateChange, MemberUsage } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import { checkAllocations } from "./allocations.js";
 import { checkCapacity } from "./capacity.js";
 import { consumptionChanges } from "./consumption.js";
+import { memberMissingFailure } from "./failures.js";
 import { checkNames, checkNewIds } from "./identities.js";
 import { checkProjectLimits } from "./project-limits.js";
 import { isProjectChange, type ProjectTotals, projectChangesOf } from "./project-usage.js";
@@ -32,12 +33,15 @@ export interface CheckedClaim {
   readonly usageChanges: UsageChange[];
   /** What to add to each project's limit counters; never all zero. */
   readonly projectChanges: Map<string, ProjectTotals>;
+  /** Member maintenance states to set (every member exists). */
+  readonly memberStates: readonly MemberStateChange[];
 }
 
 /**
  * Checks, in this order: removed and replaced instances exist at the
  * expected revision; new ids are free; names are free; projects exist;
- * locations and allocation providers exist, with an inventory of each
+ * locations, allocation providers and members whose state it sets exist,
+ * with an inventory of each
  * class and its unit constraints met; capacity over both ledgers; project
  * limits. Throws the first refusal (`failures.ts`).
  */
@@ -49,6 +53,8 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   checkNames(records, removed, rows.nameHolders);
   requireProjects(records, rows.projects);
   checkAllocations(records, replaced, rows.providers);
+  const memberStates = claim.memberStates ?? [];
+  for (const { member } of memberStates) if (!rows.providers.has(member)) throw memberMissingFailure(member);
   const changes = consumptionChanges(removed, records);
   checkCapacity(changes, rows.providers);
   const projectChanges = projectChangesOf(removed, records);
@@ -61,5 +67,6 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
     usage: usageAfter(changes, rows.providers),
     usageChanges: usageChangesOf(changes, rows.providers),
     projectChanges,
+    memberStates,
   };
 }

@@ -79,7 +79,7 @@ describe("claim refusals", () => {
     const limit = projectLimitFailure("default", { limit: "cpu", value: 5, max: 4 });
     expect([limit.kind, limit.message]).toEqual([
       "insufficient_capacity",
-      'Project "default" limit cpu would be exceeded (5 > 4)',
+      'Reached maximum aggregate value "4" for "limits.cpu" in project "default"',
     ]);
     expect(limit.details).toEqual({
       reason: "project_limit",

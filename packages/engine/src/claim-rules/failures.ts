@@ -9,6 +9,7 @@ import { EngineError, notFound } from "../errors.js";
 import type { ClaimFailureDetails } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
 import type { LimitExcess } from "./project-limits.js";
+import { PROJECT_LIMIT_KEYS, type ProjectDimension } from "./project-usage.js";
 
 export function claimFailure(
   kind: "conflict" | "insufficient_capacity",
@@ -101,10 +102,44 @@ export function capacityFailure(
   );
 }
 
+/** LXD's type names in its per-type instance-count refusal. */
+const COUNTED_TYPES: Partial<Record<ProjectDimension, string>> = {
+  containers: "container",
+  virtualMachines: "virtual-machine",
+};
+
+/**
+ * LXD's words for a project limit a change would break. `shown` is the
+ * limit as configured (`4GiB`); the counts need none.
+ */
+export function projectLimitMessage(project: string, limit: ProjectDimension, shown: string): string {
+  if (limit === "instances") return `Reached maximum number of instances in project "${project}"`;
+  const type = COUNTED_TYPES[limit];
+  if (type !== undefined)
+    return `Reached maximum number of instances of type "${type}" in project "${project}"`;
+  return `Reached maximum aggregate value "${shown}" for "${PROJECT_LIMIT_KEYS[limit]}" in project "${project}"`;
+}
+
+/** A limit as a project's config would write it: counts and CPUs as numbers, sizes in the largest exact binary unit. */
+export function shownLimit(limit: ProjectDimension, max: number): string {
+  if (limit !== "memoryBytes" && limit !== "diskBytes") return String(max);
+  for (const [unit, size] of [
+    ["TiB", 1024 ** 4],
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024],
+  ] as const) {
+    if (max > 0 && max % size === 0) return `${max / size}${unit}`;
+  }
+  return `${max}B`;
+}
+
 export function projectLimitFailure(project: string, { limit, value, max }: LimitExcess): EngineError {
-  return claimFailure(
-    "insufficient_capacity",
-    `Project "${project}" limit ${limit} would be exceeded (${value} > ${max})`,
-    { reason: "project_limit", project, limit, value, max },
-  );
+  return claimFailure("insufficient_capacity", projectLimitMessage(project, limit, shownLimit(limit, max)), {
+    reason: "project_limit",
+    project,
+    limit,
+    value,
+    max,
+  });
 }

@@ -61,7 +61,8 @@ function currentOf(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>)
 
 /**
  * Every provider the claim touches: the locations and allocation rows of
- * the instances read and of the claim's records. Whichever of them exist
+ * the instances read and of the claim's records, and the members whose
+ * state it sets. Whichever of them exist
  * go into `ClaimRows.providers`.
  */
 export function providersToRead(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>): string[] {
@@ -72,6 +73,7 @@ export function providersToRead(claim: Claim, instances: ReadonlyMap<string, Ins
   };
   for (const instance of currentOf(claim, instances)) visit(instance);
   for (const record of newRecordsOf(claim)) visit(record);
+  for (const change of claim.memberStates ?? []) names.add(change.member);
   return [...names];
 }
 

@@ -11,9 +11,19 @@ describe("renames", () => {
     const busyGroup = await failure(engine.catalog.renameGroup("old", "new"));
     expect(busyGroup.kind).toBe("conflict");
     expect(busyGroup.message).toContain('Cluster group "old" can\'t be renamed while members belong to it');
-    expect((await engine.catalog.listGroups()).map((g) => g.name)).toEqual(["old"]);
+    expect((await engine.catalog.listGroups()).map((g) => g.name)).toEqual(["default", "old"]);
     await engine.updateMember("n1", { groups: [] });
+    expect(engine.getMember("n1").record.groups).toEqual(["default"]);
     expect((await engine.catalog.renameGroup("old", "new")).name).toBe("new");
+    // LXD: the default group always exists (403 for deleting or renaming it).
+    for (const change of [
+      engine.catalog.deleteGroup("default"),
+      engine.catalog.renameGroup("default", "x"),
+    ]) {
+      expect((await failure(change)).message).toMatch(
+        /^The 'default' cluster group cannot be (deleted|renamed)$/,
+      );
+    }
 
     await engine.catalog.createProfile({
       project: "default",

@@ -3,6 +3,7 @@
  * resource classes: validated, stored, and mirrored into the model where the
  * pipeline reads them (groups, projects, placement groups).
  */
+
 import {
   FLAVOR_NAME_PATTERN,
   INSTANCE_NAME_PATTERN,
@@ -18,8 +19,9 @@ import {
   validateCustomName,
   validateFlavor,
 } from "@berth/resources";
-import { conflict, EngineError, forbidden, invalid, notFound } from "../errors.js";
+import { conflict, EngineError, forbidden, invalid, isEngineError, notFound } from "../errors.js";
 import { projectLimitsOf } from "../expand/project-limits.js";
+import { imageByFingerprintPrefix } from "../pipeline/expand/catalog-cache.js";
 import type {
   FlavorRecord,
   GroupRecord,
@@ -45,6 +47,7 @@ import {
   patchedProfile,
   patchedProject,
 } from "./catalog-patches.js";
+import { refuseDefaultGroupChange } from "./default-group.js";
 import { guardedUpdate, type Precondition, type UpdateTarget } from "./guarded-update.js";
 import type { EngineRuntime } from "./runtime.js";
 
@@ -161,11 +164,13 @@ export class Catalog {
     return stored;
   }
   async deleteGroup(name: string): Promise<void> {
+    refuseDefaultGroupChange(name, "deleted");
     await this.store.groups.delete({ name });
     this.runtime.model.groups.delete(name);
   }
 
   async renameGroup(name: string, newName: string): Promise<GroupRecord> {
+    refuseDefaultGroupChange(name, "renamed");
     const group = await this.getGroup(name);
     return renameByCopy(
       () => this.createGroup({ ...group, name: newName }),
@@ -330,7 +335,17 @@ export class Catalog {
       precondition,
     );
   }
+  /**
+   * Refused while an instance uses the flavor (409, naming one): instances
+   * are re-expanded from their flavor on every edit, and Berth keeps no
+   * copy of it on the instance as Nova does.
+   */
   async deleteFlavor(name: string): Promise<void> {
+    const user = (await this.store.listInstances()).find((instance) => instance.flavor === name);
+    if (user !== undefined) {
+      const label = user.name === "" ? user.id : user.name;
+      throw conflict(`Flavor "${name}" is in use by instance "${label}" in project "${user.project}"`);
+    }
     return this.store.flavors.delete({ name });
   }
 
@@ -342,12 +357,14 @@ export class Catalog {
   async getImage(fingerprint: string): Promise<ImageRecord> {
     const exact = await this.store.images.get({ name: fingerprint });
     if (exact !== undefined) return exact;
-    const matching = (await this.store.images.list()).filter((image) =>
-      image.fingerprint.startsWith(fingerprint),
-    );
-    if (fingerprint === "" || matching.length === 0) throw notFound(`Image "${fingerprint}" not found`);
-    if (matching.length > 1) throw invalid("More than one image matches");
-    return matching[0]!;
+    if (fingerprint === "") throw notFound(`Image "${fingerprint}" not found`);
+    try {
+      return imageByFingerprintPrefix(await this.store.images.list(), fingerprint);
+    } catch (error) {
+      // The image API names the fingerprint it was asked for.
+      if (isEngineError(error, "not_found")) throw notFound(`Image "${fingerprint}" not found`);
+      throw error;
+    }
   }
   private async checkAliases(image: ImageRecord): Promise<void> {
     for (const other of await this.store.images.list()) {

@@ -4,7 +4,9 @@
  * `Engine.open({ store })`; the engine hydrates its model from the store's
  * aggregate snapshot and keeps it in step.
  */
+
 import {
+  checkServerConfigCombination,
   checkServerConfigValue,
   type InstancePut,
   type InstancesPost,
@@ -22,6 +24,7 @@ import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
 import type { ConfigRecord, InstanceRecord, ProjectRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
+import { DEFAULT_GROUP, withDefaultGroup } from "./default-group.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { EngineEvents } from "./events.js";
 import { HealerDuty } from "./healer-duty.js";
@@ -178,6 +181,11 @@ export class Engine {
       const reason = checkServerConfigValue(key, value);
       if (reason !== undefined) throw invalid(serverConfigErrorMessage(key, value, reason));
     }
+    const merged: Record<string, string | undefined> = { ...this.runtime.config.values };
+    for (const [key, value] of Object.entries(patch))
+      merged[key] = value === null || value === "" ? undefined : value;
+    const clash = checkServerConfigCombination(merged);
+    if (clash !== undefined) throw invalid(serverConfigErrorMessage(clash.key, clash.value, clash.reason));
     const scriptlet = patch[SCRIPTLET_KEY];
     if (scriptlet !== undefined && scriptlet !== null)
       checkScriptletValue(this.runtime.scriptletHost, scriptlet);
@@ -446,7 +454,8 @@ export class Engine {
         let project = projects.get(record.project);
         if (project === undefined)
           projects.set(record.project, (project = this.catalog.getProject(record.project)));
-        return expansionOf(record, await profiles.profilesOf(await project));
+        const flavor = record.flavor === null ? undefined : await profiles.flavor(record.flavor);
+        return expansionOf(record, await profiles.profilesOf(await project), flavor);
       }),
     );
   }
@@ -562,6 +571,17 @@ async function ensureDefaults(store: Store): Promise<void> {
     await store.projects
       .create({ name: "default", description: "Default Berth project", config: {} })
       .catch(ignoreConflict);
+  }
+  if ((await store.groups.get({ name: DEFAULT_GROUP })) === undefined) {
+    await store.groups
+      .create({ name: DEFAULT_GROUP, description: "Default cluster group" })
+      .catch(ignoreConflict);
+  }
+  // Members joined before the default group existed join it now (idempotent: only those missing it).
+  for (const member of await store.listMembers()) {
+    if (!member.groups.includes(DEFAULT_GROUP)) {
+      await store.updateMember(member.name, { groups: withDefaultGroup(member.groups) });
+    }
   }
   if ((await store.profiles.get({ project: "default", name: "default" })) === undefined) {
     await store.profiles

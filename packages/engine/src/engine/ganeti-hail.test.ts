@@ -139,7 +139,6 @@ describe("Ganeti hail relocation cases", () => {
   /** The cluster of cases A/B/D: four nodes, ten instances on node3/node4 only. */
   async function drbdCluster(): Promise<Engine> {
     const { engine } = await testCluster();
-    await addGroups(engine, "default");
     for (const name of ["node1", "node2", "node3", "node4"]) {
       await addMember(engine, name, { memoryMb: 32763, groups: ["default"] });
     }

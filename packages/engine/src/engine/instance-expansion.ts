@@ -1,12 +1,13 @@
 /**
  * LXD's `expanded_config` / `expanded_devices` of a stored instance: its
- * profiles' config and devices in profile order, its own values on top.
- * Placements keep the profiles' part (`ExpandedRequest.profileLayer`), so an
- * API answering a create need not read the profiles a second time.
+ * profiles' config and devices in profile order, its own values on top,
+ * then its instance type and flavor sizing. A placement answers with its
+ * request's expansion, which is the same, so it reads nothing again.
  */
-import { mergeProfiles } from "../expand/expand.js";
+import { applyInstanceSizing } from "@berth/resources";
+import { flavorSizing, mergeProfiles } from "../expand/expand.js";
 import { cloneDevices } from "../store/clone.js";
-import type { InstanceRecord, ProfileRecord } from "../store/records.js";
+import type { FlavorRecord, InstanceRecord, ProfileRecord } from "../store/records.js";
 
 export interface InstanceExpansion {
   config: Record<string, string>;
@@ -24,15 +25,31 @@ export function expansionOver(
   return { config, devices };
 }
 
-/** `profiles` by name; profiles the record names but that no longer exist contribute nothing. */
+/**
+ * `profiles` by name; profiles the record names but that no longer exist
+ * contribute nothing. Its instance type and `flavor` (the record's, looked
+ * up) then fill what is unset, as they did when it was placed
+ * (`limits.cpu`, `limits.memory`, the root disk's size).
+ */
 export function expansionOf(
   record: InstanceRecord,
   profiles: ReadonlyMap<string, ProfileRecord>,
+  flavor?: FlavorRecord,
 ): InstanceExpansion {
   const found: ProfileRecord[] = [];
   for (const name of record.profiles) {
     const profile = profiles.get(name);
     if (profile !== undefined) found.push(profile);
   }
-  return expansionOver(mergeProfiles(found, {}, {}), record);
+  const merged = expansionOver(mergeProfiles(found, {}, {}), record);
+  if (record.instanceType === null && flavor === undefined) return merged;
+  const sized = applyInstanceSizing({
+    type: record.type,
+    config: merged.config,
+    devices: merged.devices,
+    ...(record.instanceType !== null ? { instance_type: record.instanceType } : {}),
+    ...(flavor !== undefined ? { flavor: flavorSizing(flavor) } : {}),
+  });
+  // A stored instance type was valid when it was placed; should it not parse now, show the unsized expansion.
+  return sized.ok ? { config: sized.value.config, devices: cloneDevices(sized.value.devices) } : merged;
 }

@@ -7,12 +7,13 @@
 import type { InstancePut, InstancesPost } from "@berth/api-types";
 import { conflict, invalid, notFound } from "../errors.js";
 import { expandRequest } from "../expand/expand.js";
-import { projectLimitsOf } from "../expand/project-limits.js";
+import { projectLimitsOf, requireDeclaredLimits } from "../expand/project-limits.js";
 import { claimWithRetries } from "../pipeline/claim.js";
 import type { DecidedBy } from "../pipeline/decide.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { bodyOf, expandStored } from "../pipeline/expand/stored.js";
 import { isUuid, projectOf } from "../pipeline/expand/target.js";
+import { checkNamedMember } from "../pipeline/named-member.js";
 import { plan, recordOfDecision } from "../pipeline/plan.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import { allocationsOf } from "../store/allocations.js";
@@ -32,6 +33,9 @@ function withoutRevision(record: InstanceRecord): NewInstance {
   const { revision: _revision, ...rest } = record;
   return rest;
 }
+
+/** What a commit does not re-check on the reservation's member: the capacity it holds (growth is claimed). */
+const HELD_BY_RESERVATION: ReadonlySet<string> = new Set(["capacity"]);
 
 const INSTANCE_NAME = /^[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
@@ -105,6 +109,12 @@ export class InstanceOps {
     const projectRecord = projectOf(runtime, project);
     const catalog = new CatalogCache(runtime);
     const request = expandRequest(body, record.name, await catalog.expansionCatalog(projectRecord, body));
+    requireDeclaredLimits({
+      name: record.name,
+      projectName: project,
+      limits: projectLimitsOf(projectRecord),
+      expandedConfig: request.expandedConfig,
+    });
     if (
       request.placementGroup !== null &&
       runtime.model.placementGroup(project, request.placementGroup) === undefined
@@ -162,6 +172,9 @@ export class InstanceOps {
     const name = options.name ?? record.name;
     if (name === "") throw invalid("A reservation without a name must be given one when it is committed");
     if (!INSTANCE_NAME.test(name)) throw invalid(`Invalid instance name "${name}"`);
+    // The reservation's member must still take the instance; its capacity is already held.
+    const held = await expandStored(this.runtime, new CatalogCache(this.runtime), record, { reason: "new" });
+    checkNamedMember(this.runtime, held, record.location, { skip: HELD_BY_RESERVATION });
     const base =
       options.changes === undefined
         ? withoutRevision(record)
@@ -178,8 +191,8 @@ export class InstanceOps {
   /**
    * Moves an instance (or reservation). `@group` runs the pipeline with
    * reason `relocation` (the scriptlet included) without the current member;
-   * a member target is checked as LXD does (not the current member, not
-   * offline), plus capacity.
+   * a member target goes through the whole stack (named-member.ts: not the
+   * current member, online, not evacuated, ..., capacity).
    */
   async move(project: string, ref: string, target: string): Promise<MoveOutcome> {
     const runtime = this.runtime;
@@ -191,17 +204,6 @@ export class InstanceOps {
       target,
       excluded: new Set([record.location]),
     });
-    if (request.target?.kind === "member" && request.target.name === record.location) {
-      throw invalid("Requested target server is the same as current server");
-    }
-    // LXD/Incus refuse to relocate onto a member that stopped heartbeating (400).
-    if (request.target?.kind === "member") {
-      const member = runtime.model.member(request.target.name);
-      const { nowMs, offlineThresholdMs } = runtime.timing();
-      if (member !== undefined && !member.isOnline(nowMs, offlineThresholdMs)) {
-        throw invalid("Target cluster member is offline");
-      }
-    }
     const scriptlet = request.target?.kind === "group" ? await scriptletSetup(runtime) : null;
     let decidedBy: DecidedBy = "default";
     let candidates: string[] = [];

@@ -5,6 +5,7 @@
  * ratios; explicit inventories always win; custom classes exist only where
  * set explicitly (RESOURCES.md).
  */
+
 import {
   deriveMemberInventories,
   type Inventory,
@@ -18,6 +19,7 @@ import { type MemberStatus, memberStatus } from "../pipeline/views.js";
 import { cloneMember } from "../store/clone.js";
 import type { MemberPatch, NewMember } from "../store/port.js";
 import type { InventoryRecord, MemberRecord } from "../store/records.js";
+import { withDefaultGroup } from "./default-group.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface MemberInput {
@@ -200,7 +202,7 @@ export class Members {
       description: input.description ?? "",
       failureDomain: input.failureDomain ?? "default",
       roles: input.roles ?? [],
-      groups: input.groups ?? [],
+      groups: withDefaultGroup(input.groups ?? []),
       config: input.config ?? {},
       traits: input.traits ?? [],
       evacuated: false,
@@ -225,7 +227,7 @@ export class Members {
     if (update.description !== undefined) patch.description = update.description;
     if (update.failureDomain !== undefined) patch.failureDomain = update.failureDomain;
     if (update.roles !== undefined) patch.roles = update.roles;
-    if (update.groups !== undefined) patch.groups = update.groups;
+    if (update.groups !== undefined) patch.groups = withDefaultGroup(update.groups);
     if (update.config !== undefined) patch.config = update.config;
     if (update.traits !== undefined) patch.traits = update.traits;
     if (update.architecture !== undefined) patch.architecture = update.architecture;

@@ -86,7 +86,11 @@ describe("candidate filters", () => {
     await engine.catalog.createProject({
       name: "p",
       description: "",
-      config: { restricted: "true", "restricted.cluster.groups": "blue" },
+      config: {
+        restricted: "true",
+        "restricted.cluster.target": "allow",
+        "restricted.cluster.groups": "blue",
+      },
     });
     const missing = await failure(engine.createInstance({ name: "a" }, { target: "nope" }));
     expect(missing.kind).toBe("not_found");
@@ -170,7 +174,7 @@ describe("candidate filters", () => {
     );
     const error = await failure(engine.createInstance({ name: "b", profiles: [] }, { project: "p" }));
     expect(error.kind).toBe("insufficient_capacity");
-    expect(error.message).toBe('Project "p" would exceed limits.instances (2 > 1)');
+    expect(error.message).toBe('Reached maximum number of instances in project "p"');
   });
 
   it("does not count members back online until they heartbeat", async () => {

@@ -16,9 +16,10 @@ import { type PlannedDecision, plan, recordOfDecision } from "../pipeline/plan.j
 import type { PlacementRequest } from "../pipeline/request.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import type { ScriptletLogLine } from "../scriptlet/port.js";
+import { cloneDevices } from "../store/clone.js";
 import type { InstanceRecord, RejectionGroup } from "../store/records.js";
 import type { DryRunOutcome } from "./dry-run.js";
-import { expansionOver, type InstanceExpansion } from "./instance-expansion.js";
+import type { InstanceExpansion } from "./instance-expansion.js";
 import type { EngineRuntime } from "./runtime.js";
 import { checkScriptletValue } from "./scriptlet-value.js";
 
@@ -126,7 +127,8 @@ export class Placer {
       logs: final.scriptlet?.logs ?? [],
       cost: final.scriptlet?.cost ?? { steps: 0, ms: 0 },
       attempts,
-      expanded: expansionOver(request.profileLayer, instance),
+      // The request's expansion is the instance's: its profiles, its own values, its sizing.
+      expanded: { config: { ...request.expandedConfig }, devices: cloneDevices(request.expandedDevices) },
     };
   }
 

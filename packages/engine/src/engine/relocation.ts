@@ -3,20 +3,23 @@
  * `relocation`) and restore. An evacuation plans every instance of the
  * member against the model (earlier ones held as in-flight) and claims all
  * moves at once, like a bulk create: either every movable instance leaves
- * or none does, and the member's state is reverted on failure. Each moved
- * instance records its origin; restore moves exactly those back.
+ * and the member is evacuated, or nothing changes. The member's state is
+ * written by the same claim as the moves, so even a crash (SIGKILL) leaves
+ * the cluster before or after. Each moved instance records its origin;
+ * restore moves exactly those back, with the member's state, in one claim.
  */
 
 import { movedDecision } from "../decision/record.js";
-import { EngineError } from "../errors.js";
+import { EngineError, invalid } from "../errors.js";
 import { claimWithRetries } from "../pipeline/claim.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { expandStored } from "../pipeline/expand/stored.js";
+import { checkNamedMember } from "../pipeline/named-member.js";
 import { plan, recordOfDecision } from "../pipeline/plan.js";
 import type { PlacementRequest } from "../pipeline/request.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import type { PlacementReason } from "../scriptlet/port.js";
-import type { InstanceRecord, PlacementDecisionRecord } from "../store/records.js";
+import type { InstanceRecord, MemberRecord, PlacementDecisionRecord } from "../store/records.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface MovedInstance {
@@ -34,10 +37,14 @@ export interface EvacuationOutcome {
   stayed: { project: string; name: string; id: string }[];
 }
 
-function isConcurrentChange(error: EngineError): boolean {
+function isConcurrentChange(error: unknown): boolean {
+  if (!(error instanceof EngineError)) return false;
   const reason = (error.details as { reason?: string } | undefined)?.reason;
   return reason === "revision" || reason === "instance_missing";
 }
+
+/** The filter a restore settles itself: it lifts the member's evacuation. */
+const LIFTED_BY_RESTORE: ReadonlySet<string> = new Set(["evacuated"]);
 
 function labelOf(record: InstanceRecord): string {
   return record.name === "" ? record.id : record.name;
@@ -49,28 +56,36 @@ export class Relocation {
     private readonly maxAttempts: number,
   ) {}
 
-  private async setEvacuated(name: string, evacuated: boolean): Promise<void> {
-    const record = await this.runtime.store.updateMember(name, { evacuated });
-    this.runtime.model.upsertMember(record);
+  /**
+   * Marks the member evacuated (or not) in this engine's model only, for
+   * planning: the store records it with the moves, in their claim.
+   */
+  private markInModel(name: string, evacuated: boolean): MemberRecord {
+    const model = this.runtime.model;
+    const before = model.member(name)!.record;
+    if (before.evacuated !== evacuated) model.upsertMember({ ...before, evacuated });
+    return before;
   }
 
   async evacuate(name: string, reason: PlacementReason = "evacuation"): Promise<EvacuationOutcome> {
     const runtime = this.runtime;
     await runtime.sync();
     await runtime.ensureMember(name);
-    const wasEvacuated = runtime.model.member(name)!.record.evacuated;
-    await this.setEvacuated(name, true);
+    const instances = await runtime.store.listInstances({ location: name });
+    const stayed = instances.filter((record) => record.config["cluster.evacuate"] === "stop");
+    const movable = instances.filter((record) => record.config["cluster.evacuate"] !== "stop");
+    const catalog = new CatalogCache(runtime);
+    const requests: PlacementRequest[] = [];
+    for (const record of movable) requests.push(await expandStored(runtime, catalog, record, { reason }));
+    const scriptlet = await scriptletSetup(runtime);
+    // Evacuated in the model while planning: nothing (these moves included) is placed on it meanwhile.
+    const before = this.markInModel(name, true);
     try {
-      const instances = await runtime.store.listInstances({ location: name });
-      const stayed = instances.filter((record) => record.config["cluster.evacuate"] === "stop");
-      const movable = instances.filter((record) => record.config["cluster.evacuate"] !== "stop");
-      const catalog = new CatalogCache(runtime);
-      const requests: PlacementRequest[] = [];
-      for (const record of movable) requests.push(await expandStored(runtime, catalog, record, { reason }));
-      const scriptlet = await scriptletSetup(runtime);
       const { result } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
         draft.claim.replace = [];
         const at = runtime.clock.now().toISOString();
+        // The member's new state lands with the moves, in one transaction.
+        draft.setEvacuated(name, true);
         for (const [index, record] of movable.entries()) {
           const request = requests[index]!;
           let member: string;
@@ -103,20 +118,31 @@ export class Relocation {
       };
     } catch (error) {
       // A concurrent writer (another process healing the same member) moved
-      // the instances first: the member is evacuated, so keep it that way.
-      const raced = error instanceof EngineError && isConcurrentChange(error);
-      if (!wasEvacuated && !raced) await this.setEvacuated(name, false);
+      // the instances first: re-read the member as the store has it.
+      const stored = isConcurrentChange(error) ? await runtime.store.getMember(name) : undefined;
+      runtime.model.upsertMember(stored ?? before);
       throw error;
     }
   }
 
-  /** Marks the member available again and moves back every instance evacuated from it. */
+  /**
+   * Marks the member available again and moves back every instance
+   * evacuated from it, in one claim: all return and the member is restored,
+   * or nothing changes. The member must be online, and each instance goes
+   * through the stack on it like any named member (named-member.ts; its
+   * evacuation is what a restore lifts).
+   */
   async restore(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
     const runtime = this.runtime;
+    await runtime.sync();
     await runtime.ensureMember(name);
-    await this.setEvacuated(name, false);
+    const member = runtime.model.member(name)!;
+    const { nowMs, offlineThresholdMs } = runtime.timing();
+    // Restore brings a member back into service: a silent one is not (LXD reaches the member to restore it).
+    if (!member.isOnline(nowMs, offlineThresholdMs)) {
+      throw invalid(`Cluster member "${name}" is offline: it can't be restored until it heartbeats again`);
+    }
     const returning = (await runtime.store.listInstances()).filter((record) => record.origin === name);
-    if (returning.length === 0) return { member: name, moved: [] };
     const catalog = new CatalogCache(runtime);
     const requests: PlacementRequest[] = [];
     for (const record of returning) {
@@ -130,8 +156,11 @@ export class Relocation {
       runtime.model.allMembers().length,
     );
     const { result } = await claimWithRetries(runtime, 1, (draft) => {
+      draft.setEvacuated(name, false);
       for (const [index, record] of returning.entries()) {
-        draft.move(requests[index]!, record, name, null, decision);
+        const request = requests[index]!;
+        checkNamedMember(runtime, request, name, { skip: LIFTED_BY_RESTORE });
+        draft.move(request, record, name, null, decision);
       }
     });
     return {

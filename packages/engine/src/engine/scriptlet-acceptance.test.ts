@@ -339,7 +339,7 @@ describe("LXD/Incus acceptance: clustering_move", () => {
 
   beforeEach(async () => {
     engine = (await testCluster()).engine;
-    await addGroups(engine, "default", "foobar1", "foobar2", "foobar3");
+    await addGroups(engine, "foobar1", "foobar2", "foobar3");
     await addMember(engine, "node1", { groups: ["default", "foobar1"] });
     await addMember(engine, "node2", { groups: ["default", "foobar2"] });
     await addMember(engine, "node3", { groups: ["default", "foobar3"] });

@@ -7,8 +7,8 @@
  * resolved from its image.
  */
 import type { InstancesPost } from "@berth/api-types";
-import { buildInstanceRequest, type InstanceResources } from "@berth/resources";
-import { invalid, notFound } from "../errors.js";
+import { buildInstanceRequest, type Flavor, type InstanceResources } from "@berth/resources";
+import { invalid, isEngineError, notFound } from "../errors.js";
 import { cloneDevices } from "../store/clone.js";
 import type {
   FlavorRecord,
@@ -28,15 +28,6 @@ export interface ExpandedRequest {
   expandedConfig: Record<string, string>;
   expandedDevices: Record<string, Record<string, string>>;
   profiles: string[];
-  /**
-   * The profiles' config and devices merged in profile order, before the
-   * instance's own values: with those on top, LXD's `expanded_config` and
-   * `expanded_devices` (no sizing filled in).
-   */
-  profileLayer: {
-    config: Record<string, string>;
-    devices: Record<string, Record<string, string>>;
-  };
   flavor: string | null;
   instanceType: string | null;
   /** Per-class amounts the instance asks for (zeros dropped). */
@@ -54,7 +45,9 @@ export interface ExpandedRequest {
 export interface ExpansionCatalog {
   profile(name: string): ProfileRecord | undefined;
   flavor(name: string): FlavorRecord | undefined;
+  /** A local image by fingerprint or unique prefix; throws LXD's lookup errors (catalog-cache.ts). */
   imageByFingerprint(fingerprint: string): ImageRecord | undefined;
+  /** A local image by alias; throws "Image alias not found". */
   imageByAlias(alias: string): ImageRecord | undefined;
   /** Server `images.default_architecture` (or ""). */
   defaultArchitecture: string;
@@ -83,16 +76,34 @@ export function mergeProfiles(
   return { config: mergedConfig, devices: mergedDevices };
 }
 
+/** A stored flavor as @berth/resources sizes instances with it (Nova's field names). */
+export function flavorSizing(flavor: FlavorRecord): Flavor {
+  return {
+    vcpus: flavor.vcpus,
+    memory_mb: flavor.memoryMb,
+    disk_gb: flavor.diskGb,
+    extra_specs: flavor.extraSpecs,
+  };
+}
+
 function architecturesOf(spec: InstancesPost, catalog: ExpansionCatalog): string[] | null {
   if (spec.architecture !== undefined && spec.architecture !== "") return [spec.architecture];
   const source = spec.source;
   if (source !== undefined && (source.type === undefined || source.type === "image")) {
-    const image =
-      source.fingerprint !== undefined && source.fingerprint !== ""
-        ? catalog.imageByFingerprint(source.fingerprint)
-        : source.alias !== undefined && source.alias !== ""
-          ? catalog.imageByAlias(source.alias)
-          : undefined;
+    // An image on a remote server (`source.server`) is resolved there, as LXD does: Berth's
+    // catalog tells its architecture when it knows the image, and is not required to.
+    const remote = source.server !== undefined && source.server !== "";
+    let image: ImageRecord | undefined;
+    try {
+      image =
+        source.fingerprint !== undefined && source.fingerprint !== ""
+          ? catalog.imageByFingerprint(source.fingerprint)
+          : source.alias !== undefined && source.alias !== ""
+            ? catalog.imageByAlias(source.alias)
+            : undefined;
+    } catch (error) {
+      if (!(remote && isEngineError(error, "not_found"))) throw error;
+    }
     if (image !== undefined && image.architecture !== "") return [image.architecture];
   }
   return catalog.defaultArchitecture === "" ? null : [catalog.defaultArchitecture];
@@ -113,7 +124,6 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
   });
   const ownConfig = { ...(spec.config ?? {}) };
   const ownDevices = cloneDevices(spec.devices ?? {});
-  const profileLayer = mergeProfiles(profiles, {}, {});
   const merged = mergeProfiles(profiles, ownConfig, ownDevices);
   const type: InstanceType = spec.type === "virtual-machine" ? "virtual-machine" : "container";
 
@@ -129,16 +139,7 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     ...(spec.instance_type !== undefined && spec.instance_type !== ""
       ? { instance_type: spec.instance_type }
       : {}),
-    ...(flavor !== undefined
-      ? {
-          flavor: {
-            vcpus: flavor.vcpus,
-            memory_mb: flavor.memoryMb,
-            disk_gb: flavor.diskGb,
-            extra_specs: flavor.extraSpecs,
-          },
-        }
-      : {}),
+    ...(flavor !== undefined ? { flavor: flavorSizing(flavor) } : {}),
   });
   if (!built.ok) throw invalid(built.error.message);
   const { expanded, instance_resources: instanceResources, request } = built.value;
@@ -151,7 +152,6 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     expandedConfig: { ...expanded.config },
     expandedDevices: cloneDevices(expanded.devices),
     profiles: profileNames,
-    profileLayer: { config: profileLayer.config, devices: cloneDevices(profileLayer.devices) },
     flavor: flavor?.name ?? null,
     instanceType: spec.instance_type ?? null,
     resources: { ...request.resources },

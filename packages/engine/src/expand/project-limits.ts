@@ -41,6 +41,34 @@ export function projectLimitsOf(project: ProjectRecord): ProjectLimits {
   return limits;
 }
 
+/** Aggregate limits an instance must declare when its project sets them (LXD). */
+const DECLARED_LIMITS = [
+  ["cpu", "limits.cpu"],
+  ["memoryBytes", "limits.memory"],
+] as const;
+
+/**
+ * LXD refuses an instance in a project that limits CPU or memory when the
+ * instance does not say how much it uses (it would otherwise count as 0
+ * and slip past the limit).
+ */
+export function requireDeclaredLimits(request: {
+  readonly name: string;
+  readonly projectName: string;
+  readonly limits: ProjectLimits;
+  readonly expandedConfig: Readonly<Record<string, string>>;
+}): void {
+  for (const [dimension, key] of DECLARED_LIMITS) {
+    if (request.limits[dimension] === undefined) continue;
+    const value = request.expandedConfig[key];
+    if (value === undefined || value === "") {
+      throw invalid(
+        `Instance "${request.name}" in project "${request.projectName}" has no "${key}" config, either directly or via a profile`,
+      );
+    }
+  }
+}
+
 export function hasLimits(limits: ProjectLimits): boolean {
   return Object.keys(limits).length > 0;
 }

@@ -136,6 +136,11 @@ export class ClaimDraft {
     this.previous.push(record);
   }
 
+  /** Sets the member's maintenance state in the same claim (evacuation, restore). */
+  setEvacuated(member: string, evacuated: boolean): void {
+    this.claim.memberStates = [{ member, evacuated }];
+  }
+
   /** Project limits the store re-checks with the claim (projects without limits need none). */
   limit(project: string, limits: ProjectLimits): void {
     if (!hasLimits(limits)) return;
@@ -193,6 +198,11 @@ function settleAll(runtime: EngineRuntime, draft: ClaimDraft, result: ClaimResul
 /** Brings the model in line with the store after a claim succeeded. */
 export function applyClaim(runtime: EngineRuntime, draft: ClaimDraft, result: ClaimResult): void {
   runtime.model.setUsage(result.usage);
+  for (const { member, evacuated } of draft.claim.memberStates ?? []) {
+    const state = runtime.model.member(member);
+    if (state !== undefined && state.record.evacuated !== evacuated)
+      runtime.model.upsertMember({ ...state.record, evacuated });
+  }
   for (const old of draft.previous) runtime.model.countInstance(old, -1);
   for (const stored of result.instances) runtime.model.countInstance(stored, 1);
 }

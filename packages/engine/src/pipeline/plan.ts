@@ -4,38 +4,49 @@
  * ranked candidates handed to the decision. This is what a claim that lost
  * a race re-runs.
  */
+import { projectLimitMessage, shownLimit } from "../claim-rules/failures.js";
 import { exceededLimit } from "../claim-rules/project-limits.js";
 import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../claim-rules/project-usage.js";
 import { explainPlacement, type PlacementExplanation } from "../decision/explain.js";
 import { decisionRecord } from "../decision/record.js";
 import type { EngineRuntime } from "../engine/runtime.js";
-import { insufficientCapacity, invalid, notFound } from "../errors.js";
-import { hasLimits } from "../expand/project-limits.js";
+import { insufficientCapacity } from "../errors.js";
+import { hasLimits, requireDeclaredLimits } from "../expand/project-limits.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { PlacementDecisionRecord } from "../store/records.js";
 import { type Decision, decide, type ScriptletSetup } from "./decide.js";
-import { type PlacementRequest, subjectOf } from "./request.js";
+import { checkNamedMember } from "./named-member.js";
+import type { PlacementRequest } from "./request.js";
 
-/** Model-level project limit check (the store re-checks atomically, with the same rule). */
+/**
+ * Model-level project limit check (the store re-checks atomically, with the
+ * same rule), in LXD's order: instance counts, then every aggregate limit
+ * the project sets must be declared by the instance, then the aggregates.
+ */
 function checkProjectLimits(model: ClusterModel, request: PlacementRequest): void {
   const limits = request.limits;
   // Most projects have no limits: skip building the checks (bulk plans this per instance).
   if (!hasLimits(limits)) return;
   const project = request.projectName;
   const excess = exceededLimit(limits, model.projectUsageOf(project), projectUsageOf(request));
-  if (excess === undefined) return;
-  const { limit, value, max } = excess;
-  throw insufficientCapacity(
-    `Project "${project}" would exceed ${PROJECT_LIMIT_KEYS[limit]} (${value} > ${max})`,
-    {
+  const failure = () => {
+    const { limit, value, max } = excess!;
+    const configured = request.project.config[PROJECT_LIMIT_KEYS[limit]] ?? shownLimit(limit, max);
+    return insufficientCapacity(projectLimitMessage(project, limit, configured), {
       reason: "project_limit",
       project,
       limit,
       value,
       max,
-    },
-  );
+    });
+  };
+  if (excess !== undefined && COUNT_DIMENSIONS.has(excess.limit)) throw failure();
+  requireDeclaredLimits(request);
+  if (excess !== undefined) throw failure();
 }
+
+/** Limits on how many instances, checked before anything else (LXD's checkInstanceCountLimit). */
+const COUNT_DIMENSIONS: ReadonlySet<string> = new Set(["instances", "containers", "virtualMachines"]);
 
 export interface PlanOptions {
   /** Scriptlet to consult; null when none is configured or the flow skips it. */
@@ -62,19 +73,13 @@ export function plan(
   const model = runtime.model;
   // Moves and evacuations add no instance to the project.
   if (request.reason === "new") checkProjectLimits(model, request);
-  const time = runtime.timing();
   const target = request.target;
   if (target?.kind === "member") {
-    const member = model.member(target.name);
-    if (member === undefined) throw notFound(`Cluster member "${target.name}" not found`);
-    const why = runtime.stack.check(member, request, time, "target");
-    if (why !== undefined) {
-      const message = `Cluster member "${target.name}" can't take ${subjectOf(request)}: it ${why.one}`;
-      throw why.capacity ? insufficientCapacity(message) : invalid(message);
-    }
+    const member = checkNamedMember(runtime, request, target.name);
     return { member, decidedBy: "target", candidates: [member.name], scriptlet: null, explanation: null };
   }
   const listAll = options.scriptlet !== null || options.listAll === true;
+  const time = runtime.timing();
   const set = runtime.stack.candidates(model, request, time, listAll ? "all" : "first");
   const decision = decide(set, request, options.scriptlet, time);
   // The default policy took the first candidate without listing the rest: the walk counts them.

@@ -61,7 +61,6 @@ export function placementRequest(
     expandedConfig: expanded.expandedConfig,
     expandedDevices: expanded.expandedDevices,
     profiles: expanded.profiles,
-    profileLayer: expanded.profileLayer,
     flavor: expanded.flavor,
     instanceType: expanded.instanceType,
     resources: expanded.resources,

@@ -4,7 +4,12 @@
  */
 
 import type { MemberState } from "../model/member-state.js";
-import type { ClusterMemberView, InstancePlacementView, InstanceView } from "../scriptlet/port.js";
+import type {
+  ClusterMemberView,
+  InstancePlacementView,
+  InstanceSourceView,
+  InstanceView,
+} from "../scriptlet/port.js";
 import { cloneDevices, cloneJson } from "../store/clone.js";
 import type { InstanceRecord } from "../store/records.js";
 import type { PlacementRequest } from "./request.js";
@@ -12,8 +17,9 @@ import type { PlacementRequest } from "./request.js";
 export type MemberStatus = "Online" | "Offline" | "Evacuated";
 
 export function memberStatus(member: MemberState, nowMs: number, offlineThresholdMs: number): MemberStatus {
-  if (member.evacuated) return "Evacuated";
-  return member.isOnline(nowMs, offlineThresholdMs) ? "Online" : "Offline";
+  // As in LXD, a silent member shows Offline whatever its maintenance state (a healed member included).
+  if (!member.isOnline(nowMs, offlineThresholdMs)) return "Offline";
+  return member.evacuated ? "Evacuated" : "Online";
 }
 
 const STATUS_MESSAGES: Record<MemberStatus, string> = {
@@ -72,8 +78,9 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * The `request` object of the scriptlet: the expanded create body + reason
- * + project. `withSource: false` leaves `source` out (rebalance moves have
- * always been shown without it).
+ * + project. Every field of LXD's struct is present, with Go's zero value
+ * when Berth has nothing for it. `withSource: false` shows an empty
+ * `source` (rebalance moves, as LXD shows evacuations).
  */
 export function placementView(request: PlacementRequest, withSource = true): InstancePlacementView {
   const view: InstancePlacementView = {
@@ -88,16 +95,52 @@ export function placementView(request: PlacementRequest, withSource = true): Ins
     instance_type: request.instanceType ?? "",
     description: request.description,
     ephemeral: request.ephemeral,
+    // Go's zero values for what Berth does not keep: LXD's request is a struct, every field is there.
+    stateful: false,
+    restore: "",
+    start: false,
+    disk_only: false,
+    source: sourceView(withSource ? request.source : null),
   };
-  if (withSource && request.source !== null) {
-    view.source = cloneJson(request.source) as InstancePlacementView["source"];
-  }
   return view;
+}
+
+/** `InstanceSource` with every field present (Go's zero values), the client's fields on top. */
+function sourceView(source: Record<string, unknown> | null): InstanceSourceView {
+  return {
+    type: "",
+    certificate: "",
+    alias: "",
+    fingerprint: "",
+    properties: {},
+    server: "",
+    secret: "",
+    protocol: "",
+    "base-image": "",
+    mode: "",
+    operation: "",
+    secrets: {},
+    source: "",
+    live: false,
+    instance_only: false,
+    refresh: false,
+    refresh_exclude_older: false,
+    project: "",
+    allow_inconsistent: false,
+    ...(source === null ? {} : (cloneJson(source) as InstanceSourceView)),
+  };
 }
 
 export function instanceStatus(record: InstanceRecord): { status: string; code: number } {
   // Berth records placements; it does not run instances. Reservations are "Reserved".
   return record.forthcoming ? { status: "Reserved", code: 112 } : { status: "Stopped", code: 102 };
+}
+
+/** An instance's own config as LXD shows it: an evacuated instance carries `volatile.evacuate.origin`. */
+export function instanceConfig(record: InstanceRecord): Record<string, string> {
+  const config = { ...record.config };
+  if (record.origin !== null) config["volatile.evacuate.origin"] = record.origin;
+  return config;
 }
 
 export function instanceView(record: InstanceRecord): InstanceView {
@@ -109,7 +152,7 @@ export function instanceView(record: InstanceRecord): InstanceView {
     type: record.type,
     architecture: record.architecture,
     description: record.description,
-    config: { ...record.config },
+    config: instanceConfig(record),
     devices: cloneDevices(record.devices),
     profiles: [...record.profiles],
     ephemeral: record.ephemeral,

@@ -115,6 +115,41 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(next.inventories.CUSTOM_GOLD?.total).toBe(1);
       });
 
+      it("a claim sets member states with its moves, all or nothing", async () => {
+        await addMember("a");
+        await addMember("b");
+        const [placed] = (await store.claim({ create: [newInstance("i1", "a", { VCPU: 1 })] })).instances;
+        const version = (await store.changeVersion?.()) ?? 0;
+        const moved = {
+          ...placed!,
+          location: "b",
+          origin: "a",
+          allocations: placed!.allocations.map((row) => ({ ...row, member: "b" })),
+        };
+        const { revision, ...record } = moved;
+        // A refused claim (member gone) leaves both the member and the instance as they were.
+        await expectEngineError(
+          store.claim({
+            replace: [{ record, expectedRevision: revision }],
+            memberStates: [
+              { member: "a", evacuated: true },
+              { member: "gone", evacuated: true },
+            ],
+          }),
+          "conflict",
+        );
+        expect((await store.getMember("a"))!.evacuated).toBe(false);
+        expect((await store.getInstanceById(placed!.id))!.location).toBe("a");
+        await store.claim({
+          replace: [{ record, expectedRevision: revision }],
+          memberStates: [{ member: "a", evacuated: true }],
+        });
+        expect((await store.getMember("a"))!.evacuated).toBe(true);
+        expect((await store.getInstanceById(placed!.id))!.location).toBe("b");
+        // Other engines sharing the store re-read members when the version moves.
+        if (store.changeVersion !== undefined) expect(await store.changeVersion()).toBeGreaterThan(version);
+      });
+
       it("refuses deleting a member that hosts instances or reservations", async () => {
         await addMember("a");
         await addMember("b");

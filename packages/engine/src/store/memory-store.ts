@@ -333,6 +333,10 @@ export class MemoryStore implements Store {
       const ledgers = this.usage.get(change.provider)!;
       addToLedger(ledgers[change.ledger], change.resourceClass, change.amount);
     }
+    for (const { member, evacuated } of checked.memberStates) {
+      this.members.set(member, { ...this.members.get(member)!, evacuated });
+      this.changes += 1;
+    }
     for (const [project, change] of checked.projectChanges) {
       let totals = this.projectTotals.get(project);
       if (totals === undefined) this.projectTotals.set(project, (totals = zeroProjectTotals()));

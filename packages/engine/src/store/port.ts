@@ -124,6 +124,18 @@ export interface Claim {
   replace?: { record: NewInstance; expectedRevision: number }[];
   remove?: { id: string; expectedRevision?: number }[];
   projectLimits?: Record<string, ProjectLimits>;
+  /**
+   * Maintenance states the claim sets with its moves, in the same
+   * transaction: an evacuation marks its member evacuated as its instances
+   * leave, a restore lifts it as they return, so a crash leaves the
+   * cluster before or after, never half-way.
+   */
+  memberStates?: MemberStateChange[];
+}
+
+export interface MemberStateChange {
+  member: string;
+  evacuated: boolean;
 }
 
 export interface ClaimResult {

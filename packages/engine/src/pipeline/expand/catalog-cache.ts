@@ -3,8 +3,10 @@
  * (profiles, flavors, images), each read at most once per operation (a
  * bulk batch shares them).
  */
+
 import type { InstancesPost } from "@berth/api-types";
 import type { EngineRuntime } from "../../engine/runtime.js";
+import { invalid, notFound } from "../../errors.js";
 import type { ExpansionCatalog } from "../../expand/expand.js";
 import type { FlavorRecord, ImageRecord, ProfileRecord, ProjectRecord } from "../../store/records.js";
 
@@ -59,13 +61,27 @@ export class CatalogCache {
     return {
       profile: (name) => profiles.get(name),
       flavor: (name) => (flavor !== undefined && flavor.name === name ? flavor : undefined),
-      imageByFingerprint: (fingerprint) =>
-        images.find((image) => image.fingerprint === fingerprint) ??
-        (fingerprint.length >= 12
-          ? images.find((image) => image.fingerprint.startsWith(fingerprint))
-          : undefined),
-      imageByAlias: (alias) => images.find((image) => image.aliases.includes(alias)),
+      imageByFingerprint: (fingerprint) => imageByFingerprintPrefix(images, fingerprint),
+      imageByAlias: (alias) => {
+        const image = images.find((candidate) => candidate.aliases.includes(alias));
+        if (image === undefined) throw notFound("Image alias not found");
+        return image;
+      },
       defaultArchitecture: this.runtime.effective.defaultArchitecture,
     };
   }
+}
+
+/**
+ * LXD's image lookup by fingerprint: the full fingerprint or any prefix of
+ * it that names exactly one image ("Image not found", 404; "More than one
+ * image matches").
+ */
+export function imageByFingerprintPrefix(images: readonly ImageRecord[], prefix: string): ImageRecord {
+  const exact = images.find((image) => image.fingerprint === prefix);
+  if (exact !== undefined) return exact;
+  const matches = images.filter((image) => image.fingerprint.startsWith(prefix));
+  if (matches.length === 0) throw notFound("Image not found");
+  if (matches.length > 1) throw invalid("More than one image matches");
+  return matches[0]!;
 }

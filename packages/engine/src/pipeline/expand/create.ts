@@ -52,7 +52,8 @@ export async function expandCreate(
     excluded: NO_MEMBERS,
     groupPolicy,
     forthcoming,
-    architecture: body.architecture ?? "",
+    // What the scriptlet sees as request.architecture: the body's, else the image's (else the default one).
+    architecture: body.architecture ?? expanded.architectures?.[0] ?? "",
     description: body.description ?? "",
     ephemeral: body.ephemeral ?? false,
     source: body.source === undefined ? null : (cloneJson(body.source) as Record<string, unknown>),

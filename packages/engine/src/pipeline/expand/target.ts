@@ -25,7 +25,8 @@ export function resolveTarget(
 ): Target {
   if (target === undefined || target === "") return null;
   const restricted = project.config.restricted === "true";
-  if (restricted && project.config["restricted.cluster.target"] === "block") {
+  // LXD: a restricted project blocks targeting unless `restricted.cluster.target=allow` (the default is block).
+  if (restricted && (project.config["restricted.cluster.target"] ?? "block") !== "allow") {
     throw forbidden("This project doesn't allow cluster member targeting");
   }
   const allowed = allowedGroupsOf(project);

@@ -14,8 +14,8 @@
  *   member, with `admits` (the hot path, no rejection built) agreeing with
  *   `reject` (the explanation).
  *
- * `appliesToTarget`: whether the filter also checks a member named
- * directly (`?target=member`), as opposed to automatic placement only.
+ * Every filter also judges a member a path names directly (`?target=`,
+ * restore, commit): see pipeline/named-member.ts.
  */
 import type { MemberState } from "../../model/member-state.js";
 import type { MemberRecord } from "../../store/records.js";
@@ -43,7 +43,6 @@ export interface Timing {
 export interface StaticFilter<R extends KeyedField = KeyedField, M extends MemberField = MemberField> {
   readonly kind: "static";
   readonly name: string;
-  readonly appliesToTarget: boolean;
   readonly reads: { readonly request: readonly R[]; readonly member: readonly M[] };
   reject(member: StaticMember<M>, request: RequestView<R>): Rejection | undefined;
 }
@@ -58,7 +57,6 @@ export interface UsageCheck {
 export interface UsageFilter<R extends keyof PlacementRequest = keyof PlacementRequest> {
   readonly kind: "usage";
   readonly name: string;
-  readonly appliesToTarget: boolean;
   readonly reads: { readonly request: readonly R[] };
   /** Reads the request once per placement. */
   bind(request: RequestView<R>): UsageCheck;

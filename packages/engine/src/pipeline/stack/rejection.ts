@@ -3,6 +3,21 @@
  * reject and says it; rejections with the same `code` are grouped so the
  * final error reads "3 members lack CUSTOM_FPGA, 2 have too little MEMORY_MB".
  */
+/** Who named the member: a new instance (create, bulk, reservation, commit) or a stored one moving (move, restore). */
+export interface NamedBy {
+  member: string;
+  moving: boolean;
+}
+
+/**
+ * What a path that named the member answers, in LXD/Incus's words where
+ * they have them (kind `invalid` is their 400, `forbidden` their 403).
+ */
+export interface Refusal {
+  kind: "invalid" | "forbidden";
+  message: string;
+}
+
 export interface Rejection {
   /** Groups identical reasons (e.g. "capacity:MEMORY_MB"). */
   code: string;
@@ -12,10 +27,21 @@ export interface Rejection {
   many: string;
   /** True when the member was turned down for resources (capacity/inventory), not policy. */
   capacity: boolean;
+  /**
+   * The refusal when a path named this member, if LXD has words for it;
+   * without one the path answers Berth's own (named-member.ts).
+   */
+  refusal?: (by: NamedBy) => Refusal;
 }
 
-export function rejection(code: string, one: string, many: string, capacity = false): Rejection {
-  return { code, one, many, capacity };
+export function rejection(
+  code: string,
+  one: string,
+  many: string,
+  capacity = false,
+  refusal?: (by: NamedBy) => Refusal,
+): Rejection {
+  return refusal === undefined ? { code, one, many, capacity } : { code, one, many, capacity, refusal };
 }
 
 export interface RejectionSummary {

@@ -43,7 +43,6 @@ describe("the candidate cache key is derived from the static filters' declaratio
   it("adds the fields of a new static filter to the key", () => {
     const vmOnly = staticFilter({
       name: "no vms",
-      appliesToTarget: false,
       reads: { request: ["type"], member: ["config"] },
       reject: (member, request) =>
         request.type === "virtual-machine" && member.config["user.vms"] === "false"
@@ -84,13 +83,11 @@ describe("a filter that forgets to declare what it reads cannot serve a stale ca
       : rejection("arch", "runs something else", "run something else");
   const declared = staticFilter({
     name: "arch (declared)",
-    appliesToTarget: false,
     reads: { request: ["architectures"], member: ["architecture"] },
     reject,
   });
   const forgetful = staticFilter({
     name: "arch (forgetful)",
-    appliesToTarget: false,
     reads: { request: [], member: ["architecture"] },
     // What a filter that reads past its declaration does (the types forbid it; a cast gets around them).
     reject: (member, request) => reject(member, request as unknown as { architectures: string[] | null }),
@@ -130,7 +127,6 @@ describe("a filter that forgets to declare what it reads cannot serve a stale ca
   it("forgotten member field: the read throws too", () => {
     const byDescription = staticFilter({
       name: "by member description",
-      appliesToTarget: false,
       reads: { request: [], member: [] },
       reject: (member) =>
         (member as unknown as { description: string }).description === "retired"
@@ -179,15 +175,6 @@ describe("check: one named member through the stack", () => {
     expect(stack.check(model.member("quiet")!, request, TIME)?.code).toBe("offline");
     expect(stack.check(model.member("small")!, request, TIME)?.code).toBe("lack:SSD");
     expect(stack.check(model.member("small")!, placementRequest(), TIME)?.code).toBe("capacity:MEMORY_MB");
-  });
-
-  it("with scope target, runs only the filters that check a named member", () => {
-    const request = placementRequest({ requiredTraits: ["SSD"] });
-    expect(stack.check(model.member("quiet")!, request, TIME, "target")).toBeUndefined();
-    expect(stack.check(model.member("small")!, request, TIME, "target")?.code).toBe("lack:SSD");
-    expect(
-      DEFAULT_STACK.filters.filter((filter) => filter.appliesToTarget).map((filter) => filter.name),
-    ).toEqual(["excluded", "traits", "capacity"]);
   });
 });
 

@@ -12,9 +12,9 @@
  *   needs no list (the default policy). With one ranking in force, the
  *   stack finds it without ordering anyone, O(1) amortized for the default
  *   ranking (pick-first.ts); otherwise it orders as for "all".
- * - `check(member, request, time, scope)`: one named member through the
- *   filters, and the first rejection (for `?target=member` and any other
- *   path that names a member).
+ * - `check(member, request, time)`: one named member through every filter,
+ *   and the first rejection (for `?target=member` and any other path that
+ *   names a member: named-member.ts).
  * - `staticCandidates(model, request)`: the members passing the static
  *   filters, in join order (cached).
  *
@@ -62,9 +62,6 @@ export interface StackDefinition {
 /** "all": every candidate in rank order, listed; "first": the first is enough. */
 export type Wanted = "all" | "first";
 
-/** "target": the filters that also check a member named directly; "all": every filter. */
-export type CheckScope = "target" | "all";
-
 interface CachedSet {
   /** Members passing every static filter, in join order. */
   members: readonly MemberState[];
@@ -100,7 +97,6 @@ export class PlacementStack {
   /** Member record fields cached candidate sets depend on: every field a static filter declares. */
   readonly memberFields: readonly MemberField[];
   private readonly staticFilters: readonly StaticFilter[];
-  private readonly targetFilters: readonly FeasibilityFilter[];
   private readonly requestGuards = new Map<FeasibilityFilter, object>();
   private readonly memberGuard: object;
   /**
@@ -156,7 +152,6 @@ export class PlacementStack {
       );
     }
     this.staticFilters = staticFilters;
-    this.targetFilters = this.filters.filter((filter) => filter.appliesToTarget);
     this.usageSlots = usageFilters.map((filter) => ({ filter, values: [], check: null }));
     this.keyFields = unique(staticFilters.flatMap((filter) => filter.reads.request));
     this.keyEncoders = this.keyFields.map((field) => KEYED_FIELDS[field]);
@@ -194,16 +189,18 @@ export class PlacementStack {
 
   /**
    * The first filter that turns `member` down for `request`, or undefined
-   * when it passes them all. `scope` "target" runs only the filters that
-   * check a member named directly.
+   * when it passes them all (for a member a path names: named-member.ts).
+   * `skip` names filters the path has already settled (a restore lifts
+   * the evacuation itself; a commit's capacity is already held).
    */
   check(
     member: MemberState,
     request: PlacementRequest,
     time: Timing,
-    scope: CheckScope = "all",
+    skip?: ReadonlySet<string>,
   ): Rejection | undefined {
-    const filters = scope === "all" ? this.filters : this.targetFilters;
+    const filters =
+      skip === undefined ? this.filters : this.filters.filter((filter) => !skip.has(filter.name));
     return this.firstRejection(member, this.bind(request, filters), time);
   }
 

@@ -1,6 +1,6 @@
 /** The member runs one of the architectures the instance can use (32-bit personalities included). */
 import { staticFilter } from "../filter.js";
-import { rejection } from "../rejection.js";
+import { type Refusal, rejection } from "../rejection.js";
 
 /** 32-bit personalities a 64-bit member can also run (LXD `GetCandidateMembers`). */
 const PERSONALITIES: Readonly<Record<string, readonly string[]>> = {
@@ -14,9 +14,14 @@ export function supportedArchitectures(architecture: string): readonly string[] 
   return [architecture, ...(PERSONALITIES[architecture] ?? [])];
 }
 
+/** LXD's words when the member an instance is created on cannot run it. */
+const ARCH_REFUSAL = (): Refusal => ({
+  kind: "invalid",
+  message: "Requested architecture isn't supported by this host",
+});
+
 export const architectureFilter = staticFilter({
   name: "architecture",
-  appliesToTarget: false,
   reads: { request: ["architectures"], member: ["architecture"] },
   reject: (member, request) => {
     const wanted = request.architectures;
@@ -24,6 +29,6 @@ export const architectureFilter = staticFilter({
     const supported = supportedArchitectures(member.architecture);
     if (wanted.some((arch) => supported.includes(arch))) return undefined;
     const list = wanted.join("/");
-    return rejection(`arch:${list}`, `can't run ${list}`, `can't run ${list}`);
+    return rejection(`arch:${list}`, `can't run ${list}`, `can't run ${list}`, false, ARCH_REFUSAL);
   },
 });

@@ -118,7 +118,6 @@ class CapacityCheck implements UsageCheck {
 
 export const capacityFilter = usageFilter({
   name: "capacity",
-  appliesToTarget: true,
   reads: { request: ["resources"] },
   bind: (request) => new CapacityCheck(demandOf(request.resources)),
 });

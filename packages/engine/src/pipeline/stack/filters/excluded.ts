@@ -4,10 +4,15 @@ import { rejection } from "../rejection.js";
 
 export const excludedFilter = staticFilter({
   name: "excluded",
-  appliesToTarget: true,
   reads: { request: ["excluded"], member: [] },
   reject: (member, request) =>
     request.excluded.has(member.name)
-      ? rejection("excluded", "is the instance's current member", "are the instance's current members")
+      ? rejection(
+          "excluded",
+          "is the instance's current member",
+          "are the instance's current members",
+          false,
+          () => ({ kind: "invalid", message: "Requested target server is the same as current server" }),
+        )
       : undefined,
 });

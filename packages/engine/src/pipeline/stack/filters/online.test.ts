@@ -27,6 +27,6 @@ describe("online filter", () => {
     const member = memberState("n1", { lastHeartbeat: new Date(NOW).toISOString() });
     expect(check.admits(member, { nowMs: NOW + 60_000, offlineThresholdMs: 20_000 })).toBe(false);
     expect(check.admits(member, { nowMs: NOW + 60_000, offlineThresholdMs: 90_000 })).toBe(true);
-    expect(onlineFilter).toMatchObject({ kind: "usage", appliesToTarget: false, reads: { request: [] } });
+    expect(onlineFilter).toMatchObject({ kind: "usage", reads: { request: [] } });
   });
 });

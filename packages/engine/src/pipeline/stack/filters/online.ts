@@ -2,7 +2,11 @@
 import { type UsageCheck, usageFilter } from "../filter.js";
 import { rejection } from "../rejection.js";
 
-const OFFLINE = rejection("offline", "is offline", "are offline");
+/** LXD/Incus answer a target that stopped heartbeating with 400 and these words. */
+const OFFLINE = rejection("offline", "is offline", "are offline", false, () => ({
+  kind: "invalid",
+  message: "Target cluster member is offline",
+}));
 
 /** Reads nothing of the request: one check serves every placement. */
 const ONLINE_CHECK: UsageCheck = {
@@ -12,7 +16,6 @@ const ONLINE_CHECK: UsageCheck = {
 
 export const onlineFilter = usageFilter({
   name: "online",
-  appliesToTarget: false,
   reads: { request: [] },
   bind: () => ONLINE_CHECK,
 });

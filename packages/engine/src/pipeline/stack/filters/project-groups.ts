@@ -4,7 +4,6 @@ import { rejection } from "../rejection.js";
 
 export const projectGroupsFilter = staticFilter({
   name: "restricted.cluster.groups",
-  appliesToTarget: false,
   reads: { request: ["allowedGroups", "projectName"], member: ["groups"] },
   reject: (member, request) =>
     request.allowedGroups.length === 0 || request.allowedGroups.some((group) => member.groups.includes(group))
@@ -13,5 +12,11 @@ export const projectGroupsFilter = staticFilter({
           "project-groups",
           `is outside the groups project "${request.projectName}" may use`,
           `are outside the groups project "${request.projectName}" may use`,
+          false,
+          // LXD CheckTarget's words (403).
+          ({ member: name }) => ({
+            kind: "forbidden",
+            message: `Project isn't allowed to use this cluster member: "${name}"`,
+          }),
         ),
 });

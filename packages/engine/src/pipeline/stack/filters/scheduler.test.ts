@@ -36,7 +36,9 @@ describe("scheduler.instance filter", () => {
     }
   });
 
-  it("does not apply to a member named directly (LXD ignores it for ?target=member)", () => {
-    expect(schedulerFilter).toMatchObject({ kind: "static", appliesToTarget: false });
+  it("admits a member named directly in every mode (LXD: `manual` means only when targeted)", () => {
+    for (const mode of ["manual", "group"]) {
+      expect(schedulerFilter.reject(member(mode), to({ kind: "member", name: "n1" }))).toBeUndefined();
+    }
   });
 });

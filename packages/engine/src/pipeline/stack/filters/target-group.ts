@@ -4,7 +4,6 @@ import { rejection } from "../rejection.js";
 
 export const targetGroupFilter = staticFilter({
   name: "target group",
-  appliesToTarget: false,
   reads: { request: ["target"], member: ["groups"] },
   reject: (member, request) => {
     if (request.target?.kind !== "group") return undefined;

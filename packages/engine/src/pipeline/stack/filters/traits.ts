@@ -4,7 +4,6 @@ import { rejection } from "../rejection.js";
 
 export const traitsFilter = staticFilter({
   name: "traits",
-  appliesToTarget: true,
   reads: { request: ["requiredTraits", "forbiddenTraits"], member: ["traits"] },
   reject: (member, request) => {
     for (const trait of request.requiredTraits) {
