@@ -334,8 +334,9 @@ export class MemoryStore implements Store {
       addToLedger(ledgers[change.ledger], change.resourceClass, change.amount);
     }
     for (const { member, evacuated } of checked.memberStates) {
-      this.members.set(member, { ...this.members.get(member)!, evacuated });
-      this.changes += 1;
+      const next = { ...this.members.get(member)!, evacuated };
+      this.members.set(member, next);
+      this.log.push({ kind: "member", name: member, joinOrder: next.joinOrder, change: "updated" });
     }
     for (const [project, change] of checked.projectChanges) {
       let totals = this.projectTotals.get(project);
