@@ -31,6 +31,10 @@ export const API_EXTENSIONS = [
   "clustering_failure_domains",
   "operation_wait",
   "events_lifecycle",
+  // /1.0/certificates: certificate-add tokens (lxc config trust add / lxc remote add TOKEN) and
+  // restricted certificates confined to their projects.
+  "certificate_token",
+  "certificate_project",
 ] as const;
 
 /** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */
@@ -60,7 +64,8 @@ export const serverRoutes: RouteSpec[] = [
         api_extensions: [...API_EXTENSIONS],
         api_status: "stable",
         api_version: "1.0",
-        auth: "trusted",
+        // An HTTPS client berthd does not trust yet (lxc remote add) reads this before adding itself.
+        auth: principal.kind === "untrusted" ? "untrusted" : "trusted",
         public: false,
         config,
         environment: {

@@ -12,6 +12,8 @@ import { usageOf } from "../daemon/open-backend.js";
 import { listen, type RunningServer, type TlsFiles } from "../listen.js";
 import { createLogger } from "../logging.js";
 import { ServerMetrics } from "../metrics/server-metrics.js";
+import { ensureServerCertificate } from "../trust/server-certificate.js";
+import { Trust } from "../trust/trust.js";
 
 export interface TestServer {
   url: string;
@@ -21,6 +23,8 @@ export interface TestServer {
   adminToken: string;
   /** Restricted to project "team". */
   teamToken: string;
+  /** With `lxdTrust`: the trust store and berthd's certificate fingerprint. */
+  trust: Trust | undefined;
   /** Parsed JSON log lines written so far. */
   logs: Record<string, unknown>[];
   /** Client over TCP with the given token (none: no Authorization header). */
@@ -38,6 +42,8 @@ export interface TestServerOptions {
   tls?: TlsFiles;
   /** How long finished LXD operations stay readable. */
   operationRetentionMs?: number;
+  /** HTTPS the LXD way: berthd's own certificate in the temp dir, trusted client certificates, tokens. */
+  lxdTrust?: boolean;
 }
 
 /**
@@ -67,9 +73,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     engine: () => engine.metrics(),
     usage: async () => usageOf(engine),
   });
+  const serverCertificate = options.lxdTrust === true ? await ensureServerCertificate(dir) : undefined;
+  const trust =
+    serverCertificate !== undefined
+      ? new Trust({
+          serverFingerprint: serverCertificate.fingerprint,
+          storePath: join(dir, "trusted-certificates.json"),
+        })
+      : undefined;
+  const tls = serverCertificate ?? options.tls;
   const app = createApp({
     engine,
     tokens,
+    ...(trust !== undefined ? { trust } : {}),
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
@@ -79,11 +95,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {
-    tcp: { host: "127.0.0.1", port: 0, ...(options.tls ? { tls: options.tls } : {}) },
+    tcp: { host: "127.0.0.1", port: 0, ...(tls ? { tls } : {}) },
     socketPath,
     shutdownGraceMs: 2_000,
   });
   const url = running.url as string;
+  if (trust !== undefined) trust.addresses = [new URL(url).host];
   const admin = await issueToken(tokens, "admin", { admin: true });
   const team = await issueToken(tokens, "team", { admin: false, projects: ["team"] });
   return {
@@ -93,6 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     engine,
     adminToken: admin.secret,
     teamToken: team.secret,
+    trust,
     logs,
     tcp: (token) => new BerthApi({ url, ...(token !== undefined ? { token } : {}) }),
     local: () => new BerthApi({ socketPath }),
