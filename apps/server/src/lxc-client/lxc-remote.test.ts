@@ -63,6 +63,7 @@ describeWithLxc("the real lxc client over HTTPS, trusted by certificate", { time
   /** `lxc config trust add` on the local socket; the token is the output's last line. */
   async function trustToken(args: string[]): Promise<string> {
     const out = await ok("admin-conf", ["config", "trust", "add", ...args]);
+    expect(out).toMatch(/^Client \S+ certificate add token:\n/);
     return out.trim().split("\n").at(-1) ?? "";
   }
 
