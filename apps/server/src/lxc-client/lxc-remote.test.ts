@@ -110,6 +110,12 @@ describeWithLxc("the real lxc client over HTTPS, trusted by certificate", { time
     await ok("alice-conf", ["init", "berth:ubuntu/24.04", "berth:r1", "--target", "node2"]);
     expect((await server.engine.getInstance("default", "r1")).location).toBe("node2");
     expect(await ok("alice-conf", ["list", "berth:", "-c", "nL", "-f", "csv"])).toContain("r1,node2");
+    // lxc followed the create's operation on the events websocket, authenticated by its certificate.
+    expect(
+      server.logs.some(
+        (l) => l.path === "/1.0/events" && l.principal === "certificate:alice" && l.listener === "tcp",
+      ),
+    ).toBe(true);
     // The certificate is in the trust store, listed as LXD lists it.
     const trusted = await ok("admin-conf", ["config", "trust", "list", "-f", "csv"]);
     expect(trusted).toContain("alice");
