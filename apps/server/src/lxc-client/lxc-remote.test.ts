@@ -132,6 +132,14 @@ describeWithLxc("the real lxc client over HTTPS, trusted by certificate", { time
     expect(again.stderr).toContain("not authorized");
   });
 
+  it("remote add by URL with --accept-certificate, the token given as the password", async () => {
+    const token = await trustToken(["--name", "bob"]);
+    mkdirSync(join(server.dir, "bob-conf"), { recursive: true });
+    await ok("bob-conf", ["remote", "add", "berth", server.url, "--accept-certificate", "--password", token]);
+    expect(await ok("bob-conf", ["info", "berth:"])).toContain("auth: trusted");
+    expect(server.trust?.certificates.list().map((c) => c.name)).toContain("bob");
+  });
+
   it("a restricted certificate sees only its project and is refused elsewhere with LXD's text", async () => {
     await server
       .local()
