@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { writePrivateJson } from "../auth/private-json-file.js";
 
 /** A trusted client certificate, as LXD's `api.Certificate` shows it. */
 export interface TrustedCertificate {
@@ -61,11 +62,8 @@ export class CertificateStore {
 
   #save(certificates: TrustedCertificate[]): void {
     if (this.path !== undefined) {
-      const temporary = `${this.path}.${process.pid}.tmp`;
       const file: CertificateFile = { version: 1, certificates };
-      writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-      chmodSync(temporary, 0o600);
-      renameSync(temporary, this.path);
+      writePrivateJson(this.path, file);
     }
     this.#certificates = certificates;
   }
