@@ -19,6 +19,8 @@ import { registerRawRoutes } from "./routes/raw-routes.js";
 import { registerRoute } from "./routes/register.js";
 import type { ServerEnv } from "./server-env.js";
 import type { ServerServices } from "./services.js";
+import { registerCertificatesRoutes } from "./trust/certificates-route.js";
+import { Trust } from "./trust/trust.js";
 import { enableWebsockets } from "./websockets.js";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -35,6 +37,8 @@ export interface AppOptions {
   operationRetentionMs?: number;
   /** The web console's built assets, served at /ui/; undefined: /ui/ says the console is not built. */
   consoleDir?: string;
+  /** Trusted client certificates and trust tokens (HTTPS the LXD way); none: bearer tokens only. */
+  trust?: Trust;
 }
 
 /**
@@ -65,9 +69,11 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   app.use(accessLog(options.logger, options.metrics));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedHandler }));
   registerConsole(app, options.consoleDir);
-  app.use(authenticate(options.tokens));
+  const trust = options.trust ?? new Trust({ serverFingerprint: "" });
+  app.use(authenticate(options.tokens, trust.certificates));
   app.use(declaredBodyLimit(maxSize));
   registerEventsRoute(app, services, upgradeWebSocket);
+  registerCertificatesRoutes(app, services, trust);
   for (const spec of allRoutes) registerRoute(app, spec, services);
   registerRawRoutes(app, options.metrics, () => buildOpenApiDocument(allRoutes, services.version));
   app.notFound(notFoundHandler);

@@ -52,7 +52,9 @@ function plainAdaptorFor(app: Hono<ServerEnv>, listener: ListenerKind, tls: TlsF
     return createAdaptorServer({
       fetch,
       createServer: createHttpsServer,
-      serverOptions: { cert: tls.cert, key: tls.key },
+      // LXD's clients authenticate with a TLS client certificate; others send a bearer token instead,
+      // so a certificate is asked for, never required (berthd decides whom it trusts).
+      serverOptions: { cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: false },
     }) as Server;
   }
   return createAdaptorServer({ fetch }) as Server;

@@ -11,6 +11,7 @@ import { runTokenCommand } from "./daemon/token-command.js";
 import { listen, type RunningServer } from "./listen.js";
 import { createLogger } from "./logging.js";
 import { ServerMetrics } from "./metrics/server-metrics.js";
+import { advertisedAddresses, daemonTrust } from "./trust/daemon-trust.js";
 import { SERVER_VERSION } from "./version.js";
 
 async function serve(argv: string[]): Promise<void> {
@@ -26,7 +27,9 @@ async function serve(argv: string[]): Promise<void> {
     engine: () => backend.engine.metrics(),
   });
   const consoleDir = defaultConsoleDir();
+  const { tls, trust } = await daemonTrust(options);
   const app = createApp({
+    ...(trust !== undefined ? { trust } : {}),
     engine: backend.engine,
     ...(consoleDir !== undefined ? { consoleDir } : {}),
     tokens: backend.tokens,
@@ -38,16 +41,23 @@ async function serve(argv: string[]): Promise<void> {
   let running: RunningServer;
   try {
     running = await listen(app, {
-      ...(options.listen ? { tcp: { ...options.listen, ...(options.tls ? { tls: options.tls } : {}) } } : {}),
+      ...(options.listen ? { tcp: { ...options.listen, ...(tls ? { tls } : {}) } } : {}),
       ...(options.socket !== undefined ? { socketPath: options.socket } : {}),
     });
   } catch (err) {
     await backend.close();
     throw err;
   }
+  if (trust !== undefined && running.url !== undefined) trust.addresses = advertisedAddresses(running.url);
   const ticker = startTicker(() => backend.tick(), options.tickSeconds * 1000, logger);
   logger.info(
-    { url: running.url, socket: running.socketPath, db: redactedUrl(options.db), version: SERVER_VERSION },
+    {
+      url: running.url,
+      socket: running.socketPath,
+      db: redactedUrl(options.db),
+      version: SERVER_VERSION,
+      ...(trust !== undefined ? { certificate_fingerprint: trust.serverFingerprint } : {}),
+    },
     "berthd listening",
   );
 

@@ -16,8 +16,8 @@ export const ServerSchema = z.strictObject({
   auth: z.enum(["trusted", "untrusted"]),
   /** Who is asking (LXD): the token's name ("" on the Unix socket). */
   auth_user_name: z.string(),
-  /** How they authenticated (LXD): `unix` (the local socket) or `bearer` (a token on TCP). */
-  auth_user_method: z.enum(["unix", "bearer"]),
+  /** How they authenticated (LXD): `unix` (the local socket), `bearer` (a token on TCP) or `tls` (a client certificate on HTTPS). */
+  auth_user_method: z.enum(["unix", "bearer", "tls"]),
   /** Berth: the projects a restricted token may use; null when every project is allowed. */
   auth_user_projects: z.array(ProjectNameSchema).nullable(),
   public: z.boolean(),

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { writePrivateJson } from "./private-json-file.js";
 import type { TokenRecord, TokenStore } from "./token-store.js";
 
 interface TokenFile {
@@ -44,11 +45,8 @@ export class FileTokenStore implements TokenStore {
   }
 
   #save(tokens: TokenRecord[]): void {
-    const temporary = `${this.path}.${process.pid}.tmp`;
     const file: TokenFile = { version: 1, tokens };
-    writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, this.path);
+    writePrivateJson(this.path, file);
     this.#cache = tokens;
     this.#cachedStamp = this.#stamp();
   }

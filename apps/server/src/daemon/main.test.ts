@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { X509Certificate } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { get as httpsGet } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -190,4 +192,50 @@ describe("berthd token storage upgrade", () => {
     const after = await run(process.execPath, [...NODE_ARGS, "token", "list", "--db", db, "--json"]);
     expect(JSON.parse(after.stdout)).toEqual([]);
   });
+});
+
+describe("berthd's own certificate (--state-dir)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "berthd-state-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const stateDir = join(dir, "state");
+  const args = ["--db", join(dir, "berth.db"), "--listen", "127.0.0.1:0", "--socket", "none"];
+  args.push("--state-dir", stateDir, "--demo");
+
+  function getServerInfo(url: string, ca: string): Promise<{ auth: string }> {
+    return new Promise((resolve, reject) => {
+      const request = httpsGet(`${url}/1.0`, { ca }, (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve((JSON.parse(body) as { metadata: { auth: string } }).metadata));
+      });
+      request.once("error", reject);
+    });
+  }
+
+  it("creates server.crt and server.key on first start, serves HTTPS with them, keeps them on restart", async () => {
+    const fingerprintIn = (out: string) => /"certificate_fingerprint":"([0-9a-f]{64})"/.exec(out)?.[1];
+    const first = await startDaemon(args);
+    let fingerprint: string | undefined;
+    try {
+      expect(first.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(statSync(join(stateDir, "server.key")).mode & 0o777).toBe(0o600);
+      const cert = readFileSync(join(stateDir, "server.crt"), "utf8");
+      fingerprint = fingerprintIn(first.stdout());
+      expect(fingerprint).toBe(new X509Certificate(cert).fingerprint256.replaceAll(":", "").toLowerCase());
+      // Pinned by its own certificate; with no token and no trusted client certificate: untrusted, as LXD says.
+      expect(await getServerInfo(first.url, cert)).toEqual(expect.objectContaining({ auth: "untrusted" }));
+    } finally {
+      const exited = exitOf(first.child);
+      first.child.kill("SIGTERM");
+      await exited;
+    }
+    const second = await startDaemon(args);
+    try {
+      expect(fingerprintIn(second.stdout())).toBe(fingerprint);
+    } finally {
+      const exited = exitOf(second.child);
+      second.child.kill("SIGTERM");
+      await exited;
+    }
+  }, 90_000);
 });

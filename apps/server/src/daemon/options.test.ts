@@ -28,6 +28,9 @@ describe("berthd options", () => {
     });
     const flags = parseDaemonOptions(["--db", "a.db", "--listen", "[::1]:8443", "--demo"], env);
     expect(flags).toMatchObject({ db: "a.db", listen: { host: "::1", port: 8443 }, demo: true });
+    expect(parseDaemonOptions([], { BERTH_STATE_DIR: "/var/lib/berth" }).stateDir).toBe("/var/lib/berth");
+    expect(parseDaemonOptions(["--state-dir", "s"], { BERTH_STATE_DIR: "/x" }).stateDir).toBe("s");
+    expect(parseDaemonOptions([], {}).stateDir).toBeUndefined();
   });
 
   it("takes a PostgreSQL URL and its connection settings; the lock bound defaults per database", () => {

@@ -34,6 +34,8 @@ export interface DaemonOptions {
   /** undefined: no Unix socket. */
   socket: string | undefined;
   tls: { cert: Buffer; key: Buffer } | undefined;
+  /** berthd's own certificate and trusted client certificates (LXD's server.crt and trust store). */
+  stateDir: string | undefined;
   bodyLimitBytes: number;
   logLevel: string;
   /** How often the offline/healing task runs. */
@@ -64,6 +66,8 @@ Options (environment variable in brackets):
   --socket PATH        Unix socket, "none" to disable [BERTH_SOCKET] (default ${defaultSocketPath()})
   --tls-cert FILE      PEM certificate: serve HTTPS on the TCP listener [BERTH_TLS_CERT]
   --tls-key FILE       PEM private key for --tls-cert [BERTH_TLS_KEY]
+  --state-dir DIR      keep berthd's own certificate (server.crt, made on first start; HTTPS
+                       on the TCP listener) and trusted client certificates here [BERTH_STATE_DIR]
   --body-limit BYTES   largest accepted request body [BERTH_BODY_LIMIT] (default ${DEFAULT_BODY_LIMIT_BYTES})
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
@@ -114,6 +118,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       socket: { type: "string" },
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
+      "state-dir": { type: "string" },
       "body-limit": { type: "string" },
       "log-level": { type: "string" },
       tick: { type: "string" },
@@ -165,6 +170,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       certPath !== undefined && keyPath !== undefined
         ? { cert: readFileSync(certPath), key: readFileSync(keyPath) }
         : undefined,
+    stateDir: values["state-dir"] ?? (env.BERTH_STATE_DIR || undefined),
     bodyLimitBytes: Math.floor(
       positiveNumber(
         "--body-limit",

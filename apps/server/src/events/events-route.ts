@@ -9,7 +9,7 @@
  */
 import type { NodeWebSocket } from "@hono/node-ws";
 import type { Hono } from "hono";
-import { canUseProject, isAdmin } from "../auth/principal.js";
+import { canUseProject, isAdmin, projectRefusal } from "../auth/principal.js";
 import { badRequest, forbiddenHttp } from "../http/http-error.js";
 import { parseBoolean, parseProject } from "../http/query.js";
 import type { ServerEnv } from "../server-env.js";
@@ -44,7 +44,7 @@ export function registerEventsRoute(
       if (allProjects && !isAdmin(principal))
         throw forbiddenHttp("Forbidden: all-projects=true needs an admin token");
       if (!allProjects && !canUseProject(principal, project))
-        throw forbiddenHttp(`Forbidden: this token is not allowed to use project "${project}"`);
+        throw forbiddenHttp(projectRefusal(principal, project));
       if (c.req.header("upgrade")?.toLowerCase() !== "websocket")
         throw badRequest("GET /1.0/events is a websocket: send Upgrade: websocket");
       c.set("eventFilter", { types, project: allProjects ? undefined : project });

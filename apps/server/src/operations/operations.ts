@@ -64,7 +64,12 @@ export class Operations {
   }
 
   /** Records a running operation; `finish` settles it. */
-  start(project: string, description: string, resources: Record<string, string[]> | null): OperationWire {
+  start(
+    project: string,
+    description: string,
+    resources: Record<string, string[]> | null,
+    metadata: Record<string, unknown> | null = null,
+  ): OperationWire {
     const now = new Date().toISOString();
     const wire: OperationWire = {
       id: randomUUID(),
@@ -75,7 +80,7 @@ export class Operations {
       status: "Running",
       status_code: OPERATION_STATUS.Running,
       resources,
-      metadata: null,
+      metadata,
       may_cancel: false,
       err: "",
       location: this.location,

@@ -1,6 +1,6 @@
 import { apiSchemas, syncResponse } from "@berth/api-types";
 import type { Hono } from "hono";
-import { canUseProject, isAdmin, type Principal } from "../auth/principal.js";
+import { canUseProject, isAdmin, type Principal, projectRefusal } from "../auth/principal.js";
 import { headerOf } from "../http/header.js";
 import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
@@ -16,13 +16,13 @@ function authorize(spec: RouteSpec, principal: Principal, project: string): void
   if (spec.access === "any") return;
   if (spec.access === "admin") {
     if (!isAdmin(principal)) {
+      // A restricted certificate hears LXD's own refusal, which lxc prints as is.
+      if (principal.kind === "certificate") throw forbiddenHttp("not authorized");
       throw forbiddenHttp(`Forbidden: ${spec.method} ${spec.path} needs an admin token`);
     }
     return;
   }
-  if (!canUseProject(principal, project)) {
-    throw forbiddenHttp(`Forbidden: this token is not allowed to use project "${project}"`);
-  }
+  if (!canUseProject(principal, project)) throw forbiddenHttp(projectRefusal(principal, project));
 }
 
 /**
@@ -107,7 +107,7 @@ export function speaksOperations(userAgent: string | undefined): boolean {
 }
 
 /** LXD's async envelope: the operation's URL and the operation itself. */
-function asyncResponse(url: string, operation: unknown) {
+export function asyncResponse(url: string, operation: unknown) {
   return {
     type: "async",
     status: "Operation created",

@@ -39,6 +39,10 @@ export const API_EXTENSIONS = [
   "berth_scriptlet_check",
   // The web console at /ui/.
   "berth_console",
+  // /1.0/certificates: certificate-add tokens (lxc config trust add / lxc remote add TOKEN) and
+  // restricted certificates confined to their projects.
+  "certificate_token",
+  "certificate_project",
 ] as const;
 
 /** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */
@@ -62,9 +66,13 @@ function authUser(
   if (principal.kind === "local") {
     return { auth_user_name: "", auth_user_method: "unix", auth_user_projects: null };
   }
+  // Not trusted yet: nobody, with no project (it may only read GET /1.0 and add itself).
+  if (principal.kind === "untrusted") {
+    return { auth_user_name: "", auth_user_method: "tls", auth_user_projects: [] };
+  }
   return {
     auth_user_name: principal.name,
-    auth_user_method: "bearer",
+    auth_user_method: principal.kind === "certificate" ? "tls" : "bearer",
     auth_user_projects: principal.admin ? null : [...principal.projects],
   };
 }
@@ -87,7 +95,8 @@ export const serverRoutes: RouteSpec[] = [
         api_extensions: [...API_EXTENSIONS],
         api_status: "stable",
         api_version: "1.0",
-        auth: "trusted",
+        // An HTTPS client berthd does not trust yet (lxc remote add) reads this before adding itself.
+        auth: principal.kind === "untrusted" ? "untrusted" : "trusted",
         ...authUser(principal),
         public: false,
         config,

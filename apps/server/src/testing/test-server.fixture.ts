@@ -13,6 +13,8 @@ import { usageOf } from "../daemon/open-backend.js";
 import { listen, type RunningServer, type TlsFiles } from "../listen.js";
 import { createLogger } from "../logging.js";
 import { ServerMetrics } from "../metrics/server-metrics.js";
+import { ensureServerCertificate } from "../trust/server-certificate.js";
+import { Trust } from "../trust/trust.js";
 
 /** An LXD envelope as a test reads it (any field, any depth). */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the answer holds
@@ -26,6 +28,8 @@ export interface TestServer {
   adminToken: string;
   /** Restricted to project "team". */
   teamToken: string;
+  /** With `lxdTrust`: the trust store and berthd's certificate fingerprint. */
+  trust: Trust | undefined;
   /** Parsed JSON log lines written so far. */
   logs: Record<string, unknown>[];
   /** Client over TCP with the given token (none: no Authorization header). */
@@ -47,6 +51,8 @@ export interface TestServerOptions {
   operationRetentionMs?: number;
   /** The web console's assets to serve at /ui/ (none: /ui/ says the console is not built). */
   consoleDir?: string;
+  /** HTTPS the LXD way: berthd's own certificate in the temp dir, trusted client certificates, tokens. */
+  lxdTrust?: boolean;
 }
 
 /**
@@ -76,9 +82,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     engine: () => engine.metrics(),
     usage: async () => usageOf(engine),
   });
+  const serverCertificate = options.lxdTrust === true ? await ensureServerCertificate(dir) : undefined;
+  const trust =
+    serverCertificate !== undefined
+      ? new Trust({
+          serverFingerprint: serverCertificate.fingerprint,
+          storePath: join(dir, "trusted-certificates.json"),
+        })
+      : undefined;
+  const tls = serverCertificate ?? options.tls;
   const app = createApp({
     engine,
     tokens,
+    ...(trust !== undefined ? { trust } : {}),
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
@@ -89,11 +105,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {
-    tcp: { host: "127.0.0.1", port: 0, ...(options.tls ? { tls: options.tls } : {}) },
+    tcp: { host: "127.0.0.1", port: 0, ...(tls ? { tls } : {}) },
     socketPath,
     shutdownGraceMs: 2_000,
   });
   const url = running.url as string;
+  if (trust !== undefined) trust.addresses = [new URL(url).host];
   const admin = await issueToken(tokens, "admin", { admin: true });
   const team = await issueToken(tokens, "team", { admin: false, projects: ["team"] });
   return {
@@ -103,6 +120,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     engine,
     adminToken: admin.secret,
     teamToken: team.secret,
+    trust,
     logs,
     tcp: (token) => new BerthApi({ url, ...(token !== undefined ? { token } : {}) }),
     local: () => new BerthApi({ socketPath }),

@@ -1,5 +1,11 @@
 import type { Instance } from "@berth/api-types";
-import { type InstanceExpansion, type InstanceRecord, instanceConfig, instanceView, resourcesOf } from "@berth/engine";
+import {
+  type InstanceExpansion,
+  type InstanceRecord,
+  instanceConfig,
+  instanceView,
+  resourcesOf,
+} from "@berth/engine";
 
 /**
  * Engine instance record -> LXD `Instance` (plus Berth's uuid, flavor,

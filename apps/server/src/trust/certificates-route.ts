@@ -1,0 +1,189 @@
+/**
+ * LXD's `/1.0/certificates`: the trusted client certificates (admins list,
+ * show, add and delete them) and certificate-add tokens. `lxc config trust
+ * add` without a certificate POSTs `token: true` and builds the token it
+ * prints from the operation's metadata (`request.name`, `secret`,
+ * `fingerprint`, `addresses`); `lxc remote add NAME TOKEN`, still
+ * untrusted, POSTs the secret as `password` over TLS with its client
+ * certificate, which is then trusted. Trust decisions and refusals are
+ * logged with names and fingerprints, never secrets.
+ */
+import { syncResponse } from "@berth/api-types";
+import type { Context, Hono } from "hono";
+import { isAdmin } from "../auth/principal.js";
+import { badRequest, forbiddenHttp, HttpError, notFoundHttp } from "../http/http-error.js";
+import { parseRecursion } from "../http/query.js";
+import { operationUrl } from "../operations/operations.js";
+import { asyncResponse } from "../routes/register.js";
+import type { ServerEnv } from "../server-env.js";
+import type { ServerServices } from "../services.js";
+import type { TrustedCertificate } from "./certificate-store.js";
+import { type Trust, trustedCertificateOf } from "./trust.js";
+
+/** LXD `api.CertificatesPost`. */
+interface CertificatesPost {
+  name: string;
+  type: string;
+  restricted: boolean;
+  projects: string[];
+  certificate: string;
+  password: string;
+  token: boolean;
+}
+
+const FIELD_TYPES: Record<keyof CertificatesPost, "string" | "boolean" | "string[]"> = {
+  name: "string",
+  type: "string",
+  restricted: "boolean",
+  projects: "string[]",
+  certificate: "string",
+  password: "string",
+  token: "boolean",
+};
+
+/** LXD's Go client sends every field, `null` for an empty list; unknown fields and wrong types are 400s. */
+export function parseCertificatesPost(raw: unknown): CertificatesPost {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw badRequest("Invalid request body: expected a JSON object");
+  const post: CertificatesPost = {
+    name: "",
+    type: "client",
+    restricted: false,
+    projects: [],
+    certificate: "",
+    password: "",
+    token: false,
+  };
+  for (const [field, value] of Object.entries(raw)) {
+    const expected = FIELD_TYPES[field as keyof CertificatesPost];
+    if (expected === undefined) throw badRequest(`Invalid request body: unknown field "${field}"`);
+    if (value === null) continue;
+    const fits =
+      expected === "string[]"
+        ? Array.isArray(value) && value.every((p) => typeof p === "string")
+        : typeof value === expected;
+    if (!fits) throw badRequest(`Invalid request body: "${field}" must be a ${expected}`);
+    (post as unknown as Record<string, unknown>)[field] = value;
+  }
+  if (post.type === "") post.type = "client";
+  if (post.type !== "client")
+    throw badRequest(`Invalid certificate type "${post.type}": Berth trusts client certificates only`);
+  if (post.restricted && post.projects.length === 0)
+    throw badRequest("A restricted certificate needs at least one project");
+  return post;
+}
+
+async function readPost(c: Context<ServerEnv>): Promise<CertificatesPost> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw badRequest("Invalid request body: not JSON");
+  }
+  return parseCertificatesPost(raw);
+}
+
+function requireAdmin(c: Context<ServerEnv>): void {
+  if (!isAdmin(c.get("principal"))) throw forbiddenHttp("not authorized");
+}
+
+function wire(certificate: TrustedCertificate) {
+  return { ...certificate, description: "" };
+}
+
+function findOne(trust: Trust, prefix: string): TrustedCertificate {
+  const matches = trust.certificates.byPrefix(prefix);
+  if (matches.length > 1) throw badRequest("More than one certificate matches");
+  const found = matches[0];
+  if (found === undefined) throw notFoundHttp("Certificate not found");
+  return found;
+}
+
+export function registerCertificatesRoutes(
+  app: Hono<ServerEnv>,
+  services: ServerServices,
+  trust: Trust,
+): void {
+  app.get("/1.0/certificates", (c) => {
+    requireAdmin(c);
+    const all = trust.certificates.list();
+    const metadata =
+      parseRecursion(c.req.query("recursion")) > 0
+        ? all.map(wire)
+        : all.map((cert) => `/1.0/certificates/${cert.fingerprint}`);
+    return c.json(syncResponse(metadata));
+  });
+
+  app.post("/1.0/certificates", async (c) => {
+    const principal = c.get("principal");
+    const post = await readPost(c);
+    const log = c.get("log");
+    if (principal.kind === "untrusted") {
+      const peer = principal.peerCertificate;
+      const trusted =
+        peer !== undefined && post.password !== "" ? trust.redeem(post.password, peer.der) : undefined;
+      if (trusted === undefined) {
+        log.warn(
+          { fingerprint: peer?.fingerprint },
+          "trust refused: no client certificate or no valid token",
+        );
+        throw forbiddenHttp("not authorized");
+      }
+      log.info(
+        { name: trusted.name, fingerprint: trusted.fingerprint, restricted: trusted.restricted },
+        "trust token redeemed: client certificate trusted",
+      );
+      return c.json(syncResponse({}));
+    }
+    requireAdmin(c);
+    if (post.token) {
+      if (post.name === "") throw badRequest("A certificate add token needs a client name");
+      const token = trust.createToken({
+        name: post.name,
+        restricted: post.restricted,
+        projects: post.projects,
+      });
+      const operation = services.operations.start("default", "Executing operation", null, {
+        request: { ...post, password: "" },
+        secret: token.secret,
+        fingerprint: trust.serverFingerprint,
+        addresses: trust.addresses,
+        expiresAt: new Date(token.expiresAt).toISOString(),
+      });
+      const finished = services.operations.finish(operation.id, {});
+      log.info({ name: post.name, restricted: post.restricted }, "trust token created");
+      return c.json(asyncResponse(operationUrl(finished.id), finished), 202);
+    }
+    if (post.certificate === "")
+      throw badRequest('No certificate given: send one in "certificate", or "token": true for an add token');
+    const source = post.certificate;
+    let certificate: TrustedCertificate;
+    try {
+      certificate = trustedCertificateOf(source, post);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      throw badRequest(`Invalid certificate: ${(error as Error).message}`);
+    }
+    if (trust.certificates.byFingerprint(certificate.fingerprint) !== undefined)
+      throw new HttpError(409, "Certificate already in trust store");
+    trust.certificates.add(certificate);
+    log.info({ name: certificate.name, fingerprint: certificate.fingerprint }, "client certificate trusted");
+    return c.json(syncResponse({}));
+  });
+
+  app.get("/1.0/certificates/:fingerprint", (c) => {
+    requireAdmin(c);
+    return c.json(syncResponse(wire(findOne(trust, c.req.param("fingerprint")))));
+  });
+
+  app.delete("/1.0/certificates/:fingerprint", (c) => {
+    requireAdmin(c);
+    const found = findOne(trust, c.req.param("fingerprint"));
+    trust.certificates.remove(found.fingerprint);
+    c.get("log").info(
+      { name: found.name, fingerprint: found.fingerprint },
+      "client certificate no longer trusted",
+    );
+    return c.json(syncResponse({}));
+  });
+}
