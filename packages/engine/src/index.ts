@@ -8,3 +8,4 @@ export { instanceView, type MemberStatus, memberStatus } from "./pipeline/views.
 export { createScriptletHost } from "./scriptlet/index.js";
 export type * from "./scriptlet/port.js";
 export * from "./store/index.js";
+export * from "./snapshot/index.js";
