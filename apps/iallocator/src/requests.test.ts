@@ -40,7 +40,16 @@ function node(group: string, freeMemory: number, extra: Record<string, unknown> 
 }
 
 function instance(template: string, memory: number, nodes: string[], tags: string[] = []) {
-  return { memory, vcpus: 1, disks: [{ size: 1024, mode: "rw" }], disk_template: template, spindle_use: 1, tags, nics: [], nodes };
+  return {
+    memory,
+    vcpus: 1,
+    disks: [{ size: 1024, mode: "rw" }],
+    disk_template: template,
+    spindle_use: 1,
+    tags,
+    nics: [],
+    nodes,
+  };
 }
 
 function request(name: string, template: string, memory: number, extra: Record<string, unknown> = {}) {
@@ -58,7 +67,12 @@ function request(name: string, template: string, memory: number, extra: Record<s
   };
 }
 
-function cluster(nodes: Record<string, unknown>, instances: Record<string, unknown>, req: unknown, extra = {}) {
+function cluster(
+  nodes: Record<string, unknown>,
+  instances: Record<string, unknown>,
+  req: unknown,
+  extra = {},
+) {
   return JSON.stringify({
     version: 2,
     cluster_name: "c",
@@ -80,12 +94,18 @@ const threeInOne = { a: node("g1", 7000), b: node("g1", 6000), c: node("g1", 700
 describe("allocate", () => {
   it("puts a plain instance on one node of the preferred group, the emptiest", () => {
     const answer = iallocate(
-      cluster({ ...threeInOne, z: node("g2", 7600) }, {}, { type: "allocate", ...request("web", "plain", 1024) }),
+      cluster(
+        { ...threeInOne, z: node("g2", 7600) },
+        {},
+        { type: "allocate", ...request("web", "plain", 1024) },
+      ),
     );
     expect(answer.success).toBe(true);
     expect(answer.result).toHaveLength(1);
     expect(["a", "c"]).toContain((answer.result as string[])[0]);
-    expect(answer.info).toMatch(/^Request successful: Selected group: one, Group one \(preferred\): score: [0-9.]+, successes 3, failures 0 \(\) for node\(s\) [ac](, Group two|$)/);
+    expect(answer.info).toMatch(
+      /^Request successful: Selected group: one, Group one \(preferred\): score: [0-9.]+, successes 3, failures 0 \(\) for node\(s\) [ac](, Group two|$)/,
+    );
   });
 
   it("puts a DRBD instance on two different nodes of one group, the secondary able to take over", () => {
@@ -116,7 +136,9 @@ describe("allocate", () => {
     const instances = { old: instance("plain", 512, ["a"], ["svc:dns"]) };
     const nodes = { a: node("g1", 7600), b: node("g1", 4000) };
     const req = request("dns2", "plain", 512, { tags: ["svc:dns"] });
-    const answer = iallocate(cluster(nodes, instances, { type: "allocate", ...req }, { cluster_tags: ["htools:iextags:svc"] }));
+    const answer = iallocate(
+      cluster(nodes, instances, { type: "allocate", ...req }, { cluster_tags: ["htools:iextags:svc"] }),
+    );
     expect(answer.result).toEqual(["b"]);
   });
 
@@ -134,13 +156,20 @@ describe("allocate", () => {
     expect(iallocate(cluster(threeInOne, {}, { type: "allocate", ...req })).result).toEqual(["b"]);
     const nodes = { ...threeInOne, z: node("g2", 7600), y: node("g2", 7600) };
     const inTwo = request("web", "plain", 1024, { group_name: "two" });
-    expect(["z", "y"]).toContain((iallocate(cluster(nodes, {}, { type: "allocate", ...inTwo })).result as string[])[0]);
+    expect(["z", "y"]).toContain(
+      (iallocate(cluster(nodes, {}, { type: "allocate", ...inTwo })).result as string[])[0],
+    );
   });
 });
 
 describe("multi-allocate", () => {
   const nodes = { a: node("g1", 5000), b: node("g1", 5000), c: node("g1", 5000) };
-  const batch = [request("i1", "plain", 2048), request("i2", "plain", 4000), request("i3", "plain", 4000), request("i4", "plain", 4000)];
+  const batch = [
+    request("i1", "plain", 2048),
+    request("i2", "plain", 4000),
+    request("i3", "plain", 4000),
+    request("i4", "plain", 4000),
+  ];
 
   it("places what fits and lists the rest as failed, in request order", () => {
     const answer = iallocate(cluster(nodes, {}, { type: "multi-allocate", instances: batch }));
@@ -157,7 +186,9 @@ describe("multi-allocate", () => {
   });
 
   it("fails the whole batch with all_or_nothing", () => {
-    const answer = iallocate(cluster(nodes, {}, { type: "multi-allocate", instances: batch, all_or_nothing: true }));
+    const answer = iallocate(
+      cluster(nodes, {}, { type: "multi-allocate", instances: batch, all_or_nothing: true }),
+    );
     expect(answer.success).toBe(false);
     expect(answer.result).toEqual([]);
     expect(answer.info).toMatch(/^Request failed: Group one \(preferred\): No valid allocation solutions/);
@@ -178,24 +209,36 @@ describe("multi-allocate", () => {
 });
 
 describe("moves", () => {
-  const nodes = { a: node("g1", 7000), b: node("g1", 7000), c: node("g1", 7000), z: node("g2", 7600), y: node("g2", 7600) };
+  const nodes = {
+    a: node("g1", 7000),
+    b: node("g1", 7000),
+    c: node("g1", 7000),
+    z: node("g2", 7600),
+    y: node("g2", 7600),
+  };
   const instances = { db: instance("drbd", 1024, ["a", "b"]), shared: instance("ext", 1024, ["a"]) };
 
   it("relocates a DRBD secondary to another node of its group", () => {
-    const answer = iallocate(cluster(nodes, instances, { type: "relocate", name: "db", required_nodes: 1, relocate_from: ["b"] }));
+    const answer = iallocate(
+      cluster(nodes, instances, { type: "relocate", name: "db", required_nodes: 1, relocate_from: ["b"] }),
+    );
     expect(answer).toEqual({ success: true, info: "Request successful: success", result: ["c"] });
   });
 
   it("evacuates primary-only by failover, secondary-only by a new secondary, all by a new pair", () => {
     const four = { ...nodes, d: node("g1", 7000) };
     const evac = (mode: string) =>
-      iallocate(cluster(four, instances, { type: "node-evacuate", instances: ["db"], evac_mode: mode })).result as any[];
+      iallocate(cluster(four, instances, { type: "node-evacuate", instances: ["db"], evac_mode: mode }))
+        .result as any[];
     expect(evac("primary-only")[0]).toEqual([["db", "one", ["b", "a"]]]);
     const secondaryOnly = evac("secondary-only");
     const [, , newSecondary] = secondaryOnly[0][0];
     expect(newSecondary[0]).toBe("a");
     expect(["c", "d"]).toContain(newSecondary[1]);
-    expect(secondaryOnly[2][0][0]).toMatchObject({ OP_ID: "OP_INSTANCE_REPLACE_DISKS", remote_node: newSecondary[1] });
+    expect(secondaryOnly[2][0][0]).toMatchObject({
+      OP_ID: "OP_INSTANCE_REPLACE_DISKS",
+      remote_node: newSecondary[1],
+    });
     const all = evac("all");
     expect([...all[0][0][2]].sort()).toEqual(["c", "d"]);
     expect(all[2][0].map((op: any) => op.OP_ID)).toEqual([
@@ -219,7 +262,9 @@ describe("moves", () => {
   });
 
   it("changes a DRBD instance's group", () => {
-    const answer = iallocate(cluster(nodes, instances, { type: "change-group", instances: ["db"], target_groups: [] }));
+    const answer = iallocate(
+      cluster(nodes, instances, { type: "change-group", instances: ["db"], target_groups: [] }),
+    );
     const [moved] = answer.result as any[];
     expect(moved[0][1]).toBe("two");
     expect([...moved[0][2]].sort()).toEqual(["y", "z"]);
@@ -230,7 +275,9 @@ describe("moves", () => {
     const answer = iallocate(cluster(nodes, plain, { type: "allocate-secondary", name: "web" }));
     expect(answer.success).toBe(true);
     expect(["b", "c"]).toContain(answer.result);
-    expect(answer.info).toMatch(/^Request successful: score: [0-9.]+, successes 2, failures 0 \(\) for node\(s\) a\/[bc]$/);
+    expect(answer.info).toMatch(
+      /^Request successful: score: [0-9.]+, successes 2, failures 0 \(\) for node\(s\) a\/[bc]$/,
+    );
   });
 });
 
@@ -238,15 +285,51 @@ describe("input errors answer success false and name the problem", () => {
   const ok = { type: "allocate", ...request("web", "plain", 1024) };
   it.each([
     ["not JSON", "{", /^Invalid JSON: /],
-    ["no request", JSON.stringify({ nodegroups: {}, nodes: {}, instances: {} }), /^Invalid request: key 'request': /],
-    ["an unknown request type", cluster(threeInOne, {}, { type: "multi-evacuate" }), /^Invalid request: key 'request.type': /],
-    ["a node in an unknown group", cluster({ a: node("nope", 1000) }, {}, ok), /^Invalid request: node a is in unknown node group nope$/],
-    ["an instance on an unknown node", cluster(threeInOne, { x: instance("plain", 1, ["q"]) }, ok), /^Invalid request: instance x is on unknown node q$/],
-    ["an online node without its memory", cluster({ a: { ...node("g1", 1), free_memory: undefined } }, {}, ok), /^Invalid request: key 'nodes.a.free_memory' not found \(node is online\)$/],
-    ["required_nodes that does not fit the template", cluster(threeInOne, {}, { ...ok, required_nodes: 2 }), /^Invalid request: instance web: required_nodes 2 does not match disk template plain \(1 needed\)$/],
-    ["a relocation of an unknown instance", cluster(threeInOne, {}, { type: "relocate", name: "q", relocate_from: ["a"] }), /^Invalid request: instance q not found in the cluster$/],
-    ["a memory that is a string", cluster(threeInOne, {}, { ...ok, memory: "1G" }), /^Invalid request: key 'request.memory': /],
-    ["a batch naming one instance twice", cluster(threeInOne, {}, { type: "multi-allocate", instances: [ok, ok] }), /^Invalid request: instance web is requested twice$/],
+    [
+      "no request",
+      JSON.stringify({ nodegroups: {}, nodes: {}, instances: {} }),
+      /^Invalid request: key 'request': /,
+    ],
+    [
+      "an unknown request type",
+      cluster(threeInOne, {}, { type: "multi-evacuate" }),
+      /^Invalid request: key 'request.type': /,
+    ],
+    [
+      "a node in an unknown group",
+      cluster({ a: node("nope", 1000) }, {}, ok),
+      /^Invalid request: node a is in unknown node group nope$/,
+    ],
+    [
+      "an instance on an unknown node",
+      cluster(threeInOne, { x: instance("plain", 1, ["q"]) }, ok),
+      /^Invalid request: instance x is on unknown node q$/,
+    ],
+    [
+      "an online node without its memory",
+      cluster({ a: { ...node("g1", 1), free_memory: undefined } }, {}, ok),
+      /^Invalid request: key 'nodes.a.free_memory' not found \(node is online\)$/,
+    ],
+    [
+      "required_nodes that does not fit the template",
+      cluster(threeInOne, {}, { ...ok, required_nodes: 2 }),
+      /^Invalid request: instance web: required_nodes 2 does not match disk template plain \(1 needed\)$/,
+    ],
+    [
+      "a relocation of an unknown instance",
+      cluster(threeInOne, {}, { type: "relocate", name: "q", relocate_from: ["a"] }),
+      /^Invalid request: instance q not found in the cluster$/,
+    ],
+    [
+      "a memory that is a string",
+      cluster(threeInOne, {}, { ...ok, memory: "1G" }),
+      /^Invalid request: key 'request.memory': /,
+    ],
+    [
+      "a batch naming one instance twice",
+      cluster(threeInOne, {}, { type: "multi-allocate", instances: [ok, ok] }),
+      /^Invalid request: instance web is requested twice$/,
+    ],
   ])("%s", (_what, text, info) => {
     const answer = iallocate(text);
     expect(answer.success).toBe(false);

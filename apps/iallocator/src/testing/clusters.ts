@@ -80,6 +80,7 @@ function instanceOf(random: () => number, drbdShare: number) {
     nics: [{ mac: "aa:00:00:00:00:01", ip: null, bridge: null }],
     os: "debian-image",
     hypervisor: "xen-pvm",
+    disk_space_total: disk,
   };
 }
 
@@ -143,7 +144,6 @@ export function generateCluster(shape: ClusterShape) {
       ...spec,
       name: `new${i}`,
       required_nodes: spec.disk_template === "drbd" ? 2 : 1,
-      disk_space_total: spec.disks[0]!.size,
     };
   });
   return {
