@@ -10,7 +10,7 @@ import { primaryFailure, secondaryFailure } from "./checks.js";
 import type { PlacedInstance, SnapshotCluster, SnapshotGroup, SnapshotNode } from "./cluster.js";
 import { policyFailure } from "./policy.js";
 import { groupSurvivesAnyFailure } from "./redundancy.js";
-import { GroupBalance, metricsOf } from "./score.js";
+import { type GroupBalance, metricsOf } from "./score.js";
 import { diskTotal, type FailMode, type InstanceSpec, membersNeeded, usesLocalStorage } from "./spec.js";
 
 export interface PlacementLimits {
@@ -48,6 +48,7 @@ const POLICY_RANK = { preferred: 0, last_resort: 1, unallocable: 2 } as const;
 /** Above this many usable members, pairs are sought from the best few primaries only. */
 const EXHAUSTIVE_PAIRS_UP_TO = 40;
 const PRIMARIES_TRIED = 8;
+const SECONDARIES_TRIED = 16;
 
 interface Option {
   nodes: SnapshotNode[];
@@ -99,46 +100,80 @@ function singleOptions(
   spec: InstanceSpec,
   group: SnapshotGroup,
   candidates: readonly SnapshotNode[],
+  balance: GroupBalance,
   failures: FailureCount,
+  /** How many choices a refused node stands for (a refused primary rules out every pair it heads). */
+  weight = 1,
 ): Option[] {
-  const balance = new GroupBalance(cluster.nodesOf(group.id).filter((node) => node.input.usable));
   const exclusion = cluster.exclusionTagsOf(spec.tags);
   const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
   const options: Option[] = [];
   for (const node of candidates) {
     const why = primaryFailure(node, spec, group, exclusion);
     if (why !== undefined) {
-      failures.add(why);
+      failures.add(why, weight);
       continue;
     }
     const before = metricsOf(node);
     const after = metricsOf(node, { memory: spec.memory, disk, cpus: spec.vcpus });
-    const score = balance.scoreWith([{ before, after }]) + locationPenalty(cluster, spec, [node]);
+    const score = balance.scoreWith({ before, after }) + locationPenalty(cluster, spec, [node]);
     options.push({ nodes: [node], score });
   }
   return options;
 }
 
+/**
+ * The secondaries worth pairing: those that could mirror the instance for
+ * some primary (disk, spindles, room for its memory), best by their own
+ * share of the balance.
+ */
+function secondaryShortlist(
+  spec: InstanceSpec,
+  group: SnapshotGroup,
+  candidates: readonly SnapshotNode[],
+  balance: GroupBalance,
+  disk: number,
+): SnapshotNode[] {
+  const fit = candidates.filter((node) => secondaryFailure(node, "", spec, group) === undefined);
+  const scored = fit.map((node) => {
+    const reserved = Math.max(node.reservedMemory, spec.memory);
+    return {
+      node,
+      score: balance.scoreWith({ before: metricsOf(node), after: metricsOf(node, { disk, reserved }) }),
+    };
+  });
+  scored.sort((a, b) => a.score - b.score);
+  return scored.slice(0, SECONDARIES_TRIED).map(({ node }) => node);
+}
+
+/**
+ * Every primary and secondary pair in small groups; in large ones the best
+ * few primaries (by their own balance) with the best few secondaries, so a
+ * pair costs O(members), not O(members²).
+ */
 function pairOptions(
   cluster: SnapshotCluster,
   spec: InstanceSpec,
   group: SnapshotGroup,
   candidates: readonly SnapshotNode[],
+  balance: GroupBalance,
   failures: FailureCount,
 ): Option[] {
-  let primaries = singleOptions(cluster, spec, group, candidates, new FailureCount());
-  const primaryFailures = new FailureCount();
-  const exclusion = cluster.exclusionTagsOf(spec.tags);
-  for (const node of candidates) {
-    const why = primaryFailure(node, spec, group, exclusion);
-    if (why !== undefined) primaryFailures.add(why, Math.max(candidates.length - 1, 1));
-  }
-  for (const [mode, count] of primaryFailures.counts) failures.add(mode, count);
+  let primaries = singleOptions(
+    cluster,
+    spec,
+    group,
+    candidates,
+    balance,
+    failures,
+    Math.max(candidates.length - 1, 1),
+  );
+  const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
+  let secondaries = candidates;
   if (candidates.length > EXHAUSTIVE_PAIRS_UP_TO) {
     primaries = [...primaries].sort((a, b) => a.score - b.score).slice(0, PRIMARIES_TRIED);
+    secondaries = secondaryShortlist(spec, group, candidates, balance, disk);
   }
-  const balance = new GroupBalance(cluster.nodesOf(group.id).filter((node) => node.input.usable));
-  const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
   const options: Option[] = [];
   for (const { nodes } of primaries) {
     const primary = nodes[0]!;
@@ -146,7 +181,7 @@ function pairOptions(
       before: metricsOf(primary),
       after: metricsOf(primary, { memory: spec.memory, disk, cpus: spec.vcpus }),
     };
-    for (const secondary of candidates) {
+    for (const secondary of secondaries) {
       if (secondary === primary) continue;
       const why = secondaryFailure(secondary, primary.name, spec, group);
       if (why !== undefined) {
@@ -159,7 +194,7 @@ function pairOptions(
         after: metricsOf(secondary, { disk, reserved }),
       };
       const score =
-        balance.scoreWith([primaryChange, secondaryChange]) +
+        balance.scoreWith(primaryChange, secondaryChange) +
         locationPenalty(cluster, spec, [primary, secondary]);
       options.push({ nodes: [primary, secondary], score });
     }
@@ -183,10 +218,11 @@ function attemptGroup(
     if (combinations > 0) failures.add(policy, combinations);
     return { group, unconnected: false, successes: 0, failures: failures.counts };
   }
+  const balance = cluster.balanceOf(group.id);
   const options =
     needed === 1
-      ? singleOptions(cluster, spec, group, candidates, failures)
-      : pairOptions(cluster, spec, group, candidates, failures);
+      ? singleOptions(cluster, spec, group, candidates, balance, failures)
+      : pairOptions(cluster, spec, group, candidates, balance, failures);
   options.sort((a, b) => a.score - b.score);
   const successes = options.length;
   if (options.length > 0 && !groupSurvivesAnyFailure(cluster, group.id)) {

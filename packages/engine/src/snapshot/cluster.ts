@@ -5,6 +5,7 @@
  * changes it in place, so a batch sees its own earlier placements.
  */
 import { type InstancePolicy, OPEN_POLICY, policyFailure } from "./policy.js";
+import { GroupBalance, metricsOf } from "./score.js";
 import { diskSpindles, diskTotal, type InstanceSpec, isMirrored, usesLocalStorage } from "./spec.js";
 
 export type AllocPolicy = "preferred" | "last_resort" | "unallocable";
@@ -100,6 +101,8 @@ export class SnapshotCluster {
   readonly instances = new Map<string, PlacedInstance>();
   /** Nodes of each group, in input order. */
   private readonly byGroup = new Map<string, SnapshotNode[]>();
+  /** Each group's balance sums, built on first use and kept in step with every placement. */
+  private readonly balances = new Map<string, GroupBalance>();
 
   constructor(
     groups: readonly SnapshotGroup[],
@@ -126,6 +129,27 @@ export class SnapshotCluster {
     return (
       this.groups.get(id) ?? { id, name: id, allocPolicy: "unallocable", networks: [], policy: OPEN_POLICY }
     );
+  }
+
+  balanceOf(group: string): GroupBalance {
+    let balance = this.balances.get(group);
+    if (balance === undefined) {
+      balance = new GroupBalance(this.nodesOf(group).filter((node) => node.input.usable));
+      this.balances.set(group, balance);
+    }
+    return balance;
+  }
+
+  /** Applies `change` to a node, keeping its group's balance sums in step. */
+  private changeNode(node: SnapshotNode, change: () => void): void {
+    const balance = node.input.usable ? this.balances.get(node.input.group) : undefined;
+    if (balance === undefined) {
+      change();
+      return;
+    }
+    const before = metricsOf(node);
+    change();
+    balance.replace(before, metricsOf(node));
   }
 
   nodesOf(group: string): readonly SnapshotNode[] {
@@ -207,34 +231,36 @@ export class SnapshotCluster {
     const spindles = diskSpindles(spec) ?? 0;
     const [primaryName, secondaryName] = placed.nodes;
     const primary = primaryName === undefined ? undefined : this.nodes.get(primaryName);
-    if (primary !== undefined) {
-      primary.freeMemory -= use * spec.memory;
-      primary.freeDisk -= use * disk;
-      if (primary.input.exclusiveStorage) primary.freeSpindles -= use * spindles;
-      primary.usedCpus += sign * spec.vcpus;
-      primary.spindleUse += sign * spec.spindleUse;
-      if (!isMirrored(spec.template)) {
-        primary.movableMemory += sign * spec.memory;
-        primary.movableDisk += sign * disk;
-        if (policyFailure(this.group(primary.input.group).policy, spec) !== undefined)
-          primary.unmovable += sign;
-      }
-      if (sign > 0) primary.primaries.add(placed);
-      else primary.primaries.delete(placed);
-      for (const tag of placed.exclusionTags) {
-        const next = (primary.exclusionTags.get(tag) ?? 0) + sign;
-        if (next <= 0) primary.exclusionTags.delete(tag);
-        else primary.exclusionTags.set(tag, next);
-      }
-    }
+    if (primary !== undefined)
+      this.changeNode(primary, () => {
+        primary.freeMemory -= use * spec.memory;
+        primary.freeDisk -= use * disk;
+        if (primary.input.exclusiveStorage) primary.freeSpindles -= use * spindles;
+        primary.usedCpus += sign * spec.vcpus;
+        primary.spindleUse += sign * spec.spindleUse;
+        if (!isMirrored(spec.template)) {
+          primary.movableMemory += sign * spec.memory;
+          primary.movableDisk += sign * disk;
+          if (policyFailure(this.group(primary.input.group).policy, spec) !== undefined)
+            primary.unmovable += sign;
+        }
+        if (sign > 0) primary.primaries.add(placed);
+        else primary.primaries.delete(placed);
+        for (const tag of placed.exclusionTags) {
+          const next = (primary.exclusionTags.get(tag) ?? 0) + sign;
+          if (next <= 0) primary.exclusionTags.delete(tag);
+          else primary.exclusionTags.set(tag, next);
+        }
+      });
     const secondary = secondaryName === undefined ? undefined : this.nodes.get(secondaryName);
-    if (secondary !== undefined && primaryName !== undefined && isMirrored(spec.template)) {
-      secondary.freeDisk -= use * disk;
-      if (secondary.input.exclusiveStorage) secondary.freeSpindles -= use * spindles;
-      secondary.spindleUse += sign * spec.spindleUse;
-      secondary.addPeer(primaryName, sign * spec.memory);
-      if (sign > 0) secondary.secondaries.add(placed);
-      else secondary.secondaries.delete(placed);
-    }
+    if (secondary !== undefined && primaryName !== undefined && isMirrored(spec.template))
+      this.changeNode(secondary, () => {
+        secondary.freeDisk -= use * disk;
+        if (secondary.input.exclusiveStorage) secondary.freeSpindles -= use * spindles;
+        secondary.spindleUse += sign * spec.spindleUse;
+        secondary.addPeer(primaryName, sign * spec.memory);
+        if (sign > 0) secondary.secondaries.add(placed);
+        else secondary.secondaries.delete(placed);
+      });
   }
 }

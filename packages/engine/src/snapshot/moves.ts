@@ -8,7 +8,7 @@
 import { type GroupAttempt, searchPlacement } from "./allocate.js";
 import { secondaryFailure } from "./checks.js";
 import type { PlacedInstance, SnapshotCluster, SnapshotNode } from "./cluster.js";
-import { GroupBalance, metricsOf } from "./score.js";
+import { metricsOf } from "./score.js";
 import { diskTotal, type FailMode, isMirrored, usesLocalStorage } from "./spec.js";
 
 /** The steps a move takes, for the protocol to render as its operations. */
@@ -46,7 +46,7 @@ export function chooseSecondary(
   const group = cluster.group(primary.input.group);
   const spec = { ...placed.spec, template: "drbd" };
   const usable = cluster.nodesOf(group.id).filter((node) => node.input.usable);
-  const balance = new GroupBalance(usable);
+  const balance = cluster.balanceOf(group.id);
   const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
   const rejected: { node: string; why: FailMode }[] = [];
   let best: { node: SnapshotNode; score: number } | undefined;
@@ -60,9 +60,7 @@ export function chooseSecondary(
     }
     successes += 1;
     const reserved = Math.max(node.reservedMemory, node.peerMemory(primary.name) + spec.memory);
-    const score = balance.scoreWith([
-      { before: metricsOf(node), after: metricsOf(node, { disk, reserved }) },
-    ]);
+    const score = balance.scoreWith({ before: metricsOf(node), after: metricsOf(node, { disk, reserved }) });
     if (best === undefined || score < best.score) best = { node, score };
   }
   return best === undefined
