@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { iallocate } from "./iallocate.js";
+import type { Json } from "./testing/rules.js";
 import { violations } from "./testing/rules.js";
 import { type Answer, hailInstalled, runBerth, runHail, SHARED_INPUTS } from "./testing/run.js";
 
@@ -71,14 +72,14 @@ describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
     }
     if (request.type === "multi-allocate") {
       const [allocated, failed] = answer.result;
-      expect(allocated.map(([name]: [string]) => name)).toEqual(request.instances.map((i: any) => i.name));
+      expect(allocated.map(([name]: [string]) => name)).toEqual(request.instances.map((i: Json) => i.name));
       expect(failed).toEqual([]);
-      const specs = new Map(request.instances.map((i: any) => [i.name, i]));
+      const specs = new Map(request.instances.map((i: Json) => [i.name, i]));
       expect(violations(input, allocated, specs as never)).toEqual([]);
     }
     if (request.type === "node-evacuate" || request.type === "change-group") {
       const [moved, failed, jobs] = answer.result;
-      expect([...moved.map((m: any[]) => m[0]), ...failed.map((f: any[]) => f[0])].sort()).toEqual(
+      expect([...moved.map((m: Json) => m[0]), ...failed.map((f: Json) => f[0])].sort()).toEqual(
         [...request.instances].sort(),
       );
       expect(jobs).toHaveLength(moved.length);

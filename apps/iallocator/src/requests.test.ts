@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { iallocate } from "./iallocate.js";
+import type { Json, JsonList } from "./testing/rules.js";
 
 const POLICY = {
   minmax: [
@@ -229,7 +230,7 @@ describe("moves", () => {
     const four = { ...nodes, d: node("g1", 7000) };
     const evac = (mode: string) =>
       iallocate(cluster(four, instances, { type: "node-evacuate", instances: ["db"], evac_mode: mode }))
-        .result as any[];
+        .result as JsonList;
     expect(evac("primary-only")[0]).toEqual([["db", "one", ["b", "a"]]]);
     const secondaryOnly = evac("secondary-only");
     const [, , newSecondary] = secondaryOnly[0][0];
@@ -241,7 +242,7 @@ describe("moves", () => {
     });
     const all = evac("all");
     expect([...all[0][0][2]].sort()).toEqual(["c", "d"]);
-    expect(all[2][0].map((op: any) => op.OP_ID)).toEqual([
+    expect(all[2][0].map((op: Json) => op.OP_ID)).toEqual([
       "OP_INSTANCE_REPLACE_DISKS",
       "OP_INSTANCE_MIGRATE",
       "OP_INSTANCE_REPLACE_DISKS",
@@ -253,7 +254,7 @@ describe("moves", () => {
     const answer = iallocate(
       cluster(nodes, withPlain, { type: "node-evacuate", instances: ["shared", "local"], evac_mode: "all" }),
     );
-    const [moved, failed, jobs] = answer.result as any[];
+    const [moved, failed, jobs] = answer.result as JsonList;
     expect(moved).toHaveLength(1);
     expect(moved[0][0]).toBe("shared");
     expect(jobs[0][0]).toMatchObject({ OP_ID: "OP_INSTANCE_MIGRATE", target_node: moved[0][2][0] });
@@ -265,7 +266,7 @@ describe("moves", () => {
     const answer = iallocate(
       cluster(nodes, instances, { type: "change-group", instances: ["db"], target_groups: [] }),
     );
-    const [moved] = answer.result as any[];
+    const [moved] = answer.result as JsonList;
     expect(moved[0][1]).toBe("two");
     expect([...moved[0][2]].sort()).toEqual(["y", "z"]);
   });

@@ -7,7 +7,11 @@
  * secondary keeps room for each primary it mirrors).
  */
 
-type Json = Record<string, any>;
+/** Ganeti's JSON as read back: navigated freely by the checks, which verify every value they use. */
+// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from Ganeti's files and the allocators' answers
+export type Json = Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the same, as a list (an answer's result tuple)
+export type JsonList = any[];
 
 const LOCAL = new Set(["plain", "drbd"]);
 

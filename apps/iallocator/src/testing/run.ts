@@ -16,6 +16,7 @@ export const SHARED_INPUTS = resolve(here, "../../../../../shared/ganeti-ialloca
 export interface Answer {
   success: boolean;
   info: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the result's shape depends on the request type
   result: any;
 }
 
