@@ -1,7 +1,7 @@
 /**
  * Hand-made clusters for each request type and disk-template family,
  * answered in-process by `iallocate` (the binary is the same function,
- * `fixtures.test.ts` and `binary.test.ts` check that), and input errors.
+ * `fixtures.test.ts` and `main.test.ts` check that), and input errors.
  */
 import { describe, expect, it } from "vitest";
 import { iallocate } from "./iallocate.js";
