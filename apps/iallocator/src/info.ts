@@ -55,7 +55,9 @@ function attemptText(attempt: GroupAttempt, instance: string): string {
 }
 
 /** What every tried group said: unconnected ones first, then those with a solution (best first), then the rest. */
-export function searchText(search: PlacementSearch): string {
+export function searchText(
+  search: Pick<PlacementSearch, "attempts" | "chosen"> & { spec: { name: string } },
+): string {
   const name = search.spec.name;
   const unconnected = search.attempts.filter((attempt) => attempt.unconnected);
   const solved = search.attempts.filter((attempt) => attempt.choice !== undefined);

@@ -6,6 +6,7 @@ import {
   changeGroup,
   chooseSecondary,
   evacuateInstance,
+  type FailMode,
   membersNeeded,
   type PlacementLimits,
   placeBatch,
