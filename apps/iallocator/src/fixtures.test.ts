@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { iallocate } from "./iallocate.js";
 import type { Json } from "./testing/rules.js";
-import { violations } from "./testing/rules.js";
+import { newViolations } from "./testing/rules.js";
 import { type Answer, hailInstalled, runBerth, runHail, SHARED_INPUTS } from "./testing/run.js";
 
 const present = existsSync(SHARED_INPUTS);
@@ -68,14 +68,14 @@ describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
     if (request.type === "allocate") {
       expect(answer.result).toHaveLength(request.required_nodes);
       const specs = new Map([[request.name, request]]);
-      expect(violations(input, [[request.name, answer.result]], specs)).toEqual([]);
+      expect(newViolations(input, [[request.name, answer.result]], specs)).toEqual([]);
     }
     if (request.type === "multi-allocate") {
       const [allocated, failed] = answer.result;
       expect(allocated.map(([name]: [string]) => name)).toEqual(request.instances.map((i: Json) => i.name));
       expect(failed).toEqual([]);
       const specs = new Map(request.instances.map((i: Json) => [i.name, i]));
-      expect(violations(input, allocated, specs as never)).toEqual([]);
+      expect(newViolations(input, allocated, specs as never)).toEqual([]);
     }
     if (request.type === "node-evacuate" || request.type === "change-group") {
       const [moved, failed, jobs] = answer.result;

@@ -116,6 +116,20 @@ export function violations(
   return out;
 }
 
+/**
+ * The violations the placements add: generated and real inputs may already
+ * break a rule (a node short of its failover reserve); an allocator must
+ * not make that worse, which changes the text, so it is still reported.
+ */
+export function newViolations(
+  input: Json,
+  placements: [string, string[]][],
+  specs: Map<string, Json>,
+): string[] {
+  const before = new Set(violations(input, [], new Map()));
+  return violations(input, placements, specs).filter((violation) => !before.has(violation));
+}
+
 /** Max minus min used memory (total - free after the placements) across usable nodes. */
 export function memorySpread(
   input: Json,
