@@ -114,6 +114,19 @@ describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
     expect(answers.get("ganeti/hail-alloc-ext.json")!.info).toBe("Request failed: ");
   });
 
+  it("keeps whole members for big instances in dedicated (exclusive-storage) groups, as hail does", () => {
+    expect(answers.get("ganeti/hail-alloc-dedicated-1.json")!.result).toEqual(["node2-quarter"]);
+    expect(answers.get("ganeti/hail-multialloc-dedicated.json")!.result).toEqual([
+      [
+        ["instance-new-quarter-1", ["node2-quarter"]],
+        ["instance-new-quarter-2", ["node3-half"]],
+      ],
+      [],
+    ]);
+    // With exclusive storage the disks' spindles (1) meet the policy, not the declared spindle use (3).
+    expect(answers.get("ganeti-derived/hail-alloc-spindles.excl-stor.json")!.result).toEqual(["node1"]);
+  });
+
   it("places the DRBD pair in failure domains apart and follows the operator's disk-template choice", () => {
     // node3 is power:b, node1/node2 power:a: the pair must span both.
     expect(answers.get("ganeti/hail-alloc-nlocation.json")!.result[0]).toBe("node3");

@@ -15,7 +15,8 @@ export type JsonList = any[];
 
 const LOCAL = new Set(["plain", "drbd"]);
 
-function withinPolicy(policy: Json | undefined, spec: Json): boolean {
+/** With exclusive storage Ganeti holds the disks' spindles, not the declared spindle use, to the policy. */
+function withinPolicy(policy: Json | undefined, spec: Json, exclusive: boolean): boolean {
   if (policy === undefined) return true;
   const templates: string[] = policy["disk-templates"] ?? [];
   if (templates.length > 0 && !templates.includes(spec.disk_template)) return false;
@@ -29,7 +30,13 @@ function withinPolicy(policy: Json | undefined, spec: Json): boolean {
       ok(spec.vcpus, min["cpu-count"], max["cpu-count"]) &&
       spec.disks.every((d: Json) => ok(d.size, min["disk-size"], max["disk-size"])) &&
       (spec.disk_template === "diskless" || ok(spec.disks.length, min["disk-count"], max["disk-count"])) &&
-      ok(spec.spindle_use ?? 1, min["spindle-use"], max["spindle-use"]),
+      ok(
+        exclusive
+          ? spec.disks.reduce((sum: number, d: Json) => sum + (d.spindles ?? 0), 0)
+          : (spec.spindle_use ?? 1),
+        min["spindle-use"],
+        max["spindle-use"],
+      ),
   );
 }
 
@@ -92,7 +99,8 @@ export function violations(
     const group = input.nodegroups[nodes[where[0]!]?.group];
     if (group === undefined || group.alloc_policy === "unallocable") out.push(`${name}: unallocable group`);
     else {
-      if (!withinPolicy(group.ipolicy, spec))
+      const exclusive = nodes[where[0]!]?.ndparams?.exclusive_storage === true;
+      if (!withinPolicy(group.ipolicy, spec, exclusive))
         out.push(`${name}: outside the instance policy of ${group.name}`);
       for (const nic of spec.nics ?? [])
         if (nic.network != null && !(group.networks as string[]).includes(nic.network))

@@ -8,10 +8,18 @@
  */
 import { primaryFailure, secondaryFailure } from "./checks.js";
 import type { PlacedInstance, SnapshotCluster, SnapshotGroup, SnapshotNode } from "./cluster.js";
+import { compareKeys, isDedicated, lostAllocations } from "./dedicated.js";
 import { policyFailure } from "./policy.js";
 import { groupSurvivesAnyFailure } from "./redundancy.js";
 import { type GroupBalance, metricsOf } from "./score.js";
-import { diskTotal, type FailMode, type InstanceSpec, membersNeeded, usesLocalStorage } from "./spec.js";
+import {
+  diskSpindles,
+  diskTotal,
+  type FailMode,
+  type InstanceSpec,
+  membersNeeded,
+  usesLocalStorage,
+} from "./spec.js";
 
 export interface PlacementLimits {
   /** Only this group (by name or id). */
@@ -212,7 +220,7 @@ function attemptGroup(
   const candidates = candidatesOf(cluster, group, limits);
   const failures = new FailureCount();
   const needed = membersNeeded(spec.template);
-  const policy = policyFailure(group.policy, spec);
+  const policy = policyFailure(group.policy, spec, isDedicated(candidates));
   if (policy !== undefined) {
     const combinations = needed === 1 ? candidates.length : candidates.length * (candidates.length - 1);
     if (combinations > 0) failures.add(policy, combinations);
@@ -223,7 +231,12 @@ function attemptGroup(
     needed === 1
       ? singleOptions(cluster, spec, group, candidates, balance, failures)
       : pairOptions(cluster, spec, group, candidates, balance, failures);
-  options.sort((a, b) => a.score - b.score);
+  if (needed === 1 && isDedicated(candidates)) {
+    const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
+    const taken = { memory: spec.memory, disk, spindles: diskSpindles(spec) ?? 0 };
+    const keys = new Map(options.map((o) => [o, lostAllocations(o.nodes[0]!, group.policy, taken)]));
+    options.sort((a, b) => compareKeys(keys.get(a)!, keys.get(b)!));
+  } else options.sort((a, b) => a.score - b.score);
   const successes = options.length;
   if (options.length > 0 && !groupSurvivesAnyFailure(cluster, group.id)) {
     // Adding an instance never adds room: a group that cannot survive a failure now never will.

@@ -7,6 +7,7 @@
  * instance policy admits it.
  */
 import type { SnapshotCluster, SnapshotNode } from "./cluster.js";
+import { isDedicated } from "./dedicated.js";
 import { diskTotal, isMirrored, usesLocalStorage } from "./spec.js";
 
 interface Need {
@@ -50,7 +51,7 @@ function reCreatable(needs: Need[], others: readonly SnapshotNode[]): boolean {
 export function groupSurvivesAnyFailure(cluster: SnapshotCluster, group: string): boolean {
   const usable = cluster.nodesOf(group).filter((node) => node.input.usable);
   // Exclusive-storage ("dedicated") groups hand out whole disks: Ganeti checks them without N+1.
-  if (usable.length > 0 && usable.every((node) => node.input.exclusiveStorage)) return true;
+  if (isDedicated(usable)) return true;
   // The two roomiest members: a failed member's instances fit on the roomiest other one in the common case.
   let best: SnapshotNode | undefined;
   let second: SnapshotNode | undefined;
