@@ -2,30 +2,19 @@
 import { describe, expect, it } from "vitest";
 import { inputFile, runBinary } from "./testing/run.js";
 
+const member = {
+  group: "g",
+  offline: false,
+  drained: false,
+  total_memory: 4096,
+  free_memory: 4000,
+  total_disk: 10000,
+  free_disk: 10000,
+  total_cpus: 4,
+};
 const input = {
   nodegroups: { g: { name: "default", alloc_policy: "preferred", networks: [] } },
-  nodes: {
-    a: {
-      group: "g",
-      offline: false,
-      drained: false,
-      total_memory: 4096,
-      free_memory: 4000,
-      total_disk: 10000,
-      free_disk: 10000,
-      total_cpus: 4,
-    },
-    b: {
-      group: "g",
-      offline: false,
-      drained: false,
-      total_memory: 4096,
-      free_memory: 4000,
-      total_disk: 10000,
-      free_disk: 10000,
-      total_cpus: 4,
-    },
-  },
+  nodes: { a: member, b: member },
   instances: {},
   request: {
     type: "allocate",

@@ -69,6 +69,21 @@ function run(command: string, args: string[]): Run {
   return { wallMs: round(wallMs), cpuMs: round(cpuMs), placed: placed.length, failed: failed.length };
 }
 
+/** The CPU and wall figures of one allocator at one size. */
+function timeFigures(
+  who: string,
+  key: string,
+  size: Size,
+  measured: Pick<Run, "cpuMs" | "wallMs">,
+): BarResult[] {
+  const id = `iallocator.${key}.${size.nodes}x${size.instances}`;
+  const what = `${who} multi-allocate ${size.nodes} x ${size.instances}`;
+  return [
+    figure(`${id}.cpu`, `${what} (CPU)`, measured.cpuMs, "ms"),
+    figure(`${id}.wall`, `${what} (wall)`, measured.wallMs, "ms"),
+  ];
+}
+
 const started = performance.now();
 const bars: BarResult[] = [];
 const details: Record<string, unknown> = { hailInstalled, sizes: [] as unknown[] };
@@ -96,42 +111,12 @@ try {
     log(
       `berth ${label}: ${berth.wallMs} ms wall, ${berth.cpuMs} ms CPU, ${berth.placed} placed, ${berth.failed} failed`,
     );
-    bars.push(
-      figure(
-        `iallocator.berth.${size.nodes}x${size.instances}.cpu`,
-        `berth-iallocator multi-allocate ${label} (CPU)`,
-        berth.cpuMs,
-        "ms",
-      ),
-    );
-    bars.push(
-      figure(
-        `iallocator.berth.${size.nodes}x${size.instances}.wall`,
-        `berth-iallocator multi-allocate ${label} (wall)`,
-        berth.wallMs,
-        "ms",
-      ),
-    );
+    bars.push(...timeFigures("berth-iallocator", "berth", size, berth));
     let hail: Run | null = null;
     if (size.hail && hailInstalled) {
       hail = run(HAIL, [path]);
       log(`hail ${label}: ${hail.wallMs} ms wall, ${hail.cpuMs} ms CPU, ${hail.placed} placed`);
-      bars.push(
-        figure(
-          `iallocator.hail.${size.nodes}x${size.instances}.cpu`,
-          `hail multi-allocate ${label} (CPU)`,
-          hail.cpuMs,
-          "ms",
-        ),
-      );
-      bars.push(
-        figure(
-          `iallocator.hail.${size.nodes}x${size.instances}.wall`,
-          `hail multi-allocate ${label} (wall)`,
-          hail.wallMs,
-          "ms",
-        ),
-      );
+      bars.push(...timeFigures("hail", "hail", size, hail));
       const speedup = round(hail.cpuMs / Math.max(berth.cpuMs, 1), 1);
       const id = `iallocator.speedup.${size.nodes}x${size.instances}`;
       const what = `berth-iallocator vs hail, multi-allocate ${label} (CPU time ratio)`;

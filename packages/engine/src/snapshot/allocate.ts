@@ -103,13 +103,18 @@ function locationPenalty(
   return penalty;
 }
 
+/** One group being tried for one instance: what every option search reads. */
+interface GroupTrial {
+  readonly cluster: SnapshotCluster;
+  readonly spec: InstanceSpec;
+  readonly group: SnapshotGroup;
+  readonly candidates: readonly SnapshotNode[];
+  readonly balance: GroupBalance;
+  readonly failures: FailureCount;
+}
+
 function singleOptions(
-  cluster: SnapshotCluster,
-  spec: InstanceSpec,
-  group: SnapshotGroup,
-  candidates: readonly SnapshotNode[],
-  balance: GroupBalance,
-  failures: FailureCount,
+  { cluster, spec, group, candidates, balance, failures }: GroupTrial,
   /** How many choices a refused node stands for (a refused primary rules out every pair it heads). */
   weight = 1,
 ): Option[] {
@@ -159,23 +164,9 @@ function secondaryShortlist(
  * few primaries (by their own balance) with the best few secondaries, so a
  * pair costs O(members), not O(members²).
  */
-function pairOptions(
-  cluster: SnapshotCluster,
-  spec: InstanceSpec,
-  group: SnapshotGroup,
-  candidates: readonly SnapshotNode[],
-  balance: GroupBalance,
-  failures: FailureCount,
-): Option[] {
-  let primaries = singleOptions(
-    cluster,
-    spec,
-    group,
-    candidates,
-    balance,
-    failures,
-    Math.max(candidates.length - 1, 1),
-  );
+function pairOptions(trial: GroupTrial): Option[] {
+  const { cluster, spec, group, candidates, balance, failures } = trial;
+  let primaries = singleOptions(trial, Math.max(candidates.length - 1, 1));
   const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
   let secondaries = candidates;
   if (candidates.length > EXHAUSTIVE_PAIRS_UP_TO) {
@@ -227,10 +218,8 @@ function attemptGroup(
     return { group, unconnected: false, successes: 0, failures: failures.counts };
   }
   const balance = cluster.balanceOf(group.id);
-  const options =
-    needed === 1
-      ? singleOptions(cluster, spec, group, candidates, balance, failures)
-      : pairOptions(cluster, spec, group, candidates, balance, failures);
+  const trial: GroupTrial = { cluster, spec, group, candidates, balance, failures };
+  const options = needed === 1 ? singleOptions(trial) : pairOptions(trial);
   if (needed === 1 && isDedicated(candidates)) {
     const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
     const taken = { memory: spec.memory, disk, spindles: diskSpindles(spec) ?? 0 };
