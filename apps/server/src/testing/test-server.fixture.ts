@@ -36,6 +36,8 @@ export interface TestServerOptions {
   clock?: Clock;
   bodyLimitBytes?: number;
   tls?: TlsFiles;
+  /** How long finished LXD operations stay readable. */
+  operationRetentionMs?: number;
 }
 
 /**
@@ -71,6 +73,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.operationRetentionMs !== undefined
+      ? { operationRetentionMs: options.operationRetentionMs }
+      : {}),
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {
