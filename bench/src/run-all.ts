@@ -88,6 +88,13 @@ const STEPS: Step[] = [
     cwd: here,
     own: true,
   },
+  {
+    name: "iallocator",
+    result: "iallocator.json",
+    command: [...ownBench("iallocator.js"), ...process.argv.filter((a) => a === "--hail-200")],
+    cwd: here,
+    own: true,
+  },
 ];
 
 const started = performance.now();

@@ -8,4 +8,5 @@ export type { DecidedBy, Decision } from "./pipeline/decide.js";
 export { instanceConfig, instanceView, type MemberStatus, memberStatus } from "./pipeline/views.js";
 export { createScriptletHost } from "./scriptlet/index.js";
 export type * from "./scriptlet/port.js";
+export * from "./snapshot/index.js";
 export * from "./store/index.js";

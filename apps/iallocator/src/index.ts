@@ -1,0 +1,3 @@
+export type { IallocatorAnswer } from "./answer.js";
+export { iallocate } from "./iallocate.js";
+export { type IallocatorInput, iallocatorInput } from "./input.js";

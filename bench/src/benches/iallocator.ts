@@ -1,0 +1,136 @@
+/**
+ * `berth-iallocator` against Debian's hail (issue #21) on the same
+ * multi-allocate inputs: N identical nodes in one group, N (or 2N) new
+ * instances, half DRBD, half plain, sizes 512-4096 MiB. Both run as the
+ * processes Ganeti would start (the input file's path as the argument), so
+ * the figures include start-up. Each run's CPU time (the child's user +
+ * system, from /proc/self/stat) is taken beside its wall time: on this
+ * shared machine wall time mostly measures waiting for a core. Berth runs
+ * three times per size (median); hail once, and only at sizes that finish
+ * in minutes: 30 x 30 and 100 x 100 (hail took 117 s there), 100 x 200
+ * (525 s) with --hail-200. Berth alone also at 1,000 x 10,000.
+ *   node dist/benches/iallocator.js [--quick] [--hail-200]
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, generateCluster, HAIL, hailInstalled } from "@berth/iallocator/testing";
+import { median, round } from "../measure/stats.js";
+import { tempDir } from "../measure/temp.js";
+import { log, since } from "../measure/timing.js";
+import { atLeast, type BarResult, figure, writeResult } from "../report/results.js";
+
+const quick = process.argv.includes("--quick");
+const hail200 = process.argv.includes("--hail-200");
+const TICKS_PER_SECOND = 100;
+const BERTH_RUNS = 3;
+
+interface Size {
+  nodes: number;
+  instances: number;
+  hail: boolean;
+}
+
+const SIZES: Size[] = quick
+  ? [
+      { nodes: 30, instances: 30, hail: true },
+      { nodes: 100, instances: 1000, hail: false },
+    ]
+  : [
+      { nodes: 30, instances: 30, hail: true },
+      { nodes: 100, instances: 100, hail: true },
+      { nodes: 100, instances: 200, hail: hail200 },
+      { nodes: 1000, instances: 10_000, hail: false },
+    ];
+
+/** CPU time (ms) of this process's waited-for children so far. */
+function childrenCpuMs(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  // After "pid (comm) ": state is field 0, cutime 13, cstime 14.
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+}
+
+interface Run {
+  wallMs: number;
+  cpuMs: number;
+  placed: number;
+  failed: number;
+}
+
+function run(command: string, args: string[]): Run {
+  const cpuBefore = childrenCpuMs();
+  const started = performance.now();
+  const out = spawnSync(command, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const wallMs = since(started);
+  const cpuMs = childrenCpuMs() - cpuBefore;
+  if (out.status !== 0) throw new Error(`${command} exited ${out.status}: ${out.stderr}`);
+  const answer = JSON.parse(out.stdout) as { success: boolean; result: [unknown[], unknown[]] };
+  const [placed, failed] = answer.success ? answer.result : [[], []];
+  return { wallMs: round(wallMs), cpuMs: round(cpuMs), placed: placed.length, failed: failed.length };
+}
+
+/** The CPU and wall figures of one allocator at one size. */
+function timeFigures(
+  who: string,
+  key: string,
+  size: Size,
+  measured: Pick<Run, "cpuMs" | "wallMs">,
+): BarResult[] {
+  const id = `iallocator.${key}.${size.nodes}x${size.instances}`;
+  const what = `${who} multi-allocate ${size.nodes} x ${size.instances}`;
+  return [
+    figure(`${id}.cpu`, `${what} (CPU)`, measured.cpuMs, "ms"),
+    figure(`${id}.wall`, `${what} (wall)`, measured.wallMs, "ms"),
+  ];
+}
+
+const started = performance.now();
+const bars: BarResult[] = [];
+const details: Record<string, unknown> = { hailInstalled, sizes: [] as unknown[] };
+const { dir, cleanup } = tempDir("iallocator");
+try {
+  for (const size of SIZES) {
+    const label = `${size.nodes} x ${size.instances}`;
+    const input = generateCluster({
+      nodes: size.nodes,
+      groups: 1,
+      existing: 0,
+      requested: size.instances,
+      drbdShare: 0.5,
+      seed: size.nodes * 7919 + size.instances,
+    });
+    const path = join(dir, `input-${size.nodes}x${size.instances}.json`);
+    writeFileSync(path, JSON.stringify(input));
+    const berthRuns = Array.from({ length: BERTH_RUNS }, () => run(process.execPath, [BIN, path]));
+    const berth = {
+      wallMs: median(berthRuns.map((r) => r.wallMs)),
+      cpuMs: median(berthRuns.map((r) => r.cpuMs)),
+      placed: berthRuns[0]!.placed,
+      failed: berthRuns[0]!.failed,
+    };
+    log(
+      `berth ${label}: ${berth.wallMs} ms wall, ${berth.cpuMs} ms CPU, ${berth.placed} placed, ${berth.failed} failed`,
+    );
+    bars.push(...timeFigures("berth-iallocator", "berth", size, berth));
+    let hail: Run | null = null;
+    if (size.hail && hailInstalled) {
+      hail = run(HAIL, [path]);
+      log(`hail ${label}: ${hail.wallMs} ms wall, ${hail.cpuMs} ms CPU, ${hail.placed} placed`);
+      bars.push(...timeFigures("hail", "hail", size, hail));
+      const speedup = round(hail.cpuMs / Math.max(berth.cpuMs, 1), 1);
+      const id = `iallocator.speedup.${size.nodes}x${size.instances}`;
+      const what = `berth-iallocator vs hail, multi-allocate ${label} (CPU time ratio)`;
+      bars.push(
+        size.nodes === 100 && size.instances === 100
+          ? atLeast(id, what, speedup, 100, "x")
+          : figure(id, what, speedup, "x"),
+      );
+      if (berth.placed < hail.placed)
+        throw new Error(`Berth placed ${berth.placed} < hail's ${hail.placed} at ${label}`);
+    }
+    (details.sizes as unknown[]).push({ ...size, berth, berthRuns, hail });
+  }
+} finally {
+  cleanup();
+}
+writeResult("iallocator.json", { benchmark: "iallocator", durationMs: since(started), bars, details });

@@ -1,0 +1,266 @@
+/**
+ * A cluster handed in whole (Ganeti's iallocator input): members with what
+ * they report free, groups with their policies, and the instances already
+ * placed, each on one member or on a primary and a secondary. Placing
+ * changes it in place, so a batch sees its own earlier placements.
+ */
+import { type InstancePolicy, OPEN_POLICY, policyFailure } from "./policy.js";
+import { GroupBalance, metricsOf } from "./score.js";
+import { diskSpindles, diskTotal, type InstanceSpec, isMirrored, usesLocalStorage } from "./spec.js";
+
+export type AllocPolicy = "preferred" | "last_resort" | "unallocable";
+
+export interface SnapshotGroup {
+  readonly id: string;
+  readonly name: string;
+  readonly allocPolicy: AllocPolicy;
+  readonly networks: readonly string[];
+  readonly policy: InstancePolicy;
+}
+
+export interface SnapshotNodeInput {
+  readonly name: string;
+  readonly group: string;
+  /** False for offline, drained and non-vm-capable nodes: they take nothing new. */
+  readonly usable: boolean;
+  readonly tags: readonly string[];
+  readonly totalMemory: number;
+  /** What the node reports free (existing primaries already counted). */
+  readonly freeMemory: number;
+  readonly totalDisk: number;
+  readonly freeDisk: number;
+  readonly totalSpindles: number;
+  readonly freeSpindles: number;
+  readonly totalCpus: number;
+  readonly reservedCpus: number;
+  readonly spindleCount: number;
+  readonly exclusiveStorage: boolean;
+}
+
+/** A member as placements see and change it. */
+export class SnapshotNode {
+  freeMemory: number;
+  freeDisk: number;
+  freeSpindles: number;
+  usedCpus = 0;
+  spindleUse = 0;
+  /** Memory and local disk of the non-mirrored primaries: what re-creating them elsewhere needs. */
+  movableMemory = 0;
+  movableDisk = 0;
+  /** Memory of the mirrored instances this node is secondary for, by their primary. */
+  readonly peers = new Map<string, number>();
+  /** The largest `peers` entry: memory this node keeps free to take over one failed primary. */
+  reservedMemory = 0;
+  readonly primaries = new Set<PlacedInstance>();
+  readonly secondaries = new Set<PlacedInstance>();
+  /** Non-mirrored primaries the group's policy would refuse: they cannot be re-created elsewhere. */
+  unmovable = 0;
+  /** Exclusion tags of the primaries, counted. */
+  readonly exclusionTags = new Map<string, number>();
+
+  constructor(readonly input: SnapshotNodeInput) {
+    this.freeMemory = input.freeMemory;
+    this.freeDisk = input.freeDisk;
+    this.freeSpindles = input.freeSpindles;
+  }
+
+  get name(): string {
+    return this.input.name;
+  }
+
+  /** Physical CPUs left for instances. */
+  get effectiveCpus(): number {
+    return Math.max(this.input.totalCpus - this.input.reservedCpus, 0);
+  }
+
+  peerMemory(primary: string): number {
+    return this.peers.get(primary) ?? 0;
+  }
+
+  addPeer(primary: string, memory: number): void {
+    const next = this.peerMemory(primary) + memory;
+    if (next === 0) this.peers.delete(primary);
+    else this.peers.set(primary, next);
+    let max = 0;
+    for (const value of this.peers.values()) if (value > max) max = value;
+    this.reservedMemory = max;
+  }
+}
+
+export interface PlacedInstance {
+  readonly spec: InstanceSpec;
+  /** Primary first, then the secondary of a mirrored instance. */
+  nodes: string[];
+  /** Exclusion tags (the `htools:iextags:` prefixes applied to its tags). */
+  readonly exclusionTags: readonly string[];
+}
+
+export class SnapshotCluster {
+  readonly groups = new Map<string, SnapshotGroup>();
+  readonly nodes = new Map<string, SnapshotNode>();
+  readonly instances = new Map<string, PlacedInstance>();
+  /** Nodes of each group, in input order. */
+  private readonly byGroup = new Map<string, SnapshotNode[]>();
+  /** Each group's balance sums, built on first use and kept in step with every placement. */
+  private readonly balances = new Map<string, GroupBalance>();
+
+  constructor(
+    groups: readonly SnapshotGroup[],
+    nodes: readonly SnapshotNodeInput[],
+    /** Instance tag prefixes that exclude each other on a primary (`htools:iextags:PREFIX`). */
+    readonly exclusionPrefixes: readonly string[] = [],
+    /** Node tag prefixes naming failure domains (`htools:nlocation:PREFIX`). */
+    readonly locationPrefixes: readonly string[] = [],
+    /** Instance tag prefixes naming a desired failure domain (`htools:desiredlocation:PREFIX`). */
+    readonly desiredLocationPrefixes: readonly string[] = [],
+  ) {
+    for (const group of groups) {
+      this.groups.set(group.id, group);
+      this.byGroup.set(group.id, []);
+    }
+    for (const input of nodes) {
+      const node = new SnapshotNode(input);
+      this.nodes.set(input.name, node);
+      this.byGroup.get(input.group)?.push(node);
+    }
+  }
+
+  group(id: string): SnapshotGroup {
+    return (
+      this.groups.get(id) ?? { id, name: id, allocPolicy: "unallocable", networks: [], policy: OPEN_POLICY }
+    );
+  }
+
+  balanceOf(group: string): GroupBalance {
+    let balance = this.balances.get(group);
+    if (balance === undefined) {
+      balance = new GroupBalance(this.nodesOf(group).filter((node) => node.input.usable));
+      this.balances.set(group, balance);
+    }
+    return balance;
+  }
+
+  /** Applies `change` to a node, keeping its group's balance sums in step. */
+  private changeNode(node: SnapshotNode, change: () => void): void {
+    const balance = node.input.usable ? this.balances.get(node.input.group) : undefined;
+    if (balance === undefined) {
+      change();
+      return;
+    }
+    const before = metricsOf(node);
+    change();
+    balance.replace(before, metricsOf(node));
+  }
+
+  nodesOf(group: string): readonly SnapshotNode[] {
+    return this.byGroup.get(group) ?? [];
+  }
+
+  exclusionTagsOf(tags: readonly string[]): string[] {
+    return tags.filter((tag) => this.exclusionPrefixes.some((prefix) => tag.startsWith(`${prefix}:`)));
+  }
+
+  /** The failure domains a node is in (its location tags). */
+  locationsOf(node: SnapshotNode): string[] {
+    return node.input.tags.filter((tag) => this.locationPrefixes.some((p) => tag.startsWith(`${p}:`)));
+  }
+
+  desiredLocationsOf(spec: InstanceSpec): string[] {
+    return spec.tags.filter((tag) => this.desiredLocationPrefixes.some((p) => tag.startsWith(`${p}:`)));
+  }
+
+  /** Records an instance that already runs: what it uses is already in its nodes' free figures. */
+  addExisting(spec: InstanceSpec, nodes: readonly string[]): PlacedInstance {
+    const placed: PlacedInstance = {
+      spec,
+      nodes: [...nodes],
+      exclusionTags: this.exclusionTagsOf(spec.tags),
+    };
+    this.instances.set(spec.name, placed);
+    this.attach(placed, false);
+    return placed;
+  }
+
+  /**
+   * Places a new instance: its nodes' free figures shrink by what it takes.
+   * It is found by name afterwards unless an instance of that name is
+   * already there (Ganeti may ask to place a name the cluster still holds).
+   */
+  addNew(spec: InstanceSpec, nodes: readonly string[]): PlacedInstance {
+    const placed: PlacedInstance = {
+      spec,
+      nodes: [...nodes],
+      exclusionTags: this.exclusionTagsOf(spec.tags),
+    };
+    if (!this.instances.has(spec.name)) this.instances.set(spec.name, placed);
+    this.attach(placed, true);
+    return placed;
+  }
+
+  /** Takes an instance out: what it used is free again. */
+  remove(placed: PlacedInstance): void {
+    this.detach(placed);
+    if (this.instances.get(placed.spec.name) === placed) this.instances.delete(placed.spec.name);
+  }
+
+  /** Puts a removed instance back on its (possibly new) `nodes`, taking what it uses there. */
+  restore(placed: PlacedInstance): void {
+    this.instances.set(placed.spec.name, placed);
+    this.attach(placed, true);
+  }
+
+  /** Moves an instance to new nodes (relocation, evacuation): freed where it was, taken where it goes. */
+  move(placed: PlacedInstance, nodes: readonly string[]): void {
+    this.detach(placed);
+    placed.nodes = [...nodes];
+    this.attach(placed, true);
+  }
+
+  private attach(placed: PlacedInstance, consume: boolean): void {
+    this.account(placed, consume ? 1 : 0, 1);
+  }
+
+  private detach(placed: PlacedInstance): void {
+    this.account(placed, -1, -1);
+  }
+
+  /** Applies an instance to its nodes: `use` signs free figures (0 leaves them), `sign` the bookkeeping. */
+  private account(placed: PlacedInstance, use: number, sign: 1 | -1): void {
+    const { spec } = placed;
+    const disk = usesLocalStorage(spec.template) ? diskTotal(spec) : 0;
+    const spindles = diskSpindles(spec) ?? 0;
+    const [primaryName, secondaryName] = placed.nodes;
+    const primary = primaryName === undefined ? undefined : this.nodes.get(primaryName);
+    if (primary !== undefined)
+      this.changeNode(primary, () => {
+        primary.freeMemory -= use * spec.memory;
+        primary.freeDisk -= use * disk;
+        if (primary.input.exclusiveStorage) primary.freeSpindles -= use * spindles;
+        primary.usedCpus += sign * spec.vcpus;
+        primary.spindleUse += sign * spec.spindleUse;
+        if (!isMirrored(spec.template)) {
+          primary.movableMemory += sign * spec.memory;
+          primary.movableDisk += sign * disk;
+          if (policyFailure(this.group(primary.input.group).policy, spec) !== undefined)
+            primary.unmovable += sign;
+        }
+        if (sign > 0) primary.primaries.add(placed);
+        else primary.primaries.delete(placed);
+        for (const tag of placed.exclusionTags) {
+          const next = (primary.exclusionTags.get(tag) ?? 0) + sign;
+          if (next <= 0) primary.exclusionTags.delete(tag);
+          else primary.exclusionTags.set(tag, next);
+        }
+      });
+    const secondary = secondaryName === undefined ? undefined : this.nodes.get(secondaryName);
+    if (secondary !== undefined && primaryName !== undefined && isMirrored(spec.template))
+      this.changeNode(secondary, () => {
+        secondary.freeDisk -= use * disk;
+        if (secondary.input.exclusiveStorage) secondary.freeSpindles -= use * spindles;
+        secondary.spindleUse += sign * spec.spindleUse;
+        secondary.addPeer(primaryName, sign * spec.memory);
+        if (sign > 0) secondary.secondaries.add(placed);
+        else secondary.secondaries.delete(placed);
+      });
+  }
+}
