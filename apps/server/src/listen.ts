@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
+import { answerClientErrorsWithEnvelope } from "./http/client-error.js";
 import type { ListenerKind, ServerEnv } from "./server-env.js";
 
 export interface TlsFiles {
@@ -35,6 +36,15 @@ function adaptorFor(app: Hono<ServerEnv>, listener: ListenerKind, tls: TlsFiles 
   // Tag each request with the listener it came in on: the socket trusts file permissions, TCP needs a token.
   const fetch = (request: Request, env: unknown) =>
     app.fetch(request, { ...(env as HttpBindings), listener });
+  const server = createServerFor(fetch, tls);
+  answerClientErrorsWithEnvelope(server);
+  return server;
+}
+
+function createServerFor(
+  fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+  tls: TlsFiles | undefined,
+): Server {
   if (tls) {
     return createAdaptorServer({
       fetch,
