@@ -3,6 +3,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { TokenStore } from "./auth/token-store.js";
+import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES } from "./http/body-budget.js";
 import { declaredBodyLimit } from "./http/request-body.js";
 import type { ServerMetrics } from "./metrics/server-metrics.js";
 import { accessLog } from "./middleware/access-log.js";
@@ -24,6 +25,8 @@ export interface AppOptions {
   metrics: ServerMetrics;
   /** Largest accepted request body; bigger ones get 413 before being read in full. */
   bodyLimitBytes?: number;
+  /** Request-body bytes all requests together may hold while receiving (default 64 MiB). */
+  bodyMemoryBytes?: number;
   version?: string;
 }
 
@@ -40,6 +43,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     tokens: options.tokens,
     version: options.version ?? "0.1.0",
     bodyLimitBytes: maxSize,
+    bodyBudget: new BodyBudget(options.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES),
   };
   const app = new Hono<ServerEnv>();
   // A sane X-Request-Id from the client (word characters, "-", "=", up to 128) is kept, so callers

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { connect } from "node:net";
@@ -20,6 +20,8 @@ export interface ListenOptions {
   socketPath?: string;
   /** Mode of the socket file: who may act as a local admin. */
   socketMode?: number;
+  /** Group id given the socket file (its members may use it, mode 0660); default: the process's group. */
+  socketGroup?: number;
   /** How long a graceful stop waits for in-flight requests before cutting connections. */
   shutdownGraceMs?: number;
 }
@@ -108,6 +110,8 @@ export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Prom
       const server = adaptorFor(app, "unix", undefined);
       await listenOn(server, socketPath);
       chmodSync(socketPath, options.socketMode ?? 0o660);
+      // -1 keeps the owner: only the group changes.
+      if (options.socketGroup !== undefined) chownSync(socketPath, -1, options.socketGroup);
       servers.push(server);
     }
     if (options.tcp) {

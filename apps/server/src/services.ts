@@ -1,5 +1,6 @@
 import type { Engine } from "@berth/engine";
 import type { TokenStore } from "./auth/token-store.js";
+import type { BodyBudget } from "./http/body-budget.js";
 
 /** What route handlers work with: the engine does the thinking, berthd only translates. */
 export interface ServerServices {
@@ -9,4 +10,6 @@ export interface ServerServices {
   version: string;
   /** Largest request body accepted (413 beyond). */
   bodyLimitBytes: number;
+  /** Request-body bytes all requests together may hold while their bodies arrive (503 beyond). */
+  bodyBudget: BodyBudget;
 }

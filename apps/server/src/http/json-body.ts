@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { parseBody } from "@berth/api-types";
 import type { z } from "zod";
+import type { BodyBudget } from "./body-budget.js";
 import { badRequest } from "./http-error.js";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "./json-depth.js";
 import { readRequestText } from "./request-body.js";
@@ -11,6 +12,8 @@ export interface BodySource {
   /** Node's request, when served by @hono/node-server (read directly: cheaper). */
   incoming: IncomingMessage | undefined;
   maxBytes: number;
+  /** Bytes all bodies being received may hold together. */
+  budget: BodyBudget;
 }
 
 /**
@@ -24,7 +27,7 @@ export async function readJsonBody<S extends z.ZodType>(
   schema: S,
   optional: boolean,
 ): Promise<z.output<S>> {
-  const text = await readRequestText(source.request, source.incoming, source.maxBytes);
+  const text = await readRequestText(source.request, source.incoming, source.maxBytes, source.budget);
   let decoded: unknown;
   if (text.trim() === "") {
     if (!optional) throw badRequest("Missing request body: expected a JSON object");

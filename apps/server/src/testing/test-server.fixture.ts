@@ -35,6 +35,7 @@ export interface TestServer {
 export interface TestServerOptions {
   clock?: Clock;
   bodyLimitBytes?: number;
+  bodyMemoryBytes?: number;
   tls?: TlsFiles;
 }
 
@@ -71,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.bodyMemoryBytes !== undefined ? { bodyMemoryBytes: options.bodyMemoryBytes } : {}),
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {

@@ -4,6 +4,7 @@ import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { isBusy, translateDriverError } from "./driver-errors.js";
 import { LocalClient, type SqlClient, type SqlTransaction } from "./local-client.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, filePragmaStatements, MEMORY_PRAGMA_STATEMENTS } from "./pragmas.js";
+import { createPrivateFile } from "./private-file.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
 
@@ -212,6 +213,7 @@ function createClientFor(location: StoreLocation, busyTimeoutMs: number): SqlCli
     case "file":
       // One connection, so the pragmas set above apply to every statement;
       // `timeout` repeats busy_timeout for when it is reopened.
+      createPrivateFile(resolve(location.path));
       return new LocalClient(resolve(location.path), busyTimeoutMs);
     case "remote":
       return createClient(
