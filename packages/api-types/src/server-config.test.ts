@@ -134,6 +134,7 @@ describe("server config keys", () => {
         timeoutMs: 5000,
         maxStringLength: 1_048_576,
         maxCollectionSize: 1_000_000,
+        maxAllocBytes: 268_435_456,
       },
       offlineThresholdSeconds: 20,
       healingThresholdSeconds: 0,

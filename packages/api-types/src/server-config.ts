@@ -39,6 +39,9 @@ function allocationRatio(value: string): string | undefined {
 /** Largest accepted scriptlet source: 1 MiB of text is far beyond any real placement policy. */
 export const MAX_SCRIPTLET_SOURCE_LENGTH = 1_048_576;
 
+/** Most bytes a scriptlet run may be allowed to allocate: far under Node's default heap, so a bomb fails the run, not the server. */
+export const MAX_SCRIPTLET_MEMORY_BYTES = 1_073_741_824;
+
 export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
   {
     key: "instances.placement.scriptlet",
@@ -76,6 +79,13 @@ export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
       "Most elements a scriptlet list, tuple, dict or set may hold; growing past it fails the run.",
     defaultValue: "1000000",
     check: integerIn(1, 1_073_741_824, "of elements "),
+  },
+  {
+    key: "instances.placement.scriptlet.max_memory",
+    description:
+      "Bytes one scriptlet run may allocate in total (strings, list slots, dict entries, counted as they are built, not only what stays alive); passing it fails the run. At most 1 GiB, so no scriptlet can exhaust the server's heap.",
+    defaultValue: "268435456",
+    check: integerIn(1_048_576, MAX_SCRIPTLET_MEMORY_BYTES, "of bytes "),
   },
   {
     key: "cluster.offline_threshold",
@@ -186,6 +196,7 @@ export interface EffectiveServerConfig {
     readonly timeoutMs: number;
     readonly maxStringLength: number;
     readonly maxCollectionSize: number;
+    readonly maxAllocBytes: number;
   };
   readonly offlineThresholdSeconds: number;
   /** 0: healing disabled. */
@@ -217,6 +228,7 @@ export function effectiveServerConfig(config: ServerConfig): EffectiveServerConf
       timeoutMs: num("instances.placement.scriptlet.timeout_ms"),
       maxStringLength: num("instances.placement.scriptlet.max_string_length"),
       maxCollectionSize: num("instances.placement.scriptlet.max_collection_size"),
+      maxAllocBytes: num("instances.placement.scriptlet.max_memory"),
     },
     offlineThresholdSeconds: num("cluster.offline_threshold"),
     healingThresholdSeconds: num("cluster.healing_threshold"),

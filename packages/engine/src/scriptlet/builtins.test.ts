@@ -62,7 +62,13 @@ function call(overrides: Partial<ScriptletCall> = {}): ScriptletCall {
       resource_classes: { VCPU: 2, MEMORY_MB: 512, CUSTOM_GPU: 1 },
     },
     cluster: createPlainClusterView(data),
-    limits: { maxSteps: 100_000, timeoutMs: 2_000, maxStringLength: 1 << 16, maxCollectionSize: 10_000 },
+    limits: {
+      maxSteps: 100_000,
+      timeoutMs: 2_000,
+      maxStringLength: 1 << 16,
+      maxCollectionSize: 10_000,
+      maxAllocBytes: 64 << 20,
+    },
     ...overrides,
   };
 }
@@ -320,7 +326,13 @@ describe("lists built by builtins", () => {
       location: "node1",
     })),
   });
-  const limits = { maxSteps: 1_000, timeoutMs: 2_000, maxStringLength: 1 << 16, maxCollectionSize: 40 };
+  const limits = {
+    maxSteps: 1_000,
+    timeoutMs: 2_000,
+    maxStringLength: 1 << 16,
+    maxCollectionSize: 40,
+    maxAllocBytes: 64 << 20,
+  };
 
   it("count against the collection cap", () => {
     const result = run("get_instances()", { cluster: many, limits });

@@ -66,6 +66,7 @@ export function boundedThread(
       signal,
       maxStringLength: limits.maxStringLength,
       maxCollectionSize: limits.maxCollectionSize,
+      maxAllocBytes: limits.maxAllocBytes,
     },
   });
 }

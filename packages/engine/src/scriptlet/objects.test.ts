@@ -23,7 +23,13 @@ function run(body: string, request?: Partial<InstancePlacementView>): ScriptletR
     candidates: members,
     instanceResources: { cpu_cores: 1, memory_size: 0, root_disk_size: 0 },
     cluster: createPlainClusterView({ members }),
-    limits: { maxSteps: 100_000, timeoutMs: 2_000, maxStringLength: 1 << 16, maxCollectionSize: 10_000 },
+    limits: {
+      maxSteps: 100_000,
+      timeoutMs: 2_000,
+      maxStringLength: 1 << 16,
+      maxCollectionSize: 10_000,
+      maxAllocBytes: 64 << 20,
+    },
   };
   const indented = body
     .split("\n")
