@@ -81,6 +81,20 @@ describe("berthd entry point", () => {
     ]).catch((e: { code: number; stderr: string }) => e);
     expect((failure as { code: number }).code).toBe(2);
     expect((failure as { stderr: string }).stderr).toContain('Token "root" already exists');
+    const ghost = await run(process.execPath, [
+      ...NODE_ARGS,
+      "token",
+      "create",
+      "early",
+      "--project",
+      "ghost",
+      "--db",
+      db,
+    ]).catch((e: { code: number; stderr: string }) => e);
+    expect((ghost as { code: number }).code).toBe(2);
+    expect((ghost as { stderr: string }).stderr).toContain(
+      'Project "ghost" not found: a restricted token can only name existing projects',
+    );
     process.env.BERTH_TEST_TOKEN = created.token;
   }, 60_000);
 

@@ -17,6 +17,8 @@ export interface Backend {
 /** The token store of a database, for `berthd token ...`: close it when done. */
 export interface TokenAdmin {
   tokens: TokenStore;
+  /** Does the database hold this project? (a restricted token may only name existing ones) */
+  projectExists(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,11 @@ export async function openTokenAdmin(db: string): Promise<TokenAdmin> {
     await store.close();
     throw error;
   }
-  return { tokens: store.tokens, close: () => store.close() };
+  return {
+    tokens: store.tokens,
+    projectExists: async (name) => (await store.projects.get({ name })) !== undefined,
+    close: () => store.close(),
+  };
 }
 
 /** Usage per member and class from the engine's model, for the Prometheus gauges. */
