@@ -5,6 +5,7 @@ import type { TokenStore } from "../auth/token-store.js";
 import type { UsageSample } from "../metrics/server-metrics.js";
 import { engineLoggerFor } from "./engine-logger.js";
 import { importLegacyTokens, legacyTokenFileFor } from "./legacy-tokens.js";
+import { startStallClock } from "./stall-clock.js";
 
 export interface Backend {
   engine: Engine;
@@ -66,7 +67,9 @@ export async function openBackend(db: string, logger: Logger): Promise<Backend> 
   const imported = await importLegacyTokens(store.tokens, legacyFile);
   if (imported > 0)
     logger.info({ imported, file: legacyFile }, "imported API tokens from the old token file");
-  const engine = await Engine.open({ store, logger: engineLoggerFor(logger) });
+  // berthd's own stalls do not count against members' heartbeats (stall-clock.ts).
+  const clock = startStallClock();
+  const engine = await Engine.open({ store, logger: engineLoggerFor(logger), clock });
   return {
     engine,
     tokens: store.tokens,
@@ -76,6 +79,9 @@ export async function openBackend(db: string, logger: Logger): Promise<Backend> 
       return usageOf(engine);
     },
     tick: () => engine.tick(),
-    close: () => store.close(),
+    close: () => {
+      clock.stop();
+      return store.close();
+    },
   };
 }
