@@ -1,5 +1,6 @@
 import type { BulkCreateResult, Instance } from "@berth/api-types";
 import type { Engine, InstanceRecord } from "@berth/engine";
+import { refuseChosenUuids } from "../auth/chosen-uuid.js";
 import { badRequest } from "../http/http-error.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
 import { instanceUrlOf } from "../wire/catalog.js";
@@ -50,6 +51,7 @@ export const instanceRoutes: RouteSpec[] = [
     creates: true,
     errors: [404, 409, 507],
     handle: async ({ services, body, project, target, dryRun, principal, header }) => {
+      refuseChosenUuids(principal, [body]);
       const options = { project, ...(target !== undefined ? { target } : {}) };
       const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
       if (dryRun) {
@@ -80,7 +82,8 @@ export const instanceRoutes: RouteSpec[] = [
     body: "BulkCreateRequest",
     response: "BulkCreateResult",
     errors: [404, 409, 507],
-    handle: async ({ services, body, project, target }) => {
+    handle: async ({ services, body, project, target, principal }) => {
+      refuseChosenUuids(principal, body.instances);
       const options = { project, ...(target !== undefined ? { target } : {}) };
       const outcome = await services.engine.bulkCreate(body.instances, options);
       const result: BulkCreateResult = {
