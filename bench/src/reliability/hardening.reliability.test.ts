@@ -1,5 +1,5 @@
 /**
- * #17 items 5, 6, 8 and 9 against the real berthd binary on loopback: deep
+ * #17 items 5-9 against the real berthd binary on loopback: deep
  * JSON, project-bound tokens, malformed HTTP, file modes and the bound on
  * request-body memory held by slow clients.
  */
@@ -36,11 +36,13 @@ function raw(url: string, bytes: string) {
   };
 }
 
+const secretOf = (answer: { json: { metadata?: unknown } }) =>
+  String((answer.json.metadata as { secret: string }).secret);
 const statusLine = (answer: string) => answer.split("\r\n")[0] ?? "";
 const envelopeOf = (answer: string) =>
   JSON.parse(answer.split("\r\n\r\n")[1] ?? "null") as { error_code: number; error: string };
 
-describe("hardening against a real berthd (#17 items 5, 6, 8, 9)", () => {
+describe("hardening against a real berthd (#17 items 5-9)", () => {
   it("refuses deep JSON, malformed HTTP, tokens for missing projects and body hoarding; keeps its files private", async () => {
     const server = await Berthd.start({
       db: cluster.db,
@@ -105,6 +107,30 @@ describe("hardening against a real berthd (#17 items 5, 6, 8, 9)", () => {
       figures["token for a missing project / for a deleted-then-recreated one"] =
         `${missing.status} / ${reused.status}`;
 
+      // Item 7: a project-scoped token learns nothing from another project's instance UUID.
+      const hiddenUuid = "0b5f3d1c-3c0b-4e56-9d7e-4f6b2a1c9e10";
+      expect(
+        (await server.request("POST", "/1.0/instances", { name: "hidden", uuid: hiddenUuid })).status,
+      ).toBe(201);
+      const attempts = await Promise.all(
+        [hiddenUuid, "7d9c2e4a-1b3f-4a6d-8e5c-9f0a1b2c3d4e"].map(async (uuid) => {
+          const response = await fetch(`${server.url}/1.0/instances?project=gone`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${secretOf(await server.request("POST", "/1.0/auth/tokens", { name: `probe-${uuid.slice(0, 4)}`, projects: ["gone"] }))}`,
+              "content-type": "application/json",
+            },
+            body: JSON.stringify({ name: `p${uuid.slice(0, 4)}`, uuid }),
+          });
+          return `${response.status} ${((await response.json()) as { error: string }).error}`;
+        }),
+      );
+      expect(attempts[0]).toBe(attempts[1]);
+      expect(attempts[0]).toMatch(/^403 /);
+      figures["another project's UUID / a free UUID, project-scoped token"] = attempts
+        .map((a) => a.slice(0, 3))
+        .join(" / ");
+
       // Item 9: slow authenticated clients each hold most of a body; the total is bounded.
       const slow = Array.from({ length: SLOW_CLIENTS }, (_, i) =>
         raw(
@@ -131,7 +157,7 @@ describe("hardening against a real berthd (#17 items 5, 6, 8, 9)", () => {
       expect(modes.every((m) => m.endsWith(" 600"))).toBe(true);
     } finally {
       await server.stop();
-      recordFigures("hardening (#17 items 5, 6, 8, 9)", figures);
+      recordFigures("hardening (#17 items 5-9)", figures);
     }
   });
 });
