@@ -12,56 +12,51 @@ interface ParserError extends Error {
   code?: string;
 }
 
-/** The status and text for a parser error code (llhttp's `HPE_*`, Node's own timeouts). */
-export function clientErrorAnswer(code: string | undefined): {
+interface ClientErrorAnswer {
   status: number;
   reason: string;
   message: string;
-} {
-  switch (code) {
-    case "HPE_HEADER_OVERFLOW":
-      return {
-        status: 431,
-        reason: "Request Header Fields Too Large",
-        message: "Request header fields too large",
-      };
-    case "ERR_HTTP_REQUEST_TIMEOUT":
-    case "HPE_HEADERS_TIMEOUT":
-      return {
-        status: 408,
-        reason: "Request Timeout",
-        message: "Request timeout: the request was not received in time",
-      };
-    case "HPE_UNEXPECTED_CONTENT_LENGTH":
-    case "HPE_INVALID_CONTENT_LENGTH":
-      return {
-        status: 400,
-        reason: "Bad Request",
-        message: "Malformed HTTP request: invalid Content-Length",
-      };
-    case "HPE_INVALID_TRANSFER_ENCODING":
-    case "HPE_INVALID_CHUNK_SIZE":
-      return {
-        status: 400,
-        reason: "Bad Request",
-        message: "Malformed HTTP request: invalid chunked encoding",
-      };
-    case "HPE_INVALID_METHOD":
-      return { status: 400, reason: "Bad Request", message: "Malformed HTTP request: invalid method" };
-    case "HPE_INVALID_URL":
-      return {
-        status: 400,
-        reason: "Bad Request",
-        message: "Malformed HTTP request: invalid request target",
-      };
-    case "HPE_INVALID_VERSION":
-      return { status: 400, reason: "Bad Request", message: "Malformed HTTP request: invalid HTTP version" };
-    case "HPE_INVALID_HEADER_TOKEN":
-    case "HPE_INVALID_EOF_STATE":
-      return { status: 400, reason: "Bad Request", message: "Malformed HTTP request: invalid header" };
-    default:
-      return { status: 400, reason: "Bad Request", message: "Malformed HTTP request" };
-  }
+}
+
+const badRequest = (what: string): ClientErrorAnswer => ({
+  status: 400,
+  reason: "Bad Request",
+  message: `Malformed HTTP request: ${what}`,
+});
+
+/** Parser error codes (llhttp's `HPE_*`, Node's own timeouts) with their own answer; others are a plain 400. */
+const ANSWERS: Record<string, ClientErrorAnswer> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: "Request Header Fields Too Large",
+    message: "Request header fields too large",
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: "Request Timeout",
+    message: "Request timeout: the request was not received in time",
+  },
+  HPE_UNEXPECTED_CONTENT_LENGTH: badRequest("invalid Content-Length"),
+  HPE_INVALID_CONTENT_LENGTH: badRequest("invalid Content-Length"),
+  HPE_INVALID_TRANSFER_ENCODING: badRequest("invalid chunked encoding"),
+  HPE_INVALID_CHUNK_SIZE: badRequest("invalid chunked encoding"),
+  HPE_INVALID_METHOD: badRequest("invalid method"),
+  HPE_INVALID_URL: badRequest("invalid request target"),
+  HPE_INVALID_VERSION: badRequest("invalid HTTP version"),
+  HPE_INVALID_HEADER_TOKEN: badRequest("invalid header"),
+  HPE_INVALID_EOF_STATE: badRequest("invalid header"),
+};
+ANSWERS.HPE_HEADERS_TIMEOUT = ANSWERS.ERR_HTTP_REQUEST_TIMEOUT!;
+
+const MALFORMED: ClientErrorAnswer = {
+  status: 400,
+  reason: "Bad Request",
+  message: "Malformed HTTP request",
+};
+
+/** The status and text for a parser error code. */
+export function clientErrorAnswer(code: string | undefined): ClientErrorAnswer {
+  return (code !== undefined ? ANSWERS[code] : undefined) ?? MALFORMED;
 }
 
 /** Answers a parser error with the envelope where a response can still be written, and closes the connection. */

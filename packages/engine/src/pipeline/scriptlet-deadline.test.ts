@@ -6,7 +6,7 @@ import { operationDeadlineMessage, withOperationDeadline } from "./scriptlet-dea
 function fakeHost(clock: { now: number }, costMs: number, seen: number[]): ScriptletHost {
   return {
     validate: () => {},
-    run: (_version, _source, call): ScriptletResult => {
+    run: (_version: number | null, _source: string, call: ScriptletCall): ScriptletResult => {
       seen.push(call.limits.timeoutMs);
       if (costMs > call.limits.timeoutMs) {
         clock.now += call.limits.timeoutMs;
