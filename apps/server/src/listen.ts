@@ -40,8 +40,16 @@ function adaptorFor(app: Hono<ServerEnv>, listener: ListenerKind, tls: TlsFiles 
     app.fetch(request, { ...(env as HttpBindings), listener });
   const server = createServerFor(fetch, tls);
   answerClientErrorsWithEnvelope(server);
+  // Node's 5 s keep-alive timer fires first when the event loop comes back from a
+  // stall longer than that (a scriptlet run may hold it 10 s), and closes kept-alive
+  // connections whose next request already arrived: the client sees ECONNRESET.
+  // Idle connections are kept longer than the longest per-run deadline instead.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   return server;
 }
+
+/** Longer than the longest per-run scriptlet deadline (10 s), with room for scheduling on a busy host. */
+const KEEP_ALIVE_MS = 30_000;
 
 function createServerFor(
   fetch: (request: Request, env: unknown) => Response | Promise<Response>,

@@ -132,7 +132,7 @@ describe("hardening against a real berthd (#17 items 5-9)", () => {
         .join(" / ");
 
       // Item 9: slow authenticated clients each hold most of a body; the total is bounded.
-      const slow = Array.from({ length: SLOW_CLIENTS }, (_, i) =>
+      const slow = Array.from({ length: SLOW_CLIENTS }, () =>
         raw(
           server.url,
           `POST /1.0/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${cluster.token}\r\nContent-Type: application/json\r\nContent-Length: ${SLOW_BODY + 1024}\r\n\r\n${" ".repeat(SLOW_BODY)}`,

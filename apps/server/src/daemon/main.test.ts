@@ -81,6 +81,10 @@ describe("berthd entry point", () => {
     ]).catch((e: { code: number; stderr: string }) => e);
     expect((failure as { code: number }).code).toBe(2);
     expect((failure as { stderr: string }).stderr).toContain('Token "root" already exists');
+    process.env.BERTH_TEST_TOKEN = created.token;
+  }, 60_000);
+
+  it("refuses a restricted token for a project that does not exist", async () => {
     const ghost = await run(process.execPath, [
       ...NODE_ARGS,
       "token",
@@ -95,7 +99,6 @@ describe("berthd entry point", () => {
     expect((ghost as { stderr: string }).stderr).toContain(
       'Project "ghost" not found: a restricted token can only name existing projects',
     );
-    process.env.BERTH_TEST_TOKEN = created.token;
   }, 60_000);
 
   it("starts with --demo, serves socket (0660) and TCP, and stops gracefully on SIGTERM", async () => {

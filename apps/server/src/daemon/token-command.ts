@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import { issueToken, TokenIssueError } from "../auth/issue-token.js";
 import { missingProject } from "../auth/project-bindings.js";
-import type { TokenStore } from "../auth/token-store.js";
 import type { TokenAdmin } from "./open-backend.js";
 import { UsageError } from "./options.js";
 
