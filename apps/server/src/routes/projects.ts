@@ -123,6 +123,10 @@ export const projectRoutes: RouteSpec[] = [
     body: "ProjectPost",
     creates: true,
     errors: [404, 409],
+    operation: {
+      description: "Renaming project",
+      resources: ({ params }) => ({ projects: [resourceUrl(BASE, params.name)] }),
+    },
     handle: async ({ services, params, body }) => {
       // Restricted tokens follow the project to its new name (project-bindings.ts).
       const project = await changeProjectBindings(

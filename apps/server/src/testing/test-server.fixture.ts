@@ -37,6 +37,8 @@ export interface TestServerOptions {
   bodyLimitBytes?: number;
   bodyMemoryBytes?: number;
   tls?: TlsFiles;
+  /** How long finished LXD operations stay readable. */
+  operationRetentionMs?: number;
 }
 
 /**
@@ -73,6 +75,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.bodyMemoryBytes !== undefined ? { bodyMemoryBytes: options.bodyMemoryBytes } : {}),
+    ...(options.operationRetentionMs !== undefined
+      ? { operationRetentionMs: options.operationRetentionMs }
+      : {}),
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {
