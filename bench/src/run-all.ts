@@ -75,6 +75,13 @@ const STEPS: Step[] = [
   { name: "http", result: "http.json", command: ownBench("http.js"), cwd: here, own: true },
   { name: "postgres", result: "postgres.json", command: ownBench("postgres.js"), cwd: here, own: true },
   {
+    name: "scriptlet-storm",
+    result: "scriptlet-storm.json",
+    command: ownBench("scriptlet-storm.js"),
+    cwd: here,
+    own: true,
+  },
+  {
     name: "server-footprint",
     result: "server-footprint.json",
     command: ownBench("server-footprint.js"),

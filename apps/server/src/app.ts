@@ -7,6 +7,7 @@ import type { TokenStore } from "./auth/token-store.js";
 import { registerConsole } from "./console/console-routes.js";
 import { EventHub } from "./events/event-hub.js";
 import { registerEventsRoute } from "./events/events-route.js";
+import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES } from "./http/body-budget.js";
 import { declaredBodyLimit } from "./http/request-body.js";
 import type { ServerMetrics } from "./metrics/server-metrics.js";
 import { accessLog } from "./middleware/access-log.js";
@@ -32,6 +33,8 @@ export interface AppOptions {
   metrics: ServerMetrics;
   /** Largest accepted request body; bigger ones get 413 before being read in full. */
   bodyLimitBytes?: number;
+  /** Request-body bytes all requests together may hold while receiving (default 64 MiB). */
+  bodyMemoryBytes?: number;
   version?: string;
   /** How long a finished LXD operation stays readable (default 60 s). */
   operationRetentionMs?: number;
@@ -58,6 +61,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     tokens: options.tokens,
     version: options.version ?? "0.1.0",
     bodyLimitBytes: maxSize,
+    bodyBudget: new BodyBudget(options.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES),
     operations,
     events: new EventHub(options.engine.events, operations, location),
   };

@@ -130,6 +130,64 @@ const QUERY = fc.record(
   { requiredKeys: [] },
 );
 
+/** Cases per route in the every-route fuzz: each route of the API is tried, whatever the draw. */
+const QUERY_RUNS_PER_ROUTE = 4;
+
+/** Any text a client could put in a query value: empty, long, unicode, control and URL-special characters. */
+const anyQueryText = fc.oneof(
+  fc.string({ maxLength: 24 }),
+  fc.string({ maxLength: 24, unit: "binary" }),
+  fc.constantFrom(
+    "",
+    " ",
+    "%",
+    "&",
+    "=",
+    "?",
+    "#",
+    "\u0000",
+    "../x",
+    "@",
+    "@@",
+    "x".repeat(300),
+    "-1",
+    "1e9",
+  ),
+);
+
+/**
+ * The query of one request to `route`: each parameter the route honours
+ * (RouteSpec.query, what the OpenAPI document lists) mostly well-formed,
+ * sometimes any text; sometimes one parameter it does not honour.
+ */
+function queryFor(route: (typeof allRoutes)[number]): fc.Arbitrary<[string, string][]> {
+  const good: Record<string, fc.Arbitrary<string>> = {
+    project: fc.constantFrom("default", "fzp"),
+    target: fc.constantFrom("node1", "@grp"),
+    recursion: fc.constantFrom("0", "1", "2"),
+    dry_run: fc.constantFrom("false", "true"),
+  };
+  const honoured = (route.query ?? []).map((name) =>
+    fc.option(
+      mostly(good[name] ?? anyQueryText, anyQueryText).map((value): [string, string] => [name, value]),
+      { nil: undefined, freq: 3 },
+    ),
+  );
+  const stray = fc.option(
+    fc.tuple(
+      fc.oneof(
+        fc.constantFrom("filter", "all-projects", "project", "recursion"),
+        fc.string({ maxLength: 8 }),
+      ),
+      anyQueryText,
+    ),
+    { nil: undefined, freq: 4 },
+  );
+  return fc
+    .tuple(fc.tuple(...honoured), stray)
+    .map(([pairs, extra]) => [...pairs, extra].filter((p): p is [string, string] => p !== undefined));
+}
+
 describe("fuzzing request bodies against the running server", () => {
   let server: TestServer;
   const bodyRoutes = allRoutes.filter((r) => r.method !== "GET");
@@ -197,6 +255,48 @@ describe("fuzzing request bodies against the running server", () => {
       [...statuses].filter(([s]) => s >= from && s < to).reduce((sum, [, n]) => sum + n, 0);
     expect(count(200, 300)).toBeGreaterThan(5);
     expect(count(404, 405) + count(409, 410)).toBeGreaterThan(5);
+  }, 90_000);
+
+  it("answers every route, with or without a body, under any query it may get: never 5xx", async () => {
+    const failures: string[] = [];
+    let cases = 0;
+    for (const [index, route] of allRoutes.entries()) {
+      const request = fc.record({
+        params: fc.record(
+          Object.fromEntries(
+            [...route.path.matchAll(/:([a-z]+)/g)].map((m) => [m[1], PARAMS[m[1] ?? ""] ?? fc.constant("x")]),
+          ),
+        ),
+        query: queryFor(route),
+        body:
+          route.body === undefined
+            ? fc.constant(undefined)
+            : fc.option(bodyFor(route.body), { nil: undefined, freq: 6 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(request, async ({ params, query, body }) => {
+          cases++;
+          const path = route.path.replace(/:([a-z]+)/g, (_, p: string) =>
+            encodeURIComponent((params as Record<string, string>)[p] ?? "x"),
+          );
+          const search = new URLSearchParams(query).toString();
+          const response = await server.fetch(`${path}${search ? `?${search}` : ""}`, {
+            method: route.method,
+            token: server.adminToken,
+            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          });
+          const text = await response.text();
+          const envelope = JSON.parse(text) as { type: string };
+          if (response.status >= 500 || (envelope.type !== "sync" && envelope.type !== "error")) {
+            failures.push(`${route.method} ${path}?${search} -> ${response.status} ${text.slice(0, 300)}`);
+          }
+          return response.status < 500;
+        }),
+        { numRuns: QUERY_RUNS_PER_ROUTE, seed: 20261124 + index, endOnFailure: true },
+      );
+    }
+    expect(failures).toEqual([]);
+    expect(cases).toBe(allRoutes.length * QUERY_RUNS_PER_ROUTE);
   }, 90_000);
 
   it("survives a runaway scriptlet within its limits and keeps answering", async () => {

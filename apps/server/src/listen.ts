@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { connect } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
+import { answerClientErrorsWithEnvelope } from "./http/client-error.js";
 import { tagListener } from "./http/listener.js";
 import type { ListenerKind, ServerEnv } from "./server-env.js";
 import { websocketsOf } from "./websockets.js";
@@ -21,6 +22,8 @@ export interface ListenOptions {
   socketPath?: string;
   /** Mode of the socket file: who may act as a local admin. */
   socketMode?: number;
+  /** Group id given the socket file (its members may use it, mode 0660); default: the process's group. */
+  socketGroup?: number;
   /** How long a graceful stop waits for in-flight requests before cutting connections. */
   shutdownGraceMs?: number;
 }
@@ -48,6 +51,23 @@ function plainAdaptorFor(app: Hono<ServerEnv>, listener: ListenerKind, tls: TlsF
   // Tag each request with the listener it came in on: the socket trusts file permissions, TCP needs a token.
   const fetch = (request: Request, env: unknown) =>
     app.fetch(request, { ...(env as HttpBindings), listener });
+  const server = createServerFor(fetch, tls);
+  answerClientErrorsWithEnvelope(server);
+  // Node's 5 s keep-alive timer fires first when the event loop comes back from a
+  // stall longer than that (a scriptlet run may hold it 10 s), and closes kept-alive
+  // connections whose next request already arrived: the client sees ECONNRESET.
+  // Idle connections are kept longer than the longest per-run deadline instead.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  return server;
+}
+
+/** Longer than the longest per-run scriptlet deadline (10 s), with room for scheduling on a busy host. */
+const KEEP_ALIVE_MS = 30_000;
+
+function createServerFor(
+  fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+  tls: TlsFiles | undefined,
+): Server {
   if (tls) {
     return createAdaptorServer({
       fetch,
@@ -113,6 +133,8 @@ export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Prom
       const server = adaptorFor(app, "unix", undefined);
       await listenOn(server, socketPath);
       chmodSync(socketPath, options.socketMode ?? 0o660);
+      // -1 keeps the owner: only the group changes.
+      if (options.socketGroup !== undefined) chownSync(socketPath, -1, options.socketGroup);
       servers.push(server);
     }
     if (options.tcp) {

@@ -36,6 +36,7 @@ async function serve(argv: string[]): Promise<void> {
     logger,
     metrics,
     bodyLimitBytes: options.bodyLimitBytes,
+    bodyMemoryBytes: options.bodyMemoryBytes,
     version: SERVER_VERSION,
   });
   let running: RunningServer;
@@ -43,6 +44,7 @@ async function serve(argv: string[]): Promise<void> {
     running = await listen(app, {
       ...(options.listen ? { tcp: { ...options.listen, ...(tls ? { tls } : {}) } } : {}),
       ...(options.socket !== undefined ? { socketPath: options.socket } : {}),
+      ...(options.socketGroup !== undefined ? { socketGroup: options.socketGroup } : {}),
     });
   } catch (err) {
     await backend.close();

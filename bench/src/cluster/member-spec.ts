@@ -108,3 +108,44 @@ export function memberSpec(index: number, heartbeatAt: string): NewMember {
     inventories: memberInventories(index),
   };
 }
+
+/**
+ * An LXD `api.Resources` report matching `memberInventories(index)`: one
+ * socket with one core per thread, the member's memory, no devices; the
+ * free-form `system` record carries the member's name.
+ */
+export function memberResources(index: number): Record<string, unknown> {
+  const inventories = memberInventories(index);
+  const threads = inventories.VCPU!.total;
+  const noDevices = (key: string) => ({ [key]: [], total: 0 });
+  return {
+    cpu: {
+      architecture: memberArchitecture(index),
+      sockets: [
+        {
+          socket: 0,
+          cores: Array.from({ length: threads }, (_, core) => ({
+            core,
+            die: 0,
+            threads: [{ id: core, numa_node: 0, thread: 0, online: true, isolated: false }],
+          })),
+        },
+      ],
+      total: threads,
+    },
+    memory: {
+      nodes: [],
+      hugepages_total: 0,
+      hugepages_used: 0,
+      hugepages_size: 2097152,
+      used: 0,
+      total: inventories.MEMORY_MB!.total * 1024 * 1024,
+    },
+    gpu: noDevices("cards"),
+    network: noDevices("cards"),
+    storage: noDevices("disks"),
+    usb: noDevices("devices"),
+    pci: noDevices("devices"),
+    system: { product: memberName(index), type: "physical" },
+  };
+}

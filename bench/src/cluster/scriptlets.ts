@@ -45,3 +45,25 @@ def instance_placement(request, candidate_members):
         items.append(i)
     set_target(candidate_members[0].server_name)
 `;
+
+/**
+ * #17's bombs: every list (1,000,000 slots) and string (1 MB) stays under the
+ * per-value caps; kept alive they exhausted the heap. The run's allocation
+ * budget (`instances.placement.scriptlet.max_memory`) must stop them.
+ */
+export const LIST_OF_LISTS_BOMB_SCRIPTLET = `
+def instance_placement(request, candidate_members):
+    keep = []
+    for i in range(1000000):
+        keep.append([0] * 1000000)
+    set_target(candidate_members[0].server_name)
+`;
+
+export const REPLACE_BOMB_SCRIPTLET = `
+def instance_placement(request, candidate_members):
+    keep = []
+    s = "x" * 1000
+    for i in range(1000000):
+        keep.append(s.replace("x", "y" * 1000))
+    set_target(candidate_members[0].server_name)
+`;

@@ -4,7 +4,13 @@
  * other requests and measures how long they wait.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { LIST_BOMB_SCRIPTLET, MEMORY_BOMB_SCRIPTLET, RUNAWAY_SCRIPTLET } from "../cluster/scriptlets.js";
+import {
+  LIST_BOMB_SCRIPTLET,
+  LIST_OF_LISTS_BOMB_SCRIPTLET,
+  MEMORY_BOMB_SCRIPTLET,
+  REPLACE_BOMB_SCRIPTLET,
+  RUNAWAY_SCRIPTLET,
+} from "../cluster/scriptlets.js";
 import { distribution } from "../measure/stats.js";
 import { Berthd } from "../server/berthd.js";
 import { smallCluster } from "./cluster.js";
@@ -65,10 +71,13 @@ describe("runaway and memory-bomb scriptlets", () => {
         figures[`garbage refused on set: ${JSON.stringify(garbage.slice(0, 30))}`] = refused.status;
       }
       let counter = 0;
+      let bombsRefused = 0;
       for (const [label, source] of [
         ["runaway", RUNAWAY_SCRIPTLET],
         ["string/list bomb", MEMORY_BOMB_SCRIPTLET],
         ["list growth bomb", LIST_BOMB_SCRIPTLET],
+        ["list-of-lists bomb (#17)", LIST_OF_LISTS_BOMB_SCRIPTLET],
+        ["replace-string bomb (#17)", REPLACE_BOMB_SCRIPTLET],
       ] as const) {
         const set = await server.request("PATCH", "/1.0", {
           config: { "instances.placement.scriptlet": source },
@@ -84,6 +93,7 @@ describe("runaway and memory-bomb scriptlets", () => {
           });
           placementMs.push(performance.now() - started);
           expect(status).toBe(400);
+          bombsRefused++;
           messages.add(String(json.error).slice(0, 120));
         }
         const probes = await prober.stop();
@@ -99,6 +109,7 @@ describe("runaway and memory-bomb scriptlets", () => {
         // Fails within the limits: the deadline plus scheduling slack on a loaded machine.
         expect(Math.max(...placementMs)).toBeLessThan(TIMEOUT_MS + 5_000);
       }
+      figures["bombs tried / refused with 400, server alive"] = `${counter} / ${bombsRefused}`;
       const memory = server.memory();
       figures["berthd peak RSS MiB (VmHWM)"] = memory.peakRssMiB;
       const clear = await server.request("PATCH", "/1.0", {

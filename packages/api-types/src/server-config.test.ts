@@ -47,8 +47,18 @@ describe("server config keys", () => {
       ["instances.placement.scriptlet.max_steps", "1e6", "must be an integer from 1 to 1000000000000"],
       [
         "instances.placement.scriptlet.timeout_ms",
-        "60001",
-        "must be an integer of milliseconds from 1 to 60000",
+        "10001",
+        "must be an integer of milliseconds from 1 to 10000",
+      ],
+      [
+        "instances.placement.scriptlet.total_timeout_ms",
+        "0",
+        "must be an integer of milliseconds from 1 to 600000",
+      ],
+      [
+        "instances.placement.scriptlet.max_memory",
+        "1073741825",
+        "must be an integer of bytes from 1048576 to 1073741824",
       ],
       [
         "instances.placement.scriptlet.max_string_length",
@@ -134,7 +144,9 @@ describe("server config keys", () => {
         timeoutMs: 5000,
         maxStringLength: 1_048_576,
         maxCollectionSize: 1_000_000,
+        maxAllocBytes: 268_435_456,
       },
+      scriptletTotalTimeoutMs: 60_000,
       offlineThresholdSeconds: 20,
       healingThresholdSeconds: 0,
       allocationRatios: { VCPU: 4, MEMORY_MB: 1, DISK_GB: 1 },

@@ -39,6 +39,12 @@ function allocationRatio(value: string): string | undefined {
 /** Largest accepted scriptlet source: 1 MiB of text is far beyond any real placement policy. */
 export const MAX_SCRIPTLET_SOURCE_LENGTH = 1_048_576;
 
+/** Longest per-run deadline: LXD/Incus give evacuations 5 s; twice that is the most one run may hold the event loop. */
+export const MAX_SCRIPTLET_TIMEOUT_MS = 10_000;
+
+/** Most bytes a scriptlet run may be allowed to allocate: far under Node's default heap, so a bomb fails the run, not the server. */
+export const MAX_SCRIPTLET_MEMORY_BYTES = 1_073_741_824;
+
 export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
   {
     key: "instances.placement.scriptlet",
@@ -60,9 +66,16 @@ export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
   {
     key: "instances.placement.scriptlet.timeout_ms",
     description:
-      "Wall-clock deadline of one scriptlet run, in milliseconds (LXD/Incus give evacuations 5 s).",
+      "Wall-clock deadline of one scriptlet run, in milliseconds (LXD/Incus give evacuations 5 s). At most 10 s: a run holds the server's event loop while it lasts.",
     defaultValue: "5000",
-    check: integerIn(1, 60_000, "of milliseconds "),
+    check: integerIn(1, MAX_SCRIPTLET_TIMEOUT_MS, "of milliseconds "),
+  },
+  {
+    key: "instances.placement.scriptlet.total_timeout_ms",
+    description:
+      "Wall-clock time all scriptlet runs of one operation may take together (a bulk create, an evacuation, a rebalance, a healing pass), in milliseconds; once spent, the operation fails with nothing placed.",
+    defaultValue: "60000",
+    check: integerIn(1, 600_000, "of milliseconds "),
   },
   {
     key: "instances.placement.scriptlet.max_string_length",
@@ -76,6 +89,13 @@ export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
       "Most elements a scriptlet list, tuple, dict or set may hold; growing past it fails the run.",
     defaultValue: "1000000",
     check: integerIn(1, 1_073_741_824, "of elements "),
+  },
+  {
+    key: "instances.placement.scriptlet.max_memory",
+    description:
+      "Bytes one scriptlet run may allocate in total (strings, list slots, dict entries, counted as they are built, not only what stays alive); passing it fails the run. At most 1 GiB, so no scriptlet can exhaust the server's heap.",
+    defaultValue: "268435456",
+    check: integerIn(1_048_576, MAX_SCRIPTLET_MEMORY_BYTES, "of bytes "),
   },
   {
     key: "cluster.offline_threshold",
@@ -207,7 +227,10 @@ export interface EffectiveServerConfig {
     readonly timeoutMs: number;
     readonly maxStringLength: number;
     readonly maxCollectionSize: number;
+    readonly maxAllocBytes: number;
   };
+  /** All scriptlet runs of one operation together, in milliseconds. */
+  readonly scriptletTotalTimeoutMs: number;
   readonly offlineThresholdSeconds: number;
   /** 0: healing disabled. */
   readonly healingThresholdSeconds: number;
@@ -238,7 +261,9 @@ export function effectiveServerConfig(config: ServerConfig): EffectiveServerConf
       timeoutMs: num("instances.placement.scriptlet.timeout_ms"),
       maxStringLength: num("instances.placement.scriptlet.max_string_length"),
       maxCollectionSize: num("instances.placement.scriptlet.max_collection_size"),
+      maxAllocBytes: num("instances.placement.scriptlet.max_memory"),
     },
+    scriptletTotalTimeoutMs: num("instances.placement.scriptlet.total_timeout_ms"),
     offlineThresholdSeconds: num("cluster.offline_threshold"),
     healingThresholdSeconds: num("cluster.healing_threshold"),
     allocationRatios: {

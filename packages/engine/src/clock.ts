@@ -1,6 +1,12 @@
 /** Injectable time source, so tests and simulations control heartbeats and thresholds. */
 export interface Clock {
   now(): Date;
+  /**
+   * Milliseconds of the last `windowMs` during which this process itself
+   * could not run (its event loop was blocked), when the clock knows. The
+   * offline rule does not count them against members (own-stall.ts).
+   */
+  stalledMsWithin?(windowMs: number): number;
 }
 
 export const systemClock: Clock = { now: () => new Date() };

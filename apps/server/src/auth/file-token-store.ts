@@ -64,6 +64,13 @@ export class FileTokenStore implements TokenStore {
     return [...this.#load()];
   }
 
+  async setProjects(id: string, projects: string[]): Promise<boolean> {
+    const tokens = this.#load();
+    if (!tokens.some((t) => t.id === id)) return false;
+    this.#save(tokens.map((t) => (t.id === id ? { ...t, projects: [...projects] } : t)));
+    return true;
+  }
+
   async delete(idOrName: string): Promise<boolean> {
     const tokens = this.#load();
     const kept = tokens.filter((t) => t.id !== idOrName && t.name !== idOrName);

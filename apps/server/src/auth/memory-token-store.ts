@@ -17,6 +17,13 @@ export class MemoryTokenStore implements TokenStore {
     return [...this.#byId.values()];
   }
 
+  async setProjects(id: string, projects: string[]): Promise<boolean> {
+    const record = this.#byId.get(id);
+    if (record === undefined) return false;
+    this.#byId.set(id, { ...record, projects: [...projects] });
+    return true;
+  }
+
   async delete(idOrName: string): Promise<boolean> {
     for (const record of this.#byId.values()) {
       if (record.id === idOrName || record.name === idOrName) return this.#byId.delete(record.id);

@@ -16,6 +16,8 @@ export interface TokenStore {
   create(record: TokenRecord): Promise<void>;
   findByHash(hash: string): Promise<TokenRecord | undefined>;
   list(): Promise<TokenRecord[]>;
+  /** Replaces a token's projects (a project renamed or deleted); false when no token has that id. */
+  setProjects(id: string, projects: string[]): Promise<boolean>;
   /** Returns false when no token has that id or name. */
   delete(idOrName: string): Promise<boolean>;
 }

@@ -15,6 +15,11 @@ const run = promisify(execFile);
 /** The built entry point (turbo builds the package before its tests), exactly what `pnpm start` runs. */
 const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
 const NODE_ARGS = [MAIN];
+/** A group other than the test's own, so giving it to the socket is visible: root may give any group (CI runs as root). */
+const SOCKET_GROUP =
+  process.getuid?.() === 0
+    ? 1
+    : (process.getgroups?.().find((g) => g !== process.getgid?.()) ?? process.getgid?.() ?? 0);
 
 /** Starts the real berthd entry point; resolves once its "listening" log line names the TCP URL. */
 function startDaemon(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
@@ -65,6 +70,8 @@ describe("berthd entry point", () => {
     expect(created.token).toMatch(/^berth_/);
     // In the database itself: no token file beside it.
     expect(existsSync(`${db}.tokens.json`)).toBe(false);
+    // Token hashes and cluster data: the owner's only, whatever the umask.
+    expect(statSync(db).mode & 0o777).toBe(0o600);
     const failure = await run(process.execPath, [
       ...NODE_ARGS,
       "token",
@@ -79,6 +86,23 @@ describe("berthd entry point", () => {
     process.env.BERTH_TEST_TOKEN = created.token;
   });
 
+  it("refuses a restricted token for a project that does not exist", async () => {
+    const ghost = await run(process.execPath, [
+      ...NODE_ARGS,
+      "token",
+      "create",
+      "early",
+      "--project",
+      "ghost",
+      "--db",
+      db,
+    ]).catch((e: { code: number; stderr: string }) => e);
+    expect((ghost as { code: number }).code).toBe(2);
+    expect((ghost as { stderr: string }).stderr).toContain(
+      'Project "ghost" not found: a restricted token can only name existing projects',
+    );
+  }, 60_000);
+
   it("starts with --demo, serves socket (0660) and TCP, and stops gracefully on SIGTERM", async () => {
     const token = process.env.BERTH_TEST_TOKEN ?? "";
     const { child, url, stdout } = await startDaemon([
@@ -88,6 +112,8 @@ describe("berthd entry point", () => {
       "127.0.0.1:0",
       "--socket",
       socket,
+      "--socket-group",
+      String(SOCKET_GROUP),
       "--demo",
     ]);
     try {
@@ -98,6 +124,8 @@ describe("berthd entry point", () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain("<title>Berth console</title>");
       expect(statSync(socket).mode & 0o777).toBe(0o660);
+      expect(statSync(socket).gid).toBe(SOCKET_GROUP);
+      for (const file of [db, `${db}-wal`, `${db}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
       const local = new BerthApi({ socketPath: socket });
       expect(await local.members.names()).toEqual(["node1", "node2", "node3", "node4"]);
       const placed = await local.createInstance({

@@ -6,6 +6,7 @@ import { engineLoggerFor } from "./engine-logger.js";
 import { importLegacyTokens } from "./legacy-tokens.js";
 import { openDatabase } from "./open-store.js";
 import type { DatabaseOptions } from "./options.js";
+import { startStallClock } from "./stall-clock.js";
 
 export interface Backend {
   engine: Engine;
@@ -18,6 +19,8 @@ export interface Backend {
 /** The token store of a database, for `berthd token ...`: close it when done. */
 export interface TokenAdmin {
   tokens: TokenStore;
+  /** Does the database hold this project? (a restricted token may only name existing ones) */
+  projectExists(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -34,7 +37,11 @@ export async function openTokenAdmin(db: string): Promise<TokenAdmin> {
     await store.close();
     throw error;
   }
-  return { tokens, close: () => store.close() };
+  return {
+    tokens,
+    projectExists: async (name) => (await store.projects.get({ name })) !== undefined,
+    close: () => store.close(),
+  };
 }
 
 /** Usage per member and class from the engine's model, for the Prometheus gauges. */
@@ -71,9 +78,12 @@ export async function openBackend(
   const imported = await importLegacyTokens(tokens, legacyTokenFile);
   if (imported > 0)
     logger.info({ imported, file: legacyTokenFile }, "imported API tokens from the old token file");
+  // berthd's own stalls do not count against members' heartbeats (stall-clock.ts).
+  const clock = startStallClock();
   const engine = await Engine.open({
     store,
     logger: engineLoggerFor(logger),
+    clock,
     ...(options.tickPeriodMs === undefined ? {} : { tickPeriodMs: options.tickPeriodMs }),
   });
   return {
@@ -86,6 +96,7 @@ export async function openBackend(
     },
     tick: () => engine.tick(),
     close: async () => {
+      clock.stop();
       // Another server takes over offline detection and healing at once.
       await engine.standDown().catch(() => undefined);
       await store.close();

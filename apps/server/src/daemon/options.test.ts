@@ -58,5 +58,14 @@ describe("berthd options", () => {
     expect(() => parseDaemonOptions(["--body-limit", "-5"], {})).toThrow(/--body-limit/);
     expect(() => parseDaemonOptions(["--log-level", "loud"], {})).toThrow(/--log-level/);
     expect(() => parseDaemonOptions(["--bogus"], {})).toThrow();
+    expect(() => parseDaemonOptions(["--socket-group", "no-such-group-xyz"], {})).toThrow(
+      'Invalid --socket-group "no-such-group-xyz": no such group in /etc/group',
+    );
+  });
+
+  it("takes the socket's group as a number or a name from /etc/group", () => {
+    expect(parseDaemonOptions(["--socket-group", "4242"], {}).socketGroup).toBe(4242);
+    expect(parseDaemonOptions([], { BERTH_SOCKET_GROUP: "root" }).socketGroup).toBe(0);
+    expect(parseDaemonOptions([], {}).socketGroup).toBeUndefined();
   });
 });

@@ -10,6 +10,8 @@ import {
 import { DEFAULT_BUSY_TIMEOUT_MS } from "@berth/adapter-sqlite";
 import { defaultSocketPath } from "@berth/client/node";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../app.js";
+import { DEFAULT_BODY_MEMORY_BYTES } from "../http/body-budget.js";
+import { resolveGroup } from "./socket-group.js";
 
 export const DEFAULT_DB = "berth.db";
 export const DEFAULT_LISTEN = "127.0.0.1:8443";
@@ -33,10 +35,14 @@ export interface DaemonOptions {
   listen: { host: string; port: number } | undefined;
   /** undefined: no Unix socket. */
   socket: string | undefined;
+  /** Group id that owns the socket (mode 0660: its members are local admins); undefined: berthd's own group. */
+  socketGroup: number | undefined;
   tls: { cert: Buffer; key: Buffer } | undefined;
   /** berthd's own certificate and trusted client certificates (LXD's server.crt and trust store). */
   stateDir: string | undefined;
   bodyLimitBytes: number;
+  /** Request-body bytes all requests together may hold while receiving. */
+  bodyMemoryBytes: number;
   logLevel: string;
   /** How often the offline/healing task runs. */
   tickSeconds: number;
@@ -64,11 +70,13 @@ Options (environment variable in brackets):
                        PostgreSQL: the longest any one statement runs [BERTH_DB_STATEMENT_TIMEOUT] (default ${DEFAULT_STATEMENT_TIMEOUT_MS})
   --listen HOST:PORT   TCP listener, "none" to disable [BERTH_LISTEN] (default ${DEFAULT_LISTEN})
   --socket PATH        Unix socket, "none" to disable [BERTH_SOCKET] (default ${defaultSocketPath()})
+  --socket-group GROUP group owning the socket (name or id); its members are local admins [BERTH_SOCKET_GROUP]
   --tls-cert FILE      PEM certificate: serve HTTPS on the TCP listener [BERTH_TLS_CERT]
   --tls-key FILE       PEM private key for --tls-cert [BERTH_TLS_KEY]
   --state-dir DIR      keep berthd's own certificate (server.crt, made on first start; HTTPS
                        on the TCP listener) and trusted client certificates here [BERTH_STATE_DIR]
   --body-limit BYTES   largest accepted request body [BERTH_BODY_LIMIT] (default ${DEFAULT_BODY_LIMIT_BYTES})
+  --body-memory BYTES  request-body bytes all requests may hold at once [BERTH_BODY_MEMORY] (default ${DEFAULT_BODY_MEMORY_BYTES})
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
   --demo               load a small sample cluster if the database is empty
@@ -116,10 +124,12 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       db: { type: "string" },
       listen: { type: "string" },
       socket: { type: "string" },
+      "socket-group": { type: "string" },
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
       "state-dir": { type: "string" },
       "body-limit": { type: "string" },
+      "body-memory": { type: "string" },
       "log-level": { type: "string" },
       tick: { type: "string" },
       "db-pool": { type: "string" },
@@ -138,6 +148,9 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     throw new UsageError("--tls-cert and --tls-key go together: give both or neither");
   }
   const socketValue = values.socket ?? env.BERTH_SOCKET ?? defaultSocketPath(env);
+  const groupValue = values["socket-group"] ?? env.BERTH_SOCKET_GROUP ?? "";
+  const socketGroup = groupValue === "" ? undefined : resolveGroup(groupValue);
+  if (typeof socketGroup === "object") throw new UsageError(socketGroup.error);
   const logLevel = values["log-level"] ?? env.BERTH_LOG_LEVEL ?? "info";
   if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`Invalid --log-level "${logLevel}"`);
   const count = (flag: string, value: string | undefined, fallback: number) =>
@@ -166,6 +179,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     },
     listen: parseListen(values.listen ?? env.BERTH_LISTEN ?? DEFAULT_LISTEN),
     socket: socketValue === "none" || socketValue === "" ? undefined : socketValue,
+    socketGroup,
     tls:
       certPath !== undefined && keyPath !== undefined
         ? { cert: readFileSync(certPath), key: readFileSync(keyPath) }
@@ -175,6 +189,12 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       positiveNumber(
         "--body-limit",
         values["body-limit"] ?? env.BERTH_BODY_LIMIT ?? String(DEFAULT_BODY_LIMIT_BYTES),
+      ),
+    ),
+    bodyMemoryBytes: Math.floor(
+      positiveNumber(
+        "--body-memory",
+        values["body-memory"] ?? env.BERTH_BODY_MEMORY ?? String(DEFAULT_BODY_MEMORY_BYTES),
       ),
     ),
     logLevel,

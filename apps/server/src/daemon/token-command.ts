@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { issueToken, TokenIssueError } from "../auth/issue-token.js";
-import type { TokenStore } from "../auth/token-store.js";
+import { missingProject } from "../auth/project-bindings.js";
 import type { TokenAdmin } from "./open-backend.js";
 import { UsageError } from "./options.js";
 
@@ -28,14 +28,14 @@ export async function runTokenCommand(
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}"`);
   const admin = await openTokens(values.db ?? process.env.BERTH_DB ?? "berth.db");
   try {
-    return await runAction(admin.tokens, action, name, values);
+    return await runAction(admin, action, name, values);
   } finally {
     await admin.close();
   }
 }
 
 async function runAction(
-  tokens: TokenStore,
+  { tokens, projectExists }: TokenAdmin,
   action: string | undefined,
   name: string | undefined,
   values: { admin?: boolean | undefined; project?: string[] | undefined; json?: boolean | undefined },
@@ -48,6 +48,12 @@ async function runAction(
         throw new UsageError("Use either --admin or --project, not both");
       if (values.admin !== true && projects.length === 0) {
         throw new UsageError("Say what the token may do: --admin, or --project NAME (repeatable)");
+      }
+      const missing = await missingProject(projects, projectExists);
+      if (missing !== undefined) {
+        throw new UsageError(
+          `Project "${missing}" not found: a restricted token can only name existing projects`,
+        );
       }
       try {
         const { record, secret } = await issueToken(

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import type { ServerEnv } from "../server-env.js";
+import type { BodyBudget } from "./body-budget.js";
 import { headerOf } from "./header.js";
 import { HttpError } from "./http-error.js";
 
@@ -20,39 +21,54 @@ export function declaredBodyLimit(maxBytes: number): MiddlewareHandler<ServerEnv
   };
 }
 
-function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<string> {
+function readIncoming(incoming: IncomingMessage, maxBytes: number, budget: BodyBudget): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const refuse = (error: unknown) => {
+      cleanup();
+      // Stop buffering; Node discards (or closes on) the rest of the body after the answer.
+      incoming.resume();
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        // Stop buffering; Node discards (or closes on) the rest of the body after the answer.
-        incoming.resume();
-        reject(tooLarge(maxBytes));
-        return;
+      if (size + chunk.length > maxBytes) return refuse(tooLarge(maxBytes));
+      try {
+        budget.take(chunk.length);
+      } catch (error) {
+        return refuse(error);
       }
+      size += chunk.length;
       chunks.push(chunk);
     };
     const onEnd = () => {
+      const total = size;
       cleanup();
       resolve(
-        chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8"),
+        chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, total).toString("utf8"),
       );
+    };
+    const onClose = () => {
+      if (!incoming.readableEnded) refuse(new Error("client closed the connection while sending the body"));
     };
     const onError = (error: Error) => {
       cleanup();
       reject(error);
     };
     const cleanup = () => {
+      // The text is handed on (or the request is refused): its bytes no longer count against the budget.
+      budget.release(size);
+      size = 0;
       incoming.off("data", onData);
       incoming.off("end", onEnd);
       incoming.off("error", onError);
+      incoming.off("close", onClose);
     };
     incoming.on("data", onData);
     incoming.on("end", onEnd);
     incoming.on("error", onError);
+    // A client that goes away mid-body must not keep its bytes counted.
+    incoming.on("close", onClose);
   });
 }
 
@@ -61,15 +77,17 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<stri
  * from the `IncomingMessage`: going through the fetch `Request` would build
  * an undici request and web streams for every create, a measurable part of
  * a placement's CPU time. Without Node bindings (`app.request()` in tests)
- * the fetch `Request` is read.
+ * the fetch `Request` is read. Bytes held while a body arrives count against
+ * `budget` (all requests' bodies together).
  */
 export async function readRequestText(
   request: Request,
   incoming: IncomingMessage | undefined,
   maxBytes: number,
+  budget: BodyBudget,
 ): Promise<string> {
   if (incoming !== undefined && !incoming.readableEnded && incoming.readableFlowing !== true) {
-    return readIncoming(incoming, maxBytes);
+    return readIncoming(incoming, maxBytes, budget);
   }
   const text = await request.text();
   if (Buffer.byteLength(text, "utf8") > maxBytes) throw tooLarge(maxBytes);

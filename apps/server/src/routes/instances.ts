@@ -1,5 +1,6 @@
 import type { BulkCreateResult, Instance } from "@berth/api-types";
 import type { Engine, InstanceRecord } from "@berth/engine";
+import { refuseChosenUuids } from "../auth/chosen-uuid.js";
 import { badRequest, notFoundHttp } from "../http/http-error.js";
 import { matchesLxdFilter, parseLxdFilter } from "../http/lxd-filter.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
@@ -81,6 +82,7 @@ export const instanceRoutes: RouteSpec[] = [
       }),
     },
     handle: async ({ services, body, project, target, dryRun, principal, header }) => {
+      refuseChosenUuids(principal, [body]);
       const options = { project, ...(target !== undefined ? { target } : {}) };
       const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
       if (dryRun) {
@@ -111,7 +113,8 @@ export const instanceRoutes: RouteSpec[] = [
     body: "BulkCreateRequest",
     response: "BulkCreateResult",
     errors: [404, 409, 507],
-    handle: async ({ services, body, project, target }) => {
+    handle: async ({ services, body, project, target, principal }) => {
+      refuseChosenUuids(principal, body.instances);
       const options = { project, ...(target !== undefined ? { target } : {}) };
       const outcome = await services.engine.bulkCreate(body.instances, options);
       const result: BulkCreateResult = {

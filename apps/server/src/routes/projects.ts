@@ -1,5 +1,6 @@
 import { type Engine, type ProjectRecord, recordEtag } from "@berth/engine";
 import { canUseProject } from "../auth/principal.js";
+import { changeProjectBindings } from "../auth/project-bindings.js";
 import { instanceUrlOf, projectToWire } from "../wire/catalog.js";
 import { resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
@@ -127,7 +128,13 @@ export const projectRoutes: RouteSpec[] = [
       resources: ({ params }) => ({ projects: [resourceUrl(BASE, params.name)] }),
     },
     handle: async ({ services, params, body }) => {
-      const project = await services.engine.catalog.renameProject(params.name, body.name);
+      // Restricted tokens follow the project to its new name (project-bindings.ts).
+      const project = await changeProjectBindings(
+        services.tokens,
+        params.name,
+        () => services.engine.catalog.renameProject(params.name, body.name),
+        (renamed) => renamed.name,
+      );
       return { metadata: {}, status: 201, location: resourceUrl(BASE, project.name) };
     },
   }),
@@ -141,7 +148,13 @@ export const projectRoutes: RouteSpec[] = [
     errors: [404, 409],
     handle: async ({ services, params }) => {
       const name = params.name;
-      await services.engine.catalog.deleteProject(name);
+      // Restricted tokens lose the project, so one created later under the name is not theirs.
+      await changeProjectBindings(
+        services.tokens,
+        name,
+        () => services.engine.catalog.deleteProject(name),
+        () => null,
+      );
       return { metadata: {} };
     },
   }),

@@ -42,7 +42,12 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
     authorize(spec, principal, project);
     const body = spec.body
       ? await readJsonBody(
-          { request: c.req.raw, incoming: c.env?.incoming, maxBytes: services.bodyLimitBytes },
+          {
+            request: c.req.raw,
+            incoming: c.env?.incoming,
+            maxBytes: services.bodyLimitBytes,
+            budget: services.bodyBudget,
+          },
           apiSchemas[spec.body],
           spec.bodyOptional === true,
         )

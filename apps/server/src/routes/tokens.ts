@@ -1,4 +1,5 @@
 import { issueToken, TokenIssueError } from "../auth/issue-token.js";
+import { missingProject } from "../auth/project-bindings.js";
 import type { TokenRecord } from "../auth/token-store.js";
 import { HttpError, notFoundHttp } from "../http/http-error.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
@@ -44,8 +45,14 @@ export const tokenRoutes: RouteSpec[] = [
     body: "TokensPost",
     response: "TokenCreated",
     creates: true,
-    errors: [409],
+    errors: [404, 409],
     handle: async ({ services, body }) => {
+      if (!body.admin) {
+        const names = new Set((await services.engine.catalog.listProjects()).map((p) => p.name));
+        const missing = await missingProject(body.projects, async (name) => names.has(name));
+        // A token naming a project that does not exist yet would reach whatever is later created under that name.
+        if (missing !== undefined) throw notFoundHttp(`Project "${missing}" not found`);
+      }
       try {
         const { record, secret } = await issueToken(
           services.tokens,

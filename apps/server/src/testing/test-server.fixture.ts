@@ -46,6 +46,7 @@ export interface TestServer {
 export interface TestServerOptions {
   clock?: Clock;
   bodyLimitBytes?: number;
+  bodyMemoryBytes?: number;
   tls?: TlsFiles;
   /** How long finished LXD operations stay readable. */
   operationRetentionMs?: number;
@@ -98,6 +99,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.bodyMemoryBytes !== undefined ? { bodyMemoryBytes: options.bodyMemoryBytes } : {}),
     ...(options.operationRetentionMs !== undefined
       ? { operationRetentionMs: options.operationRetentionMs }
       : {}),

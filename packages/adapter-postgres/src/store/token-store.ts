@@ -79,6 +79,15 @@ export class PostgresTokenStore {
     );
   }
 
+  /** Replaces the projects of a restricted token (a project renamed or deleted); false when there is no such token. */
+  setProjects(id: string, projects: string[]): Promise<boolean> {
+    return this.pools.writeTx(
+      async (tx) =>
+        (await tx.run("UPDATE api_tokens SET projects = $1 WHERE id = $2", [JSON.stringify(projects), id])) >
+        0,
+    );
+  }
+
   /** By id or name; false when there was no such token. */
   delete(idOrName: string): Promise<boolean> {
     return this.pools.writeTx(

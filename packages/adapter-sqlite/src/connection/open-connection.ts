@@ -9,6 +9,7 @@ import {
   MEMORY_PRAGMA_STATEMENTS,
   SYNC_BUSY_WAIT_MS,
 } from "./pragmas.js";
+import { createPrivateFile } from "./private-file.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
 
@@ -243,6 +244,7 @@ function createClientFor(location: StoreLocation, busyTimeoutMs: number): SqlCli
     case "file":
       // One connection, so the pragmas set above apply to every statement;
       // `timeout` repeats busy_timeout for when it is reopened: the short synchronous wait.
+      createPrivateFile(resolve(location.path));
       return new LocalClient(resolve(location.path), Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS));
     case "remote":
       return createClient(

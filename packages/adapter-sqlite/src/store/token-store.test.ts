@@ -34,6 +34,16 @@ describe("SqliteTokenStore", () => {
     await store.close();
   });
 
+  it("replaces a token's projects by id, and the next lookup sees them", async () => {
+    const store = await openStore(":memory:");
+    await store.tokens.create(token("team", "h1", { projects: ["a", "b"] }));
+    expect((await store.tokens.findByHash("h1"))?.projects).toEqual(["a", "b"]);
+    expect(await store.tokens.setProjects("id-team", ["b", "c"])).toBe(true);
+    expect((await store.tokens.findByHash("h1"))?.projects).toEqual(["b", "c"]);
+    expect(await store.tokens.setProjects("id-nobody", [])).toBe(false);
+    await store.close();
+  });
+
   it("refuses a second token with the same name (conflict), keeping the first", async () => {
     const store = await openStore(":memory:");
     await store.tokens.create(token("ci", "h1"));

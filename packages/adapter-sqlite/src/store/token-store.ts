@@ -88,6 +88,15 @@ export class SqliteTokenStore {
     );
   }
 
+  /** Replaces the projects of a restricted token (a project renamed or deleted); false when there is no such token. */
+  setProjects(id: string, projects: string[]): Promise<boolean> {
+    return this.written(
+      async (_db, raw) =>
+        (await raw.run("UPDATE api_tokens SET projects = ? WHERE id = ?", [JSON.stringify(projects), id])) >
+        0,
+    );
+  }
+
   /** By id or name; false when there was no such token. */
   delete(idOrName: string): Promise<boolean> {
     return this.written(

@@ -17,6 +17,7 @@ import type { ScriptletHost } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
 import { EngineMetrics } from "./metrics.js";
+import { offlineThresholdAfterStalls } from "./own-stall.js";
 import { trackOwnWrites } from "./store-sync.js";
 
 export class EngineRuntime {
@@ -146,8 +147,9 @@ export class EngineRuntime {
     return this.clock.now().getTime();
   }
 
+  /** `cluster.offline_threshold`, stretched by the process's own recent stalls (own-stall.ts). */
   offlineThresholdMs(): number {
-    return this.effective.offlineThresholdSeconds * 1000;
+    return offlineThresholdAfterStalls(this.effective.offlineThresholdSeconds * 1000, this.clock);
   }
 
   timing(): { nowMs: number; offlineThresholdMs: number } {

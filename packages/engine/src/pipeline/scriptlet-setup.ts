@@ -1,8 +1,12 @@
-/** The scriptlet an operation's decide steps consult, set up once per operation. */
+/**
+ * The scriptlet an operation's decide steps consult, set up once per
+ * operation: its runs share the operation's total deadline.
+ */
 import { ModelClusterView, needsInstanceList } from "../engine/cluster-view.js";
 import type { EngineRuntime } from "../engine/runtime.js";
 import type { ScriptletLogger } from "../scriptlet/port.js";
 import type { ScriptletSetup } from "./decide.js";
+import { withOperationDeadline } from "./scriptlet-deadline.js";
 
 /**
  * The scriptlet setup for this operation, or null when none is configured.
@@ -25,12 +29,13 @@ export async function scriptletSetup(
       }),
   };
   const host = runtime.scriptletHost;
+  const run = withOperationDeadline(host, runtime.effective.scriptletTotalTimeoutMs);
   return {
     // Counts every run (and its steps) for the metrics endpoint.
     host: {
       validate: (text) => host.validate(text),
       run: (version, text, call, log) => {
-        const result = host.run(version, text, call, log);
+        const result = run(version, text, call, log);
         runtime.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
         return result;
       },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TEST_SCRIPTLET_LIMITS } from "../testing/scriptlet-limits.fixture.js";
 import { createScriptletHost } from "./host.js";
 import { createPlainClusterView, type PlainClusterData } from "./plain-cluster.js";
 import type { ClusterMemberView, ScriptletCall, ScriptletResult } from "./port.js";
@@ -62,7 +63,7 @@ function call(overrides: Partial<ScriptletCall> = {}): ScriptletCall {
       resource_classes: { VCPU: 2, MEMORY_MB: 512, CUSTOM_GPU: 1 },
     },
     cluster: createPlainClusterView(data),
-    limits: { maxSteps: 100_000, timeoutMs: 2_000, maxStringLength: 1 << 16, maxCollectionSize: 10_000 },
+    limits: TEST_SCRIPTLET_LIMITS,
     ...overrides,
   };
 }
@@ -320,7 +321,13 @@ describe("lists built by builtins", () => {
       location: "node1",
     })),
   });
-  const limits = { maxSteps: 1_000, timeoutMs: 2_000, maxStringLength: 1 << 16, maxCollectionSize: 40 };
+  const limits = {
+    maxSteps: 1_000,
+    timeoutMs: 2_000,
+    maxStringLength: 1 << 16,
+    maxCollectionSize: 40,
+    maxAllocBytes: 64 << 20,
+  };
 
   it("count against the collection cap", () => {
     const result = run("get_instances()", { cluster: many, limits });

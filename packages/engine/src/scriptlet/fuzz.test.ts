@@ -15,7 +15,13 @@ const call: ScriptletCall = {
   candidates: members,
   instanceResources: { cpu_cores: 1, memory_size: 0, root_disk_size: 0 },
   cluster: createPlainClusterView({ members }),
-  limits: { maxSteps: 5_000, timeoutMs: 500, maxStringLength: 4_096, maxCollectionSize: 1_000 },
+  limits: {
+    maxSteps: 5_000,
+    timeoutMs: 500,
+    maxStringLength: 4_096,
+    maxCollectionSize: 1_000,
+    maxAllocBytes: 1 << 20,
+  },
 };
 
 /** Fragments that make parseable-looking but often wrong Starlark. */

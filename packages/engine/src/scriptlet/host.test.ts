@@ -15,6 +15,7 @@ const LIMITS: ScriptletLimits = {
   timeoutMs: 2_000,
   maxStringLength: 1 << 16,
   maxCollectionSize: 10_000,
+  maxAllocBytes: 64 << 20,
 };
 
 function placement(overrides: Partial<ScriptletCall> = {}): ScriptletCall {
@@ -149,7 +150,13 @@ describe("validate", () => {
   });
 
   it("bounds the top level with the given limits", () => {
-    const limits = { maxSteps: 100, timeoutMs: 1_000, maxStringLength: 1_000, maxCollectionSize: 1_000 };
+    const limits = {
+      maxSteps: 100,
+      timeoutMs: 1_000,
+      maxStringLength: 1_000,
+      maxCollectionSize: 1_000,
+      maxAllocBytes: 64 << 20,
+    };
     expect(() =>
       createScriptletHost().validate(`x = [0 for i in range(1000) if False]\n${scriptlet("pass")}`, limits),
     ).toThrow(/^instance_placement:1:\d+: Starlark computation cancelled: too many steps \(limit 100\)$/);
@@ -378,6 +385,32 @@ describe("run: limits", () => {
         "Failed instance placement scriptlet: Failed to run: Starlark computation cancelled: too many steps (limit 200000)",
     });
     expect(result.cost.steps).toBeGreaterThan(200_000);
+  });
+
+  it("stops memory bombs that stay under the per-value caps at the run's allocation budget", () => {
+    // #17: each list and string is under maxCollectionSize / maxStringLength; only the total is too much.
+    const call = placement({
+      limits: {
+        ...LIMITS,
+        maxSteps: 10_000_000,
+        maxCollectionSize: 2_000_000,
+        maxStringLength: 2 << 20,
+        maxAllocBytes: 32 << 20,
+      },
+    });
+    const expected =
+      "Failed instance placement scriptlet: Failed to run: starlark: memory budget of 33554432 bytes exceeded";
+    expect(
+      rejection(scriptlet("keep = []\nfor i in range(1000):\n    keep.append([0] * 1000000)"), call),
+    ).toBe(expected);
+    expect(
+      rejection(
+        scriptlet(
+          'keep = []\ns = "x" * 1000\nfor i in range(1000):\n    keep.append(s.replace("x", "y" * 1000))',
+        ),
+        call,
+      ),
+    ).toBe(expected);
   });
 
   it("stops a runaway loop at the deadline", () => {

@@ -57,6 +57,7 @@ export const VALIDATION_LIMITS: ScriptletLimits = Object.freeze({
   timeoutMs: 2_000,
   maxStringLength: 1 << 20,
   maxCollectionSize: 100_000,
+  maxAllocBytes: 64 * 1024 * 1024,
 });
 
 export interface ScriptletHostOptions {

@@ -75,6 +75,7 @@ export function boundedThread(
       signal,
       maxStringLength: limits.maxStringLength,
       maxCollectionSize: limits.maxCollectionSize,
+      maxAllocBytes: limits.maxAllocBytes,
     },
   });
 }

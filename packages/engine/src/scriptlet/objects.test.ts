@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TEST_SCRIPTLET_LIMITS } from "../testing/scriptlet-limits.fixture.js";
 import { createScriptletHost } from "./host.js";
 import { createPlainClusterView } from "./plain-cluster.js";
 import type { ClusterMemberView, InstancePlacementView, ScriptletCall, ScriptletResult } from "./port.js";
@@ -23,7 +24,7 @@ function run(body: string, request?: Partial<InstancePlacementView>): ScriptletR
     candidates: members,
     instanceResources: { cpu_cores: 1, memory_size: 0, root_disk_size: 0 },
     cluster: createPlainClusterView({ members }),
-    limits: { maxSteps: 100_000, timeoutMs: 2_000, maxStringLength: 1 << 16, maxCollectionSize: 10_000 },
+    limits: TEST_SCRIPTLET_LIMITS,
   };
   const indented = body
     .split("\n")

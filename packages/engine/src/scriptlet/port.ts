@@ -180,6 +180,8 @@ export interface ScriptletLimits {
   maxStringLength: number;
   /** Most elements a list/dict/set/tuple may hold. */
   maxCollectionSize: number;
+  /** Bytes the run may allocate in total (Starlark's allocation budget), so a memory bomb fails the run instead of the process. */
+  maxAllocBytes: number;
 }
 
 /** What the pipeline hands the scriptlet for one placement. */

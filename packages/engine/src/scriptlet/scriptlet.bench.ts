@@ -82,6 +82,7 @@ function clusterOf(size: number): {
         timeoutMs: 10_000,
         maxStringLength: 1 << 20,
         maxCollectionSize: 1 << 20,
+        maxAllocBytes: 1 << 30,
       },
     },
   };

@@ -51,7 +51,13 @@ function placement(name: string): ScriptletCall {
     candidates: members,
     instanceResources: { cpu_cores: 2, memory_size: 0, root_disk_size: 0 },
     cluster,
-    limits: { maxSteps: 100_000, timeoutMs: 1_000, maxStringLength: 1 << 20, maxCollectionSize: 100_000 },
+    limits: {
+      maxSteps: 100_000,
+      timeoutMs: 1_000,
+      maxStringLength: 1 << 20,
+      maxCollectionSize: 100_000,
+      maxAllocBytes: 64 << 20,
+    },
   };
 }
 
