@@ -89,7 +89,8 @@ describeWithLxc("lxc client tests")(
     it("cluster group create, assign and list", async () => {
       expect(await ok(["cluster", "group", "create", "fast"])).toContain("Cluster group fast created");
       await ok(["cluster", "group", "assign", "node2", "fast"]);
-      expect(server.engine.getMember("node2").record.groups).toEqual(["fast"]);
+      // Every member stays in the `default` group (#15: it always exists and holds every member).
+      expect(server.engine.getMember("node2").record.groups).toEqual(["default", "fast"]);
       expect(await ok(["cluster", "group", "list", "-f", "csv"])).toMatch(/^fast,,1$/m);
     });
 

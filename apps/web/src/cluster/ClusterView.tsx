@@ -164,7 +164,7 @@ export function ClusterView() {
             <Select
               label="Trait"
               value={filter.trait}
-              options={choices(all, (m) => m.traits)}
+              options={choices(all, (m) => m.traits ?? [])}
               onChange={(trait) => set({ trait })}
             />
             <Select

@@ -49,6 +49,6 @@ describe("which members the cluster view shows, under which headings", () => {
 
   it("offers each filter's values once, sorted naturally", () => {
     expect(choices(members, (m) => m.groups)).toEqual(["edge", "gpu"]);
-    expect(choices(members, (m) => m.traits)).toEqual(["CUSTOM_SSD"]);
+    expect(choices(members, (m) => m.traits ?? [])).toEqual(["CUSTOM_SSD"]);
   });
 });

@@ -27,7 +27,7 @@ export function matches(member: ClusterMemberFull, filter: MemberFilter): boolea
   if (filter.search !== "" && !member.server_name.toLowerCase().includes(filter.search.toLowerCase()))
     return false;
   if (filter.group !== "" && !member.groups.includes(filter.group)) return false;
-  if (filter.trait !== "" && !member.traits.includes(filter.trait)) return false;
+  if (filter.trait !== "" && !(member.traits ?? []).includes(filter.trait)) return false;
   if (filter.resourceClass !== "" && member.inventories[filter.resourceClass] === undefined) return false;
   if (filter.status !== "" && member.status !== filter.status) return false;
   return true;
