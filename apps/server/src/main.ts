@@ -27,6 +27,7 @@ async function serve(argv: string[]): Promise<void> {
     metrics,
     bodyLimitBytes: options.bodyLimitBytes,
     version: SERVER_VERSION,
+    placementNoauth: options.placementNoauth,
   });
   let running: RunningServer;
   try {

@@ -1,0 +1,198 @@
+/**
+ * The subset of JSON Schema that Placement's request schemas use, checked
+ * with the answers Placement gives: `JSON does not validate: <message>`
+ * followed by `Failed validating '<keyword>' in schema...`, where the
+ * message is worded as Python's jsonschema words it (the gabbi tests look
+ * for those words). Only the first failure is reported, as Placement does.
+ */
+import { badRequest, type PlacementError } from "./placement-error.js";
+
+export type Schema =
+  | { type: "string"; pattern?: string; minLength?: number; maxLength?: number; format?: "uuid" }
+  | { type: "integer"; minimum?: number; maximum?: number }
+  | { type: "number"; minimum?: number; maximum?: number }
+  | { type: "boolean" }
+  | { type: "null" }
+  | { type: "array"; items?: Schema; uniqueItems?: boolean; maxItems?: number; minItems?: number }
+  | {
+      type: "object";
+      properties?: Record<string, Schema>;
+      required?: string[];
+      additionalProperties?: boolean | Schema;
+      patternProperties?: Record<string, Schema>;
+      minProperties?: number;
+    }
+  | { anyOf: Schema[] };
+
+interface Failure {
+  keyword: string;
+  message: string;
+  path: string;
+}
+
+const UUID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
+
+/** Python's repr of a JSON value, as jsonschema messages show it. */
+export function pythonRepr(value: unknown): string {
+  if (value === null) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") return `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>);
+    return `{${entries.map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
+  }
+  return String(value);
+}
+
+function typeOk(value: unknown, type: string): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value);
+    default:
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+  }
+}
+
+function check(value: unknown, schema: Schema, path: string): Failure | undefined {
+  if ("anyOf" in schema) {
+    for (const option of schema.anyOf) if (check(value, option, path) === undefined) return undefined;
+    return {
+      keyword: "anyOf",
+      message: `${pythonRepr(value)} is not valid under any of the given schemas`,
+      path,
+    };
+  }
+  if (!typeOk(value, schema.type)) {
+    return { keyword: "type", message: `${pythonRepr(value)} is not of type '${schema.type}'`, path };
+  }
+  switch (schema.type) {
+    case "string":
+      return checkString(value as string, schema, path);
+    case "integer":
+    case "number": {
+      const n = value as number;
+      if (schema.minimum !== undefined && n < schema.minimum)
+        return { keyword: "minimum", message: `${n} is less than the minimum of ${schema.minimum}`, path };
+      if (schema.maximum !== undefined && n > schema.maximum)
+        return { keyword: "maximum", message: `${n} is greater than the maximum of ${schema.maximum}`, path };
+      return undefined;
+    }
+    case "array":
+      return checkArray(value as unknown[], schema, path);
+    case "object":
+      return checkObject(value as Record<string, unknown>, schema, path);
+    default:
+      return undefined;
+  }
+}
+
+function checkString(
+  value: string,
+  schema: Extract<Schema, { type: "string" }>,
+  path: string,
+): Failure | undefined {
+  if (schema.minLength !== undefined && [...value].length < schema.minLength)
+    return { keyword: "minLength", message: `${pythonRepr(value)} is too short`, path };
+  if (schema.maxLength !== undefined && [...value].length > schema.maxLength)
+    return { keyword: "maxLength", message: `${pythonRepr(value)} is too long`, path };
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value))
+    return {
+      keyword: "pattern",
+      message: `${pythonRepr(value)} does not match ${pythonRepr(schema.pattern)}`,
+      path,
+    };
+  if (schema.format === "uuid" && !UUID.test(value))
+    return { keyword: "format", message: `${pythonRepr(value)} is not a 'uuid'`, path };
+  return undefined;
+}
+
+function checkArray(
+  value: unknown[],
+  schema: Extract<Schema, { type: "array" }>,
+  path: string,
+): Failure | undefined {
+  if (schema.minItems !== undefined && value.length < schema.minItems)
+    return { keyword: "minItems", message: `${pythonRepr(value)} is too short`, path };
+  if (schema.maxItems !== undefined && value.length > schema.maxItems)
+    return { keyword: "maxItems", message: `${pythonRepr(value)} is too long`, path };
+  if (schema.uniqueItems === true) {
+    const seen = new Set(value.map((item) => JSON.stringify(item)));
+    if (seen.size !== value.length)
+      return { keyword: "uniqueItems", message: `${pythonRepr(value)} has non-unique elements`, path };
+  }
+  if (schema.items !== undefined) {
+    for (const [index, item] of value.entries()) {
+      const failure = check(item, schema.items, `${path}[${index}]`);
+      if (failure !== undefined) return failure;
+    }
+  }
+  return undefined;
+}
+
+function checkObject(
+  value: Record<string, unknown>,
+  schema: Extract<Schema, { type: "object" }>,
+  path: string,
+): Failure | undefined {
+  const keys = Object.keys(value);
+  if (schema.minProperties !== undefined && keys.length < schema.minProperties)
+    return {
+      keyword: "minProperties",
+      message: `${pythonRepr(value)} does not have enough properties`,
+      path,
+    };
+  for (const name of schema.required ?? [])
+    if (!(name in value))
+      return { keyword: "required", message: `${pythonRepr(name)} is a required property`, path };
+  const extra: string[] = [];
+  for (const key of keys) {
+    const known = schema.properties?.[key];
+    const patterned = Object.entries(schema.patternProperties ?? {}).find(([pattern]) =>
+      new RegExp(pattern, "u").test(key),
+    );
+    const sub =
+      known ??
+      patterned?.[1] ??
+      (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+    if (sub !== undefined) {
+      const failure = check(value[key], sub, `${path}[${pythonRepr(key)}]`);
+      if (failure !== undefined) return failure;
+    } else if (schema.additionalProperties === false) extra.push(key);
+  }
+  if (extra.length > 0) {
+    const names = extra.map(pythonRepr).join(", ");
+    const verb = extra.length === 1 ? "was" : "were";
+    return {
+      keyword: "additionalProperties",
+      message: `Additional properties are not allowed (${names} ${verb} unexpected)`,
+      path,
+    };
+  }
+  return undefined;
+}
+
+/** Throws Placement's 400 when `value` does not satisfy `schema`. */
+export function validateSchema(value: unknown, schema: Schema): void {
+  const failure = check(value, schema, "");
+  if (failure !== undefined) throw schemaError(failure);
+}
+
+function schemaError(failure: Failure): PlacementError {
+  const where = failure.path === "" ? "instance" : `instance${failure.path}`;
+  return badRequest(
+    `JSON does not validate: ${failure.message}\n\nFailed validating '${failure.keyword}' in schema\n\nOn ${where}`,
+  );
+}
