@@ -36,6 +36,8 @@ export interface TestServerOptions {
   clock?: Clock;
   bodyLimitBytes?: number;
   tls?: TlsFiles;
+  /** Placement's noauth2 on /placement (`x-auth-token: admin`), as `--placement-noauth`. */
+  placementNoauth?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.placementNoauth !== undefined ? { placementNoauth: options.placementNoauth } : {}),
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {

@@ -1,0 +1,33 @@
+/**
+ * Where OpenStack Placement's own gabbi tests are (read in place from
+ * `../shared/placement-gabbits`, never copied) and which of its files berthd
+ * must pass in full. The list grows with the API; README "Berth as
+ * OpenStack Placement" says what is not served yet.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const GABBITS_KIT = fileURLToPath(
+  new URL("../../../../../shared/placement-gabbits/", import.meta.url),
+);
+/** Debian's python3-gabbi runner and its interpreter (PyYAML for the kit's fixture script). */
+export const GABBI_RUN = "/usr/bin/gabbi-run";
+export const GABBI_PYTHON = "/usr/bin/python3";
+
+/** Files of the kit's default set (categories a and b) that pass completely, with their test counts. */
+export const REQUIRED_GABBITS: Readonly<Record<string, number>> = {
+  "microversion.yaml": 8,
+  "microversion-bug-1724065.yaml": 1,
+  "non-cors.yaml": 2,
+  "resource-classes.yaml": 30,
+  "resource-classes-1-6.yaml": 1,
+  "resource-classes-1-7.yaml": 6,
+  "resource-classes-last-modified.yaml": 10,
+};
+
+/** Why the suite cannot run here, or undefined when it can. */
+export function gabbiUnavailable(): string | undefined {
+  if (!existsSync(`${GABBITS_KIT}run.sh`)) return `${GABBITS_KIT} is not present beside the repository`;
+  if (!existsSync(GABBI_RUN)) return `${GABBI_RUN} is not installed (Debian python3-gabbi)`;
+  return undefined;
+}
