@@ -5,6 +5,7 @@ export * from "./errors.js";
 export * from "./logger.js";
 export type { DecidedBy, Decision } from "./pipeline/decide.js";
 export { instanceView, type MemberStatus, memberStatus } from "./pipeline/views.js";
+export * from "./providers/index.js";
 export { createScriptletHost } from "./scriptlet/index.js";
 export type * from "./scriptlet/port.js";
 export * from "./store/index.js";

@@ -177,8 +177,10 @@ function replyResponse(
   requestId: string,
 ): Response {
   const headers = new Headers(commonHeaders(version, requestId));
-  if (reply.location !== undefined) headers.set("location", reply.location);
-  if (reply.lastModified !== undefined && c.req.method === "GET" && atLeast(version, 15)) {
+  // Absolute, with the mount prefix, so a client can follow it (Placement's webob answers absolute URLs too).
+  if (reply.location !== undefined)
+    headers.set("location", `${new URL(c.req.url).origin}${PLACEMENT_PREFIX}${reply.location}`);
+  if (reply.lastModified !== undefined && atLeast(version, 15)) {
     headers.set("last-modified", reply.lastModified.toUTCString());
     headers.set("cache-control", "no-cache");
   }

@@ -59,7 +59,18 @@ export const notFoundError = (detail: string, code?: string) => new PlacementErr
 export const conflictError = (detail: string, code?: string) => new PlacementError(409, detail, code);
 
 /** Engine refusals in Placement's statuses; their texts are already Placement's where the rules share them. */
+/** Placement's code for an engine refusal that names its reason (`ProviderRefusal`). */
+const CODE_OF_REASON: Readonly<Record<string, string>> = {
+  generation: PLACEMENT_CODES.concurrentUpdate,
+  name_taken: PLACEMENT_CODES.duplicateName,
+  uuid_taken: PLACEMENT_CODES.duplicateName,
+  has_children: PLACEMENT_CODES.cannotDeleteParent,
+};
+
 export function fromEngineError(error: EngineError): PlacementError {
+  const reason = error.details?.reason;
+  const code = typeof reason === "string" ? CODE_OF_REASON[reason] : undefined;
+  if (code !== undefined) return new PlacementError(409, error.message, code);
   switch (error.kind) {
     case "not_found":
       return new PlacementError(404, error.message);

@@ -14,11 +14,11 @@ export interface PlacementReply {
   status?: number;
   /** JSON body; absent for 204 and bodiless 201s. */
   body?: unknown;
-  /** Absolute path under the API root (berthd adds nothing: see README "what differs"). */
+  /** Path under the Placement root; sent as an absolute URL with the mount prefix. */
   location?: string;
   /**
-   * Placement sends `last-modified` and `cache-control: no-cache` on GETs from
-   * 1.15; the handler says what was last modified.
+   * Placement sends `last-modified` and `cache-control: no-cache` from 1.15
+   * on GETs and on some writes; the handler says what was last modified.
    */
   lastModified?: Date;
 }

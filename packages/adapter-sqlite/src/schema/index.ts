@@ -1,4 +1,5 @@
 export * from "./catalog.js";
 export * from "./instances.js";
 export * from "./members.js";
+export * from "./providers.js";
 export * from "./tokens.js";

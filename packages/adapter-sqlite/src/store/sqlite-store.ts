@@ -42,6 +42,8 @@ export class SqliteStore implements Store {
   readonly images: Catalogs["images"];
   readonly placementGroups: Catalogs["placementGroups"];
   readonly resourceClasses: Catalogs["resourceClasses"];
+  readonly providers: Catalogs["providers"];
+  readonly traits: Catalogs["traits"];
   #closed = false;
   /** The last change counter read, and the state of the database it was read in. */
   #changeVersion: { key: string; value: number } | undefined;
@@ -65,6 +67,8 @@ export class SqliteStore implements Store {
     this.images = catalogs.images;
     this.placementGroups = catalogs.placementGroups;
     this.resourceClasses = catalogs.resourceClasses;
+    this.providers = catalogs.providers;
+    this.traits = catalogs.traits;
   }
 
   /** Where this store lives (file, memory or remote). */

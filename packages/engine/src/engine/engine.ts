@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { defaultStack } from "../pipeline/stack/default-stack.js";
+import { Providers } from "../providers/providers.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
@@ -69,6 +70,8 @@ const RATIO_KEYS = [
 export class Engine {
   readonly members: Members;
   readonly catalog: Catalog;
+  /** Placement resource providers: trees, inventories, traits, aggregates, generations. */
+  readonly providers: Providers;
   private readonly placer: Placer;
   private readonly instanceOps: InstanceOps;
   private readonly relocation: Relocation;
@@ -81,6 +84,7 @@ export class Engine {
   ) {
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
+    this.providers = new Providers(runtime);
     this.placer = new Placer(runtime, maxAttempts);
     this.instanceOps = new InstanceOps(runtime, maxAttempts);
     this.relocation = new Relocation(runtime, maxAttempts);

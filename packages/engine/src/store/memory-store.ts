@@ -45,7 +45,9 @@ import type {
   PlacementGroupRecord,
   ProfileRecord,
   ProjectRecord,
+  ProviderRecord,
   ResourceClassRecord,
+  TraitRecord,
 } from "./records.js";
 
 /** A member's consumption per class, per ledger (non-zero amounts only): the claim rules read it as is. */
@@ -73,6 +75,8 @@ export class MemoryStore implements Store {
   readonly images: CatalogTable<ImageRecord>;
   readonly placementGroups: MemoryCatalog<PlacementGroupRecord>;
   readonly resourceClasses: MemoryCatalog<ResourceClassRecord>;
+  readonly providers: MemoryCatalog<ProviderRecord>;
+  readonly traits: MemoryCatalog<TraitRecord>;
 
   constructor() {
     const changed = () => {
@@ -147,12 +151,42 @@ export class MemoryStore implements Store {
           if (member.inventories[key.name] !== undefined)
             return `member "${member.name}" has an inventory of it`;
         }
+        for (const provider of this.providers.values()) {
+          if (provider.inventories[key.name] !== undefined)
+            return `provider "${provider.uuid}" has an inventory of it`;
+        }
         for (const ledgers of this.usage.values()) {
           if (consumedOf(ledgers, key.name) > 0) {
             return "instances have allocations of it";
           }
         }
         return undefined;
+      },
+    });
+    this.providers = new MemoryCatalog<ProviderRecord>({
+      changed,
+      label: "Resource provider",
+      keyOf: (p) => ({ name: p.uuid }),
+      validate: (p) => {
+        for (const other of this.providers.values()) {
+          if (other.name === p.name && other.uuid !== p.uuid)
+            throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
+        }
+        if (p.parentUuid !== null && !this.providers.has({ name: p.parentUuid }))
+          throw notFound(`Resource provider "${p.parentUuid}" not found`);
+      },
+      inUse: (key) => {
+        const children = this.providers.values().filter((p) => p.parentUuid === key.name).length;
+        return children > 0 ? `${children} child provider(s)` : undefined;
+      },
+    });
+    this.traits = new MemoryCatalog<TraitRecord>({
+      changed,
+      label: "Trait",
+      keyOf: (t) => ({ name: t.name }),
+      inUse: (key) => {
+        const holder = this.providers.values().find((p) => p.traits.includes(key.name));
+        return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
       },
     });
   }

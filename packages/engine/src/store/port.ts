@@ -24,7 +24,9 @@ import type {
   PlacementGroupRecord,
   ProfileRecord,
   ProjectRecord,
+  ProviderRecord,
   ResourceClassRecord,
+  TraitRecord,
 } from "./records.js";
 
 /** Identifies a catalog record: `project` only for project-scoped tables. */
@@ -257,8 +259,21 @@ export interface Store {
   readonly images: CatalogTable<ImageRecord>;
   /** Project-scoped. delete: conflict while an instance belongs to the group. */
   readonly placementGroups: CatalogTable<PlacementGroupRecord>;
-  /** Custom classes. delete: conflict while any inventory or allocation uses the class. */
+  /**
+   * Custom classes. delete: conflict while any inventory (a member's or a
+   * provider's) or allocation uses the class.
+   */
   readonly resourceClasses: CatalogTable<ResourceClassRecord>;
+  /**
+   * Placement resource providers, keyed by uuid (`RecordKey.name`). create
+   * and update: conflict when another provider has the name; not_found when
+   * the parent does not exist. update with `expected` is the generation
+   * check (the engine bumps `generation`). delete: conflict while the
+   * provider has children.
+   */
+  readonly providers: CatalogTable<ProviderRecord>;
+  /** Custom traits. delete: conflict while a provider has the trait. */
+  readonly traits: CatalogTable<TraitRecord>;
 
   // --- instances ---------------------------------------------------------------
   /** By (project, name); the empty name never matches. */

@@ -19,6 +19,7 @@ export const rootRoutes: PlacementRoute[] = [
           },
         ],
       },
+      lastModified: new Date(),
     }),
   },
 ];

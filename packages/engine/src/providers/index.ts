@@ -1,0 +1,10 @@
+export { canProvide, filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
+export { providerMessages } from "./messages.js";
+export {
+  type NewProvider,
+  type ProviderChanges,
+  type ProviderRefusal,
+  Providers,
+  type TraitQuery,
+} from "./providers.js";
+export { wouldLoop } from "./tree.js";
