@@ -65,6 +65,9 @@ const CODE_OF_REASON: Readonly<Record<string, string>> = {
   name_taken: PLACEMENT_CODES.duplicateName,
   uuid_taken: PLACEMENT_CODES.duplicateName,
   has_children: PLACEMENT_CODES.cannotDeleteParent,
+  inventory_in_use: PLACEMENT_CODES.inventoryInUse,
+  provider_in_use: PLACEMENT_CODES.providerInUse,
+  consumer_generation: PLACEMENT_CODES.concurrentUpdate,
 };
 
 export function fromEngineError(error: EngineError): PlacementError {

@@ -1,5 +1,5 @@
 import type { Inventory } from "@berth/resources";
-import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Placement resource providers (engine `ProviderRecord`). Inventories,
@@ -31,3 +31,39 @@ export const traits = sqliteTable("traits", {
   name: text("name").primaryKey(),
   createdAt: text("created_at").notNull(),
 });
+
+/** Placement consumers (engine `ConsumerRecord`, without its rows). */
+export const consumers = sqliteTable(
+  "consumers",
+  {
+    uuid: text("uuid").primaryKey(),
+    projectId: text("project_id").notNull(),
+    userId: text("user_id").notNull(),
+    consumerType: text("consumer_type"),
+    generation: integer("generation").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("consumers_by_project_user").on(t.projectId, t.userId)],
+);
+
+/** A consumer's allocation rows; summed per provider and class for usage and capacity. */
+export const consumerAllocations = sqliteTable(
+  "consumer_allocations",
+  {
+    consumerUuid: text("consumer_uuid")
+      .notNull()
+      .references(() => consumers.uuid, { onDelete: "cascade" }),
+    // RESTRICT: a provider with allocations cannot go.
+    providerUuid: text("provider_uuid")
+      .notNull()
+      .references(() => providers.uuid, { onDelete: "restrict" }),
+    resourceClass: text("resource_class").notNull(),
+    amount: integer("amount").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.consumerUuid, t.providerUuid, t.resourceClass] }),
+    index("consumer_allocations_by_provider").on(t.providerUuid, t.resourceClass),
+  ],
+);

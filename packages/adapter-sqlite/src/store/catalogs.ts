@@ -16,6 +16,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Connection, Database } from "../connection/open-connection.js";
 import {
+  consumerAllocations,
   flavors,
   groups,
   images,
@@ -169,6 +170,17 @@ export function createCatalogs(connection: Connection): Catalogs {
       nameColumn: providers.uuid,
       keyOf: (p) => ({ name: p.uuid }),
       validate: async (db, p) => {
+        const held = await db
+          .selectDistinct({ resourceClass: consumerAllocations.resourceClass })
+          .from(consumerAllocations)
+          .where(eq(consumerAllocations.providerUuid, p.uuid));
+        for (const { resourceClass } of held) {
+          if (p.inventories[resourceClass] === undefined)
+            throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
+              reason: "inventory_in_use",
+              resourceClass,
+            });
+        }
         const [other] = await db
           .select({ uuid: providers.uuid })
           .from(providers)
@@ -181,7 +193,9 @@ export function createCatalogs(connection: Connection): Catalogs {
       },
       inUse: async (db, key) => {
         const children = await countWhere(db, providers, eq(providers.parentUuid, key.name));
-        return children > 0 ? `${children} child provider(s)` : undefined;
+        if (children > 0) return `${children} child provider(s)`;
+        const held = await exists(db, consumerAllocations, eq(consumerAllocations.providerUuid, key.name));
+        return held ? "it has allocations" : undefined;
       },
     }),
     traits: new SqliteCatalogTable<TraitRecord>(connection, {

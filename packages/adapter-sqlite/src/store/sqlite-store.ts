@@ -28,6 +28,7 @@ import { readMemberUsage } from "./member-usage.js";
 import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
 import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
+import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 
 /** The partial unique index's own condition, repeated so SQLite uses that index. */
@@ -44,6 +45,7 @@ export class SqliteStore implements Store {
   readonly resourceClasses: Catalogs["resourceClasses"];
   readonly providers: Catalogs["providers"];
   readonly traits: Catalogs["traits"];
+  readonly consumers: SqliteConsumers;
   #closed = false;
   /** The last change counter read, and the state of the database it was read in. */
   #changeVersion: { key: string; value: number } | undefined;
@@ -69,6 +71,7 @@ export class SqliteStore implements Store {
     this.resourceClasses = catalogs.resourceClasses;
     this.providers = catalogs.providers;
     this.traits = catalogs.traits;
+    this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
   }
 
   /** Where this store lives (file, memory or remote). */

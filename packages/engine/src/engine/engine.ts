@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { defaultStack } from "../pipeline/stack/default-stack.js";
+import { Consumers } from "../providers/consumers.js";
 import { Providers } from "../providers/providers.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
@@ -72,6 +73,8 @@ export class Engine {
   readonly catalog: Catalog;
   /** Placement resource providers: trees, inventories, traits, aggregates, generations. */
   readonly providers: Providers;
+  /** Placement consumers and their allocations on providers. */
+  readonly consumers: Consumers;
   private readonly placer: Placer;
   private readonly instanceOps: InstanceOps;
   private readonly relocation: Relocation;
@@ -85,6 +88,7 @@ export class Engine {
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
     this.providers = new Providers(runtime);
+    this.consumers = new Consumers(runtime);
     this.placer = new Placer(runtime, maxAttempts);
     this.instanceOps = new InstanceOps(runtime, maxAttempts);
     this.relocation = new Relocation(runtime, maxAttempts);

@@ -1,3 +1,4 @@
+export { type AllocationRequest, Consumers, type UsageQuery } from "./consumers.js";
 export { canProvide, filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
 export { providerMessages } from "./messages.js";
 export {

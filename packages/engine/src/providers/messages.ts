@@ -38,4 +38,17 @@ export const providerMessages = {
   traitsNotFound: (names: readonly string[]) => `No such trait(s): ${names.join(", ")}.`,
   traitInUse: (name: string) => `The trait ${name} is in use by a resource provider.`,
   traitStandard: (name: string) => `Cannot delete standard trait ${name}.`,
+  providerInUse: (uuid: string) =>
+    `Unable to delete resource provider ${uuid}: Resource provider has allocations.`,
+  inventoryInUse: (uuid: string, classes: readonly string[]) =>
+    `Inventory for '${classes.join(", ")}' on resource provider '${uuid}' in use.`,
+  allocationProviderMissing: (uuid: string) =>
+    `Allocation for resource provider '${uuid}' that does not exist.`,
+  noAllocations: (consumer: string) => `No allocations for consumer '${consumer}'`,
+  overCapacity: (consumer: string, resourceClass: string, provider: string) =>
+    `Unable to allocate inventory for consumer ${consumer}: Unable to create allocation for '${resourceClass}' on resource provider '${provider}'. The requested amount would exceed the capacity.`,
+  noInventoryToAllocate: (resourceClass: string, provider: string) =>
+    `Unable to allocate inventory: Inventory for '${resourceClass}' on resource provider '${provider}' invalid.`,
+  unitConstraints: (resourceClass: string, provider: string) =>
+    `Unable to allocate inventory: Allocation for '${resourceClass}' on resource provider '${provider}' violates min_unit, max_unit, or step_size.`,
 } as const;

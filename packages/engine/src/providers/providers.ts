@@ -32,7 +32,9 @@ export type ProviderRefusal =
   | "name_taken"
   | "uuid_taken"
   | "has_children"
-  | "inventory_exists";
+  | "inventory_exists"
+  | "inventory_in_use"
+  | "provider_in_use";
 
 const refuse = (kind: "conflict" | "invalid" | "not_found", message: string, reason?: ProviderRefusal) =>
   new EngineError(kind, message, reason === undefined ? undefined : { reason });
@@ -76,13 +78,9 @@ export class Providers {
     );
   }
 
-  /**
-   * What each provider's classes hold. No allocation names a Placement
-   * provider yet (Placement consumers are not served: README "Berth as
-   * OpenStack Placement"), so every provider is empty.
-   */
-  async usage(): Promise<ProviderUsage> {
-    return new Map();
+  /** What each provider's classes hold: the sums of its consumers' allocations. */
+  usage(): Promise<ProviderUsage> {
+    return this.store.consumers.usage();
   }
 
   async get(uuid: string): Promise<ProviderRecord> {
@@ -176,8 +174,12 @@ export class Providers {
     try {
       await this.written(() => this.store.providers.delete({ name: uuid }));
     } catch (error) {
-      if (error instanceof EngineError && error.kind === "conflict")
-        throw refuse("conflict", text.hasChildren(uuid), "has_children");
+      if (error instanceof EngineError && error.kind === "conflict") {
+        const inUse = Object.keys((await this.store.consumers.usage([uuid])).get(uuid) ?? {}).length > 0;
+        throw inUse
+          ? refuse("conflict", text.providerInUse(uuid), "provider_in_use")
+          : refuse("conflict", text.hasChildren(uuid), "has_children");
+      }
       throw error;
     }
   }
@@ -368,6 +370,14 @@ export class Providers {
     current: ProviderRecord,
     changes: Partial<Pick<ProviderRecord, "inventories" | "traits" | "aggregates">>,
   ): Promise<ProviderRecord> {
+    const inventories = changes.inventories;
+    if (inventories !== undefined) {
+      // Named all at once in Placement's text; the store re-checks atomically.
+      const used = (await this.store.consumers.usage([current.uuid])).get(current.uuid) ?? {};
+      const dropped = Object.keys(used).filter((resourceClass) => inventories[resourceClass] === undefined);
+      if (dropped.length > 0)
+        throw refuse("conflict", text.inventoryInUse(current.uuid, dropped), "inventory_in_use");
+    }
     const next = { ...current, ...changes, generation: current.generation + 1, updatedAt: this.now() };
     return this.written(() => this.store.providers.update(next, current));
   }

@@ -20,6 +20,7 @@ import { addToLedger } from "../claim-rules/usage-after.js";
 import { conflict, EngineError, notFound } from "../errors.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
+import { MemoryConsumers } from "./memory-consumers.js";
 import type {
   CatalogTable,
   Claim,
@@ -77,6 +78,7 @@ export class MemoryStore implements Store {
   readonly resourceClasses: MemoryCatalog<ResourceClassRecord>;
   readonly providers: MemoryCatalog<ProviderRecord>;
   readonly traits: MemoryCatalog<TraitRecord>;
+  readonly consumers: MemoryConsumers;
 
   constructor() {
     const changed = () => {
@@ -168,6 +170,13 @@ export class MemoryStore implements Store {
       label: "Resource provider",
       keyOf: (p) => ({ name: p.uuid }),
       validate: (p) => {
+        for (const resourceClass of Object.keys(this.consumers.usedOn(p.uuid))) {
+          if (p.inventories[resourceClass] === undefined)
+            throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
+              reason: "inventory_in_use",
+              resourceClass,
+            });
+        }
         for (const other of this.providers.values()) {
           if (other.name === p.name && other.uuid !== p.uuid)
             throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
@@ -177,9 +186,11 @@ export class MemoryStore implements Store {
       },
       inUse: (key) => {
         const children = this.providers.values().filter((p) => p.parentUuid === key.name).length;
-        return children > 0 ? `${children} child provider(s)` : undefined;
+        if (children > 0) return `${children} child provider(s)`;
+        return Object.keys(this.consumers.usedOn(key.name)).length > 0 ? "it has allocations" : undefined;
       },
     });
+    this.consumers = new MemoryConsumers(this.providers, () => new Date().toISOString());
     this.traits = new MemoryCatalog<TraitRecord>({
       changed,
       label: "Trait",

@@ -15,6 +15,7 @@
  */
 import type {
   ConfigRecord,
+  ConsumerRecord,
   FlavorRecord,
   GroupRecord,
   ImageRecord,
@@ -55,6 +56,35 @@ export interface CatalogTable<T> {
   update(record: T, expected?: T): Promise<T>;
   /** not_found if absent; conflict if still in use. */
   delete(key: RecordKey): Promise<void>;
+}
+
+/**
+ * One consumer's new allocations in an all-or-nothing consumer claim. An
+ * empty `allocations` list deletes the consumer.
+ */
+export interface ConsumerWrite {
+  record: Omit<ConsumerRecord, "generation" | "createdAt" | "updatedAt">;
+  /** null: the consumer must not exist yet; a number: the generation it must have; absent: unchecked. */
+  expectedGeneration?: number | null;
+}
+
+/**
+ * Placement consumers. `claim` is the only write: inside one transaction
+ * the store reads the consumers and providers the writes touch, calls the
+ * engine's `checkConsumerClaim` (generations, unit constraints, capacity
+ * with Placement's formula) and writes what it returns. Providers with
+ * allocations cannot be deleted (conflict, reason `provider_in_use`), and a
+ * provider update cannot drop the inventory of a class it has allocations
+ * of (conflict, reason `inventory_in_use`).
+ */
+export interface ConsumerTable {
+  get(uuid: string): Promise<ConsumerRecord | undefined>;
+  /** Consumers holding allocations on `provider`, or of `project` (and `user`). */
+  list(filter?: { provider?: string; project?: string; user?: string }): Promise<ConsumerRecord[]>;
+  /** Used amounts per class of each named provider (all providers when omitted). */
+  usage(providers?: readonly string[]): Promise<Map<string, Record<string, number>>>;
+  /** Stored versions of the written consumers (deleted ones absent). */
+  claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]>;
 }
 
 /** Fields of a member that `updateMember` may change. */
@@ -274,6 +304,8 @@ export interface Store {
   readonly providers: CatalogTable<ProviderRecord>;
   /** Custom traits. delete: conflict while a provider has the trait. */
   readonly traits: CatalogTable<TraitRecord>;
+  /** Placement consumers and their allocations on providers (see `ConsumerTable`). */
+  readonly consumers: ConsumerTable;
 
   // --- instances ---------------------------------------------------------------
   /** By (project, name); the empty name never matches. */

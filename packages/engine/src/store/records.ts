@@ -131,6 +131,25 @@ export interface ProviderRecord {
   updatedAt: string;
 }
 
+/**
+ * A Placement consumer (an instance, a migration, anything Nova claims
+ * for) and its allocations on Placement providers. Its rows use
+ * `AllocationRow` with the provider uuid in `member` and the "used" ledger,
+ * so the claim rules check them as they check an instance's.
+ */
+export interface ConsumerRecord {
+  uuid: string;
+  projectId: string;
+  userId: string;
+  /** Placement 1.38 consumer type (e.g. INSTANCE, MIGRATION); null: not given. */
+  consumerType: string | null;
+  /** Placement's consumer generation: bumped by every write of its allocations. */
+  generation: number;
+  allocations: AllocationRow[];
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A custom (`CUSTOM_*`) trait; standard os-traits names are built in and never stored. */
 export interface TraitRecord {
   name: string;
