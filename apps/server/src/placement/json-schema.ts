@@ -190,6 +190,15 @@ function checkObject(
     } else if (schema.additionalProperties === false) extra.push(key);
   }
   if (extra.length > 0) {
+    const patterns = Object.keys(schema.patternProperties ?? {});
+    if (patterns.length > 0) {
+      const names = [...extra].sort().map(pythonRepr).join(", ");
+      const verb = extra.length === 1 ? "does" : "do";
+      return {
+        keyword: "additionalProperties",
+        message: `${names} ${verb} not match any of the regexes: ${patterns.map(pythonRepr).join(", ")}`,
+      };
+    }
     const names = extra.map(pythonRepr).join(", ");
     const verb = extra.length === 1 ? "was" : "were";
     return {

@@ -96,9 +96,11 @@ async function dispatch(
   version: Microversion,
 ): Promise<PlacementReply> {
   const path = c.req.path.slice(PLACEMENT_PREFIX.length).replace(/\/+$/, "") || "/";
+  // Routing as Placement's: a path no route has is 404; a method the path has not is 405 (listing
+  // every method of the path); a route newer than the requested version is 404 (masked).
   const matching = compiled
     .map((entry) => ({ entry, match: entry.pattern.exec(path) }))
-    .filter(({ entry, match }) => match !== null && atLeast(version, entry.route.since ?? 0));
+    .filter(({ match }) => match !== null);
   if (matching.length === 0) throw new PlacementError(404, "The resource could not be found.");
   const method = c.req.method as PlacementMethod;
   const chosen = matching.find(({ entry }) => entry.route.method === method);
@@ -111,6 +113,21 @@ async function dispatch(
       {},
       { allow: allowed },
     );
+  }
+  if (!atLeast(version, chosen.entry.route.since ?? 0)) {
+    if (chosen.entry.route.maskedStatus === 405) {
+      const allowed = matching
+        .filter(({ entry }) => entry !== chosen.entry)
+        .map(({ entry }) => entry.route.method);
+      throw new PlacementError(
+        405,
+        `The method ${c.req.method} is not allowed for this resource.`,
+        undefined,
+        {},
+        { allow: [...new Set(allowed)].join(", ") },
+      );
+    }
+    throw new PlacementError(404, "The resource could not be found.");
   }
   const { route } = chosen.entry;
   const params: Record<string, string> = {};

@@ -40,6 +40,8 @@ export interface PlacementRoute {
   readonly path: string;
   /** Minor microversion the route appeared in (default 0). */
   readonly since?: number;
+  /** What an older request gets: 404 (default) or, where Placement answers so, 405. */
+  readonly maskedStatus?: 404 | 405;
   /** Placement's policy rule name, for the 403 text. Every rule is admin-only (Placement's defaults). */
   readonly policy: string;
   handle(request: PlacementRequest): Promise<PlacementReply>;

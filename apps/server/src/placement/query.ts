@@ -100,12 +100,16 @@ export function parseRequired(values: readonly string[], version: Microversion):
 
 /** `resources=VCPU:2,DISK_GB:10` into amounts by class (class existence is checked by the caller). */
 export function parseResources(raw: string): Record<string, number> {
+  if (raw === "")
+    throw badRequest(
+      "Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. Got: empty string.",
+    );
   const out: Record<string, number> = {};
   for (const part of raw.split(",")) {
     const [resourceClass, amount, ...rest] = part.split(":");
     if (resourceClass === undefined || resourceClass === "" || amount === undefined || rest.length > 0) {
       throw badRequest(
-        `Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. Got: ${raw}.`,
+        `Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. Got: ${part}.`,
       );
     }
     if (!/^-?\d+$/.test(amount))

@@ -28,7 +28,7 @@ export interface CheckedConsumerClaim {
   readonly deleted: string[];
   /** What to add to the providers' used amounts. */
   readonly usageChanges: UsageChange[];
-  /** Providers whose allocations the claim changes: Placement bumps their generations. */
+  /** Providers the new allocations name: Placement bumps their generations. */
   readonly providersChanged: string[];
 }
 
@@ -39,7 +39,8 @@ export function consumerGenerationFailure(
 ): EngineError {
   return new EngineError(
     "conflict",
-    `consumer generation conflict - expected ${expected ?? "null"} but got ${actual ?? "null"}`,
+    // Worded as Placement words it: "expected" is the stored generation, "got" the caller's.
+    `consumer generation conflict - expected ${actual ?? "null"} but got ${expected ?? "null"}`,
     { reason: "consumer_generation", consumer: uuid, expected, actual },
   );
 }
@@ -96,9 +97,12 @@ export function checkConsumerClaim(
       updatedAt: now,
     });
   }
+  // Placement bumps the generation of every provider the new allocations name (even unchanged
+  // amounts); taking allocations away bumps nothing.
   const providersChanged = new Set<string>();
-  for (const change of changes.byClass.values())
-    if (change.used !== 0 && rows.providers.has(change.provider)) providersChanged.add(change.provider);
+  for (const write of writes)
+    for (const row of write.record.allocations)
+      if (rows.providers.has(row.member)) providersChanged.add(row.member);
   return {
     stored,
     deleted,

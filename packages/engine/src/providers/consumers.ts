@@ -49,7 +49,8 @@ export class Consumers {
         if ((await this.store.providers.get({ name: provider })) === undefined)
           throw invalid(text.allocationProviderMissing(provider));
         for (const [resourceClass, amount] of Object.entries(resources)) {
-          if (!(await this.classExists(resourceClass))) throw invalid(text.noSuchClass(resourceClass));
+          if (!(await this.classExists(resourceClass)))
+            throw invalid(text.allocationClassMissing(request.consumerUuid, resourceClass));
           rows.push({ member: provider, resourceClass, ledger: "used", amount });
         }
       }

@@ -44,6 +44,8 @@ export const providerMessages = {
     `Inventory for '${classes.join(", ")}' on resource provider '${uuid}' in use.`,
   allocationProviderMissing: (uuid: string) =>
     `Allocation for resource provider '${uuid}' that does not exist.`,
+  allocationClassMissing: (consumer: string, resourceClass: string) =>
+    `Unable to allocate inventory for consumer ${consumer}: No such resource class ${resourceClass}.`,
   noAllocations: (consumer: string) => `No allocations for consumer '${consumer}'`,
   overCapacity: (consumer: string, resourceClass: string, provider: string) =>
     `Unable to allocate inventory for consumer ${consumer}: Unable to create allocation for '${resourceClass}' on resource provider '${provider}'. The requested amount would exceed the capacity.`,

@@ -17,6 +17,7 @@ import {
   MAX_NAME_LENGTH,
   normalizeInventory,
   STANDARD_TRAITS,
+  standardResourceClassId,
 } from "@berth/resources";
 import type { EngineRuntime } from "../engine/runtime.js";
 import { conflict, EngineError, invalid, notFound } from "../errors.js";
@@ -58,6 +59,13 @@ export interface TraitQuery {
   prefix?: string;
   /** true: only traits some provider has; false: only traits none has. */
   associated?: boolean;
+}
+
+/** Placement lists classes in id order: standard ones first, in their fixed order, then custom ones. */
+function byClassId(a: string, b: string): number {
+  const ia = standardResourceClassId(a) ?? Number.MAX_SAFE_INTEGER;
+  const ib = standardResourceClassId(b) ?? Number.MAX_SAFE_INTEGER;
+  return ia !== ib ? ia - ib : a.localeCompare(b);
 }
 
 export class Providers {
@@ -374,7 +382,9 @@ export class Providers {
     if (inventories !== undefined) {
       // Named all at once in Placement's text; the store re-checks atomically.
       const used = (await this.store.consumers.usage([current.uuid])).get(current.uuid) ?? {};
-      const dropped = Object.keys(used).filter((resourceClass) => inventories[resourceClass] === undefined);
+      const dropped = Object.keys(used)
+        .filter((resourceClass) => inventories[resourceClass] === undefined)
+        .sort(byClassId);
       if (dropped.length > 0)
         throw refuse("conflict", text.inventoryInUse(current.uuid, dropped), "inventory_in_use");
     }

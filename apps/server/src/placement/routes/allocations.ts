@@ -87,6 +87,9 @@ interface AllocationBody {
   consumer_type?: string;
 }
 
+/** Consumer uuids are stored in Placement's dashed form; anything else is looked up as given. */
+const uuidOf = (raw: string) => (isUuid(raw) ? normalizeUuid(raw) : raw);
+
 function requestOf(
   consumerUuid: string,
   body: AllocationBody,
@@ -148,7 +151,7 @@ export const allocationRoutes: PlacementRoute[] = [
     path: "/allocations/:consumer",
     policy: "placement:allocations:list",
     handle: async ({ engine, params, version }) => ({
-      body: await consumerBody(engine, await engine.consumers.get(params.consumer ?? ""), version),
+      body: await consumerBody(engine, await engine.consumers.get(uuidOf(params.consumer ?? "")), version),
       lastModified: new Date(),
     }),
   },
@@ -157,7 +160,9 @@ export const allocationRoutes: PlacementRoute[] = [
     path: "/allocations/:consumer",
     policy: "placement:allocations:update",
     handle: async ({ engine, params, version, json }) => {
-      const consumer = params.consumer ?? "";
+      const raw = params.consumer ?? "";
+      if (!isUuid(raw)) throw badRequest(`Malformed consumer_uuid: ${raw}`);
+      const consumer = normalizeUuid(raw);
       const body = (await json()) as AllocationBody;
       validateSchema(body, allocationSchema(version, false));
       await engine.consumers.allocate([
@@ -171,7 +176,7 @@ export const allocationRoutes: PlacementRoute[] = [
     path: "/allocations/:consumer",
     policy: "placement:allocations:delete",
     handle: async ({ engine, params }) => {
-      await engine.consumers.remove(params.consumer ?? "");
+      await engine.consumers.remove(uuidOf(params.consumer ?? ""));
       return { status: 204 };
     },
   },
@@ -187,7 +192,8 @@ export const allocationRoutes: PlacementRoute[] = [
       for (const [consumer, entry] of Object.entries(body)) {
         if (!isUuid(consumer)) throw badRequest(`Malformed consumer_uuid: ${consumer}`);
         validateSchema(entry, allocationSchema(version, true));
-        requests.push(requestOf(consumer, entry, version, await engine.consumers.get(consumer)));
+        const uuid = normalizeUuid(consumer);
+        requests.push(requestOf(uuid, entry, version, await engine.consumers.get(uuid)));
       }
       await engine.consumers.allocate(requests);
       return { status: 204 };

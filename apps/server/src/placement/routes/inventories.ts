@@ -170,6 +170,7 @@ export const inventoryRoutes: PlacementRoute[] = [
     method: "DELETE",
     path: BASE,
     since: 5,
+    maskedStatus: 405,
     policy: "placement:resource_providers:inventories:delete",
     handle: async ({ engine, params }) => {
       await engine.providers.deleteAllInventories(params.uuid ?? "");

@@ -5,6 +5,7 @@
  * claims check.
  */
 import type { ConsumerRecord } from "@berth/engine";
+import { pythonRepr } from "../json-schema.js";
 import { atLeast } from "../microversion.js";
 import { badRequest } from "../placement-error.js";
 import type { PlacementRoute } from "../placement-route.js";
@@ -50,6 +51,14 @@ export const usageRoutes: PlacementRoute[] = [
       if (project === null)
         throw badRequest("Invalid query string parameters: 'project_id' is a required property");
       const user = query.get("user_id");
+      for (const value of [project, user]) {
+        if (value === null) continue;
+        const keyword = value.length < 1 ? "minLength" : value.length > 255 ? "maxLength" : undefined;
+        if (keyword !== undefined)
+          throw badRequest(
+            `Invalid query string parameters: ${pythonRepr(value)} is too ${keyword === "minLength" ? "short" : "long"}\n\nFailed validating '${keyword}' in schema`,
+          );
+      }
       const consumers = await engine.consumers.ofProject({ project, ...(user !== null ? { user } : {}) });
       if (!atLeast(version, 38)) return { body: { usages: sumRows(consumers) }, lastModified: new Date() };
       const wanted = query.get("consumer_type");
