@@ -10,7 +10,10 @@ export const sharedTestConfig: ViteUserConfig = {
     include: ["src/**/*.test.ts"],
     reporters: ["default", "json"],
     outputFile: { json: "reports/vitest.json" },
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Generous on purpose: a timeout here catches a hang, not slowness. With every package's
+    // tests running at once on a busy 2-core machine, sound tests took up to 40 s (speed is
+    // judged by `pnpm bench`, never by a test's clock).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 };

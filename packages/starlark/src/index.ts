@@ -26,9 +26,12 @@ export {
   wantSmallInt,
   wantString,
 } from "./library/unpack.js";
+export { mathModule } from "./math/index.js";
 export type { Dialect } from "./resolve/dialect.js";
 export { StarlarkSyntaxErrors, type SyntaxErrorEntry } from "./syntax/position.js";
+export { StarDuration, StarTime, setTimeNow, timeModule } from "./time/index.js";
 export {
+  BUILTIN_FILENAME,
   Builtin,
   type BuiltinFn,
   type Callable,

@@ -3,7 +3,15 @@
  * threads, errors, function introspection), kept in one file so the rest of
  * the host deals in plain outcomes.
  */
-import { compile, type Program, StarFunction, StarlarkError, Thread, type Value } from "@berth/starlark";
+import {
+  BUILTIN_FILENAME,
+  compile,
+  type Program,
+  StarFunction,
+  StarlarkError,
+  Thread,
+  type Value,
+} from "@berth/starlark";
 import { BUILTIN_NAMES } from "./builtins.js";
 import { PROGRAM_NAME, positioned } from "./messages.js";
 import type { ScriptletLimits } from "./port.js";
@@ -67,11 +75,11 @@ export function isStarlarkError(err: unknown): err is StarlarkError {
   return err instanceof StarlarkError;
 }
 
-/** Where a Starlark runtime error happened: the innermost frame, if any. */
+/** Where a Starlark runtime error happened: the innermost Starlark frame (not a built-in's), if any. */
 export function errorPosition(
   err: StarlarkError,
 ): { filename: string; line: number; col: number } | undefined {
-  return err.frames[err.frames.length - 1]?.pos;
+  return err.frames.findLast((f) => f.pos.filename !== BUILTIN_FILENAME)?.pos;
 }
 
 /** Parameter names of a Starlark function (incl. *args/**kwargs, go's order), or undefined when `v` is none. */

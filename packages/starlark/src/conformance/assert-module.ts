@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "../host/compile.js";
+import { unpackPositional, wantFloatOrInt } from "../library/unpack.js";
 import {
   Builtin,
   callValue,
@@ -59,12 +60,32 @@ function assertBuiltins(): Record<string, Value> {
       if (typeof name !== "string") throw new StarEvalError("module: want a name string");
       return new StarModule(name, new Map(kwargs));
     }),
+    // Within one ULP (starlarktest's floateq); assert.eq uses it for floats in the newest data.
+    _floateq: new Builtin("floateq", (_thread, args, kwargs) => {
+      const [x, y] = unpackPositional("floateq", args, kwargs, 2, 2);
+      return floatsWithinOneUlp(
+        wantFloatOrInt("floateq", "x", x ?? None),
+        wantFloatOrInt("floateq", "y", y ?? None),
+      );
+    }),
     _freeze: new Builtin("freeze", (_thread, args) => {
       const x = args[0] ?? None;
       freeze(x);
       return x;
     }),
   };
+}
+
+/** Whether two floats are equal or adjacent doubles (NaN equals NaN here). */
+export function floatsWithinOneUlp(x: number, y: number): boolean {
+  if (x === y) return true;
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) && Number.isNaN(y);
+  const view = new DataView(new ArrayBuffer(16));
+  view.setFloat64(0, x);
+  view.setFloat64(8, y);
+  const a = view.getBigUint64(0);
+  const b = view.getBigUint64(8);
+  return a === b + 1n || b === a + 1n;
 }
 
 /** Runs starlarktest/assert.star once; its module (assert, freeze) is shared by every chunk. */

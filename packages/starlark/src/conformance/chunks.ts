@@ -7,9 +7,14 @@ export interface Expectation {
   readonly regexp: RegExp;
 }
 
-/** The per-chunk `option:` directives (go.starlark.net resolve.Allow* flags). */
+/**
+ * The per-chunk `option:` directives as written; each suite maps them to dialect options
+ * the way its go.starlark.net version did (see suites.ts).
+ */
 export interface ChunkOptions {
   readonly set: boolean;
+  readonly while: boolean;
+  readonly topLevelControl: boolean;
   readonly recursion: boolean;
   readonly globalReassign: boolean;
   readonly loadBindsGlobally: boolean;
@@ -43,6 +48,8 @@ export function splitChunks(text: string): Chunk[] {
       expectations,
       options: {
         set: part.includes("option:set"),
+        while: part.includes("option:while"),
+        topLevelControl: part.includes("option:toplevelcontrol"),
         recursion: part.includes("option:recursion"),
         globalReassign: part.includes("option:globalreassign"),
         loadBindsGlobally: part.includes("option:loadbindsglobally"),

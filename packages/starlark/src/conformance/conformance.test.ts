@@ -1,37 +1,47 @@
-import { dirname } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { EXPECTED_DIFFERENCES } from "./expected-differences.js";
 import { type ChunkResult, ConformanceRunner, findConformanceDir, summarize } from "./runner.js";
+import { SUITE_UPSTREAM, SUITES } from "./suites.js";
 
-const dir = findConformanceDir(dirname(fileURLToPath(import.meta.url)));
+const here = dirname(fileURLToPath(import.meta.url));
 
-if (dir === undefined) {
-  describe("go.starlark.net conformance", () => {
-    it.skip("skipped: ../shared/starlark-conformance is not present beside the repository", () => {});
-  });
-  console.log("starlark conformance: skipped (../shared/starlark-conformance not found)");
-} else {
-  const results: ChunkResult[] = new ConformanceRunner(dir).runAll();
+/** "assign.star:12" -> "assign.star". */
+const fileOf = (id: string): string => id.replace(/:\d+$/, "");
+
+for (const suite of SUITES) {
+  const dir = findConformanceDir(here, suite.dirName);
+  if (dir === undefined) {
+    describe(`go.starlark.net conformance (${suite.name})`, () => {
+      it.skip(`skipped: ../shared/${suite.dirName} is not present beside the repository`, () => {});
+    });
+    console.log(`starlark conformance (${suite.name}): skipped, ../shared/${suite.dirName} not found`);
+    continue;
+  }
+  const results: ChunkResult[] = new ConformanceRunner(dir, suite).runAll();
+  const files = [...new Set(results.map((r) => fileOf(r.id)))];
   const totals = summarize(results);
+  const lines = files.map((f) => {
+    const t = summarize(results.filter((r) => fileOf(r.id) === f));
+    return `  ${f}: ${t.pass + t.fail + t.expected} chunks, ${t.pass} pass, ${t.fail} fail, ${t.expected} expected`;
+  });
   console.log(
-    `starlark conformance: ${results.length} chunks: ${totals.pass} pass, ${totals.fail} fail, ${totals.expected} expected differences`,
+    `starlark conformance (${suite.name}, ${dir}): ${results.length} chunks: ${totals.pass} pass, ${totals.fail} fail, ${totals.expected} expected differences\n${lines.join("\n")}`,
   );
 
-  describe("go.starlark.net conformance", () => {
-    it("runs every chunk of the 16 evaluator files, syntax/errors.star, resolve/resolve.star and struct.star", () => {
-      const files = new Set(results.map((r) => r.id.replace(/:\d+$/, "")));
-      expect(files.size).toBe(19);
-      // Chunk counts stated by the data's README: 82 evaluator chunks, 52 syntax, 43 resolve.
-      expect(results.filter((r) => !r.id.includes("/")).length).toBe(82);
-      expect(results.filter((r) => r.id.startsWith("syntax/")).length).toBe(52);
-      expect(results.filter((r) => r.id.startsWith("resolve/")).length).toBe(43);
-      expect(results.filter((r) => r.id.startsWith("starlarkstruct/")).length).toBe(1);
+  describe(`go.starlark.net conformance (${suite.name}: ../shared/${suite.dirName})`, () => {
+    it("runs every chunk of every file of the suite", () => {
+      const counts = Object.fromEntries(
+        files.map((f) => [f, results.filter((r) => fileOf(r.id) === f).length]),
+      );
+      expect(counts).toEqual(suite.chunkCounts);
     });
 
     it("keeps the reviewed expected-differences list short and justified", () => {
-      expect(EXPECTED_DIFFERENCES.size).toBeLessThanOrEqual(5);
-      for (const [id, diff] of EXPECTED_DIFFERENCES) {
+      const own = [...suite.expectedDifferences.values()].filter((d) => d.upstream === undefined);
+      expect(own.length).toBeLessThanOrEqual(suite.maxExpectedDifferences);
+      for (const [id, diff] of suite.expectedDifferences) {
         expect(diff.reason.length, id).toBeGreaterThan(20);
         expect(
           results.find((r) => r.id === id)?.status,
@@ -40,9 +50,28 @@ if (dir === undefined) {
       }
     });
 
-    for (const r of results) {
-      it.skipIf(r.status === "expected-difference")(`chunk ${r.id}`, () => {
-        expect(r.problems).toEqual([]);
+    const upstreamChanges = [...suite.expectedDifferences].filter(([, d]) => d.upstream !== undefined);
+    const upstreamDir = findConformanceDir(here, SUITE_UPSTREAM.dirName);
+    if (upstreamChanges.length > 0) {
+      it.skipIf(upstreamDir === undefined)(
+        "shows each upstream change in the newest data (skipped when ../shared/starlark-upstream is absent)",
+        () => {
+          for (const [id, diff] of upstreamChanges) {
+            const { file, text } = diff.upstream as { file: string; text: string };
+            const data = readFileSync(join(upstreamDir as string, file), "utf8");
+            expect(data.includes(text), `${id}: ${file} should contain ${text}`).toBe(true);
+          }
+        },
+      );
+    }
+
+    for (const file of files) {
+      describe(file, () => {
+        for (const r of results.filter((x) => fileOf(x.id) === file)) {
+          it.skipIf(r.status === "expected-difference")(`chunk ${r.id}`, () => {
+            expect(r.problems).toEqual([]);
+          });
+        }
       });
     }
   });

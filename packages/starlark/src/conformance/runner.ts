@@ -4,35 +4,25 @@ import type { Loader } from "../eval/frame.js";
 import { compile } from "../host/compile.js";
 import { jsonModule } from "../json/index.js";
 import { gensymBuiltin, structBuiltin } from "../library/index.js";
-import { type Dialect, resolveDialect } from "../resolve/dialect.js";
+import { mathModule } from "../math/index.js";
+import { resolveDialect } from "../resolve/dialect.js";
 import { resolveFile } from "../resolve/resolver.js";
 import { parseFile } from "../syntax/parser.js";
 import { StarlarkSyntaxErrors } from "../syntax/position.js";
-import { StarlarkError, Thread, type Value } from "../values/index.js";
+import { timeModule } from "../time/index.js";
+import { StarlarkError, type StarModule, Thread, type Value } from "../values/index.js";
 import { loadAssertModule, setReporter } from "./assert-module.js";
-import { type Chunk, type ChunkOptions, splitChunks } from "./chunks.js";
-import { EXPECTED_DIFFERENCES } from "./expected-differences.js";
+import { type Chunk, splitChunks } from "./chunks.js";
+import type { ExpectedDifference } from "./expected-differences.js";
+import { type ConformanceSuite, SUITE_2021 } from "./suites.js";
 import { Fibonacci, hasfieldsBuiltin } from "./test-types.js";
 
-/** The 16 evaluator files of go.starlark.net's starlark/testdata. */
-export const EVAL_FILES = [
-  "assign.star",
-  "bool.star",
-  "builtins.star",
-  "control.star",
-  "dict.star",
-  "float.star",
-  "function.star",
-  "int.star",
-  "json.star",
-  "list.star",
-  "misc.star",
-  "module.star",
-  "recursion.star",
-  "set.star",
-  "string.star",
-  "tuple.star",
-];
+/** The modules a suite may offer to `load()`, by the name the test files load. */
+const LOADABLE_MODULES: Readonly<Record<string, StarModule>> = {
+  "json.star": jsonModule,
+  "math.star": mathModule,
+  "time.star": timeModule,
+};
 
 export type ChunkStatus = "pass" | "fail" | "expected-difference";
 
@@ -49,17 +39,6 @@ export interface ChunkResult {
 interface ActualError {
   line: number;
   msg: string;
-}
-
-function dialectOf(o: ChunkOptions): Dialect {
-  return {
-    set: o.set,
-    recursion: o.recursion,
-    while: o.recursion,
-    globalReassign: o.globalReassign,
-    topLevelControl: o.globalReassign,
-    loadBindsGlobally: o.loadBindsGlobally,
-  };
 }
 
 /** Matches actual errors against a chunk's `###` lines, go.starlark.net's chunkedfile rules. */
@@ -86,8 +65,12 @@ function compareErrors(chunk: Chunk, actual: readonly ActualError[]): string[] {
   return problems;
 }
 
-function result(id: string, problems: string[]): ChunkResult {
-  const diff = EXPECTED_DIFFERENCES.get(id);
+function result(
+  differences: ReadonlyMap<string, ExpectedDifference>,
+  id: string,
+  problems: string[],
+): ChunkResult {
+  const diff = differences.get(id);
   if (
     diff !== undefined &&
     problems.length > 0 &&
@@ -98,11 +81,18 @@ function result(id: string, problems: string[]): ChunkResult {
   return { id, status: problems.length === 0 ? "pass" : "fail", problems };
 }
 
-/** Runs conformance data found in `dir` (the shared starlark-conformance folder). */
+/** Runs the conformance data found in `dir` by the rules of `suite`. */
 export class ConformanceRunner {
   private assertModule: ReadonlyMap<string, Value> | undefined;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    readonly suite: ConformanceSuite = SUITE_2021,
+  ) {}
+
+  private result(id: string, problems: string[]): ChunkResult {
+    return result(this.suite.expectedDifferences, id, problems);
+  }
 
   private getAssert(): ReadonlyMap<string, Value> {
     if (this.assertModule === undefined) {
@@ -112,10 +102,10 @@ export class ConformanceRunner {
   }
 
   private loader(file: string): Loader {
-    const jsonStar = new Map<string, Value>([["json", jsonModule]]);
     return (thread, module) => {
       if (module === "assert.star") return this.getAssert();
-      if (module === "json.star") return jsonStar;
+      const builtinModule = this.suite.modules.includes(module) ? LOADABLE_MODULES[module] : undefined;
+      if (builtinModule !== undefined) return new Map<string, Value>([[builtinModule.name, builtinModule]]);
       const path = resolve(dirname(file), module);
       const program = compile(readFileSync(path, "utf8"), { filename: path });
       return program.init(new Thread({ print: thread.print }), {}, { load: this.loader(path) }).globals;
@@ -135,7 +125,6 @@ export class ConformanceRunner {
     setReporter(thread, (msg) => failures.push(`assertion failed: ${msg}`));
     const predeclared = {
       struct: structBuiltin,
-      gensym: gensymBuiltin,
       hasfields: hasfieldsBuiltin,
       fibonacci: new Fibonacci(),
     };
@@ -144,21 +133,27 @@ export class ConformanceRunner {
       const program = compile(chunk.source, {
         filename: file,
         predeclared: Object.keys(predeclared),
-        dialect: dialectOf(chunk.options),
+        dialect: this.suite.dialectOf(chunk.options),
       });
       program.init(thread, predeclared, { load: this.loader(file) });
     } catch (e) {
       if (e instanceof StarlarkSyntaxErrors) {
-        return result(id, [`static error (evaluator chunks must compile): ${e.message}`]);
+        return this.result(id, [`static error (evaluator chunks must compile): ${e.message}`]);
       }
       if (!(e instanceof StarlarkError)) {
-        return result(id, [`host exception: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`]);
+        return this.result(id, [
+          `host exception: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+        ]);
       }
-      // The innermost frame in this file gives the line (go.starlark.net's eval_test.go).
-      const frame = [...e.frames].reverse().find((f) => f.pos.filename === file);
-      actual.push({ line: frame?.pos.line ?? 0, msg: e.message });
+      // The line is that of the innermost frame in this file: go.starlark.net's eval_test.go walks
+      // err.CallStack.At(i) from i = 0, and At(0) is the innermost frame (the data's README says
+      // "outermost", but the code and the expectations, e.g. assign.star:171, say innermost).
+      const frame = e.frames.findLast((f) => f.pos.filename === file);
+      if (frame === undefined)
+        return this.result(id, [...failures, `error outside the test file: ${e.backtrace()}`]);
+      actual.push({ line: frame.pos.line, msg: e.message });
     }
-    return result(id, [...failures, ...compareErrors(chunk, actual)]);
+    return this.result(id, [...failures, ...compareErrors(chunk, actual)]);
   }
 
   /** syntax/errors.star: parse only; the first error is compared. */
@@ -172,7 +167,7 @@ export class ConformanceRunner {
         if (!(e instanceof StarlarkSyntaxErrors)) throw e;
         for (const err of e.errors) actual.push({ line: err.line, msg: err.msg });
       }
-      return result(`syntax/errors.star:${chunk.firstLine}`, compareErrors(chunk, actual));
+      return this.result(`syntax/errors.star:${chunk.firstLine}`, compareErrors(chunk, actual));
     });
   }
 
@@ -187,14 +182,14 @@ export class ConformanceRunner {
         const errors = resolveFile(
           ast,
           { isPredeclared: (n) => n === "M", isUniversal: (n) => universal.has(n) },
-          resolveDialect(dialectOf(chunk.options)),
+          resolveDialect(this.suite.dialectOf(chunk.options)),
         );
         actual = errors.map((x) => ({ line: x.line, msg: x.msg }));
       } catch (e) {
         if (!(e instanceof StarlarkSyntaxErrors)) throw e;
         actual = e.errors.map((x) => ({ line: x.line, msg: x.msg }));
       }
-      return result(`resolve/resolve.star:${chunk.firstLine}`, compareErrors(chunk, actual));
+      return this.result(`resolve/resolve.star:${chunk.firstLine}`, compareErrors(chunk, actual));
     });
   }
 
@@ -216,12 +211,12 @@ export class ConformanceRunner {
       if (!(e instanceof StarlarkError || e instanceof StarlarkSyntaxErrors)) throw e;
       failures.push(`unexpected error: ${e.message}`);
     }
-    return [result(id, failures)];
+    return [this.result(id, failures)];
   }
 
   runAll(): ChunkResult[] {
     return [
-      ...EVAL_FILES.flatMap((f) => this.runEvalFile(f)),
+      ...this.suite.evalFiles.flatMap((f) => this.runEvalFile(f)),
       ...this.runSyntaxFile(),
       ...this.runResolveFile(),
       ...this.runStructFile(),
@@ -229,11 +224,11 @@ export class ConformanceRunner {
   }
 }
 
-/** Finds ../shared/starlark-conformance beside the repository (CI clones shared/ next to it). */
-export function findConformanceDir(from: string): string | undefined {
+/** Finds ../shared/<dirName> beside the repository (CI clones shared/ next to it). */
+export function findConformanceDir(from: string, dirName = SUITE_2021.dirName): string | undefined {
   let dir = resolve(from);
   for (;;) {
-    const candidate = join(dir, "..", "shared", "starlark-conformance");
+    const candidate = join(dir, "..", "shared", dirName);
     if (existsSync(join(candidate, "README.md"))) return resolve(candidate);
     const parent = dirname(dir);
     if (parent === dir) return undefined;

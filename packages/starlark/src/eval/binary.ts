@@ -1,6 +1,15 @@
 import type { BinaryOp } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
-import { binary, compare, equals, inOperator, StarDict, StarFloat, type Value } from "../values/index.js";
+import {
+  ALLOC,
+  binary,
+  compare,
+  equals,
+  inOperator,
+  StarDict,
+  StarFloat,
+  type Value,
+} from "../values/index.js";
 import { annotate } from "./errors.js";
 import type { ExprFn, Frame } from "./frame.js";
 
@@ -67,7 +76,11 @@ export function compileBinary(op: BinaryOp, x: ExprFn, y: ExprFn, pos: Position)
           const r = a + b;
           if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
         } else if (typeof a === "string" && typeof b === "string") {
-          if (a.length + b.length <= fr.thread.limits.maxStringLength) return a + b;
+          const n = a.length + b.length;
+          if (n <= fr.thread.limits.maxStringLength) {
+            fr.thread.alloc(ALLOC.header + n);
+            return a + b;
+          }
         } else if (a instanceof StarFloat || b instanceof StarFloat) {
           const r = floatArith(op, a, b);
           if (r !== undefined) return r;

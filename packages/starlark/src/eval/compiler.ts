@@ -1,6 +1,7 @@
 import type { FunctionNode } from "../syntax/ast.js";
 import type { CompileContext } from "./context.js";
 import type { Code } from "./function.js";
+import { entryPosition } from "./instruction-position.js";
 import { compileBlock } from "./stmt.js";
 
 /** Compiles a def/lambda (or the module top level) into run-independent code. */
@@ -14,6 +15,7 @@ export function compileFunctionCode(ctx: CompileContext, fn: FunctionNode): Code
   const code: Code = {
     name: fn.name,
     pos: fn.pos,
+    entryPos: entryPosition(fn),
     filename: ctx.filename,
     numLocals: fn.locals.length,
     numPositional: fn.numPositional,

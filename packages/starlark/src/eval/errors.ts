@@ -35,7 +35,8 @@ export function normalizeError(e: unknown): unknown {
     try {
       const m = e.message;
       if (m === "Maximum call stack size exceeded") {
-        return new EvalErrorClass("Starlark stack overflow (call depth exceeds what the host allows)");
+        // Upstream's text; here the host's JS stack ran out first (see MAX_CALL_DEPTH).
+        return new EvalErrorClass("Starlark stack overflow");
       }
       if (m === "Invalid string length" || m === "Invalid array length") {
         return new LimitErrorClass("size", `value too large for the host (${m.toLowerCase()})`);
@@ -51,29 +52,14 @@ export function normalizeError(e: unknown): unknown {
 const EvalErrorClass = StarEvalError;
 const LimitErrorClass = LimitError;
 
-/** Backtraces keep this many innermost and outermost frames; deep recursion elides the middle. */
-const KEEP_FRAMES = 32;
-const omittedFrames = new WeakMap<object, number>();
-
 /** Adds the frame being unwound to the error's backtrace (frames end up outermost first). */
 export function addFrame(e: unknown, fr: Frame): unknown {
   const err = normalizeError(e);
   if (err instanceof StarlarkError) {
-    const frame = {
+    err.addOuterFrame({
       name: fr.name,
       pos: { filename: fr.module.filename, line: fr.pos.line, col: fr.pos.col },
-    };
-    const frames = err.frames;
-    if (frames.length >= 2 * KEEP_FRAMES + 1) {
-      // frames = [outer..., marker, inner...]: drop the innermost outer frame, count it in the marker.
-      const omitted = (omittedFrames.get(err) ?? 0) + 1;
-      omittedFrames.set(err, omitted);
-      frames.splice(KEEP_FRAMES - 1, 2, {
-        name: `... ${omitted} more frames ...`,
-        pos: frames[KEEP_FRAMES - 1]?.pos ?? frame.pos,
-      });
-    }
-    frames.unshift(frame);
+    });
   }
   return err;
 }

@@ -1,6 +1,9 @@
 import type { Arg, CallExpr, Comprehension, DictEntry, Expr, FunctionNode } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
+  ALLOC,
+  addBuiltinFrame,
+  allocSlots,
   callValue,
   dictFromLiteral,
   getAttr,
@@ -31,6 +34,7 @@ import { annotate, claim } from "./errors.js";
 import { compileFormatLiteral, parseSimpleFormat } from "./format-literal.js";
 import type { Cell, ExprFn, Frame } from "./frame.js";
 import { StarFunction } from "./function.js";
+import { slicePosition } from "./instruction-position.js";
 import { forEachValue } from "./iterate.js";
 import { compileRead } from "./names.js";
 import { compilePairLoop, type PairLoop, PairSeq } from "./pair-iteration.js";
@@ -58,9 +62,11 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
       return compileExpr(ctx, e.x);
     case "List": {
       const elems = e.elems.map((x) => compileExpr(ctx, x));
+      const cost = ALLOC.header + ALLOC.slot * elems.length;
       return (fr) => {
         const out = new Array<Value>(elems.length);
         for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
+        fr.thread.alloc(cost);
         return new StarList(out);
       };
     }
@@ -187,11 +193,11 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
         if (v instanceof StarList && typeof key === "number" && key >= 0 && key < v.elems.length) {
           return v.elems[key] as Value;
         }
-        if (v instanceof StarDict) {
-          const r = v.get(key);
-          if (r !== undefined) return r;
-        }
         try {
+          if (v instanceof StarDict) {
+            const r = v.get(key);
+            if (r !== undefined) return r;
+          }
           return getIndex(v, key);
         } catch (err) {
           annotate(err, fr, pos);
@@ -204,14 +210,14 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
       const lo = e.lo ? compileExpr(ctx, e.lo) : none;
       const hi = e.hi ? compileExpr(ctx, e.hi) : none;
       const step = e.step ? compileExpr(ctx, e.step) : none;
-      const pos = e.lbrack;
+      const pos = slicePosition(e);
       return (fr) => {
         const v = x(fr);
         const a = lo(fr);
         const b = hi(fr);
         const c = step(fr);
         try {
-          return slice(v, a, b, c);
+          return slice(v, a, b, c, fr.thread);
         } catch (err) {
           annotate(err, fr, pos);
         }
@@ -224,13 +230,19 @@ export function compileExpr(ctx: CompileContext, e: Expr): ExprFn {
 
 /** A tuple display from its compiled elements. */
 function compileTupleOf(elems: ExprFn[]): ExprFn {
+  const cost = ALLOC.header + ALLOC.slot * elems.length;
   if (elems.length === 2) {
     const [a, b] = elems as [ExprFn, ExprFn];
-    return (fr) => new StarTuple([a(fr), b(fr)]);
+    return (fr) => {
+      const t = new StarTuple([a(fr), b(fr)]);
+      fr.thread.alloc(cost);
+      return t;
+    };
   }
   return (fr) => {
     const out = new Array<Value>(elems.length);
     for (let i = 0; i < elems.length; i++) out[i] = (elems[i] as ExprFn)(fr);
+    fr.thread.alloc(cost);
     return new StarTuple(out);
   };
 }
@@ -241,6 +253,7 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
   const positions = entries.map((en) => en.pos);
   const general: ExprFn = (fr) => {
     const d = new StarDict();
+    fr.thread.alloc(ALLOC.header); // each entry is charged as it is inserted
     for (let i = 0; i < keys.length; i++) {
       const k = (keys[i] as ExprFn)(fr);
       const v = (values[i] as ExprFn)(fr);
@@ -264,10 +277,12 @@ function compileDict(ctx: CompileContext, entries: DictEntry[], pos: Position): 
   // Built by push (not new Array(n)), so that its copies are packed arrays at their exact size.
   const template: Value[] = [];
   for (let i = 0; i < n; i++) template.push(None);
+  const cost = ALLOC.header + ALLOC.entry * n;
   return (fr) => {
     if (n > fr.thread.limits.maxCollectionSize) return general(fr);
     const vals = template.slice();
     for (let i = 0; i < n; i++) vals[i] = (values[i] as ExprFn)(fr);
+    fr.thread.alloc(cost);
     return dictFromLiteral(literalKeys, vals);
   };
 }
@@ -332,12 +347,10 @@ function compileCall(ctx: CompileContext, e: CallExpr): ExprFn {
       }
     };
   }
-  const argFns = e.args.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
+  const compiled = compileArgs(ctx, e.args);
   return (fr) => {
     const f = fnExpr(fr);
-    const args: Value[] = [];
-    const kwargs: [string, Value][] = [];
-    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
+    const [args, kwargs] = evalArgs(fr, compiled, lparen);
     fr.pos = lparen;
     try {
       return callValue(fr.thread, f, args, kwargs);
@@ -359,29 +372,41 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
   // Inline cache: the built-in method for the receiver type last seen at this call site.
   let cachedType = "";
   let cachedMethod: MethodFn | undefined;
-  const invoke = (fr: Frame, x: Value, args: Value[], kwargs: [string, Value][]): Value => {
-    fr.pos = lparen;
+  /**
+   * The attribute is looked up before the arguments are evaluated, as upstream evaluates `x.f`
+   * first: a missing method is reported (at the dot) before any argument runs. Returns the
+   * built-in method, or the attribute's value to call.
+   */
+  const lookup = (fr: Frame, x: Value): MethodFn | Value => {
     const type = typeName(x);
     if (type !== cachedType) {
       cachedMethod = methodOf(type, name);
       cachedType = type;
     }
-    if (cachedMethod !== undefined) {
-      try {
-        return cachedMethod(fr.thread, x, args, kwargs);
-      } catch (err) {
-        claim(err, fr);
-      }
-    }
-    let f: Value;
+    if (cachedMethod !== undefined) return cachedMethod;
     try {
-      f = getAttr(fr.thread, x, name);
+      return getAttr(fr.thread, x, name);
     } catch (err) {
       annotate(err, fr, dotPos);
     }
+  };
+  const invoke = (
+    fr: Frame,
+    x: Value,
+    m: MethodFn | Value,
+    args: Value[],
+    kwargs: [string, Value][],
+  ): Value => {
     fr.pos = lparen;
+    if (typeof m === "function") {
+      try {
+        return m(fr.thread, x, args, kwargs);
+      } catch (err) {
+        claim(addBuiltinFrame(err, name), fr);
+      }
+    }
     try {
-      return callValue(fr.thread, f, args, kwargs);
+      return callValue(fr.thread, m as Value, args, kwargs);
     } catch (err) {
       claim(err, fr);
     }
@@ -389,62 +414,103 @@ function compileMethodCall(ctx: CompileContext, e: CallExpr, dot: Extract<Expr, 
   if (e.args.every((a) => a.kind === "positional")) {
     const fns = e.args.map((a) => compileExpr(ctx, a.value));
     const n = fns.length;
-    if (n === 0) return (fr) => invoke(fr, recv(fr), [], NO_KWARGS);
+    if (n === 0)
+      return (fr) => {
+        const x = recv(fr);
+        return invoke(fr, x, lookup(fr, x), [], NO_KWARGS);
+      };
     if (n === 1) {
       const a0 = fns[0] as ExprFn;
       return (fr) => {
         const x = recv(fr);
-        return invoke(fr, x, [a0(fr)], NO_KWARGS);
+        const m = lookup(fr, x);
+        return invoke(fr, x, m, [a0(fr)], NO_KWARGS);
       };
     }
     return (fr) => {
       const x = recv(fr);
+      const m = lookup(fr, x);
       const args = new Array<Value>(n);
       for (let i = 0; i < n; i++) args[i] = (fns[i] as ExprFn)(fr);
-      return invoke(fr, x, args, NO_KWARGS);
+      return invoke(fr, x, m, args, NO_KWARGS);
     };
   }
-  const argFns = e.args.map((a) => ({ arg: a, fn: compileExpr(ctx, a.value) }));
+  const compiled = compileArgs(ctx, e.args);
   return (fr) => {
     const x = recv(fr);
-    const args: Value[] = [];
-    const kwargs: [string, Value][] = [];
-    for (const { arg, fn } of argFns) addArgument(fr, arg, fn(fr), args, kwargs);
-    return invoke(fr, x, args, kwargs);
+    const m = lookup(fr, x);
+    const [args, kwargs] = evalArgs(fr, compiled, lparen);
+    return invoke(fr, x, m, args, kwargs);
   };
 }
 
-function addArgument(fr: Frame, arg: Arg, v: Value, args: Value[], kwargs: [string, Value][]): void {
-  switch (arg.kind) {
-    case "positional":
-      args.push(v);
-      return;
-    case "named":
-      kwargs.push([arg.name.name, v]);
-      return;
-    case "star": {
-      const it = typeof v === "string" ? undefined : tryIterate(v);
-      if (it === undefined)
-        annotate(new StarEvalError(`argument after * must be iterable, not ${typeName(v)}`), fr, arg.pos);
-      try {
-        for (let x = it.next(); x !== undefined; x = it.next()) args.push(x);
-      } finally {
-        it.done();
-      }
-      return;
+/** The compiled arguments of a call that has named, `*` or `**` arguments. */
+interface CompiledArgs {
+  /** Positional and named arguments in source order. */
+  readonly plain: readonly { readonly name: string | undefined; readonly fn: ExprFn }[];
+  readonly star: ExprFn | undefined;
+  readonly starstar: ExprFn | undefined;
+}
+
+function compileArgs(ctx: CompileContext, argList: readonly Arg[]): CompiledArgs {
+  const plain: { name: string | undefined; fn: ExprFn }[] = [];
+  let star: ExprFn | undefined;
+  let starstar: ExprFn | undefined;
+  for (const a of argList) {
+    const fn = compileExpr(ctx, a.value);
+    if (a.kind === "star") star = fn;
+    else if (a.kind === "starstar") starstar = fn;
+    else plain.push({ name: a.kind === "named" ? a.name.name : undefined, fn });
+  }
+  return { plain, star, starstar };
+}
+
+/**
+ * Evaluates a call's arguments as go.starlark.net does: positional and named ones in source
+ * order, then `*args`, then `**kwargs`; then checks the `**` mapping before the `*` iterable,
+ * reporting either at the call's parenthesis.
+ */
+function evalArgs(fr: Frame, c: CompiledArgs, lparen: Position): [Value[], [string, Value][]] {
+  const args: Value[] = [];
+  const kwargs: [string, Value][] = [];
+  for (const { name, fn } of c.plain) {
+    const v = fn(fr);
+    if (name === undefined) args.push(v);
+    else kwargs.push([name, v]);
+  }
+  const starValue = c.star === undefined ? undefined : c.star(fr);
+  const starstarValue = c.starstar === undefined ? undefined : c.starstar(fr);
+  if (starstarValue !== undefined) {
+    if (!(starstarValue instanceof StarDict)) {
+      annotate(
+        new StarEvalError(`argument after ** must be a mapping, not ${typeName(starstarValue)}`),
+        fr,
+        lparen,
+      );
     }
-    case "starstar": {
-      if (!(v instanceof StarDict)) {
-        annotate(new StarEvalError(`argument after ** must be a mapping, not ${typeName(v)}`), fr, arg.pos);
-      }
-      for (const [k, x] of v.ht.entries()) {
-        if (typeof k !== "string")
-          annotate(new StarEvalError(`keywords must be strings, not ${typeName(k)}`), fr, arg.pos);
-        kwargs.push([k, x]);
-      }
-      return;
+    const items = starstarValue.ht.entries();
+    for (const [k] of items) {
+      if (typeof k !== "string")
+        annotate(new StarEvalError(`keywords must be strings, not ${typeName(k)}`), fr, lparen);
+    }
+    for (const item of items) kwargs.push(item as [string, Value]);
+  }
+  if (starValue !== undefined) {
+    const it = typeof starValue === "string" ? undefined : tryIterate(starValue);
+    if (it === undefined) {
+      annotate(
+        new StarEvalError(`argument after * must be iterable, not ${typeName(starValue)}`),
+        fr,
+        lparen,
+      );
+    }
+    try {
+      for (let x = it.next(); x !== undefined; x = it.next()) args.push(x);
+    } finally {
+      it.done();
     }
   }
+  return [args, kwargs];
 }
 
 /** Adds the comprehension's body to the accumulator (a list's elements or a dict). */
@@ -470,6 +536,7 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
     const body = compileExpr(ctx, e.body);
     emit = (fr: Frame, out: Value[]) => {
       out.push(body(fr));
+      fr.thread.alloc(ALLOC.slot);
       if ((out.length & 0xfff) === 0) fr.thread.checkCollectionSize(out.length);
     };
   }
@@ -495,12 +562,14 @@ function compileComprehension(ctx: CompileContext, e: Comprehension): ExprFn {
   if (e.curly) {
     return (fr) => {
       const d = new StarDict();
+      fr.thread.alloc(ALLOC.header);
       run(fr, d as Value[] & StarDict);
       return d;
     };
   }
   return (fr) => {
     const out: Value[] = [];
+    fr.thread.alloc(ALLOC.header);
     run(fr, out as Value[] & StarDict);
     return new StarList(out);
   };
@@ -517,16 +586,17 @@ function compileMapComprehension(
   general: Emit,
 ): ExprFn {
   const x = compileExpr(ctx, clause.x);
-  const store = compileStore(ctx, clause.vars);
+  const store = compileStore(ctx, clause.vars, clause.pos);
   const vars = clause.vars;
   const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
-  const pairs = compilePairLoop(ctx, clause.x, vars, compileExpr, compileStore);
+  const pairs = compilePairLoop(ctx, clause.x, vars, clause.pos, compileExpr, compileStore);
   return (fr) => {
     const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;
     if (seq instanceof PairSeq) {
       const { first, second, length } = seq;
       const { storeFirst, storeSecond } = pairs as PairLoop;
+      allocSlots(thread, length);
       const out = new Array<Value>(length);
       for (let i = 0; i < length; i++) {
         thread.checkStep();
@@ -538,7 +608,7 @@ function compileMapComprehension(
     }
     if (slot >= 0 && seq instanceof StarRange) {
       const { start, step, length } = seq;
-      thread.checkCollectionSize(length);
+      allocSlots(thread, length);
       const out = new Array<Value>(length);
       const locals = fr.locals;
       for (let i = 0; i < length; i++) {
@@ -551,6 +621,7 @@ function compileMapComprehension(
     if (seq instanceof StarList || seq instanceof StarTuple) {
       const elems = seq.elems;
       const n = elems.length;
+      allocSlots(thread, n);
       const out = new Array<Value>(n);
       const lock = seq instanceof StarList && !seq.frozen;
       if (lock) seq.itercount++;
@@ -566,6 +637,7 @@ function compileMapComprehension(
       return new StarList(out);
     }
     const out: Value[] = [];
+    thread.alloc(ALLOC.header);
     general(fr, out as Value[] & StarDict);
     return new StarList(out);
   };
@@ -578,11 +650,11 @@ function compileComprehensionFor(
   inner: Emit,
 ): Emit {
   const x = compileExpr(ctx, clause.x);
-  const store = compileStore(ctx, clause.vars);
+  const store = compileStore(ctx, clause.vars, clause.pos);
   const vars = clause.vars;
   const slot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
   const pos = clause.pos;
-  const pairs = compilePairLoop(ctx, clause.x, vars, compileExpr, compileStore);
+  const pairs = compilePairLoop(ctx, clause.x, vars, clause.pos, compileExpr, compileStore);
   return (fr, out) => {
     const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;

@@ -9,7 +9,7 @@
  * goes to the value layer's `%`, so the results and error texts are exactly the same.
  */
 import type { Position } from "../syntax/position.js";
-import { flatten, StarTuple, type Value } from "../values/index.js";
+import { ALLOC, flatten, StarTuple, type Value } from "../values/index.js";
 import { slowBinary } from "./binary.js";
 import type { ExprFn } from "./frame.js";
 
@@ -75,7 +75,10 @@ export function compileFormatLiteral(
         const s = convert(v, str);
         if (s !== undefined) {
           const out = head + s + tail;
-          if (out.length <= fr.thread.limits.maxStringLength) return flatten(out);
+          if (out.length <= fr.thread.limits.maxStringLength) {
+            fr.thread.alloc(ALLOC.header + out.length);
+            return flatten(out);
+          }
         }
       }
       return slowBinary(fr, "%", format, b, pos);
@@ -92,7 +95,10 @@ export function compileFormatLiteral(
         if (s === undefined) break;
         out += s + (texts[i + 1] as string);
       }
-      if (i === n && out.length <= fr.thread.limits.maxStringLength) return flatten(out);
+      if (i === n && out.length <= fr.thread.limits.maxStringLength) {
+        fr.thread.alloc(ALLOC.header + out.length);
+        return flatten(out);
+      }
     }
     return slowBinary(fr, "%", format, b, pos);
   };
@@ -120,7 +126,10 @@ function compileTupleDisplayFormat(
       const cb = convert(b, s1);
       if (ca !== undefined && cb !== undefined) {
         const out = head + ca + t1 + cb + t2;
-        if (out.length <= fr.thread.limits.maxStringLength) return flatten(out);
+        if (out.length <= fr.thread.limits.maxStringLength) {
+          fr.thread.alloc(ALLOC.header + out.length);
+          return flatten(out);
+        }
       }
       return slowBinary(fr, "%", format, new StarTuple([a, b]), pos);
     };
@@ -136,7 +145,10 @@ function compileTupleDisplayFormat(
     const cc = convert(c, last);
     if (ca !== undefined && cb !== undefined && cc !== undefined) {
       const out = head + ca + t1 + cb + t2 + cc + tail;
-      if (out.length <= fr.thread.limits.maxStringLength) return flatten(out);
+      if (out.length <= fr.thread.limits.maxStringLength) {
+        fr.thread.alloc(ALLOC.header + out.length);
+        return flatten(out);
+      }
     }
     return slowBinary(fr, "%", format, new StarTuple([a, b, c]), pos);
   };

@@ -5,6 +5,7 @@ import {
   quoteString,
   StarDict,
   EvalError as StarEvalError,
+  StarlarkError,
   StarTuple,
   type Thread,
   type Value,
@@ -16,6 +17,8 @@ import { Cell, Frame, type ModuleState, type StmtFn } from "./frame.js";
 export interface Code {
   readonly name: string;
   readonly pos: Position;
+  /** Where the frame points before the body runs (see instruction-position.ts). */
+  readonly entryPos: Position;
   readonly filename: string;
   readonly numLocals: number;
   /** Parameters that may be given positionally (before any `*`). */
@@ -99,8 +102,21 @@ export class StarFunction implements Callable {
 
   call(thread: Thread, args: Value[], kwargs: [string, Value][]): Value {
     const locals = new Array<Value | Cell | undefined>(this.code.numLocals);
-    bindArguments(this, locals, args, kwargs);
+    try {
+      bindArguments(this, locals, args, kwargs);
+    } catch (e) {
+      throw this.entryFrame(e);
+    }
     return this.invoke(thread, locals);
+  }
+
+  /** An error raised as the call starts (arguments, recursion) gets the callee's frame, as upstream. */
+  private entryFrame(e: unknown): unknown {
+    if (e instanceof StarlarkError) {
+      const { name, filename, entryPos } = this.code;
+      e.addOuterFrame({ name, pos: { filename, line: entryPos.line, col: entryPos.col } });
+    }
+    return e;
   }
 
   /** Runs the body with parameters already bound in `locals`. */
@@ -114,15 +130,22 @@ export class StarFunction implements Callable {
     thread.checkStep();
     const fr = new Frame(locals, this, this.module, thread, code.name, code.pos);
     if (code.recursionAllowed) {
+      // Runaway recursion stops at upstream's limit, long before a host with a big enough stack
+      // (the starlark command's, see cli/main.ts) would run out.
+      if (thread.callDepth >= MAX_CALL_DEPTH)
+        throw this.entryFrame(new StarEvalError("Starlark stack overflow"));
+      thread.callDepth++;
       try {
         code.body(fr);
       } catch (e) {
+        thread.callDepth--;
         throw addFrame(e, fr);
       }
+      thread.callDepth--; // (not in a finally block: that cost fib_rec ~5%)
       return fr.ret ?? None;
     }
     // Without the recursion option, an activation of the same code already on the stack is an error.
-    if (code.active > 0) throw new StarEvalError(`function ${code.name} called recursively`);
+    if (code.active > 0) throw this.entryFrame(new StarEvalError(`function ${code.name} called recursively`));
     code.active++;
     try {
       code.body(fr);
@@ -134,6 +157,9 @@ export class StarFunction implements Callable {
     return fr.ret ?? None;
   }
 }
+
+/** go.starlark.net refuses a call when its thread already has 100,000 frames. */
+export const MAX_CALL_DEPTH = 100_000;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;

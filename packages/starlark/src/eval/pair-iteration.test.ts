@@ -99,9 +99,7 @@ describe("for a, b in enumerate(...) / zip(...) without pair tuples", () => {
     for (const src of programs) expect(run(src), src).toBe(run(viaTuples(src)));
     expect(run(programs[0] as string)).toContain("[(0, 10), (1, 20), (2, 30)]");
     expect(run(programs[1] as string)).toBe("[1, 2, 3, 10, 20, 30] [0, 1, 0, 1] 2\n");
-    expect(run(programs[8] as string)).toBe(
-      "error: enumerate: for parameter iterable: got int, want iterable",
-    );
+    expect(run(programs[8] as string)).toBe("error: enumerate: for parameter 1: got int, want iterable");
     expect(viaTuples(programs[0] as string)).toContain(" in ENUM(");
     expect(run(programs[3] as string)).toBe(
       '{"a": 1, "b": 2, "aa": 1, "bb": 2} {} ["bb", "bbbb"] {1: "aa", 2: "bb"}\n',

@@ -57,13 +57,14 @@ export function compilePairLoop(
   ctx: CompileContext,
   x: Expr,
   vars: Expr,
+  forPos: Position,
   compileExpr: (ctx: CompileContext, e: Expr) => ExprFn,
-  compileStore: (ctx: CompileContext, e: Expr) => StoreFn,
+  compileStore: (ctx: CompileContext, e: Expr, pos: Position) => StoreFn,
 ): PairLoop | undefined {
   const targets = vars.kind === "Paren" ? vars.x : vars;
   if (targets.kind !== "Tuple" || targets.elems.length !== 2) return undefined;
-  const storeFirst = compileStore(ctx, targets.elems[0] as Expr);
-  const storeSecond = compileStore(ctx, targets.elems[1] as Expr);
+  const storeFirst = compileStore(ctx, targets.elems[0] as Expr, forPos);
+  const storeSecond = compileStore(ctx, targets.elems[1] as Expr, forPos);
   if (
     x.kind === "Call" &&
     x.fn.kind === "Dot" &&

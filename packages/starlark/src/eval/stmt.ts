@@ -1,4 +1,4 @@
-import { nearestName } from "../resolve/spell.js";
+import { nearest } from "../spell/spell.js";
 import type { AssignStmt, BinaryOp, Expr, ForStmt, LoadStmt, Stmt } from "../syntax/ast.js";
 import type { Position } from "../syntax/position.js";
 import {
@@ -137,7 +137,7 @@ function compileAssign(ctx: CompileContext, s: AssignStmt): StmtFn {
     lhs.elems.length <= 8
   ) {
     const values = rhs.elems.map((e) => compileExpr(ctx, e));
-    const stores = lhs.elems.map((e) => compileStore(ctx, e));
+    const stores = lhs.elems.map((e) => compileStore(ctx, e, s.opPos));
     const n = values.length;
     if (n === 2) {
       const [va, vb] = values as [ExprFn, ExprFn];
@@ -165,7 +165,7 @@ function compileAssign(ctx: CompileContext, s: AssignStmt): StmtFn {
       return NORMAL;
     };
   }
-  const store = compileStore(ctx, lhs);
+  const store = compileStore(ctx, lhs, s.opPos);
   return (fr) => {
     store(fr, value(fr));
     return NORMAL;
@@ -279,8 +279,8 @@ function compileFor(ctx: CompileContext, s: ForStmt): StmtFn {
   const pos = s.pos;
   const vars = s.vars;
   const localSlot = vars.kind === "Ident" && vars.binding?.scope === "local" ? vars.binding.index : -1;
-  const store = compileStore(ctx, vars);
-  const pairs = compilePairLoop(ctx, s.x, vars, compileExpr, compileStore);
+  const store = compileStore(ctx, vars, pos);
+  const pairs = compilePairLoop(ctx, s.x, vars, pos, compileExpr, compileStore);
   return (fr) => {
     const seq = pairs === undefined ? x(fr) : pairs.evaluate(fr);
     const thread = fr.thread;
@@ -372,8 +372,9 @@ function compileLoad(s: LoadStmt): StmtFn {
     for (const b of bindings) {
       const v = members instanceof Map ? members.get(b.from) : (members as Record<string, Value>)[b.from];
       if (v === undefined) {
-        const names = members instanceof Map ? [...members.keys()] : Object.keys(members);
-        const hint = nearestName(b.from, names);
+        // Sorted, as upstream offers the module's StringDict.Keys().
+        const names = (members instanceof Map ? [...members.keys()] : Object.keys(members)).sort();
+        const hint = nearest(b.from, names);
         const msg = `load: name ${b.from} not found in module ${module}${hint ? ` (did you mean ${hint}?)` : ""}`;
         annotate(new StarEvalError(msg), fr, b.pos);
       }

@@ -1,4 +1,5 @@
 import type { Expr } from "../syntax/ast.js";
+import type { Position } from "../syntax/position.js";
 import { StarTuple, setField, setIndex, type Value } from "../values/index.js";
 import type { CompileContext } from "./context.js";
 import { annotate } from "./errors.js";
@@ -7,15 +8,18 @@ import type { ExprFn, Frame } from "./frame.js";
 import { unpackValues } from "./iterate.js";
 import { compileWrite, type StoreFn } from "./names.js";
 
-/** Compiles an assignment target (name, x[i], x.f, or a tuple/list of targets). */
-export function compileStore(ctx: CompileContext, lhs: Expr): StoreFn {
+/**
+ * Compiles an assignment target (name, x[i], x.f, or a tuple/list of targets). `pos` is where
+ * an unpacking error is reported: the `=` of an assignment, the `for` of a loop or clause.
+ */
+export function compileStore(ctx: CompileContext, lhs: Expr, pos: Position): StoreFn {
   switch (lhs.kind) {
     case "Ident": {
       if (lhs.binding === undefined) throw new Error(`internal error: unresolved name ${lhs.name}`);
       return compileWrite(lhs.binding);
     }
     case "Paren":
-      return compileStore(ctx, lhs.x);
+      return compileStore(ctx, lhs.x, pos);
     case "Index": {
       const x = compileExpr(ctx, lhs.x);
       const k = compileExpr(ctx, lhs.index);
@@ -45,9 +49,8 @@ export function compileStore(ctx: CompileContext, lhs: Expr): StoreFn {
     }
     case "Tuple":
     case "List": {
-      const stores = lhs.elems.map((e) => compileStore(ctx, e));
+      const stores = lhs.elems.map((e) => compileStore(ctx, e, pos));
       const n = stores.length;
-      const pos = lhs.pos;
       if (n === 2) {
         // for k, v in d.items(): the common case, without the generic unpacking call.
         const [s0, s1] = stores as [StoreFn, StoreFn];

@@ -24,7 +24,7 @@ describe("host API", () => {
     } catch (e) {
       expect(e).toBeInstanceOf(StarlarkSyntaxErrors);
       expect((e as StarlarkSyntaxErrors).errors).toEqual([
-        { filename: "s.star", line: 4, col: 1, msg: "got newline, want primary expression" },
+        { filename: "s.star", line: 3, col: 8, msg: "got newline, want primary expression" },
       ]);
     }
     try {

@@ -1,4 +1,8 @@
-/** json.encode with go.starlark.net's output (sorted dict keys, compact) and error texts. */
+/**
+ * json.encode as the newest go.starlark.net writes it (lib/json): compact, dict keys sorted,
+ * strings quoted by jsonQuote, and its error texts, each nested value's error prefixed with
+ * where it was found ("at list index 0: in dict key "a": cannot encode ...").
+ */
 import { attrNames, tryGetAttr } from "../values/attrs.js";
 import { StarDict } from "../values/dict.js";
 import { StarEvalError } from "../values/errors.js";
@@ -6,52 +10,14 @@ import { formatFloatG } from "../values/float-format.js";
 import { StarList, StarTuple } from "../values/list.js";
 import { tryIterate } from "../values/ops.js";
 import { quoteString } from "../values/repr.js";
-import { decodeRuneAt } from "../values/strings.js";
-import { checkStringLength, type Thread } from "../values/thread.js";
-import {
-  Builtin,
-  isCallable,
-  None,
-  StarFloat,
-  type StarValue,
-  typeName,
-  type Value,
-} from "../values/value.js";
-
-const HEX = "0123456789abcdef";
-
-function u4(c: number): string {
-  return `\\u${HEX[(c >> 12) & 15]}${HEX[(c >> 8) & 15]}${HEX[(c >> 4) & 15]}${HEX[c & 15]}`;
-}
-
-/** A JSON string literal for a byte string; invalid UTF-8 becomes U+FFFD. */
-export function jsonQuote(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; ) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) {
-      if (c === 0x22) out += '\\"';
-      else if (c === 0x5c) out += "\\\\";
-      else if (c === 0x0a) out += "\\n";
-      else if (c === 0x0d) out += "\\r";
-      else if (c === 0x09) out += "\\t";
-      else if (c < 0x20) out += u4(c);
-      else out += s[i];
-      i++;
-      continue;
-    }
-    const { rune, size } = decodeRuneAt(s, i);
-    if (rune === 0xfffd && size === 1) out += "\\ufffd";
-    else if (rune === 0x2028 || rune === 0x2029) out += u4(rune);
-    else out += s.slice(i, i + size);
-    i += size;
-  }
-  return `${out}"`;
-}
+import { allocString, checkStringLength, type Thread } from "../values/thread.js";
+import { None, StarFloat, type StarValue, typeName, type Value } from "../values/value.js";
+import { jsonQuote } from "./quote.js";
 
 class Encoder {
   out: string[] = [];
   size = 0;
+  private readonly path: StarValue[] = [];
   constructor(private readonly thread: Thread | undefined) {}
 
   emit(s: string): void {
@@ -60,7 +26,7 @@ class Encoder {
     if (this.size > 1 << 16) checkStringLength(this.thread, this.size);
   }
 
-  encode(v: Value, path: StarValue[]): void {
+  encode(v: Value): void {
     switch (typeof v) {
       case "boolean":
         this.emit(v ? "true" : "false");
@@ -84,78 +50,90 @@ class Encoder {
       this.emit(formatFloatG(v.value));
       return;
     }
-    if (path.includes(v)) throw new StarEvalError(`cycle in JSON structure`);
+    if (this.path.includes(v)) throw new StarEvalError("cycle in JSON structure");
+    this.path.push(v);
+    try {
+      this.encodeComposite(v);
+    } finally {
+      this.path.pop();
+    }
+  }
+
+  private encodeComposite(v: StarValue): void {
     if (v instanceof StarDict) {
       const entries = v.ht.entries();
       for (const [k] of entries) {
-        if (typeof k !== "string") throw new StarEvalError(`dict has ${typeName(k)} key, want string`);
+        if (typeof k !== "string") throw new StarEvalError(`${v.type} has ${typeName(k)} key, want string`);
       }
       entries.sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1));
-      path.push(v);
       this.emit("{");
       entries.forEach(([k, val], i) => {
         if (i > 0) this.emit(",");
         this.emit(jsonQuote(k as string));
         this.emit(":");
-        this.nested(() => this.encode(val, path), `in dict key ${quoteString(k as string)}`);
+        this.nested(val, `in ${v.type} key ${quoteString(k as string)}`);
       });
       this.emit("}");
-      path.pop();
       return;
     }
     if (v instanceof StarList || v instanceof StarTuple) {
-      path.push(v);
       this.emit("[");
       v.elems.forEach((e, i) => {
         if (i > 0) this.emit(",");
-        this.nested(() => this.encode(e, path), `at ${v instanceof StarList ? "list" : "tuple"} index ${i}`);
+        this.nested(e, `at ${v.type} index ${i}`);
       });
       this.emit("]");
-      path.pop();
-      return;
-    }
-    if (isCallable(v) || v instanceof Builtin) {
-      throw new StarEvalError(`cannot encode ${typeName(v)} as JSON`);
-    }
-    if (typeof v.attrNames === "function") {
-      const names = attrNames(v);
-      path.push(v);
-      this.emit("{");
-      names.forEach((name, i) => {
-        if (i > 0) this.emit(",");
-        this.emit(jsonQuote(name));
-        this.emit(":");
-        const field = tryGetAttr(v, name) ?? None;
-        this.nested(() => this.encode(field, path), `in field .${name}`);
-      });
-      this.emit("}");
-      path.pop();
       return;
     }
     const it = tryIterate(v);
     if (it !== undefined) {
-      path.push(v);
       this.emit("[");
       try {
         let i = 0;
         for (let e = it.next(); e !== undefined; e = it.next(), i++) {
           if (i > 0) this.emit(",");
-          this.encode(e, path);
+          this.nested(e, `at ${v.type} index ${i}`);
         }
       } finally {
         it.done();
       }
       this.emit("]");
-      path.pop();
       return;
     }
-    throw new StarEvalError(`cannot encode ${typeName(v)} as JSON`);
+    // Values with attributes (struct, module, bytes with its elems method): an object of their fields.
+    const names = attrNames(v);
+    if (names.length > 0 || typeof v.getAttr === "function") {
+      this.emit("{");
+      names.forEach((name, i) => {
+        let field: Value | undefined;
+        try {
+          field = tryGetAttr(v, name);
+        } catch (e) {
+          if (e instanceof StarEvalError && e.kind === "eval") {
+            throw new StarEvalError(`cannot access attribute ${v.type}.${name}: ${e.message}`);
+          }
+          throw e;
+        }
+        if (field === undefined) {
+          throw new StarEvalError(
+            `missing attribute ${v.type}.${name} (despite ${quoteString(name)} appearing in dir()`,
+          );
+        }
+        if (i > 0) this.emit(",");
+        this.emit(jsonQuote(name));
+        this.emit(":");
+        this.nested(field, `in field .${name}`);
+      });
+      this.emit("}");
+      return;
+    }
+    throw new StarEvalError(`cannot encode ${v.type} as JSON`);
   }
 
-  /** Prefixes errors from a nested value with where it was found. */
-  private nested(fn: () => void, where: string): void {
+  /** Encodes a nested value, prefixing its errors with where it was found. */
+  private nested(v: Value, where: string): void {
     try {
-      fn();
+      this.encode(v);
     } catch (e) {
       if (e instanceof StarEvalError && e.kind === "eval") throw new StarEvalError(`${where}: ${e.message}`);
       throw e;
@@ -167,12 +145,12 @@ class Encoder {
 export function jsonEncode(v: Value, thread?: Thread): string {
   const enc = new Encoder(thread);
   try {
-    enc.encode(v, []);
+    enc.encode(v);
   } catch (e) {
     if (e instanceof RangeError) throw new StarEvalError("nesting too deep");
     throw e;
   }
   const s = enc.out.join("");
-  checkStringLength(thread, s.length);
+  allocString(thread, s.length);
   return s;
 }

@@ -1,72 +1,62 @@
-/** json.indent: re-indents valid JSON like Go's encoding/json.Indent. */
+/**
+ * json.indent: Go's encoding/json.Indent, which go.starlark.net calls: leading white space is
+ * dropped, the value is laid out one element per line, and trailing white space is kept; invalid
+ * input fails with the scanner's error ("invalid character 'x' looking for beginning of value").
+ */
 import { StarEvalError } from "../values/errors.js";
-import { checkStringLength, type Thread } from "../values/thread.js";
-import { jsonDecode, quoteRune } from "./decode.js";
+import { allocString, checkStringLength, type Thread } from "../values/thread.js";
+import { JsonScanner, Scan } from "./scanner.js";
 
 export function jsonIndent(s: string, prefix: string, indent: string, thread?: Thread): string {
-  try {
-    jsonDecode(s);
-  } catch (e) {
-    if (e instanceof StarEvalError) {
-      const m = /^at offset (\d+), /.exec(e.message);
-      const at = m ? Number(m[1]) : 0;
-      const ch = s[at];
-      throw new StarEvalError(
-        ch === undefined
-          ? "unexpected end of JSON input"
-          : `invalid character ${quoteRune(ch)} looking for beginning of value`,
-      );
-    }
-    throw e;
-  }
+  const scan = new JsonScanner();
   let out = "";
+  let needIndent = false;
   let depth = 0;
-  let needIndent = false; // an opening bracket was just written
   const newline = () => {
     out += `\n${prefix}${indent.repeat(depth)}`;
   };
   for (let i = 0; i < s.length; i++) {
-    const c = s[i] as string;
-    if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
-    if (needIndent && c !== "]" && c !== "}") {
+    const c = s.charCodeAt(i);
+    const v = scan.step(scan, c);
+    if (v === Scan.SkipSpace) continue;
+    if (v === Scan.Error) break;
+    if (needIndent && v !== Scan.EndObject && v !== Scan.EndArray) {
       needIndent = false;
       depth++;
       newline();
     }
+    if (v === Scan.Continue) {
+      out += s[i];
+      continue;
+    }
     switch (c) {
-      case '"': {
-        let j = i + 1;
-        while (s[j] !== '"') j += s[j] === "\\" ? 2 : 1;
-        out += s.slice(i, j + 1);
-        i = j;
-        break;
-      }
-      case "{":
-      case "[":
-        out += c;
+      case 0x7b: // {
+      case 0x5b: // [
         needIndent = true;
+        out += s[i];
         break;
-      case ",":
-        out += c;
+      case 0x2c: // ,
+        out += ",";
         newline();
         break;
-      case ":":
+      case 0x3a: // :
         out += ": ";
         break;
-      case "}":
-      case "]":
+      case 0x7d: // }
+      case 0x5d: // ]
         if (needIndent) needIndent = false;
         else {
           depth--;
           newline();
         }
-        out += c;
+        out += s[i];
         break;
       default:
-        out += c;
+        out += s[i];
     }
     if (out.length > 1 << 16) checkStringLength(thread, out.length);
   }
-  checkStringLength(thread, out.length);
+  if (scan.eof() === Scan.Error) throw new StarEvalError(scan.err as string);
+  allocString(thread, out.length);
   return out;
 }

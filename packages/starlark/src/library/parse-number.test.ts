@@ -14,8 +14,25 @@ describe("parseFloatLiteral", () => {
       { numRuns: 500 },
     );
   });
-  it.each(["1.1abc", "1e100.0", "1.2.3", "one", "", " 1", "1_0", "0x1p3"])("rejects %j", (s) => {
-    expect(parseFloatLiteral(s)).toEqual({ ok: false, error: "invalid" });
+  it.each(["1.1abc", "1e100.0", "1.2.3", "one", "", " 1", "1__0", "_1", "1_", "0x10", ".", "e5", "0x1.8"])(
+    "rejects %j, as Go's strconv.ParseFloat",
+    (s) => {
+      expect(parseFloatLiteral(s)).toEqual({ ok: false, error: "invalid" });
+    },
+  );
+  it.each<[string, number]>([
+    ["1_0", 10],
+    ["1_000.5", 1000.5],
+    ["0x1p3", 8],
+    ["0x1.8p1", 3],
+    ["0X_1P-1", 0.5],
+    [".5e1", 5],
+    ["+.5", 0.5],
+    ["5.", 5],
+    ["1e-400", 0],
+    ["-Infinity", Number.NEGATIVE_INFINITY],
+  ])("accepts %j as Go's strconv.ParseFloat does", (s, want) => {
+    expect(parseFloatLiteral(s)).toEqual({ ok: true, value: want });
   });
   it("reports overflow separately", () => {
     expect(parseFloatLiteral("1e1000")).toEqual({ ok: false, error: "too large" });

@@ -60,11 +60,14 @@ export function parseIntLiteral(s: string, base: number): number | bigint | unde
   return normInt(neg ? -big : big);
 }
 
-const DECIMAL_FLOAT = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
-
 export type FloatParse = { ok: true; value: number } | { ok: false; error: "invalid" | "too large" };
 
-/** Parses a float literal as Go's strconv.ParseFloat does (plus inf/nan spellings). */
+/**
+ * Parses a float as Go's strconv.ParseFloat(s, 64) does, which go.starlark.net's float() uses:
+ * decimal or hexadecimal (`0x1.8p3`, exponent required) mantissas, `_` between digits, and the
+ * spellings inf/infinity/nan in any case with an optional sign. Overflow is "too large";
+ * underflow rounds to zero.
+ */
 export function parseFloatLiteral(s: string): FloatParse {
   switch (s.toLowerCase()) {
     case "inf":
@@ -80,8 +83,75 @@ export function parseFloatLiteral(s: string): FloatParse {
     case "-nan":
       return { ok: true, value: Number.NaN };
   }
-  if (!DECIMAL_FLOAT.test(s)) return { ok: false, error: "invalid" };
-  const v = Number(s);
+  const m = FLOAT_SYNTAX.exec(s);
+  if (m === null || !underscoresOk(s)) return { ok: false, error: "invalid" };
+  const [, sign, hexPrefix, hexInt, hexFrac, decInt, decFrac, exp] = m;
+  const intDigits = hexInt ?? decInt ?? "";
+  const fracDigits = hexFrac ?? decFrac ?? "";
+  const plain = (x: string) => x.replace(/_/g, "");
+  if (plain(intDigits) === "" && plain(fracDigits) === "") return { ok: false, error: "invalid" };
+  let v: number;
+  if (hexPrefix !== undefined) {
+    if (exp === undefined || !/^[pP]/.test(exp)) return { ok: false, error: "invalid" };
+    const digits = plain(intDigits) + plain(fracDigits);
+    const e = Number(exp.slice(1)) - 4 * plain(fracDigits).length;
+    v = scaleByPowerOfTwo(digits === "" ? 0n : BigInt(`0x${digits}`), e);
+  } else {
+    if (exp !== undefined && /^[pP]/.test(exp)) return { ok: false, error: "invalid" };
+    v = Number(`${plain(intDigits)}.${plain(fracDigits)}0${exp ?? ""}`);
+  }
+  if (sign === "-") v = -v;
   if (!Number.isFinite(v)) return { ok: false, error: "too large" };
   return { ok: true, value: v };
+}
+
+/** sign, 0x, integer digits, fraction digits, exponent (e/E decimal, p/P binary). */
+const FLOAT_SYNTAX =
+  /^([+-])?(?:(0[xX])([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?|([0-9_]*)(?:\.([0-9_]*))?)([eEpP][+-]?[0-9_]+)?$/;
+
+/** Go's underscoreOK: `_` only between digits, or between a base prefix and a digit. */
+function underscoresOk(s: string): boolean {
+  let i = 0;
+  if (s[0] === "+" || s[0] === "-") i = 1;
+  let saw = "^";
+  let hex = false;
+  if (s.length - i >= 2 && s[i] === "0" && /[bBoOxX]/.test(s[i + 1] ?? "")) {
+    hex = s[i + 1] === "x" || s[i + 1] === "X";
+    saw = "0";
+    i += 2;
+  }
+  for (; i < s.length; i++) {
+    const c = s[i] as string;
+    if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) {
+      saw = "0";
+      continue;
+    }
+    if (c === "_") {
+      if (saw !== "0") return false;
+      saw = "_";
+      continue;
+    }
+    if (saw === "_") return false;
+    saw = "!";
+  }
+  return saw !== "_";
+}
+
+/** m * 2^e rounded once to the nearest double (ties to even), as Go's hexadecimal parsing. */
+function scaleByPowerOfTwo(m: bigint, e: number): number {
+  if (m === 0n) return 0;
+  const bits = m.toString(2).length;
+  // Keep 64 significant bits plus a sticky bit so that Number() rounds exactly once.
+  if (bits > 64) {
+    const drop = bits - 64;
+    const sticky = (m & ((1n << BigInt(drop)) - 1n)) !== 0n ? 1n : 0n;
+    m = (m >> BigInt(drop)) | sticky;
+    e += drop;
+  }
+  // Numbers below 2^64 convert exactly enough: Number(m) rounds to 53 bits, then the power of
+  // two is applied in steps that stay exact until the result under- or overflows.
+  let v = Number(m);
+  if (e > 0) for (; e > 0; e -= Math.min(e, 1000)) v *= 2 ** Math.min(e, 1000);
+  else for (; e < 0; e += Math.min(-e, 1000)) v /= 2 ** Math.min(-e, 1000);
+  return v;
 }

@@ -1,6 +1,9 @@
 /**
- * The universal built-in functions of go.starlark.net (the 2021 conformance snapshot),
- * with its argument handling and error texts.
+ * The universal built-in functions of go.starlark.net (starlark/library.go of the newest
+ * version), with its argument handling and exact error texts: some built-ins unpack their
+ * arguments by name (`int`, `sorted`, `fail`'s `sep`), most by position, and a few check them
+ * by hand with their own wording (`float got 2 arguments, wants 1`, `str does not accept
+ * keyword arguments`); each is written as upstream writes it.
  */
 import { attrNames, tryGetAttr } from "../values/attrs.js";
 import { StarBytes } from "../values/bytes.js";
@@ -8,24 +11,32 @@ import { StarDict } from "../values/dict.js";
 import { StarEvalError } from "../values/errors.js";
 import { floatToInt, intToFloat } from "../values/int.js";
 import { StarList, StarTuple } from "../values/list.js";
+import { nameErr } from "../values/methods/common.js";
 import { updateDict } from "../values/methods/dict-methods.js";
 import { compare, hashString, iterableToArray, iterableView, len as lenOf, truth } from "../values/ops.js";
-import { StarRange } from "../values/range.js";
+import { makeRange } from "../values/range.js";
 import { repr, str } from "../values/repr.js";
 import { StarSet } from "../values/set.js";
+import { decodeRuneAt, fnv32, runeCount, runeToByteString, utf8Transcode } from "../values/strings.js";
+import { ALLOC, allocSlots, allocString, checkStringLength, type Thread } from "../values/thread.js";
 import {
-  bytesToByteString,
-  decodeByteStringToUtf8,
-  decodeRuneAt,
-  runeCount,
-  runeToByteString,
-} from "../values/strings.js";
-import { checkCollectionSize, checkStringLength, type Thread } from "../values/thread.js";
+  ArgError,
+  asBool,
+  asCallable,
+  asInt32,
+  asInt64,
+  asIterable,
+  asString,
+  asUint8,
+  asValue,
+  param,
+  unpackArgs,
+  unpackPositionalArgs,
+} from "../values/unpack.js";
 import {
   Builtin,
   type BuiltinFn,
   callValue,
-  isCallable,
   None,
   StarFloat,
   typeName,
@@ -35,144 +46,142 @@ import "../values/percent.js";
 import "../values/methods/index.js";
 import { parseFloatLiteral, parseIntLiteral } from "./parse-number.js";
 import { stableSort } from "./sort.js";
-import { unpackArgs, unpackPositional } from "./unpack.js";
 
-/** Elements of an iterable argument without copying lists/tuples (read-only consumers that run no Starlark code). */
-function iterableViewParam(
-  fnName: string,
-  param: string | number,
-  v: Value,
-  thread?: Thread,
-): readonly Value[] {
-  const elems = typeof v === "string" ? undefined : iterableView(v, thread);
-  if (elems === undefined) {
-    throw new StarEvalError(`${fnName}: for parameter ${param}: got ${typeName(v)}, want iterable`);
-  }
-  return elems;
+/** Go's `len(kwargs) > 0` check with the "X does not accept keyword arguments" wording. */
+function noKeywords(fnName: string, kwargs: readonly (readonly [string, Value])[]): void {
+  if (kwargs.length > 0) throw new StarEvalError(`${fnName} does not accept keyword arguments`);
 }
 
-/** Elements of an iterable argument; strings are not iterable in Starlark. */
-function iterableParam(fnName: string, param: string | number, v: Value, thread?: Thread): Value[] {
-  const elems = typeof v === "string" ? undefined : iterableToArray(v, thread);
-  if (elems === undefined) {
-    throw new StarEvalError(`${fnName}: for parameter ${param}: got ${typeName(v)}, want iterable`);
-  }
-  return elems;
-}
-
-/** The 32-bit range go.starlark.net imposes on range() arguments. */
-function int32Param(fnName: string, param: number, v: Value): number {
-  if (typeof v === "number" && v >= -(2 ** 31) && v < 2 ** 31) return v;
-  if (typeof v === "number" || typeof v === "bigint") {
-    throw new StarEvalError(
-      `${fnName}: for parameter ${param}: ${v} out of range (want value in signed 32-bit range)`,
-    );
-  }
-  throw new StarEvalError(`${fnName}: for parameter ${param}: got ${typeName(v)}, want int`);
-}
-
-/** abs(x) for int or float (current go.starlark.net). */
 const abs: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("abs", args, kwargs, 1, 1);
+  const [x] = unpackPositionalArgs("abs", args, kwargs, 1, [asValue]) as [Value];
   if (typeof x === "number") return Math.abs(x);
   if (typeof x === "bigint") return x < 0n ? -x : x;
   if (x instanceof StarFloat)
     return x.value < 0 || Object.is(x.value, -0) ? new StarFloat(Math.abs(x.value)) : x;
-  throw new StarEvalError(`abs: got ${typeName(x as Value)}, want int or float`);
+  throw new StarEvalError(`got ${typeName(x)}, want int or float`);
 };
 
 const all: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("all", args, kwargs, 1, 1);
-  for (const e of iterableViewParam("all", 1, x as Value, t)) if (!truth(e)) return false;
+  const [x] = unpackPositionalArgs("all", args, kwargs, 1, [asIterable]) as [Value];
+  for (const e of iterableView(x, t) ?? []) if (!truth(e)) return false;
   return true;
 };
 
 const any: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("any", args, kwargs, 1, 1);
-  for (const e of iterableViewParam("any", 1, x as Value, t)) if (truth(e)) return true;
+  const [x] = unpackPositionalArgs("any", args, kwargs, 1, [asIterable]) as [Value];
+  for (const e of iterableView(x, t) ?? []) if (truth(e)) return true;
   return false;
 };
 
 const bool: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("bool", args, kwargs, 0, 1);
+  const [x] = unpackPositionalArgs("bool", args, kwargs, 0, [asValue]) as [Value | undefined];
   return x === undefined ? false : truth(x);
 };
 
-/** bytes(x): from a string (its UTF-8 bytes), bytes, or an iterable of ints in 0..255. */
+/** bytes(x): from a string (invalid UTF-8 replaced by U+FFFD), bytes, or an iterable of ints in 0..255. */
 const bytes: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("bytes", args, kwargs, 1, 1);
-  if (typeof x === "string") return new StarBytes(x);
+  noKeywords("bytes", kwargs);
+  if (args.length !== 1) throw new StarEvalError(`bytes: got ${args.length} arguments, want exactly 1`);
+  const x = args[0] as Value;
   if (x instanceof StarBytes) return x;
-  const elems = iterableToArray(x as Value, t);
+  if (typeof x === "string") return new StarBytes(utf8Transcode(x));
+  const elems = typeof x === "object" ? iterableToArray(x, t) : undefined;
   if (elems === undefined) {
-    throw new StarEvalError(`bytes: got ${typeName(x as Value)}, want string, bytes, or iterable of ints`);
+    throw new StarEvalError(`bytes: got ${typeName(x)}, want string, bytes, or iterable of ints`);
   }
-  checkStringLength(t, elems.length);
-  const codes: number[] = [];
-  elems.forEach((e, i) => {
-    if (typeof e !== "number" || e < 0 || e > 255) {
-      const what =
-        typeof e === "number" || typeof e === "bigint" ? `${e} out of range` : `got ${typeName(e)}, want int`;
-      throw new StarEvalError(`bytes: at index ${i}, ${what}`);
+  allocString(t, elems.length);
+  let out = "";
+  for (let i = 0; i < elems.length; i++) {
+    try {
+      out += String.fromCharCode(asUint8(elems[i] as Value));
+    } catch (e) {
+      if (e instanceof ArgError) throw new StarEvalError(`bytes: at index ${i}, ${e.message}`);
+      throw e;
     }
-    codes.push(e);
-  });
-  return new StarBytes(bytesToByteString(Uint8Array.from(codes)));
+  }
+  return new StarBytes(out);
 };
 
 const chr: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("chr", args, kwargs, 1, 1);
-  if (typeof x !== "number" && typeof x !== "bigint") {
-    throw new StarEvalError(`chr: got ${typeName(x as Value)}, want int`);
+  noKeywords("chr", kwargs);
+  if (args.length !== 1) throw new StarEvalError(`chr: got ${args.length} arguments, want 1`);
+  let i: number;
+  try {
+    i = asInt32(args[0] as Value);
+  } catch (e) {
+    if (e instanceof ArgError) throw new StarEvalError(`chr: ${e.message}`);
+    throw e;
   }
-  if (x < 0) throw new StarEvalError(`chr: Unicode code point ${x} out of range (<0)`);
-  if (x > 0x10ffff) {
+  if (i < 0) throw new StarEvalError(`chr: Unicode code point ${i} out of range (<0)`);
+  if (i > 0x10ffff) {
     throw new StarEvalError(
-      `chr: Unicode code point U+${x.toString(16).toUpperCase()} out of range (>0x10FFFF)`,
+      `chr: Unicode code point U+${i.toString(16).toUpperCase()} out of range (>0x10FFFF)`,
     );
   }
-  return runeToByteString(Number(x));
+  return runeToByteString(i);
 };
 
 const dict: BuiltinFn = (t, args, kwargs) => {
+  if (args.length > 1) throw new StarEvalError(`dict: got ${args.length} arguments, want at most 1`);
   const d = new StarDict();
-  updateDict("dict", d, args, kwargs, t);
+  t.alloc(ALLOC.header);
+  try {
+    updateDict(d, args, kwargs, t);
+  } catch (e) {
+    throw nameErr("dict", e);
+  }
   return d;
 };
 
 const dir: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("dir", args, kwargs, 1, 1);
-  return new StarList(attrNames(x as Value));
+  noKeywords("dir", kwargs);
+  if (args.length !== 1) throw new StarEvalError(`dir: got ${args.length} arguments, want 1`);
+  return new StarList(attrNames(args[0] as Value));
 };
 
 const enumerate: BuiltinFn = (t, args, kwargs) => {
-  const [it, startv] = unpackArgs("enumerate", args, kwargs, ["iterable", "start?"]);
-  const elems = iterableViewParam("enumerate", "iterable", it as Value, t);
-  let start = 0;
-  if (startv !== undefined) {
-    if (typeof startv !== "number") {
-      throw new StarEvalError(`enumerate: for parameter start: got ${typeName(startv)}, want int`);
-    }
-    start = startv;
+  const [it, startv] = unpackPositionalArgs("enumerate", args, kwargs, 1, [asIterable, asInt64]) as [
+    Value,
+    number | bigint | undefined,
+  ];
+  const elems = iterableView(it, t) ?? [];
+  allocSlots(t, elems.length);
+  t.alloc((ALLOC.header + 2 * ALLOC.slot) * elems.length);
+  const start = startv ?? 0;
+  if (typeof start === "number" && Number.isSafeInteger(start + elems.length)) {
+    return new StarList(elems.map((e, i) => new StarTuple([start + i, e])));
   }
-  return new StarList(elems.map((e, i) => new StarTuple([start + i, e])));
+  const big = BigInt(start);
+  return new StarList(elems.map((e, i) => new StarTuple([normBig(big + BigInt(i)), e])));
 };
 
-const fail: BuiltinFn = (t, args, kwargs) => {
-  const [sepv] = unpackArgs("fail", [], kwargs, ["sep?"]);
-  let sep = " ";
-  if (sepv !== undefined) {
-    if (typeof sepv !== "string")
-      throw new StarEvalError(`fail: for parameter sep: got ${typeName(sepv)}, want string`);
-    sep = sepv;
+function normBig(b: bigint): number | bigint {
+  return b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b;
+}
+
+/** The text of print/fail arguments: strings as they are, anything else as repr. */
+function joinArgs(args: readonly Value[], sep: string, thread: Thread, bytesRaw: boolean): string {
+  let out = "";
+  for (let i = 0; i < args.length; i++) {
+    if (i > 0) out += sep;
+    const a = args[i] as Value;
+    out += bytesRaw && a instanceof StarBytes ? a.data : str(a, thread);
+    if (out.length > 4096) checkStringLength(thread, out.length);
   }
-  const msg = `fail: ${args.map((a) => str(a, t)).join(sep)}`;
-  throw new StarEvalError(msg);
+  allocString(thread, out.length);
+  return out;
+}
+
+const fail: BuiltinFn = (t, args, kwargs) => {
+  const [sep] = unpackArgs("fail", [], kwargs, [param("sep?", asString)]) as [string | undefined];
+  throw new StarEvalError(`fail: ${joinArgs(args, sep ?? " ", t, false)}`);
 };
 
 const float: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("float", args, kwargs, 0, 1);
-  if (x === undefined) return new StarFloat(0);
+  noKeywords("float", kwargs);
+  if (args.length === 0) return new StarFloat(0);
+  if (args.length !== 1) throw new StarEvalError(`float got ${args.length} arguments, wants 1`);
+  const x = args[0] as Value;
   if (typeof x === "boolean") return new StarFloat(x ? 1 : 0);
   if (typeof x === "number" || typeof x === "bigint") return new StarFloat(intToFloat(x));
   if (x instanceof StarFloat) return x;
@@ -183,50 +192,46 @@ const float: BuiltinFn = (_t, args, kwargs) => {
     if (r.error === "too large") throw new StarEvalError("floating-point number too large");
     throw new StarEvalError(`invalid float literal: ${x}`);
   }
-  throw new StarEvalError(`float: got ${typeName(x)}, want number or string`);
+  throw new StarEvalError(`float got ${typeName(x)}, want number or string`);
 };
 
 const getattr: BuiltinFn = (_t, args, kwargs) => {
-  const [x, name, dflt] = unpackPositional("getattr", args, kwargs, 2, 3);
-  if (typeof name !== "string") {
-    throw new StarEvalError(`getattr: for parameter 2: got ${typeName(name as Value)}, want string`);
-  }
+  const [x, name, dflt] = unpackPositionalArgs("getattr", args, kwargs, 2, [asValue, asString, asValue]) as [
+    Value,
+    string,
+    Value | undefined,
+  ];
   let v: Value | undefined;
   try {
-    v = tryGetAttr(x as Value, name);
+    v = tryGetAttr(x, name);
   } catch (e) {
-    // go.starlark.net: any attribute error yields the default when one is given.
+    // An attribute error (no such field, or one that failed to compute) yields the default.
     if (dflt !== undefined && e instanceof StarEvalError && e.kind === "eval") return dflt;
-    throw e;
+    throw nameErr("getattr", e);
   }
   if (v !== undefined) return v;
   if (dflt !== undefined) return dflt;
-  throw new StarEvalError(`getattr: ${typeName(x as Value)} has no .${name} field or method`);
+  throw new StarEvalError(`getattr: ${typeName(x)} has no .${name} field or method`);
 };
 
 const hasattr: BuiltinFn = (_t, args, kwargs) => {
-  const [x, name] = unpackPositional("hasattr", args, kwargs, 2, 2);
-  if (typeof name !== "string") {
-    throw new StarEvalError(`hasattr: for parameter 2: got ${typeName(name as Value)}, want string`);
-  }
+  const [x, name] = unpackPositionalArgs("hasattr", args, kwargs, 2, [asValue, asString]) as [Value, string];
   try {
-    return tryGetAttr(x as Value, name) !== undefined;
+    return tryGetAttr(x, name) !== undefined;
   } catch (e) {
-    // go.starlark.net: on an attribute error, hasattr reports whether the name is listed.
-    if (e instanceof StarEvalError && e.kind === "eval") return attrNames(x as Value).includes(name);
+    // An error does not say whether the field exists: upstream then consults dir().
+    if (e instanceof StarEvalError && e.kind === "eval") return attrNames(x).includes(name);
     throw e;
   }
 };
 
 const hash: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("hash", args, kwargs, 1, 1);
-  if (typeof x !== "string") {
-    throw new StarEvalError(`hash: for parameter 1: got ${typeName(x as Value)}, want string`);
-  }
-  return hashString(x);
+  const [x] = unpackPositionalArgs("hash", args, kwargs, 1, [asValue]) as [Value];
+  if (typeof x === "string") return hashString(x);
+  if (x instanceof StarBytes) return fnv32(x.data);
+  throw new StarEvalError(`hash: got ${typeName(x)}, want string or bytes`);
 };
 
-/** Up to 15 decimal digits: always a safe integer, and what int() then returns is just its value. */
 /** 1 to 15 ASCII digits (exact as a JS number); a loop, cheaper than a regex on short strings. */
 function isShortDecimal(s: string): boolean {
   const n = s.length;
@@ -243,14 +248,23 @@ const int: BuiltinFn = (_t, args, kwargs) => {
   if (args.length === 1 && kwargs.length === 0 && typeof only === "string" && isShortDecimal(only)) {
     return Number(only); // int("42"), int("007"): base 10, leading zeros allowed, as parseIntLiteral does
   }
-  const [x, basev] = unpackArgs("int", args, kwargs, ["x", "base?"]);
+  const [xv, basev] = unpackArgs("int", args, kwargs, [param("x"), param("base?")]) as [
+    Value | undefined,
+    Value | undefined,
+  ];
+  const x = xv ?? 0;
   if (typeof x === "string") {
     let base = 10;
     if (basev !== undefined) {
-      if (typeof basev !== "number" || (basev !== 0 && (basev < 2 || basev > 36))) {
+      try {
+        base = asInt32(basev);
+      } catch (e) {
+        if (e instanceof ArgError) throw new StarEvalError(`int: for base, got ${typeName(basev)}, want int`);
+        throw e;
+      }
+      if (base !== 0 && (base < 2 || base > 36)) {
         throw new StarEvalError("int: base must be an integer >= 2 && <= 36");
       }
-      base = basev;
     }
     const r = parseIntLiteral(x, base);
     if (r === undefined) throw new StarEvalError(`int: invalid literal with base ${base}: ${x}`);
@@ -259,31 +273,34 @@ const int: BuiltinFn = (_t, args, kwargs) => {
   if (basev !== undefined) throw new StarEvalError("int: can't convert non-string with explicit base");
   if (typeof x === "boolean") return x ? 1 : 0;
   if (typeof x === "number" || typeof x === "bigint") return x;
-  if (x instanceof StarFloat) return floatToInt(x.value);
-  throw new StarEvalError(`int: got ${typeName(x as Value)}, want int`);
+  if (x instanceof StarFloat) {
+    try {
+      return floatToInt(x.value);
+    } catch (e) {
+      throw nameErr("int", e);
+    }
+  }
+  throw new StarEvalError(`int: cannot convert ${typeName(x)} to int`);
 };
 
 const len: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("len", args, kwargs, 1, 1);
-  const n = lenOf(x as Value);
-  if (n < 0) throw new StarEvalError(`len: value of type ${typeName(x as Value)} has no len`);
+  const [x] = unpackPositionalArgs("len", args, kwargs, 1, [asValue]) as [Value];
+  const n = lenOf(x);
+  if (n < 0) throw new StarEvalError(`len: value of type ${typeName(x)} has no len`);
   return n;
 };
 
 const list: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("list", args, kwargs, 0, 1);
-  return new StarList(x === undefined ? [] : iterableParam("list", 1, x, t));
+  const [x] = unpackPositionalArgs("list", args, kwargs, 0, [asIterable]) as [Value | undefined];
+  return new StarList(x === undefined ? [] : (iterableToArray(x, t) ?? []));
 };
 
 function minmax(name: "min" | "max"): BuiltinFn {
   return (t, args, kwargs) => {
     if (args.length === 0) throw new StarEvalError(`${name} requires at least one positional argument`);
-    const [keyFn] = unpackArgs(name, [], kwargs, ["key?"]);
-    if (keyFn !== undefined && !isCallable(keyFn)) {
-      throw new StarEvalError(`${name}: for parameter key: got ${typeName(keyFn)}, want callable`);
-    }
+    const [keyFn] = unpackArgs(name, [], kwargs, [param("key?", asCallable)]) as [Value | undefined];
     const iterable = args.length === 1 ? (args[0] as Value) : new StarTuple(args);
-    const elems = typeof iterable === "string" ? undefined : iterableToArray(iterable, t);
+    const elems = typeof iterable === "object" ? iterableToArray(iterable, t) : undefined;
     if (elems === undefined) throw new StarEvalError(`${name}: ${typeName(iterable)} value is not iterable`);
     if (elems.length === 0) throw new StarEvalError(`${name}: argument is an empty sequence`);
     const op = name === "max" ? ">" : "<";
@@ -292,7 +309,13 @@ function minmax(name: "min" | "max"): BuiltinFn {
     for (let i = 1; i < elems.length; i++) {
       const x = elems[i] as Value;
       const k = keyFn === undefined ? x : callValue(t, keyFn, [x]);
-      if (compare(op, k, bestKey)) {
+      let greater: boolean;
+      try {
+        greater = compare(op, k, bestKey);
+      } catch (e) {
+        throw nameErr(name, e);
+      }
+      if (greater) {
         best = x;
         bestKey = k;
       }
@@ -302,104 +325,116 @@ function minmax(name: "min" | "max"): BuiltinFn {
 }
 
 const ord: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("ord", args, kwargs, 1, 1);
-  if (typeof x !== "string") throw new StarEvalError(`ord: got ${typeName(x as Value)}, want string`);
-  const n = runeCount(x);
-  if (n !== 1) throw new StarEvalError(`ord: string encodes ${n} Unicode code points, want 1`);
-  return decodeRuneAt(x, 0).rune;
+  noKeywords("ord", kwargs);
+  if (args.length !== 1) throw new StarEvalError(`ord: got ${args.length} arguments, want 1`);
+  const x = args[0] as Value;
+  if (typeof x === "string") {
+    const { rune, size } = x.length === 0 ? { rune: 0, size: 0 } : decodeRuneAt(x, 0);
+    if (size === 0 || size !== x.length) {
+      throw new StarEvalError(`ord: string encodes ${runeCount(x)} Unicode code points, want 1`);
+    }
+    return rune;
+  }
+  if (x instanceof StarBytes) {
+    if (x.data.length !== 1) throw new StarEvalError(`ord: bytes has length ${x.data.length}, want 1`);
+    return x.data.charCodeAt(0);
+  }
+  throw new StarEvalError(`ord: got ${typeName(x)}, want string or bytes`);
 };
 
 const print: BuiltinFn = (t, args, kwargs) => {
-  const [sepv] = unpackArgs("print", [], kwargs, ["sep?"]);
-  let sep = " ";
-  if (sepv !== undefined) {
-    if (typeof sepv !== "string")
-      throw new StarEvalError(`print: for parameter sep: got ${typeName(sepv)}, want string`);
-    sep = sepv;
-  }
-  t.print(t, decodeByteStringToUtf8(args.map((a) => str(a, t)).join(sep)));
+  const [sep] = unpackArgs("print", [], kwargs, [param("sep?", asString)]) as [string | undefined];
+  t.emitPrint(joinArgs(args, sep ?? " ", t, true));
   return None;
 };
 
 const range: BuiltinFn = (_t, args, kwargs) => {
-  unpackPositional("range", args, kwargs, 1, 3);
-  let start = 0;
-  let stop: number;
-  let step = 1;
-  if (args.length === 1) stop = int32Param("range", 1, args[0] as Value);
-  else {
-    start = int32Param("range", 1, args[0] as Value);
-    stop = int32Param("range", 2, args[1] as Value);
-    if (args.length === 3) step = int32Param("range", 3, args[2] as Value);
-  }
-  if (step === 0) throw new StarEvalError("range: step argument must not be zero");
-  return new StarRange(start, stop, step);
+  const [a, b, c] = unpackPositionalArgs("range", args, kwargs, 1, [asInt64, asInt64, asInt64]) as (
+    | number
+    | bigint
+    | undefined
+  )[];
+  const [start, stop] =
+    args.length === 1 ? [0, a as number | bigint] : [a as number | bigint, b as number | bigint];
+  const step = c ?? 1;
+  if (step === 0 || step === 0n) throw new StarEvalError("range: step argument must not be zero");
+  return makeRange(start, stop, step);
 };
 
 const reprFn: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("repr", args, kwargs, 1, 1);
-  return repr(x as Value, t);
+  const [x] = unpackPositionalArgs("repr", args, kwargs, 1, [asValue]) as [Value];
+  return repr(x, t);
 };
 
 const reversed: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("reversed", args, kwargs, 1, 1);
-  return new StarList(iterableParam("reversed", 1, x as Value, t).reverse());
+  const [x] = unpackPositionalArgs("reversed", args, kwargs, 1, [asIterable]) as [Value];
+  return new StarList((iterableToArray(x, t) ?? []).reverse());
 };
 
 const set: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("set", args, kwargs, 0, 1);
+  const [x] = unpackPositionalArgs("set", args, kwargs, 0, [asIterable]) as [Value | undefined];
   const s = new StarSet();
-  if (x !== undefined) for (const e of iterableViewParam("set", 1, x, t)) s.ht.set(e, e, t);
+  t.alloc(ALLOC.header);
+  if (x !== undefined) {
+    try {
+      for (const e of iterableView(x, t) ?? []) s.ht.set(e, e, t);
+    } catch (e) {
+      throw nameErr("set", e);
+    }
+  }
   return s;
 };
 
 const sorted: BuiltinFn = (t, args, kwargs) => {
-  const [it, keyFn, rev] = unpackArgs("sorted", args, kwargs, ["iterable", "key?", "reverse?"]);
-  const values = iterableParam("sorted", "iterable", it as Value, t);
-  if (keyFn !== undefined && !isCallable(keyFn)) {
-    throw new StarEvalError(`sorted: for parameter key: got ${typeName(keyFn)}, want callable`);
-  }
-  let reverse = false;
-  if (rev !== undefined) {
-    if (typeof rev !== "boolean")
-      throw new StarEvalError(`sorted: for parameter reverse: got ${typeName(rev)}, want bool`);
-    reverse = rev;
-  }
+  const [it, keyFn, reverse] = unpackArgs("sorted", args, kwargs, [
+    param("iterable", asIterable),
+    param("key?", asCallable),
+    param("reverse?", asBool),
+  ]) as [Value, Value | undefined, boolean | undefined];
+  const values = iterableToArray(it, t) ?? [];
   const keys = keyFn === undefined ? undefined : values.map((v) => callValue(t, keyFn, [v]));
-  stableSort(values, keys, reverse);
+  stableSort(values, keys, reverse ?? false);
   return new StarList(values);
 };
 
 const strFn: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("str", args, kwargs, 1, 1);
-  return str(x as Value, t);
+  noKeywords("str", kwargs);
+  if (args.length !== 1) throw new StarEvalError(`str: got ${args.length} arguments, want exactly 1`);
+  const x = args[0] as Value;
+  if (x instanceof StarBytes) {
+    allocString(t, x.data.length);
+    return utf8Transcode(x.data);
+  }
+  return str(x, t);
 };
 
 const tuple: BuiltinFn = (t, args, kwargs) => {
-  const [x] = unpackPositional("tuple", args, kwargs, 0, 1);
+  const [x] = unpackPositionalArgs("tuple", args, kwargs, 0, [asIterable]) as [Value | undefined];
   if (x instanceof StarTuple) return x;
-  return new StarTuple(x === undefined ? [] : iterableParam("tuple", 1, x, t));
+  return new StarTuple(x === undefined ? [] : (iterableToArray(x, t) ?? []));
 };
 
 const type: BuiltinFn = (_t, args, kwargs) => {
-  const [x] = unpackPositional("type", args, kwargs, 1, 1);
-  return typeName(x as Value);
+  noKeywords("type", kwargs);
+  if (args.length !== 1) throw new StarEvalError(`type: got ${args.length} arguments, want exactly 1`);
+  return typeName(args[0] as Value);
 };
 
 const zip: BuiltinFn = (t, args, kwargs) => {
-  if (kwargs.length > 0) throw new StarEvalError("zip: unexpected keyword arguments");
+  noKeywords("zip", kwargs);
   const seqs: (readonly Value[])[] = [];
   let n = Number.POSITIVE_INFINITY;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Value;
-    const elems = typeof a === "string" ? undefined : iterableView(a, t);
+    const elems = typeof a === "object" ? iterableView(a, t) : undefined;
     if (elems === undefined)
       throw new StarEvalError(`zip: argument #${i + 1} is not iterable: ${typeName(a)}`);
     seqs.push(elems);
     n = Math.min(n, elems.length);
   }
   if (seqs.length === 0) return new StarList([]);
-  checkCollectionSize(t, n);
+  allocSlots(t, n);
+  t.alloc((ALLOC.header + ALLOC.slot * seqs.length) * n);
   const out: Value[] = [];
   const k = seqs.length;
   for (let i = 0; i < n; i++) {

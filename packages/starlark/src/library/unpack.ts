@@ -2,12 +2,14 @@
  * Argument unpacking with go.starlark.net's error texts (UnpackArgs / UnpackPositionalArgs).
  */
 import { StarEvalError } from "../values/errors.js";
+import { checkPositionalArgs, unpackArgs as goUnpackArgs, param } from "../values/unpack.js";
 import { isCallable, StarFloat, typeName, type Value } from "../values/value.js";
 
 /**
- * Binds positional and keyword arguments to named parameters.
- * `params` are names; a trailing "?" marks an optional parameter.
- * Returns one slot per parameter, undefined for an omitted optional one.
+ * Binds positional and keyword arguments to named parameters, as go.starlark.net's UnpackArgs
+ * (its texts for surplus, missing, repeated and unknown keyword arguments, with the "did you
+ * mean" hint). `params` are names; a trailing "?" marks an optional parameter. Returns one slot
+ * per parameter, undefined for an omitted optional one; type checks are the caller's (want*).
  */
 export function unpackArgs(
   fnName: string,
@@ -15,36 +17,15 @@ export function unpackArgs(
   kwargs: readonly (readonly [string, Value])[],
   params: readonly string[],
 ): (Value | undefined)[] {
-  const n = params.length;
-  if (args.length > n) {
-    throw new StarEvalError(`${fnName}: got ${args.length} arguments, want at most ${n}`);
-  }
-  const out = new Array<Value | undefined>(n);
-  for (let i = 0; i < args.length; i++) out[i] = args[i];
-  for (let k = 0; k < kwargs.length; k++) {
-    const [name, value] = kwargs[k] as readonly [string, Value];
-    let i = 0;
-    while (i < n && paramName(params[i] as string) !== name) i++;
-    if (i === n) throw new StarEvalError(`${fnName}: unexpected keyword argument "${name}"`);
-    if (out[i] !== undefined) {
-      throw new StarEvalError(`${fnName}: got multiple values for keyword argument "${name}"`);
-    }
-    out[i] = value;
-  }
-  for (let i = 0; i < n; i++) {
-    const p = params[i] as string;
-    if (out[i] === undefined && !p.endsWith("?")) {
-      throw new StarEvalError(`${fnName}: missing argument for ${p}`);
-    }
-  }
-  return out;
+  return goUnpackArgs(
+    fnName,
+    args,
+    kwargs,
+    params.map((p) => param(p)),
+  ) as (Value | undefined)[];
 }
 
-function paramName(p: string): string {
-  return p.endsWith("?") ? p.slice(0, -1) : p;
-}
-
-/** Positional-only unpacking: between min and max arguments, no keywords. */
+/** Positional-only arguments, between min and max of them (go's UnpackPositionalArgs counts). */
 export function unpackPositional(
   fnName: string,
   args: readonly Value[],
@@ -52,15 +33,7 @@ export function unpackPositional(
   min: number,
   max: number,
 ): readonly Value[] {
-  if (kwargs.length > 0) throw new StarEvalError(`${fnName}: unexpected keyword arguments`);
-  if (args.length < min) {
-    const quant = min === max ? "" : "at least ";
-    throw new StarEvalError(`${fnName}: got ${args.length} arguments, want ${quant}${min}`);
-  }
-  if (args.length > max) {
-    const quant = min === max ? "" : "at most ";
-    throw new StarEvalError(`${fnName}: got ${args.length} arguments, want ${quant}${max}`);
-  }
+  checkPositionalArgs(fnName, args, kwargs, min, max);
   return args;
 }
 

@@ -37,15 +37,22 @@ describe("resolver", () => {
     expect(scopes).toEqual(["free", "global", "predeclared", "universal"]);
   });
 
-  it("reports all static errors with go.starlark.net's texts", () => {
+  it("reports all static errors with go.starlark.net's texts, in its order", () => {
     const { errors } = resolve("x = 1\nx = 2\nprint(y)\nfor a in []: pass\nbreak\ndef f(a, a): pass\n");
+    // Uses of global names are resolved at the end of the file, so "undefined" comes last.
     expect(errors).toEqual([
       "2:1: cannot reassign global x declared at t.star:1:1",
-      "3:1: undefined: print",
-      "3:7: undefined: y",
       "4:1: for loop not within a function",
       "5:1: break not in a loop",
       "6:10: duplicate parameter: a",
+      "3:1: undefined: print",
+      "3:7: undefined: y",
+    ]);
+    // A conditional's condition is resolved before its branches.
+    expect(resolve("x = a if b else c\n").errors).toEqual([
+      "1:10: undefined: b",
+      "1:5: undefined: a",
+      "1:17: undefined: c",
     ]);
   });
 

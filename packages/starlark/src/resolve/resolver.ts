@@ -1,8 +1,8 @@
+import { nearest } from "../spell/spell.js";
 import type { Binding, Expr, FileNode, FunctionNode, Ident, Stmt } from "../syntax/ast.js";
 import { newFunctionNode } from "../syntax/ast.js";
 import type { Position, SyntaxErrorEntry } from "../syntax/position.js";
 import type { ResolvedDialect } from "./dialect.js";
-import { nearestName } from "./spell.js";
 
 /** A use of a name, resolved when its enclosing blocks are complete. */
 interface Use {
@@ -79,8 +79,9 @@ class Resolver {
     this.resolveNonLocalUses(this.file);
     file.toplevel = this.toplevel;
     file.globals = this.moduleGlobals;
-    // Report in source order, as a reader expects.
-    return this.errors.sort((a, b) => a.line - b.line || a.col - b.col);
+    // In upstream's order (the order the resolver meets them, uses of names declared later
+    // resolved at the end): hosts and the starlark command report the first one.
+    return this.errors;
   }
 
   private errorf(pos: Position, msg: string): void {
@@ -185,7 +186,8 @@ class Resolver {
     const names: string[] = [];
     for (let b: Block | undefined = use.env; b !== undefined; b = b.parent) names.push(...b.bindings.keys());
     for (const g of this.moduleGlobals) names.push(g.name);
-    return nearestName(use.id.name, names);
+    // Sorted, as upstream's resolver does: among equally near names the first in byte order wins.
+    return nearest(use.id.name, names.sort());
   }
 
   private stmts(stmts: Stmt[]): void {
@@ -389,7 +391,7 @@ class Resolver {
           if (seenKwargs) this.errorf(arg.pos, "keyword argument may not follow **kwargs");
           else if (seenVarargs) this.errorf(arg.pos, "keyword argument may not follow *args");
           if (seenNames.has(arg.name.name))
-            this.errorf(arg.pos, `keyword argument ${arg.name.name} repeated`);
+            this.errorf(arg.pos, `keyword argument "${arg.name.name}" is repeated`);
           seenNames.add(arg.name.name);
           break;
         case "positional":

@@ -58,6 +58,7 @@ export interface TupleExpr {
 
 export interface DictEntry {
   readonly kind: "DictEntry";
+  /** The colon's position. */
   readonly pos: Position;
   readonly key: Expr;
   readonly value: Expr;

@@ -36,3 +36,27 @@ export function codePointBytes(cp: number): string {
     0x80 | (cp & 0x3f),
   );
 }
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/** Go's strconv.QuoteRune (%q of a rune): 'x', '\n', '\x7f', '\u200d', '😿'. */
+export function quoteRune(cp: number): string {
+  const simple: Record<number, string> = {
+    7: "\\a",
+    8: "\\b",
+    9: "\\t",
+    10: "\\n",
+    11: "\\v",
+    12: "\\f",
+    13: "\\r",
+  };
+  if (cp === 0x27) return "'\\''";
+  if (cp === 0x5c) return "'\\\\'";
+  const esc = simple[cp];
+  if (esc !== undefined) return `'${esc}'`;
+  const ch = String.fromCodePoint(cp);
+  if (cp === 0x20 || PRINTABLE.test(ch)) return `'${ch}'`;
+  if (cp < 0x20 || cp === 0x7f) return `'\\x${cp.toString(16).padStart(2, "0")}'`;
+  if (cp < 0x10000) return `'\\u${cp.toString(16).padStart(4, "0")}'`;
+  return `'\\U${cp.toString(16).padStart(8, "0")}'`;
+}

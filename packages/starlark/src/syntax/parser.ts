@@ -555,7 +555,8 @@ class Parser {
         });
       }
     }
-    this.fail(tok.end, `got ${describeToken(this.cur())}, want primary expression`);
+    // The newest go.starlark.net reports this at the token itself (a newline: at the end of its line).
+    this.fail(tok.pos, `got ${describeToken(this.cur())}, want primary expression`);
   }
 
   private nested(parse: () => Expr): Expr {
@@ -599,8 +600,9 @@ class Parser {
 
   private parseDictEntry(): DictEntry {
     const key = this.parseTest();
-    this.consume(":");
-    return { kind: "DictEntry", pos: key.pos, key, value: this.parseTest() };
+    // The colon's position: go.starlark.net reports insertion errors (unhashable key) there.
+    const colon = this.consume(":");
+    return { kind: "DictEntry", pos: colon, key, value: this.parseTest() };
   }
 
   private parseComprehensionSuffix(pos: Position, body: Expr | DictEntry, end: "]" | "}"): Expr {

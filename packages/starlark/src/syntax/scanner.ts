@@ -1,4 +1,4 @@
-import { codePointBytes, utf8ByteString } from "./bytestring.js";
+import { codePointBytes, quoteRune, utf8ByteString } from "./bytestring.js";
 import { ParseAbort, type Position } from "./position.js";
 import { KEYWORDS, PUNCTUATION, type Token, type TokenKind } from "./tokens.js";
 
@@ -20,8 +20,9 @@ function isIdentStart(c: string): boolean {
   return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_" || (c > "\x7f" && /\p{L}/u.test(c));
 }
 
+/** go.starlark.net's isIdent: an identifier start (a letter or `_`) or an ASCII digit. */
 function isIdentPart(c: string): boolean {
-  return isIdentStart(c) || (c >= "0" && c <= "9") || (c > "\x7f" && /[\p{L}\p{N}\p{Mn}\p{Mc}]/u.test(c));
+  return isIdentStart(c) || (c >= "0" && c <= "9");
 }
 
 function isDigit(c: string): boolean {
@@ -176,11 +177,11 @@ export class Scanner {
     if (isDigit(c) || (c === "." && isDigit(this.peek(1)))) return this.scanNumber(pos);
     if (c === '"' || c === "'") return this.scanString(pos, false, false, begin);
     if (isIdentStart(c)) {
-      // String prefixes: r, b, rb, br (any case for r).
+      // String prefixes, as upstream: r"...", b"..." and rb"..." (lower case only).
       const c1 = this.peek(1);
       const c2 = this.peek(2);
       const q1 = c1 === '"' || c1 === "'";
-      if ((c === "r" || c === "R") && q1) {
+      if (c === "r" && q1) {
         this.advance();
         return this.scanString(pos, true, false, begin);
       }
@@ -188,15 +189,10 @@ export class Scanner {
         this.advance();
         return this.scanString(pos, false, true, begin);
       }
-      if (
-        ((c === "r" || c === "R") && c1 === "b") ||
-        (c === "b" && (c1 === "r" || c1 === "R") && (c2 === '"' || c2 === "'"))
-      ) {
-        if (c2 === '"' || c2 === "'") {
-          this.advance();
-          this.advance();
-          return this.scanString(pos, true, true, begin);
-        }
+      if (c === "r" && c1 === "b" && (c2 === '"' || c2 === "'")) {
+        this.advance();
+        this.advance();
+        return this.scanString(pos, true, true, begin);
       }
       const start = this.i;
       while (this.i < this.src.length && isIdentPart(this.peek())) this.advance();
@@ -217,50 +213,91 @@ export class Scanner {
     }
     if (c === "!") this.fail(pos, "unexpected input character '!'");
     const cp = this.src.codePointAt(this.i) ?? 0;
-    this.fail(pos, `unexpected input character ${JSON.stringify(String.fromCodePoint(cp))}`);
+    this.fail(pos, `unexpected input character ${quoteRune(cp)}`);
   }
 
+  /** go.starlark.net's scanNumber: its accepted forms, error texts and error positions. */
   private scanNumber(pos: Position): Token {
     const start = this.i;
-    const c = this.peek();
-    if (c === "0" && /[xXoObB]/.test(this.peek(1))) {
-      const kind = this.peek(1).toLowerCase();
+    let fraction = false;
+    let exponent = false;
+    const isHex = (c: string) => /^[0-9a-fA-F]$/.test(c);
+    const run = (ok: (c: string) => boolean) => {
+      while (ok(this.peek())) this.advance();
+    };
+    let c = this.peek();
+    if (c === ".") {
       this.advance();
+      fraction = true;
+    } else if (c === "0") {
       this.advance();
-      const digitsStart = this.i;
-      while (/[0-9a-zA-Z_]/.test(this.peek())) this.advance();
-      const digits = this.src.slice(digitsStart, this.i);
-      const valid = kind === "x" ? /^[0-9a-fA-F]+$/ : kind === "o" ? /^[0-7]+$/ : /^[01]+$/;
-      if (!valid.test(digits)) {
-        const name = kind === "x" ? "hex" : kind === "o" ? "octal" : "binary";
-        this.fail(kind === "x" ? pos : this.pos(), `invalid ${name} literal`);
+      c = this.peek();
+      if (c === ".") {
+        fraction = true;
+      } else if (c === "x" || c === "X") {
+        this.advance();
+        if (!isHex(this.peek())) this.fail(pos, "invalid hex literal");
+        run(isHex);
+      } else if (c === "o" || c === "O") {
+        this.advance();
+        if (!/^[0-7]$/.test(this.peek())) this.fail(this.pos(), "invalid octal literal");
+        run((d) => /^[0-7]$/.test(d));
+      } else if (c === "b" || c === "B") {
+        this.advance();
+        if (this.peek() !== "0" && this.peek() !== "1") this.fail(this.pos(), "invalid binary literal");
+        run((d) => d === "0" || d === "1");
+      } else {
+        // A float, or the obsolete octal form 0755.
+        let allZeros = true;
+        let octal = true;
+        while (isDigit(this.peek())) {
+          const d = this.advance();
+          if (d !== "0") allZeros = false;
+          if (d > "7") octal = false;
+        }
+        c = this.peek();
+        if (c === ".") fraction = true;
+        else if (c === "e" || c === "E") exponent = true;
+        else if (octal && !allZeros) {
+          this.fail(this.pos(), `obsolete form of octal literal; use 0o${this.src.slice(start + 1, this.i)}`);
+        }
       }
-      const raw = this.src.slice(start, this.i);
-      return this.token("INT", pos, raw, normalizeInt(BigInt(`0${kind}${digits}`)));
+    } else {
+      run(isDigit);
+      c = this.peek();
+      if (c === ".") fraction = true;
+      else if (c === "e" || c === "E") exponent = true;
     }
-    let isFloat = false;
-    while (isDigit(this.peek())) this.advance();
-    if (this.peek() === ".") {
-      isFloat = true;
-      this.advance();
-      while (isDigit(this.peek())) this.advance();
+    if (fraction) {
+      if (this.peek() === ".") this.advance();
+      run(isDigit);
+      c = this.peek();
+      if (c === "e" || c === "E") exponent = true;
     }
-    if (this.peek() === "e" || this.peek() === "E") {
-      isFloat = true;
+    if (exponent) {
       this.advance();
-      if (this.peek() === "+" || this.peek() === "-") this.advance();
-      if (!isDigit(this.peek())) this.fail(this.pos(), "invalid float literal");
-      while (isDigit(this.peek())) this.advance();
+      c = this.peek();
+      if (c === "+" || c === "-") {
+        this.advance();
+        if (!isDigit(this.peek())) this.fail(this.pos(), "invalid float literal");
+      }
+      run(isDigit);
     }
     const raw = this.src.slice(start, this.i);
-    if (isFloat) return this.token("FLOAT", pos, raw, Number(raw));
-    if (raw.length > 1 && raw[0] === "0" && !/^0+$/.test(raw)) {
-      this.fail(this.pos(), `obsolete form of octal literal; use 0o${raw.slice(1)}`);
+    if (fraction || exponent) {
+      // strconv.ParseFloat: out-of-range values (1e400) are an error, as is a bare "1e".
+      const value = Number(raw);
+      if (!Number.isFinite(value) || Number.isNaN(value)) this.fail(this.pos(), "invalid float literal");
+      return this.token("FLOAT", pos, raw, value);
     }
-    return this.token("INT", pos, raw, normalizeInt(BigInt(raw)));
+    let value: bigint;
+    if (/^0[xX][0-9a-fA-F]+$|^0[oO][0-7]+$|^0[bB][01]+$|^[1-9][0-9]*$|^0+$/.test(raw)) value = BigInt(raw);
+    else this.fail(pos, "invalid int literal");
+    return this.token("INT", pos, raw, normalizeInt(value));
   }
 
   private scanString(pos: Position, raw: boolean, bytes: boolean, start: number): Token {
+    const quotePos = this.pos(); // escape errors point here, after any r/b prefix (as upstream)
     const quote = this.advance();
     let triple = false;
     if (this.peek() === quote && this.peek(1) === quote) {
@@ -297,66 +334,93 @@ export class Scanner {
       this.advance();
     }
     const body = this.src.slice(bodyStart, bodyEnd);
-    const value = raw ? utf8ByteString(body) : this.unescape(body, pos, bytes);
+    const value = raw ? utf8ByteString(body) : this.unescape(body, quotePos, bytes);
     return this.token(bytes ? "BYTES" : "STRING", pos, this.src.slice(start, this.i), value);
   }
 
-  /** Decodes escape sequences; literal text becomes UTF-8 bytes, escapes yield raw bytes. */
+  /**
+   * go.starlark.net's unquote for the body of a non-raw literal: its escapes (\u and \U in bytes
+   * too; \x and octal escapes above 127 only in bytes) and its error texts.
+   */
   private unescape(body: string, pos: Position, bytes: boolean): string {
     if (!body.includes("\\")) return utf8ByteString(body);
     let out = "";
-    let i = 0;
-    while (i < body.length) {
-      const j = body.indexOf("\\", i);
+    let rest = body;
+    for (;;) {
+      const j = rest.indexOf("\\");
       if (j < 0) {
-        out += utf8ByteString(body.slice(i));
+        out += utf8ByteString(rest);
         break;
       }
-      out += utf8ByteString(body.slice(i, j));
-      const e = body[j + 1] ?? "";
-      i = j + 2;
-      if (e === "\n") continue;
+      out += utf8ByteString(rest.slice(0, j));
+      rest = rest.slice(j);
+      if (rest.length === 1) this.fail(pos, "truncated escape sequence \\");
+      const e = rest[1] as string;
+      if (e === "\n") {
+        rest = rest.slice(2);
+        continue;
+      }
       const simple = SIMPLE_ESCAPES[e];
       if (simple !== undefined) {
         out += String.fromCharCode(simple);
+        rest = rest.slice(2);
         continue;
       }
       if (e >= "0" && e <= "7") {
         let n = e.charCodeAt(0) - 48;
-        for (let k = 0; k < 2 && (body[i] ?? "") >= "0" && (body[i] ?? "") <= "7"; k++) {
-          n = n * 8 + (body.charCodeAt(i) - 48);
-          i++;
+        let k = 2;
+        for (; k < 4 && (rest[k] ?? "") >= "0" && (rest[k] ?? "") <= "7"; k++)
+          n = n * 8 + (rest.charCodeAt(k) - 48);
+        rest = rest.slice(k);
+        if (!bytes && n > 127) {
+          const u = hex4(n);
+          this.fail(
+            pos,
+            `non-ASCII octal escape \\${n.toString(8)} (use \\u${u} for the UTF-8 encoding of U+${u})`,
+          );
         }
         if (n >= 256) this.fail(pos, `invalid escape sequence \\${n.toString(8).padStart(3, "0")}`);
         out += String.fromCharCode(n);
         continue;
       }
       if (e === "x") {
-        const hex = body.slice(i, i + 2);
-        if (hex.length < 2) this.fail(pos, `truncated escape sequence \\x${hex}`);
-        if (!/^[0-9a-fA-F]{2}$/.test(hex)) this.fail(pos, `invalid escape sequence \\x${hex}`);
-        out += String.fromCharCode(Number.parseInt(hex, 16));
-        i += 2;
+        if (rest.length < 4) this.fail(pos, `truncated escape sequence ${rest}`);
+        const hex = rest.slice(2, 4);
+        if (!/^[0-9a-fA-F]{2}$/.test(hex)) this.fail(pos, `invalid escape sequence ${rest.slice(0, 4)}`);
+        const n = Number.parseInt(hex, 16);
+        if (!bytes && n > 127) {
+          const u = hex4(n);
+          this.fail(
+            pos,
+            `non-ASCII hex escape ${rest.slice(0, 4)} (use \\u${u} for the UTF-8 encoding of U+${u})`,
+          );
+        }
+        out += String.fromCharCode(n);
+        rest = rest.slice(4);
         continue;
       }
-      if ((e === "u" || e === "U") && !bytes) {
-        const n = e === "u" ? 4 : 8;
-        const hex = body.slice(i, i + n);
-        if (hex.length < n) this.fail(pos, `truncated escape sequence \\${e}${hex}`);
-        if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex))
-          this.fail(pos, `invalid escape sequence \\${e}${hex}`);
+      if (e === "u" || e === "U") {
+        const size = e === "u" ? 6 : 10;
+        if (rest.length < size) this.fail(pos, `truncated escape sequence ${rest}`);
+        const hex = rest.slice(2, size);
+        if (!/^[0-9a-fA-F]+$/.test(hex)) this.fail(pos, `invalid escape sequence ${rest.slice(0, size)}`);
         const cp = Number.parseInt(hex, 16);
-        if (cp > 0x10ffff) this.fail(pos, `code point out of range: \\${e}${hex} (max \\U00010ffff)`);
-        if (cp >= 0xd800 && cp < 0xe000) this.fail(pos, `invalid Unicode code point U+${hex.toUpperCase()}`);
+        if (cp > 0x10ffff)
+          this.fail(pos, `code point out of range: ${rest.slice(0, size)} (max \\U0010ffff)`);
+        if (cp >= 0xd800 && cp < 0xe000) this.fail(pos, `invalid Unicode code point U+${hex4(cp)}`);
         out += codePointBytes(cp);
-        i += n;
+        rest = rest.slice(size);
         continue;
       }
-      if (e === "") this.fail(pos, "truncated escape sequence \\");
       this.fail(pos, `invalid escape sequence \\${e}`);
     }
     return out;
   }
+}
+
+/** Go's %04X. */
+function hex4(n: number): string {
+  return n.toString(16).toUpperCase().padStart(4, "0");
 }
 
 /** Ints are JS numbers when safe, bigints otherwise (the package's int representation). */

@@ -1,6 +1,10 @@
 import type { Position } from "./position.js";
 
-/** Keywords of Starlark, plus Python's reserved words that Starlark also rejects as identifiers. */
+/**
+ * Keywords of Starlark, plus Python's reserved words that the newest go.starlark.net scans as
+ * tokens of their own (unused by the grammar, so `from = 1` is "got from, want primary
+ * expression" and `def f(is)` is "not an identifier"). `assert` stays an identifier upstream.
+ */
 export const KEYWORDS = new Set([
   "and",
   "break",
@@ -18,6 +22,23 @@ export const KEYWORDS = new Set([
   "pass",
   "return",
   "while",
+  // reserved
+  "as",
+  "async",
+  "await",
+  "class",
+  "del",
+  "except",
+  "finally",
+  "from",
+  "global",
+  "import",
+  "is",
+  "nonlocal",
+  "raise",
+  "try",
+  "with",
+  "yield",
 ]);
 
 /** Punctuation, longest first so the scanner can match greedily. */

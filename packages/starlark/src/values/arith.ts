@@ -4,6 +4,7 @@ import { equals, isIntPrim } from "./compare.js";
 import { StarDict } from "./dict.js";
 import { StarEvalError } from "./errors.js";
 import {
+  floatToInt,
   type Int,
   intAdd,
   intAnd,
@@ -21,10 +22,10 @@ import {
 } from "./int.js";
 import { StarList, StarTuple } from "./list.js";
 import { truth } from "./ops.js";
-import { StarRange } from "./range.js";
+import { isRange, rangeContains } from "./range.js";
 import { iterableToArray } from "./sequence.js";
-import { StarSet } from "./set.js";
-import { checkCollectionSize, checkStringLength, type Thread } from "./thread.js";
+import { cloneSet, StarSet, setDifference, setIntersection, setSymmetricDifference } from "./set.js";
+import { ALLOC, allocSlots, allocString, checkCollectionSize, type Thread } from "./thread.js";
 import { type BinaryOp, StarFloat, type StarValue, typeName, type UnaryOp, type Value } from "./value.js";
 
 // ---------------------------------------------------------------- arithmetic
@@ -102,35 +103,32 @@ function bigDivToFloat(x: Int, y: Int): number {
   return intToFloat(x) / intToFloat(y);
 }
 
-/** Maximum repetition count go.starlark.net accepts before the size check. */
-function repeatCount(
-  n: Int,
-  kind: string,
-  len: number,
-  thread: Thread | undefined,
-  isString: boolean,
-): number {
-  if (typeof n === "bigint" || n >= 2 ** 31) throw new StarEvalError(`repeat count ${n} too large`);
-  if (n <= 0) return 0;
+/**
+ * go's tupleRepeat/stringRepeat count: an empty operand repeats to empty whatever the count; the
+ * count must be a 32-bit int; the result must stay below 2^30 elements. The result is charged
+ * to the allocation budget before it is built.
+ */
+function repeatCount(n: Int, len: number, thread: Thread | undefined, isString: boolean): number {
+  if (len === 0) return 0;
+  if (typeof n === "bigint" || n < -0x80000000 || n > 0x7fffffff)
+    throw new StarEvalError(`repeat count ${n} too large`);
+  if (n < 1) return 0;
   const total = len * n;
-  if (total >= 2 ** 31) {
-    throw new StarEvalError(`excessive repeat (${len} * ${n} elements)`);
-  }
-  if (isString) checkStringLength(thread, total);
-  else checkCollectionSize(thread, total);
-  void kind;
+  if (total >= 2 ** 30) throw new StarEvalError(`excessive repeat (${len} * ${n} elements)`);
+  if (isString) allocString(thread, total);
+  else allocSlots(thread, total);
   return n;
 }
 
 function repeatArray(elems: readonly Value[], n: Int, thread: Thread | undefined): Value[] {
-  const count = repeatCount(n, "list", elems.length, thread, false);
+  const count = repeatCount(n, elems.length, thread, false);
   const out: Value[] = [];
   for (let i = 0; i < count; i++) for (const e of elems) out.push(e);
   return out;
 }
 
 function repeatString(s: string, n: Int, thread: Thread | undefined): string {
-  const count = repeatCount(n, "string", s.length, thread, true);
+  const count = repeatCount(n, s.length, thread, true);
   return count === 0 ? "" : s.repeat(count);
 }
 
@@ -156,7 +154,7 @@ export function binary(op: BinaryOp, x: Value, y: Value, thread?: Thread): Value
   if (op === "not in") return !inOperator(x, y);
   if (typeof x === "string") {
     if (op === "+" && typeof y === "string") {
-      checkStringLength(thread, x.length + y.length);
+      allocString(thread, x.length + y.length);
       return x + y;
     }
     if (op === "*" && isIntPrim(y)) return repeatString(x, y, thread);
@@ -184,13 +182,13 @@ export function binary(op: BinaryOp, x: Value, y: Value, thread?: Thread): Value
     }
   } else if (x instanceof StarList) {
     if (op === "+" && y instanceof StarList) {
-      checkCollectionSize(thread, x.elems.length + y.elems.length);
+      allocSlots(thread, x.elems.length + y.elems.length);
       return new StarList(x.elems.concat(y.elems));
     }
     if (op === "*" && isIntPrim(y)) return new StarList(repeatArray(x.elems, y, thread));
   } else if (x instanceof StarTuple) {
     if (op === "+" && y instanceof StarTuple) {
-      checkCollectionSize(thread, x.elems.length + y.elems.length);
+      allocSlots(thread, x.elems.length + y.elems.length);
       return new StarTuple(x.elems.concat(y.elems));
     }
     if (op === "*" && isIntPrim(y)) return new StarTuple(repeatArray(x.elems, y, thread));
@@ -209,7 +207,7 @@ export function binary(op: BinaryOp, x: Value, y: Value, thread?: Thread): Value
     }
   } else if (x instanceof StarBytes) {
     if (op === "+" && y instanceof StarBytes) {
-      checkStringLength(thread, x.data.length + y.data.length);
+      allocString(thread, x.data.length + y.data.length);
       return new StarBytes(x.data + y.data);
     }
     if (op === "*" && isIntPrim(y)) return new StarBytes(repeatString(x.data, y, thread));
@@ -226,30 +224,20 @@ export function binary(op: BinaryOp, x: Value, y: Value, thread?: Thread): Value
   throw unknownBinary(op, x, y);
 }
 
+/** go's set operators; the right operand's elements are read in its own order. */
 function setBinary(op: BinaryOp, x: StarSet, y: StarSet, thread: Thread | undefined): Value | undefined {
   switch (op) {
     case "|": {
-      checkCollectionSize(thread, x.len() + y.len());
-      const out = new StarSet(x.elems());
-      for (const e of y.elems()) out.add(e);
+      const out = cloneSet(x);
+      for (const e of y.elems()) out.set(e, e, thread);
       return out;
     }
-    case "&": {
-      const out = new StarSet();
-      for (const e of x.elems()) if (y.has(e)) out.add(e);
-      return out;
-    }
-    case "^": {
-      const out = new StarSet();
-      for (const e of x.elems()) if (!y.has(e)) out.add(e);
-      for (const e of y.elems()) if (!x.has(e)) out.add(e);
-      return out;
-    }
-    case "-": {
-      const out = new StarSet();
-      for (const e of x.elems()) if (!y.has(e)) out.add(e);
-      return out;
-    }
+    case "&":
+      return setIntersection(x, y.elems(), thread);
+    case "^":
+      return setSymmetricDifference(x, y.elems(), thread);
+    case "-":
+      return setDifference(x, y.elems());
   }
   return undefined;
 }
@@ -284,15 +272,11 @@ export function inOperator(x: Value, y: Value): boolean {
     return false;
   }
   if (y instanceof StarSet) return y.has(x);
-  if (y instanceof StarRange) {
-    if (!isIntPrim(x)) {
-      if (x instanceof StarFloat) {
-        if (!Number.isInteger(x.value)) return false;
-        return rangeContains(y, x.value);
-      }
-      throw new StarEvalError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
-    }
-    return rangeContains(y, Number(x));
+  if (isRange(y)) {
+    // go's NumberToInt: a finite float counts as its truncation.
+    if (isIntPrim(x)) return rangeContains(y, x);
+    if (x instanceof StarFloat && Number.isFinite(x.value)) return rangeContains(y, floatToInt(x.value));
+    throw new StarEvalError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
   }
   if (y instanceof StarBytes) {
     if (x instanceof StarBytes) return y.data.includes(x.data);
@@ -309,11 +293,6 @@ export function inOperator(x: Value, y: Value): boolean {
   throw unknownBinary("in", x, y);
 }
 
-function rangeContains(r: StarRange, n: number): boolean {
-  if (r.step > 0 ? !(n >= r.start && n < r.stop) : !(n <= r.start && n > r.stop)) return false;
-  return (n - r.start) % r.step === 0;
-}
-
 /** Unary operators -x, +x, ~x, not x. */
 export function unary(op: UnaryOp, x: Value): Value {
   if (op === "not") return !truth(x);
@@ -328,7 +307,7 @@ export function unary(op: UnaryOp, x: Value): Value {
     const r = x.unary(op);
     if (r !== undefined) return r;
   }
-  throw new StarEvalError(`unknown unary op: ${op}${typeName(x)}`);
+  throw new StarEvalError(`unknown unary op: ${op} ${typeName(x)}`);
 }
 
 /**
@@ -346,6 +325,7 @@ export function augmentedBinary(op: BinaryOp, x: Value, y: Value, thread?: Threa
     if (elems !== undefined) {
       x.checkMutable("apply += to");
       checkCollectionSize(thread, x.elems.length + elems.length);
+      thread?.alloc(ALLOC.slot * elems.length);
       for (const e of elems) x.elems.push(e);
       return x;
     }

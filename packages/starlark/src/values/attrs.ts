@@ -1,6 +1,7 @@
 /**
  * Attribute access: built-in methods of the core types (bound on access) and host hooks.
  */
+import { nearest } from "../spell/spell.js";
 import { StarEvalError } from "./errors.js";
 import type { Thread } from "./thread.js";
 import { Builtin, type BuiltinFn, StarFloat, type StarValue, typeName, type Value } from "./value.js";
@@ -85,7 +86,7 @@ export function getAttr(_thread: Thread | undefined, x: Value, name: string): Va
 }
 
 function noSuchAttr(x: Value, name: string, what: string): StarEvalError {
-  const hint = spellingHint(name, attrNames(x));
+  const hint = nearest(name, attrNames(x));
   const t = typeName(x);
   if (hint) return new StarEvalError(`${t} has no .${name} ${what} (did you mean .${hint}?)`);
   return new StarEvalError(`${t} has no .${name} ${what}`);
@@ -104,7 +105,7 @@ export function setField(x: Value, name: string, v: Value): void {
       (x as StarValue).setField?.(name, v);
     } catch (e) {
       if (e instanceof NoSuchAttrError) {
-        const hint = spellingHint(name, attrNames(x));
+        const hint = nearest(name, attrNames(x));
         throw new StarEvalError(hint ? `${e.message} (did you mean .${hint}?)` : e.message);
       }
       throw e;
@@ -112,35 +113,4 @@ export function setField(x: Value, name: string, v: Value): void {
     return;
   }
   throw new StarEvalError(`can't assign to .${name} field of ${typeName(x)}`);
-}
-
-/** The closest candidate by case-insensitive edit distance, go.starlark.net's spell.Nearest. */
-export function spellingHint(name: string, candidates: readonly string[]): string | undefined {
-  const lower = name.toLowerCase().replace(/_/g, "");
-  let best: string | undefined;
-  let bestDist = Math.floor((lower.length + 1) / 2); // allow up to 50% typos
-  for (const c of candidates) {
-    const d = editDistance(lower, c.toLowerCase().replace(/_/g, ""));
-    if (d < bestDist) {
-      bestDist = d;
-      best = c;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const prev = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j] as number;
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      prev[j] = Math.min((prev[j] as number) + 1, (prev[j - 1] as number) + 1, diag + cost);
-      diag = tmp;
-    }
-  }
-  return prev[b.length] as number;
 }

@@ -1,4 +1,4 @@
-import { decodeByteStringToUtf8, encodeUtf8ToByteString } from "./strings.js";
+import { fnv32 } from "./strings.js";
 import type { StarValue } from "./value.js";
 
 /** Immutable byte sequence; `data` is a byte string (one byte per code unit). */
@@ -9,16 +9,11 @@ export class StarBytes implements StarValue {
   truth(): boolean {
     return this.data.length > 0;
   }
+  /** go.starlark.net's Bytes.Hash is String.Hash of the same bytes; any hash of the bytes does. */
   hash(): number {
-    let h = 0;
-    for (let i = 0; i < this.data.length; i++) h = (Math.imul(h, 31) + this.data.charCodeAt(i)) | 0;
-    return h ^ 0x5bd1e995;
+    return fnv32(this.data) | 0;
   }
   len(): number {
     return this.data.length;
-  }
-  /** str(b): the bytes decoded as UTF-8, invalid sequences replaced by U+FFFD. */
-  str(): string {
-    return encodeUtf8ToByteString(decodeByteStringToUtf8(this.data));
   }
 }

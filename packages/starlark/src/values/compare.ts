@@ -5,8 +5,8 @@ import { StarEvalError } from "./errors.js";
 import { valueHooks } from "./hooks.js";
 import { compareIntFloat, floatCompare, type Int } from "./int.js";
 import { StarList, StarTuple } from "./list.js";
-import { StarRange } from "./range.js";
-import { StarSet } from "./set.js";
+import { isRange, rangesEqual, type StarBigRange, type StarRange } from "./range.js";
+import { StarSet, setIsSubset, setIsSuperset } from "./set.js";
 import { type CompareOp, StarFloat, type StarValue, typeName, type Value } from "./value.js";
 
 const MAX_COMPARE_DEPTH = 10;
@@ -120,7 +120,7 @@ export function compareDepth(op: CompareOp, x: Value, y: Value, depth: number): 
     }
     if (x instanceof StarDict) return compareDicts(op, x, y as StarDict, depth);
     if (x instanceof StarSet) return compareSets(op, x, y as StarSet);
-    if (x instanceof StarRange) return compareRanges(op, x, y as StarRange);
+    if (isRange(x) && isRange(y)) return compareRanges(op, x, y);
     if (x instanceof StarBytes) {
       const a = x.data;
       const b = (y as StarBytes).data;
@@ -173,27 +173,33 @@ function compareDicts(op: CompareOp, x: StarDict, y: StarDict, depth: number): b
   return op === "==" ? eq : !eq;
 }
 
+/** go's Set.CompareSameType: equality, and the subset/superset orders (proper for < and >). */
 function compareSets(op: CompareOp, x: StarSet, y: StarSet): boolean {
-  const subset = (a: StarSet, b: StarSet) => {
-    for (const e of a.elems()) if (!b.has(e)) return false;
-    return true;
-  };
   switch (op) {
     case "==":
-      return x.len() === y.len() && subset(x, y);
+      return setsEqual(x, y);
     case "!=":
-      return !(x.len() === y.len() && subset(x, y));
-    default:
-      throw notImplemented(op, x, y);
+      return !setsEqual(x, y);
+    case ">=":
+      return x.len() >= y.len() && setIsSuperset(x, y.elems());
+    case "<=":
+      return x.len() <= y.len() && setIsSubset(x, y.elems());
+    case ">":
+      return x.len() > y.len() && setIsSuperset(x, y.elems());
+    case "<":
+      return x.len() < y.len() && setIsSubset(x, y.elems());
   }
 }
 
-function compareRanges(op: CompareOp, x: StarRange, y: StarRange): boolean {
+function setsEqual(x: StarSet, y: StarSet): boolean {
+  if (x.len() !== y.len()) return false;
+  for (const e of x.elems()) if (y.get(e) === undefined) return false;
+  return true;
+}
+
+function compareRanges(op: CompareOp, x: StarRange | StarBigRange, y: StarRange | StarBigRange): boolean {
   if (op !== "==" && op !== "!=") throw notImplemented(op, x, y);
-  let eq: boolean;
-  if (x.length !== y.length) eq = false;
-  else if (x.length === 0) eq = true;
-  else eq = x.start === y.start && (x.length === 1 || x.step === y.step);
+  const eq = rangesEqual(x, y);
   return op === "==" ? eq : !eq;
 }
 

@@ -14,7 +14,7 @@ export interface Frame {
   pos: Position;
 }
 
-export type LimitKind = "steps" | "deadline" | "aborted" | "size";
+export type LimitKind = "steps" | "deadline" | "aborted" | "size" | "memory";
 
 /**
  * Messages are built from Starlark byte strings (UTF-8 bytes in code units); show
@@ -38,27 +38,74 @@ function toJsMessage(msg: string): string {
   }
 }
 
+/** The file name of a built-in function's frame (go.starlark.net's `<builtin>`, line 0). */
+export const BUILTIN_FILENAME = "<builtin>";
+
+/** Backtraces keep this many innermost and outermost frames; deep recursion elides the middle. */
+const KEEP_FRAMES = 32;
+
 /** Base of every error the interpreter raises on purpose. */
 export class StarlarkError extends Error {
   constructor(message: string) {
     super(toJsMessage(message));
   }
 
-  /** Frames of the Starlark call stack, outermost first; filled in by the evaluator. */
+  /**
+   * The call stack when the error happened, outermost first, as go.starlark.net's
+   * EvalError.CallStack: Starlark functions and built-ins (whose position is
+   * `<builtin>`, line 0). Filled in by the evaluator as the error unwinds.
+   */
   frames: Frame[] = [];
+  /** How many frames were dropped from the middle of a very deep stack. */
+  private omittedFrames = 0;
 
   override get name(): string {
     return "StarlarkError";
   }
 
-  /** go.starlark.net style traceback: most recent call last. */
-  backtrace(): string {
-    let out = "Traceback (most recent call last):\n";
-    for (const f of this.frames) {
-      out += `  ${f.pos.filename}:${f.pos.line}:${f.pos.col}: in ${f.name}\n`;
+  /** Records the frame the error is unwinding through (it becomes the outermost so far). */
+  addOuterFrame(frame: Frame): void {
+    const frames = this.frames;
+    if (frames.length >= 2 * KEEP_FRAMES + 1) {
+      // frames = [outer..., marker, inner...]: drop the innermost outer frame, count it in the marker.
+      this.omittedFrames++;
+      frames.splice(KEEP_FRAMES - 1, 2, {
+        name: `... ${this.omittedFrames} more frames ...`,
+        pos: frames[KEEP_FRAMES - 1]?.pos ?? frame.pos,
+      });
     }
-    return `${out}Error: ${this.message}`;
+    frames.unshift(frame);
   }
+
+  /**
+   * go.starlark.net's Backtrace: most recent call last; when the innermost frame is a
+   * built-in, it is shown as `Error in NAME: msg` instead of as a frame.
+   */
+  backtrace(): string {
+    let frames = this.frames;
+    let suffix = "";
+    const last = frames[frames.length - 1];
+    if (last !== undefined && last.pos.filename === BUILTIN_FILENAME) {
+      suffix = ` in ${last.name}`;
+      frames = frames.slice(0, -1);
+    }
+    let out = frames.length > 0 ? "Traceback (most recent call last):\n" : "";
+    for (const f of frames) out += `  ${positionString(f.pos)}: in ${f.name}\n`;
+    return `${out}Error${suffix}: ${this.message}`;
+  }
+}
+
+/** go.starlark.net's Position.String: `file:line:col`, `file:line` without a column, `file` without a line. */
+function positionString(p: Position): string {
+  if (p.line < 1) return p.filename;
+  return p.col > 0 ? `${p.filename}:${p.line}:${p.col}` : `${p.filename}:${p.line}`;
+}
+
+/** Adds the frame of built-in `name` to a Starlark error unwinding out of it; other errors pass. */
+export function addBuiltinFrame(e: unknown, name: string): unknown {
+  if (e instanceof StarlarkError)
+    e.addOuterFrame({ name, pos: { filename: BUILTIN_FILENAME, line: 0, col: 0 } });
+  return e;
 }
 
 /** A Starlark runtime error (what `fail`, bad operands, bad arguments... raise). */

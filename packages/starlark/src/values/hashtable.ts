@@ -4,7 +4,8 @@
  * Keys map to a JS primitive ("prim") compared with === (and NaN equal to NaN): strings, ints,
  * bools and None are their own prim; a float maps to the number (so 1.0 and 1 collide, as
  * Starlark requires); a tuple of such values maps to a canonical string starting with U+0100
- * (no byte string can contain it). Identity-compared objects are their own prim. Anything else
+ * (no byte string can contain it), a bytes value to its data behind U+0102, so equal bytes are
+ * one key. Identity-compared objects are their own prim. Anything else
  * (host values with custom equality, tuples holding them) uses "U+0101<hash>#<probe>" slots
  * compared with `equals`.
  *
@@ -29,15 +30,18 @@
  *   index still points at it, acting as a tombstone); the table is compacted when removed
  *   entries outnumber live ones.
  */
+import { StarBytes } from "./bytes.js";
 import { StarEvalError } from "./errors.js";
 import { valueHooks } from "./hooks.js";
 import { StarTuple } from "./list.js";
-import { checkCollectionSize, DEFAULT_LIMITS, type Thread } from "./thread.js";
+import { ALLOC, checkCollectionSize, DEFAULT_LIMITS, type Thread } from "./thread.js";
 import { hashNumber, None, StarFloat, type Value } from "./value.js";
 
 type Prim = unknown;
 
 const TUPLE_TAG = "\u0100";
+/** Bytes keys map to their data behind this tag: equal bytes are one key, never equal to a string. */
+const BYTES_TAG = "\u0102";
 const MAX_ENCODED_KEY = 4096;
 const PROBE_TAG = "\u0101";
 
@@ -112,6 +116,7 @@ function encode(v: Value): string | undefined {
       return v ? "T" : "F";
     default:
       if (v === None) return "N";
+      if (v instanceof StarBytes) return `b${v.data.length}:${v.data}`;
       if (v instanceof StarFloat) {
         const f = v.value;
         if (Number.isInteger(f)) return Number.isSafeInteger(f) ? `i${f}` : `i${BigInt(f)}`;
@@ -168,6 +173,12 @@ export class HashTable {
   private odd: OddKeys | undefined = undefined;
   frozen = false;
   itercount = 0;
+  /**
+   * Whether the table ever held an entry (go's `ht.table != nil`): upstream's delete answers
+   * "not found" from a never-filled table without hashing the key, so `{}.pop([])` is a
+   * missing key, not an unhashable one.
+   */
+  allocated = false;
 
   /**
    * `shape` and `values`: the keys and values of a dict literal whose keys are distinct strings,
@@ -178,6 +189,7 @@ export class HashTable {
     this.slots = values ?? [];
     this.shape = shape;
     this.live = shape === undefined ? 0 : shape.length;
+    this.allocated = this.live > 0;
   }
 
   /** Gives a shaped table its own [prim, value, ...] array, before anything changes it. */
@@ -213,6 +225,7 @@ export class HashTable {
         return k;
     }
     if (k === None) return k;
+    if (k instanceof StarBytes) return BYTES_TAG + k.data;
     if (k instanceof StarFloat) {
       const f = k.value;
       if (Number.isInteger(f) && !Number.isSafeInteger(f)) return BigInt(f);
@@ -326,6 +339,7 @@ export class HashTable {
   set(k: Value, v: Value, thread?: Thread): void {
     if (this.frozen || this.itercount > 0) this.checkMutable("insert into");
     if (this.shape !== undefined) this.unshare();
+    this.allocated = true;
     const p = typeof k === "string" ? k : this.prim(k, true);
     const slots = this.slots;
     if (this.large === undefined) {
@@ -335,6 +349,7 @@ export class HashTable {
         return;
       }
       checkCollectionSize(thread, this.live + 1);
+      thread?.alloc(ALLOC.entry);
       slots.push(p, v);
       this.live++;
       if (slots.length > 2 * SMALL_MAX) this.rebuild(FIRST_INDEX_SIZE);
@@ -346,6 +361,7 @@ export class HashTable {
         return;
       }
       checkCollectionSize(thread, this.live + 1);
+      thread?.alloc(ALLOC.entry);
       this.append(p, v, h);
     }
     if (p !== k) {
@@ -418,6 +434,8 @@ export class HashTable {
     if (this.slots.length !== 0 || this.frozen || this.itercount > 0) return false;
     const max = thread ? thread.limits.maxCollectionSize : DEFAULT_LIMITS.maxCollectionSize;
     if (src.live > max) return false;
+    thread?.alloc(ALLOC.entry * src.live);
+    this.allocated = src.allocated;
     this.slots = src.slots.slice();
     this.shape = src.shape;
     this.live = src.live;
@@ -438,6 +456,7 @@ export class HashTable {
   /** Removes k; returns its value or undefined if absent. */
   delete(k: Value): Value | undefined {
     if (this.frozen || this.itercount > 0) this.checkMutable("delete from");
+    if (!this.allocated) return undefined;
     if (this.shape !== undefined) this.unshare();
     const p = typeof k === "string" ? k : this.prim(k, false);
     const i = this.find(p);

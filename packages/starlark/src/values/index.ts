@@ -14,12 +14,13 @@ export {
   methodOf,
   NoSuchAttrError,
   setField,
-  spellingHint,
   tryGetAttr,
 } from "./attrs.js";
 export { StarBytes } from "./bytes.js";
 export { dictFromEntries, dictFromLiteral, MAX_LITERAL_DICT_KEYS, StarDict } from "./dict.js";
 export {
+  addBuiltinFrame,
+  BUILTIN_FILENAME,
   EvalError,
   evalError,
   type Frame,
@@ -64,7 +65,7 @@ export {
   unary,
 } from "./ops.js";
 export { percentFormat } from "./percent.js";
-export { StarRange } from "./range.js";
+export { isRange, makeRange, StarBigRange, StarRange } from "./range.js";
 export { quoteString, repr, str } from "./repr.js";
 export { StarSet } from "./set.js";
 export {
@@ -77,6 +78,10 @@ export {
   runeToByteString,
 } from "./strings.js";
 export {
+  ALLOC,
+  allocEntries,
+  allocSlots,
+  allocString,
   checkCollectionSize,
   checkStringLength,
   DEFAULT_LIMITS,

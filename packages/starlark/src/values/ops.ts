@@ -5,7 +5,7 @@
  */
 import { valueHooks } from "./hooks.js";
 import { registerTupleElementHash } from "./list.js";
-import { decodeByteStringToUtf8 } from "./strings.js";
+import { decodeRuneAt } from "./strings.js";
 import { hashNumber, type Value } from "./value.js";
 
 export function truth(v: Value): boolean {
@@ -25,11 +25,25 @@ export function truth(v: Value): boolean {
 
 // ---------------------------------------------------------------- hashing
 
-/** Java's String.hashCode over the UTF-16 form of the (UTF-8 decoded) string, as go.starlark.net. */
+/**
+ * go.starlark.net's hash(string), "Java's String.hashCode": 31*h + c over the string's code
+ * points (each byte of an invalid UTF-8 sequence counting as U+FFFD). Upstream meant to split
+ * code points above U+FFFF into UTF-16 surrogates, but its test (utf16.IsSurrogate) never holds
+ * for a decoded code point, so the whole code point is added; this does the same.
+ */
 export function hashString(s: string): number {
-  const js = decodeByteStringToUtf8(s);
   let h = 0;
-  for (let i = 0; i < js.length; i++) h = (Math.imul(h, 31) + js.charCodeAt(i)) | 0;
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      h = (Math.imul(h, 31) + c) | 0;
+      i++;
+      continue;
+    }
+    const { rune, size } = decodeRuneAt(s, i);
+    i += size;
+    h = (Math.imul(h, 31) + rune) | 0;
+  }
   return h;
 }
 

@@ -6,10 +6,10 @@ import { StarDict } from "./dict.js";
 import { StarEvalError } from "./errors.js";
 import { formatFloatG } from "./float-format.js";
 import { StarList, StarTuple } from "./list.js";
-import { StarRange } from "./range.js";
+import { isRange, rangeRepr } from "./range.js";
 import { StarSet } from "./set.js";
 import { decodeRuneAt } from "./strings.js";
-import { checkStringLength, type Thread } from "./thread.js";
+import { allocString, checkStringLength, type Thread } from "./thread.js";
 import { Builtin, None, StarFloat, type StarValue, type Value } from "./value.js";
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
@@ -25,7 +25,7 @@ export function quoteString(s: string, quote = '"'): string {
   let start = 0;
   for (let i = 0; i < s.length; ) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c && c !== quote.charCodeAt(0)) {
+    if (c >= 0x20 && c < 0x7f && c !== 0x5c && c !== quote.charCodeAt(0)) {
       i++;
       continue;
     }
@@ -57,7 +57,7 @@ export function quoteString(s: string, quote = '"'): string {
           out += "\\\\";
           break;
         default:
-          out += c === 0x22 || c === quote.charCodeAt(0) ? `\\${String.fromCharCode(c)}` : hex2(c);
+          out += c === quote.charCodeAt(0) ? `\\${String.fromCharCode(c)}` : hex2(c);
       }
       i++;
     } else {
@@ -111,18 +111,19 @@ export function repr(v: Value, thread?: Thread): string {
     if (e instanceof RangeError) throw new StarEvalError("repr: value is nested too deeply");
     throw e;
   }
-  return out.parts.join("");
+  const s = out.parts.join("");
+  allocString(thread, s.length);
+  return s;
 }
 
-/** str(v): strings are themselves, everything else is repr. */
+/**
+ * A value as text, go.starlark.net's `AsString, else writeValue`: a string is itself, anything
+ * else (bytes too) its repr. What print, fail, %s and str.format's {} write. (The str()
+ * built-in differs only for bytes, which it decodes.)
+ */
 export function str(v: Value, thread?: Thread): string {
   if (typeof v === "string") return v;
   if (typeof v === "number") return String(v);
-  if (typeof v === "object" && !(v instanceof StarFloat) && typeof v.str === "function") {
-    const s = v.str(thread);
-    checkStringLength(thread, s.length);
-    return s;
-  }
   return repr(v, thread);
 }
 
@@ -175,10 +176,8 @@ function writeValue(out: ReprBuffer, v: Value, path: StarValue[]): void {
     out.push("])");
     return;
   }
-  if (v instanceof StarRange) {
-    if (v.step !== 1) out.push(`range(${v.start}, ${v.stop}, ${v.step})`);
-    else if (v.start !== 0) out.push(`range(${v.start}, ${v.stop})`);
-    else out.push(`range(${v.stop})`);
+  if (isRange(v)) {
+    out.push(rangeRepr(v));
     return;
   }
   if (v instanceof StarBytes) {

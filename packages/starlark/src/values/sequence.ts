@@ -4,10 +4,11 @@ import { StarDict } from "./dict.js";
 import { StarEvalError } from "./errors.js";
 import type { Int } from "./int.js";
 import { ArrayIterator, StarList, StarTuple } from "./list.js";
-import { StarRange } from "./range.js";
+import { isRange, StarRange } from "./range.js";
 import { repr } from "./repr.js";
 import { StarSet } from "./set.js";
-import { checkCollectionSize, type Thread } from "./thread.js";
+import { allocSlots, allocString, checkCollectionSize, type Thread } from "./thread.js";
+import { ArgError, asInt32 } from "./unpack.js";
 import { None, StarFloat, type StarIterator, typeName, type Value } from "./value.js";
 
 // ---------------------------------------------------------------- sequences
@@ -47,10 +48,16 @@ export function iterableView(x: Value, thread?: Thread): readonly Value[] | unde
 
 /** All elements of an iterable (undefined when not iterable), checked against the size limit. */
 export function iterableToArray(x: Value, thread?: Thread): Value[] | undefined {
-  if (x instanceof StarList || x instanceof StarTuple) return x.elems.slice();
-  if (x instanceof StarDict || x instanceof StarSet) return x.ht.keys();
+  if (x instanceof StarList || x instanceof StarTuple) {
+    allocSlots(thread, x.elems.length);
+    return x.elems.slice();
+  }
+  if (x instanceof StarDict || x instanceof StarSet) {
+    allocSlots(thread, x.ht.size);
+    return x.ht.keys();
+  }
   if (x instanceof StarRange) {
-    checkCollectionSize(thread, x.length);
+    allocSlots(thread, x.length);
     const out = new Array<Value>(x.length);
     for (let i = 0; i < x.length; i++) out[i] = x.at(i);
     return out;
@@ -66,41 +73,46 @@ export function iterableToArray(x: Value, thread?: Thread): Value[] | undefined 
   } finally {
     it.done();
   }
+  allocSlots(thread, out.length);
   return out;
 }
 
-function outOfRange(kind: string, i: Int, n: number): StarEvalError {
-  if (n === 0) return new StarEvalError(`index ${i} out of range: empty ${kind}`);
-  if (kind === "") return new StarEvalError(`index ${i} out of range [${-n}:${n - 1}]`);
-  return new StarEvalError(`${kind} index ${i} out of range [${-n}:${n - 1}]`);
+/** go's outOfRange: the error for index i of a sequence of length n and type `type`. */
+export function outOfRange(i: Int, n: number, type: string): StarEvalError {
+  if (n === 0) return new StarEvalError(`index ${i} out of range: empty ${type}`);
+  return new StarEvalError(`${type} index ${i} out of range [${-n}:${n - 1}]`);
 }
 
-/** Resolves a possibly negative index against length n (go's "asIndex" + bounds check). */
-function indexOf(kind: string, key: Value, n: number): number {
-  if (typeof key !== "number") {
-    if (typeof key === "bigint") throw outOfRange(kind, key, n);
-    throw new StarEvalError(`${kind} index: got ${typeName(key)}, want int`);
+/** The element position for x[key] on a sequence of length n (go's getIndex / setIndex checks). */
+export function sequenceIndex(type: string, key: Value, n: number, prefix: boolean): number {
+  let i: number;
+  try {
+    i = asInt32(key);
+  } catch (e) {
+    if (e instanceof ArgError) throw new StarEvalError(prefix ? `${type} index: ${e.message}` : e.message);
+    throw e;
   }
-  const i = key < 0 ? key + n : key;
-  if (i < 0 || i >= n) throw outOfRange(kind, key, n);
+  const orig = i;
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) throw outOfRange(orig, n, type);
   return i;
 }
 
 /** x[key]. */
 export function getIndex(x: Value, key: Value): Value {
-  if (x instanceof StarList) return x.elems[indexOf("list", key, x.elems.length)] as Value;
-  if (x instanceof StarTuple) return x.elems[indexOf("tuple", key, x.elems.length)] as Value;
+  if (x instanceof StarList) return x.elems[sequenceIndex("list", key, x.elems.length, true)] as Value;
+  if (x instanceof StarTuple) return x.elems[sequenceIndex("tuple", key, x.elems.length, true)] as Value;
   if (x instanceof StarDict) {
     const v = x.ht.get(key);
     if (v === undefined) throw new StarEvalError(`key ${repr(key)} not in dict`);
     return v;
   }
-  if (typeof x === "string") {
-    const i = indexOf("string", key, x.length);
-    return x[i] as string;
+  if (typeof x === "string") return x[sequenceIndex("string", key, x.length, true)] as string;
+  if (isRange(x)) return x.at(sequenceIndex("range", key, x.length, true));
+  if (x instanceof StarBytes) {
+    const i = sequenceIndex("bytes", key, x.data.length, true);
+    return new StarBytes(x.data[i] as string);
   }
-  if (x instanceof StarRange) return x.at(indexOf("range", key, x.length));
-  if (x instanceof StarBytes) return x.data.charCodeAt(indexOf("bytes", key, x.data.length));
   if (typeof x === "object" && !(x instanceof StarFloat) && typeof x.getIndex === "function") {
     return x.getIndex(key);
   }
@@ -110,7 +122,7 @@ export function getIndex(x: Value, key: Value): Value {
 /** x[key] = v (the thread, when given, bounds dict growth). */
 export function setIndex(x: Value, key: Value, v: Value, thread?: Thread): void {
   if (x instanceof StarList) {
-    const i = indexOf("list", key, x.elems.length);
+    const i = sequenceIndex("list", key, x.elems.length, false);
     if (x.frozen || x.itercount > 0) x.checkMutable("assign to element of");
     x.elems[i] = v;
     return;
@@ -126,34 +138,74 @@ export function setIndex(x: Value, key: Value, v: Value, thread?: Thread): void 
   throw new StarEvalError(`${typeName(x)} value does not support item assignment`);
 }
 
-function sliceIndex(what: string, v: Value): number | undefined {
-  if (v === None) return undefined;
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint") return v < 0n ? -(2 ** 53) : 2 ** 53;
-  throw new StarEvalError(`invalid ${what}: got ${typeName(v)}, want int`);
+/**
+ * go's asIndex: an optional (None or absent) index; a negative one counts from the end.
+ * Returns `dflt` when absent.
+ */
+function asIndex(v: Value | undefined, n: number, dflt: number): number {
+  if (v === undefined || v === None) return dflt;
+  const i = asInt32(v);
+  return i < 0 ? i + n : i;
 }
 
-/** The (start, end, step) index triple of a slice over length n, Python rules. */
-export function sliceIndices(n: number, lo: Value, hi: Value, stepv: Value): [number, number, number] {
-  let step = sliceIndex("slice step", stepv) ?? 1;
-  if (step === 0) throw new StarEvalError("zero is not a valid slice step");
-  if (stepv === None) step = 1;
-  const s = sliceIndex("start index", lo);
-  const e = sliceIndex("end index", hi);
+/**
+ * go's indices: optional start and end indices clamped to [0:n] (start may exceed end), for
+ * slices with a positive stride and the index/find/count methods.
+ */
+export function indices(startv: Value | undefined, endv: Value | undefined, n: number): [number, number] {
   let start: number;
   let end: number;
-  if (step > 0) {
-    start = s === undefined ? 0 : clamp(s < 0 ? s + n : s, 0, n);
-    end = e === undefined ? n : clamp(e < 0 ? e + n : e, 0, n);
-  } else {
-    start = s === undefined ? n - 1 : clamp(s < 0 ? s + n : s, -1, n - 1);
-    end = e === undefined ? -1 : clamp(e < 0 ? e + n : e, -1, n - 1);
+  try {
+    start = asIndex(startv, n, 0);
+  } catch (e) {
+    if (e instanceof ArgError) throw new StarEvalError(`invalid start index: ${e.message}`);
+    throw e;
   }
-  return [start, end, step];
+  start = start < 0 ? 0 : Math.min(start, n);
+  try {
+    end = asIndex(endv, n, n);
+  } catch (e) {
+    if (e instanceof ArgError) throw new StarEvalError(`invalid end index: ${e.message}`);
+    throw e;
+  }
+  end = end < 0 ? 0 : Math.min(end, n);
+  return [start, end];
 }
 
-function clamp(i: number, lo: number, hi: number): number {
-  return i < lo ? lo : Math.min(i, hi);
+/** The (start, end, step) of x[lo:hi:step] over length n, exactly as go's slice computes them. */
+export function sliceIndices(n: number, lo: Value, hi: Value, stepv: Value): [number, number, number] {
+  let step = 1;
+  if (stepv !== None) {
+    try {
+      step = asInt32(stepv);
+    } catch (e) {
+      if (e instanceof ArgError) throw new StarEvalError(`invalid slice step: ${e.message}`);
+      throw e;
+    }
+    if (step === 0) throw new StarEvalError("zero is not a valid slice step");
+  }
+  if (step > 0) {
+    const [start, end] = indices(lo, hi, n);
+    return [start, Math.max(start, end), step];
+  }
+  let start: number;
+  let end: number;
+  try {
+    start = asIndex(lo, n, n - 1);
+  } catch (e) {
+    if (e instanceof ArgError) throw new StarEvalError(`invalid start index: ${e.message}`);
+    throw e;
+  }
+  if (start >= n) start = n - 1;
+  try {
+    end = asIndex(hi, n, -1);
+  } catch (e) {
+    if (e instanceof ArgError) throw new StarEvalError(`invalid end index: ${e.message}`);
+    throw e;
+  }
+  if (end < -1) end = -1;
+  if (start < end) start = end;
+  return [start, end, step];
 }
 
 function sliceArray<T>(a: readonly T[], start: number, end: number, step: number): T[] {
@@ -172,28 +224,36 @@ function sliceString(s: string, start: number, end: number, step: number): strin
   return out;
 }
 
-/** x[lo:hi:step]; omitted parts are None. */
-export function slice(x: Value, lo: Value, hi: Value, step: Value): Value {
+/** The number of elements of a slice (start, end, step) as sliceIndices gives them. */
+function sliceLength(start: number, end: number, step: number): number {
+  if (step > 0) return start < end ? Math.ceil((end - start) / step) : 0;
+  return start > end ? Math.ceil((start - end) / -step) : 0;
+}
+
+/** x[lo:hi:step]; omitted parts are None. The result is charged to the thread's allocation budget. */
+export function slice(x: Value, lo: Value, hi: Value, step: Value, thread?: Thread): Value {
   if (typeof x === "string") {
     const [a, b, c] = sliceIndices(x.length, lo, hi, step);
+    allocString(thread, sliceLength(a, b, c));
     return sliceString(x, a, b, c);
   }
   if (x instanceof StarList) {
     const [a, b, c] = sliceIndices(x.elems.length, lo, hi, step);
+    allocSlots(thread, sliceLength(a, b, c));
     return new StarList(sliceArray(x.elems, a, b, c));
   }
   if (x instanceof StarTuple) {
     const [a, b, c] = sliceIndices(x.elems.length, lo, hi, step);
+    allocSlots(thread, sliceLength(a, b, c));
     return new StarTuple(sliceArray(x.elems, a, b, c));
   }
-  if (x instanceof StarRange) {
+  if (isRange(x)) {
     const [a, b, c] = sliceIndices(x.length, lo, hi, step);
-    const start = x.start + a * x.step;
-    const stop = x.start + b * x.step;
-    return new StarRange(start, stop, x.step * c);
+    return x.slice(a, b, c);
   }
   if (x instanceof StarBytes) {
     const [a, b, c] = sliceIndices(x.data.length, lo, hi, step);
+    allocString(thread, sliceLength(a, b, c));
     return new StarBytes(sliceString(x.data, a, b, c));
   }
   throw new StarEvalError(`invalid slice operand ${typeName(x)}`);

@@ -79,6 +79,44 @@ export function decodeRuneAt(s: string, i: number): { rune: number; size: number
   return { rune: 0xfffd, size: 1 };
 }
 
+/**
+ * s with every byte that is not part of a valid UTF-8 sequence replaced by U+FFFD, one each, as
+ * Go's `for _, r := range s` decodes (bytes(string), str(bytes)). Valid strings are returned as they are.
+ */
+export function utf8Transcode(s: string): string {
+  let i = 0;
+  for (; i < s.length; i++) {
+    if (s.charCodeAt(i) >= 0x80) break;
+  }
+  if (i === s.length) return s;
+  let out = s.slice(0, i);
+  let valid = true;
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out += s[i];
+      i++;
+      continue;
+    }
+    const { rune, size } = decodeRuneAt(s, i);
+    if (rune === 0xfffd && size === 1) {
+      out += "\xef\xbf\xbd";
+      valid = false;
+    } else {
+      out += s.slice(i, i + size);
+    }
+    i += size;
+  }
+  return valid ? s : out;
+}
+
+/** 32-bit FNV-1a of the bytes of s (go.starlark.net's hash(bytes)), as a non-negative number. */
+export function fnv32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /** Encodes one code point as a UTF-8 byte string (surrogates and out-of-range -> U+FFFD). */
 export function runeToByteString(r: number): string {
   if (r < 0 || r > 0x10ffff || (r >= 0xd800 && r <= 0xdfff)) r = 0xfffd;

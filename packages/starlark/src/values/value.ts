@@ -3,7 +3,7 @@
  * None singleton, JS boolean, int as number|bigint (normalized), boxed StarFloat,
  * byte-string JS strings, and objects implementing StarValue for everything else.
  */
-import { StarEvalError } from "./errors.js";
+import { addBuiltinFrame, StarEvalError } from "./errors.js";
 import type { Thread } from "./thread.js";
 
 export type CompareOp = "==" | "!=" | "<" | "<=" | ">" | ">=";
@@ -30,8 +30,6 @@ export interface StarValue {
   hash(): number;
   /** repr as a byte string; default `<type>`. The thread (when known) supplies size limits. */
   repr?(thread?: Thread): string;
-  /** str as a byte string; default repr. */
-  str?(thread?: Thread): string;
   attrNames?(): string[];
   /** undefined: no such attribute. */
   getAttr?(name: string): Value | undefined;
@@ -120,7 +118,11 @@ export class Builtin implements Callable {
     readonly receiver?: Value,
   ) {}
   call(thread: Thread, args: Value[], kwargs: [string, Value][]): Value {
-    return this.fn(thread, args, kwargs, this);
+    try {
+      return this.fn(thread, args, kwargs, this);
+    } catch (e) {
+      throw addBuiltinFrame(e, this.name);
+    }
   }
   freeze(): void {}
   truth(): boolean {

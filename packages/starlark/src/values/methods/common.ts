@@ -1,25 +1,14 @@
-/** Small argument helpers shared by the method tables (go's UnpackPositionalArgs texts). */
+/** Helpers shared by the built-in method tables. */
 import { StarEvalError } from "../errors.js";
-import { typeName, type Value } from "../value.js";
 
-export function positional(
-  name: string,
-  args: Value[],
-  kwargs: [string, Value][],
-  min: number,
-  max: number,
-): void {
-  if (kwargs.length > 0) throw new StarEvalError(`${name}: unexpected keyword arguments`);
-  if (args.length < min || args.length > max) {
-    const quant = min === max ? "" : args.length < min ? "at least " : "at most ";
-    throw new StarEvalError(
-      `${name}: got ${args.length} arguments, want ${quant}${args.length < min ? min : max}`,
-    );
+/**
+ * go.starlark.net's nameErr: "name: msg" for an error a built-in reports about its own work
+ * (a frozen table, an unhashable key). Errors that already unwound through Starlark code (a
+ * callback's failure) and resource-limit errors pass unchanged, as upstream preserves them.
+ */
+export function nameErr(name: string, e: unknown): unknown {
+  if (e instanceof StarEvalError && e.kind === "eval" && e.frames.length === 0) {
+    return new StarEvalError(`${name}: ${e.message}`);
   }
-}
-
-export function intArg(name: string, i: number, v: Value): number {
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint") throw new StarEvalError(`${name}: for parameter ${i}: ${v} out of range`);
-  throw new StarEvalError(`${name}: for parameter ${i}: got ${typeName(v)}, want int`);
+  return e;
 }

@@ -1,52 +1,49 @@
-/** The methods of the dict type. */
+/** The methods of the dict type, as go.starlark.net's library.go writes them. */
 import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarDict } from "../dict.js";
 import { StarEvalError } from "../errors.js";
 import { StarList, StarTuple } from "../list.js";
 import { iterableToArray, len } from "../ops.js";
-import { repr } from "../repr.js";
-import type { Thread } from "../thread.js";
+import { quoteString } from "../repr.js";
+import { ALLOC, allocSlots, type Thread } from "../thread.js";
+import { checkPositionalArgs } from "../unpack.js";
 import { None, typeName, type Value } from "../value.js";
-import { positional } from "./common.js";
+import { nameErr } from "./common.js";
 
 function recv(self: Value): StarDict {
   return self as StarDict;
 }
 
 /**
- * dict.update / dict(...) semantics: an optional positional mapping or iterable of
- * pairs, then keyword arguments.
+ * go's updateDict, behind dict(...) and dict.update: an optional positional mapping or
+ * iterable of pairs, then keyword arguments. Errors are bare; the callers prefix their name.
  */
-export function updateDict(
-  fnName: string,
-  d: StarDict,
-  args: Value[],
-  kwargs: [string, Value][],
-  thread?: Thread,
-): void {
-  if (args.length > 1) throw new StarEvalError(`${fnName}: got ${args.length} arguments, want at most 1`);
+export function updateDict(d: StarDict, args: Value[], kwargs: [string, Value][], thread?: Thread): void {
   const src = args[0];
   if (src !== undefined) {
     if (src instanceof StarDict) {
       if (!d.ht.copyFrom(src.ht, thread)) for (const [k, v] of src.ht.entries()) d.setKey(k, v, thread);
     } else {
-      const items = typeof src === "string" ? undefined : iterableToArray(src);
-      if (items === undefined) throw new StarEvalError(`${fnName}: got ${typeName(src)}, want iterable`);
+      const items = typeof src === "object" ? iterableToArray(src, thread) : undefined;
+      if (items === undefined) throw new StarEvalError(`got ${typeName(src)}, want iterable`);
       for (let i = 0; i < items.length; i++) {
         const pair = items[i] as Value;
         let kv: readonly Value[] | undefined;
         if (pair instanceof StarTuple || pair instanceof StarList) kv = pair.elems;
-        else if (typeof pair !== "string") kv = iterableToArray(pair);
+        else if (typeof pair === "object") kv = iterableToArray(pair, thread);
         if (kv === undefined) {
           throw new StarEvalError(
-            `${fnName}: dictionary update sequence element #${i} is not iterable (${typeName(pair)})`,
+            `dictionary update sequence element #${i} is not iterable (${typeName(pair)})`,
           );
         }
-        if (kv.length !== 2) {
+        const n = len(pair);
+        if (n < 0) {
           throw new StarEvalError(
-            `${fnName}: dictionary update sequence element #${i} has length ${len(pair)}, want 2`,
+            `dictionary update sequence element #${i} has unknown length (${typeName(pair)})`,
           );
         }
+        if (n !== 2)
+          throw new StarEvalError(`dictionary update sequence element #${i} has length ${n}, want 2`);
         d.setKey(kv[0] as Value, kv[1] as Value, thread);
       }
     }
@@ -57,7 +54,7 @@ export function updateDict(
   if (d.len() < before + kwargs.length) {
     const seen = new Set<string>();
     for (const [k] of kwargs) {
-      if (seen.has(k)) throw new StarEvalError(`${fnName}: duplicate keyword arg: ${repr(k)}`);
+      if (seen.has(k)) throw new StarEvalError(`duplicate keyword arg: ${quoteString(k)}`);
       seen.add(k);
     }
   }
@@ -65,55 +62,82 @@ export function updateDict(
 
 const methods: Record<string, MethodFn> = {
   clear: (_t, self, args, kwargs) => {
-    positional("clear", args, kwargs, 0, 0);
-    recv(self).ht.clear();
+    checkPositionalArgs("clear", args, kwargs, 0, 0);
+    recv(self).ht.clear(); // upstream returns the frozen/iteration error without the name
     return None;
   },
   get: (_t, self, args, kwargs) => {
-    positional("get", args, kwargs, 1, 2);
-    const v = recv(self).ht.get(args[0] as Value);
+    checkPositionalArgs("get", args, kwargs, 1, 2);
+    let v: Value | undefined;
+    try {
+      v = recv(self).ht.get(args[0] as Value);
+    } catch (e) {
+      throw nameErr("get", e);
+    }
     if (v !== undefined) return v;
     return args[1] ?? None;
   },
-  items: (_t, self, args, kwargs) => {
-    positional("items", args, kwargs, 0, 0);
+  items: (t, self, args, kwargs) => {
+    checkPositionalArgs("items", args, kwargs, 0, 0);
+    const n = recv(self).ht.size;
+    allocSlots(t, n);
+    t.alloc((ALLOC.header + 2 * ALLOC.slot) * n);
     return new StarList(recv(self).ht.itemTuples());
   },
-  keys: (_t, self, args, kwargs) => {
-    positional("keys", args, kwargs, 0, 0);
+  keys: (t, self, args, kwargs) => {
+    checkPositionalArgs("keys", args, kwargs, 0, 0);
+    allocSlots(t, recv(self).ht.size);
     return new StarList(recv(self).ht.keys());
   },
   pop: (_t, self, args, kwargs) => {
-    positional("pop", args, kwargs, 1, 2);
-    const d = recv(self);
-    const v = d.ht.delete(args[0] as Value);
+    checkPositionalArgs("pop", args, kwargs, 1, 2);
+    let v: Value | undefined;
+    try {
+      v = recv(self).ht.delete(args[0] as Value);
+    } catch (e) {
+      throw nameErr("pop", e);
+    }
     if (v !== undefined) return v;
     if (args[1] !== undefined) return args[1];
-    throw new StarEvalError(`pop: missing key ${repr(args[0] as Value)}`);
+    throw new StarEvalError("pop: missing key");
   },
   popitem: (_t, self, args, kwargs) => {
-    positional("popitem", args, kwargs, 0, 0);
+    checkPositionalArgs("popitem", args, kwargs, 0, 0);
     const d = recv(self);
     const first = d.ht.first();
     if (first === undefined) throw new StarEvalError("popitem: empty dict");
-    d.ht.delete(first[0]);
+    try {
+      d.ht.delete(first[0]);
+    } catch (e) {
+      throw nameErr("popitem", e);
+    }
     return new StarTuple(first);
   },
   setdefault: (t, self, args, kwargs) => {
-    positional("setdefault", args, kwargs, 1, 2);
+    checkPositionalArgs("setdefault", args, kwargs, 1, 2);
     const d = recv(self);
-    const v = d.ht.get(args[0] as Value);
-    if (v !== undefined) return v;
-    const dflt = args[1] ?? None;
-    d.setKey(args[0] as Value, dflt, t);
-    return dflt;
+    try {
+      const v = d.ht.get(args[0] as Value);
+      if (v !== undefined) return v;
+      const dflt = args[1] ?? None;
+      d.setKey(args[0] as Value, dflt, t);
+      return dflt;
+    } catch (e) {
+      throw nameErr("setdefault", e);
+    }
   },
   update: (t, self, args, kwargs) => {
-    updateDict("update", recv(self), args, kwargs, t);
+    if (args.length > 1) throw new StarEvalError(`update: got ${args.length} arguments, want at most 1`);
+    try {
+      updateDict(recv(self), args, kwargs, t);
+    } catch (e) {
+      throw nameErr("update", e);
+    }
     return None;
   },
-  values: (_t, self, args, kwargs) => {
-    positional("values", args, kwargs, 0, 0);
+  values: (t, self, args, kwargs) => {
+    checkPositionalArgs("values", args, kwargs, 0, 0);
+    allocSlots(t, recv(self).ht.size);
     return new StarList(recv(self).ht.values());
   },
 };

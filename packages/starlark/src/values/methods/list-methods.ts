@@ -1,92 +1,114 @@
-/** The methods of the list type. */
+/** The methods of the list type, as go.starlark.net's library.go writes them. */
 import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarEvalError } from "../errors.js";
 import type { StarList } from "../list.js";
 import { equals, iterableToArray } from "../ops.js";
-import { checkCollectionSize } from "../thread.js";
-import { None, typeName, type Value } from "../value.js";
-import { intArg, positional } from "./common.js";
+import { indices, outOfRange } from "../sequence.js";
+import { ALLOC, checkCollectionSize } from "../thread.js";
+import { asInt64, asIterable, asValue, checkPositionalArgs, unpackPositionalArgs } from "../unpack.js";
+import { None, type Value } from "../value.js";
+import { nameErr } from "./common.js";
 
 function recv(self: Value): StarList {
   return self as StarList;
 }
 
-/** Clamps an optional start/end index like go.starlark.net's `indices`. */
-function clampIndex(name: string, v: Value | undefined, dflt: number, n: number, i: number): number {
-  if (v === undefined || v === None) return dflt;
-  let x = intArg(name, i, v);
-  if (x < 0) x += n;
-  return x < 0 ? 0 : Math.min(x, n);
+/** list.checkMutable with the method's name in front, as upstream's nameErr. */
+function checkMutable(name: string, l: StarList, verb: string): void {
+  if (l.frozen || l.itercount > 0) {
+    try {
+      l.checkMutable(verb);
+    } catch (e) {
+      throw nameErr(name, e);
+    }
+  }
+}
+
+/** An int argument as a JS number; beyond 2^53 it only matters as "past either end". */
+function clampedNumber(i: number | bigint): number {
+  return typeof i === "number" ? i : i < 0n ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
 }
 
 const methods: Record<string, MethodFn> = {
   append: (t, self, args, kwargs) => {
-    positional("append", args, kwargs, 1, 1);
+    checkPositionalArgs("append", args, kwargs, 1, 1);
     const l = recv(self);
-    l.checkMutable("append to");
+    checkMutable("append", l, "append to");
     checkCollectionSize(t, l.elems.length + 1);
+    t.alloc(ALLOC.slot);
     l.elems.push(args[0] as Value);
     return None;
   },
   clear: (_t, self, args, kwargs) => {
-    positional("clear", args, kwargs, 0, 0);
+    checkPositionalArgs("clear", args, kwargs, 0, 0);
     const l = recv(self);
-    l.checkMutable("clear");
+    checkMutable("clear", l, "clear");
     l.elems.length = 0;
     return None;
   },
   extend: (t, self, args, kwargs) => {
-    positional("extend", args, kwargs, 1, 1);
+    const [it] = unpackPositionalArgs("extend", args, kwargs, 1, [asIterable]) as [Value];
     const l = recv(self);
-    l.checkMutable("extend");
-    const it = args[0] as Value;
-    const elems = typeof it === "string" ? undefined : iterableToArray(it, t);
-    if (elems === undefined)
-      throw new StarEvalError(`extend: for parameter 1: got ${typeName(it)}, want iterable`);
+    checkMutable("extend", l, "extend");
+    const elems = iterableToArray(it, t) ?? [];
     checkCollectionSize(t, l.elems.length + elems.length);
+    t.alloc(ALLOC.slot * elems.length);
     for (const e of elems) l.elems.push(e);
     return None;
   },
   index: (_t, self, args, kwargs) => {
-    positional("index", args, kwargs, 1, 3);
+    checkPositionalArgs("index", args, kwargs, 1, 3);
     const l = recv(self);
-    const n = l.elems.length;
-    const start = clampIndex("index", args[1], 0, n, 2);
-    const end = clampIndex("index", args[2], n, n, 3);
-    for (let i = start; i < end; i++) if (equals(l.elems[i] as Value, args[0] as Value)) return i;
+    let start: number;
+    let end: number;
+    try {
+      [start, end] = indices(args[1], args[2], l.elems.length);
+      for (let i = start; i < end; i++) if (equals(l.elems[i] as Value, args[0] as Value)) return i;
+    } catch (e) {
+      throw nameErr("index", e);
+    }
     throw new StarEvalError("index: value not in list");
   },
   insert: (t, self, args, kwargs) => {
-    positional("insert", args, kwargs, 2, 2);
+    const [index, x] = unpackPositionalArgs("insert", args, kwargs, 2, [asInt64, asValue]) as [
+      number | bigint,
+      Value,
+    ];
     const l = recv(self);
-    l.checkMutable("insert into");
+    checkMutable("insert", l, "insert into");
     const n = l.elems.length;
-    let i = intArg("insert", 1, args[0] as Value);
+    let i = clampedNumber(index);
     if (i < 0) i += n;
-    if (i > n) i = n;
-    else if (i < 0) i = 0;
     checkCollectionSize(t, n + 1);
-    l.elems.splice(i, 0, args[1] as Value);
+    t.alloc(ALLOC.slot);
+    if (i >= n) l.elems.push(x);
+    else l.elems.splice(Math.max(i, 0), 0, x);
     return None;
   },
   pop: (_t, self, args, kwargs) => {
-    positional("pop", args, kwargs, 0, 1);
     const l = recv(self);
     const n = l.elems.length;
-    let i = args[0] === undefined ? n - 1 : intArg("pop", 1, args[0]);
-    const orig = i;
+    const [index] = unpackPositionalArgs("pop", args, kwargs, 0, [asInt64]) as [number | bigint | undefined];
+    const orig = index ?? n - 1;
+    let i = clampedNumber(orig);
     if (i < 0) i += n;
-    if (i < 0 || i >= n) throw new StarEvalError(`pop: index ${orig} out of range [${-n}:${n - 1}]`);
-    l.checkMutable("pop from");
+    if (i < 0 || i >= n) throw nameErr("pop", outOfRange(orig, n, "list"));
+    checkMutable("pop", l, "pop from");
     const [v] = l.elems.splice(i, 1);
     return v as Value;
   },
   remove: (_t, self, args, kwargs) => {
-    positional("remove", args, kwargs, 1, 1);
+    checkPositionalArgs("remove", args, kwargs, 1, 1);
     const l = recv(self);
-    l.checkMutable("remove from");
+    checkMutable("remove", l, "remove from");
     for (let i = 0; i < l.elems.length; i++) {
-      if (equals(l.elems[i] as Value, args[0] as Value)) {
+      let eq: boolean;
+      try {
+        eq = equals(l.elems[i] as Value, args[0] as Value);
+      } catch (e) {
+        throw nameErr("remove", e);
+      }
+      if (eq) {
         l.elems.splice(i, 1);
         return None;
       }

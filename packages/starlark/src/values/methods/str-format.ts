@@ -6,27 +6,31 @@
  * messages with one format string parsed it 20,000 times, slicing every field name).
  */
 import { StarEvalError } from "../errors.js";
-import { repr, str } from "../repr.js";
+import { quoteString, repr, str } from "../repr.js";
 import { flatten } from "../strings.js";
-import { checkStringLength, type Thread } from "../thread.js";
+import { allocString, checkStringLength, type Thread } from "../thread.js";
 import type { Value } from "../value.js";
 
-/** A replacement field: a positional argument (`index` >= 0) or a keyword argument (`name`). */
+/** A replacement field `{name!conv:spec}` as written (conv defaults to "s"). */
 interface Field {
-  readonly index: number;
   readonly name: string;
-  readonly repr: boolean;
+  readonly conv: string;
+  readonly spec: string;
+  /** The argument position when `name` is a decimal number, else -1. */
+  readonly num: number;
+}
+
+/** A syntax error met at this point of the format string (raised when reached). */
+interface FormatError {
+  readonly error: string;
 }
 
 /**
- * A parsed format string: literal text and fields in order. `error` is the first syntax error,
- * raised after the pieces before it are formatted, so that argument errors in earlier fields
- * still win, as when the string is interpreted left to right.
+ * A parsed format string: literal text, fields and at most one trailing syntax error, in the
+ * order go.starlark.net's string_format meets them while it formats left to right; fields are
+ * resolved against the arguments at each call, so errors come in exactly upstream's order.
  */
-interface ParsedFormat {
-  readonly pieces: readonly (string | Field)[];
-  readonly error: string | undefined;
-}
+type ParsedFormat = readonly (string | Field | FormatError)[];
 
 /** Parsed formats by format string; cleared when full (a program has few distinct formats). */
 const cache = new Map<string, ParsedFormat>();
@@ -34,81 +38,67 @@ const CACHE_MAX = 256;
 /** Longer format strings are parsed at each call rather than kept. */
 const CACHE_MAX_LENGTH = 1024;
 
+/** go's decimal(): digits only, within an int64; -1 otherwise. */
+function decimal(name: string): number {
+  if (!/^[0-9]+$/.test(name)) return -1;
+  if (name.length > 15 && BigInt(name) > 2n ** 63n - 1n) return -1;
+  return Number(name);
+}
+
 function parseFormat(format: string): ParsedFormat {
-  const pieces: (string | Field)[] = [];
-  let text = "";
-  let auto = 0;
-  let mode: "none" | "auto" | "manual" = "none";
-  let i = 0;
-  const n = format.length;
-  const fail = (error: string): ParsedFormat => {
+  const pieces: (string | Field | FormatError)[] = [];
+  let rest = format;
+  for (;;) {
+    const open = rest.indexOf("{");
+    let literal = open < 0 ? rest : rest.slice(0, open);
+    // In literal text "}}" stands for "}"; a lone "}" is an error.
+    let text = "";
+    for (;;) {
+      const j = literal.indexOf("}");
+      if (j < 0) {
+        text += literal;
+        break;
+      }
+      if (literal.length === j + 1 || literal[j + 1] !== "}") {
+        if (text !== "") pieces.push(text);
+        pieces.push({ error: "format: single '}' in format" });
+        return pieces;
+      }
+      text += literal.slice(0, j + 1);
+      literal = literal.slice(j + 2);
+    }
     if (text !== "") pieces.push(text);
-    return { pieces, error };
-  };
-  while (i < n) {
-    const open = format.indexOf("{", i);
-    const close = format.indexOf("}", i);
-    if (close >= 0 && (open < 0 || close < open)) {
-      // literal '}' must be doubled
-      if (format[close + 1] !== "}") return fail("single '}' in format");
-      text += format.slice(i, close + 1);
-      i = close + 2;
+    if (open < 0) return pieces;
+    if (rest[open + 1] === "{") {
+      pieces.push("{");
+      rest = rest.slice(open + 2);
       continue;
     }
-    if (open < 0) {
-      text += format.slice(i);
-      break;
+    rest = rest.slice(open + 1);
+    const close = rest.indexOf("}");
+    if (close < 0) {
+      pieces.push({ error: "format: unmatched '{' in format" });
+      return pieces;
     }
-    text += format.slice(i, open);
-    if (format[open + 1] === "{") {
-      text += "{";
-      i = open + 2;
-      continue;
-    }
-    const end = format.indexOf("}", open + 1);
-    if (end < 0) return fail("unmatched '{' in format");
-    const field = format.slice(open + 1, end);
-    if (field.includes("{")) return fail("nested replacement fields not supported");
-    i = end + 1;
-
-    let name = field;
+    const field = rest.slice(0, close);
+    rest = rest.slice(close + 1);
+    let name: string;
     let conv = "s";
-    const colon = name.indexOf(":");
-    if (colon >= 0) {
-      const spec = name.slice(colon + 1);
-      name = name.slice(0, colon);
-      if (spec !== "") return fail(`format spec features not supported in replacement fields: ${spec}`);
-    }
-    const bang = name.indexOf("!");
-    if (bang >= 0) {
-      conv = name.slice(bang + 1);
-      name = name.slice(0, bang);
-      if (conv !== "r" && conv !== "s") return fail(`unknown conversion "${conv}"`);
-    }
-
-    let index = -1;
-    if (name === "") {
-      if (mode === "manual") {
-        return fail("cannot switch from manual field specification to automatic field numbering");
-      }
-      mode = "auto";
-      index = auto++;
-    } else if (/^[0-9]+$/.test(name)) {
-      if (mode === "auto") {
-        return fail("cannot switch from automatic field numbering to manual field specification");
-      }
-      mode = "manual";
-      index = Number.parseInt(name, 10);
+    let spec = "";
+    const bang = field.indexOf("!");
+    if (bang < 0) {
+      const colon = field.indexOf(":");
+      name = colon < 0 ? field : field.slice(0, colon);
+      if (colon >= 0) spec = field.slice(colon + 1);
     } else {
-      if (name.includes(".")) return fail("attribute syntax x.y is not supported in replacement fields");
-      if (name.includes("[")) return fail("element syntax a[i] is not supported in replacement fields");
+      name = field.slice(0, bang);
+      const convSpec = field.slice(bang + 1);
+      const colon = convSpec.indexOf(":");
+      conv = colon < 0 ? convSpec : convSpec.slice(0, colon);
+      if (colon >= 0) spec = convSpec.slice(colon + 1);
     }
-    if (text !== "") pieces.push(text);
-    text = "";
-    pieces.push({ index, name, repr: conv === "r" });
+    pieces.push({ name, conv, spec, num: name === "" ? -1 : decimal(name) });
   }
-  if (text !== "") pieces.push(text);
-  return { pieces, error: undefined };
 }
 
 function parsed(format: string): ParsedFormat {
@@ -122,33 +112,76 @@ function parsed(format: string): ParsedFormat {
   return p;
 }
 
+/** str.format, as go.starlark.net's string_format (its texts start "format: " but one). */
 export function formatString(
   thread: Thread,
   format: string,
   args: Value[],
   kwargs: [string, Value][],
 ): string {
-  const { pieces, error } = parsed(format);
+  const pieces = parsed(format);
   let out = "";
+  let auto = false;
+  let manual = false;
+  let index = 0;
   for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i] as string | Field;
+    const piece = pieces[i] as string | Field | FormatError;
     if (typeof piece === "string") {
       out += piece;
       continue;
     }
-    let arg: Value;
-    if (piece.index >= 0) {
-      if (piece.index >= args.length) throw new StarEvalError("tuple index out of range");
-      arg = args[piece.index] as Value;
+    if ("error" in piece) throw new StarEvalError(piece.error);
+    let arg: Value | undefined;
+    const name = piece.name;
+    if (name === "") {
+      if (manual) {
+        throw new StarEvalError(
+          "format: cannot switch from manual field specification to automatic field numbering",
+        );
+      }
+      auto = true;
+      if (index >= args.length) throw new StarEvalError("format: tuple index out of range");
+      arg = args[index++] as Value;
+    } else if (piece.num >= 0) {
+      if (auto) {
+        throw new StarEvalError(
+          "format: cannot switch from automatic field numbering to manual field specification",
+        );
+      }
+      manual = true;
+      if (piece.num >= args.length) throw new StarEvalError("format: tuple index out of range");
+      arg = args[piece.num] as Value;
     } else {
-      const kw = kwargs.find(([k]) => k === piece.name);
-      if (kw === undefined) throw new StarEvalError(`keyword ${piece.name} not found`);
-      arg = kw[1];
+      for (const [k, v] of kwargs) {
+        if (k === name) {
+          arg = v;
+          break;
+        }
+      }
+      if (arg === undefined) {
+        // Starlark has no x.y, a[i] or nested fields in replacement fields.
+        if (name.includes(".")) {
+          throw new StarEvalError(
+            `format: attribute syntax x.y is not supported in replacement fields: ${name}`,
+          );
+        }
+        if (name.includes("[")) {
+          throw new StarEvalError(
+            `format: element syntax a[i] is not supported in replacement fields: ${name}`,
+          );
+        }
+        if (name.includes("{")) throw new StarEvalError("format: nested replacement fields not supported");
+        throw new StarEvalError(`format: keyword ${name} not found`);
+      }
     }
-    out += piece.repr ? repr(arg, thread) : str(arg, thread);
+    if (piece.spec !== "") {
+      throw new StarEvalError(`format spec features not supported in replacement fields: ${piece.spec}`);
+    }
+    if (piece.conv === "s") out += str(arg, thread);
+    else if (piece.conv === "r") out += repr(arg, thread);
+    else throw new StarEvalError(`format: unknown conversion ${quoteString(piece.conv)}`);
     if (out.length > 4096) checkStringLength(thread, out.length);
   }
-  if (error !== undefined) throw new StarEvalError(error);
-  checkStringLength(thread, out.length);
+  allocString(thread, out.length);
   return flatten(out);
 }

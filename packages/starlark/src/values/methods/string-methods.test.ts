@@ -103,7 +103,9 @@ describe("str.format", () => {
     ["{-1}", [1], "keyword -1 not found"],
     ["a{123}b", [], "tuple index out of range"],
     ["a{}b{1}c", [1, 2], "cannot switch from automatic field numbering to manual field specification"],
-    ["{x!}", [], "unknown conversion"],
+    // The name is looked up before the conversion is checked, as upstream does.
+    ["{x!}", [], "format: keyword x not found"],
+    ["{0!}", [1], 'format: unknown conversion ""'],
     ["{a.b}", [1], "attribute syntax x.y is not supported in replacement fields"],
     ["{a[0]}", [1], "element syntax a[i] is not supported in replacement fields"],
     ["{ {} }", [1], "nested replacement fields not supported"],
@@ -117,7 +119,19 @@ describe("str.format", () => {
     for (let round = 0; round < 2; round++) {
       expect(err(() => fmt("{1} }", [0]))).toContain("tuple index out of range");
       expect(err(() => fmt("{1} }", [0, 1]))).toContain("single '}' in format");
-      expect(err(() => fmt("{k} {x!q}", [], [["k", 1]]))).toContain('unknown conversion "q"');
+      expect(
+        err(() =>
+          fmt(
+            "{k} {x!q}",
+            [],
+            [
+              ["k", 1],
+              ["x", 2],
+            ],
+          ),
+        ),
+      ).toBe('format: unknown conversion "q"');
+      expect(err(() => fmt("{k} {x!q}", [], [["k", 1]]))).toBe("format: keyword x not found");
       expect(err(() => fmt("{k} {x!q}", []))).toContain("keyword k not found");
     }
   });
@@ -152,6 +166,11 @@ describe("set methods", () => {
     expect(callMethod(t, s, "issubset", [new StarTuple([2, 3, 4, 5])], [])).toBe(true);
     expect(callMethod(t, s, "pop", [], [])).toBe(2);
     s.freeze();
-    expect(err(() => callMethod(t, s, "add", [1], []))).toBe("cannot insert into frozen hash table");
+    expect(err(() => callMethod(t, s, "add", [1], []))).toBe("add: cannot insert into frozen hash table");
+    // Upstream checks that an empty set has nothing to clear before it checks for a frozen one.
+    const empty = new StarSet();
+    empty.freeze();
+    expect(callMethod(t, empty, "clear", [], [])).toBe(None);
+    expect(err(() => callMethod(t, s, "clear", [], []))).toBe("clear: cannot clear frozen hash table");
   });
 });

@@ -3,9 +3,20 @@ import { defineMethods, type MethodFn } from "../attrs.js";
 import { StarEvalError } from "../errors.js";
 import { StarList, StarTuple } from "../list.js";
 import { iterableView } from "../ops.js";
+import { indices } from "../sequence.js";
 import { decodeRuneAt } from "../strings.js";
-import { checkStringLength, type Thread } from "../thread.js";
+import { ALLOC, allocSlots, allocString, type Thread } from "../thread.js";
+import {
+  asBool,
+  asInt64,
+  asIterable,
+  asString,
+  asValue,
+  checkPositionalArgs,
+  unpackPositionalArgs,
+} from "../unpack.js";
 import { None, typeName, type Value } from "../value.js";
+import { nameErr } from "./common.js";
 import { formatString } from "./str-format.js";
 import { StringCodepoints, StringElems } from "./string-iterables.js";
 import {
@@ -33,19 +44,7 @@ function recv(self: Value): string {
   return self as string;
 }
 
-function noKwargs(name: string, kwargs: Kwargs): void {
-  if (kwargs.length > 0) throw new StarEvalError(`${name}: unexpected keyword arguments`);
-}
-
-function positional(name: string, args: Args, kwargs: Kwargs, min: number, max: number): void {
-  noKwargs(name, kwargs);
-  if (args.length < min || args.length > max) {
-    const quant = min === max ? "" : args.length < min ? "at least " : "at most ";
-    throw new StarEvalError(
-      `${name}: got ${args.length} arguments, want ${quant}${args.length < min ? min : max}`,
-    );
-  }
-}
+const positional = checkPositionalArgs;
 
 function argString(name: string, i: number, v: Value | undefined): string {
   if (typeof v !== "string")
@@ -53,24 +52,18 @@ function argString(name: string, i: number, v: Value | undefined): string {
   return v;
 }
 
-/** go.starlark.net's `indices`: optional start/end (None allowed), negative from end, clamped. */
-function indices(
+/** go's indices for a method, its errors prefixed with the method's name. */
+function methodIndices(
   name: string,
   start: Value | undefined,
   end: Value | undefined,
   n: number,
 ): [number, number] {
-  const conv = (v: Value | undefined, dflt: number, what: string): number => {
-    if (v === undefined || v === None) return dflt;
-    if (typeof v === "bigint") return v < 0n ? 0 : n;
-    if (typeof v !== "number")
-      throw new StarEvalError(`${name}: ${what} index: got ${typeName(v)}, want int`);
-    let i = v < 0 ? v + n : v;
-    if (i < 0) i = 0;
-    if (i > n) i = n;
-    return i;
-  };
-  return [conv(start, 0, "start"), conv(end, n, "end")];
+  try {
+    return indices(start, end, n);
+  } catch (e) {
+    throw nameErr(name, e);
+  }
 }
 
 function find(
@@ -89,12 +82,8 @@ function find(
     if (i < 0 && !allowError) throw new StarEvalError(`${name}: substring not found`);
     return i;
   }
-  const [start, end] = indices(name, args[1], args[2], s.length);
-  if (end < start) {
-    if (allowError) return -1;
-    throw new StarEvalError(`${name}: substring not found`);
-  }
-  const hay = s.slice(start, end);
+  const [start, end] = methodIndices(name, args[1], args[2], s.length);
+  const hay = start < end ? s.slice(start, end) : "";
   const i = last ? hay.lastIndexOf(sub) : hay.indexOf(sub);
   if (i < 0) {
     if (allowError) return -1;
@@ -105,10 +94,10 @@ function find(
 
 function strip(name: string, s: string, args: Args, kwargs: Kwargs, left: boolean, right: boolean): Value {
   positional(name, args, kwargs, 0, 1);
-  const cutset = args[0];
+  const cutset = args[0] === undefined ? "" : argString(name, 1, args[0]);
   let a = 0;
   let b = s.length;
-  if (cutset === undefined || cutset === None) {
+  if (cutset === "") {
     // Unicode white space (Go's strings.TrimSpace), decoding runes at the edges.
     if (left) {
       while (a < b) {
@@ -140,8 +129,7 @@ function strip(name: string, s: string, args: Args, kwargs: Kwargs, left: boolea
     }
     return s.slice(a, b);
   }
-  const cs = argString(name, 1, cutset);
-  if (cs === "") return strip(name, s, [], [], left, right);
+  const cs = cutset;
   const set = new Set<string>();
   forEachRune(cs, (_r, i, size) => {
     set.add(cs.slice(i, i + size));
@@ -183,10 +171,10 @@ function prefixTest(name: string, s: string, args: Args, kwargs: Kwargs, suffix:
     return suffix ? s.endsWith(only) : s.startsWith(only);
   }
   positional(name, args, kwargs, 1, 3);
-  const [start, end] = indices(name, args[1], args[2], s.length);
+  const [start, end] = methodIndices(name, args[1], args[2], s.length);
   const sub = end < start ? "" : s.slice(start, end);
   const x = args[0] as Value;
-  const test = (p: string) => (end < start ? false : suffix ? sub.endsWith(p) : sub.startsWith(p));
+  const test = (p: string) => (suffix ? sub.endsWith(p) : sub.startsWith(p));
   if (typeof x === "string") return test(x);
   if (x instanceof StarTuple) {
     for (let i = 0; i < x.elems.length; i++) {
@@ -311,18 +299,24 @@ function splitAll(s: string, sep: string): string[] {
 }
 
 function split(name: string, s: string, args: Args, kwargs: Kwargs, fromRight: boolean): Value {
-  positional(name, args, kwargs, 0, 2);
-  const sepv = args[0];
-  const maxv = args[1];
-  let maxsplit = -1;
-  if (maxv !== undefined && maxv !== None) {
-    if (typeof maxv !== "number")
-      throw new StarEvalError(`${name}: for parameter 2: got ${typeName(maxv)}, want int`);
-    maxsplit = maxv;
+  // The common call, s.split(sep), without the general unpacking.
+  if (args.length === 1 && kwargs.length === 0) {
+    const sep = args[0];
+    if (typeof sep === "string" && sep !== "") return new StarList(splitAll(s, sep));
   }
+  const [sepv, maxv] = unpackPositionalArgs(name, args, kwargs, 0, [asValue, asInt64]) as [
+    Value | undefined,
+    number | bigint | undefined,
+  ];
+  // maxsplit beyond 2^53 splits as often as there are separators.
+  const maxsplit =
+    maxv === undefined ? -1 : typeof maxv === "bigint" ? (maxv < 0n ? -1 : Number.MAX_SAFE_INTEGER) : maxv;
   if (sepv === undefined || sepv === None) return new StarList(splitSpace(s, maxsplit, fromRight));
-  const sep = argString(name, 1, sepv);
-  if (sep === "") throw new StarEvalError(`${name}: empty separator`);
+  // Upstream's texts say "split" for rsplit too.
+  if (typeof sepv !== "string")
+    throw new StarEvalError(`split: got ${typeName(sepv)} for separator, want string`);
+  const sep = sepv;
+  if (sep === "") throw new StarEvalError("split: empty separator");
   if (maxsplit < 0) return new StarList(splitAll(s, sep));
   const out: string[] = [];
   if (!fromRight) {
@@ -387,9 +381,12 @@ const lower = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toLower) : s.toLow
 const upper = (s: string) => (NON_ASCII.test(s) ? mapRunes(s, toUpper) : s.toUpperCase());
 
 const methods: Record<string, MethodFn> = {
-  capitalize: (_t, self, args, kwargs) => {
+  capitalize: (t, self, args, kwargs) => {
     positional("capitalize", args, kwargs, 0, 0);
-    return mapRunes(recv(self), (r, i) => (i === 0 ? toTitle(r) : toLower(r)));
+    return charged(
+      t,
+      mapRunes(recv(self), (r, i) => (i === 0 ? toTitle(r) : toLower(r))),
+    );
   },
   codepoint_ords: (_t, self, args, kwargs) => {
     positional("codepoint_ords", args, kwargs, 0, 0);
@@ -403,9 +400,8 @@ const methods: Record<string, MethodFn> = {
     positional("count", args, kwargs, 1, 3);
     const s = recv(self);
     const sub = argString("count", 1, args[0]);
-    const [start, end] = indices("count", args[1], args[2], s.length);
-    if (end < start) return 0;
-    const hay = s.slice(start, end);
+    const [start, end] = methodIndices("count", args[1], args[2], s.length);
+    const hay = start < end ? s.slice(start, end) : "";
     if (sub === "") return runeCountOf(hay) + 1;
     let n = 0;
     for (let i = hay.indexOf(sub); i >= 0; i = hay.indexOf(sub, i + sub.length)) n++;
@@ -421,7 +417,7 @@ const methods: Record<string, MethodFn> = {
   },
   endswith: (_t, self, args, kwargs) => prefixTest("endswith", recv(self), args, kwargs, true),
   find: (_t, self, args, kwargs) => find("find", recv(self), args, kwargs, false, true),
-  format: (t, self, args, kwargs) => formatString(t, recv(self), args, kwargs),
+  format: (t, self, args, kwargs) => formatString(t, recv(self), args, kwargs), // charges its result
   index: (_t, self, args, kwargs) => find("index", recv(self), args, kwargs, false, false),
   isalnum: (_t, self, args, kwargs) =>
     runePredicate("isalnum", args, kwargs, recv(self), (r) => isLetter(r) || isDigit(r)),
@@ -462,51 +458,46 @@ const methods: Record<string, MethodFn> = {
     return hasCased(s) && s === upper(s);
   },
   join: (t, self, args, kwargs) => {
-    positional("join", args, kwargs, 1, 1);
+    const [it] = unpackPositionalArgs("join", args, kwargs, 1, [asIterable]) as [Value];
     const sep = recv(self);
-    const elems = typeof args[0] === "string" ? undefined : iterableView(args[0] as Value, t);
-    if (elems === undefined) {
-      throw new StarEvalError(`join: for parameter 1: got ${typeName(args[0] as Value)}, want iterable`);
-    }
+    const elems = iterableView(it, t) ?? [];
     let total = 0;
     for (const e of elems) {
       if (typeof e !== "string") throw new StarEvalError(`join: in list, want string, got ${typeName(e)}`);
       total += e.length + sep.length;
     }
-    checkStringLength(t, total);
+    allocString(t, total);
     return elems.join(sep);
   },
-  lower: (_t, self, args, kwargs) => {
+  lower: (t, self, args, kwargs) => {
     positional("lower", args, kwargs, 0, 0);
-    return lower(recv(self));
+    return charged(t, lower(recv(self)));
   },
-  lstrip: (_t, self, args, kwargs) => strip("lstrip", recv(self), args, kwargs, true, false),
-  partition: (_t, self, args, kwargs) => partition("partition", recv(self), args, kwargs, false),
-  removeprefix: (_t, self, args, kwargs) => {
+  lstrip: (t, self, args, kwargs) => charged(t, strip("lstrip", recv(self), args, kwargs, true, false)),
+  partition: (t, self, args, kwargs) =>
+    chargedTuple(t, partition("partition", recv(self), args, kwargs, false)),
+  removeprefix: (t, self, args, kwargs) => {
     positional("removeprefix", args, kwargs, 1, 1);
     const s = recv(self);
     const p = argString("removeprefix", 1, args[0]);
-    return s.startsWith(p) ? s.slice(p.length) : s;
+    return charged(t, s.startsWith(p) ? s.slice(p.length) : s);
   },
-  removesuffix: (_t, self, args, kwargs) => {
+  removesuffix: (t, self, args, kwargs) => {
     positional("removesuffix", args, kwargs, 1, 1);
     const s = recv(self);
     const p = argString("removesuffix", 1, args[0]);
-    return p !== "" && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
+    return charged(t, p !== "" && s.endsWith(p) ? s.slice(0, s.length - p.length) : s);
   },
   replace: (t, self, args, kwargs) => replace(t, recv(self), args, kwargs),
   rfind: (_t, self, args, kwargs) => find("rfind", recv(self), args, kwargs, true, true),
   rindex: (_t, self, args, kwargs) => find("rindex", recv(self), args, kwargs, true, false),
-  rpartition: (_t, self, args, kwargs) => partition("rpartition", recv(self), args, kwargs, true),
-  rsplit: (_t, self, args, kwargs) => split("rsplit", recv(self), args, kwargs, true),
-  rstrip: (_t, self, args, kwargs) => strip("rstrip", recv(self), args, kwargs, false, true),
-  split: (_t, self, args, kwargs) => split("split", recv(self), args, kwargs, false),
-  splitlines: (_t, self, args, kwargs) => {
-    positional("splitlines", args, kwargs, 0, 1);
-    const kv = args[0];
-    if (kv !== undefined && typeof kv !== "boolean") {
-      throw new StarEvalError(`splitlines: for parameter 1: got ${typeName(kv)}, want bool`);
-    }
+  rpartition: (t, self, args, kwargs) =>
+    chargedTuple(t, partition("rpartition", recv(self), args, kwargs, true)),
+  rsplit: (t, self, args, kwargs) => chargedList(t, split("rsplit", recv(self), args, kwargs, true)),
+  rstrip: (t, self, args, kwargs) => charged(t, strip("rstrip", recv(self), args, kwargs, false, true)),
+  split: (t, self, args, kwargs) => chargedList(t, split("split", recv(self), args, kwargs, false)),
+  splitlines: (t, self, args, kwargs) => {
+    const [kv] = unpackPositionalArgs("splitlines", args, kwargs, 0, [asBool]) as [boolean | undefined];
     const keep = kv === true;
     const s = recv(self);
     const out: string[] = [];
@@ -520,24 +511,51 @@ const methods: Record<string, MethodFn> = {
       out.push(keep ? s.slice(i, j + 1) : s.slice(i, j));
       i = j + 1;
     }
-    return new StarList(out);
+    return chargedList(t, new StarList(out));
   },
   startswith: (_t, self, args, kwargs) => prefixTest("startswith", recv(self), args, kwargs, false),
-  strip: (_t, self, args, kwargs) => strip("strip", recv(self), args, kwargs, true, true),
-  title: (_t, self, args, kwargs) => {
+  strip: (t, self, args, kwargs) => charged(t, strip("strip", recv(self), args, kwargs, true, true)),
+  title: (t, self, args, kwargs) => {
     positional("title", args, kwargs, 0, 0);
     let prevCased = false;
-    return mapRunes(recv(self), (r) => {
-      const m = prevCased ? toLower(r) : toTitle(r);
-      prevCased = isCased(m);
-      return m;
-    });
+    return charged(
+      t,
+      mapRunes(recv(self), (r) => {
+        const m = prevCased ? toLower(r) : toTitle(r);
+        prevCased = isCased(m);
+        return m;
+      }),
+    );
   },
-  upper: (_t, self, args, kwargs) => {
+  upper: (t, self, args, kwargs) => {
     positional("upper", args, kwargs, 0, 0);
-    return upper(recv(self));
+    return charged(t, upper(recv(self)));
   },
 };
+
+/** Charges a string result to the allocation budget. */
+function charged(t: Thread, s: Value): Value {
+  allocString(t, (s as string).length);
+  return s;
+}
+
+/** Charges a list of strings (split results): its slots and the strings' bytes. */
+function chargedList(t: Thread, l: Value): Value {
+  const elems = (l as StarList).elems;
+  allocSlots(t, elems.length);
+  if (!t.budgeted) return l; // no budget: the strings' sizes are not worth a loop
+  let bytes = 0;
+  for (const e of elems) bytes += ALLOC.header + (e as string).length;
+  t.alloc(bytes);
+  return l;
+}
+
+/** Charges partition's (before, sep, after) tuple. */
+function chargedTuple(t: Thread, tuple: Value): Value {
+  allocSlots(t, 3);
+  for (const e of (tuple as StarTuple).elems) allocString(t, (e as string).length);
+  return tuple;
+}
 
 function runeCountOf(s: string): number {
   let n = 0;
@@ -549,52 +567,92 @@ function runeCountOf(s: string): number {
 }
 
 function replace(t: Thread, s: string, args: Args, kwargs: Kwargs): Value {
-  positional("replace", args, kwargs, 2, 3);
-  const old = argString("replace", 1, args[0]);
-  const nw = argString("replace", 2, args[1]);
-  let count = -1;
-  const cv = args[2];
-  if (cv !== undefined) {
-    if (typeof cv !== "number")
-      throw new StarEvalError(`replace: for parameter 3: got ${typeName(cv)}, want int`);
-    count = cv;
-  }
-  if (count === 0) return s;
-  // Upper bound of the result size, checked before building it.
-  let occurrences = 0;
-  if (old === "") occurrences = s.length + 1;
-  else for (let i = s.indexOf(old); i >= 0; i = s.indexOf(old, i + old.length)) occurrences++;
+  const [old, nw, cv] = unpackPositionalArgs("replace", args, kwargs, 2, [asString, asString, asInt64]) as [
+    string,
+    string,
+    number | bigint | undefined,
+  ];
+  // A count beyond 2^53 replaces every occurrence, as does a negative one.
+  const count =
+    cv === undefined ? -1 : typeof cv === "bigint" ? (cv < 0n ? -1 : Number.MAX_SAFE_INTEGER) : cv;
+  if (count === 0 || old === nw) return s; // Go's strings.Replace returns s itself: nothing is allocated
+  const occurrences = old === "" ? runeCountOf(s) + 1 : countOccurrences(s, old);
   if (occurrences === 0) return s;
   const n = count < 0 ? occurrences : Math.min(count, occurrences);
-  checkStringLength(t, s.length + n * (nw.length - old.length));
+  // The result's size is known before it is built: checked and charged first.
+  allocString(t, s.length + n * (nw.length - old.length));
   if (old === "") {
     // Go inserts `new` before each rune and at the end (up to count times).
     let out = "";
     let done = 0;
-    let i = 0;
     forEachRune(s, (_r, at, size) => {
       if (count < 0 || done < count) {
         out += nw;
         done++;
       }
       out += s.slice(at, at + size);
-      i = at + size;
       return true;
     });
-    void i;
     if (count < 0 || done < count) out += nw;
     return out;
   }
-  if (count < 0 || count >= occurrences) return s.replaceAll(old, () => nw);
+  if (n === occurrences) {
+    if (old.length > 1) {
+      // V8's replaceAll is about twice as fast as split/join here, and builds no array of pieces;
+      // `$` in a replacement string is a pattern to it, so each is doubled.
+      return s.replaceAll(old, nw.includes("$") ? nw.replaceAll("$", "$$$$") : nw);
+    }
+    if (nw.length === 1 && s.length >= REPLACE_BYTE_MIN) return replaceByte(s, old, nw);
+    // For one-byte matches, split/join: replaceAll was 5x slower on a megabyte of them.
+    return s.split(old).join(nw);
+  }
   let out = "";
   let i = 0;
-  for (let k = 0; k < count; k++) {
+  for (let k = 0; k < n; k++) {
     const j = s.indexOf(old, i);
-    if (j < 0) break;
     out += s.slice(i, j) + nw;
     i = j + old.length;
   }
   return out + s.slice(i);
+}
+
+/** From this length on, one byte replaced by another everywhere is done by replaceByte. */
+const REPLACE_BYTE_MIN = 4096;
+const FROM_CHAR_CODE_CHUNK = 8192;
+
+/**
+ * Every `old` byte of s replaced by `nw` (both one byte), through an array of char codes: ~4x
+ * faster than split/join on a megabyte (which makes an array of a million pieces).
+ */
+function replaceByte(s: string, old: string, nw: string): string {
+  const from = old.charCodeAt(0);
+  const to = nw.charCodeAt(0);
+  const n = s.length;
+  const codes = new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    codes[i] = c === from ? to : c;
+  }
+  let out = "";
+  for (let i = 0; i < n; i += FROM_CHAR_CODE_CHUNK) {
+    out += String.fromCharCode.apply(
+      null,
+      codes.subarray(i, Math.min(n, i + FROM_CHAR_CODE_CHUNK)) as unknown as number[],
+    );
+  }
+  return out;
+}
+
+/** Non-overlapping occurrences of a non-empty `sub` in s (a byte loop for one-byte subs). */
+function countOccurrences(s: string, sub: string): number {
+  let n = 0;
+  if (sub.length === 1) {
+    const c = sub.charCodeAt(0);
+    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === c) n++;
+    return n;
+  }
+  for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) n++;
+  return n;
 }
 
 defineMethods("string", methods);

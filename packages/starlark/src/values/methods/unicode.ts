@@ -1,4 +1,9 @@
-/** Per-rune Unicode helpers approximating Go's unicode package with JS regexps. */
+/**
+ * Per-rune Unicode helpers matching Go's unicode package (Unicode 15, Go 1.25, which the newest
+ * go.starlark.net is built with). JS's regexps and case conversions do most of the work; the
+ * tables below hold where they differ: JS converts case with the full (SpecialCasing) mappings
+ * and knows Unicode 16, Go uses the simple one-rune mappings of Unicode 15.
+ */
 import { decodeRuneAt, runeToByteString } from "../strings.js";
 
 const LETTER = /\p{L}/u;
@@ -16,7 +21,39 @@ export const isLower = (r: number) => (r < 0x80 ? r >= 0x61 && r <= 0x7a : LOWER
 export const isUpper = (r: number) => (r < 0x80 ? r >= 0x41 && r <= 0x5a : UPPER.test(cp(r)));
 export const isTitle = (r: number) => r >= 0x80 && TITLE.test(cp(r));
 export const isSpace = (r: number) => SPACE.test(cp(r));
-export const isCased = (r: number) => isLower(r) || isUpper(r) || isTitle(r);
+/**
+ * go.starlark.net's isCasedRune: ASCII letters, or runes with a case-folding partner
+ * (unicode.SimpleFold(r) != r). That is exactly the runes with a simple lower or upper case
+ * mapping, except ß (folds with ẞ) and İ, ı (no fold partner).
+ */
+export function isCased(r: number): boolean {
+  if (r < 0x80) return (r | 0x20) >= 0x61 && (r | 0x20) <= 0x7a;
+  if (r === 0xdf) return true;
+  if (r === 0x130 || r === 0x131) return false;
+  return toLower(r) !== r || toUpper(r) !== r;
+}
+
+/** Case mappings added after Unicode 15 (JS knows them, Go 1.25's Unicode 15 does not). */
+function newAfterUnicode15(r: number): boolean {
+  return (
+    r === 0x19b ||
+    r === 0x264 ||
+    r === 0x1c89 ||
+    r === 0x1c8a ||
+    (r >= 0xa7cb && r <= 0xa7cf) ||
+    (r >= 0xa7da && r <= 0xa7dc) ||
+    (r >= 0x10d50 && r <= 0x10d85) ||
+    (r >= 0x16ea0 && r <= 0x16ed3)
+  );
+}
+
+/** Greek with ypogegrammeni: simple upper/title case is the prosgegrammeni form (JS gives two runes). */
+function greekIotaSubscriptUpper(r: number): number | undefined {
+  if ((r >= 0x1f80 && r <= 0x1f87) || (r >= 0x1f90 && r <= 0x1f97) || (r >= 0x1fa0 && r <= 0x1fa7))
+    return r + 8;
+  if (r === 0x1fb3 || r === 0x1fc3 || r === 0x1ff3) return r + 9;
+  return undefined;
+}
 
 /** Simple (one rune to one rune) case mappings, as Go's unicode.ToLower/ToUpper. */
 function simpleMap(r: number, upper: boolean): number {
@@ -24,17 +61,29 @@ function simpleMap(r: number, upper: boolean): number {
     if (upper) return r >= 0x61 && r <= 0x7a ? r - 32 : r;
     return r >= 0x41 && r <= 0x5a ? r + 32 : r;
   }
+  if (newAfterUnicode15(r)) return r;
+  if (upper) {
+    const g = greekIotaSubscriptUpper(r);
+    if (g !== undefined) return g;
+  } else if (r === 0x130) {
+    return 0x69; // İ: JS's full mapping is "i̇" (two runes); the simple one is "i"
+  }
   const m = upper ? cp(r).toUpperCase() : cp(r).toLowerCase();
   const c = m.codePointAt(0) ?? r;
-  return m.length === String.fromCodePoint(c).length ? c : r;
+  if (m.length !== String.fromCodePoint(c).length || newAfterUnicode15(c)) return r;
+  return c;
 }
 export const toLower = (r: number) => simpleMap(r, false);
 export const toUpper = (r: number) => simpleMap(r, true);
 
-/** Go's unicode.ToTitle: like ToUpper except for the Latin digraphs DŽ/LJ/NJ/DZ. */
+/**
+ * Go's unicode.ToTitle: like ToUpper except for the Latin digraphs DŽ/LJ/NJ/DZ, which have a
+ * title-case form of their own, and Georgian Mkhedruli letters, which are their own title case.
+ */
 export function toTitle(r: number): number {
   if (r >= 0x1c4 && r <= 0x1cc) return 0x1c5 + 3 * Math.floor((r - 0x1c4) / 3);
   if (r >= 0x1f1 && r <= 0x1f3) return 0x1f2;
+  if ((r >= 0x10d0 && r <= 0x10fa) || (r >= 0x10fd && r <= 0x10ff)) return r;
   return toUpper(r);
 }
 
