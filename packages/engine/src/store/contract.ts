@@ -311,6 +311,44 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.providers.list()).toEqual([]);
       });
 
+      it("claims consumers all-or-nothing with generations and capacity, and keeps used providers", async () => {
+        const root = await store.providers.create({
+          ...provider("p1", "root"),
+          inventories: { VCPU: inventory(4) },
+        });
+        const write = (uuid: string, amount: number, expectedGeneration?: number | null) => ({
+          record: {
+            uuid,
+            projectId: "proj",
+            userId: "user",
+            consumerType: "INSTANCE",
+            allocations:
+              amount === 0 ? [] : [{ member: "p1", resourceClass: "VCPU", ledger: "used" as const, amount }],
+          },
+          ...(expectedGeneration !== undefined ? { expectedGeneration } : {}),
+        });
+        const [first] = await store.consumers.claim([write("c1", 3, null)]);
+        expect(first?.generation).toBe(1);
+        expect((await store.providers.get({ name: "p1" }))?.generation).toBe(root.generation + 1);
+        // Over capacity as a whole: neither consumer is written.
+        const over = await expectEngineError(
+          store.consumers.claim([write("c2", 1), write("c3", 1)]),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(over)).toBe("capacity");
+        expect(await store.consumers.get("c2")).toBeUndefined();
+        const stale = await expectEngineError(store.consumers.claim([write("c1", 2, 0)]), "conflict");
+        expect(stale.details).toMatchObject({ reason: "consumer_generation" });
+        expect((await store.consumers.usage(["p1"])).get("p1")).toEqual({ VCPU: 3 });
+        await expectEngineError(store.providers.delete({ name: "p1" }), "conflict");
+        const read = (await store.providers.get({ name: "p1" }))!;
+        await expectEngineError(store.providers.update({ ...read, inventories: {} }, read), "conflict");
+        await store.consumers.claim([write("c1", 0)]);
+        expect(await store.consumers.get("c1")).toBeUndefined();
+        expect((await store.consumers.usage(["p1"])).get("p1")).toEqual({});
+        await store.providers.delete({ name: "p1" });
+      });
+
       it("keeps a class or trait in use while a provider has it", async () => {
         await store.resourceClasses.create({ name: "CUSTOM_FPGA", custom: true });
         await store.traits.create({ name: "CUSTOM_FAST", createdAt: "2026-01-01T00:00:00.000Z" });
