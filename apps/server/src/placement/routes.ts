@@ -1,6 +1,7 @@
 /** Every Placement route berthd serves (see README "Berth as OpenStack Placement"). */
 import type { PlacementRoute } from "./placement-route.js";
 import { aggregateRoutes } from "./routes/aggregates.js";
+import { allocationCandidateRoutes } from "./routes/allocation-candidates.js";
 import { allocationRoutes } from "./routes/allocations.js";
 import { inventoryRoutes } from "./routes/inventories.js";
 import { resourceClassRoutes } from "./routes/resource-classes.js";
@@ -18,4 +19,5 @@ export const placementRoutes: readonly PlacementRoute[] = [
   ...aggregateRoutes,
   ...allocationRoutes,
   ...usageRoutes,
+  ...allocationCandidateRoutes,
 ];

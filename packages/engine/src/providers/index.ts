@@ -1,3 +1,9 @@
+export {
+  allocationCandidates,
+  type Candidate,
+  type CandidateAnswer,
+  type CandidateRequest,
+} from "./candidates.js";
 export { type AllocationRequest, Consumers, type UsageQuery } from "./consumers.js";
 export { canProvide, filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
 export { providerMessages } from "./messages.js";

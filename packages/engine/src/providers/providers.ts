@@ -23,6 +23,7 @@ import type { EngineRuntime } from "../engine/runtime.js";
 import { conflict, EngineError, invalid, notFound } from "../errors.js";
 import { isRecordChanged } from "../store/record-version.js";
 import type { ProviderRecord } from "../store/records.js";
+import { allocationCandidates, type CandidateAnswer, type CandidateRequest } from "./candidates.js";
 import { filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
 import { providerMessages as text } from "./messages.js";
 import { wouldLoop } from "./tree.js";
@@ -84,6 +85,11 @@ export class Providers {
     return filterProviders(all, filter, await this.usage()).sort((a, b) =>
       a.createdAt.localeCompare(b.createdAt),
     );
+  }
+
+  /** Placement's allocation candidates for one un-grouped request (see `candidates.ts`). */
+  async candidates(request: CandidateRequest): Promise<CandidateAnswer> {
+    return allocationCandidates(await this.store.providers.list(), await this.usage(), request);
   }
 
   /** What each provider's classes hold: the sums of its consumers' allocations. */

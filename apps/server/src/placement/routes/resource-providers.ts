@@ -4,20 +4,13 @@
  * delete. The tree and name rules are the engine's (`engine.providers`).
  */
 import type { ProviderFilter } from "@berth/engine";
-import { isStandardResourceClass } from "@berth/resources";
 import { type Schema, validateSchema } from "../json-schema.js";
 import { atLeast, type Microversion } from "../microversion.js";
 import { badRequest } from "../placement-error.js";
 import type { PlacementRequest, PlacementRoute } from "../placement-route.js";
-import {
-  checkQueryKeys,
-  isUuid,
-  normalizeUuid,
-  parseMemberOf,
-  parseRequired,
-  parseResources,
-} from "../query.js";
+import { checkQueryKeys, isUuid, normalizeUuid } from "../query.js";
 import { latestModified, providerBody, providerModified, providerPath } from "./provider-body.js";
+import { memberOfParam, requiredParam, resourcesParam } from "./provider-query.js";
 
 const UUID_SCHEMA: Schema = { type: "string", format: "uuid" };
 const NAME_SCHEMA: Schema = { type: "string", maxLength: 200, minLength: 1 };
@@ -50,34 +43,18 @@ async function listFilter({ query, version, engine }: PlacementRequest): Promise
     if (key === "uuid") filter.uuid = normalizeUuid(value);
     else filter.inTree = normalizeUuid(value);
   }
-  const memberOf = query.getAll("member_of");
-  if (memberOf.length > 0) {
-    if (memberOf.length > 1 && !atLeast(version, 24))
-      throw badRequest("Multiple member_of parameters are not supported in the specified microversion");
-    const parsed = parseMemberOf(memberOf, version);
-    filter.memberOf = parsed.memberOf;
-    filter.notMemberOf = parsed.notMemberOf;
+  const memberOf = memberOfParam(query, version);
+  if (memberOf !== undefined) {
+    filter.memberOf = memberOf.memberOf;
+    filter.notMemberOf = memberOf.notMemberOf;
   }
-  // Before 1.39 a repeated `required` keeps only its last value, as Placement's query schema did.
-  const allRequired = query.getAll("required");
-  const required = atLeast(version, 39) ? allRequired : allRequired.slice(-1);
-  if (required.length > 0) {
-    const parsed = parseRequired(required, version);
-    const missing: string[] = [];
-    for (const trait of [...parsed.required.flat(), ...parsed.forbidden])
-      if (!(await engine.providers.traitExists(trait)) && !missing.includes(trait)) missing.push(trait);
-    if (missing.length > 0) throw badRequest(`No such trait(s): ${missing.join(", ")}.`);
-    filter.required = parsed.required;
-    filter.forbidden = parsed.forbidden;
+  const required = await requiredParam(query, version, engine);
+  if (required !== undefined) {
+    filter.required = required.required;
+    filter.forbidden = required.forbidden;
   }
   const resources = query.get("resources");
-  if (resources !== null) {
-    filter.resources = parseResources(resources);
-    const known = new Set((await engine.catalog.listResourceClasses()).map((c) => c.name));
-    for (const resourceClass of Object.keys(filter.resources))
-      if (!isStandardResourceClass(resourceClass) && !known.has(resourceClass))
-        throw badRequest(`Invalid resource class in resources parameter: ${resourceClass}`);
-  }
+  if (resources !== null) filter.resources = await resourcesParam(resources, engine);
   return filter;
 }
 
