@@ -111,6 +111,14 @@ describe.skipIf(missing !== undefined)("openstack resource provider ... against 
       usage: number;
     }[];
     expect(usage.find((u) => u.resource_class === "VCPU")?.usage).toBe(2);
+
+    // What Nova's scheduler asks: one candidate, the provider with room for the VCPU.
+    const candidates = (await osc("allocation", "candidate", "list", "--resource", "VCPU=1")) as Record<
+      string,
+      unknown
+    >[];
+    expect(candidates).toHaveLength(1);
+    expect(candidates[0]).toMatchObject({ "resource provider": created.uuid, allocation: "VCPU=1" });
   });
 });
 

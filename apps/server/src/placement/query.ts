@@ -49,6 +49,10 @@ export function parseMemberOf(values: readonly string[], version: Microversion):
     }
     const anyOf = value.startsWith("in:");
     if (anyOf) value = value.slice(3);
+    else if (value.includes(","))
+      throw badRequest(
+        "Multiple values for 'member_of' must be prefixed with the 'in:' or '!in:' keyword using the valid microversion.",
+      );
     const uuids = value.split(",");
     if (uuids.some((u) => !isUuid(u)))
       throw badRequest(`${INVALID}: Expected 'member_of' parameter to contain valid UUID(s). Got: ${raw}`);

@@ -4,8 +4,10 @@
  * provider tree can give all the requested amounts now. Each class comes
  * from one provider of the tree; a provider giving several classes must hold
  * them all at once (the same `canProvide` capacity and unit rules the
- * listing and the claims use). Required and forbidden traits and aggregate
- * membership are judged on the providers a candidate uses together.
+ * listing and the claims use). Required and forbidden traits are judged on
+ * the providers a candidate uses together; aggregate membership on each of
+ * them, a root's aggregates counting for its whole tree (Placement's bug
+ * 1792503 rule).
  * A provider with MISC_SHARES_VIA_AGGREGATE (shared storage) can give a
  * class to any tree it shares an aggregate with. Granular groups and
  * `same_subtree` are not handled here (README "Berth as OpenStack Placement" says what is not served).
@@ -46,14 +48,24 @@ export interface CandidateAnswer {
 const intersects = (have: readonly string[], wanted: readonly string[]) =>
   wanted.some((w) => have.includes(w));
 
-function acceptable(used: readonly ProviderRecord[], request: CandidateRequest): boolean {
+function acceptable(
+  used: readonly ProviderRecord[],
+  request: CandidateRequest,
+  rootOf: (provider: ProviderRecord) => ProviderRecord,
+): boolean {
   const traits = used.flatMap((p) => p.traits);
-  const aggregates = used.flatMap((p) => p.aggregates);
+  // A root's aggregates cover its whole tree; each provider used must be in them.
+  const inAggregates = (p: ProviderRecord) => {
+    const aggregates = [...p.aggregates, ...rootOf(p).aggregates];
+    return (
+      (request.memberOf ?? []).every((group) => intersects(aggregates, group)) &&
+      !intersects(aggregates, request.notMemberOf ?? [])
+    );
+  };
   return (
     (request.required ?? []).every((group) => intersects(traits, group)) &&
     !intersects(traits, request.forbidden ?? []) &&
-    (request.memberOf ?? []).every((group) => intersects(aggregates, group)) &&
-    !intersects(aggregates, request.notMemberOf ?? [])
+    used.every(inAggregates)
   );
 }
 
@@ -64,6 +76,7 @@ function treeCandidates(
   usage: ProviderUsage,
   request: CandidateRequest,
   seen: Set<string>,
+  rootOf: (provider: ProviderRecord) => ProviderRecord,
 ) {
   const classes = Object.keys(request.resources);
   const out: Candidate[] = [];
@@ -78,7 +91,7 @@ function treeCandidates(
       const used = providers.filter((p) => allocations[p.uuid] !== undefined);
       if (request.oneProviderPerTree && used.filter((p) => tree.includes(p)).length > 1) return;
       if (!used.every((p) => canProvide(p, usage.get(p.uuid) ?? {}, allocations[p.uuid] ?? {}))) return;
-      if (!acceptable(used, request)) return;
+      if (!acceptable(used, request, rootOf)) return;
       const key = JSON.stringify(Object.entries(allocations).sort(([a], [b]) => a.localeCompare(b)));
       if (seen.has(key)) return;
       seen.add(key);
@@ -123,6 +136,8 @@ export function allocationCandidates(
   const roots = ordered.filter(
     (p) => p.parentUuid === null && (onlyRoot === undefined || p.uuid === onlyRoot),
   );
+  const byUuid = new Map(ordered.map((p) => [p.uuid, p]));
+  const rootOf = (p: ProviderRecord) => byUuid.get(p.rootUuid) ?? p;
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   for (const root of roots) {
@@ -130,7 +145,7 @@ export function allocationCandidates(
     const tree = ordered.filter((p) => p.rootUuid === root.uuid);
     // `in_tree` keeps sharing providers outside the tree out too.
     const providers = onlyRoot === undefined ? pool(tree, ordered) : tree;
-    let found = treeCandidates(tree, providers, usage, request, seen);
+    let found = treeCandidates(tree, providers, usage, request, seen, rootOf);
     if (request.limit !== undefined) found = found.slice(0, request.limit - candidates.length);
     candidates.push(...found);
   }

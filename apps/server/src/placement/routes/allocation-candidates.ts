@@ -28,7 +28,13 @@ function queryKeys(version: Microversion): string[] {
 async function candidateRequest({ query, version, engine }: PlacementRequest): Promise<CandidateRequest> {
   checkQueryKeys(query, queryKeys(version));
   const raw = query.get("resources");
-  if (raw === null) throw badRequest(`${INVALID}: 'resources' is a required property`);
+  if (raw === null) {
+    if (query.has("member_of"))
+      throw badRequest(
+        "All member_of parameters must be associated with resources. Found the following orphaned member_of keys: member_of",
+      );
+    throw badRequest(`${INVALID}: 'resources' is a required property`);
+  }
   const request: CandidateRequest = { resources: await resourcesParam(raw, engine) };
   if (!atLeast(version, 29)) request.oneProviderPerTree = true;
   // Placement's schema reads the first `limit` when several are given.
