@@ -4,6 +4,7 @@ import { registerCatalogCommands } from "./commands/catalog.js";
 import { registerClusterCommands } from "./commands/cluster.js";
 import { registerCompletionCommands } from "./commands/completion.js";
 import { registerInstanceCommands } from "./commands/instances.js";
+import { registerMonitorCommands } from "./commands/monitor.js";
 import { registerRemoteCommands } from "./commands/remotes.js";
 import { registerScriptletCommands } from "./commands/scriptlet.js";
 import { registerConfigCommands } from "./commands/server-config.js";
@@ -58,6 +59,7 @@ export function buildProgram(io: Io): Command {
   registerCatalogCommands(program, io);
   registerBulkCommands(program, io);
   registerScriptletCommands(program, io);
+  registerMonitorCommands(program, io);
   registerRemoteCommands(program, io);
   registerCompletionCommands(program, io);
 

@@ -2,8 +2,11 @@
 // SQLite file, TCP on loopback, access logs on, as deployed).
 //
 //   node bench/http-placement.mjs [--members 1000] [--seconds 10] [--processes 1]
-//        [--connections 1,16,64] [--cpu-prof DIR] [--repeat 1]
+//        [--connections 1,16,64] [--cpu-prof DIR] [--repeat 1] [--watch-events]
 //
+// --watch-events keeps one /1.0/events websocket open per server during the
+// load (every event type, all projects), as `lxc monitor` or the console
+// would: what placements cost while someone watches.
 // For each connection count: autocannon for --seconds against the server(s)
 // (connections spread over the processes), reporting creates/s, latency
 // percentiles and the servers' CPU time per create (from /proc: robust on a
@@ -18,6 +21,7 @@ import { parseArgs } from "node:util";
 import { openStore } from "@berth/adapter-sqlite";
 import { Engine } from "@berth/engine";
 import autocannon from "autocannon";
+import WebSocket from "ws";
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "1,16,64" },
     repeat: { type: "string", default: "1" },
     "cpu-prof": { type: "string" },
+    "watch-events": { type: "boolean", default: false },
   },
 });
 const members = Number(values.members);
@@ -93,6 +98,22 @@ function cpuMs(pid) {
 const servers = [];
 for (let i = 0; i < processes; i++) servers.push(await startServer(i));
 
+let eventsReceived = 0;
+const watchers = [];
+if (values["watch-events"]) {
+  for (const s of servers) {
+    const socket = new WebSocket(`${s.url.replace(/^http/, "ws")}/1.0/events?all-projects=true`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    socket.on("message", () => eventsReceived++);
+    await new Promise((resolve, reject) => {
+      socket.once("open", resolve);
+      socket.once("error", reject);
+    });
+    watchers.push(socket);
+  }
+}
+
 let counter = 0;
 function load(url, connections) {
   return autocannon({
@@ -138,6 +159,10 @@ for (let round = 0; round < repeat; round++) {
   }
 }
 console.table(rows);
+if (values["watch-events"]) {
+  console.error(`events received by the watchers: ${eventsReceived}`);
+  for (const socket of watchers) socket.close();
+}
 
 for (const s of servers) s.child.kill("SIGTERM");
 await Promise.all(

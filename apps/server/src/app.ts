@@ -1,20 +1,25 @@
+import { hostname } from "node:os";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { TokenStore } from "./auth/token-store.js";
+import { EventHub } from "./events/event-hub.js";
+import { registerEventsRoute } from "./events/events-route.js";
 import { declaredBodyLimit } from "./http/request-body.js";
 import type { ServerMetrics } from "./metrics/server-metrics.js";
 import { accessLog } from "./middleware/access-log.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { handleError, methodNotAllowedHandler, notFoundHandler } from "./middleware/error-handler.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { Operations } from "./operations/operations.js";
 import { PLACEMENT_PREFIX, placementHandler } from "./placement/placement-app.js";
 import { allRoutes } from "./routes/index.js";
 import { registerRawRoutes } from "./routes/raw-routes.js";
 import { registerRoute } from "./routes/register.js";
 import type { ServerEnv } from "./server-env.js";
 import type { ServerServices } from "./services.js";
+import { enableWebsockets } from "./websockets.js";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -31,6 +36,8 @@ export interface AppOptions {
    * an admin). The daemon allows it only when every listener is loopback.
    */
   placementNoauth?: boolean;
+  /** How long a finished LXD operation stays readable (default 60 s). */
+  operationRetentionMs?: number;
 }
 
 /**
@@ -42,13 +49,18 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Hono<ServerEnv> {
   const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const location = hostname();
+  const operations = new Operations(location, options.operationRetentionMs);
   const services: ServerServices = {
     engine: options.engine,
     tokens: options.tokens,
     version: options.version ?? "0.1.0",
     bodyLimitBytes: maxSize,
+    operations,
+    events: new EventHub(options.engine.events, operations, location),
   };
   const app = new Hono<ServerEnv>();
+  const upgradeWebSocket = enableWebsockets(app);
   // A sane X-Request-Id from the client (word characters, "-", "=", up to 128) is kept, so callers
   // can correlate their logs with ours; otherwise a UUID. Echoed in the response.
   app.use(requestId({ limitLength: 128 }));
@@ -65,6 +77,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedHandler }));
   app.use(authenticate(options.tokens));
   app.use(declaredBodyLimit(maxSize));
+  registerEventsRoute(app, services, upgradeWebSocket);
   for (const spec of allRoutes) registerRoute(app, spec, services);
   registerRawRoutes(app, options.metrics, () => buildOpenApiDocument(allRoutes, services.version));
   app.notFound(notFoundHandler);

@@ -5,7 +5,9 @@ import { connect } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
+import { tagListener } from "./http/listener.js";
 import type { ListenerKind, ServerEnv } from "./server-env.js";
+import { websocketsOf } from "./websockets.js";
 
 export interface TlsFiles {
   cert: string | Buffer;
@@ -32,6 +34,17 @@ export interface RunningServer {
 }
 
 function adaptorFor(app: Hono<ServerEnv>, listener: ListenerKind, tls: TlsFiles | undefined): Server {
+  const server = plainAdaptorFor(app, listener, tls);
+  // Websocket upgrades (GET /1.0/events) go through the app too, tagged with their listener.
+  const inject = websocketsOf(app);
+  if (inject !== undefined) {
+    server.prependListener("upgrade", (request) => tagListener(request, listener));
+    inject(server);
+  }
+  return server;
+}
+
+function plainAdaptorFor(app: Hono<ServerEnv>, listener: ListenerKind, tls: TlsFiles | undefined): Server {
   // Tag each request with the listener it came in on: the socket trusts file permissions, TCP needs a token.
   const fetch = (request: Request, env: unknown) =>
     app.fetch(request, { ...(env as HttpBindings), listener });

@@ -29,6 +29,18 @@ const QUERY_PARAMETERS: Record<QueryName, JsonObject> = {
     description: "Decide without claiming: returns the decision, candidates, scriptlet logs and cost",
     schema: { type: "boolean" },
   },
+  filter: {
+    name: "filter",
+    in: "query",
+    description: "LXD filter: FIELD eq|ne VALUE clauses joined by and/or, e.g. `location eq node1`",
+    schema: { type: "string" },
+  },
+  timeout: {
+    name: "timeout",
+    in: "query",
+    description: "Seconds to wait for the operation (-1: no limit)",
+    schema: { type: "integer" },
+  },
 };
 
 const IF_MATCH: JsonObject = {

@@ -10,7 +10,7 @@ import {
 
 interface Answer {
   status: number;
-  body: { type: string; error?: string; error_code?: number; metadata?: unknown };
+  body: { type: string; error?: string; error_code?: number; metadata?: unknown; operation?: string };
   headers: Headers;
 }
 
@@ -22,8 +22,15 @@ describe("every route over HTTP", () => {
   const seen = new Set<string>();
 
   /** One request with the admin token; records which route pattern it exercised. */
-  async function call(method: string, path: string, body?: unknown, pattern?: string): Promise<Answer> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    pattern?: string,
+    headers?: Record<string, string>,
+  ): Promise<Answer> {
     const init: RequestInit & { token: string } = { method, token: server.adminToken };
+    if (headers !== undefined) init.headers = headers;
     if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
     const response = await server.fetch(path, init);
     const text = await response.text();
@@ -672,6 +679,56 @@ describe("every route over HTTP", () => {
         /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/,
       );
     }
+  });
+
+  it("LXD client endpoints: cluster, instance state and full view, exec refused, operations", async () => {
+    expect((await call("GET", "/1.0/cluster")).body.metadata).toMatchObject({
+      enabled: true,
+      member_config: [],
+    });
+    const lxd = { "user-agent": "LXD 5.0.2" };
+    const created = await call(
+      "POST",
+      "/1.0/instances?target=m1",
+      { name: "s1", profiles: null },
+      undefined,
+      lxd,
+    );
+    expect(created.status).toBe(202);
+    const s = "/1.0/instances/:name/state";
+    expect((await call("GET", "/1.0/instances/s1/state", undefined, s)).body.metadata).toMatchObject({
+      status: "Stopped",
+      processes: 0,
+    });
+    expect((await call("GET", "/1.0/instances/s9/state", undefined, s)).status).toBe(404);
+    const start = await call("PUT", "/1.0/instances/s1/state", { action: "start" }, s);
+    expect([start.status, start.body.error]).toEqual([
+      400,
+      "Berth places instances and does not run them: changing its state (start, stop, restart, freeze) is done by LXD or Incus on the instance's member",
+    ]);
+    const exec = await call(
+      "POST",
+      "/1.0/instances/s1/exec",
+      { command: ["sh"] },
+      "/1.0/instances/:name/exec",
+    );
+    expect(exec.body.error).toBe(
+      "Berth places instances and does not run them: running commands (exec) is done by LXD or Incus on the instance's member",
+    );
+    const full = await call("GET", "/1.0/instances/s1?recursion=1", undefined, "/1.0/instances/:name");
+    expect(full.body.metadata).toMatchObject({ name: "s1", state: { status: "Stopped" }, snapshots: [] });
+    const filtered = await call("GET", "/1.0/instances?filter=location%20eq%20m1&recursion=2");
+    const located = filtered.body.metadata as { name: string; location: string }[];
+    expect(located.map((i) => i.name)).toContain("s1");
+    expect(located.every((i) => i.location === "m1")).toBe(true);
+
+    const operation = created.body.operation as string;
+    const o = "/1.0/operations/:id";
+    expect((await call("GET", "/1.0/operations")).body.metadata).toEqual({ success: [operation] });
+    expect((await call("GET", operation, undefined, o)).body.metadata).toMatchObject({ status: "Success" });
+    expect((await call("GET", `${operation}/wait?timeout=1`, undefined, `${o}/wait`)).status).toBe(200);
+    expect((await call("DELETE", operation, undefined, o)).status).toBe(400);
+    expect((await call("DELETE", "/1.0/instances/s1", undefined, "/1.0/instances/:name")).status).toBe(200);
   });
 
   it("exercised every route of the route table", () => {

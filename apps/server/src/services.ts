@@ -1,5 +1,7 @@
 import type { Engine } from "@berth/engine";
 import type { TokenStore } from "./auth/token-store.js";
+import type { EventHub } from "./events/event-hub.js";
+import type { Operations } from "./operations/operations.js";
 
 /** What route handlers work with: the engine does the thinking, berthd only translates. */
 export interface ServerServices {
@@ -9,4 +11,8 @@ export interface ServerServices {
   version: string;
   /** Largest request body accepted (413 beyond). */
   bodyLimitBytes: number;
+  /** LXD operations of this process (async answers, `/1.0/operations`). */
+  operations: Operations;
+  /** The engine's events and the operations' changes in LXD's event format (`/1.0/events`). */
+  events: EventHub;
 }

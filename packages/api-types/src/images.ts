@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FingerprintSchema, ImageAliasNameSchema } from "./names.js";
+import { FingerprintPrefixSchema, FingerprintSchema, ImageAliasNameSchema } from "./names.js";
 import { ArchitectureSchema, ConfigMapSchema, DescriptionSchema } from "./primitives.js";
 
 /*
@@ -58,7 +58,10 @@ export type ImageAliasPatch = z.infer<typeof ImageAliasPatchSchema>;
 export const ImageAliasesPostSchema = z.strictObject({
   name: ImageAliasNameSchema,
   description: DescriptionSchema.optional(),
-  target: FingerprintSchema,
+  /** The image's fingerprint, or a prefix of it naming exactly one image (as `lxc image alias create` sends). */
+  target: FingerprintPrefixSchema,
+  /** LXD's alias type; `""` (LXD's client default) takes the image's. Berth records the image's type. */
+  type: z.union([ImageTypeSchema, z.literal("")]).optional(),
 });
 export type ImageAliasesPost = z.infer<typeof ImageAliasesPostSchema>;
 

@@ -120,8 +120,19 @@ export const InstancePostSchema = z.strictObject({
   migration: z.boolean().optional(),
   live: z.boolean().optional(),
   instance_only: z.boolean().optional(),
+  container_only: z.boolean().optional(),
   pool: z.string().optional(),
-  project: ProjectNameSchema.optional(),
+  /** `""` (what LXD's client sends) means the request's project. */
+  project: z.union([ProjectNameSchema, z.literal("")]).optional(),
+  allow_inconsistent: z.boolean().optional(),
+  /** LXD `InstancePostTarget`: a push migration to another server, which Berth refuses (it moves records). */
+  target: z
+    .strictObject({
+      certificate: z.string().optional(),
+      operation: z.string().optional(),
+      secrets: ConfigMapSchema.optional(),
+    })
+    .optional(),
 });
 export type InstancePost = z.infer<typeof InstancePostSchema>;
 

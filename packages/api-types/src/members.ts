@@ -68,7 +68,8 @@ export const ClusterMemberPutSchema = z.strictObject({
   description: DescriptionSchema,
   config: MemberConfigSchema,
   groups: z.array(GroupNameSchema),
-  traits: z.array(TraitNameSchema),
+  /** Berth's own field, which LXD clients never send on their PUT: absent leaves the traits as they are. */
+  traits: z.array(TraitNameSchema).optional(),
 });
 export type ClusterMemberPut = z.infer<typeof ClusterMemberPutSchema>;
 
@@ -113,6 +114,12 @@ export type ClusterMember = z.infer<typeof ClusterMemberSchema>;
 /** `POST /1.0/cluster/members/NAME/state` (LXD `ClusterMemberStatePost`). */
 export const ClusterMemberStatePostSchema = z.strictObject({
   action: z.enum(["evacuate", "restore"]),
+  /**
+   * LXD's evacuation mode, as `lxc cluster evacuate` sends it (`""` by default): Berth always
+   * re-places instances (per-instance `cluster.evacuate=stop` keeps one where it is), so the
+   * modes that move instances are accepted and `stop` is not one of them.
+   */
+  mode: z.enum(["", "auto", "migrate", "live-migrate"]).optional(),
 });
 export type ClusterMemberStatePost = z.infer<typeof ClusterMemberStatePostSchema>;
 

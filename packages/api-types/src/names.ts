@@ -84,6 +84,12 @@ export const FINGERPRINT_PATTERN = /^[0-9a-f]{64}$/;
 export const FINGERPRINT_RULE = "must be 64 lower-case hexadecimal digits (a SHA-256)";
 export const FingerprintSchema = z.string().regex(FINGERPRINT_PATTERN, { error: FINGERPRINT_RULE });
 
+/** A fingerprint or a prefix of one (LXD clients accept the short form `lxc image list` shows). */
+export const FINGERPRINT_PREFIX_PATTERN = /^[0-9a-f]{1,64}$/;
+export const FingerprintPrefixSchema = z.string().regex(FINGERPRINT_PREFIX_PATTERN, {
+  error: "must be 1-64 lower-case hexadecimal digits (an image fingerprint or a prefix of one)",
+});
+
 /** Image alias names (`ubuntu/22.04`, `alpine/edge/amd64`): 1-255 characters, no whitespace. */
 export const IMAGE_ALIAS_PATTERN = /^[^\s]{1,255}$/;
 export const IMAGE_ALIAS_RULE = "must be 1-255 characters without whitespace";

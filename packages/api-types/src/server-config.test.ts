@@ -163,7 +163,14 @@ describe("Server (GET /1.0)", () => {
     auth: "trusted",
     public: false,
     config: { "cluster.offline_threshold": "20" },
-    environment: { server: "berth", server_name: "berth-1", server_version: "0.1.0" },
+    environment: {
+      server: "berth",
+      server_name: "berth-1",
+      server_version: "0.1.0",
+      server_clustered: true,
+      architectures: ["x86_64"],
+      server_event_mode: "full-mesh",
+    },
   };
 
   it("accepts the server document", () => {

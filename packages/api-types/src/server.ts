@@ -19,6 +19,12 @@ export const ServerSchema = z.strictObject({
     server: z.literal("berth"),
     server_name: z.string(),
     server_version: z.string(),
+    /** Always true: Berth places instances across cluster members (LXD clients then show LOCATION). */
+    server_clustered: z.boolean(),
+    /** The architectures the cluster's members have (LXD: the server's own). */
+    architectures: z.array(z.string()),
+    /** LXD's event distribution mode; Berth serves its events itself ("full-mesh" as a standalone LXD member). */
+    server_event_mode: z.string(),
   }),
 });
 export type Server = z.infer<typeof ServerSchema>;

@@ -34,7 +34,22 @@ export async function readJsonBody<S extends z.ZodType>(
       throw badRequest(`Invalid JSON in request body: ${(err as Error).message}`);
     }
   }
-  const result = parseBody(schema, decoded);
+  const result = parseBody(schema, withoutNullFields(decoded));
   if (!result.ok) throw badRequest(result.error.message);
   return result.value;
+}
+
+/**
+ * LXD's Go client sends `null` for empty maps and lists (`"config": null`,
+ * `"profiles": null`, `"target": null`): an object field that is `null` is
+ * read as absent, i.e. empty. Nulls inside lists stay, so `["a", null]`
+ * is still refused with the item's path, and a required field sent as
+ * `null` is reported missing.
+ */
+export function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== null) out[key] = withoutNullFields(field);
+  return out;
 }

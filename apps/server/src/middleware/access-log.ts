@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { Logger } from "pino";
 import { describePrincipal } from "../auth/principal.js";
+import { listenerOf } from "../http/listener.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
 import type { ServerEnv } from "../server-env.js";
 
@@ -28,7 +29,7 @@ export function accessLog(logger: Logger, metrics: ServerMetrics): MiddlewareHan
       route,
       status,
       ms: Math.round(seconds * 1e6) / 1e3,
-      listener: c.env?.listener,
+      listener: listenerOf(c.env),
       principal: principal ? describePrincipal(principal) : undefined,
       error_kind: c.get("errorKind"),
     };

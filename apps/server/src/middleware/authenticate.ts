@@ -4,6 +4,7 @@ import { hashTokenSecret } from "../auth/token-secret.js";
 import type { TokenStore } from "../auth/token-store.js";
 import { headerOf } from "../http/header.js";
 import { unauthorized } from "../http/http-error.js";
+import { listenerOf } from "../http/listener.js";
 import type { ServerEnv } from "../server-env.js";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -15,7 +16,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 export function authenticate(tokens: TokenStore): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
-    if (c.env?.listener === "unix") {
+    if (listenerOf(c.env) === "unix") {
       c.set("principal", { kind: "local" });
       return next();
     }

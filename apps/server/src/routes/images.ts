@@ -220,6 +220,10 @@ export const imageRoutes: RouteSpec[] = [
     tag: "images",
     access: "admin",
     errors: [404],
+    operation: {
+      description: "Deleting image",
+      resources: ({ params }) => ({ images: [resourceUrl(BASE, params.fingerprint)] }),
+    },
     handle: async ({ services, params }) => {
       await services.engine.catalog.deleteImage(params.fingerprint);
       return { metadata: {} };

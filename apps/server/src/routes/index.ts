@@ -3,6 +3,7 @@ import { groupRoutes } from "./groups.js";
 import { imageRoutes } from "./images.js";
 import { instanceRoutes } from "./instances.js";
 import { memberRoutes } from "./members.js";
+import { operationRoutes } from "./operations.js";
 import { placementGroupRoutes } from "./placement-groups.js";
 import { profileRoutes } from "./profiles.js";
 import { projectRoutes } from "./projects.js";
@@ -29,4 +30,5 @@ export const allRoutes: readonly RouteSpec[] = [
   ...placementGroupRoutes,
   ...instanceRoutes,
   ...tokenRoutes,
+  ...operationRoutes,
 ];

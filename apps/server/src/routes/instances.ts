@@ -1,16 +1,26 @@
 import type { BulkCreateResult, Instance } from "@berth/api-types";
 import type { Engine, InstanceRecord } from "@berth/engine";
 import { badRequest } from "../http/http-error.js";
+import { matchesLxdFilter, parseLxdFilter } from "../http/lxd-filter.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
 import { instanceUrlOf } from "../wire/catalog.js";
 import { dryRunToWire } from "../wire/dry-run.js";
-import { instanceToWire } from "../wire/instances.js";
+import { instanceFullToWire, instanceStateToWire, instanceToWire } from "../wire/instances.js";
+import { resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 /** Instances on the wire, expanded by the engine with their profiles as they are now. */
-async function wireOf(engine: Engine, records: InstanceRecord[]): Promise<Instance[]> {
+async function wireOf(engine: Engine, records: InstanceRecord[], full = false): Promise<Instance[]> {
   const expansions = await engine.expandedInstances(records);
-  return records.map((record, i) => instanceToWire(record, expansions[i]!));
+  const wire = full ? instanceFullToWire : instanceToWire;
+  return records.map((record, i) => wire(record, expansions[i]!));
+}
+
+/** Berth decides where instances go; running them is LXD's (or Incus's) job on the member. */
+function notRunHere(what: string): Error {
+  return badRequest(
+    `Berth places instances and does not run them: ${what} is done by LXD or Incus on the instance's member`,
+  );
 }
 
 async function wireOne(engine: Engine, record: InstanceRecord): Promise<Instance> {
@@ -19,21 +29,34 @@ async function wireOne(engine: Engine, record: InstanceRecord): Promise<Instance
 
 const instance = "/1.0/instances/:name";
 
+/** The operation resources of a request on one instance. */
+function instanceResources({ params, project }: { params: Record<string, string>; project: string }) {
+  return { instances: [resourceUrl("/1.0/instances", params.name ?? "", project)] };
+}
+
 /** Instances and reservations: create (with dry run), bulk, edit, rename, move, commit, delete. */
 export const instanceRoutes: RouteSpec[] = [
   defineRoute({
     method: "GET",
     path: "/1.0/instances",
     operationId: "listInstances",
-    summary: "List the project's instances and reservations",
+    summary:
+      "List the project's instances and reservations (?filter= in LXD's syntax, e.g. location eq node1; ?recursion=2 adds each one's state)",
     tag: "instances",
     access: "project",
-    query: ["recursion", "project"],
-    handle: async ({ services, recursion, project }) => {
+    query: ["recursion", "project", "filter"],
+    handle: async ({ services, recursion, project, query }) => {
       await services.engine.catalog.getProject(project); // 404 for an unknown project, not an empty list
+      const filter = parseLxdFilter(query("filter"));
       const records = await services.engine.listInstances({ project });
-      if (recursion === 0) return { metadata: records.map(instanceUrlOf) };
-      return { metadata: await wireOf(services.engine, records) };
+      if (filter === undefined && recursion === 0) return { metadata: records.map(instanceUrlOf) };
+      let wire = await wireOf(services.engine, records, recursion === 2);
+      if (filter !== undefined) wire = wire.filter((one) => matchesLxdFilter(filter, one));
+      if (recursion === 0)
+        return {
+          metadata: wire.map((one) => instanceUrlOf({ name: one.name, project: one.project, id: one.uuid })),
+        };
+      return { metadata: wire };
     },
   }),
   defineRoute({
@@ -49,6 +72,13 @@ export const instanceRoutes: RouteSpec[] = [
     response: "Instance",
     creates: true,
     errors: [404, 409, 507],
+    operation: {
+      description: "Creating instance",
+      failurePrefix: "Failed instance creation: ",
+      resources: ({ body, project }) => ({
+        instances: body.name !== undefined ? [resourceUrl("/1.0/instances", body.name, project)] : [],
+      }),
+    },
     handle: async ({ services, body, project, target, dryRun, principal, header }) => {
       const options = { project, ...(target !== undefined ? { target } : {}) };
       const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
@@ -93,15 +123,59 @@ export const instanceRoutes: RouteSpec[] = [
     method: "GET",
     path: instance,
     operationId: "getInstance",
-    summary: "Show an instance (reservations also by UUID)",
+    summary: "Show an instance (reservations also by UUID); ?recursion=1 adds its state (LXD InstanceFull)",
+    tag: "instances",
+    access: "project",
+    query: ["project", "recursion"],
+    response: "Instance",
+    errors: [404],
+    handle: async ({ services, params, project, recursion }) => {
+      const record = await services.engine.getInstance(project, params.name);
+      if (recursion > 0)
+        return { metadata: instanceFullToWire(record, await services.engine.expandedInstance(record)) };
+      return { metadata: await wireOne(services.engine, record) };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${instance}/state`,
+    operationId: "getInstanceState",
+    summary: "An instance's state: its placement status; Berth runs nothing, so no processes or usage",
     tag: "instances",
     access: "project",
     query: ["project"],
-    response: "Instance",
     errors: [404],
     handle: async ({ services, params, project }) => {
       const record = await services.engine.getInstance(project, params.name);
-      return { metadata: await wireOne(services.engine, record) };
+      return { metadata: instanceStateToWire(record) };
+    },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${instance}/state`,
+    operationId: "putInstanceState",
+    summary: "Refused: start, stop, restart, freeze are LXD's work on the member (400 saying so)",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    errors: [404],
+    handle: async ({ services, params, project }) => {
+      await services.engine.getInstance(project, params.name); // an unknown instance is still a 404
+      throw notRunHere("changing its state (start, stop, restart, freeze)");
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${instance}/exec`,
+    operationId: "execInstance",
+    summary: "Refused: running commands is LXD's work on the member (400 saying so)",
+    tag: "instances",
+    access: "project",
+    query: ["project"],
+    errors: [404],
+    handle: async ({ services, params, project }) => {
+      await services.engine.getInstance(project, params.name);
+      throw notRunHere("running commands (exec)");
     },
   }),
   defineRoute({
@@ -114,6 +188,7 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project"],
     body: "InstancePut",
     errors: [404, 409, 507],
+    operation: { description: "Updating instance", resources: instanceResources },
     handle: async ({ services, params, body, project }) => {
       await services.engine.updateInstance(project, params.name, body, "put");
       return { metadata: {} };
@@ -129,6 +204,7 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project"],
     body: "InstancePatch",
     errors: [404, 409, 507],
+    operation: { description: "Updating instance", resources: instanceResources },
     handle: async ({ services, params, body, project }) => {
       await services.engine.updateInstance(project, params.name, body, "patch");
       return { metadata: {} };
@@ -144,9 +220,14 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project", "target"],
     body: "InstancePost",
     errors: [404, 409, 507],
+    operation: { description: "Migrating instance", resources: instanceResources },
     handle: async ({ services, params, body, project, target }) => {
       const ref = params.name;
-      if (body.project !== undefined && body.project !== project) {
+      if (body.target !== undefined)
+        throw badRequest(
+          "Migrating an instance to another server is not supported: Berth moves instances between its members with ?target=",
+        );
+      if (body.project !== undefined && body.project !== "" && body.project !== project) {
         throw badRequest(
           'Moving an instance to another project is not supported: "project" must be the current one',
         );
@@ -178,6 +259,7 @@ export const instanceRoutes: RouteSpec[] = [
     access: "project",
     query: ["project"],
     errors: [404],
+    operation: { description: "Deleting instance", resources: instanceResources },
     handle: async ({ services, params, project }) => {
       await services.engine.deleteInstance(project, params.name);
       return { metadata: {} };

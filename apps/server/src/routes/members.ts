@@ -168,6 +168,11 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "admin",
     body: "ClusterMemberStatePost",
     errors: [404, 409, 507],
+    operation: {
+      description: ({ body }) =>
+        body.action === "evacuate" ? "Evacuating cluster member" : "Restoring cluster member",
+      resources: ({ params }) => ({ cluster: [member(params.name)] }),
+    },
     handle: async ({ services, params, body }) => {
       const name = params.name;
       if (body.action === "evacuate") {

@@ -122,6 +122,10 @@ export const projectRoutes: RouteSpec[] = [
     body: "ProjectPost",
     creates: true,
     errors: [404, 409],
+    operation: {
+      description: "Renaming project",
+      resources: ({ params }) => ({ projects: [resourceUrl(BASE, params.name)] }),
+    },
     handle: async ({ services, params, body }) => {
       const project = await services.engine.catalog.renameProject(params.name, body.name);
       return { metadata: {}, status: 201, location: resourceUrl(BASE, project.name) };

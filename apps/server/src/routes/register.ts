@@ -6,9 +6,11 @@ import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
 import { preconditionOf } from "../http/precondition.js";
 import { parseBoolean, parseProject, parseRecursion, parseTarget } from "../http/query.js";
+import { classifyError } from "../middleware/error-handler.js";
+import { operationUrl } from "../operations/operations.js";
 import type { ServerEnv } from "../server-env.js";
 import type { ServerServices } from "../services.js";
-import type { RouteSpec } from "./route-spec.js";
+import type { RouteInput, RouteSpec } from "./route-spec.js";
 
 function authorize(spec: RouteSpec, principal: Principal, project: string): void {
   if (spec.access === "any") return;
@@ -46,7 +48,7 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
         )
       : undefined;
     if (spec.readsModel === true) await services.engine.sync();
-    const reply = await spec.handle({
+    const input: RouteInput<unknown> = {
       services,
       params,
       body,
@@ -55,12 +57,64 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
       target: honours.has("target") ? parseTarget(c.req.query("target")) : undefined,
       dryRun: honours.has("dry_run") ? parseBoolean("dry_run", c.req.query("dry_run")) : false,
       principal,
+      query: (name) => (honours.has(name) ? c.req.query(name) : undefined),
       header: (name) => headerOf(c, name),
       precondition: spec.etag === true ? preconditionOf(headerOf(c, "if-match")) : {},
       log: c.get("log"),
-    });
+    };
+    if (spec.operation !== undefined && !input.dryRun && speaksOperations(headerOf(c, "user-agent"))) {
+      const operations = services.operations;
+      const { description, resources } = spec.operation;
+      const started = operations.start(
+        project,
+        typeof description === "string" ? description : description(input),
+        resources(input),
+      );
+      let finished: ReturnType<typeof operations.finish>;
+      try {
+        await spec.handle(input);
+        finished = operations.finish(started.id, {});
+      } catch (error) {
+        const classified = classifyError(error);
+        if (classified.isBug) {
+          operations.finish(started.id, { error: "Internal server error" });
+          throw error;
+        }
+        c.set("errorKind", classified.kind);
+        const prefix = spec.operation.failurePrefix ?? "";
+        finished = operations.finish(started.id, { error: `${prefix}${classified.message}` });
+      }
+      const url = operationUrl(finished.id);
+      c.header("Location", url);
+      return c.json(asyncResponse(url, finished), 202);
+    }
+    const reply = await spec.handle(input);
     if (reply.location !== undefined) c.header("Location", reply.location);
     if (reply.etag !== undefined) c.header("ETag", `"${reply.etag}"`);
     return c.json(syncResponse(reply.metadata), reply.status ?? 200);
   });
+}
+
+/**
+ * Whether the caller speaks LXD's operation protocol: LXD's own client
+ * (`lxc`, and every Go program on LXD's client library, which sends
+ * `User-Agent: LXD <version>`) expects `202` + an operation where LXD
+ * answers one. Berth's clients read the created record from a sync
+ * answer instead.
+ */
+export function speaksOperations(userAgent: string | undefined): boolean {
+  return userAgent?.startsWith("LXD ") === true;
+}
+
+/** LXD's async envelope: the operation's URL and the operation itself. */
+function asyncResponse(url: string, operation: unknown) {
+  return {
+    type: "async",
+    status: "Operation created",
+    status_code: 100,
+    operation: url,
+    error_code: 0,
+    error: "",
+    metadata: operation,
+  };
 }

@@ -17,7 +17,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Access = "admin" | "any" | "project";
 
 /** Standard query parameters of API.md; a route lists the ones it honours (for validation and OpenAPI). */
-export type QueryName = "recursion" | "project" | "target" | "dry_run";
+export type QueryName = "recursion" | "project" | "target" | "dry_run" | "filter" | "timeout";
 
 /** The path parameters of a Hono pattern, typed: `/1.0/instances/:name` -> `{ name: string }`. */
 export type PathParams<Path extends string> = string extends Path
@@ -33,6 +33,8 @@ export interface RouteInput<Body, Path extends string = string> {
   target: string | undefined;
   dryRun: boolean;
   principal: Principal;
+  /** One query parameter the route honours (listed in its `query`), raw. */
+  query(name: QueryName): string | undefined;
   /** One request header (lower-case name). */
   header(name: string): string | undefined;
   /** The version the caller last read (`If-Match`), for routes with `etag: true`. */
@@ -81,7 +83,27 @@ export interface RouteSpec<Body = unknown, Path extends string = string> {
    * and PATCH honour `If-Match` (412 when the record changed since).
    */
   etag?: boolean;
+  /**
+   * LXD answers this request with an operation (`202`, `type: "async"`):
+   * what the operation says it does, and the URLs it touches. Callers that
+   * speak LXD's operation protocol get one (see `asyncAnswer`), others the
+   * sync answer.
+   */
+  operation?: OperationSpec<Body, Path>;
   handle(input: RouteInput<Body, Path>): Promise<RouteReply> | RouteReply;
+}
+
+export interface OperationSpec<Body = unknown, Path extends string = string> {
+  /** LXD's description, e.g. "Creating instance" (or one that depends on the request). */
+  description: string | ((input: RouteInput<Body, Path>) => string);
+  /**
+   * What LXD puts before the error of a failed operation of this kind: a
+   * failed create reads `Failed instance creation: <why>` (the seed's
+   * `lxc init ... foo` output).
+   */
+  failurePrefix?: string;
+  /** The operation's `resources`, e.g. `{ instances: ["/1.0/instances/c1"] }`. */
+  resources(input: RouteInput<Body, Path>): Record<string, string[]>;
 }
 
 /** Keeps the body and path-parameter types a handler sees tied to `body` and `path`. */

@@ -20,7 +20,27 @@ export const API_EXTENSIONS = [
   "berth_rebalance",
   // POST /1.0/instances?dry_run=true honours X-Berth-Scriptlet (base64 source): `berth scriptlet test`.
   "scriptlet_dry_run_source",
+  // What LXD's client checks before it uses an endpoint (lxc list, info, init...): Berth serves
+  // /1.0/instances (not /1.0/containers), ?filter= on lists, recursion=2 lists and
+  // ?recursion=1 instances with their state, member roles, async operations and the events websocket.
+  "instances",
+  "api_filtering",
+  "container_full",
+  "instance_get_full",
+  "clustering_edit_roles",
+  "clustering_failure_domains",
+  "operation_wait",
+  "events_lifecycle",
 ] as const;
+
+/** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */
+function clusterArchitectures(services: {
+  engine: { listMembers(): { record: { architecture: string } }[] };
+}) {
+  const seen = new Set<string>();
+  for (const member of services.engine.listMembers()) seen.add(member.record.architecture);
+  return [...seen].sort();
+}
 
 /** Server info and server config (`GET/PUT/PATCH /1.0`). */
 export const serverRoutes: RouteSpec[] = [
@@ -31,6 +51,7 @@ export const serverRoutes: RouteSpec[] = [
     summary: "Server info and config (config is shown to admins only)",
     tag: "server",
     access: "any",
+    readsModel: true,
     response: "Server",
     handle: async ({ services, principal }) => {
       // A project-scoped token must not read server config (it holds the scriptlet, thresholds...).
@@ -42,7 +63,14 @@ export const serverRoutes: RouteSpec[] = [
         auth: "trusted",
         public: false,
         config,
-        environment: { server: "berth", server_name: hostname(), server_version: services.version },
+        environment: {
+          server: "berth",
+          server_name: hostname(),
+          server_version: services.version,
+          server_clustered: true,
+          architectures: clusterArchitectures(services),
+          server_event_mode: "full-mesh",
+        },
       };
       return { metadata };
     },
@@ -80,5 +108,14 @@ export const serverRoutes: RouteSpec[] = [
       await services.engine.setConfig(patch);
       return { metadata: {} };
     },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/1.0/cluster",
+    operationId: "getCluster",
+    summary: "LXD's cluster info: Berth is always a cluster (its members are the ones it places on)",
+    tag: "server",
+    access: "any",
+    handle: () => ({ metadata: { server_name: hostname(), enabled: true, member_config: [] } }),
   }),
 ];

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   tls?: TlsFiles;
   /** Placement's noauth2 on /placement (`x-auth-token: admin`), as `--placement-noauth`. */
   placementNoauth?: boolean;
+  /** How long finished LXD operations stay readable. */
+  operationRetentionMs?: number;
 }
 
 /**
@@ -74,6 +76,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.placementNoauth !== undefined ? { placementNoauth: options.placementNoauth } : {}),
+    ...(options.operationRetentionMs !== undefined
+      ? { operationRetentionMs: options.operationRetentionMs }
+      : {}),
   });
   const socketPath = join(dir, "berth.sock");
   const running: RunningServer = await listen(app, {

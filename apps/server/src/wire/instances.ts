@@ -32,3 +32,32 @@ export function instanceToWire(record: InstanceRecord, expanded: InstanceExpansi
     forthcoming: record.forthcoming,
   };
 }
+
+/**
+ * LXD `InstanceState` for a placed instance: Berth places instances and does
+ * not run them, so there are no processes, no usage and no network state;
+ * the status is the placement status (Placed, Reserved).
+ */
+export function instanceStateToWire(record: InstanceRecord) {
+  const view = instanceView(record);
+  return {
+    status: view.status ?? "",
+    status_code: view.status_code ?? 0,
+    disk: {},
+    memory: { usage: 0, usage_peak: 0, swap_usage: 0, swap_usage_peak: 0 },
+    network: {},
+    pid: 0,
+    processes: 0,
+    cpu: { usage: 0 },
+  };
+}
+
+/** LXD `InstanceFull` (`?recursion=2` lists, `?recursion=1` on one instance): the instance with its state. */
+export function instanceFullToWire(record: InstanceRecord, expanded: InstanceExpansion) {
+  return {
+    ...instanceToWire(record, expanded),
+    state: instanceStateToWire(record),
+    snapshots: [],
+    backups: [],
+  };
+}

@@ -9,6 +9,7 @@ import { type NodeEndpoint, nodeTransport } from "./node-transport.js";
 import { resolveClientSocketPath } from "./socket-path.js";
 
 export * from "../index.js";
+export { type BerthEvent, type EventStream, type EventsOptions, watchEvents } from "./events.js";
 export { type NodeEndpoint, nodeTransport } from "./node-transport.js";
 export { defaultSocketPath, resolveClientSocketPath, SYSTEM_SOCKET_PATH } from "./socket-path.js";
 

@@ -338,8 +338,16 @@ export class Catalog {
   async listImages(): Promise<ImageRecord[]> {
     return this.store.images.list();
   }
+  /** By fingerprint, or by a prefix of one that names exactly one image (as LXD resolves them). */
   async getImage(fingerprint: string): Promise<ImageRecord> {
-    return must(this.store.images.get({ name: fingerprint }), `Image "${fingerprint}" not found`);
+    const exact = await this.store.images.get({ name: fingerprint });
+    if (exact !== undefined) return exact;
+    const matching = (await this.store.images.list()).filter((image) =>
+      image.fingerprint.startsWith(fingerprint),
+    );
+    if (fingerprint === "" || matching.length === 0) throw notFound(`Image "${fingerprint}" not found`);
+    if (matching.length > 1) throw invalid("More than one image matches");
+    return matching[0]!;
   }
   private async checkAliases(image: ImageRecord): Promise<void> {
     for (const other of await this.store.images.list()) {
@@ -414,7 +422,8 @@ export class Catalog {
     });
   }
   async deleteImage(fingerprint: string): Promise<void> {
-    return this.store.images.delete({ name: fingerprint });
+    const image = await this.getImage(fingerprint); // a prefix names its image
+    return this.store.images.delete({ name: image.fingerprint });
   }
   /** `GET /1.0/images/aliases`: alias -> image. */
   async listImageAliases(): Promise<{ name: string; target: string; architecture: string }[]> {

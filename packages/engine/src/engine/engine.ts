@@ -25,6 +25,7 @@ import type { InstanceFilter, Store } from "../store/port.js";
 import type { ConfigRecord, InstanceRecord, ProjectRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
 import type { DryRunOutcome } from "./dry-run.js";
+import { EngineEvents } from "./events.js";
 import { syncMemberHeartbeats } from "./heartbeat-sync.js";
 import { expansionOf, type InstanceExpansion } from "./instance-expansion.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
@@ -84,6 +85,12 @@ export class Engine {
   private constructor(
     private readonly runtime: EngineRuntime,
     maxAttempts: number,
+    /**
+     * What this engine decides, does and logs, as it happens (see events.ts):
+     * berthd turns it into LXD's `/1.0/events`. Emitting costs nothing while
+     * nobody subscribes.
+     */
+    readonly events: EngineEvents,
   ) {
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
@@ -102,17 +109,19 @@ export class Engine {
     const seenChanges = (await store.changeVersion?.()) ?? -1;
     const snapshot = await store.snapshot();
     const stack = defaultStack();
+    const events = new EngineEvents();
     const runtime = new EngineRuntime(
       store,
       ClusterModel.fromSnapshot(snapshot, stack.memberSignature),
       options.clock ?? systemClock,
-      options.logger ?? silentLogger,
+      // Every log line (scriptlet log_* lines included) is also a logging event.
+      events.teeLogger(options.logger ?? silentLogger),
       options.scriptletHost ?? createScriptletHost(),
       snapshot.config,
       seenChanges,
       stack,
     );
-    return new Engine(runtime, options.maxClaimAttempts ?? 5);
+    return new Engine(runtime, options.maxClaimAttempts ?? 5, events);
   }
 
   /** The store this engine writes to. */
@@ -212,15 +221,24 @@ export class Engine {
   setMemberResources(name: string, resources: Record<string, unknown>): Promise<MemberInfo> {
     return this.members.setResources(name, resources);
   }
-  evacuateMember(name: string): Promise<EvacuationOutcome> {
-    return this.track(
+  async evacuateMember(name: string): Promise<EvacuationOutcome> {
+    const outcome = await this.track(
       "evacuation",
       () => this.relocation.evacuate(name, "evacuation"),
       (outcome) => outcome.moved.length,
     );
+    this.emitEvacuation(outcome, "evacuation");
+    return outcome;
   }
-  restoreMember(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
-    return this.relocation.restore(name);
+  async restoreMember(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
+    const outcome = await this.relocation.restore(name);
+    this.emitMoves(outcome.moved, "restore");
+    this.events.lifecycle(() => ({
+      action: "cluster-member-restored",
+      member: name,
+      context: { moved: outcome.moved.length },
+    }));
+    return outcome;
   }
 
   /**
@@ -252,13 +270,13 @@ export class Engine {
       const silentFor = member.heartbeatMs === null ? Number.POSITIVE_INFINITY : nowMs - member.heartbeatMs;
       if (healingMs > 0 && !member.record.evacuated && silentFor > healingMs) {
         try {
-          report.healed.push(
-            await this.track(
-              "relocation",
-              () => this.relocation.evacuate(member.name, "relocation"),
-              (outcome) => outcome.moved.length,
-            ),
+          const healed = await this.track(
+            "relocation",
+            () => this.relocation.evacuate(member.name, "relocation"),
+            (outcome) => outcome.moved.length,
           );
+          this.emitEvacuation(healed, "relocation");
+          report.healed.push(healed);
           runtime.logger.log("warn", "healed offline member", { member: member.name });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -295,10 +313,12 @@ export class Engine {
     return this.instanceOps.find(project, ref);
   }
   /** Places and claims one instance (or, with `forthcoming: true`, a reservation). */
-  createInstance(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
-    return this.track(body.forthcoming === true ? "reservation" : "create", () =>
+  async createInstance(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
+    const outcome = await this.track(body.forthcoming === true ? "reservation" : "create", () =>
       this.placer.create(body, options),
     );
+    this.events.lifecycle(() => createdEvent(outcome.instance, outcome.decidedBy));
+    return outcome;
   }
   /**
    * Decides without claiming: decision, candidates, scriptlet logs and cost.
@@ -315,27 +335,62 @@ export class Engine {
     );
   }
   /** All-or-nothing bulk create (see Placer.bulk). */
-  bulkCreate(
+  async bulkCreate(
     bodies: InstancesPost[],
     options: CreateOptions & { order?: BulkOrder } = {},
   ): Promise<BulkOutcome> {
-    return this.track(
+    const outcome = await this.track(
       "bulk",
       () => this.placer.bulk(bodies, options),
       (outcome) => outcome.instances.length,
     );
+    if (this.events.active)
+      for (const record of outcome.instances) this.events.lifecycle(() => createdEvent(record, "bulk"));
+    return outcome;
   }
-  updateInstance(project: string, ref: string, changes: InstancePut, mode: "put" | "patch" = "patch") {
-    return this.instanceOps.update(project, ref, changes, mode);
+  async updateInstance(
+    project: string,
+    ref: string,
+    changes: InstancePut,
+    mode: "put" | "patch" = "patch",
+  ): Promise<InstanceRecord> {
+    const record = await this.instanceOps.update(project, ref, changes, mode);
+    this.events.lifecycle(() => ({
+      action: "instance-updated",
+      project,
+      instance: record.name,
+      context: { location: record.location },
+    }));
+    return record;
   }
-  renameInstance(project: string, ref: string, newName: string): Promise<InstanceRecord> {
-    return this.instanceOps.rename(project, ref, newName);
+  async renameInstance(project: string, ref: string, newName: string): Promise<InstanceRecord> {
+    const record = await this.instanceOps.rename(project, ref, newName);
+    this.events.lifecycle(() => ({
+      action: "instance-renamed",
+      project,
+      instance: record.name,
+      context: { old_name: ref, location: record.location },
+    }));
+    return record;
   }
-  moveInstance(project: string, ref: string, target: string): Promise<MoveOutcome> {
-    return this.track("move", () => this.instanceOps.move(project, ref, target));
+  async moveInstance(project: string, ref: string, target: string): Promise<MoveOutcome> {
+    const outcome = await this.track("move", () => this.instanceOps.move(project, ref, target));
+    this.events.lifecycle(() => ({
+      action: "instance-moved",
+      project,
+      instance: outcome.instance.name,
+      context: {
+        from: outcome.from,
+        to: outcome.instance.location,
+        reason: "move",
+        decided_by: outcome.decidedBy,
+      },
+    }));
+    return outcome;
   }
-  deleteInstance(project: string, ref: string): Promise<void> {
-    return this.instanceOps.delete(project, ref);
+  async deleteInstance(project: string, ref: string): Promise<void> {
+    await this.instanceOps.delete(project, ref);
+    this.events.lifecycle(() => ({ action: "instance-deleted", project, instance: ref, context: {} }));
   }
   /**
    * `expanded_config` / `expanded_devices` of a stored instance: its
@@ -361,12 +416,40 @@ export class Engine {
   }
 
   /** Reservation -> real instance; `changes` (patch semantics) may resize it, and only growth is re-checked. */
-  commitReservation(
+  async commitReservation(
     project: string,
     ref: string,
     options: { name?: string; changes?: InstancePut } = {},
   ): Promise<InstanceRecord> {
-    return this.track("commit", () => this.instanceOps.commit(project, ref, options));
+    const record = await this.track("commit", () => this.instanceOps.commit(project, ref, options));
+    this.events.lifecycle(() => ({
+      action: "instance-reservation-committed",
+      project,
+      instance: record.name,
+      context: { location: record.location, uuid: record.id },
+    }));
+    return record;
+  }
+
+  /** One `instance-moved` event per instance an evacuation, healing or restore moved. */
+  private emitMoves(moved: readonly MovedInstance[], reason: string): void {
+    if (!this.events.active) return;
+    for (const move of moved)
+      this.events.lifecycle(() => ({
+        action: "instance-moved",
+        project: move.project,
+        instance: move.name,
+        context: { from: move.from, to: move.to, reason },
+      }));
+  }
+
+  private emitEvacuation(outcome: EvacuationOutcome, reason: "evacuation" | "relocation"): void {
+    this.emitMoves(outcome.moved, reason);
+    this.events.lifecycle(() => ({
+      action: "cluster-member-evacuated",
+      member: outcome.member,
+      context: { reason, moved: outcome.moved.length, stayed: outcome.stayed.length },
+    }));
   }
 
   /**
@@ -413,13 +496,25 @@ export class Engine {
   async planRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
     return (await this.rebalancer.plan(options)).plan;
   }
-  applyRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
-    return this.track(
+  async applyRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
+    const plan = await this.track(
       "rebalance",
       () => this.rebalancer.apply(options),
       (plan) => plan.moves.length,
     );
+    if (plan.applied) this.emitMoves(plan.moves, "rebalance");
+    return plan;
   }
+}
+
+/** The lifecycle event of a placed instance or reservation. */
+function createdEvent(record: InstanceRecord, decidedBy: string) {
+  return {
+    action: record.forthcoming ? ("instance-reserved" as const) : ("instance-created" as const),
+    project: record.project,
+    instance: record.name,
+    context: { location: record.location, decided_by: decidedBy, uuid: record.id },
+  };
 }
 
 /** Every Berth store has the `default` project and its `default` profile, as LXD does. */

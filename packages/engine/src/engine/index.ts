@@ -2,6 +2,7 @@ export * from "./catalog.js";
 export type * from "./catalog-patches.js";
 export type { DryRunDecision, DryRunOutcome } from "./dry-run.js";
 export * from "./engine.js";
+export * from "./events.js";
 export type { Precondition } from "./guarded-update.js";
 export type { InstanceExpansion } from "./instance-expansion.js";
 export type { MoveOutcome } from "./instance-ops.js";
