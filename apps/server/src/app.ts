@@ -15,6 +15,7 @@ import { authenticate } from "./middleware/authenticate.js";
 import { handleError, methodNotAllowedHandler, notFoundHandler } from "./middleware/error-handler.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { Operations } from "./operations/operations.js";
+import { PLACEMENT_PREFIX, placementHandler } from "./placement/placement-app.js";
 import { allRoutes } from "./routes/index.js";
 import { registerRawRoutes } from "./routes/raw-routes.js";
 import { registerRoute } from "./routes/register.js";
@@ -36,6 +37,11 @@ export interface AppOptions {
   /** Request-body bytes all requests together may hold while receiving (default 64 MiB). */
   bodyMemoryBytes?: number;
   version?: string;
+  /**
+   * Placement's noauth2 convention on `/placement` (`x-auth-token: admin` is
+   * an admin). The daemon allows it only when every listener is loopback.
+   */
+  placementNoauth?: boolean;
   /** How long a finished LXD operation stays readable (default 60 s). */
   operationRetentionMs?: number;
   /** The web console's built assets, served at /ui/; undefined: /ui/ says the console is not built. */
@@ -47,7 +53,8 @@ export interface AppOptions {
 /**
  * Builds the berthd Hono application (no listening: see `listen.ts`).
  * Middleware order matters: request id first so every log line has it,
- * then the access log (which must see the final status), the 405 answer
+ * then the access log (which must see the final status), the Placement
+ * API (its own errors, auth and 405s), the 405 answer
  * (it turns a 404 for a known path into 405), the web console's static
  * files (before auth: the page loads before its user signs in), auth,
  * body limit.
@@ -71,6 +78,15 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   // can correlate their logs with ours; otherwise a UUID. Echoed in the response.
   app.use(requestId({ limitLength: 128 }));
   app.use(accessLog(options.logger, options.metrics));
+  // The OpenStack Placement API answers in its own format, so it is handled before the LXD middleware.
+  const placement = placementHandler({
+    engine: options.engine,
+    tokens: options.tokens,
+    noauth: options.placementNoauth ?? false,
+    bodyLimitBytes: maxSize,
+  });
+  app.all(PLACEMENT_PREFIX, placement);
+  app.all(`${PLACEMENT_PREFIX}/*`, placement);
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedHandler }));
   registerConsole(app, options.consoleDir);
   const trust = options.trust ?? new Trust({ serverFingerprint: "" });

@@ -38,6 +38,7 @@ async function serve(argv: string[]): Promise<void> {
     bodyLimitBytes: options.bodyLimitBytes,
     bodyMemoryBytes: options.bodyMemoryBytes,
     version: SERVER_VERSION,
+    placementNoauth: options.placementNoauth,
   });
   let running: RunningServer;
   try {

@@ -6,6 +6,7 @@ export { claimEffectOf } from "./feed/claim-effect.js";
 export * from "./logger.js";
 export type { DecidedBy, Decision } from "./pipeline/decide.js";
 export { instanceConfig, instanceView, type MemberStatus, memberStatus } from "./pipeline/views.js";
+export * from "./providers/index.js";
 export { createScriptletHost } from "./scriptlet/index.js";
 export type * from "./scriptlet/port.js";
 export * from "./snapshot/index.js";

@@ -125,3 +125,4 @@ export {
   SIZE_MULTIPLIERS,
   type SizeError,
 } from "./sizes.js";
+export { isStandardTrait, STANDARD_TRAITS } from "./standard-traits.js";

@@ -94,5 +94,6 @@ describe("resourceClassMessages", () => {
     );
     expect(resourceClassMessages.inUse("CUSTOM_X")).toContain("Class is in use in inventory");
     expect(resourceClassMessages.notFound("CUSTOM_PONY")).toBe("No such resource class CUSTOM_PONY");
+    expect(resourceClassMessages.renameConflict("CUSTOM_X")).toBe("Resource class already exists: CUSTOM_X");
   });
 });

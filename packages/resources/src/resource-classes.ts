@@ -120,6 +120,7 @@ export function normalizeCustomName(name: string): string {
 /** Message texts of the resource-class API that Placement clients know. */
 export const resourceClassMessages = {
   conflict: (name: string) => `Conflicting resource class already exists: ${name}`,
+  renameConflict: (name: string) => `Resource class already exists: ${name}`,
   cannotDeleteStandard: (name: string) => `Cannot delete standard resource class ${name}`,
   cannotUpdateStandard: (name: string) => `Cannot update standard resource class ${name}`,
   inUse: (name: string) => `Error in delete resource class '${name}': Class is in use in inventory`,

@@ -2,6 +2,21 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_LISTEN, parseDaemonOptions, parseListen, USAGE, UsageError } from "./options.js";
 
 describe("berthd options", () => {
+  it("allows --placement-noauth only with a loopback listener or the socket alone", () => {
+    const env = { BERTH_SOCKET: "/tmp/x.sock" };
+    expect(parseDaemonOptions(["--placement-noauth"], env).placementNoauth).toBe(true);
+    expect(parseDaemonOptions(["--placement-noauth", "--listen", "[::1]:9000"], env).placementNoauth).toBe(
+      true,
+    );
+    expect(parseDaemonOptions(["--placement-noauth", "--listen", "none"], env).placementNoauth).toBe(true);
+    expect(() => parseDaemonOptions(["--placement-noauth", "--listen", "0.0.0.0:8443"], env)).toThrow(
+      new UsageError(
+        '--placement-noauth needs a loopback listener (127.0.0.1, ::1, localhost) or the socket alone, not "0.0.0.0"',
+      ),
+    );
+    expect(parseDaemonOptions([], env).placementNoauth).toBe(false);
+  });
+
   it("defaults to berth.db, loopback TCP and the shared socket path", () => {
     const options = parseDaemonOptions([], { BERTH_SOCKET: "/tmp/x.sock" });
     expect(options.db).toBe("berth.db");

@@ -47,6 +47,8 @@ export interface DaemonOptions {
   /** How often the offline/healing task runs. */
   tickSeconds: number;
   demo: boolean;
+  /** Placement's noauth2 convention on /placement; only with loopback listeners. */
+  placementNoauth: boolean;
 }
 
 export class UsageError extends Error {
@@ -80,6 +82,8 @@ Options (environment variable in brackets):
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
   --demo               load a small sample cluster if the database is empty
+  --placement-noauth   /placement accepts Placement's noauth2 tokens ("admin" is an admin);
+                       refused unless the TCP listener is loopback [BERTH_PLACEMENT_NOAUTH=1]
   -h, --help           show this help
 
 Several servers on one PostgreSQL database (each answers the whole API; put them behind one load balancer):
@@ -137,6 +141,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "db-lock-timeout": { type: "string" },
       "db-statement-timeout": { type: "string" },
       demo: { type: "boolean" },
+      "placement-noauth": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -200,9 +205,20 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     logLevel,
     tickSeconds: positiveNumber("--tick", values.tick ?? env.BERTH_TICK ?? "5"),
     demo: values.demo === true,
+    placementNoauth: values["placement-noauth"] === true || env.BERTH_PLACEMENT_NOAUTH === "1",
   };
+  if (options.placementNoauth && options.listen !== undefined && !isLoopback(options.listen.host)) {
+    throw new UsageError(
+      `--placement-noauth needs a loopback listener (127.0.0.1, ::1, localhost) or the socket alone, not "${options.listen.host}"`,
+    );
+  }
   if (options.listen === undefined && options.socket === undefined) {
     throw new UsageError("Nothing to listen on: --listen and --socket are both disabled");
   }
   return options;
+}
+
+/** Hosts only this machine can reach: where a token-less admin convention is tolerable. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -48,6 +48,8 @@ export interface TestServerOptions {
   bodyLimitBytes?: number;
   bodyMemoryBytes?: number;
   tls?: TlsFiles;
+  /** Placement's noauth2 on /placement (`x-auth-token: admin`), as `--placement-noauth`. */
+  placementNoauth?: boolean;
   /** How long finished LXD operations stay readable. */
   operationRetentionMs?: number;
   /** The web console's assets to serve at /ui/ (none: /ui/ says the console is not built). */
@@ -100,6 +102,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.bodyMemoryBytes !== undefined ? { bodyMemoryBytes: options.bodyMemoryBytes } : {}),
+    ...(options.placementNoauth !== undefined ? { placementNoauth: options.placementNoauth } : {}),
     ...(options.operationRetentionMs !== undefined
       ? { operationRetentionMs: options.operationRetentionMs }
       : {}),

@@ -119,6 +119,11 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
     });
   }
 
+  /** Drops cached reads after another writer of this connection changed the table (consumer claims bump providers). */
+  forget(): void {
+    this.#cache.invalidate();
+  }
+
   /** A write to this table: the cached reads of it are dropped whether or not it committed. */
   private async written<R>(work: Work<R>): Promise<R> {
     try {

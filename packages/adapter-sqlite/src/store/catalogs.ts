@@ -1,4 +1,5 @@
 import {
+  conflict,
   type FlavorRecord,
   type GroupRecord,
   type ImageRecord,
@@ -6,13 +7,16 @@ import {
   type PlacementGroupRecord,
   type ProfileRecord,
   type ProjectRecord,
+  type ProviderRecord,
   type RecordKey,
   type ResourceClassRecord,
+  type TraitRecord,
 } from "@berth/engine";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Connection, Database } from "../connection/open-connection.js";
 import {
+  consumerAllocations,
   flavors,
   groups,
   images,
@@ -24,7 +28,9 @@ import {
   profiles,
   projects,
   projectUsage,
+  providers,
   resourceClasses,
+  traits,
   usage,
 } from "../schema/index.js";
 import { SqliteCatalogTable } from "./catalog-table.js";
@@ -52,6 +58,8 @@ export interface Catalogs {
   images: SqliteCatalogTable<ImageRecord>;
   placementGroups: SqliteCatalogTable<PlacementGroupRecord>;
   resourceClasses: SqliteCatalogTable<ResourceClassRecord>;
+  providers: SqliteCatalogTable<ProviderRecord>;
+  traits: SqliteCatalogTable<TraitRecord>;
 }
 
 export function createCatalogs(connection: Connection): Catalogs {
@@ -149,10 +157,68 @@ export function createCatalogs(connection: Connection): Catalogs {
           .where(eq(inventories.resourceClass, key.name))
           .limit(1);
         if (holder !== undefined) return "a member has an inventory of it";
+        const [provider] = await db
+          .select({ uuid: providers.uuid })
+          .from(providers)
+          .where(
+            sql`EXISTS (SELECT 1 FROM json_each(${providers.inventories}) WHERE json_each.key = ${key.name})`,
+          )
+          .limit(1);
+        if (provider !== undefined) return `provider "${provider.uuid}" has an inventory of it`;
         if (await exists(db, usage, and(eq(usage.resourceClass, key.name), gt(usage.amount, 0)))) {
           return "instances have allocations of it";
         }
         return undefined;
+      },
+    }),
+    providers: new SqliteCatalogTable<ProviderRecord>(connection, {
+      label: "Resource provider",
+      table: providers,
+      nameColumn: providers.uuid,
+      keyOf: (p) => ({ name: p.uuid }),
+      validate: async (db, p) => {
+        const held = await db
+          .selectDistinct({ resourceClass: consumerAllocations.resourceClass })
+          .from(consumerAllocations)
+          .where(eq(consumerAllocations.providerUuid, p.uuid));
+        for (const { resourceClass } of held) {
+          if (p.inventories[resourceClass] === undefined)
+            throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
+              reason: "inventory_in_use",
+              resourceClass,
+            });
+        }
+        const [other] = await db
+          .select({ uuid: providers.uuid })
+          .from(providers)
+          .where(and(eq(providers.name, p.name), sql`${providers.uuid} <> ${p.uuid}`))
+          .limit(1);
+        if (other !== undefined)
+          throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
+        if (p.parentUuid !== null && !(await exists(db, providers, eq(providers.uuid, p.parentUuid))))
+          throw notFound(`Resource provider "${p.parentUuid}" not found`);
+      },
+      inUse: async (db, key) => {
+        const children = await countWhere(db, providers, eq(providers.parentUuid, key.name));
+        if (children > 0) return `${children} child provider(s)`;
+        const held = await exists(db, consumerAllocations, eq(consumerAllocations.providerUuid, key.name));
+        return held ? "it has allocations" : undefined;
+      },
+    }),
+    traits: new SqliteCatalogTable<TraitRecord>(connection, {
+      label: "Trait",
+      table: traits,
+      nameColumn: traits.name,
+      keyOf: (t) => ({ name: t.name }),
+      inUse: async (db, key) => {
+        const [holder] = await db
+          .select({ uuid: providers.uuid })
+          .from(providers)
+          .where(
+            sql`EXISTS (SELECT 1 FROM json_each(${providers.traits}) WHERE json_each.value = ${key.name})`,
+          )
+          .limit(1);
+        return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
       },
     }),
   };

@@ -29,6 +29,7 @@ import { readMemberUsage } from "./member-usage.js";
 import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
 import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
+import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 
 /** The partial unique index's own condition, repeated so SQLite uses that index. */
@@ -43,6 +44,9 @@ export class SqliteStore implements Store {
   readonly images: Catalogs["images"];
   readonly placementGroups: Catalogs["placementGroups"];
   readonly resourceClasses: Catalogs["resourceClasses"];
+  readonly providers: Catalogs["providers"];
+  readonly traits: Catalogs["traits"];
+  readonly consumers: SqliteConsumers;
   #closed = false;
   readonly #claims: ClaimBatcher;
   readonly #pruneTimer: NodeJS.Timeout | undefined;
@@ -76,6 +80,9 @@ export class SqliteStore implements Store {
     this.images = catalogs.images;
     this.placementGroups = catalogs.placementGroups;
     this.resourceClasses = catalogs.resourceClasses;
+    this.providers = catalogs.providers;
+    this.traits = catalogs.traits;
+    this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
   }
 
   /** Where this store lives (file, memory or remote). */

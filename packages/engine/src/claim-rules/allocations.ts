@@ -8,11 +8,12 @@
 import { unitViolation } from "@berth/resources";
 import type { NewInstance } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
+import type { AllocationHolder } from "./consumption.js";
 import { constraintsFailure, memberMissingFailure, noInventoryFailure } from "./failures.js";
 import type { ProviderRows } from "./rows.js";
 
 /** What the old version held of one class on one provider, over both ledgers. */
-function heldBefore(old: InstanceRecord, provider: string, resourceClass: string): number {
+function heldBefore(old: AllocationHolder, provider: string, resourceClass: string): number {
   let total = 0;
   for (const row of old.allocations) {
     if (row.member === provider && row.resourceClass === resourceClass) total += row.amount;
@@ -27,17 +28,29 @@ export function checkAllocations(
 ): void {
   for (const record of records) {
     if (!providers.has(record.location)) throw memberMissingFailure(record.location);
-    const old = replaced.get(record.id);
-    for (const row of record.allocations) {
-      if (row.amount === 0) continue;
-      const provider = providers.get(row.member);
-      if (provider === undefined) throw memberMissingFailure(row.member);
-      // Only allocations that are new or grew must respect the inventory's
-      // unit constraints; an unchanged one stays valid after an inventory edit.
-      if (old !== undefined && row.amount <= heldBefore(old, row.member, row.resourceClass)) continue;
-      const inventory = provider.inventories[row.resourceClass];
-      if (inventory === undefined) throw noInventoryFailure(row.member, row.resourceClass);
-      if (unitViolation(inventory, row.amount) !== undefined) throw constraintsFailure(row, inventory);
-    }
+    checkRows(record, replaced.get(record.id), providers);
+  }
+}
+
+/**
+ * The rows of one holder (instance or Placement consumer) against the
+ * version it replaces: every row that is new or grew names a provider that
+ * exists, with an inventory of its class whose unit constraints it meets.
+ */
+export function checkRows(
+  holder: AllocationHolder,
+  old: AllocationHolder | undefined,
+  providers: ReadonlyMap<string, ProviderRows>,
+): void {
+  for (const row of holder.allocations) {
+    if (row.amount === 0) continue;
+    const provider = providers.get(row.member);
+    if (provider === undefined) throw memberMissingFailure(row.member);
+    // Only allocations that are new or grew must respect the inventory's
+    // unit constraints; an unchanged one stays valid after an inventory edit.
+    if (old !== undefined && row.amount <= heldBefore(old, row.member, row.resourceClass)) continue;
+    const inventory = provider.inventories[row.resourceClass];
+    if (inventory === undefined) throw noInventoryFailure(row.member, row.resourceClass);
+    if (unitViolation(inventory, row.amount) !== undefined) throw constraintsFailure(row, inventory);
   }
 }

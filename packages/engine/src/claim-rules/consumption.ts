@@ -3,8 +3,16 @@
  * removed instances' rows taken away and the new versions' rows added.
  * Capacity is checked on it, and Stores write it to their usage rows.
  */
-import type { NewInstance } from "../store/port.js";
-import type { AllocationRow, InstanceRecord } from "../store/records.js";
+import type { AllocationRow } from "../store/records.js";
+
+/**
+ * Anything that holds allocation rows: an instance (whose `location` is
+ * touched even when it holds nothing) or a Placement consumer.
+ */
+export interface AllocationHolder {
+  readonly location?: string;
+  readonly allocations: readonly AllocationRow[];
+}
 
 export interface ClassChange {
   readonly provider: string;
@@ -23,8 +31,8 @@ export interface ConsumptionChanges {
 }
 
 export function consumptionChanges(
-  removed: readonly InstanceRecord[],
-  added: readonly NewInstance[],
+  removed: readonly AllocationHolder[],
+  added: readonly AllocationHolder[],
 ): ConsumptionChanges {
   const byClass = new Map<string, ClassChange>();
   const touched = new Set<string>();
@@ -40,7 +48,7 @@ export function consumptionChanges(
   };
   for (const old of removed) for (const row of old.allocations) count(row, -1);
   for (const record of added) {
-    touched.add(record.location);
+    if (record.location !== undefined) touched.add(record.location);
     for (const row of record.allocations) if (row.amount !== 0) count(row, 1);
   }
   return { byClass, touched };

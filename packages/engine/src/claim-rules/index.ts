@@ -8,6 +8,13 @@
 export { combineClaims, foldClaim } from "./batch.js";
 export { consumedOf } from "./capacity.js";
 export { type CheckedClaim, checkClaim } from "./check-claim.js";
+export {
+  type CheckedConsumerClaim,
+  type ConsumerClaimRows,
+  checkConsumerClaim,
+  consumerGenerationFailure,
+  consumerProvidersToRead,
+} from "./consumer-claim.js";
 export * from "./failures.js";
 export { exceededLimit, type LimitExcess } from "./project-limits.js";
 export {

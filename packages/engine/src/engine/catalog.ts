@@ -572,6 +572,28 @@ export class Catalog {
     }
   }
 
+  /**
+   * Placement's `PUT /resource_classes/{name}` before 1.7: renames a custom
+   * class. The new name must be a free custom name; a class still used by an
+   * inventory cannot be renamed (the copy is removed again).
+   */
+  async renameResourceClass(name: string, newName: string): Promise<ResourceClassInfo> {
+    if (isStandardResourceClass(name)) throw invalid(resourceClassMessages.cannotUpdateStandard(name));
+    await must(this.store.resourceClasses.get({ name }), resourceClassMessages.notFound(name));
+    if (newName === name) return { name, custom: true };
+    const valid = validateCustomName(newName);
+    if (!valid.ok) throw invalid(valid.error.message);
+    if ((await this.store.resourceClasses.get({ name: newName })) !== undefined) {
+      throw new EngineError("conflict", resourceClassMessages.renameConflict(newName));
+    }
+    return renameByCopy(
+      () => this.createResourceClass(newName),
+      () => this.deleteResourceClass(name),
+      () => this.deleteResourceClass(newName),
+      `Resource class ${name} can't be renamed`,
+    );
+  }
+
   async deleteResourceClass(name: string): Promise<void> {
     if (isStandardResourceClass(name)) throw invalid(resourceClassMessages.cannotDeleteStandard(name));
     try {

@@ -18,6 +18,8 @@ import { type Logger, silentLogger } from "../logger.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { defaultStack } from "../pipeline/stack/default-stack.js";
+import { Consumers } from "../providers/consumers.js";
+import { Providers } from "../providers/providers.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
@@ -93,6 +95,10 @@ const RATIO_KEYS = [
 export class Engine {
   readonly members: Members;
   readonly catalog: Catalog;
+  /** Placement resource providers: trees, inventories, traits, aggregates, generations. */
+  readonly providers: Providers;
+  /** Placement consumers and their allocations on providers. */
+  readonly consumers: Consumers;
   private readonly placer: Placer;
   private readonly instanceOps: InstanceOps;
   private readonly relocation: Relocation;
@@ -114,6 +120,8 @@ export class Engine {
     this.healerDuty = new HealerDuty(runtime.store, tickPeriodMs === undefined ? {} : { tickPeriodMs });
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
+    this.providers = new Providers(runtime);
+    this.consumers = new Consumers(runtime);
     this.placer = new Placer(runtime, maxAttempts);
     this.instanceOps = new InstanceOps(runtime, maxAttempts);
     this.relocation = new Relocation(runtime, maxAttempts);

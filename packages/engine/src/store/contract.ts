@@ -10,7 +10,7 @@ import { EngineError } from "../errors.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
 import { isRecordChanged } from "./record-version.js";
-import type { InventoryRecord } from "./records.js";
+import type { InventoryRecord, ProviderRecord } from "./records.js";
 
 async function expectEngineError(promise: Promise<unknown>, kind: EngineError["kind"]): Promise<EngineError> {
   try {
@@ -307,6 +307,102 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.setInventories("a", {}, a.generation);
         await store.resourceClasses.delete({ name: "CUSTOM_FPGA" });
         expect(await store.resourceClasses.list()).toEqual([]);
+      });
+    });
+
+    describe("placement providers and traits", () => {
+      const provider = (uuid: string, name: string, parentUuid: string | null = null): ProviderRecord => ({
+        uuid,
+        name,
+        parentUuid,
+        rootUuid: parentUuid ?? uuid,
+        generation: 0,
+        inventories: {},
+        traits: [],
+        aggregates: [],
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      });
+
+      it("keeps providers by uuid with unique names and existing parents", async () => {
+        await store.providers.create(provider("p1", "root"));
+        await expectEngineError(store.providers.create(provider("p1", "other")), "conflict");
+        const taken = await expectEngineError(store.providers.create(provider("p2", "root")), "conflict");
+        expect(taken.details).toEqual({ reason: "name_taken" });
+        await expectEngineError(store.providers.create(provider("p3", "orphan", "missing")), "not_found");
+        await store.providers.create(provider("p2", "child", "p1"));
+        expect((await store.providers.get({ name: "p2" }))?.rootUuid).toBe("p1");
+        expect((await store.providers.list()).map((p) => p.uuid).sort()).toEqual(["p1", "p2"]);
+      });
+
+      it("refuses to delete a parent and writes conditionally on the version read", async () => {
+        await store.providers.create(provider("p1", "root"));
+        await store.providers.create(provider("p2", "child", "p1"));
+        await expectEngineError(store.providers.delete({ name: "p1" }), "conflict");
+        const read = (await store.providers.get({ name: "p2" }))!;
+        await store.providers.update({ ...read, generation: 1 }, read);
+        const lost = await expectEngineError(
+          store.providers.update({ ...read, generation: 1 }, read),
+          "conflict",
+        );
+        expect(isRecordChanged(lost)).toBe(true);
+        await store.providers.delete({ name: "p2" });
+        await store.providers.delete({ name: "p1" });
+        expect(await store.providers.list()).toEqual([]);
+      });
+
+      it("claims consumers all-or-nothing with generations and capacity, and keeps used providers", async () => {
+        const root = await store.providers.create({
+          ...provider("p1", "root"),
+          inventories: { VCPU: inventory(4) },
+        });
+        const write = (uuid: string, amount: number, expectedGeneration?: number | null) => ({
+          record: {
+            uuid,
+            projectId: "proj",
+            userId: "user",
+            consumerType: "INSTANCE",
+            allocations:
+              amount === 0 ? [] : [{ member: "p1", resourceClass: "VCPU", ledger: "used" as const, amount }],
+          },
+          ...(expectedGeneration !== undefined ? { expectedGeneration } : {}),
+        });
+        const [first] = await store.consumers.claim([write("c1", 3, null)]);
+        expect(first?.generation).toBe(1);
+        expect((await store.providers.get({ name: "p1" }))?.generation).toBe(root.generation + 1);
+        // Over capacity as a whole: neither consumer is written.
+        const over = await expectEngineError(
+          store.consumers.claim([write("c2", 1), write("c3", 1)]),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(over)).toBe("capacity");
+        expect(await store.consumers.get("c2")).toBeUndefined();
+        const stale = await expectEngineError(store.consumers.claim([write("c1", 2, 0)]), "conflict");
+        expect(stale.details).toMatchObject({ reason: "consumer_generation" });
+        expect((await store.consumers.usage(["p1"])).get("p1")).toEqual({ VCPU: 3 });
+        await expectEngineError(store.providers.delete({ name: "p1" }), "conflict");
+        const read = (await store.providers.get({ name: "p1" }))!;
+        await expectEngineError(store.providers.update({ ...read, inventories: {} }, read), "conflict");
+        await store.consumers.claim([write("c1", 0)]);
+        expect(await store.consumers.get("c1")).toBeUndefined();
+        expect((await store.consumers.usage(["p1"])).get("p1")).toEqual({});
+        await store.providers.delete({ name: "p1" });
+      });
+
+      it("keeps a class or trait in use while a provider has it", async () => {
+        await store.resourceClasses.create({ name: "CUSTOM_FPGA", custom: true });
+        await store.traits.create({ name: "CUSTOM_FAST", createdAt: "2026-01-01T00:00:00.000Z" });
+        const root = await store.providers.create({
+          ...provider("p1", "root"),
+          inventories: { CUSTOM_FPGA: inventory(2) },
+          traits: ["CUSTOM_FAST"],
+        });
+        await expectEngineError(store.resourceClasses.delete({ name: "CUSTOM_FPGA" }), "conflict");
+        await expectEngineError(store.traits.delete({ name: "CUSTOM_FAST" }), "conflict");
+        await store.providers.update({ ...root, inventories: {}, traits: [] }, root);
+        await store.resourceClasses.delete({ name: "CUSTOM_FPGA" });
+        await store.traits.delete({ name: "CUSTOM_FAST" });
+        expect(await store.traits.list()).toEqual([]);
       });
     });
 

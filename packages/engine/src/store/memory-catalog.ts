@@ -38,6 +38,15 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
     return this.rows.has(keyString(key));
   }
 
+  /**
+   * Rewrites a row without checks, for the store's own bookkeeping inside a
+   * write it already checked (a consumer claim bumping provider generations).
+   */
+  replace(record: T): void {
+    this.rows.set(keyString(this.options.keyOf(record)), cloneJson(record));
+    this.options.changed?.();
+  }
+
   async list(filter?: { project?: string }): Promise<T[]> {
     return this.values()
       .filter((row) => filter?.project === undefined || this.options.keyOf(row).project === filter.project)

@@ -22,6 +22,7 @@ import { claimEffectOf } from "../feed/claim-effect.js";
 import type { CatalogTableName, ChangeEntry, ChangeFeed } from "./change-feed.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
+import { MemoryConsumers } from "./memory-consumers.js";
 import type {
   CatalogTable,
   Claim,
@@ -47,7 +48,9 @@ import type {
   PlacementGroupRecord,
   ProfileRecord,
   ProjectRecord,
+  ProviderRecord,
   ResourceClassRecord,
+  TraitRecord,
 } from "./records.js";
 
 /** A member's consumption per class, per ledger (non-zero amounts only): the claim rules read it as is. */
@@ -82,6 +85,9 @@ export class MemoryStore implements Store {
   readonly images: CatalogTable<ImageRecord>;
   readonly placementGroups: MemoryCatalog<PlacementGroupRecord>;
   readonly resourceClasses: MemoryCatalog<ResourceClassRecord>;
+  readonly providers: MemoryCatalog<ProviderRecord>;
+  readonly traits: MemoryCatalog<TraitRecord>;
+  readonly consumers: MemoryConsumers;
 
   constructor() {
     const changed = (table: CatalogTableName) => () => {
@@ -156,12 +162,51 @@ export class MemoryStore implements Store {
           if (member.inventories[key.name] !== undefined)
             return `member "${member.name}" has an inventory of it`;
         }
+        for (const provider of this.providers.values()) {
+          if (provider.inventories[key.name] !== undefined)
+            return `provider "${provider.uuid}" has an inventory of it`;
+        }
         for (const ledgers of this.usage.values()) {
           if (consumedOf(ledgers, key.name) > 0) {
             return "instances have allocations of it";
           }
         }
         return undefined;
+      },
+    });
+    this.providers = new MemoryCatalog<ProviderRecord>({
+      changed,
+      label: "Resource provider",
+      keyOf: (p) => ({ name: p.uuid }),
+      validate: (p) => {
+        for (const resourceClass of Object.keys(this.consumers.usedOn(p.uuid))) {
+          if (p.inventories[resourceClass] === undefined)
+            throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
+              reason: "inventory_in_use",
+              resourceClass,
+            });
+        }
+        for (const other of this.providers.values()) {
+          if (other.name === p.name && other.uuid !== p.uuid)
+            throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
+        }
+        if (p.parentUuid !== null && !this.providers.has({ name: p.parentUuid }))
+          throw notFound(`Resource provider "${p.parentUuid}" not found`);
+      },
+      inUse: (key) => {
+        const children = this.providers.values().filter((p) => p.parentUuid === key.name).length;
+        if (children > 0) return `${children} child provider(s)`;
+        return Object.keys(this.consumers.usedOn(key.name)).length > 0 ? "it has allocations" : undefined;
+      },
+    });
+    this.consumers = new MemoryConsumers(this.providers, () => new Date().toISOString());
+    this.traits = new MemoryCatalog<TraitRecord>({
+      changed,
+      label: "Trait",
+      keyOf: (t) => ({ name: t.name }),
+      inUse: (key) => {
+        const holder = this.providers.values().find((p) => p.traits.includes(key.name));
+        return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
       },
     });
   }

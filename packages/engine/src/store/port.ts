@@ -17,6 +17,7 @@
 import type { ChangeFeed } from "./change-feed.js";
 import type {
   ConfigRecord,
+  ConsumerRecord,
   FlavorRecord,
   GroupRecord,
   ImageRecord,
@@ -26,7 +27,9 @@ import type {
   PlacementGroupRecord,
   ProfileRecord,
   ProjectRecord,
+  ProviderRecord,
   ResourceClassRecord,
+  TraitRecord,
 } from "./records.js";
 
 /** Identifies a catalog record: `project` only for project-scoped tables. */
@@ -55,6 +58,35 @@ export interface CatalogTable<T> {
   update(record: T, expected?: T): Promise<T>;
   /** not_found if absent; conflict if still in use. */
   delete(key: RecordKey): Promise<void>;
+}
+
+/**
+ * One consumer's new allocations in an all-or-nothing consumer claim. An
+ * empty `allocations` list deletes the consumer.
+ */
+export interface ConsumerWrite {
+  record: Omit<ConsumerRecord, "generation" | "createdAt" | "updatedAt">;
+  /** null: the consumer must not exist yet; a number: the generation it must have; absent: unchecked. */
+  expectedGeneration?: number | null;
+}
+
+/**
+ * Placement consumers. `claim` is the only write: inside one transaction
+ * the store reads the consumers and providers the writes touch, calls the
+ * engine's `checkConsumerClaim` (generations, unit constraints, capacity
+ * with Placement's formula) and writes what it returns. Providers with
+ * allocations cannot be deleted (conflict, reason `provider_in_use`), and a
+ * provider update cannot drop the inventory of a class it has allocations
+ * of (conflict, reason `inventory_in_use`).
+ */
+export interface ConsumerTable {
+  get(uuid: string): Promise<ConsumerRecord | undefined>;
+  /** Consumers holding allocations on `provider`, or of `project` (and `user`). */
+  list(filter?: { provider?: string; project?: string; user?: string }): Promise<ConsumerRecord[]>;
+  /** Used amounts per class of each named provider (all providers when omitted). */
+  usage(providers?: readonly string[]): Promise<Map<string, Record<string, number>>>;
+  /** Stored versions of the written consumers (deleted ones absent). */
+  claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]>;
 }
 
 /** Fields of a member that `updateMember` may change. */
@@ -277,8 +309,23 @@ export interface Store {
   readonly images: CatalogTable<ImageRecord>;
   /** Project-scoped. delete: conflict while an instance belongs to the group. */
   readonly placementGroups: CatalogTable<PlacementGroupRecord>;
-  /** Custom classes. delete: conflict while any inventory or allocation uses the class. */
+  /**
+   * Custom classes. delete: conflict while any inventory (a member's or a
+   * provider's) or allocation uses the class.
+   */
   readonly resourceClasses: CatalogTable<ResourceClassRecord>;
+  /**
+   * Placement resource providers, keyed by uuid (`RecordKey.name`). create
+   * and update: conflict when another provider has the name; not_found when
+   * the parent does not exist. update with `expected` is the generation
+   * check (the engine bumps `generation`). delete: conflict while the
+   * provider has children.
+   */
+  readonly providers: CatalogTable<ProviderRecord>;
+  /** Custom traits. delete: conflict while a provider has the trait. */
+  readonly traits: CatalogTable<TraitRecord>;
+  /** Placement consumers and their allocations on providers (see `ConsumerTable`). */
+  readonly consumers: ConsumerTable;
 
   // --- instances ---------------------------------------------------------------
   /** By (project, name); the empty name never matches. */

@@ -106,6 +106,56 @@ export interface ResourceClassRecord {
   custom: true;
 }
 
+/**
+ * An OpenStack Placement resource provider created through the Placement
+ * API: a root (`parentUuid` null) or a child of another provider (NUMA
+ * node, GPU, FPGA, SR-IOV device), keyed by uuid. Inventories, traits and
+ * aggregates live on the row; `generation` is Placement's optimistic
+ * concurrency counter, bumped by the engine on every change of them.
+ */
+export interface ProviderRecord {
+  uuid: string;
+  /** Unique among providers (Placement's 409 `placement.duplicate_name`). */
+  name: string;
+  parentUuid: string | null;
+  /** Its own uuid for a root. */
+  rootUuid: string;
+  generation: number;
+  /** By resource class: @berth/resources' inventory, Placement's fields. */
+  inventories: Record<string, Inventory>;
+  /** Standard (os-traits) or CUSTOM_ trait names, sorted. */
+  traits: string[];
+  /** Aggregate uuids, in the order they were set. */
+  aggregates: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A Placement consumer (an instance, a migration, anything Nova claims
+ * for) and its allocations on Placement providers. Its rows use
+ * `AllocationRow` with the provider uuid in `member` and the "used" ledger,
+ * so the claim rules check them as they check an instance's.
+ */
+export interface ConsumerRecord {
+  uuid: string;
+  projectId: string;
+  userId: string;
+  /** Placement 1.38 consumer type (e.g. INSTANCE, MIGRATION); null: not given. */
+  consumerType: string | null;
+  /** Placement's consumer generation: bumped by every write of its allocations. */
+  generation: number;
+  allocations: AllocationRow[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A custom (`CUSTOM_*`) trait; standard os-traits names are built in and never stored. */
+export interface TraitRecord {
+  name: string;
+  createdAt: string;
+}
+
 /** Which ledger an allocation counts in (RESOURCES.md "Two ledgers"). */
 export type Ledger = "used" | "forthcoming";
 

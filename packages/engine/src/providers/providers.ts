@@ -1,0 +1,410 @@
+/**
+ * Placement resource providers as an engine concept: provider trees,
+ * inventories (with @berth/resources' validation and capacity rules),
+ * traits, aggregates and generations. The Store keeps the rows; the rules
+ * are here, once, for every protocol that shows providers. Every change of
+ * a provider's inventories, traits or (from Placement 1.19) aggregates
+ * bumps its generation, written with a conditional update so a concurrent
+ * writer loses with a generation conflict instead of overwriting.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  CUSTOM_NAME_PATTERN,
+  type Inventory,
+  type InventoryInput,
+  isStandardResourceClass,
+  isStandardTrait,
+  MAX_NAME_LENGTH,
+  normalizeInventory,
+  STANDARD_TRAITS,
+  standardResourceClassId,
+} from "@berth/resources";
+import type { EngineRuntime } from "../engine/runtime.js";
+import { conflict, EngineError, invalid, notFound } from "../errors.js";
+import { isRecordChanged } from "../store/record-version.js";
+import type { ProviderRecord } from "../store/records.js";
+import { allocationCandidates, type CandidateAnswer, type CandidateRequest } from "./candidates.js";
+import { filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
+import { providerMessages as text } from "./messages.js";
+import { wouldLoop } from "./tree.js";
+
+/** Why a provider change was refused (EngineError.details.reason), for protocols that name it. */
+export type ProviderRefusal =
+  | "generation"
+  | "name_taken"
+  | "uuid_taken"
+  | "has_children"
+  | "inventory_exists"
+  | "inventory_in_use"
+  | "provider_in_use";
+
+const refuse = (kind: "conflict" | "invalid" | "not_found", message: string, reason?: ProviderRefusal) =>
+  new EngineError(kind, message, reason === undefined ? undefined : { reason });
+
+export interface NewProvider {
+  uuid?: string;
+  name: string;
+  parentUuid?: string | null;
+}
+
+export interface ProviderChanges {
+  name: string;
+  /** undefined: unchanged. */
+  parentUuid?: string | null;
+}
+
+export interface TraitQuery {
+  /** Only these names. */
+  names?: readonly string[];
+  /** Only names starting with this. */
+  prefix?: string;
+  /** true: only traits some provider has; false: only traits none has. */
+  associated?: boolean;
+}
+
+/** Placement lists classes in id order: standard ones first, in their fixed order, then custom ones. */
+function byClassId(a: string, b: string): number {
+  const ia = standardResourceClassId(a) ?? Number.MAX_SAFE_INTEGER;
+  const ib = standardResourceClassId(b) ?? Number.MAX_SAFE_INTEGER;
+  return ia !== ib ? ia - ib : a.localeCompare(b);
+}
+
+export class Providers {
+  constructor(private readonly runtime: EngineRuntime) {}
+
+  private get store() {
+    return this.runtime.store;
+  }
+
+  private now(): string {
+    return this.runtime.clock.now().toISOString();
+  }
+
+  async list(filter: ProviderFilter = {}): Promise<ProviderRecord[]> {
+    const all = await this.store.providers.list();
+    return filterProviders(all, filter, await this.usage()).sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    );
+  }
+
+  /** Placement's allocation candidates for one un-grouped request (see `candidates.ts`). */
+  async candidates(request: CandidateRequest): Promise<CandidateAnswer> {
+    return allocationCandidates(await this.store.providers.list(), await this.usage(), request);
+  }
+
+  /** What each provider's classes hold: the sums of its consumers' allocations. */
+  usage(): Promise<ProviderUsage> {
+    return this.store.consumers.usage();
+  }
+
+  async get(uuid: string): Promise<ProviderRecord> {
+    const found = await this.store.providers.get({ name: uuid });
+    if (found === undefined) throw notFound(text.notFound(uuid));
+    return found;
+  }
+
+  async create(input: NewProvider): Promise<ProviderRecord> {
+    const uuid = input.uuid ?? randomUUID();
+    const providers = await this.store.providers.list();
+    if (providers.some((p) => p.uuid === uuid)) throw refuse("conflict", text.uuidTaken(uuid), "uuid_taken");
+    if (providers.some((p) => p.name === input.name))
+      throw refuse("conflict", text.nameTaken(input.name), "name_taken");
+    const parentUuid = input.parentUuid ?? null;
+    let rootUuid = uuid;
+    if (parentUuid === uuid) throw invalid(text.selfParent(input.name, uuid));
+    if (parentUuid !== null) {
+      const parent = providers.find((p) => p.uuid === parentUuid);
+      if (parent === undefined) throw invalid(text.parentMissing());
+      rootUuid = parent.rootUuid;
+    }
+    const now = this.now();
+    return this.written(() =>
+      this.store.providers.create({
+        uuid,
+        name: input.name,
+        parentUuid,
+        rootUuid,
+        generation: 0,
+        inventories: {},
+        traits: [],
+        aggregates: [],
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+  }
+
+  /**
+   * Renames and (with `allowReparent`, Placement 1.37) moves a provider.
+   * Before 1.37 a parent, once set, stays; a root may gain one. A move
+   * re-roots the whole subtree.
+   */
+  async update(uuid: string, changes: ProviderChanges, allowReparent: boolean): Promise<ProviderRecord> {
+    const providers = await this.store.providers.list();
+    const byUuid = new Map(providers.map((p) => [p.uuid, p]));
+    const current = byUuid.get(uuid);
+    if (current === undefined) throw notFound(text.notFound(uuid));
+    if (providers.some((p) => p.name === changes.name && p.uuid !== uuid))
+      throw refuse("conflict", text.nameTaken(changes.name), "name_taken");
+    const parentUuid = changes.parentUuid === undefined ? current.parentUuid : changes.parentUuid;
+    let rootUuid = current.rootUuid;
+    if (parentUuid !== current.parentUuid) {
+      if (current.parentUuid !== null && !allowReparent)
+        throw invalid(parentUuid === null ? text.unparent(uuid) : text.reparent(uuid));
+      if (parentUuid === null) rootUuid = uuid;
+      else {
+        const parent = byUuid.get(parentUuid);
+        if (parent === undefined) throw invalid(text.parentMissing());
+        if (wouldLoop(byUuid, uuid, parentUuid)) throw invalid(text.loop());
+        rootUuid = parent.rootUuid;
+      }
+    }
+    const updated = { ...current, name: changes.name, parentUuid, rootUuid, updatedAt: this.now() };
+    const stored = await this.written(() => this.store.providers.update(updated, current));
+    if (rootUuid !== current.rootUuid) await this.reroot(providers, uuid, rootUuid);
+    return stored;
+  }
+
+  private async reroot(providers: readonly ProviderRecord[], uuid: string, rootUuid: string): Promise<void> {
+    for (const provider of providers) {
+      if (provider.uuid === uuid || !this.isBelow(providers, provider, uuid)) continue;
+      await this.written(() => this.store.providers.update({ ...provider, rootUuid }, provider));
+    }
+  }
+
+  private isBelow(providers: readonly ProviderRecord[], provider: ProviderRecord, ancestor: string): boolean {
+    const byUuid = new Map(providers.map((p) => [p.uuid, p]));
+    let cursor = provider.parentUuid;
+    while (cursor !== null) {
+      if (cursor === ancestor) return true;
+      cursor = byUuid.get(cursor)?.parentUuid ?? null;
+    }
+    return false;
+  }
+
+  async delete(uuid: string): Promise<void> {
+    if ((await this.store.providers.get({ name: uuid })) === undefined)
+      throw notFound(text.notFoundForDelete(uuid));
+    try {
+      await this.written(() => this.store.providers.delete({ name: uuid }));
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === "conflict") {
+        const inUse = Object.keys((await this.store.consumers.usage([uuid])).get(uuid) ?? {}).length > 0;
+        throw inUse
+          ? refuse("conflict", text.providerInUse(uuid), "provider_in_use")
+          : refuse("conflict", text.hasChildren(uuid), "has_children");
+      }
+      throw error;
+    }
+  }
+
+  // --- inventories -------------------------------------------------------------------
+
+  /** Replaces every inventory of the provider (Placement `PUT .../inventories`). */
+  async setInventories(
+    uuid: string,
+    generation: number,
+    inputs: Readonly<Record<string, InventoryInput>>,
+  ): Promise<ProviderRecord> {
+    const current = await this.atGeneration(uuid, generation);
+    const inventories: Record<string, Inventory> = {};
+    for (const [resourceClass, input] of Object.entries(inputs)) {
+      inventories[resourceClass] = await this.checkedInventory(uuid, resourceClass, input);
+    }
+    return this.bump(current, { inventories });
+  }
+
+  /** Adds one inventory (Placement `POST .../inventories`); without `generation`, at the current one. */
+  async addInventory(
+    uuid: string,
+    generation: number | undefined,
+    resourceClass: string,
+    input: InventoryInput,
+  ): Promise<ProviderRecord> {
+    const current =
+      generation === undefined ? await this.get(uuid) : await this.atGeneration(uuid, generation);
+    const inventory = await this.checkedInventory(uuid, resourceClass, input, "create", true);
+    if (current.inventories[resourceClass] !== undefined)
+      throw refuse("conflict", text.inventoryExists(uuid, resourceClass), "inventory_exists");
+    return this.bump(current, { inventories: { ...current.inventories, [resourceClass]: inventory } });
+  }
+
+  /** Changes one existing inventory (Placement `PUT .../inventories/{class}`). */
+  async updateInventory(
+    uuid: string,
+    generation: number,
+    resourceClass: string,
+    input: InventoryInput,
+  ): Promise<ProviderRecord> {
+    const current = await this.atGeneration(uuid, generation);
+    const inventory = await this.checkedInventory(uuid, resourceClass, input, "update", true);
+    if (current.inventories[resourceClass] === undefined)
+      throw invalid(text.noInventoryToUpdate(uuid, resourceClass));
+    return this.bump(current, { inventories: { ...current.inventories, [resourceClass]: inventory } });
+  }
+
+  /** Removes one inventory; without `generation`, at whatever generation the provider has. */
+  async deleteInventory(uuid: string, resourceClass: string, generation?: number): Promise<ProviderRecord> {
+    const current =
+      generation === undefined ? await this.get(uuid) : await this.atGeneration(uuid, generation);
+    if (current.inventories[resourceClass] === undefined)
+      throw notFound(text.noInventoryToDelete(resourceClass));
+    const inventories = { ...current.inventories };
+    delete inventories[resourceClass];
+    return this.bump(current, { inventories });
+  }
+
+  async deleteAllInventories(uuid: string, generation?: number): Promise<ProviderRecord> {
+    const current =
+      generation === undefined ? await this.get(uuid) : await this.atGeneration(uuid, generation);
+    return this.bump(current, { inventories: {} });
+  }
+
+  private async checkedInventory(
+    uuid: string,
+    resourceClass: string,
+    input: InventoryInput,
+    action: "create" | "update" = "update",
+    /** One named inventory (POST, PUT of one class) rather than a whole set: Placement words it differently. */
+    single = false,
+  ): Promise<Inventory> {
+    if (!(await this.classExists(resourceClass)))
+      throw invalid(single ? text.noSuchClass(resourceClass) : text.unknownClass(uuid, resourceClass));
+    const normalized = normalizeInventory(resourceClass, input);
+    if (!normalized.ok) {
+      const detail =
+        normalized.error.kind === "reserved-exceeds-total"
+          ? `Invalid inventory for '${resourceClass}' on resource provider '${uuid}'. The reserved value is greater than total.`
+          : normalized.error.message;
+      throw invalid(text.badInventory(action, uuid, detail));
+    }
+    return normalized.value;
+  }
+
+  private async classExists(name: string): Promise<boolean> {
+    return isStandardResourceClass(name) || (await this.store.resourceClasses.get({ name })) !== undefined;
+  }
+
+  // --- traits ------------------------------------------------------------------------
+
+  async setProviderTraits(
+    uuid: string,
+    generation: number,
+    traits: readonly string[],
+  ): Promise<ProviderRecord> {
+    const current = await this.get(uuid);
+    const missing: string[] = [];
+    for (const name of traits) if (!(await this.traitExists(name))) missing.push(name);
+    if (missing.length > 0) throw invalid(text.traitsNotFound(missing));
+    if (current.generation !== generation)
+      throw refuse("conflict", text.traitsGenerationConflict(), "generation");
+    return this.bump(current, { traits: [...new Set(traits)].sort() });
+  }
+
+  async deleteProviderTraits(uuid: string): Promise<ProviderRecord> {
+    const current = await this.get(uuid);
+    return this.bump(current, { traits: [] });
+  }
+
+  async listTraits(query: TraitQuery = {}): Promise<string[]> {
+    const custom = (await this.store.traits.list()).map((t) => t.name);
+    let names = [...STANDARD_TRAITS, ...custom];
+    if (query.names !== undefined) {
+      const wanted = new Set(query.names);
+      names = names.filter((n) => wanted.has(n));
+    }
+    if (query.prefix !== undefined) names = names.filter((n) => n.startsWith(query.prefix as string));
+    if (query.associated !== undefined) {
+      const used = new Set((await this.store.providers.list()).flatMap((p) => p.traits));
+      names = names.filter((n) => used.has(n) === query.associated);
+    }
+    return names.sort();
+  }
+
+  async traitExists(name: string): Promise<boolean> {
+    return isStandardTrait(name) || (await this.store.traits.get({ name })) !== undefined;
+  }
+
+  /** Creates a custom trait unless it exists; standard names exist already. */
+  async ensureTrait(name: string): Promise<{ created: boolean }> {
+    if (await this.traitExists(name)) return { created: false };
+    if (name.length > MAX_NAME_LENGTH || !CUSTOM_NAME_PATTERN.test(name)) throw invalid(text.traitInvalid());
+    try {
+      await this.written(() => this.store.traits.create({ name, createdAt: this.now() }));
+      return { created: true };
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === "conflict") return { created: false };
+      throw error;
+    }
+  }
+
+  async deleteTrait(name: string): Promise<void> {
+    if (isStandardTrait(name)) throw invalid(text.traitStandard(name));
+    if ((await this.store.traits.get({ name })) === undefined) throw notFound(text.traitNotFound(name));
+    try {
+      await this.written(() => this.store.traits.delete({ name }));
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === "conflict") throw conflict(text.traitInUse(name));
+      throw error;
+    }
+  }
+
+  // --- aggregates ----------------------------------------------------------------------
+
+  /**
+   * Replaces the provider's aggregates. With `generation` (Placement 1.19)
+   * the change is generation-checked and bumps it; without, it does not.
+   */
+  async setAggregates(
+    uuid: string,
+    aggregates: readonly string[],
+    generation?: number,
+  ): Promise<ProviderRecord> {
+    const unique = [...new Set(aggregates)];
+    if (generation === undefined) {
+      const current = await this.get(uuid);
+      return this.written(() =>
+        this.store.providers.update({ ...current, aggregates: unique, updatedAt: this.now() }, current),
+      );
+    }
+    const current = await this.atGeneration(uuid, generation);
+    return this.bump(current, { aggregates: unique });
+  }
+
+  // --- generations ---------------------------------------------------------------------
+
+  private async atGeneration(uuid: string, generation: number): Promise<ProviderRecord> {
+    const current = await this.get(uuid);
+    if (current.generation !== generation) throw refuse("conflict", text.generationConflict(), "generation");
+    return current;
+  }
+
+  /** Writes `changes` at the next generation, only if nobody wrote the provider since it was read. */
+  private async bump(
+    current: ProviderRecord,
+    changes: Partial<Pick<ProviderRecord, "inventories" | "traits" | "aggregates">>,
+  ): Promise<ProviderRecord> {
+    const inventories = changes.inventories;
+    if (inventories !== undefined) {
+      // Named all at once in Placement's text; the store re-checks atomically.
+      const used = (await this.store.consumers.usage([current.uuid])).get(current.uuid) ?? {};
+      const dropped = Object.keys(used)
+        .filter((resourceClass) => inventories[resourceClass] === undefined)
+        .sort(byClassId);
+      if (dropped.length > 0)
+        throw refuse("conflict", text.inventoryInUse(current.uuid, dropped), "inventory_in_use");
+    }
+    const next = { ...current, ...changes, generation: current.generation + 1, updatedAt: this.now() };
+    return this.written(() => this.store.providers.update(next, current));
+  }
+
+  /** A lost conditional write is a generation conflict in Placement's terms. */
+  private async written<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isRecordChanged(error)) throw refuse("conflict", text.generationConflict(), "generation");
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The memory store's Placement consumers: consumer rows plus the used
+ * amounts per provider and class they add up to, changed together by
+ * `claim` between two awaits (so a claim is atomic in one process).
+ */
+import { checkConsumerClaim, consumerProvidersToRead } from "../claim-rules/consumer-claim.js";
+import type { ProviderRows } from "../claim-rules/rows.js";
+import { addToLedger } from "../claim-rules/usage-after.js";
+import { cloneJson } from "./clone.js";
+import type { MemoryCatalog } from "./memory-catalog.js";
+import type { ConsumerTable, ConsumerWrite } from "./port.js";
+import type { ConsumerRecord, ProviderRecord } from "./records.js";
+
+export class MemoryConsumers implements ConsumerTable {
+  private readonly rows = new Map<string, ConsumerRecord>();
+  /** Used amounts per provider uuid and class (non-zero only). */
+  private readonly used = new Map<string, Record<string, number>>();
+
+  constructor(
+    private readonly providers: MemoryCatalog<ProviderRecord>,
+    private readonly now: () => string,
+  ) {}
+
+  /** Synchronous, for the providers table's in-use checks. */
+  usedOn(provider: string): Readonly<Record<string, number>> {
+    return this.used.get(provider) ?? {};
+  }
+
+  async get(uuid: string): Promise<ConsumerRecord | undefined> {
+    const row = this.rows.get(uuid);
+    return row === undefined ? undefined : cloneJson(row);
+  }
+
+  async list(filter: { provider?: string; project?: string; user?: string } = {}): Promise<ConsumerRecord[]> {
+    const out: ConsumerRecord[] = [];
+    for (const row of this.rows.values()) {
+      if (filter.provider !== undefined && !row.allocations.some((a) => a.member === filter.provider))
+        continue;
+      if (filter.project !== undefined && row.projectId !== filter.project) continue;
+      if (filter.user !== undefined && row.userId !== filter.user) continue;
+      out.push(cloneJson(row));
+    }
+    return out;
+  }
+
+  async usage(providers?: readonly string[]): Promise<Map<string, Record<string, number>>> {
+    const names = providers ?? [...this.used.keys()];
+    return new Map(names.map((name) => [name, { ...(this.used.get(name) ?? {}) }]));
+  }
+
+  async claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]> {
+    const consumers = new Map<string, ConsumerRecord>();
+    for (const write of writes) {
+      const current = this.rows.get(write.record.uuid);
+      if (current !== undefined) consumers.set(current.uuid, current);
+    }
+    const providers = new Map<string, ProviderRows>();
+    for (const uuid of consumerProvidersToRead(writes, consumers)) {
+      const provider = this.providers.values().find((p) => p.uuid === uuid);
+      if (provider !== undefined)
+        providers.set(uuid, { inventories: provider.inventories, used: this.usedOn(uuid), forthcoming: {} });
+    }
+    const checked = checkConsumerClaim(writes, { consumers, providers }, this.now());
+    for (const uuid of checked.providersChanged) {
+      const provider = this.providers.values().find((p) => p.uuid === uuid);
+      if (provider !== undefined)
+        this.providers.replace({ ...provider, generation: provider.generation + 1 });
+    }
+    for (const uuid of checked.deleted) this.rows.delete(uuid);
+    for (const record of checked.stored) this.rows.set(record.uuid, cloneJson(record));
+    for (const change of checked.usageChanges) {
+      const ledger = this.used.get(change.provider) ?? {};
+      addToLedger(ledger, change.resourceClass, change.amount);
+      if (Object.keys(ledger).length === 0) this.used.delete(change.provider);
+      else this.used.set(change.provider, ledger);
+    }
+    return checked.stored.map((record) => cloneJson(record));
+  }
+}
