@@ -173,6 +173,7 @@ export function createCatalogs(connection: Connection): Catalogs {
     }),
     providers: new SqliteCatalogTable<ProviderRecord>(connection, {
       label: "Resource provider",
+      feedName: "providers",
       table: providers,
       nameColumn: providers.uuid,
       keyOf: (p) => ({ name: p.uuid }),
@@ -207,6 +208,7 @@ export function createCatalogs(connection: Connection): Catalogs {
     }),
     traits: new SqliteCatalogTable<TraitRecord>(connection, {
       label: "Trait",
+      feedName: "traits",
       table: traits,
       nameColumn: traits.name,
       keyOf: (t) => ({ name: t.name }),

@@ -67,7 +67,9 @@ export type CatalogTableName =
   | "flavors"
   | "images"
   | "placementGroups"
-  | "resourceClasses";
+  | "resourceClasses"
+  | "providers"
+  | "traits";
 
 export type ChangeEntry =
   | { kind: "claim"; effect: ClaimEffect }

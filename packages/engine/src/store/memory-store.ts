@@ -175,7 +175,7 @@ export class MemoryStore implements Store {
       },
     });
     this.providers = new MemoryCatalog<ProviderRecord>({
-      changed,
+      changed: changed("providers"),
       label: "Resource provider",
       keyOf: (p) => ({ name: p.uuid }),
       validate: (p) => {
@@ -201,7 +201,7 @@ export class MemoryStore implements Store {
     });
     this.consumers = new MemoryConsumers(this.providers, () => new Date().toISOString());
     this.traits = new MemoryCatalog<TraitRecord>({
-      changed,
+      changed: changed("traits"),
       label: "Trait",
       keyOf: (t) => ({ name: t.name }),
       inUse: (key) => {
