@@ -3,3 +3,4 @@ export * from "./feed.js";
 export * from "./instances.js";
 export * from "./members.js";
 export * from "./tokens.js";
+export * from "./providers.js";
