@@ -2,5 +2,5 @@ export * from "./catalog.js";
 export * from "./feed.js";
 export * from "./instances.js";
 export * from "./members.js";
-export * from "./tokens.js";
 export * from "./providers.js";
+export * from "./tokens.js";

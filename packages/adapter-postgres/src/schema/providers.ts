@@ -1,5 +1,14 @@
 import type { Inventory } from "@berth/resources";
-import { type AnyPgColumn, bigint, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+} from "drizzle-orm/pg-core";
 
 /**
  * Placement resource providers (engine `ProviderRecord`). Inventories,

@@ -1,6 +1,6 @@
 /**
  * One catalog table (groups, projects, profiles, flavors, images, placement
- * groups, custom resource classes) through drizzle. Writes run in one write
+ * groups, custom resource classes, Placement providers and traits) through drizzle. Writes run in one write
  * transaction that locks the row it changes and appends a change-feed entry
  * naming the table, so every server re-reads it before its next placement.
  */

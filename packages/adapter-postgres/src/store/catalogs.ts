@@ -5,10 +5,12 @@ import type {
   PlacementGroupRecord,
   ProfileRecord,
   ProjectRecord,
+  ProviderRecord,
   RecordKey,
   ResourceClassRecord,
+  TraitRecord,
 } from "@berth/engine";
-import { notFound } from "@berth/engine";
+import { conflict, notFound } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
 import {
   flavors,
@@ -17,7 +19,9 @@ import {
   placementGroups,
   profiles,
   projects,
+  providers,
   resourceClasses,
+  traits,
 } from "../schema/index.js";
 import { PostgresCatalogTable } from "./catalog-table.js";
 
@@ -48,6 +52,8 @@ export interface Catalogs {
   images: PostgresCatalogTable<ImageRecord>;
   placementGroups: PostgresCatalogTable<PlacementGroupRecord>;
   resourceClasses: PostgresCatalogTable<ResourceClassRecord>;
+  providers: PostgresCatalogTable<ProviderRecord>;
+  traits: PostgresCatalogTable<TraitRecord>;
 }
 
 export function createCatalogs(pools: Pools, afterWrite: () => void = () => undefined): Catalogs {
@@ -170,9 +176,77 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
         inUse: async (tx, key) => {
           if (await exists(tx, "SELECT 1 FROM inventories WHERE resource_class = $1", [key.name]))
             return "a member has an inventory of it";
+          const [provider] = await tx.rows<{ uuid: string }>(
+            "SELECT uuid FROM providers WHERE inventories ? $1 LIMIT 1",
+            [key.name],
+          );
+          if (provider !== undefined) return `provider "${provider.uuid}" has an inventory of it`;
           if (await exists(tx, "SELECT 1 FROM usage WHERE resource_class = $1 AND amount > 0", [key.name]))
             return "instances have allocations of it";
           return undefined;
+        },
+      },
+      afterWrite,
+    ),
+    providers: new PostgresCatalogTable<ProviderRecord>(
+      pools,
+      {
+        label: "Resource provider",
+        feedName: "providers",
+        table: providers,
+        nameColumn: providers.uuid,
+        keyOf: (p) => ({ name: p.uuid }),
+        validate: async (tx, p) => {
+          const held = await tx.rows<{ resource_class: string }>(
+            "SELECT DISTINCT resource_class FROM consumer_allocations WHERE provider_uuid = $1",
+            [p.uuid],
+          );
+          for (const { resource_class: resourceClass } of held) {
+            if (p.inventories[resourceClass] === undefined)
+              throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
+                reason: "inventory_in_use",
+                resourceClass,
+              });
+          }
+          if (await exists(tx, "SELECT 1 FROM providers WHERE name = $1 AND uuid <> $2", [p.name, p.uuid]))
+            throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
+          // The parent's row is share-locked so it cannot go before this commits.
+          if (p.parentUuid !== null) {
+            const [parent] = await tx.rows("SELECT 1 FROM providers WHERE uuid = $1 FOR KEY SHARE", [
+              p.parentUuid,
+            ]);
+            if (parent === undefined) throw notFound(`Resource provider "${p.parentUuid}" not found`);
+          }
+        },
+        inUse: async (tx, key) => {
+          const children = await count(
+            tx,
+            "SELECT count(*)::int AS n FROM providers WHERE parent_uuid = $1",
+            [key.name],
+          );
+          if (children > 0) return `${children} child provider(s)`;
+          const held = await exists(tx, "SELECT 1 FROM consumer_allocations WHERE provider_uuid = $1", [
+            key.name,
+          ]);
+          return held ? "it has allocations" : undefined;
+        },
+      },
+      afterWrite,
+    ),
+    traits: new PostgresCatalogTable<TraitRecord>(
+      pools,
+      {
+        label: "Trait",
+        feedName: "traits",
+        table: traits,
+        nameColumn: traits.name,
+        keyOf: (t) => ({ name: t.name }),
+        inUse: async (tx, key) => {
+          const [holder] = await tx.rows<{ uuid: string }>(
+            "SELECT uuid FROM providers WHERE traits ? $1 LIMIT 1",
+            [key.name],
+          );
+          return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
         },
       },
       afterWrite,

@@ -25,6 +25,7 @@ import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instanc
 import { acquireLease, releaseLease } from "./leases.js";
 import { loadMember, loadMembers } from "./member-rows.js";
 import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
+import { PostgresConsumers } from "./postgres-consumers.js";
 import { readConfig, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
 import { PostgresTokenStore } from "./token-store.js";
@@ -53,6 +54,9 @@ export class PostgresStore implements Store {
   readonly images: Catalogs["images"];
   readonly placementGroups: Catalogs["placementGroups"];
   readonly resourceClasses: Catalogs["resourceClasses"];
+  readonly providers: Catalogs["providers"];
+  readonly traits: Catalogs["traits"];
+  readonly consumers: PostgresConsumers;
   readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: PostgresTokenStore;
@@ -82,6 +86,9 @@ export class PostgresStore implements Store {
     this.images = catalogs.images;
     this.placementGroups = catalogs.placementGroups;
     this.resourceClasses = catalogs.resourceClasses;
+    this.providers = catalogs.providers;
+    this.traits = catalogs.traits;
+    this.consumers = new PostgresConsumers(pools);
     const retention = options.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS;
     this.#pruneTimer = setInterval(() => {
       pruneFeed(pools, retention).catch((error: unknown) =>
