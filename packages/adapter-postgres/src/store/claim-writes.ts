@@ -34,6 +34,7 @@ function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
     record.limitsUsage.cpu,
     record.limitsUsage.memoryBytes,
     record.limitsUsage.diskBytes,
+    record.decision,
     record.revision,
   ];
 }
@@ -41,12 +42,13 @@ function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
 /** The JSON array of a row, typed column by column (one bound parameter for the whole list). */
 const INSTANCE_SELECT = `SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::bigint, (r->>5)::boolean, r->>6, r->>7,
   (r->>8)::boolean, r->9, r->10, r->11, r->>12, r->>13, CASE WHEN jsonb_typeof(r->14) = 'null' THEN NULL ELSE r->14 END,
-  r->>15, r->>16, r->>17, (r->>18)::bigint, (r->>19)::bigint, (r->>20)::bigint, (r->>21)::int
+  r->>15, r->>16, r->>17, (r->>18)::bigint, (r->>19)::bigint, (r->>20)::bigint,
+  CASE WHEN jsonb_typeof(r->21) = 'null' THEN NULL ELSE r->21 END, (r->>22)::int
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`;
 
 const INSTANCE_COLUMNS = `id, project, name, type, member_id, forthcoming, architecture, description, ephemeral,
   profiles, config, devices, instance_type, flavor, source, placement_group, origin, created_at,
-  limits_cpu, limits_memory_bytes, limits_disk_bytes, revision`;
+  limits_cpu, limits_memory_bytes, limits_disk_bytes, decision, revision`;
 
 /** One row per (member, class, ledger): repeated rows in a record are summed, in list order. */
 function allocationRows(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[][] {
