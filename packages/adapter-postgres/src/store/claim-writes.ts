@@ -72,6 +72,18 @@ export async function writeClaim(
   memberIds: ReadonlyMap<string, number>,
   extraEntries: readonly ChangeEntry[] = [],
 ): Promise<void> {
+  // Evacuation and restore: the member rows were locked by the claim's reads (lockProviders).
+  if (claim.memberStates.length > 0) {
+    await tx.run(
+      `UPDATE members AS m SET evacuated = (s->>1)::boolean
+       FROM jsonb_array_elements($1::jsonb) AS s WHERE m.id = (s->>0)::bigint`,
+      [
+        JSON.stringify(
+          claim.memberStates.map(({ member, evacuated }) => [memberIds.get(member)!, evacuated]),
+        ),
+      ],
+    );
+  }
   const storedIds = new Set(claim.stored.map((record) => record.id));
   const removedIds = new Set(claim.removed.map((record) => record.id));
   const deleted = claim.removed.filter((record) => !storedIds.has(record.id)).map((record) => record.id);
@@ -162,5 +174,18 @@ export async function writeClaim(
     );
   }
   // Last: the feed entry's id is drawn after every lock this claim took.
-  await appendChanges(tx, [{ kind: "claim", effect: claimEffectOf(claim) }, ...extraEntries]);
+  // Other servers re-read a member whose state the claim changed when the feed says so.
+  const memberEntries = claim.memberStates.map(
+    ({ member }): ChangeEntry => ({
+      kind: "member",
+      name: member,
+      joinOrder: memberIds.get(member)!,
+      change: "updated",
+    }),
+  );
+  await appendChanges(tx, [
+    ...memberEntries,
+    { kind: "claim", effect: claimEffectOf(claim) },
+    ...extraEntries,
+  ]);
 }
