@@ -345,4 +345,30 @@ describe("LXD and Nova semantics every path obeys", () => {
     const shown = (await call("GET", "/1.0/instances/fz1")).body.metadata;
     expect(shown.expanded_config).toMatchObject({ "limits.cpu": "2", "limits.memory": "1024MiB" });
   });
+  it("item 9: get_instances() shows a flavor's limits and root size as the API's expanded_config does", async () => {
+    // The flavor of the test above; a 409 when it already exists.
+    await call("POST", "/1.0/flavors", { name: "m1.disk", vcpus: 2, memory_mb: 1024, disk_gb: 7 });
+    expect(
+      (
+        await call("POST", "/1.0/instances?target=n1", {
+          name: "fz2",
+          flavor: "m1.disk",
+          profiles: [],
+          devices: { root: { type: "disk", path: "/", pool: "default" } },
+        })
+      ).status,
+    ).toBe(201);
+    const source = [
+      "def instance_placement(request, candidate_members):",
+      '    i = [i for i in get_instances() if i.name == "fz2"][0]',
+      "    c = i.expanded_config",
+      '    log_info(c["limits.cpu"], " ", c["limits.memory"], " ", i.expanded_devices["root"]["size"])',
+      "",
+    ].join("\n");
+    const shown = (await call("GET", "/1.0/instances/fz2")).body.metadata;
+    expect(shown.expanded_devices.root.size).toBe("7GiB");
+    expect(await dryRunLogs(server, source, { name: "fz3" })).toEqual([
+      `${shown.expanded_config["limits.cpu"]} ${shown.expanded_config["limits.memory"]} 7GiB`,
+    ]);
+  });
 });
