@@ -84,6 +84,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     tokens: options.tokens,
     noauth: options.placementNoauth ?? false,
     bodyLimitBytes: maxSize,
+    bodyBudget: services.bodyBudget,
   });
   app.all(PLACEMENT_PREFIX, placement);
   app.all(`${PLACEMENT_PREFIX}/*`, placement);

@@ -259,6 +259,74 @@ describe("LXD and Nova semantics every path obeys", () => {
     ]);
   });
 
+  it("item 10: candidate members, member state, resources and instances read Go's zero values, never None", async () => {
+    expect((await call("POST", "/1.0/instances?target=n2", { name: "zi" })).status).toBe(201);
+    /** A scriptlet line logging `type()` of each field of `expr`. */
+    const types = (expr: string, fields: string[]) =>
+      `    log_info(",".join([type(getattr(${expr}, f)) for f in ${JSON.stringify(fields)}]))`;
+    const source = [
+      "def instance_placement(request, candidate_members):",
+      '    r = get_cluster_member_resources("n2")',
+      types("candidate_members[0]", ["server_name", "url", "database", "status", "message", "architecture"]),
+      types("candidate_members[0]", ["roles", "failure_domain", "description", "config", "groups"]),
+      types('get_cluster_member_state("n2").sysinfo', ["uptime", "load_averages", "total_ram", "free_ram"]),
+      types('get_cluster_member_state("n2").sysinfo', [
+        "shared_ram",
+        "buffered_ram",
+        "total_swap",
+        "free_swap",
+      ]),
+      types('get_cluster_member_state("n2").sysinfo', ["processes", "logical_cpus"]),
+      types('get_cluster_member_state("n2")', ["sysinfo", "storage_pools"]),
+      types("r", ["cpu", "memory", "gpu", "network", "storage", "usb", "pci", "system", "serial"]),
+      types("r.cpu", ["architecture", "sockets", "total"]),
+      types("r.memory", ["nodes", "hugepages_total", "hugepages_used", "hugepages_size", "used", "total"]),
+      types("r.system", [
+        "uuid",
+        "vendor",
+        "product",
+        "family",
+        "version",
+        "sku",
+        "serial",
+        "type",
+        "firmware",
+      ]),
+      types('getattr(r, "load")', ["Average1Min", "Average5Min", "Average10Min", "Processes"]),
+      '    i = [i for i in get_instances() if i.name == "zi"][0]',
+      types("i", ["architecture", "config", "devices", "ephemeral", "profiles", "stateful", "description"]),
+      types("i", [
+        "expanded_config",
+        "expanded_devices",
+        "name",
+        "status",
+        "status_code",
+        "location",
+        "type",
+      ]),
+      types("i", ["project", "created_at", "last_used_at"]),
+      types("get_instance_resources()", ["cpu_cores", "memory_size", "root_disk_size"]),
+      "",
+    ].join("\n");
+    expect(await dryRunLogs(server, source, { name: "zero2" })).toEqual([
+      "string,string,bool,string,string,string",
+      "list,string,string,dict,list",
+      "int,list,int,int",
+      "int,int,int,int",
+      "int,int",
+      "ClusterMemberSysInfo,dict",
+      "ResourcesCPU,ResourcesMemory,ResourcesGPU,ResourcesNetwork,ResourcesStorage,ResourcesUSB,ResourcesPCI,ResourcesSystem,ResourcesSerial",
+      "string,list,int",
+      "list,int,int,int,int,int",
+      "string,string,string,string,string,string,string,string,NoneType",
+      "float,float,float,int",
+      "string,dict,dict,bool,list,bool,string",
+      "dict,dict,string,string,int,string,string",
+      "string,string,string",
+      "int,int,int",
+    ]);
+  });
+
   it("item 9: a flavor's sizes count and show: DISK_GB without a root disk, limits in expanded_config", async () => {
     await call("POST", "/1.0/flavors", { name: "m1.disk", vcpus: 2, memory_mb: 1024, disk_gb: 7 });
     const before = (await call("GET", "/1.0/cluster/members/n1/inventories")).body.metadata;
@@ -276,5 +344,31 @@ describe("LXD and Nova semantics every path obeys", () => {
     expect(after.inventories.DISK_GB.used - before.inventories.DISK_GB.used).toBe(7);
     const shown = (await call("GET", "/1.0/instances/fz1")).body.metadata;
     expect(shown.expanded_config).toMatchObject({ "limits.cpu": "2", "limits.memory": "1024MiB" });
+  });
+  it("item 9: get_instances() shows a flavor's limits and root size as the API's expanded_config does", async () => {
+    // The flavor of the test above; a 409 when it already exists.
+    await call("POST", "/1.0/flavors", { name: "m1.disk", vcpus: 2, memory_mb: 1024, disk_gb: 7 });
+    expect(
+      (
+        await call("POST", "/1.0/instances?target=n1", {
+          name: "fz2",
+          flavor: "m1.disk",
+          profiles: [],
+          devices: { root: { type: "disk", path: "/", pool: "default" } },
+        })
+      ).status,
+    ).toBe(201);
+    const source = [
+      "def instance_placement(request, candidate_members):",
+      '    i = [i for i in get_instances() if i.name == "fz2"][0]',
+      "    c = i.expanded_config",
+      '    log_info(c["limits.cpu"], " ", c["limits.memory"], " ", i.expanded_devices["root"]["size"])',
+      "",
+    ].join("\n");
+    const shown = (await call("GET", "/1.0/instances/fz2")).body.metadata;
+    expect(shown.expanded_devices.root.size).toBe("7GiB");
+    expect(await dryRunLogs(server, source, { name: "fz3" })).toEqual([
+      `${shown.expanded_config["limits.cpu"]} ${shown.expanded_config["limits.memory"]} 7GiB`,
+    ]);
   });
 });

@@ -11,7 +11,7 @@ import type { Engine } from "@berth/engine";
 import type { Context, Handler } from "hono";
 import { isAdmin } from "../auth/principal.js";
 import type { TokenStore } from "../auth/token-store.js";
-import { readRequestText } from "../http/request-body.js";
+import { type BodyBudget, readRequestText } from "../http/request-body.js";
 import type { ServerEnv } from "../server-env.js";
 import {
   atLeast,
@@ -35,6 +35,8 @@ export interface PlacementOptions {
   tokens: TokenStore;
   noauth: boolean;
   bodyLimitBytes: number;
+  /** Bytes all requests' bodies may hold at once (shared with the LXD API). */
+  bodyBudget: BodyBudget;
 }
 
 interface CompiledRoute {
@@ -155,7 +157,9 @@ async function dispatch(
     json: () => {
       body ??= (async () => {
         requireJsonContentType(c.req.header("content-type"), hasBody);
-        return parseJsonBody(await readRequestText(c.req.raw, c.env?.incoming, options.bodyLimitBytes));
+        return parseJsonBody(
+          await readRequestText(c.req.raw, c.env?.incoming, options.bodyLimitBytes, options.bodyBudget),
+        );
       })();
       return body;
     },

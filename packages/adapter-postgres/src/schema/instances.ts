@@ -1,3 +1,4 @@
+import type { PlacementDecisionRecord } from "@berth/engine";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -48,6 +49,9 @@ export const instances = pgTable(
     limitsCpu: bigint("limits_cpu", { mode: "number" }).notNull().default(0),
     limitsMemoryBytes: bigint("limits_memory_bytes", { mode: "number" }).notNull().default(0),
     limitsDiskBytes: bigint("limits_disk_bytes", { mode: "number" }).notNull().default(0),
+    // The decision record (engine `PlacementDecisionRecord`): why the
+    // instance is on its member. NULL for rows written before migration 0001.
+    decision: jsonb("decision").$type<PlacementDecisionRecord>(),
     revision: integer("revision").notNull(),
     /**
      * Listing order: claim order, as SQLite's rowid gives it. Drawn from a

@@ -11,7 +11,7 @@
  * nothing of the batch was written and every claim of it gets that error;
  * if a statement fails for another reason, the claims are retried one by
  * one, each in its own transaction, so such a failure stays with its claim.
- * Other claims (moves, removals, edits) always run alone.
+ * Other claims (moves, removals, edits, member states) always run alone.
  */
 import {
   type CheckedClaim,
@@ -43,7 +43,11 @@ interface QueuedClaim {
 const NO_INSTANCES: ReadonlyMap<string, InstanceRecord> = new Map();
 
 function isCreateOnly(claim: Claim): boolean {
-  return (claim.remove ?? []).length === 0 && (claim.replace ?? []).length === 0;
+  return (
+    (claim.remove ?? []).length === 0 &&
+    (claim.replace ?? []).length === 0 &&
+    (claim.memberStates ?? []).length === 0
+  );
 }
 
 async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {

@@ -34,6 +34,7 @@ function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
     record.limitsUsage.cpu,
     record.limitsUsage.memoryBytes,
     record.limitsUsage.diskBytes,
+    record.decision,
     record.revision,
   ];
 }
@@ -41,12 +42,13 @@ function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
 /** The JSON array of a row, typed column by column (one bound parameter for the whole list). */
 const INSTANCE_SELECT = `SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::bigint, (r->>5)::boolean, r->>6, r->>7,
   (r->>8)::boolean, r->9, r->10, r->11, r->>12, r->>13, CASE WHEN jsonb_typeof(r->14) = 'null' THEN NULL ELSE r->14 END,
-  r->>15, r->>16, r->>17, (r->>18)::bigint, (r->>19)::bigint, (r->>20)::bigint, (r->>21)::int
+  r->>15, r->>16, r->>17, (r->>18)::bigint, (r->>19)::bigint, (r->>20)::bigint,
+  CASE WHEN jsonb_typeof(r->21) = 'null' THEN NULL ELSE r->21 END, (r->>22)::int
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`;
 
 const INSTANCE_COLUMNS = `id, project, name, type, member_id, forthcoming, architecture, description, ephemeral,
   profiles, config, devices, instance_type, flavor, source, placement_group, origin, created_at,
-  limits_cpu, limits_memory_bytes, limits_disk_bytes, revision`;
+  limits_cpu, limits_memory_bytes, limits_disk_bytes, decision, revision`;
 
 /** One row per (member, class, ledger): repeated rows in a record are summed, in list order. */
 function allocationRows(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[][] {
@@ -70,6 +72,18 @@ export async function writeClaim(
   memberIds: ReadonlyMap<string, number>,
   extraEntries: readonly ChangeEntry[] = [],
 ): Promise<void> {
+  // Evacuation and restore: the member rows were locked by the claim's reads (lockProviders).
+  if (claim.memberStates.length > 0) {
+    await tx.run(
+      `UPDATE members AS m SET evacuated = (s->>1)::boolean
+       FROM jsonb_array_elements($1::jsonb) AS s WHERE m.id = (s->>0)::bigint`,
+      [
+        JSON.stringify(
+          claim.memberStates.map(({ member, evacuated }) => [memberIds.get(member)!, evacuated]),
+        ),
+      ],
+    );
+  }
   const storedIds = new Set(claim.stored.map((record) => record.id));
   const removedIds = new Set(claim.removed.map((record) => record.id));
   const deleted = claim.removed.filter((record) => !storedIds.has(record.id)).map((record) => record.id);
@@ -160,5 +174,18 @@ export async function writeClaim(
     );
   }
   // Last: the feed entry's id is drawn after every lock this claim took.
-  await appendChanges(tx, [{ kind: "claim", effect: claimEffectOf(claim) }, ...extraEntries]);
+  // Other servers re-read a member whose state the claim changed when the feed says so.
+  const memberEntries = claim.memberStates.map(
+    ({ member }): ChangeEntry => ({
+      kind: "member",
+      name: member,
+      joinOrder: memberIds.get(member)!,
+      change: "updated",
+    }),
+  );
+  await appendChanges(tx, [
+    ...memberEntries,
+    { kind: "claim", effect: claimEffectOf(claim) },
+    ...extraEntries,
+  ]);
 }

@@ -17,7 +17,7 @@ const INSTANCE_JSON = `json_build_object(
                            WHERE a.instance_id = i.id), '[]'),
   'limitsUsage', json_build_object('cpu', i.limits_cpu, 'memoryBytes', i.limits_memory_bytes,
                                    'diskBytes', i.limits_disk_bytes),
-  'revision', i.revision)`;
+  'decision', i.decision, 'revision', i.revision)`;
 
 async function instancesWhere(
   tx: Pick<Tx, "rows">,

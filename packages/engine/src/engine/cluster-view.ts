@@ -36,6 +36,13 @@ import type {
   ScriptletClusterView,
 } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
+import type { InstanceExpansion } from "./instance-expansion.js";
+
+/** A stored instance and its expansion, as prefetched for `get_instances()`. */
+export interface ListedInstance {
+  record: InstanceRecord;
+  expansion: InstanceExpansion;
+}
 
 /**
  * Can the scriptlet read instance lists (so the engine must prefetch them)?
@@ -56,8 +63,8 @@ export class ModelClusterView implements ScriptletClusterView {
   constructor(
     private readonly model: ClusterModel,
     private readonly clock: { nowMs: number; offlineThresholdMs: number },
-    /** Every stored instance, when prefetched; null when the scriptlet does not need it. */
-    private readonly allInstances: InstanceRecord[] | null,
+    /** Every stored instance with its expansion, when prefetched; null when the scriptlet does not need it. */
+    private readonly allInstances: ListedInstance[] | null,
   ) {}
 
   memberState(name: string): ClusterMemberStateView | undefined {
@@ -72,7 +79,7 @@ export class ModelClusterView implements ScriptletClusterView {
     return (member.record.resources ?? {}) as ResourcesView;
   }
 
-  private instanceList(): InstanceRecord[] {
+  private instanceList(): ListedInstance[] {
     // needsInstanceList() said the scriptlet could not reach this builtin; reaching it anyway is an engine bug.
     if (this.allInstances === null) {
       throw new EngineError("internal", "Instance list was not preloaded for this scriptlet");
@@ -83,11 +90,11 @@ export class ModelClusterView implements ScriptletClusterView {
   instances(filter: { project?: string; location?: string }): InstanceView[] {
     return this.instanceList()
       .filter(
-        (record) =>
+        ({ record }) =>
           (filter.project === undefined || record.project === filter.project) &&
           (filter.location === undefined || record.location === filter.location),
       )
-      .map(instanceView);
+      .map(({ record, expansion }) => instanceView(record, expansion));
   }
 
   instancesCount(filter: { project?: string; location?: string; pending: boolean }): number {
@@ -113,8 +120,8 @@ export class ModelClusterView implements ScriptletClusterView {
     const project = this.model.projects.get(name);
     if (project === undefined) return undefined;
     const usedBy = this.instanceList()
-      .filter((record) => record.project === name)
-      .map(instanceUrl);
+      .filter(({ record }) => record.project === name)
+      .map(({ record }) => instanceUrl(record));
     return {
       name: project.name,
       description: project.description,

@@ -129,3 +129,32 @@ describe("dryRun with scriptletSource", () => {
     expect(compiled.filter((s) => s === TARGET_NODE1)).toHaveLength(configuredCompiles);
   });
 });
+
+describe("get_instances() shows each instance's expansion (#15 item 9)", () => {
+  it("carries flavor-derived limits.cpu, limits.memory and root size, as the API's expanded_config does", async () => {
+    const { engine } = await testCluster();
+    await addMember(engine, "node1", { diskGb: 100 });
+    await engine.catalog.createFlavor({ name: "m1.small", vcpus: 2, memory_mb: 1024, disk_gb: 7 });
+    await engine.createInstance({
+      name: "sized",
+      flavor: "m1.small",
+      devices: { root: { type: "disk", path: "/", pool: "default" } },
+    });
+    const source = [
+      "def instance_placement(request, candidate_members):",
+      '    i = [i for i in get_instances() if i.name == "sized"][0]',
+      '    log_info(i.expanded_config["limits.cpu"], " ", i.expanded_config["limits.memory"], " ", i.config)',
+      '    log_info(i.expanded_devices["root"]["size"], " ", i.devices["root"].get("size", "unset"))',
+      "",
+    ].join("\n");
+    const dry = await engine.dryRun({ name: "next" }, { scriptletSource: source });
+    const record = (await engine.listInstances()).find((i) => i.name === "sized")!;
+    const shown = await engine.expandedInstance(record);
+    expect(shown.config).toMatchObject({ "limits.cpu": "2", "limits.memory": "1024MiB" });
+    expect(dry.logs.map((line) => line.message)).toEqual([
+      `${shown.config["limits.cpu"]} ${shown.config["limits.memory"]} {}`,
+      `${shown.devices.root?.size} unset`,
+    ]);
+    expect(shown.devices.root?.size).toBe("7GiB");
+  });
+});

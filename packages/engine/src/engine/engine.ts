@@ -24,14 +24,14 @@ import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
-import type { ConfigRecord, InstanceRecord, ProjectRecord } from "../store/records.js";
+import type { ConfigRecord, InstanceRecord } from "../store/records.js";
 import { Catalog } from "./catalog.js";
 import { DEFAULT_GROUP, withDefaultGroup } from "./default-group.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { EngineEvents } from "./events.js";
 import { HealerDuty } from "./healer-duty.js";
 import { syncMemberHeartbeats } from "./heartbeat-sync.js";
-import { expansionOf, type InstanceExpansion } from "./instance-expansion.js";
+import { expandInstances, type InstanceExpansion } from "./instance-expansion.js";
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
 import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
 import type { EngineMetricsSnapshot, PlacementOperation } from "./metrics.js";
@@ -455,17 +455,7 @@ export class Engine {
   }
   /** `expandedInstance` of many records, reading each project and its profiles once. */
   async expandedInstances(records: readonly InstanceRecord[]): Promise<InstanceExpansion[]> {
-    const profiles = new CatalogCache(this.runtime);
-    const projects = new Map<string, Promise<ProjectRecord>>();
-    return Promise.all(
-      records.map(async (record) => {
-        let project = projects.get(record.project);
-        if (project === undefined)
-          projects.set(record.project, (project = this.catalog.getProject(record.project)));
-        const flavor = record.flavor === null ? undefined : await profiles.flavor(record.flavor);
-        return expansionOf(record, await profiles.profilesOf(await project), flavor);
-      }),
-    );
+    return expandInstances(records, new CatalogCache(this.runtime), (name) => this.catalog.getProject(name));
   }
 
   /** Reservation -> real instance; `changes` (patch semantics) may resize it, and only growth is re-checked. */

@@ -6,8 +6,9 @@
  */
 import { applyInstanceSizing } from "@berth/resources";
 import { flavorSizing, mergeProfiles } from "../expand/expand.js";
+import type { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { cloneDevices } from "../store/clone.js";
-import type { FlavorRecord, InstanceRecord, ProfileRecord } from "../store/records.js";
+import type { FlavorRecord, InstanceRecord, ProfileRecord, ProjectRecord } from "../store/records.js";
 
 export interface InstanceExpansion {
   config: Record<string, string>;
@@ -52,4 +53,25 @@ export function expansionOf(
   });
   // A stored instance type was valid when it was placed; should it not parse now, show the unsized expansion.
   return sized.ok ? { config: sized.value.config, devices: cloneDevices(sized.value.devices) } : merged;
+}
+
+/**
+ * `expansionOf` many records, reading each project, its profiles and each
+ * flavor once: what the API shows as `expanded_config`/`expanded_devices`
+ * and what a scriptlet's `get_instances()` sees, one rule for both.
+ */
+export function expandInstances(
+  records: readonly InstanceRecord[],
+  catalog: CatalogCache,
+  projectOf: (name: string) => Promise<ProjectRecord>,
+): Promise<InstanceExpansion[]> {
+  const projects = new Map<string, Promise<ProjectRecord>>();
+  return Promise.all(
+    records.map(async (record) => {
+      let project = projects.get(record.project);
+      if (project === undefined) projects.set(record.project, (project = projectOf(record.project)));
+      const flavor = record.flavor === null ? undefined : await catalog.flavor(record.flavor);
+      return expansionOf(record, await catalog.profilesOf(await project), flavor);
+    }),
+  );
 }

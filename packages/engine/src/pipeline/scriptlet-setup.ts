@@ -2,11 +2,29 @@
  * The scriptlet an operation's decide steps consult, set up once per
  * operation: its runs share the operation's total deadline.
  */
-import { ModelClusterView, needsInstanceList } from "../engine/cluster-view.js";
+import { type ListedInstance, ModelClusterView, needsInstanceList } from "../engine/cluster-view.js";
+import { expandInstances } from "../engine/instance-expansion.js";
 import type { EngineRuntime } from "../engine/runtime.js";
+import { EngineError } from "../errors.js";
 import type { ScriptletLogger } from "../scriptlet/port.js";
 import type { ScriptletSetup } from "./decide.js";
+import { CatalogCache } from "./expand/catalog-cache.js";
 import { withOperationDeadline } from "./scriptlet-deadline.js";
+
+/**
+ * Every stored instance with its expansion (profiles, instance type and
+ * flavor sizing), as `get_instances()` shows them: the same expansion the
+ * API answers with.
+ */
+async function listedInstances(runtime: EngineRuntime): Promise<ListedInstance[]> {
+  const records = await runtime.store.listInstances();
+  const expansions = await expandInstances(records, new CatalogCache(runtime), async (name) => {
+    const project = runtime.model.projects.get(name) ?? (await runtime.store.projects.get({ name }));
+    if (project === undefined) throw new EngineError("not_found", `Project "${name}" not found`);
+    return project;
+  });
+  return records.map((record, i) => ({ record, expansion: expansions[i]! }));
+}
 
 /**
  * The scriptlet setup for this operation, or null when none is configured.
@@ -19,7 +37,7 @@ export async function scriptletSetup(
 ): Promise<ScriptletSetup | null> {
   const source = proposedSource ?? runtime.effective.scriptlet;
   if (source === "") return null;
-  const prefetched = needsInstanceList(source) ? await runtime.store.listInstances() : null;
+  const prefetched = needsInstanceList(source) ? await listedInstances(runtime) : null;
   const logger: ScriptletLogger = {
     log: (line) =>
       runtime.logger.log(line.level, `Instance placement scriptlet: ${line.message}`, {

@@ -143,7 +143,14 @@ export function instanceConfig(record: InstanceRecord): Record<string, string> {
   return config;
 }
 
-export function instanceView(record: InstanceRecord): InstanceView {
+/**
+ * The instance as `get_instances()` shows it; `expansion` (its profiles,
+ * instance type and flavor sizing) gives `expanded_config`/`expanded_devices`.
+ */
+export function instanceView(
+  record: InstanceRecord,
+  expansion?: { config: Record<string, string>; devices: Record<string, Record<string, string>> },
+): InstanceView {
   const { status, code } = instanceStatus(record);
   return {
     name: record.name,
@@ -154,6 +161,9 @@ export function instanceView(record: InstanceRecord): InstanceView {
     description: record.description,
     config: instanceConfig(record),
     devices: cloneDevices(record.devices),
+    ...(expansion !== undefined
+      ? { expanded_config: { ...expansion.config }, expanded_devices: cloneDevices(expansion.devices) }
+      : {}),
     profiles: [...record.profiles],
     ephemeral: record.ephemeral,
     stateful: false,

@@ -176,14 +176,14 @@ describe("get_cluster_member_state", () => {
     ).toEqual([
       "ClusterMemberStateClusterMemberSysInfo8[0.5, 1.0, 1.25]8",
       "3600 100 StoragePoolState",
-      "NoneNone",
+      "00",
     ]);
   });
 
   it("reads an empty state for a known member without data", () => {
     expect(
       logged('s = get_cluster_member_state("node2")\nlog_info(s.sysinfo.free_ram, s.storage_pools)'),
-    ).toEqual(["None{}"]);
+    ).toEqual(["0{}"]);
   });
 
   /** The first three members as candidates, with a by-position state reader that records the positions asked. */
@@ -212,11 +212,11 @@ describe("get_cluster_member_state", () => {
     expect(fast.logs).toEqual(plain.logs);
     expect(fast.logs.map((line) => line.message)).toEqual([
       "node18",
-      "node2None",
-      "node3None",
+      "node20",
+      "node30",
       "8",
-      "node3None",
-      "node2None",
+      "node30",
+      "node20",
       "node18",
     ]);
     // The in-order walk went by position; the lone name and the reversed walk were looked up.
@@ -231,7 +231,7 @@ describe("get_cluster_member_state", () => {
       "        continue",
       "    log_info(get_cluster_member_state(m.server_name).sysinfo.free_ram)",
     ].join("\n");
-    expect(run(body, { candidates, candidateState }).logs.map((line) => line.message)).toEqual(["8", "None"]);
+    expect(run(body, { candidates, candidateState }).logs.map((line) => line.message)).toEqual(["8", "0"]);
     expect(byPosition).toEqual([0, 2]);
   });
 
@@ -252,11 +252,11 @@ describe("get_cluster_member_resources", () => {
       logged(
         [
           'r = get_cluster_member_resources(member_name="node1")',
-          "log_info(type(r), type(r.cpu), r.cpu.total, r.memory.total, r.gpu)",
+          "log_info(type(r), type(r.cpu), r.cpu.total, r.memory.total, r.gpu.total)",
           'log_info(type(r.cpu.sockets[0]), r["cpu"]["sockets"][0].cores[0].threads[0].id, type(r.cpu.sockets[0].cores[0]))',
         ].join("\n"),
       ),
-    ).toEqual(["ResourcesResourcesCPU817179869184None", "ResourcesCPUSocket0ResourcesCPUSocketCore"]);
+    ).toEqual(["ResourcesResourcesCPU8171798691840", "ResourcesCPUSocket0ResourcesCPUSocketCore"]);
   });
 
   it("fails for an unknown member or field", () => {
@@ -298,7 +298,7 @@ describe("get_instances", () => {
       '["a", "c"]',
       '["a"]',
       '["b"]',
-      'Instance{"user.ha": "g1"}None{}',
+      'Instance{"user.ha": "g1"}{}',
     ]);
   });
 
@@ -394,7 +394,7 @@ describe("get_cluster_members", () => {
       '["node1", "node2", "node3"]',
       '["node1"]',
       '["node1", "node2", "node3"]',
-      'ClusterMemberr1["default", "gpu"][]None',
+      'ClusterMemberr1["default", "gpu"][]',
     ]);
   });
 
@@ -422,5 +422,93 @@ describe("get_project", () => {
   it("fails for an unknown project", () => {
     expect(failure('get_project("nope")')).toBe("Project not found");
     expect(failure("get_project(1)")).toBe("get_project: for parameter name: got int, want string");
+  });
+});
+
+describe("Go's zero values (#15 item 10): objects without data read every field with its Go type", () => {
+  /** `type()` of each named field of the object `expr`, joined by commas. */
+  function fieldTypes(expr: string, fields: string[]): string {
+    const names = fields.map((name) => JSON.stringify(name)).join(", ");
+    return logged(`o = ${expr}\nlog_info(",".join([type(getattr(o, f)) for f in [${names}]]))`)[0] ?? "";
+  }
+
+  it("ClusterMember", () => {
+    const fields = ["server_name", "url", "database", "status", "message", "architecture", "roles"];
+    expect(
+      fieldTypes("candidate_members[1]", [...fields, "failure_domain", "description", "config", "groups"]),
+    ).toBe("string,string,bool,string,string,string,list,string,string,dict,list");
+  });
+
+  it("ClusterMemberState, its sysinfo and a storage pool's usage", () => {
+    const sysinfo = ["uptime", "load_averages", "total_ram", "free_ram", "shared_ram", "buffered_ram"];
+    expect(
+      fieldTypes('get_cluster_member_state("node2").sysinfo', [
+        ...sysinfo,
+        "total_swap",
+        "free_swap",
+        "processes",
+        "logical_cpus",
+      ]),
+    ).toBe("int,list,int,int,int,int,int,int,int,int");
+    expect(fieldTypes('get_cluster_member_state("node2")', ["sysinfo", "storage_pools"])).toBe(
+      "ClusterMemberSysInfo,dict",
+    );
+  });
+
+  it("Resources and each part's own fields", () => {
+    const parts = ["cpu", "memory", "gpu", "network", "storage", "usb", "pci", "system", "load", "serial"];
+    expect(fieldTypes('get_cluster_member_resources("node2")', parts)).toBe(
+      "ResourcesCPU,ResourcesMemory,ResourcesGPU,ResourcesNetwork,ResourcesStorage,ResourcesUSB,ResourcesPCI,ResourcesSystem,ResourcesLoad,ResourcesSerial",
+    );
+    const r = 'get_cluster_member_resources("node2")';
+    expect(fieldTypes(`${r}.cpu`, ["architecture", "sockets", "total"])).toBe("string,list,int");
+    expect(
+      fieldTypes(`${r}.memory`, [
+        "nodes",
+        "hugepages_total",
+        "hugepages_used",
+        "hugepages_size",
+        "used",
+        "total",
+      ]),
+    ).toBe("list,int,int,int,int,int");
+    expect(fieldTypes(`${r}.gpu`, ["cards", "total"])).toBe("list,int");
+    expect(fieldTypes(`${r}.storage`, ["disks", "total"])).toBe("list,int");
+    expect(fieldTypes(`${r}.pci`, ["devices", "total"])).toBe("list,int");
+    // Go pointers (firmware, chassis, motherboard) are the only None.
+    expect(
+      fieldTypes(`${r}.system`, [
+        "uuid",
+        "vendor",
+        "product",
+        "family",
+        "version",
+        "sku",
+        "serial",
+        "type",
+        "firmware",
+      ]),
+    ).toBe("string,string,string,string,string,string,string,string,NoneType");
+    // `load` is a Starlark keyword: the field is reached with getattr.
+    expect(
+      fieldTypes(`getattr(${r}, "load")`, ["Average1Min", "Average5Min", "Average10Min", "Processes"]),
+    ).toBe("float,float,float,int");
+  });
+
+  it("Instance", () => {
+    const fields = ["architecture", "config", "devices", "ephemeral", "profiles", "stateful", "description"];
+    const more = ["created_at", "expanded_config", "expanded_devices", "name", "status", "status_code"];
+    expect(
+      fieldTypes('get_instances(location="node2")[0]', [
+        ...fields,
+        ...more,
+        "last_used_at",
+        "location",
+        "type",
+        "project",
+      ]),
+    ).toBe(
+      "string,dict,dict,bool,list,bool,string,string,dict,dict,string,string,int,string,string,string,string",
+    );
   });
 });

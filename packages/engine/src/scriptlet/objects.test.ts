@@ -74,12 +74,12 @@ describe("host objects", () => {
     ).toEqual(['{"scheduler.instance": "all", "user.zone": "b"}', '200MiBdict["default"]']);
   });
 
-  it("give absent values as None, [] or {}", () => {
+  it("give absent values Go's zero values, never None", () => {
     expect(
       logged(
         "m = candidate_members[1]\nlog_info(m.url, m.roles, m.config, m.groups, request.architecture, request.source.fingerprint)",
       ),
-    ).toEqual(["None[]{}[]NoneNone"]);
+    ).toEqual(["[]{}[]"]);
   });
 
   it("reach hyphenated fields by index or getattr", () => {
@@ -136,7 +136,7 @@ describe("host objects", () => {
 
   it("repr as the dict LXD builds, in field order", () => {
     expect(logged("log_info(candidate_members[1])")).toEqual([
-      '{"server_name": "node2", "url": None, "database": None, "status": None, "message": None, "architecture": None, "roles": [], "failure_domain": None, "description": None, "config": {}, "groups": []}',
+      '{"server_name": "node2", "url": "", "database": False, "status": "", "message": "", "architecture": "", "roles": [], "failure_domain": "", "description": "", "config": {}, "groups": []}',
     ]);
     expect(logged("log_info(str(candidate_members[1])[:26])")).toEqual(['{"server_name": "node2", "']);
   });

@@ -74,9 +74,14 @@ function mapToDict(js: PlainRecord, of: FieldKind | undefined, thread: Thread | 
 export function toValue(js: Plain, kind: FieldKind, thread: Thread | undefined): Value {
   switch (kind.k) {
     case "scalar":
-      return js === undefined ? None : plainToValue(js);
+      if (js === undefined || js === null) return kind.zero === undefined ? None : plainToValue(kind.zero);
+      return plainToValue(js);
     case "float":
-      return typeof js === "number" ? new StarFloat(js) : js === undefined ? None : plainToValue(js);
+      return typeof js === "number"
+        ? new StarFloat(js)
+        : js === undefined || js === null
+          ? ZERO_FLOAT
+          : plainToValue(js);
     case "list": {
       if (!Array.isArray(js)) return new StarList([]);
       const of = kind.of;
@@ -88,10 +93,17 @@ export function toValue(js: Plain, kind: FieldKind, thread: Thread | undefined):
       // A Go struct field is never nil: an absent one reads as an object of absent fields.
       return new HostObject(kind.schema, isRecord(js) ? js : EMPTY_RECORD, thread);
     case "open":
-      // Open lists may hold plain values as well as structs.
-      return isRecord(js) ? new OpenObject(kind.typeName, js, thread) : plainToValue(js);
+      // Open lists may hold plain values as well as structs; a struct (not a pointer) is never nil.
+      if (isRecord(js)) return new OpenObject(kind.typeName, js, thread, kind.known);
+      if (js === undefined && kind.known !== undefined) {
+        return new OpenObject(kind.typeName, EMPTY_RECORD, thread, kind.known);
+      }
+      return plainToValue(js);
   }
 }
+
+/** Go's zero float64, shared: floats are immutable. */
+const ZERO_FLOAT = new StarFloat(0);
 
 /** Shared stand-in for an absent struct: objects only read their data. */
 const EMPTY_RECORD: PlainRecord = Object.freeze({});
@@ -233,18 +245,30 @@ export class OpenObject extends ReadOnlyObject {
     readonly type: string,
     private readonly data: PlainRecord,
     protected readonly thread: Thread | undefined,
+    /** The Go struct's own fields: always present, typed, first. */
+    private readonly known?: ObjectSchema,
   ) {
     super();
   }
 
   attrNames(): string[] {
-    return Object.keys(this.data).filter((k) => this.data[k] !== undefined);
+    const known = this.known;
+    const own = Object.keys(this.data).filter(
+      (k) => this.data[k] !== undefined && known?.slots[k] === undefined,
+    );
+    return known === undefined ? own : [...known.fields.keys(), ...own];
   }
 
   getAttr(name: string): Value {
-    if (!Object.hasOwn(this.data, name) || this.data[name] === undefined) throw invalidFieldError(name);
     const cached = this.cache.get(name);
     if (cached !== undefined) return cached;
+    const kind = this.known?.fields.get(name);
+    if (kind !== undefined) {
+      const typed = toValue(this.data[name], kind, this.thread);
+      this.cache.set(name, typed);
+      return typed;
+    }
+    if (!Object.hasOwn(this.data, name) || this.data[name] === undefined) throw invalidFieldError(name);
     const v = this.data[name];
     let converted: Value;
     if (isRecord(v)) converted = new OpenObject(this.type + pascal(name), v, this.thread);

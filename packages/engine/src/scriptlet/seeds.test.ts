@@ -85,7 +85,7 @@ describe("seed 001: the spec's example scriptlet", () => {
     expect(result.logs).toHaveLength(1);
     const started = result.logs[0]?.message ?? "";
     expect(
-      started.startsWith('instance_placement started: {"architecture": None, "config": {"limits.cpu": "2"}'),
+      started.startsWith('instance_placement started: {"architecture": "", "config": {"limits.cpu": "2"}'),
     ).toBe(true);
     expect(started).toContain('"name": "c1"');
     expect(started).toContain('"reason": "new", "project": "default"}');
