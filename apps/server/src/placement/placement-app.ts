@@ -11,7 +11,8 @@ import type { Engine } from "@berth/engine";
 import type { Context, Handler } from "hono";
 import { isAdmin } from "../auth/principal.js";
 import type { TokenStore } from "../auth/token-store.js";
-import { type BodyBudget, readRequestText } from "../http/request-body.js";
+import type { BodyBudget } from "../http/body-budget.js";
+import { readRequestText } from "../http/request-body.js";
 import type { ServerEnv } from "../server-env.js";
 import {
   atLeast,
