@@ -91,7 +91,10 @@ export class Operations {
   }
 
   /** Success, or Failure with the error text (what LXD's client prints as `Error: ...`). */
-  finish(id: string, outcome: { error?: string; resources?: Record<string, string[]> }): OperationWire {
+  finish(
+    id: string,
+    outcome: { error?: string; resources?: Record<string, string[]>; metadata?: Record<string, unknown> },
+  ): OperationWire {
     const stored = this.byId.get(id);
     if (stored === undefined) throw new Error(`operation ${id} is not running`);
     const wire = stored.wire;
@@ -100,6 +103,7 @@ export class Operations {
     wire.status_code = OPERATION_STATUS[wire.status];
     wire.err = outcome.error ?? "";
     if (outcome.resources !== undefined) wire.resources = outcome.resources;
+    if (outcome.metadata !== undefined) wire.metadata = { ...wire.metadata, ...outcome.metadata };
     wire.updated_at = new Date().toISOString();
     this.changed(wire, stored.project);
     setTimeout(() => this.byId.delete(id), this.retentionMs).unref();
