@@ -55,8 +55,13 @@ export async function waitForOperation(
   acceptedBody: string,
   project: string | undefined,
 ): Promise<OperationAnswer> {
-  const accepted = JSON.parse(acceptedBody) as { operation?: unknown };
-  const url = textOrUndefined(accepted.operation);
+  let accepted: { operation?: unknown } | null;
+  try {
+    accepted = JSON.parse(acceptedBody) as { operation?: unknown } | null;
+  } catch {
+    accepted = null;
+  }
+  const url = textOrUndefined(accepted?.operation);
   if (url === undefined || !url.startsWith("/1.0/operations/")) {
     throw new BerthTransportError(
       `The server answered 202 without an operation URL: ${acceptedBody.slice(0, 200)}`,
