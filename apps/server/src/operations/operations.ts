@@ -1,6 +1,7 @@
 /**
  * LXD's operations (`/1.0/operations`), as berthd keeps them: each
- * asynchronous request of an LXD client (instance create, delete, update,
+ * asynchronous request of an LXD client or of a caller that sends
+ * `Prefer: respond-async` (`@berth/client`) (instance create, delete, update,
  * rename, move; member evacuate/restore; project rename; image delete)
  * gets an operation record. Berth's work is a database transaction, so
  * the operation has finished by the time the 202 answer leaves: the client
