@@ -56,6 +56,17 @@ describe("waitForOperation", () => {
     });
   });
 
+  it("reads an operation that finished before the 202 left without waiting", async () => {
+    const { transport, paths } = waitsAnswering();
+    const finished = JSON.stringify({
+      type: "async",
+      operation: "/1.0/operations/op1",
+      metadata: { status_code: 200, metadata: { response: { status: 200, metadata: { name: "c1" } } } },
+    });
+    expect((await waitForOperation(transport, finished, undefined)).metadata).toEqual({ name: "c1" });
+    expect(paths).toEqual([]);
+  });
+
   it("refuses a 202 without an operation URL as a transport error", async () => {
     const { transport } = waitsAnswering();
     for (const body of ["not json", "null", JSON.stringify({ operation: "/elsewhere" })]) {
