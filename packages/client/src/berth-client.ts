@@ -1,6 +1,7 @@
 import type { ApiInput, ApiSchemaName } from "@berth/api-types";
 import { decodeEnvelope } from "./envelope.js";
 import { type FetchTransportOptions, fetchTransport } from "./fetch-transport.js";
+import { PREFER_OPERATIONS, waitForOperation } from "./operation-wait.js";
 import { fillPath, type PathParamNames, type QueryValue, withQuery } from "./route-table.js";
 import { routes } from "./routes.generated.js";
 import type { Transport } from "./transport.js";
@@ -41,7 +42,9 @@ export type BerthClientOptions =
  * Low-level berthd client: one method per HTTP exchange, addressed by
  * operationId (method and path come from the route table generated from
  * the server), answers unwrapped from the LXD envelope, failures thrown as
- * `BerthApiError`. The typed resource methods live in `typed-client.ts`.
+ * `BerthApiError`. It asks for LXD's operations (`Prefer: respond-async`)
+ * and waits on each one, so an asynchronous answer reads like the
+ * synchronous one. The typed resource methods live in `typed-client.ts`.
  */
 export class BerthClient {
   readonly transport: Transport;
@@ -67,9 +70,18 @@ export class BerthClient {
     const response = await this.transport({
       method: route.method,
       path,
-      headers: { accept: "application/json", ...options.headers },
+      headers: { accept: "application/json", ...PREFER_OPERATIONS, ...options.headers },
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
+    if (response.status === 202) {
+      // An operation: its end is the answer the synchronous request would have given.
+      const project = (options.query as { project?: unknown } | undefined)?.project;
+      return waitForOperation(
+        this.transport,
+        response.body,
+        typeof project === "string" ? project : undefined,
+      );
+    }
     return {
       status: response.status,
       metadata: decodeEnvelope(response.status, response.body),

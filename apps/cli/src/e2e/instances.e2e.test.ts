@@ -91,6 +91,19 @@ describe("berth against berthd: instances", { timeout: 180_000 }, () => {
     expect(teamA).toBe("");
     await ok(["delete", "web3"]);
     await fails(["delete", "web3"], ExitCode.notFound, /^Error: /);
+    // The CLI went through berthd's operations (its client waits on them), refusals included.
+    const operations = (await new BerthApi({ socketPath: server.socket }).request("listOperations", {
+      query: { recursion: 1 },
+    })) as Record<string, { description: string; err: string }[]>;
+    const descriptions = Object.values(operations)
+      .flat()
+      .map((one) => one.description);
+    expect(descriptions).toEqual(
+      expect.arrayContaining(["Creating instance", "Migrating instance", "Deleting instance"]),
+    );
+    expect(operations.failure?.map((one) => one.err)).toContainEqual(
+      expect.stringMatching(/^Failed instance creation: Instance "web1" already exists/),
+    );
   });
 
   it("refuses a name with the seed scriptlet, exactly as the seed document shows", async () => {

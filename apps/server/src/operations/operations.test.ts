@@ -77,6 +77,22 @@ describe("LXD operations", () => {
     );
   });
 
+  it("answers Prefer: respond-async with an operation carrying the sync answer; LXD's carry none", async () => {
+    const berth = await envelopeOf(await post("/1.0/instances", { name: "c1" }, { prefer: "respond-async" }));
+    expect(berth.metadata.metadata).toMatchObject({
+      response: { status: 201, location: "/1.0/instances/c1", metadata: { name: "c1" } },
+    });
+    const taken = await envelopeOf(await post("/1.0/instances", { name: "c1" }, { prefer: "respond-async" }));
+    expect(taken.metadata.err).toBe(
+      'Failed instance creation: Instance "c1" already exists in project "default"',
+    );
+    expect(taken.metadata.metadata).toMatchObject({
+      response: { status: 409, error: 'Instance "c1" already exists in project "default"' },
+    });
+    const lxd = await envelopeOf(await post("/1.0/instances", { name: "c2" }));
+    expect(lxd.metadata.metadata).toBeNull();
+  });
+
   it("fails the operation with the engine's text (LXD's prefix on creates), and refuses to cancel it", async () => {
     await post("/1.0/instances", { name: "c1" }, {});
     const taken = await envelopeOf(await post("/1.0/instances", { name: "c1" }));

@@ -1,6 +1,7 @@
 /**
  * LXD's operations (`/1.0/operations`), as berthd keeps them: each
- * asynchronous request of an LXD client (instance create, delete, update,
+ * asynchronous request of an LXD client or of a caller that sends
+ * `Prefer: respond-async` (`@berth/client`) (instance create, delete, update,
  * rename, move; member evacuate/restore; project rename; image delete)
  * gets an operation record. Berth's work is a database transaction, so
  * the operation has finished by the time the 202 answer leaves: the client
@@ -91,7 +92,10 @@ export class Operations {
   }
 
   /** Success, or Failure with the error text (what LXD's client prints as `Error: ...`). */
-  finish(id: string, outcome: { error?: string; resources?: Record<string, string[]> }): OperationWire {
+  finish(
+    id: string,
+    outcome: { error?: string; resources?: Record<string, string[]>; metadata?: Record<string, unknown> },
+  ): OperationWire {
     const stored = this.byId.get(id);
     if (stored === undefined) throw new Error(`operation ${id} is not running`);
     const wire = stored.wire;
@@ -100,6 +104,7 @@ export class Operations {
     wire.status_code = OPERATION_STATUS[wire.status];
     wire.err = outcome.error ?? "";
     if (outcome.resources !== undefined) wire.resources = outcome.resources;
+    if (outcome.metadata !== undefined) wire.metadata = { ...wire.metadata, ...outcome.metadata };
     wire.updated_at = new Date().toISOString();
     this.changed(wire, stored.project);
     setTimeout(() => this.byId.delete(id), this.retentionMs).unref();

@@ -67,7 +67,8 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
       precondition: spec.etag === true ? preconditionOf(headerOf(c, "if-match")) : {},
       log: c.get("log"),
     };
-    if (spec.operation !== undefined && !input.dryRun && speaksOperations(headerOf(c, "user-agent"))) {
+    const protocol = operationProtocol(headerOf(c, "user-agent"), headerOf(c, "prefer"));
+    if (spec.operation !== undefined && !input.dryRun && protocol !== undefined) {
       const operations = services.operations;
       const { description, resources } = spec.operation;
       const started = operations.start(
@@ -75,10 +76,20 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
         typeof description === "string" ? description : description(input),
         resources(input),
       );
+      // Berth's client reads the synchronous answer it would have had from the operation.
+      const carry = (response: SyncAnswer) => (protocol === "berth" ? { metadata: { response } } : {});
       let finished: ReturnType<typeof operations.finish>;
       try {
-        await spec.handle(input);
-        finished = operations.finish(started.id, {});
+        const reply = await spec.handle(input);
+        finished = operations.finish(
+          started.id,
+          carry({
+            status: reply.status ?? 200,
+            ...(reply.location !== undefined ? { location: reply.location } : {}),
+            ...(reply.etag !== undefined ? { etag: `"${reply.etag}"` } : {}),
+            metadata: reply.metadata ?? null,
+          }),
+        );
       } catch (error) {
         const classified = classifyError(error);
         if (classified.isBug) {
@@ -87,7 +98,10 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
         }
         c.set("errorKind", classified.kind);
         const prefix = spec.operation.failurePrefix ?? "";
-        finished = operations.finish(started.id, { error: `${prefix}${classified.message}` });
+        finished = operations.finish(started.id, {
+          error: `${prefix}${classified.message}`,
+          ...carry({ status: classified.status, error: classified.message, metadata: classified.metadata }),
+        });
       }
       const url = operationUrl(finished.id);
       c.header("Location", url);
@@ -100,15 +114,27 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
   });
 }
 
+/** The synchronous answer a Berth caller would have had, kept in its operation's `metadata.response`. */
+type SyncAnswer =
+  | { status: number; location?: string; etag?: string; metadata: unknown }
+  | { status: number; error: string; metadata: unknown };
+
 /**
- * Whether the caller speaks LXD's operation protocol: LXD's own client
- * (`lxc`, and every Go program on LXD's client library, which sends
- * `User-Agent: LXD <version>`) expects `202` + an operation where LXD
- * answers one. Berth's clients read the created record from a sync
- * answer instead.
+ * Whether the caller speaks LXD's operation protocol, and whose:
+ * `"lxd"` for LXD's own client (`lxc`, and every Go program on LXD's
+ * client library, which sends `User-Agent: LXD <version>`), `"berth"` for
+ * a caller that asks with `Prefer: respond-async` (RFC 7240; Berth's
+ * `@berth/client` does), whose operation also carries the synchronous
+ * answer in `metadata.response`. Other callers (curl, scripts) get the
+ * synchronous answer.
  */
-export function speaksOperations(userAgent: string | undefined): boolean {
-  return userAgent?.startsWith("LXD ") === true;
+export function operationProtocol(
+  userAgent: string | undefined,
+  prefer: string | undefined,
+): "lxd" | "berth" | undefined {
+  if (userAgent?.startsWith("LXD ") === true) return "lxd";
+  const preferences = (prefer ?? "").split(",").map((one) => one.split(";")[0]?.trim().toLowerCase());
+  return preferences.includes("respond-async") ? "berth" : undefined;
 }
 
 /** LXD's async envelope: the operation's URL and the operation itself. */
