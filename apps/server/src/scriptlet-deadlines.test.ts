@@ -26,6 +26,9 @@ describe("scriptlet deadlines over HTTP", () => {
     expect(
       (
         await patch({
+          // No step limit in the way: on an idle machine 10 million steps take less than 300 ms,
+          // and this test is about the operation's total time.
+          "instances.placement.scriptlet.max_steps": "1000000000000",
           "instances.placement.scriptlet.timeout_ms": "10000",
           "instances.placement.scriptlet.total_timeout_ms": "300",
           "instances.placement.scriptlet": RUNAWAY,
@@ -45,7 +48,7 @@ describe("scriptlet deadlines over HTTP", () => {
     );
     // Far under the 10 s per-run deadline it would have waited for; generous for a loaded machine.
     expect(elapsed).toBeLessThan(5_000);
-    await patch({ "instances.placement.scriptlet": "" });
+    await patch({ "instances.placement.scriptlet": "", "instances.placement.scriptlet.max_steps": "" });
     const listed = (await (await server.fetch("/1.0/instances", { token: server.adminToken })).json()) as {
       metadata: string[];
     };
