@@ -1,3 +1,4 @@
+export type { CheckReport, Violation, ViolationKind } from "@berth/engine";
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
@@ -10,7 +11,6 @@ export {
 export { isPostgresUrl, PostgresUrlError, parsePostgresUrl, redactedUrl } from "./connection/store-url.js";
 export { MIGRATIONS_FOLDER, MigrationError, type MigrationReport } from "./migrations/apply-migrations.js";
 export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-store.js";
-export type { CheckReport, Violation, ViolationKind } from "./store/check.js";
 export { DEFAULT_FEED_RETENTION_MS, FEED_CHANNEL } from "./store/feed.js";
 export { PostgresStore, type PostgresStoreOptions } from "./store/postgres-store.js";
 export { type ApiTokenRecord, PostgresTokenStore } from "./store/token-store.js";

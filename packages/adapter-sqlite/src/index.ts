@@ -1,3 +1,4 @@
+export type { CheckReport, Violation, ViolationKind } from "@berth/engine";
 export { DEFAULT_BUSY_TIMEOUT_MS } from "./connection/pragmas.js";
 export { parseStoreUrl, type StoreLocation, StoreUrlError } from "./connection/store-url.js";
 export {
@@ -7,6 +8,5 @@ export {
   type MigrationReport,
 } from "./migrations/apply-migrations.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
-export type { CheckReport, Violation, ViolationKind } from "./store/check.js";
 export { SqliteStore } from "./store/sqlite-store.js";
 export { type ApiTokenRecord, SqliteTokenStore } from "./store/token-store.js";

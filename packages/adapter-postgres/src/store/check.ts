@@ -10,26 +10,15 @@
  * Rows referring to missing rows cannot exist: every reference is a
  * foreign key PostgreSQL enforces. Same report shape as the SQLite store's.
  */
-import { inventoryCapacity } from "@berth/resources";
+import {
+  type CheckReport,
+  overCapacity,
+  projectUsageMismatch,
+  usageMismatch,
+  usageWithoutInventory,
+  type Violation,
+} from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
-
-export type ViolationKind =
-  | "usage_mismatch"
-  | "over_capacity"
-  | "usage_without_inventory"
-  | "project_usage_mismatch";
-
-export interface Violation {
-  kind: ViolationKind;
-  message: string;
-  details: Record<string, unknown>;
-}
-
-export interface CheckReport {
-  ok: boolean;
-  violations: Violation[];
-  counts: { members: number; instances: number; allocations: number };
-}
 
 export async function checkInvariants(tx: Tx): Promise<CheckReport> {
   const violations: Violation[] = [];
@@ -43,11 +32,7 @@ export async function checkInvariants(tx: Tx): Promise<CheckReport> {
     ) AS x LEFT JOIN members AS m ON m.id = x.member_id
     GROUP BY x.member_id, m.name, x.resource_class, x.ledger
     HAVING sum(x.allocated) <> sum(x.recorded)`)) {
-    violations.push({
-      kind: "usage_mismatch",
-      message: `Usage of ${row.resourceClass} (${row.ledger}) on member "${row.member}" is ${row.recorded}, but its allocations sum to ${row.allocated}`,
-      details: row,
-    });
+    violations.push(usageMismatch(row));
   }
   for (const row of await tx.rows(`
     SELECT m.name AS member, u.resource_class AS "resourceClass", u.total AS used,
@@ -57,23 +42,8 @@ export async function checkInvariants(tx: Tx): Promise<CheckReport> {
     JOIN inventories AS i ON i.member_id = u.member_id AND i.resource_class = u.resource_class
     JOIN members AS m ON m.id = u.member_id
     WHERE u.total > i.grandfathered_usage`)) {
-    const capacity = inventoryCapacity({
-      total: Number(row.total),
-      reserved: Number(row.reserved),
-      allocationRatio: Number(row.allocationRatio),
-    });
-    if (Number(row.used) <= capacity) continue;
-    violations.push({
-      kind: "over_capacity",
-      message: `Member "${row.member}" has ${row.used} ${row.resourceClass} in use, over its capacity ${capacity}`,
-      details: {
-        member: row.member,
-        resourceClass: row.resourceClass,
-        used: row.used,
-        capacity,
-        grandfathered: row.grandfathered,
-      },
-    });
+    const violation = overCapacity(row);
+    if (violation !== undefined) violations.push(violation);
   }
   for (const row of await tx.rows(`
     SELECT m.name AS member, u.resource_class AS "resourceClass", sum(u.amount)::bigint AS used
@@ -82,11 +52,7 @@ export async function checkInvariants(tx: Tx): Promise<CheckReport> {
     WHERE i.member_id IS NULL
     GROUP BY u.member_id, m.name, u.resource_class
     HAVING sum(u.amount) <> 0`)) {
-    violations.push({
-      kind: "usage_without_inventory",
-      message: `Member "${row.member}" has ${row.used} ${row.resourceClass} in use but no inventory of it`,
-      details: row,
-    });
+    violations.push(usageWithoutInventory(row));
   }
   for (const row of await tx.rows(`
     SELECT x.project, sum(x.instances)::bigint AS instances, sum(x.recorded_instances)::bigint AS "recordedInstances",
@@ -106,11 +72,7 @@ export async function checkInvariants(tx: Tx): Promise<CheckReport> {
     HAVING sum(x.instances) <> sum(x.recorded_instances) OR sum(x.cpu) <> sum(x.recorded_cpu)
         OR sum(x.memory) <> sum(x.recorded_memory) OR sum(x.disk) <> sum(x.recorded_disk)
         OR sum(x.containers) <> sum(x.recorded_containers)`)) {
-    violations.push({
-      kind: "project_usage_mismatch",
-      message: `Limit counters of project "${row.project}" disagree with its instances`,
-      details: row,
-    });
+    violations.push(projectUsageMismatch(row));
   }
   const [counts] = await tx.rows<{ members: number; instances: number; allocations: number }>(`
     SELECT (SELECT count(*) FROM members)::int AS members, (SELECT count(*) FROM instances)::int AS instances,

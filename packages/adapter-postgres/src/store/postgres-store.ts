@@ -1,5 +1,6 @@
 import {
   type ChangeFeed,
+  type CheckReport,
   type Claim,
   type ClaimResult,
   type ConfigRecord,
@@ -18,7 +19,7 @@ import type { Pools, TxWork } from "../connection/pools.js";
 import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
-import { type CheckReport, checkInvariants } from "./check.js";
+import { checkInvariants } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";

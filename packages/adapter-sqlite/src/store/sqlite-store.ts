@@ -1,5 +1,6 @@
 import {
   type ChangeFeed,
+  type CheckReport,
   type Claim,
   type ClaimResult,
   type ConfigRecord,
@@ -20,7 +21,7 @@ import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { instances } from "../schema/index.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
-import { type CheckReport, checkInvariants } from "./check.js";
+import { checkInvariants } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
 import { instanceFilterWhere, loadInstances } from "./instance-rows.js";

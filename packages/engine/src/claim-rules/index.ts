@@ -16,6 +16,15 @@ export {
   consumerProvidersToRead,
 } from "./consumer-claim.js";
 export * from "./failures.js";
+export {
+  type CheckReport,
+  overCapacity,
+  projectUsageMismatch,
+  usageMismatch,
+  usageWithoutInventory,
+  type Violation,
+  type ViolationKind,
+} from "./invariants.js";
 export { exceededLimit, type LimitExcess } from "./project-limits.js";
 export {
   addProjectTotals,
