@@ -22,6 +22,16 @@ const RESOURCES: Schema = {
   additionalProperties: false,
 };
 const ID: Schema = { type: "string", minLength: 1, maxLength: 255 };
+/**
+ * 1.34: which providers served which request group, as allocation
+ * candidates return it. Placement checks its form and keeps nothing of it.
+ * The suffix pattern is unanchored, as in Placement's schema.
+ */
+const MAPPINGS: Schema = {
+  type: "object",
+  minProperties: 1,
+  patternProperties: { "[a-zA-Z0-9_-]{1,64}": { type: "array", minItems: 1, items: UUID } },
+};
 
 function allocationSchema(version: Microversion, forPost: boolean): Schema {
   const properties: Record<string, Schema> = {};
@@ -69,7 +79,7 @@ function allocationSchema(version: Microversion, forPost: boolean): Schema {
     properties.consumer_generation = { anyOf: [{ type: "integer" }, { type: "null" }] };
     required.push("consumer_generation");
   }
-  if (atLeast(version, 34)) properties.mappings = { type: "object" };
+  if (atLeast(version, 34)) properties.mappings = MAPPINGS;
   if (atLeast(version, 38)) {
     properties.consumer_type = { type: "string", pattern: "^[A-Z0-9_]+$", minLength: 1, maxLength: 255 };
     required.push("consumer_type");
