@@ -13,12 +13,14 @@ import {
   checkConsumerClaim,
   consumerProvidersToRead,
   type ProviderRows,
+  type ReshapeWrite,
 } from "@berth/engine";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Connection, Database } from "../connection/open-connection.js";
 import { consumerAllocations, consumers, providers } from "../schema/index.js";
+import { reshapeInSqlite } from "./sqlite-reshape.js";
 
-async function loadConsumers(db: Database, where: SQL | undefined): Promise<ConsumerRecord[]> {
+export async function loadConsumers(db: Database, where: SQL | undefined): Promise<ConsumerRecord[]> {
   const heads = await db.select().from(consumers).where(where).orderBy(asc(consumers.createdAt));
   if (heads.length === 0) return [];
   const rows = await db
@@ -54,7 +56,7 @@ async function loadConsumers(db: Database, where: SQL | undefined): Promise<Cons
   }));
 }
 
-async function usedSums(
+export async function usedSums(
   db: Database,
   names: readonly string[] | undefined,
 ): Promise<Map<string, Record<string, number>>> {
@@ -152,5 +154,9 @@ export class SqliteConsumers implements ConsumerTable {
         { claim: true },
       )
       .finally(this.providersWritten);
+  }
+
+  reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
+    return reshapeInSqlite(this.connection, change).finally(this.providersWritten);
   }
 }

@@ -15,4 +15,5 @@ export {
   Providers,
   type TraitQuery,
 } from "./providers.js";
+export type { ReshapeRequest } from "./reshaper.js";
 export { inOneSubtree, wouldLoop } from "./tree.js";

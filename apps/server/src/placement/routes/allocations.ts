@@ -33,7 +33,7 @@ const MAPPINGS: Schema = {
   patternProperties: { "[a-zA-Z0-9_-]{1,64}": { type: "array", minItems: 1, items: UUID } },
 };
 
-function allocationSchema(version: Microversion, forPost: boolean): Schema {
+export function allocationSchema(version: Microversion, forPost: boolean): Schema {
   const properties: Record<string, Schema> = {};
   const required = ["allocations"];
   if (atLeast(version, 12)) {
@@ -87,7 +87,7 @@ function allocationSchema(version: Microversion, forPost: boolean): Schema {
   return { type: "object", properties, required, additionalProperties: false };
 }
 
-interface AllocationBody {
+export interface AllocationBody {
   allocations:
     | Record<string, { resources: Record<string, number> }>
     | { resource_provider: { uuid: string }; resources: Record<string, number> }[];
@@ -100,7 +100,7 @@ interface AllocationBody {
 /** Consumer uuids are stored in Placement's dashed form; anything else is looked up as given. */
 const uuidOf = (raw: string) => (isUuid(raw) ? normalizeUuid(raw) : raw);
 
-function requestOf(
+export function requestOf(
   consumerUuid: string,
   body: AllocationBody,
   version: Microversion,
