@@ -199,6 +199,15 @@ describe("allocation candidates with request groups", () => {
     ]);
   });
 
+  it("gives a sharing provider's lone candidate once, whichever tree it lends to", () => {
+    const disk = (suffix: string) => ({ groups: groups({ suffix, resources: { DISK_GB: 10 } }) });
+    for (const suffix of ["", "1"])
+      expect(allocationCandidates(all, none, disk(suffix)).candidates.map((c) => c.allocations)).toEqual([
+        { ss: { DISK_GB: 10 } },
+        { cn2: { DISK_GB: 10 } },
+      ]);
+  });
+
   it("lends a sharing provider to a suffixed group of any tree in its aggregate", () => {
     const request: CandidateRequest = {
       groups: groups({ suffix: "", resources: { VCPU: 1 } }, { suffix: "1", resources: { DISK_GB: 10 } }),

@@ -12,7 +12,13 @@
 import type { ProviderRecord } from "../store/records.js";
 import { type Combined, combineForAnchor } from "./combine-groups.js";
 import type { ProviderUsage } from "./filter.js";
-import { type GroupChoice, groupChoices, type RequestGroup, type SearchSpace } from "./request-group.js";
+import {
+  type GroupChoice,
+  groupChoices,
+  type RequestGroup,
+  type SearchSpace,
+  SHARES_VIA_AGGREGATE,
+} from "./request-group.js";
 
 export type { RequestGroup } from "./request-group.js";
 
@@ -49,40 +55,44 @@ export interface CandidateAnswer {
   providers: ProviderRecord[];
 }
 
-function searchSpace(
+/** The roots a candidate may be anchored at (`root_required`); undefined: any. */
+function allowedAnchors(
   ordered: readonly ProviderRecord[],
-  usage: ProviderUsage,
   request: CandidateRequest,
-): SearchSpace {
-  const byUuid = new Map(ordered.map((p) => [p.uuid, p]));
-  let anchors: Set<string> | undefined;
+): Set<string> | undefined {
   const required = request.rootRequired ?? [];
   const forbidden = request.rootForbidden ?? [];
-  if (required.length > 0 || forbidden.length > 0)
-    anchors = new Set(
-      ordered
-        .filter(
-          (p) =>
-            p.parentUuid === null &&
-            required.every((t) => p.traits.includes(t)) &&
-            !forbidden.some((t) => p.traits.includes(t)),
-        )
-        .map((p) => p.uuid),
+  if (required.length === 0 && forbidden.length === 0) return undefined;
+  return new Set(
+    ordered
+      .filter(
+        (p) =>
+          p.parentUuid === null &&
+          required.every((t) => p.traits.includes(t)) &&
+          !forbidden.some((t) => p.traits.includes(t)),
+      )
+      .map((p) => p.uuid),
+  );
+}
+
+function searchSpace(ordered: readonly ProviderRecord[], usage: ProviderUsage): SearchSpace {
+  const byUuid = new Map(ordered.map((p) => [p.uuid, p]));
+  const trees = new Map<string, ProviderRecord[]>();
+  for (const provider of ordered) {
+    const tree = trees.get(provider.rootUuid) ?? [];
+    tree.push(provider);
+    trees.set(provider.rootUuid, tree);
+  }
+  // A sharing provider lends to the root of every provider that is in one of its aggregates.
+  const lenders = new Map<string, ProviderRecord[]>();
+  for (const sharing of ordered.filter((p) => p.traits.includes(SHARES_VIA_AGGREGATE))) {
+    const roots = new Set(
+      ordered.filter((p) => p.aggregates.some((a) => sharing.aggregates.includes(a))).map((p) => p.rootUuid),
     );
-  const shared = new Map<string, string[]>();
-  // A sharing provider serves the root of every provider that is in one of its aggregates.
-  const sharedWith = (provider: ProviderRecord) => {
-    let roots = shared.get(provider.uuid);
-    if (roots === undefined) {
-      const mine = provider.aggregates;
-      roots = [
-        ...new Set(ordered.filter((p) => p.aggregates.some((a) => mine.includes(a))).map((p) => p.rootUuid)),
-      ];
-      shared.set(provider.uuid, roots);
-    }
-    return roots;
-  };
-  return { ordered, byUuid, usage, anchors, sharedWith };
+    roots.delete(sharing.rootUuid);
+    for (const root of roots) lenders.set(root, [...(lenders.get(root) ?? []), sharing]);
+  }
+  return { byUuid, usage, tree: (root) => trees.get(root) ?? [], lenders: (root) => lenders.get(root) ?? [] };
 }
 
 const keyOf = (combined: Combined) =>
@@ -107,24 +117,10 @@ export function allocationCandidates(
   request: CandidateRequest,
 ): CandidateAnswer {
   const ordered = [...providers].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  const space = searchSpace(ordered, usage, request);
-  // Each group alone, by anchor; a group with no choice at all leaves no candidate.
-  const byAnchor = new Map<string, GroupChoice[][]>();
-  const groups = request.groups;
-  for (const [index, group] of groups.entries()) {
-    const choices = groupChoices(group, space);
-    if (choices.length === 0) return { candidates: [], providers: [] };
-    for (const choice of choices) {
-      let lists = byAnchor.get(choice.anchor);
-      if (lists === undefined) {
-        lists = groups.map(() => []);
-        byAnchor.set(choice.anchor, lists);
-      }
-      lists[index]?.push(choice);
-    }
-  }
+  const space = searchSpace(ordered, usage);
+  const anchors = allowedAnchors(ordered, request);
   const rules = {
-    suffixes: groups.map((g) => g.suffix),
+    suffixes: request.groups.map((g) => g.suffix),
     isolate: request.groupPolicy === "isolate",
     sameSubtree: request.sameSubtree ?? [],
     byUuid: space.byUuid,
@@ -132,15 +128,27 @@ export function allocationCandidates(
   };
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
-  const roots = ordered.filter((p) => p.parentUuid === null);
-  outer: for (const root of roots) {
-    const lists = byAnchor.get(root.uuid);
-    if (lists === undefined || lists.some((list) => list.length === 0)) continue;
+  outer: for (const root of ordered) {
+    if (root.parentUuid !== null || (anchors !== undefined && !anchors.has(root.uuid))) continue;
+    // Each group alone for this tree; one group with no choice leaves the tree out.
+    const lists: GroupChoice[][] = [];
+    for (const group of request.groups) {
+      const choices = groupChoices(group, root.uuid, space);
+      if (choices.length === 0) continue outer;
+      lists.push(choices);
+    }
     for (const combined of combineForAnchor(lists, rules)) {
       if (request.oneProviderPerTree && !onePerTree(combined, space.byUuid)) continue;
-      const key = keyOf(combined);
-      if (seen.has(key)) continue;
-      seen.add(key);
+      // A candidate made of sharing providers alone can come again from another tree they lend to.
+      const anchored = Object.keys(combined.allocations).some((uuid) => {
+        const provider = space.byUuid.get(uuid);
+        return provider?.rootUuid === root.uuid && !provider.traits.includes(SHARES_VIA_AGGREGATE);
+      });
+      if (!anchored) {
+        const key = keyOf(combined);
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
       candidates.push(combined);
       if (request.limit !== undefined && candidates.length >= request.limit) break outer;
     }

@@ -1,7 +1,7 @@
 /**
  * One request group of an allocation-candidates request, searched alone:
- * every way the group can be satisfied, each tied to the root provider
- * ("anchor") of the tree it serves. The groups are combined per anchor
+ * every way the group can be satisfied for the tree of one root provider
+ * (its "anchor"). The groups are combined per anchor
  * afterwards (`combine-groups.ts`).
  *
  * Placement's two kinds of group:
@@ -15,6 +15,8 @@
  *   the whole group and has the group's traits and aggregates itself. A
  *   sharing provider serves every tree of its aggregates. A group without
  *   resources (1.36, only inside `same_subtree`) names one provider.
+ * Each search is for one anchor, so a request with `limit` stops after the
+ * first trees that give enough candidates.
  */
 import type { ProviderRecord } from "../store/records.js";
 import { canProvide, type ProviderUsage } from "./filter.js";
@@ -53,14 +55,12 @@ export interface GroupChoice {
 
 /** What every group's search reads, built once per request. */
 export interface SearchSpace {
-  /** Every provider, oldest first. */
-  ordered: readonly ProviderRecord[];
   byUuid: ReadonlyMap<string, ProviderRecord>;
   usage: ProviderUsage;
-  /** Roots a candidate may be anchored at (`root_required`); undefined: any. */
-  anchors: ReadonlySet<string> | undefined;
-  /** Roots of every tree a sharing provider serves, itself included. */
-  sharedWith(provider: ProviderRecord): readonly string[];
+  /** The providers of the tree rooted at `root`, oldest first. */
+  tree(root: string): readonly ProviderRecord[];
+  /** Sharing providers outside the tree rooted at `root` that lend to it (an aggregate in common). */
+  lenders(root: string): readonly ProviderRecord[];
 }
 
 export const SHARES_VIA_AGGREGATE = "MISC_SHARES_VIA_AGGREGATE";
@@ -71,73 +71,66 @@ const intersects = (have: readonly string[], wanted: readonly string[]) =>
 const inAggregates = (aggregates: readonly string[], memberOf: readonly (readonly string[])[]) =>
   memberOf.every((anyOf) => intersects(aggregates, anyOf));
 
-const isSharing = (provider: ProviderRecord) => provider.traits.includes(SHARES_VIA_AGGREGATE);
-
 /** The root of the `inTree` provider's tree; null when it does not exist, undefined when not asked. */
 function treeRootOf(group: RequestGroup, space: SearchSpace): string | null | undefined {
   if (group.inTree === undefined) return undefined;
   return space.byUuid.get(group.inTree)?.rootUuid ?? null;
 }
 
-/** A suffixed group: one provider with all of the group's resources, traits and aggregates. */
-function singleProviderChoices(group: RequestGroup, space: SearchSpace): GroupChoice[] {
+/**
+ * A suffixed group for the tree rooted at `anchor`: one provider of the
+ * tree, or a sharing provider lending to it, with all of the group's
+ * resources, traits and aggregates.
+ */
+function singleProviderChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
   const treeRoot = treeRootOf(group, space);
   if (treeRoot === null) return [];
   const out: GroupChoice[] = [];
-  const shares = (provider: ProviderRecord) =>
-    Object.entries(group.resources).map(([resourceClass, amount]) => ({ provider, resourceClass, amount }));
-  for (const provider of space.ordered) {
+  for (const provider of [...space.tree(anchor), ...space.lenders(anchor)]) {
     if (treeRoot !== undefined && provider.rootUuid !== treeRoot) continue;
     if (!(group.required ?? []).every((anyOf) => intersects(provider.traits, anyOf))) continue;
     if (intersects(provider.traits, group.forbidden ?? [])) continue;
     if (!inAggregates(provider.aggregates, group.memberOf ?? [])) continue;
     if (intersects(provider.aggregates, group.notMemberOf ?? [])) continue;
     if (!canProvide(provider, space.usage.get(provider.uuid) ?? {}, group.resources)) continue;
-    const anchors = isSharing(provider)
-      ? [provider.rootUuid, ...space.sharedWith(provider).filter((root) => root !== provider.rootUuid)]
-      : [provider.rootUuid];
-    for (const anchor of anchors) {
-      if (space.anchors !== undefined && !space.anchors.has(anchor)) continue;
-      out.push({ anchor, shares: shares(provider), providers: [provider.uuid] });
-    }
+    const shares = Object.entries(group.resources).map(([resourceClass, amount]) => ({
+      provider,
+      resourceClass,
+      amount,
+    }));
+    out.push({ anchor, shares, providers: [provider.uuid] });
   }
   return out;
 }
 
-/** For one class: by anchor, the providers that could give the amount to that anchor's tree. */
-function suppliersByAnchor(
+/** For one class: the providers that could give the amount to the tree rooted at `anchor`. */
+function suppliers(
   group: RequestGroup,
   resourceClass: string,
   amount: number,
-  treeRoot: string | undefined,
+  anchor: string,
   space: SearchSpace,
-): Map<string, ProviderRecord[]> {
+): ProviderRecord[] {
   const memberOf = group.memberOf ?? [];
   const notMemberOf = group.notMemberOf ?? [];
-  const aggregatesOf = (uuid: string) => space.byUuid.get(uuid)?.aggregates ?? [];
-  const out = new Map<string, ProviderRecord[]>();
-  const add = (provider: ProviderRecord, anchor: string) => {
-    if (space.anchors !== undefined && !space.anchors.has(anchor)) return;
-    if (
-      memberOf.length > 0 &&
-      !inAggregates(provider.aggregates, memberOf) &&
-      !inAggregates(aggregatesOf(anchor), memberOf)
-    )
-      return;
-    if (intersects(provider.aggregates, notMemberOf) || intersects(aggregatesOf(anchor), notMemberOf)) return;
-    const list = out.get(anchor) ?? [];
-    if (!list.includes(provider)) list.push(provider);
-    out.set(anchor, list);
-  };
-  for (const provider of space.ordered) {
-    if (treeRoot !== undefined && provider.rootUuid !== treeRoot) continue;
-    if (!canProvide(provider, space.usage.get(provider.uuid) ?? {}, { [resourceClass]: amount })) continue;
-    add(provider, provider.rootUuid);
-    // A sharing provider lends to other trees only outside `in_tree` and when it is in the aggregates itself.
-    if (treeRoot === undefined && isSharing(provider) && inAggregates(provider.aggregates, memberOf))
-      for (const anchor of space.sharedWith(provider)) add(provider, anchor);
-  }
-  return out;
+  const anchorAggregates = space.byUuid.get(anchor)?.aggregates ?? [];
+  // `member_of` holds for the provider or the tree's root; `!member_of` for neither.
+  const inGroupAggregates = (provider: ProviderRecord) =>
+    (memberOf.length === 0 ||
+      inAggregates(provider.aggregates, memberOf) ||
+      inAggregates(anchorAggregates, memberOf)) &&
+    !intersects(provider.aggregates, notMemberOf) &&
+    !intersects(anchorAggregates, notMemberOf);
+  // A sharing provider lends outside `in_tree` only, and when it is in the aggregates itself.
+  const lenders =
+    group.inTree === undefined
+      ? space.lenders(anchor).filter((p) => inAggregates(p.aggregates, memberOf))
+      : [];
+  return [...space.tree(anchor), ...lenders].filter(
+    (provider) =>
+      inGroupAggregates(provider) &&
+      canProvide(provider, space.usage.get(provider.uuid) ?? {}, { [resourceClass]: amount }),
+  );
 }
 
 /** Every combination picking one entry of each list. */
@@ -150,41 +143,40 @@ function* product<T>(lists: readonly (readonly T[])[]): Generator<T[]> {
   for (const head of first) for (const tail of product(rest)) yield [head, ...tail];
 }
 
-/** The unsuffixed group: classes spread over a tree and the sharing providers of its aggregates. */
-function treeChoices(group: RequestGroup, space: SearchSpace): GroupChoice[] {
+/** The unsuffixed group for the tree rooted at `anchor`: classes spread over the tree and its lenders. */
+function treeChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
   const treeRoot = treeRootOf(group, space);
-  if (treeRoot === null) return [];
+  if (treeRoot === null || (treeRoot !== undefined && treeRoot !== anchor)) return [];
   const classes = Object.entries(group.resources);
-  const perClass = classes.map(([resourceClass, amount]) =>
-    suppliersByAnchor(group, resourceClass, amount, treeRoot, space),
-  );
-  const first = perClass[0];
-  if (first === undefined) return [];
+  const lists: ProviderRecord[][] = [];
+  for (const [resourceClass, amount] of classes) {
+    const list = suppliers(group, resourceClass, amount, anchor, space);
+    if (list.length === 0) return [];
+    lists.push(list);
+  }
   const out: GroupChoice[] = [];
   const required = group.required ?? [];
   const forbidden = group.forbidden ?? [];
-  for (const anchor of first.keys()) {
-    const lists = perClass.map((byAnchor) => byAnchor.get(anchor) ?? []);
-    if (lists.some((list) => list.length === 0)) continue;
-    for (const picked of product(lists)) {
-      const used = [...new Set(picked)];
-      if (used.some((p) => intersects(p.traits, forbidden))) continue;
-      const traits = used.flatMap((p) => p.traits);
-      if (!required.every((anyOf) => intersects(traits, anyOf))) continue;
-      out.push({
-        anchor,
-        shares: picked.map((provider, index) => {
-          const [resourceClass, amount] = classes[index] as [string, number];
-          return { provider, resourceClass, amount };
-        }),
-        providers: used.map((p) => p.uuid),
-      });
-    }
+  for (const picked of product(lists)) {
+    const used = [...new Set(picked)];
+    if (used.some((p) => intersects(p.traits, forbidden))) continue;
+    const traits = used.flatMap((p) => p.traits);
+    if (!required.every((anyOf) => intersects(traits, anyOf))) continue;
+    out.push({
+      anchor,
+      shares: picked.map((provider, index) => {
+        const [resourceClass, amount] = classes[index] as [string, number];
+        return { provider, resourceClass, amount };
+      }),
+      providers: used.map((p) => p.uuid),
+    });
   }
   return out;
 }
 
-/** Every way `group` alone can be satisfied now. */
-export function groupChoices(group: RequestGroup, space: SearchSpace): GroupChoice[] {
-  return group.suffix === "" ? treeChoices(group, space) : singleProviderChoices(group, space);
+/** Every way `group` alone can be satisfied now for the tree rooted at `anchor`. */
+export function groupChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
+  return group.suffix === ""
+    ? treeChoices(group, anchor, space)
+    : singleProviderChoices(group, anchor, space);
 }

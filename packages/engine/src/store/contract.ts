@@ -411,7 +411,11 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.consumers.claim([consumer("cn", 6)]);
         const moved = (cnGeneration: number, numaTotal: number) => ({
           inventories: [
-            { provider: "cn", expectedGeneration: cnGeneration, inventories: {} },
+            {
+              provider: "cn",
+              expectedGeneration: cnGeneration,
+              inventories: {} as Record<string, InventoryRecord>,
+            },
             {
               provider: "numa",
               expectedGeneration: numa.generation,
