@@ -20,7 +20,7 @@ import type { Connection, Database } from "../connection/open-connection.js";
 import { consumerAllocations, consumers, providers } from "../schema/index.js";
 import { reshapeInSqlite } from "./sqlite-reshape.js";
 
-export async function loadConsumers(db: Database, where: SQL | undefined): Promise<ConsumerRecord[]> {
+async function loadConsumers(db: Database, where: SQL | undefined): Promise<ConsumerRecord[]> {
   const heads = await db.select().from(consumers).where(where).orderBy(asc(consumers.createdAt));
   if (heads.length === 0) return [];
   const rows = await db
@@ -56,7 +56,7 @@ export async function loadConsumers(db: Database, where: SQL | undefined): Promi
   }));
 }
 
-export async function usedSums(
+async function usedSums(
   db: Database,
   names: readonly string[] | undefined,
 ): Promise<Map<string, Record<string, number>>> {

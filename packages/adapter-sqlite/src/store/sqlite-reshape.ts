@@ -13,24 +13,66 @@ import {
   type ReshapeWrite,
   reshapeProvidersToRead,
 } from "@berth/engine";
-import { eq, inArray } from "drizzle-orm";
-import type { Connection } from "../connection/open-connection.js";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import type { Connection, Database } from "../connection/open-connection.js";
 import { consumerAllocations, consumers, providers } from "../schema/index.js";
 import { appendChanges } from "./feed-writes.js";
-import { loadConsumers, usedSums } from "./sqlite-consumers.js";
+
+/** The written consumers as stored now, with their allocation rows. */
+async function currentConsumers(
+  db: Database,
+  uuids: readonly string[],
+): Promise<Map<string, ConsumerRecord>> {
+  const out = new Map<string, ConsumerRecord>();
+  for (const head of await db
+    .select()
+    .from(consumers)
+    .where(inArray(consumers.uuid, [...uuids])))
+    out.set(head.uuid, { ...head, allocations: [] });
+  if (out.size === 0) return out;
+  const rows = await db
+    .select()
+    .from(consumerAllocations)
+    .where(inArray(consumerAllocations.consumerUuid, [...out.keys()]))
+    .orderBy(asc(consumerAllocations.position));
+  for (const row of rows)
+    out.get(row.consumerUuid)?.allocations.push({
+      member: row.providerUuid,
+      resourceClass: row.resourceClass,
+      ledger: "used",
+      amount: row.amount,
+    });
+  return out;
+}
+
+/** What the consumers hold on each named provider, by class. */
+async function usedOn(db: Database, names: readonly string[]): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>();
+  const sums = await db
+    .select({
+      provider: consumerAllocations.providerUuid,
+      resourceClass: consumerAllocations.resourceClass,
+      amount: sql<number>`sum(${consumerAllocations.amount})`,
+    })
+    .from(consumerAllocations)
+    .where(inArray(consumerAllocations.providerUuid, [...names]))
+    .groupBy(consumerAllocations.providerUuid, consumerAllocations.resourceClass);
+  for (const { provider, resourceClass, amount } of sums)
+    if (Number(amount) !== 0)
+      out.set(provider, { ...(out.get(provider) ?? {}), [resourceClass]: Number(amount) });
+  return out;
+}
 
 export function reshapeInSqlite(connection: Connection, change: ReshapeWrite): Promise<ConsumerRecord[]> {
   return connection.write(
     async (db, raw) => {
       const uuids = change.writes.map((w) => w.record.uuid);
-      const current = new Map(
-        (await loadConsumers(db, inArray(consumers.uuid, uuids))).map((c) => [c.uuid, c]),
-      );
+      const current = await currentConsumers(db, uuids);
       const names = reshapeProvidersToRead(change, current);
       const rows = new Map<string, ReshapeProviderRows>();
       if (names.length > 0) {
         const found = await db.select().from(providers).where(inArray(providers.uuid, names));
-        const used = await usedSums(db, names);
+        const used = await usedOn(db, names);
         for (const p of found)
           rows.set(p.uuid, {
             inventories: p.inventories,
