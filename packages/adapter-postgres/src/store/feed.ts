@@ -15,6 +15,8 @@ import type { Pools } from "../connection/pools.js";
 import { cursorOf, parseCursor } from "./feed-cursor.js";
 
 export const FEED_CHANNEL = "berth_changes";
+/** Notified in the same transaction as any change to `api_tokens` (rare: token create, edit, revoke). */
+export const TOKENS_CHANNEL = "berth_tokens";
 
 /** How long entries are kept; a reader whose last read is older re-hydrates. */
 export const DEFAULT_FEED_RETENTION_MS = 15 * 60_000;
@@ -64,6 +66,7 @@ export class FeedListener {
   #retryMs = 100;
   #retryTimer: NodeJS.Timeout | undefined;
   readonly #watchers = new Set<() => void>();
+  readonly #tokenWatchers = new Set<() => void>();
   #notifying = false;
   #notifyQueued = false;
 
@@ -92,6 +95,7 @@ export class FeedListener {
       if (this.#client !== client) return;
       this.#client = undefined;
       this.#live = false;
+      this.tokensChanged();
       if (error !== undefined) this.onError(error);
       client.end().catch(() => undefined);
       this.scheduleReconnect();
@@ -99,13 +103,14 @@ export class FeedListener {
     client.on("error", (error) => lost(error));
     client.on("end", () => lost());
     client.on("notification", (message) => {
+      if (message.channel === TOKENS_CHANNEL) return this.tokensChanged();
       if (message.processId === this.#backendPid) return;
       this.wakeAll();
     });
     this.#client = client;
     try {
       await client.connect();
-      await client.query(`LISTEN ${FEED_CHANNEL}`);
+      await client.query(`LISTEN ${FEED_CHANNEL}; LISTEN ${TOKENS_CHANNEL}`);
       // Our own NOTIFYs come back from this backend: they wake no one here.
       this.#backendPid = (client as unknown as { processID: number }).processID;
       if (this.#client !== client) return;
@@ -113,6 +118,7 @@ export class FeedListener {
       this.#retryMs = 100;
       // Whatever was committed while we were not listening: read it now.
       this.wakeAll();
+      this.tokensChanged();
     } catch (error) {
       lost(error instanceof Error ? error : new Error(String(error)));
     }
@@ -131,6 +137,19 @@ export class FeedListener {
 
   private wakeAll(): void {
     for (const wake of this.#watchers) wake();
+  }
+
+  private tokensChanged(): void {
+    for (const changed of this.#tokenWatchers) changed();
+  }
+
+  /**
+   * `changed` is called when any server changed `api_tokens`, and whenever
+   * the connection is lost or comes back (a notification may have been
+   * missed meanwhile). While `live` is false, nothing is told.
+   */
+  watchTokens(changed: () => void): void {
+    this.#tokenWatchers.add(changed);
   }
 
   watch(wake: () => void): FeedWatch {
