@@ -110,7 +110,9 @@ export class FeedListener {
     this.#client = client;
     try {
       await client.connect();
-      await client.query(`LISTEN ${FEED_CHANNEL}; LISTEN ${TOKENS_CHANNEL}`);
+      // This connection only LISTENs and NOTIFYs: a notification is a wake-up, its commit need not
+      // wait for the disk (a NOTIFY takes a transaction id, so its commit would otherwise be fsynced).
+      await client.query(`SET synchronous_commit = off; LISTEN ${FEED_CHANNEL}; LISTEN ${TOKENS_CHANNEL}`);
       // Our own NOTIFYs come back from this backend: they wake no one here.
       this.#backendPid = (client as unknown as { processID: number }).processID;
       if (this.#client !== client) return;
@@ -171,9 +173,9 @@ export class FeedListener {
     const client = this.#client;
     if (client === undefined || !this.#live) return;
     this.#notifying = true;
-    // A notification is only a wake-up: no need to wait for its commit to reach the disk.
+    // One statement on a connection whose commits do not wait for the disk (see connect()).
     client
-      .query(`BEGIN; SET LOCAL synchronous_commit = off; NOTIFY ${FEED_CHANNEL}; COMMIT`)
+      .query(`NOTIFY ${FEED_CHANNEL}`)
       .catch(() => undefined)
       .finally(() => {
         this.#notifying = false;
