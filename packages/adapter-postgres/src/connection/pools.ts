@@ -101,8 +101,10 @@ function prepared(text: string, values: unknown[]): pg.QueryConfig {
  * together with the first statement and COMMIT together with `finalRun`'s,
  * so a claim costs three round trips, not five. BEGIN's answer arrives
  * before the first statement's and is checked before that statement's
- * result is used; a first statement that ran although BEGIN failed ran on a
- * connection that is then discarded (it can only fail with the connection).
+ * result is used (drizzle's statements too), so a transaction whose BEGIN
+ * failed goes no further than its first statement (and BEGIN on an idle
+ * connection fails only with the connection, which fails that statement
+ * too).
  */
 class PipelinedTx implements Tx {
   #db: NodePgDatabase | undefined;
@@ -119,13 +121,19 @@ class PipelinedTx implements Tx {
   }
 
   get db(): NodePgDatabase {
-    this.#db ??= drizzle({ client: this.client });
+    if (this.#db === undefined) {
+      // drizzle's statements go through #send too, so the first of them also waits for BEGIN's answer.
+      const guarded: pg.PoolClient = Object.create(this.client);
+      guarded.query = ((config: pg.QueryConfig, values?: unknown[]) =>
+        this.#send(config, values)) as unknown as pg.PoolClient["query"];
+      this.#db = drizzle({ client: guarded });
+    }
     return this.#db;
   }
 
-  async #send(config: pg.QueryConfig | string): Promise<pg.QueryResult> {
+  async #send(config: pg.QueryConfig | string, values?: unknown[]): Promise<pg.QueryResult> {
     if (this.committed) throw new Error("a statement after the transaction's final statement");
-    const result = this.client.query(config);
+    const result = this.client.query(config, values);
     const begin = this.#begin;
     if (begin !== undefined) {
       this.#begin = undefined;
