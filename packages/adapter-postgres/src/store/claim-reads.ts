@@ -15,12 +15,14 @@ import {
   claimReads,
   type InstanceRecord,
   type Ledger,
+  memberProviderUuid,
   nameKey,
   newRecordsOf,
   type ProjectTotals,
   type ProviderRows,
   projectTotalsToRead,
   providersToRead,
+  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
@@ -152,7 +154,11 @@ export async function readProjectTotals(
   return totals;
 }
 
-/** Locks the named members' rows (in name order), then reads their inventories and usage. */
+/**
+ * Locks the named members' rows (in name order), then reads their
+ * inventories and usage ("used" with their root providers' Placement
+ * consumers: one ledger, engine `sharedLedgerRows`).
+ */
 export async function lockProviders(
   tx: Tx,
   names: readonly string[],
@@ -172,12 +178,27 @@ export async function lockProviders(
                                                       allocation_ratio))
                      FROM inventories WHERE member_id = m.id), '[]'),
            coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
-                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]')))::text AS state
-         FROM members AS m WHERE m.id = ANY($1::bigint[])`,
-        [locked.map((member) => member.id)],
+                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
+           coalesce((SELECT json_agg(json_build_array(resource_class, amount)) FROM
+                       (SELECT resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
+                        WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]')
+           ))::text AS state
+         FROM members AS m JOIN unnest($1::text[], $2::text[]) AS w(name, uuid) ON w.name = m.name
+         WHERE m.id = ANY($3::bigint[])`,
+        [
+          locked.map((member) => member.name),
+          locked.map((member) => memberProviderUuid(member.name)),
+          locked.map((member) => member.id),
+        ],
       );
-      const members = JSON.parse(row?.state ?? "[]") as [number, string, InventoryTuple[], UsageTuple[]][];
-      for (const [id, name, inventoryRows, usageRows] of members) {
+      const members = JSON.parse(row?.state ?? "[]") as [
+        number,
+        string,
+        InventoryTuple[],
+        UsageTuple[],
+        [string, number][],
+      ][];
+      for (const [id, name, inventoryRows, usageRows, consumerRows] of members) {
         memberIds.set(name, id);
         const provider = {
           inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -203,7 +224,16 @@ export async function lockProviders(
           };
         }
         for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-        providers.set(name, provider);
+        // One ledger: the member's root provider's Placement consumers count too.
+        providers.set(
+          name,
+          sharedLedgerRows(
+            provider,
+            Object.fromEntries(
+              consumerRows.map(([resourceClass, amount]) => [resourceClass, Number(amount)]),
+            ),
+          ),
+        );
       }
     }
   }

@@ -3,7 +3,10 @@
  * `consumer_allocations` rows. `claim` reads the consumers and the
  * providers' inventories and used sums inside one write transaction
  * (BEGIN IMMEDIATE), calls the engine's `checkConsumerClaim` and writes
- * what it returns, so concurrent processes can never overcommit.
+ * what it returns, so concurrent processes can never overcommit. A
+ * member's root provider is read as the member (engine `sharedLedgerRows`):
+ * its inventories, its instances and its consumers, one ledger. The claim
+ * appends a change-feed entry so other servers' models follow.
  */
 import {
   type AllocationRow,
@@ -11,12 +14,16 @@ import {
   type ConsumerTable,
   type ConsumerWrite,
   checkConsumerClaim,
+  consumerClaimEntry,
   consumerProvidersToRead,
+  isMemberRoot,
   type ProviderRows,
 } from "@berth/engine";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Connection, Database } from "../connection/open-connection.js";
 import { consumerAllocations, consumers, providers } from "../schema/index.js";
+import { readProviders } from "./claim-reads.js";
+import { appendChanges } from "./feed-writes.js";
 
 async function loadConsumers(db: Database, where: SQL | undefined): Promise<ConsumerRecord[]> {
   const heads = await db.select().from(consumers).where(where).orderBy(asc(consumers.createdAt));
@@ -108,29 +115,42 @@ export class SqliteConsumers implements ConsumerTable {
   claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]> {
     return this.connection
       .write(
-        async (db) => {
+        async (db, raw) => {
           const uuids = writes.map((w) => w.record.uuid);
           const current = new Map(
             (await loadConsumers(db, inArray(consumers.uuid, uuids))).map((c) => [c.uuid, c]),
           );
           const names = consumerProvidersToRead(writes, current);
           const rows = new Map<string, ProviderRows>();
+          /** Member root providers among them, by uuid: the member's name. */
+          const memberRoots = new Map<string, string>();
           if (names.length > 0) {
             const found = await db.select().from(providers).where(inArray(providers.uuid, names));
             const used = await usedSums(db, names);
-            for (const p of found)
+            for (const p of found) {
+              if (isMemberRoot(p.uuid, p.name)) memberRoots.set(p.uuid, p.name);
               rows.set(p.uuid, { inventories: p.inventories, used: used.get(p.uuid) ?? {}, forthcoming: {} });
+            }
+            // One ledger: a member's root provider has the member's inventories and instances.
+            const members = (await readProviders(raw, [...memberRoots.values()])).rows;
+            for (const [uuid, name] of memberRoots) {
+              const member = members.get(name);
+              if (member !== undefined) rows.set(uuid, member);
+            }
           }
           const checked = checkConsumerClaim(
             writes,
             { consumers: current, providers: rows },
             new Date().toISOString(),
           );
-          if (checked.providersChanged.length > 0)
-            await db
-              .update(providers)
-              .set({ generation: sql`${providers.generation} + 1` })
-              .where(inArray(providers.uuid, checked.providersChanged));
+          const bumped =
+            checked.providersChanged.length === 0
+              ? []
+              : await db
+                  .update(providers)
+                  .set({ generation: sql`${providers.generation} + 1` })
+                  .where(inArray(providers.uuid, checked.providersChanged))
+                  .returning({ uuid: providers.uuid, generation: providers.generation });
           // Every written consumer's rows are replaced (delete cascades to its allocations).
           await db.delete(consumers).where(inArray(consumers.uuid, uuids));
           for (const record of checked.stored) {
@@ -147,6 +167,13 @@ export class SqliteConsumers implements ConsumerTable {
                 })),
               );
           }
+          await appendChanges(raw, [
+            consumerClaimEntry(
+              checked,
+              (uuid) => memberRoots.get(uuid),
+              bumped.map((row) => [row.uuid, row.generation] as const),
+            ),
+          ]);
           return checked.stored;
         },
         { claim: true },

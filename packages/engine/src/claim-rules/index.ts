@@ -45,4 +45,11 @@ export {
   providersToRead,
 } from "./reads.js";
 export { type ClaimRows, nameKey, type ProviderRows } from "./rows.js";
+export {
+  isMemberRoot,
+  memberProviderUuid,
+  nameBasedUuid,
+  sharedLedgerRows,
+  withConsumersUsed,
+} from "./shared-ledger.js";
 export { addToLedger, type UsageChange } from "./usage-after.js";
