@@ -18,6 +18,10 @@ export {
 export * from "./failures.js";
 export {
   type CheckReport,
+  type ConsumerSumRow,
+  consumerLedgerViolations,
+  type MemberClassRow,
+  membersOfConsumerRows,
   overCapacity,
   projectUsageMismatch,
   usageMismatch,
