@@ -140,6 +140,19 @@ export class Providers {
     return allocationCandidates(providers, usage, request);
   }
 
+  /**
+   * Root providers created through Placement that are not members, with
+   * what their classes hold: the LXD API lists them among the members, with
+   * a status saying so (they never heartbeat, so LXD placements never pick
+   * them; Placement clients allocate on them).
+   */
+  async placementRoots(): Promise<{ provider: ProviderRecord; used: Readonly<Record<string, number>> }[]> {
+    const { providers, usage } = await this.view();
+    return providers
+      .filter((p) => p.parentUuid === null && this.memberOf(p) === undefined)
+      .map((provider) => ({ provider, used: usage.get(provider.uuid) ?? {} }));
+  }
+
   /** What each provider's classes hold: its consumers' allocations (and a member's instances). */
   async usage(): Promise<ProviderUsage> {
     return (await this.view()).usage;
