@@ -43,7 +43,7 @@ try {
   const missing = process.argv.includes("--no-reference") ? "--no-reference" : referenceMissing();
   if (missing === undefined) {
     reference = await startReference(join(dir, "reference"));
-    services.push(new PlacementClient("real Placement 8.0.0", reference.url, "admin"));
+    services.push(new PlacementClient("real Placement 8.0.0", reference.url, "admin", false));
   } else {
     log(`real Placement not measured: ${missing}`);
     details.referenceMissing = missing;

@@ -8,7 +8,7 @@
 import { Agent, request as httpRequest } from "node:http";
 
 export class PlacementClient {
-  private readonly agent = new Agent({ keepAlive: true });
+  private readonly agent: Agent;
 
   constructor(
     /** What the table calls it. */
@@ -16,7 +16,11 @@ export class PlacementClient {
     /** The service root, e.g. http://127.0.0.1:8443/placement. */
     private readonly base: string,
     private readonly token: string,
-  ) {}
+    /** Keep connections open between requests (uWSGI's --http-socket closes them after each answer). */
+    keepAlive = true,
+  ) {
+    this.agent = new Agent({ keepAlive });
+  }
 
   call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
