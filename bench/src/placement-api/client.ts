@@ -5,7 +5,8 @@
  * kept-alive node:http connections (fetch's own client cost would count
  * against the server in a latency sample).
  */
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
+import { requestText } from "../server/http-text.js";
 
 export class PlacementClient {
   private readonly agent: Agent;
@@ -22,34 +23,15 @@ export class PlacementClient {
     this.agent = new Agent({ keepAlive });
   }
 
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string | number> = {
-      "x-auth-token": this.token,
-      accept: "application/json",
-      "openstack-api-version": "placement 1.39",
-    };
-    if (payload !== undefined) {
-      headers["content-type"] = "application/json";
-      headers["content-length"] = Buffer.byteLength(payload);
-    }
-    return new Promise((resolve, reject) => {
-      const request = httpRequest(
-        `${this.base}${path}`,
-        { method, headers, agent: this.agent },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("error", reject);
-          response.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            resolve({ status: response.statusCode ?? 0, json: text === "" ? undefined : JSON.parse(text) });
-          });
-        },
-      );
-      request.on("error", reject);
-      request.end(payload);
-    });
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    const { status, text } = await requestText(
+      this.agent,
+      `${this.base}${path}`,
+      method,
+      { "x-auth-token": this.token, accept: "application/json", "openstack-api-version": "placement 1.39" },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
+    return { status, json: text === "" ? undefined : JSON.parse(text) };
   }
 
   /** The call, which must answer one of `expect`. */

@@ -8,6 +8,7 @@ import {
   type ConsumerSumRow,
   consumerLedgerViolations,
   type MemberClassRow,
+  memberClassRowOf,
   membersOfConsumerRows,
   type Violation,
 } from "@berth/engine";
@@ -62,20 +63,16 @@ export async function consumerViolations(tx: Tx, reported: readonly Violation[])
              GROUP BY m.id, m.name, x.resource_class, i.total, i.reserved, i.allocation_ratio, i.grandfathered_usage`,
             [names],
           )
-        ).map((row) => ({
-          member: row.member,
-          resourceClass: row.resource_class,
-          instances: Number(row.instances),
-          ...(row.total === null
-            ? {}
-            : {
-                inventory: {
-                  total: Number(row.total),
-                  reserved: Number(row.reserved),
-                  allocationRatio: Number(row.allocation_ratio),
-                  grandfathered: Number(row.grandfathered),
-                },
-              }),
-        }));
+        ).map((row) =>
+          memberClassRowOf({
+            member: row.member,
+            resourceClass: row.resource_class,
+            instances: row.instances,
+            total: row.total,
+            reserved: row.reserved,
+            allocationRatio: row.allocation_ratio,
+            grandfathered: row.grandfathered,
+          }),
+        );
   return consumerLedgerViolations(sums, members, reported);
 }

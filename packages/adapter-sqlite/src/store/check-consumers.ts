@@ -8,6 +8,7 @@ import {
   type ConsumerSumRow,
   consumerLedgerViolations,
   type MemberClassRow,
+  memberClassRowOf,
   membersOfConsumerRows,
   type Violation,
 } from "@berth/engine";
@@ -52,20 +53,16 @@ export async function consumerViolations(db: Database, reported: readonly Violat
             LEFT JOIN inventories AS i ON i.member_id = m.id AND i.resource_class = x.resource_class
             WHERE m.name IN (SELECT value FROM json_each(${jsonParameter(names)}))
             GROUP BY m.id, x.resource_class`)) ?? []
-        ).map((row) => ({
-          member: String(row.member),
-          resourceClass: String(row.resourceClass),
-          instances: Number(row.instances),
-          ...(row.total === null
-            ? {}
-            : {
-                inventory: {
-                  total: Number(row.total),
-                  reserved: Number(row.reserved),
-                  allocationRatio: Number(row.allocationRatio),
-                  grandfathered: Number(row.grandfathered),
-                },
-              }),
-        }));
+        ).map((row) =>
+          memberClassRowOf({
+            member: String(row.member),
+            resourceClass: String(row.resourceClass),
+            instances: row.instances,
+            total: row.total,
+            reserved: row.reserved,
+            allocationRatio: row.allocationRatio,
+            grandfathered: row.grandfathered,
+          }),
+        );
   return consumerLedgerViolations(sums, members, reported);
 }

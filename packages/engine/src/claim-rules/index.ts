@@ -21,6 +21,7 @@ export {
   type ConsumerSumRow,
   consumerLedgerViolations,
   type MemberClassRow,
+  memberClassRowOf,
   membersOfConsumerRows,
   overCapacity,
   projectUsageMismatch,

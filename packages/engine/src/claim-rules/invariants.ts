@@ -95,6 +95,31 @@ export interface MemberClassRow {
   inventory?: Pick<Inventory, "total" | "reserved" | "allocationRatio"> & { grandfathered: number };
 }
 
+/** A member's class as a store's aggregate reads it (numbers as the driver gives them; no inventory: null total). */
+export function memberClassRowOf(row: {
+  member: string;
+  resourceClass: string;
+  instances: unknown;
+  total: unknown;
+  reserved: unknown;
+  allocationRatio: unknown;
+  grandfathered: unknown;
+}): MemberClassRow {
+  const out: MemberClassRow = {
+    member: row.member,
+    resourceClass: row.resourceClass,
+    instances: Number(row.instances),
+  };
+  if (row.total !== null && row.total !== undefined)
+    out.inventory = {
+      total: Number(row.total),
+      reserved: Number(row.reserved),
+      allocationRatio: Number(row.allocationRatio),
+      grandfathered: Number(row.grandfathered),
+    };
+  return out;
+}
+
 /** The members whose root providers the consumer sums name: the stores read their classes. */
 export function membersOfConsumerRows(rows: readonly ConsumerSumRow[]): string[] {
   const names = new Set<string>();
