@@ -21,7 +21,7 @@ import {
 } from "@berth/engine";
 import type { Inventory } from "@berth/resources";
 import type { Pools, Tx } from "../connection/pools.js";
-import { lockProviders } from "./claim-reads.js";
+import { lockMembers, readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 
 interface ConsumerRow {
@@ -151,7 +151,7 @@ export class PostgresConsumers implements ConsumerTable {
         // One ledger: a member's root provider has the member's inventories and instances. Its
         // member row is locked as an instance claim locks it (after the providers, in name
         // order), so the two kinds of claim on one member take turns.
-        const members = (await lockProviders(tx, [...memberRoots.values()])).providers;
+        const members = (await readProviders(tx, await lockMembers(tx, [...memberRoots.values()]))).providers;
         for (const [uuid, name] of memberRoots) {
           const member = members.get(name);
           if (member !== undefined) rows.set(uuid, member);
