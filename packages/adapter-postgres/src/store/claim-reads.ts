@@ -15,12 +15,14 @@ import {
   claimReads,
   type InstanceRecord,
   type Ledger,
+  memberProviderUuid,
   nameKey,
   newRecordsOf,
   type ProjectTotals,
   type ProviderRows,
   projectTotalsToRead,
   providersToRead,
+  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
@@ -182,7 +184,24 @@ export async function readProjectTotals(
   return totals;
 }
 
-/** The inventories and usage of members locked by `lookUpAndLockMembers` (a statement after the locks). */
+/**
+ * Locks the named members' rows, in name order (`FOR NO KEY UPDATE`, as a
+ * claim's lookup does), for a Placement consumer claim on their root
+ * providers: the two kinds of claim on one member then take turns.
+ */
+export async function lockMembers(tx: Tx, names: readonly string[]): Promise<LockedMember[]> {
+  if (names.length === 0) return [];
+  return tx.rows<LockedMember>(
+    "SELECT id, name FROM members WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE",
+    [[...new Set(names)]],
+  );
+}
+
+/**
+ * The inventories and usage of members locked by `lookUpAndLockMembers` or
+ * `lockMembers` (a statement after the locks): "used" counts their root
+ * providers' Placement consumers too (one ledger, engine `sharedLedgerRows`).
+ */
 export async function readProviders(
   tx: Tx,
   locked: readonly LockedMember[],
@@ -196,12 +215,22 @@ export async function readProviders(
                                                   allocation_ratio))
                  FROM inventories WHERE member_id = m.id), '[]'),
        coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
-                 FROM usage WHERE member_id = m.id AND amount <> 0), '[]')))::text AS state
-     FROM members AS m WHERE m.id = ANY($1::bigint[])`,
-    [locked.map((member) => member.id)],
+                 FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
+       coalesce((SELECT json_agg(json_build_array(resource_class, amount)) FROM
+                   (SELECT resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
+                    WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]')
+       ))::text AS state
+     FROM members AS m JOIN unnest($1::bigint[], $2::text[]) AS w(id, uuid) ON w.id = m.id`,
+    [locked.map((member) => member.id), locked.map((member) => memberProviderUuid(member.name))],
   );
-  const members = JSON.parse(row?.state ?? "[]") as [number, string, InventoryTuple[], UsageTuple[]][];
-  for (const [id, name, inventoryRows, usageRows] of members) {
+  const members = JSON.parse(row?.state ?? "[]") as [
+    number,
+    string,
+    InventoryTuple[],
+    UsageTuple[],
+    [string, number][],
+  ][];
+  for (const [id, name, inventoryRows, usageRows, consumerRows] of members) {
     memberIds.set(name, id);
     const provider = {
       inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -211,7 +240,14 @@ export async function readProviders(
     for (const [resourceClass, total, reserved, minUnit, maxUnit, stepSize, allocationRatio] of inventoryRows)
       provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-    providers.set(name, provider);
+    // One ledger: the member's root provider's Placement consumers count too.
+    providers.set(
+      name,
+      sharedLedgerRows(
+        provider,
+        Object.fromEntries(consumerRows.map(([resourceClass, amount]) => [resourceClass, Number(amount)])),
+      ),
+    );
   }
   return { providers, memberIds };
 }

@@ -6,6 +6,7 @@
  * in-use refusals, and aggregate snapshots.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError } from "../errors.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
@@ -475,6 +476,77 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.resourceClasses.delete({ name: "CUSTOM_FPGA" });
         await store.traits.delete({ name: "CUSTOM_FAST" });
         expect(await store.traits.list()).toEqual([]);
+      });
+    });
+
+    describe("one ledger: a member's root provider", () => {
+      const consumerOn = (uuid: string, provider: string, vcpu: number) => ({
+        record: {
+          uuid,
+          projectId: "proj",
+          userId: "user",
+          consumerType: "INSTANCE",
+          allocations:
+            vcpu === 0
+              ? []
+              : [{ member: provider, resourceClass: "VCPU", ledger: "used" as const, amount: vcpu }],
+        },
+      });
+      const rootOf = (name: string): ProviderRecord => {
+        const uuid = memberProviderUuid(name);
+        return {
+          uuid,
+          name,
+          parentUuid: null,
+          rootUuid: uuid,
+          generation: 0,
+          inventories: {},
+          traits: [],
+          aggregates: [],
+          createdAt: "2026-01-01T00:00:00.000Z",
+          updatedAt: "2026-01-01T00:00:00.000Z",
+        };
+      };
+
+      it("refuses an instance the root's consumers leave no room for, and the reverse", async () => {
+        await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
+        const root = await store.providers.create(rootOf("m1"));
+        // The root's own (empty) inventories do not count: the member's do.
+        await store.consumers.claim([consumerOn("c1", root.uuid, 3)]);
+        const refused = await expectEngineError(
+          store.claim({ create: [newInstance("big", "m1", { VCPU: 2 })] }),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(refused)).toBe("capacity");
+        const placed = await store.claim({ create: [newInstance("small", "m1", { VCPU: 1 })] });
+        // The usage the engine's model is told counts both.
+        expect(placed.usage.find((u) => u.member === "m1")?.used).toEqual({ VCPU: 4 });
+        expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
+        expect((await store.snapshot()).usage.find((u) => u.member === "m1")?.used).toEqual({ VCPU: 4 });
+        expect((await store.snapshot()).consumerUsage).toEqual([[root.uuid, "VCPU", 3]]);
+        const over = await expectEngineError(
+          store.consumers.claim([consumerOn("c2", root.uuid, 1)]),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(over)).toBe("capacity");
+        await store.consumers.claim([consumerOn("c1", root.uuid, 0)]);
+        await store.consumers.claim([consumerOn("c2", root.uuid, 3)]);
+        expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
+      });
+
+      it("keeps other providers' consumers out of a member's ledger", async () => {
+        await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
+        // Named like the member but not its root (another uuid): its own inventories count.
+        await store.providers.create({
+          ...rootOf("m1"),
+          uuid: "other-uuid",
+          rootUuid: "other-uuid",
+          name: "x1",
+          inventories: { VCPU: inventory(8) },
+        });
+        await store.consumers.claim([consumerOn("c1", "other-uuid", 8)]);
+        await store.claim({ create: [newInstance("all", "m1", { VCPU: 4 })] });
+        expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
       });
     });
 

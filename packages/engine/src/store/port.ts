@@ -278,6 +278,12 @@ export interface StoreSnapshot {
   placementGroupCounts: PlacementGroupCountRow[];
   projectUsage: ProjectUsageRow[];
   /**
+   * What Placement consumers hold, per provider uuid and class (non-zero
+   * sums), for the engine's provider model (providers/provider-model.ts),
+   * taken with the rest (and `feedCursor`). Absent: none.
+   */
+  consumerUsage?: [provider: string, resourceClass: string, amount: number][];
+  /**
    * For stores with a change feed: the cursor of exactly this snapshot
    * (taken in the same transaction), where an engine hydrated from it starts
    * reading the feed.
