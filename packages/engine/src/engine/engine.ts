@@ -20,8 +20,9 @@ import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { defaultStack } from "../pipeline/stack/default-stack.js";
 import { Consumers } from "../providers/consumers.js";
 import { Providers } from "../providers/providers.js";
+import { inProcessRunner } from "../scriptlet/in-process-runner.js";
 import { createScriptletHost } from "../scriptlet/index.js";
-import type { ScriptletHost } from "../scriptlet/port.js";
+import type { ScriptletHost, ScriptletRunner } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
 import type { ConfigRecord, InstanceRecord } from "../store/records.js";
@@ -55,8 +56,15 @@ import {
 
 export interface EngineOptions {
   store: Store;
-  /** Defaults to the built-in Starlark host. */
+  /** Defaults to the built-in Starlark host; run on the event loop unless `scriptletRunner` is given. */
   scriptletHost?: ScriptletHost;
+  /**
+   * How scriptlets run. Default: `inProcessRunner(scriptletHost)`, on the
+   * caller's thread (no threads needed to embed the engine). berthd passes
+   * `createScriptletWorkerPool()`: runs in worker threads, off the event
+   * loop. The engine closes it on `close()`.
+   */
+  scriptletRunner?: ScriptletRunner;
   clock?: Clock;
   logger?: Logger;
   /** Claim attempts per placement when racing other writers (default 5). */
@@ -140,7 +148,7 @@ export class Engine {
       options.clock ?? systemClock,
       // Every log line (scriptlet log_* lines included) is also a logging event.
       events.teeLogger(options.logger ?? silentLogger),
-      options.scriptletHost ?? createScriptletHost(),
+      options.scriptletRunner ?? inProcessRunner(options.scriptletHost ?? createScriptletHost()),
       snapshot.config,
       stack,
       snapshot.feedCursor,
@@ -196,7 +204,7 @@ export class Engine {
     if (clash !== undefined) throw invalid(serverConfigErrorMessage(clash.key, clash.value, clash.reason));
     const scriptlet = patch[SCRIPTLET_KEY];
     if (scriptlet !== undefined && scriptlet !== null)
-      checkScriptletValue(this.runtime.scriptletHost, scriptlet);
+      await checkScriptletValue(this.runtime.scriptlets, scriptlet);
     const normalized: Record<string, string | null> = {};
     for (const [key, value] of Object.entries(patch)) normalized[key] = value === "" ? null : value;
     const next = await this.runtime.store.setConfig(normalized, expectedVersion);
@@ -213,8 +221,8 @@ export class Engine {
    * run (compile, top level, entry point signature), for editors that
    * check as the operator types.
    */
-  checkScriptlet(source: string): ScriptletProblem | undefined {
-    return scriptletProblem(this.runtime.scriptletHost, source);
+  checkScriptlet(source: string): Promise<ScriptletProblem | undefined> {
+    return scriptletProblem(this.runtime.scriptlets, source);
   }
 
   /** PUT semantics: the given values replace the whole config. */
@@ -338,6 +346,11 @@ export class Engine {
   /** Gives up the healer lease (call before closing the store): another server takes over at once. */
   standDown(): Promise<void> {
     return this.healerDuty.standDown();
+  }
+
+  /** Stops what the scriptlet runner started (worker threads); the store is the caller's to close. */
+  close(): Promise<void> {
+    return this.runtime.scriptlets.close();
   }
 
   inventories(name: string) {

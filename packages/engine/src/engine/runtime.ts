@@ -1,6 +1,6 @@
 /**
  * The shared state behind the Engine facade: the store, the model, the
- * placement stack, the clock, the logger, the scriptlet host and the server
+ * placement stack, the clock, the logger, the scriptlet runner and the server
  * configuration in force. The
  * configuration is re-read only when the store's config version moves, so
  * every process sharing a store picks up changes (e.g. a new scriptlet)
@@ -13,17 +13,20 @@ import { FeedSync } from "../feed/feed-sync.js";
 import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { PlacementStack } from "../pipeline/stack/stack.js";
-import type { ScriptletHost } from "../scriptlet/port.js";
+import type { ScriptletRunner } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
 import { EngineMetrics } from "./metrics.js";
 import { offlineThresholdAfterStalls } from "./own-stall.js";
+import { PlanLock } from "./plan-lock.js";
 import { trackOwnWrites } from "./store-sync.js";
 
 export class EngineRuntime {
   config: ConfigRecord;
   effective: EffectiveServerConfig;
   readonly metrics = new EngineMetrics();
+  /** Placement plans run one at a time (see plan-lock.ts). */
+  readonly planLock = new PlanLock();
   /** The store, with this engine's own writes tracked (see store-sync.ts). */
   readonly store: Store;
   /** For stores with a change feed: how this engine follows it (see feed/feed-sync.ts). */
@@ -34,7 +37,8 @@ export class EngineRuntime {
     readonly model: ClusterModel,
     readonly clock: Clock,
     readonly logger: Logger,
-    readonly scriptletHost: ScriptletHost,
+    /** Runs scriptlets: in this thread, or in worker threads (berthd). */
+    readonly scriptlets: ScriptletRunner,
     config: ConfigRecord,
     /** The filters and rankers every placement runs through (the model was built with its member signature). */
     readonly stack: PlacementStack,

@@ -1,0 +1,83 @@
+/**
+ * Messages between the pool (main thread) and a scriptlet worker. Plain
+ * structured-cloneable data; the cluster the scriptlet reads travels as a
+ * member mirror kept in step by identity (member-mirror.ts), and whatever
+ * the mirror does not hold is asked for synchronously over the `rpc` port
+ * (the worker blocks on a shared flag while the main thread answers).
+ */
+import type { MessagePort } from "node:worker_threads";
+import type {
+  ClusterMemberStateView,
+  ClusterMemberView,
+  InstancePlacementView,
+  InstanceResourcesView,
+  ResourcesView,
+  ScriptletLimits,
+  ScriptletLogLine,
+  ScriptletResult,
+} from "../port.js";
+
+/** What changed of one member since the worker last saw it (absent fields: unchanged). */
+export interface MemberUpdate {
+  slot: number;
+  name?: string;
+  view?: ClusterMemberView;
+  state?: ClusterMemberStateView;
+  resources?: ResourcesView;
+}
+
+export interface RunMessage {
+  type: "run";
+  id: number;
+  version: number | null;
+  source: string;
+  request: InstancePlacementView;
+  instanceResources: InstanceResourcesView;
+  limits: ScriptletLimits;
+  /** Mirror slots of the candidates, in order. */
+  candidates: Int32Array;
+  updates: MemberUpdate[];
+  /** The mirror holds the candidates' resources too (the scriptlet can call get_cluster_member_resources). */
+  withResources: boolean;
+}
+
+export interface ValidateMessage {
+  type: "validate";
+  id: number;
+  source: string;
+  limits?: ScriptletLimits;
+}
+
+export type ToWorker = RunMessage | ValidateMessage;
+
+/** An error thrown by the host, rebuilt as an EngineError on the main thread. */
+export interface ThrownError {
+  kind: string;
+  message: string;
+  details?: unknown;
+}
+
+export type FromWorker =
+  | { type: "log"; id: number; line: ScriptletLogLine }
+  | { type: "result"; id: number; result: ScriptletResult }
+  | { type: "validated"; id: number }
+  | { type: "thrown"; id: number; error: ThrownError };
+
+/** A builtin's read the mirror cannot answer, asked of the main thread. */
+export type RpcRequest =
+  | { method: "memberState"; name: string }
+  | { method: "memberResources"; name: string }
+  | { method: "instances"; filter: { project?: string; location?: string } }
+  | { method: "instancesCount"; filter: { project?: string; location?: string; pending: boolean } }
+  | { method: "clusterMembers"; group?: string }
+  | { method: "project"; name: string };
+
+export type RpcReply = { ok: true; value: unknown } | { ok: false; error: ThrownError };
+
+/** What a worker is started with. */
+export interface WorkerSetup {
+  rpc: MessagePort;
+  /** Int32Array over it: [0] is 1 once the main thread has posted a reply. */
+  flag: SharedArrayBuffer;
+  logBudget?: number;
+}
