@@ -36,6 +36,7 @@ import { expandInstances, type InstanceExpansion } from "./instance-expansion.js
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
 import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
 import type { EngineMetricsSnapshot, PlacementOperation } from "./metrics.js";
+import { awakeSilenceMs } from "./own-stall.js";
 import {
   type BulkOrder,
   type BulkOutcome,
@@ -84,7 +85,7 @@ export interface TickReport {
    * only caught up (the other lists are empty).
    */
   role: "healer" | "standby";
-  /** This tick came much later than due: the engine itself was stalled, and silence is counted from now. */
+  /** The engine itself was stalled since the last tick (longer than a tick period, at least 1 s); that time is not counted against members. */
   stalled: boolean;
   /** Members without a heartbeat within `cluster.offline_threshold`. */
   offline: string[];
@@ -125,7 +126,11 @@ export class Engine {
     readonly events: EngineEvents,
     tickPeriodMs: number | undefined,
   ) {
-    this.healerDuty = new HealerDuty(runtime.store, tickPeriodMs === undefined ? {} : { tickPeriodMs });
+    this.healerDuty = new HealerDuty(runtime.store, tickPeriodMs === undefined ? {} : { tickPeriodMs }, () =>
+      runtime.nowMs(),
+    );
+    // The clock's measure of stalls wins; without one, the engine's late ticks are the measure.
+    runtime.stalls ??= this.healerDuty.tickStalls;
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
     this.providers = new Providers(runtime);
@@ -300,20 +305,26 @@ export class Engine {
   async tick(): Promise<TickReport> {
     const runtime = this.runtime;
     const duty = this.healerDuty;
-    const stalled = duty.observeTick(runtime.nowMs());
-    if (stalled) runtime.logger.log("warn", "this server was stalled: counting member silence from now");
+    const sinceLastTick = duty.observeTick(runtime.nowMs());
+    const stalledMs = runtime.stalls?.stalledMsWithin(sinceLastTick) ?? 0;
+    const stalled = stalledMs > duty.stallSlackMs();
+    if (stalled)
+      runtime.logger.log("warn", "this server was stalled: that time is not counted against members", {
+        stalledMs,
+      });
     await runtime.sync();
     // Membership changed in another process: re-hydrate (aggregates) so counts and usage come along.
     if ((await syncMemberHeartbeats(runtime)) === "membership-changed") await this.refresh();
     const report: TickReport = { role: "standby", stalled, offline: [], healed: [], healingFailed: [] };
     if (!(await duty.claimDuty())) return report;
     report.role = "healer";
-    const { nowMs, offlineThresholdMs } = runtime.timing();
+    const nowMs = runtime.nowMs();
+    const offlineMs = runtime.effective.offlineThresholdSeconds * 1000;
     const healingMs = runtime.effective.healingThresholdSeconds * 1000;
     for (const member of runtime.model.allMembers()) {
-      // Silence while this engine was stalled is not the member's: count from the end of the stall.
-      const silentFor = nowMs - duty.silentSince(member.heartbeatMs);
-      if (member.isOnline(nowMs, offlineThresholdMs) || silentFor <= offlineThresholdMs) {
+      // Silence while this engine could not run (or before it started) is not the member's (own-stall.ts).
+      const silentFor = awakeSilenceMs(duty.silenceMs(member.heartbeatMs, nowMs), runtime.stalls);
+      if (silentFor <= offlineMs) {
         if (this.knownOffline.delete(member.name))
           runtime.logger.log("info", "member back online", { member: member.name });
         continue;

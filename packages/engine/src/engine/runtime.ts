@@ -17,7 +17,7 @@ import type { ScriptletRunner } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
 import { EngineMetrics } from "./metrics.js";
-import { offlineThresholdAfterStalls } from "./own-stall.js";
+import { clockStalls, offlineThresholdAfterStalls, type StallSource } from "./own-stall.js";
 import { PlanLock } from "./plan-lock.js";
 import { trackOwnWrites } from "./store-sync.js";
 
@@ -25,6 +25,11 @@ export class EngineRuntime {
   config: ConfigRecord;
   effective: EffectiveServerConfig;
   readonly metrics = new EngineMetrics();
+  /**
+   * How long this process itself could not run lately (own-stall.ts): the
+   * clock's measure, else the engine's late ticks; undefined: no measure.
+   */
+  stalls: StallSource | undefined;
   /** Placement plans run one at a time (see plan-lock.ts). */
   readonly planLock = new PlanLock();
   /** The store, with this engine's own writes tracked (see store-sync.ts). */
@@ -45,6 +50,7 @@ export class EngineRuntime {
     feedCursor?: string,
   ) {
     this.config = config;
+    this.stalls = clockStalls(this.clock);
     this.effective = effectiveServerConfig(config.values);
     this.feedSync =
       rawStore.feed !== undefined && feedCursor !== undefined
@@ -153,7 +159,7 @@ export class EngineRuntime {
 
   /** `cluster.offline_threshold`, stretched by the process's own recent stalls (own-stall.ts). */
   offlineThresholdMs(): number {
-    return offlineThresholdAfterStalls(this.effective.offlineThresholdSeconds * 1000, this.clock);
+    return offlineThresholdAfterStalls(this.effective.offlineThresholdSeconds * 1000, this.stalls);
   }
 
   timing(): { nowMs: number; offlineThresholdMs: number } {
