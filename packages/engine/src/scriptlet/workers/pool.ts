@@ -106,7 +106,7 @@ class PoolWorker {
 }
 
 export interface ScriptletWorkerPool extends ScriptletRunner {
-  /** Workers replaced so far (deadline overruns, deaths). */
+  /** Workers replaced after a failure so far (deadline overruns, deaths). */
   readonly replaced: number;
 }
 
@@ -118,6 +118,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
   let nextId = 1;
   let replaced = 0;
   let closed = false;
+  let largestHeapMb = 0;
 
   function spawn(index: number, heapMb: number): PoolWorker {
     const pw = new PoolWorker(heapMb, options.logBudget);
@@ -132,15 +133,17 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     return pw;
   }
 
-  function retire(index: number, pw: PoolWorker, reason: string): void {
+  /** Stops a worker; `failure` says why when it failed (counted and reported), undefined when it is only outgrown. */
+  function retire(index: number, pw: PoolWorker, failure: string | undefined): void {
     if (pw.retired) return;
     pw.retired = true;
     if (pw.timer !== undefined) clearTimeout(pw.timer);
     pw.rpc.close();
     void pw.worker.terminate();
     if (workers[index] === pw) workers[index] = undefined;
+    if (failure === undefined) return;
     replaced++;
-    options.onReplaced?.(reason);
+    options.onReplaced?.(failure);
   }
 
   function onMessage(index: number, pw: PoolWorker, message: FromWorker): void {
@@ -151,7 +154,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
       forwardLog(job, message.line);
       return;
     }
-    finish(index, pw);
+    finish(pw);
     if (message.type === "result") job.settle({ result: message.result });
     else if (message.type === "validated") job.settle({});
     else job.settle({ error: rebuilt(message.error) });
@@ -175,12 +178,11 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
   }
 
   /** A job's worker is free again. */
-  function finish(index: number, pw: PoolWorker): void {
+  function finish(pw: PoolWorker): void {
     if (pw.timer !== undefined) clearTimeout(pw.timer);
     pw.timer = undefined;
     pw.job = undefined;
     pw.worker.unref();
-    void index;
     pump();
   }
 
@@ -208,9 +210,11 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
       queue.shift();
       let pw = workers[index];
       if (pw === undefined || pw.heapMb < job.heapMb) {
-        if (pw !== undefined)
-          retire(index, pw, `scriptlet worker restarted with a larger heap (${job.heapMb} MiB)`);
-        pw = spawn(index, job.heapMb);
+        // A bigger budget than this worker was started for (a config change): a fresh worker, and
+        // never a smaller one again, so runs and validations do not take turns restarting it.
+        if (pw !== undefined) retire(index, pw, undefined);
+        largestHeapMb = Math.max(largestHeapMb, job.heapMb);
+        pw = spawn(index, largestHeapMb);
       }
       dispatch(index, pw, job);
     }
@@ -247,7 +251,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
       );
     } catch (error) {
       // Not cloneable (a host bug): this run fails, the worker stays.
-      finish(index, pw);
+      finish(pw);
       job.settle({ error });
     }
   }
