@@ -13,6 +13,7 @@ import { distribution } from "../measure/stats.js";
 import { Berthd } from "../server/berthd.js";
 import { smallCluster } from "./cluster.js";
 import { recordFigures, sized } from "./figures.js";
+import { startProber } from "./prober.js";
 
 /** Per-run deadline of the runaway scriptlet; a probe that waited for a run would take about this long. */
 const TIMEOUT_MS = 3_000;
@@ -30,29 +31,6 @@ const cluster = await smallCluster("scriptlet-workers", 10, {
   MEMORY_MB: { total: 262144 },
 });
 afterAll(() => cluster.cleanup());
-
-/** `GET /1.0` every PROBE_EVERY_MS until stopped: latencies and non-200 answers. */
-function startProber(server: Berthd) {
-  let running = true;
-  const latencies: number[] = [];
-  const failures: number[] = [];
-  const done = (async () => {
-    while (running) {
-      const started = performance.now();
-      const { status } = await server.request("GET", "/1.0");
-      latencies.push(performance.now() - started);
-      if (status !== 200) failures.push(status);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await done;
-      return { latencies, failures };
-    },
-  };
-}
 
 describe("scriptlets in worker threads", () => {
   it("keep GET /1.0 prompt during a runaway storm, and a worker killed by its heap limit leaves berthd alive", async () => {
@@ -74,7 +52,7 @@ describe("scriptlets in worker threads", () => {
 
       // The storm: every create runs a scriptlet that only its deadline stops.
       expect((await set(RUNAWAY_SCRIPTLET)).status).toBe(200);
-      const prober = startProber(server);
+      const prober = startProber(server, "/1.0", PROBE_EVERY_MS);
       let running = true;
       const statuses: Record<number, number> = {};
       const clients = Array.from({ length: STORM_CLIENTS }, async (_, c) => {
@@ -98,7 +76,7 @@ describe("scriptlets in worker threads", () => {
 
       // The kill rounds: the bomb stays under every Starlark cap and the budget; the heap limit stops it.
       expect((await set(LIST_OF_LISTS_BOMB_SCRIPTLET)).status).toBe(200);
-      const killProber = startProber(server);
+      const killProber = startProber(server, "/1.0", PROBE_EVERY_MS);
       const errors = new Set<string>();
       for (let round = 0; round < KILL_ROUNDS; round++) {
         const { status, json } = await server.request("POST", "/1.0/instances", { name: `bomb${round}` });

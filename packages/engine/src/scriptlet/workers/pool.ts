@@ -15,7 +15,7 @@
  * than a worker was started with gets a fresh worker.
  */
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { EngineError, type EngineErrorKind } from "../../errors.js";
+import { EngineError } from "../../errors.js";
 import { VALIDATION_LIMITS } from "../host.js";
 import { failedToRun } from "../messages.js";
 import { needsMemberResources } from "../needs.js";
@@ -29,7 +29,15 @@ import type {
 } from "../port.js";
 import { workerEntry } from "./entry.js";
 import { MirrorSender } from "./member-mirror.js";
-import type { FromWorker, RpcReply, RpcRequest, ThrownError, ToWorker, WorkerSetup } from "./protocol.js";
+import {
+  type FromWorker,
+  fromThrown,
+  type RpcReply,
+  type RpcRequest,
+  type ToWorker,
+  toThrown,
+  type WorkerSetup,
+} from "./protocol.js";
 
 export interface ScriptletPoolOptions {
   /** Worker threads (default 2): placements run one at a time, dry runs and checks beside them. */
@@ -157,7 +165,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     finish(pw);
     if (message.type === "result") job.settle({ result: message.result });
     else if (message.type === "validated") job.settle({});
-    else job.settle({ error: rebuilt(message.error) });
+    else job.settle({ error: fromThrown(message.error) });
   }
 
   function onDeath(index: number, pw: PoolWorker, cause: string): void {
@@ -194,7 +202,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
       if (cluster === undefined) throw new EngineError("internal", "Scriptlet worker asked outside a run");
       reply = { ok: true, value: read(cluster, request) };
     } catch (error) {
-      reply = { ok: false, error: thrownOf(error) };
+      reply = { ok: false, error: toThrown(error) };
     }
     if (pw.retired) return;
     pw.rpc.postMessage(reply);
@@ -386,18 +394,4 @@ function read(cluster: ScriptletCall["cluster"], request: RpcRequest): unknown {
     case "project":
       return cluster.project(request.name);
   }
-}
-
-function thrownOf(error: unknown): ThrownError {
-  if (error instanceof EngineError)
-    return { kind: error.kind, message: error.message, details: error.details };
-  return { kind: "internal", message: error instanceof Error ? error.message : String(error) };
-}
-
-function rebuilt(error: ThrownError): EngineError {
-  return new EngineError(
-    error.kind as EngineErrorKind,
-    error.message,
-    error.details as Record<string, unknown>,
-  );
 }

@@ -6,6 +6,7 @@
  * (the worker blocks on a shared flag while the main thread answers).
  */
 import type { MessagePort } from "node:worker_threads";
+import { EngineError, type EngineErrorKind } from "../../errors.js";
 import type {
   ClusterMemberStateView,
   ClusterMemberView,
@@ -50,11 +51,27 @@ export interface ValidateMessage {
 
 export type ToWorker = RunMessage | ValidateMessage;
 
-/** An error thrown by the host, rebuilt as an EngineError on the main thread. */
+/** An error thrown on one side, rebuilt as an EngineError on the other. */
 export interface ThrownError {
   kind: string;
   message: string;
   details?: unknown;
+}
+
+/** An error as it crosses threads: an EngineError keeps its kind and details, anything else is internal. */
+export function toThrown(error: unknown): ThrownError {
+  if (error instanceof EngineError)
+    return { kind: error.kind, message: error.message, details: error.details };
+  return { kind: "internal", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The EngineError a ThrownError stands for. */
+export function fromThrown(error: ThrownError): EngineError {
+  return new EngineError(
+    error.kind as EngineErrorKind,
+    error.message,
+    error.details as Record<string, unknown> | undefined,
+  );
 }
 
 export type FromWorker =

@@ -11,14 +11,15 @@ import { EngineError } from "../../errors.js";
 import { createScriptletHost } from "../host.js";
 import type { ScriptletCall, ScriptletClusterView } from "../port.js";
 import { MirrorReceiver } from "./member-mirror.js";
-import type {
-  FromWorker,
-  RpcReply,
-  RpcRequest,
-  RunMessage,
-  ThrownError,
-  ToWorker,
-  WorkerSetup,
+import {
+  type FromWorker,
+  fromThrown,
+  type RpcReply,
+  type RpcRequest,
+  type RunMessage,
+  type ToWorker,
+  toThrown,
+  type WorkerSetup,
 } from "./protocol.js";
 
 const setup = workerData as WorkerSetup;
@@ -40,12 +41,7 @@ function ask(request: RpcRequest): unknown {
   if (received === undefined)
     throw new EngineError("internal", "Scriptlet worker: no answer from the main thread");
   const reply = received.message as RpcReply;
-  if (!reply.ok)
-    throw new EngineError(
-      reply.error.kind as EngineError["kind"],
-      reply.error.message,
-      reply.error.details as Record<string, unknown> | undefined,
-    );
+  if (!reply.ok) throw fromThrown(reply.error);
   return reply.value;
 }
 
@@ -67,12 +63,6 @@ function clusterView(): ScriptletClusterView {
       ) as ReturnType<ScriptletClusterView["clusterMembers"]>,
     project: (name) => ask({ method: "project", name }) as ReturnType<ScriptletClusterView["project"]>,
   };
-}
-
-function thrown(error: unknown): ThrownError {
-  if (error instanceof EngineError)
-    return { kind: error.kind, message: error.message, details: error.details };
-  return { kind: "internal", message: error instanceof Error ? error.message : String(error) };
 }
 
 function run(message: RunMessage): void {
@@ -102,6 +92,6 @@ port.on("message", (message: ToWorker) => {
       post({ type: "validated", id: message.id });
     }
   } catch (error) {
-    post({ type: "thrown", id: message.id, error: thrown(error) });
+    post({ type: "thrown", id: message.id, error: toThrown(error) });
   }
 });
