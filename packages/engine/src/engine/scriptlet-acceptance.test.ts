@@ -71,9 +71,10 @@ function sysinfo(freeRamMiB: number) {
   };
 }
 
-const pools: ScriptletRunner[] = [];
+/** One pool for the whole worker pass (a worker's start-up takes seconds on a loaded machine). */
+let pool: ScriptletRunner | undefined;
 afterAll(async () => {
-  for (const pool of pools) await pool.close();
+  await pool?.close();
 });
 
 describe.each([
@@ -83,8 +84,7 @@ describe.each([
   /** The fixture's engine, its scriptlets run in a worker pool when this pass says so. */
   const testCluster = () => {
     if (!inWorkers) return fixtureCluster();
-    const pool = createScriptletWorkerPool({ size: 1 });
-    pools.push(pool);
+    pool ??= createScriptletWorkerPool({ size: 1 });
     return fixtureCluster({ scriptletRunner: pool });
   };
 

@@ -57,6 +57,8 @@ const DEADLINE_EXCEEDED = "Starlark computation cancelled: deadline exceeded";
 const MIB = 1024 * 1024;
 /** Heap beyond twice the allocation budget: the host, the compiled programs, the member mirror. */
 const HEAP_HEADROOM_MB = 128;
+/** How long a new worker may take to load its code, however loaded the machine. */
+const STARTUP_MS = 60_000;
 
 export function heapLimitMb(limits: ScriptletLimits): number {
   return Math.ceil((2 * limits.maxAllocBytes) / MIB) + HEAP_HEADROOM_MB;
@@ -81,6 +83,10 @@ class PoolWorker {
   readonly rpc: MessagePort;
   readonly flag: Int32Array;
   job: Job | undefined;
+  /** The worker has loaded its code (posted "ready"). */
+  ready = false;
+  /** Bounds the start-up: a worker that never gets ready is replaced. */
+  startup: NodeJS.Timeout | undefined;
   timer: NodeJS.Timeout | undefined;
   /** Terminated on purpose or dead: its events no longer matter. */
   retired = false;
@@ -135,6 +141,11 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     pw.worker.on("error", (error) => onDeath(index, pw, describeDeath(error, pw.heapMb)));
     pw.worker.on("exit", (code) => onDeath(index, pw, `its worker thread exited (code ${code})`));
     pw.rpc.on("message", (request: RpcRequest) => answer(pw, request));
+    pw.startup = setTimeout(
+      () => onDeath(index, pw, `it did not start within ${STARTUP_MS / 1000} s`),
+      STARTUP_MS,
+    );
+    pw.startup.unref();
     // The worker's own output (there should be none) is drained, not left to fill a buffer.
     pw.worker.stdout.resume();
     pw.worker.stderr.resume();
@@ -146,6 +157,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     if (pw.retired) return;
     pw.retired = true;
     if (pw.timer !== undefined) clearTimeout(pw.timer);
+    clearTimeout(pw.startup);
     pw.rpc.close();
     void pw.worker.terminate();
     if (workers[index] === pw) workers[index] = undefined;
@@ -156,6 +168,12 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
 
   function onMessage(index: number, pw: PoolWorker, message: FromWorker): void {
     const job = pw.job;
+    if (message.type === "ready") {
+      pw.ready = true;
+      clearTimeout(pw.startup);
+      if (!pw.retired && pw.job !== undefined) startWatchdog(index, pw, pw.job);
+      return;
+    }
     if (pw.retired || job === undefined || job.id !== message.id) return;
     if (message.type === "log") {
       job.logs.push(message.line);
@@ -251,7 +269,8 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
       message = { ...message, candidates, updates };
     }
     pw.worker.ref();
-    pw.timer = setTimeout(() => onOverrun(index, pw), job.timeoutMs + graceMs);
+    // A fresh worker's start-up (loading the engine, seconds on a loaded machine) is not the run's time.
+    if (pw.ready) startWatchdog(index, pw, job);
     try {
       pw.worker.postMessage(
         message,
@@ -262,6 +281,12 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
       finish(pw);
       job.settle({ error });
     }
+  }
+
+  /** Terminates the worker if the job is still running `graceMs` past its deadline. */
+  function startWatchdog(index: number, pw: PoolWorker, job: Job): void {
+    job.startedMs = performance.now();
+    pw.timer = setTimeout(() => onOverrun(index, pw), job.timeoutMs + graceMs);
   }
 
   function enqueue(job: Job): void {
@@ -338,6 +363,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
           const job = pw.job;
           pw.retired = true;
           if (pw.timer !== undefined) clearTimeout(pw.timer);
+          clearTimeout(pw.startup);
           pw.rpc.close();
           workers[index] = undefined;
           await pw.worker.terminate();

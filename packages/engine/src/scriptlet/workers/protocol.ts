@@ -75,6 +75,8 @@ export function fromThrown(error: ThrownError): EngineError {
 }
 
 export type FromWorker =
+  /** Loaded and listening: deadlines count from here, not from the thread's start-up. */
+  | { type: "ready" }
   | { type: "log"; id: number; line: ScriptletLogLine }
   | { type: "result"; id: number; result: ScriptletResult }
   | { type: "validated"; id: number }

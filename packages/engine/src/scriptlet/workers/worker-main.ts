@@ -84,6 +84,8 @@ function run(message: RunMessage): void {
   post({ type: "result", id, result });
 }
 
+post({ type: "ready" });
+
 port.on("message", (message: ToWorker) => {
   try {
     if (message.type === "run") run(message);
