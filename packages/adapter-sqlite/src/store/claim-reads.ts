@@ -11,11 +11,13 @@ import {
   claimReads,
   type InstanceRecord,
   type Ledger,
+  memberProviderUuid,
   nameKey,
   type ProjectTotals,
   type ProviderRows,
   projectTotalsToRead,
   providersToRead,
+  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
 import type { Database, RawSql } from "../connection/open-connection.js";
@@ -85,7 +87,10 @@ export async function lookUpExisting(
 type InventoryTuple = [string, number, number, number, number, number, number];
 type UsageTuple = [string, Ledger, number];
 
-/** The named members that exist: inventories and usage of both ledgers (non-zero), and their row ids. */
+/**
+ * The named members that exist: inventories and usage of both ledgers
+ * (non-zero; "used" with their root providers' consumers), and their row ids.
+ */
 export async function readProviders(
   raw: RawSql,
   names: readonly string[],
@@ -94,24 +99,29 @@ export async function readProviders(
   const ids = new Map<string, number>();
   if (names.length === 0) return { rows, ids };
   // One JSON document: the client's per-row, per-column result
-  // objects cost more than the lookups themselves on this hot path.
+  // objects cost more than the lookups themselves on this hot path. Each
+  // member comes with its root provider's consumer sums (one ledger).
   const [row] = await raw.rows(
     `SELECT json_group_array(json_array(m.id, m.name,
        (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
                                            allocation_ratio))
         FROM inventories WHERE member_id = m.id),
        (SELECT json_group_array(json_array(resource_class, ledger, amount))
-        FROM usage WHERE member_id = m.id AND amount != 0))) AS state
-     FROM members AS m WHERE m.name IN ${IN_JSON}`,
-    [jsonParameter(names)],
+        FROM usage WHERE member_id = m.id AND amount != 0),
+       (SELECT json_group_array(json_array(resource_class, amount)) FROM
+         (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
+          WHERE provider_uuid = wanted.value ->> 1 GROUP BY resource_class HAVING sum(amount) != 0)))) AS state
+     FROM json_each(?) AS wanted JOIN members AS m ON m.name = wanted.value ->> 0`,
+    [jsonParameter(names.map((name) => [name, memberProviderUuid(name)]))],
   );
   const members = JSON.parse(String(row?.state ?? "[]")) as [
     number,
     string,
     InventoryTuple[],
     UsageTuple[],
+    [string, number][],
   ][];
-  for (const [id, name, inventoryRows, usageRows] of members) {
+  for (const [id, name, inventoryRows, usageRows, consumerRows] of members) {
     ids.set(name, id);
     const provider = {
       inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -130,7 +140,8 @@ export async function readProviders(
       provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
     }
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-    rows.set(name, provider);
+    // One ledger: the member's root provider's Placement consumers count too.
+    rows.set(name, sharedLedgerRows(provider, Object.fromEntries(consumerRows)));
   }
   return { rows, ids };
 }
