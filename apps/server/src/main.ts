@@ -20,6 +20,8 @@ async function serve(argv: string[]): Promise<void> {
   const backend = await openBackend(options.db, logger, {
     database: options.database,
     tickPeriodMs: options.tickSeconds * 1000,
+    scriptletWorkers: options.scriptletWorkers,
+    ...(options.scriptletHeapMb === undefined ? {} : { scriptletHeapMb: options.scriptletHeapMb }),
   });
   const metrics = new ServerMetrics({
     processMetrics: true,

@@ -63,6 +63,18 @@ describe("berthd options", () => {
     expect(USAGE).toContain("Several servers on one PostgreSQL database");
   });
 
+  it("takes the scriptlet worker count (0: on the event loop) and a fixed worker heap", () => {
+    expect(parseDaemonOptions([], {})).toMatchObject({ scriptletWorkers: 2, scriptletHeapMb: undefined });
+    expect(parseDaemonOptions(["--scriptlet-workers", "0"], {}).scriptletWorkers).toBe(0);
+    expect(
+      parseDaemonOptions([], { BERTH_SCRIPTLET_WORKERS: "4", BERTH_SCRIPTLET_HEAP_MB: "96" }),
+    ).toMatchObject({ scriptletWorkers: 4, scriptletHeapMb: 96 });
+    expect(() => parseDaemonOptions(["--scriptlet-workers", "1.5"], {})).toThrow(
+      'Invalid --scriptlet-workers "1.5": expected a whole number from 0 to 64',
+    );
+    expect(() => parseDaemonOptions(["--scriptlet-heap-mb", "0"], {})).toThrow(/--scriptlet-heap-mb/);
+  });
+
   it("rejects bad values with a message naming the option", () => {
     expect(() => parseListen("localhost")).toThrow(UsageError);
     expect(() => parseListen("localhost")).toThrow(/--listen/);

@@ -28,6 +28,9 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
 }
 
+/** Placements run one at a time; a second worker serves dry runs and checks beside them. */
+export const DEFAULT_SCRIPTLET_WORKERS = 2;
+
 export interface DaemonOptions {
   db: string;
   database: DatabaseOptions;
@@ -46,6 +49,10 @@ export interface DaemonOptions {
   logLevel: string;
   /** How often the offline/healing task runs. */
   tickSeconds: number;
+  /** Worker threads that run placement scriptlets; 0 runs them on the event loop. */
+  scriptletWorkers: number;
+  /** Fixed heap limit of each scriptlet worker (MiB); undefined: derived from instances.placement.scriptlet.max_memory. */
+  scriptletHeapMb: number | undefined;
   demo: boolean;
   /** Placement's noauth2 convention on /placement; only with loopback listeners. */
   placementNoauth: boolean;
@@ -81,6 +88,13 @@ Options (environment variable in brackets):
   --body-memory BYTES  request-body bytes all requests may hold at once [BERTH_BODY_MEMORY] (default ${DEFAULT_BODY_MEMORY_BYTES})
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
+  --scriptlet-workers N
+                       worker threads running placement scriptlets off the event loop; 0 runs them on
+                       it (blocking every request while one runs) [BERTH_SCRIPTLET_WORKERS] (default ${DEFAULT_SCRIPTLET_WORKERS})
+  --scriptlet-heap-mb MIB
+                       heap limit of each scriptlet worker; a worker past it is replaced and only its
+                       placement fails [BERTH_SCRIPTLET_HEAP_MB] (default: twice
+                       instances.placement.scriptlet.max_memory plus 128)
   --demo               load a small sample cluster if the database is empty
   --placement-noauth   /placement accepts Placement's noauth2 tokens ("admin" is an admin);
                        refused unless the TCP listener is loopback [BERTH_PLACEMENT_NOAUTH=1]
@@ -117,6 +131,13 @@ function positiveNumber(flag: string, value: string): number {
   return n;
 }
 
+function workerCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 64)
+    throw new UsageError(`Invalid --scriptlet-workers "${value}": expected a whole number from 0 to 64`);
+  return n;
+}
+
 const LOG_LEVELS = new Set(["trace", "debug", "info", "warn", "error", "fatal", "silent"]);
 
 export function parseDaemonOptions(argv: string[], env: Env = process.env): DaemonOptions {
@@ -136,6 +157,8 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "body-memory": { type: "string" },
       "log-level": { type: "string" },
       tick: { type: "string" },
+      "scriptlet-workers": { type: "string" },
+      "scriptlet-heap-mb": { type: "string" },
       "db-pool": { type: "string" },
       "db-read-pool": { type: "string" },
       "db-lock-timeout": { type: "string" },
@@ -204,6 +227,15 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     ),
     logLevel,
     tickSeconds: positiveNumber("--tick", values.tick ?? env.BERTH_TICK ?? "5"),
+    scriptletWorkers: workerCount(
+      values["scriptlet-workers"] ?? env.BERTH_SCRIPTLET_WORKERS ?? String(DEFAULT_SCRIPTLET_WORKERS),
+    ),
+    scriptletHeapMb: ((value) =>
+      value === undefined || value === ""
+        ? undefined
+        : Math.floor(positiveNumber("--scriptlet-heap-mb", value)))(
+      values["scriptlet-heap-mb"] ?? env.BERTH_SCRIPTLET_HEAP_MB,
+    ),
     demo: values.demo === true,
     placementNoauth: values["placement-noauth"] === true || env.BERTH_PLACEMENT_NOAUTH === "1",
   };
