@@ -1,11 +1,12 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { connect } from "node:net";
+import { connect, type Server as NetServer } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import { answerClientErrorsWithEnvelope } from "./http/client-error.js";
+import { dualProtocolServer } from "./http/dual-protocol.js";
 import { tagListener } from "./http/listener.js";
 import type { ListenerKind, ServerEnv } from "./server-env.js";
 import { websocketsOf } from "./websockets.js";
@@ -16,7 +17,11 @@ export interface TlsFiles {
 }
 
 export interface ListenOptions {
-  /** `host:port` for TCP; port 0 picks a free one (tests). Omit to serve on the socket only. */
+  /**
+   * `host:port` for TCP; port 0 picks a free one (tests). Omit to serve on
+   * the socket only. With `tls` the port speaks HTTPS and plain HTTP alike
+   * (the first byte of a connection tells them apart).
+   */
   tcp?: { host: string; port: number; tls?: TlsFiles };
   /** Path of the Unix socket; omit to serve on TCP only. */
   socketPath?: string;
@@ -31,6 +36,8 @@ export interface ListenOptions {
 export interface RunningServer {
   /** The TCP address actually bound (useful with port 0), as a URL such as `http://127.0.0.1:8443`. */
   url: string | undefined;
+  /** The same address over HTTPS (`https://127.0.0.1:8443`) when the listener has a certificate. */
+  httpsUrl: string | undefined;
   socketPath: string | undefined;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
@@ -80,7 +87,10 @@ function createServerFor(
   return createAdaptorServer({ fetch }) as Server;
 }
 
-function listenOn(server: Server, target: { port: number; host: string } | string): Promise<void> {
+function listenOn(
+  server: Server | NetServer,
+  target: { port: number; host: string } | string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     server.once("error", onError);
@@ -121,9 +131,41 @@ function closeGracefully(server: Server, graceMs: number): Promise<void> {
   });
 }
 
+/** A listening server and, behind a dual-protocol port, the HTTP and HTTPS servers it hands connections to. */
+interface Listening {
+  server: Server | NetServer;
+  inner: Server[];
+}
+
+function closeListening({ server, inner }: Listening, graceMs: number): Promise<void> {
+  if (inner.length === 0) return closeGracefully(server as Server, graceMs);
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    const timer = setTimeout(() => {
+      for (const one of inner) one.closeAllConnections();
+    }, graceMs);
+    timer.unref();
+    // Drops their idle keep-alive connections; they never listened themselves, so the error is expected.
+    for (const one of inner) one.close(() => undefined);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** The TCP port: plain HTTP, or HTTP and HTTPS on one port when there is a certificate. */
+function tcpServer(app: Hono<ServerEnv>, tls: TlsFiles | undefined): Listening {
+  if (tls === undefined) return { server: adaptorFor(app, "tcp", undefined), inner: [] };
+  const plain = adaptorFor(app, "tcp", undefined);
+  const secure = adaptorFor(app, "tcp", tls);
+  return { server: dualProtocolServer(plain, secure), inner: [plain, secure] };
+}
+
 export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Promise<RunningServer> {
-  const servers: Server[] = [];
+  const servers: Listening[] = [];
   let url: string | undefined;
+  let httpsUrl: string | undefined;
   let socketPath: string | undefined;
   try {
     if (options.socketPath !== undefined) {
@@ -135,28 +177,32 @@ export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Prom
       chmodSync(socketPath, options.socketMode ?? 0o660);
       // -1 keeps the owner: only the group changes.
       if (options.socketGroup !== undefined) chownSync(socketPath, -1, options.socketGroup);
-      servers.push(server);
+      servers.push({ server, inner: [] });
     }
     if (options.tcp) {
-      const server = adaptorFor(app, "tcp", options.tcp.tls);
-      await listenOn(server, { host: options.tcp.host, port: options.tcp.port });
-      const address = server.address();
+      const tcp = tcpServer(app, options.tcp.tls);
+      await listenOn(tcp.server, { host: options.tcp.host, port: options.tcp.port });
+      // The servers behind the port track their connections (for a graceful stop) once "listening".
+      for (const one of tcp.inner) one.emit("listening");
+      servers.push(tcp);
+      const address = tcp.server.address();
       if (address && typeof address === "object") {
         const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-        url = `${options.tcp.tls ? "https" : "http"}://${host}:${address.port}`;
+        url = `http://${host}:${address.port}`;
+        if (options.tcp.tls) httpsUrl = `https://${host}:${address.port}`;
       }
-      servers.push(server);
     }
   } catch (err) {
-    await Promise.all(servers.map((s) => closeGracefully(s, 0)));
+    await Promise.all(servers.map((s) => closeListening(s, 0)));
     throw err;
   }
   const graceMs = options.shutdownGraceMs ?? 10_000;
   return {
     url,
+    httpsUrl,
     socketPath,
     close: async () => {
-      await Promise.all(servers.map((s) => closeGracefully(s, graceMs)));
+      await Promise.all(servers.map((s) => closeListening(s, graceMs)));
     },
   };
 }

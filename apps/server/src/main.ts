@@ -27,9 +27,9 @@ async function serve(argv: string[]): Promise<void> {
     engine: () => backend.engine.metrics(),
   });
   const consoleDir = defaultConsoleDir();
-  const { tls, trust } = await daemonTrust(options);
+  const { tls, trust } = await daemonTrust({ ...options, store: backend.trust });
   const app = createApp({
-    ...(trust !== undefined ? { trust } : {}),
+    trust,
     engine: backend.engine,
     ...(consoleDir !== undefined ? { consoleDir } : {}),
     tokens: backend.tokens,
@@ -51,15 +51,16 @@ async function serve(argv: string[]): Promise<void> {
     await backend.close();
     throw err;
   }
-  if (trust !== undefined && running.url !== undefined) trust.addresses = advertisedAddresses(running.url);
+  if (running.httpsUrl !== undefined) trust.addresses = advertisedAddresses(running.httpsUrl);
   const ticker = startTicker(() => backend.tick(), options.tickSeconds * 1000, logger);
   logger.info(
     {
       url: running.url,
+      ...(running.httpsUrl !== undefined ? { https_url: running.httpsUrl } : {}),
       socket: running.socketPath,
       db: redactedUrl(options.db),
       version: SERVER_VERSION,
-      ...(trust !== undefined ? { certificate_fingerprint: trust.serverFingerprint } : {}),
+      ...(tls !== undefined ? { certificate_fingerprint: trust.serverFingerprint } : {}),
     },
     "berthd listening",
   );

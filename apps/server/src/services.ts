@@ -3,6 +3,7 @@ import type { TokenStore } from "./auth/token-store.js";
 import type { EventHub } from "./events/event-hub.js";
 import type { BodyBudget } from "./http/body-budget.js";
 import type { Operations } from "./operations/operations.js";
+import type { Trust } from "./trust/trust.js";
 
 /** What route handlers work with: the engine does the thinking, berthd only translates. */
 export interface ServerServices {
@@ -18,4 +19,6 @@ export interface ServerServices {
   operations: Operations;
   /** The engine's events and the operations' changes in LXD's event format (`/1.0/events`). */
   events: EventHub;
+  /** Whom berthd trusts over HTTPS (certificates, pending trust tokens), in the database. */
+  trust: Trust;
 }

@@ -73,7 +73,7 @@ import { RejectionGroupSchema } from "./rejections.js";
 import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
 import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
 import { ScriptletCheckRequestSchema, ScriptletCheckResultSchema } from "./scriptlet-check.js";
-import { ServerPatchSchema, ServerPutSchema, ServerSchema } from "./server.js";
+import { ServerPatchSchema, ServerPutSchema, ServerSchema, ServerUntrustedSchema } from "./server.js";
 import { ServerConfigSchema } from "./server-config.js";
 import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
 
@@ -85,6 +85,7 @@ export const apiSchemas = {
   SyncResponse: SyncResponseSchema,
   ErrorResponse: ErrorResponseSchema,
   Server: ServerSchema,
+  ServerUntrusted: ServerUntrustedSchema,
   ServerPut: ServerPutSchema,
   ServerPatch: ServerPatchSchema,
   ServerConfig: ServerConfigSchema,

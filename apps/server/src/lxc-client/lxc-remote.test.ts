@@ -66,11 +66,11 @@ describeWithLxc("lxc remote tests")(
       const decoded = JSON.parse(Buffer.from(token, "base64").toString("utf8"));
       expect(decoded).toMatchObject({
         client_name: "alice",
-        fingerprint: server.trust?.serverFingerprint,
-        addresses: [new URL(server.url).host],
+        fingerprint: server.trust.serverFingerprint,
+        addresses: [new URL(server.httpsUrl ?? "").host],
       });
       await ok("alice-conf", ["remote", "add", "berth", token]);
-      expect(await ok("alice-conf", ["remote", "list", "-f", "csv"])).toContain(`berth,${server.url}`);
+      expect(await ok("alice-conf", ["remote", "list", "-f", "csv"])).toContain(`berth,${server.httpsUrl}`);
       const info = await ok("alice-conf", ["info", "berth:"]);
       expect(info).toContain("auth: trusted");
       expect(info).toContain("server_clustered: true");
@@ -109,13 +109,13 @@ describeWithLxc("lxc remote tests")(
         "remote",
         "add",
         "berth",
-        server.url,
+        server.httpsUrl ?? "",
         "--accept-certificate",
         "--password",
         token,
       ]);
       expect(await ok("bob-conf", ["info", "berth:"])).toContain("auth: trusted");
-      expect(server.trust?.certificates.list().map((c) => c.name)).toContain("bob");
+      expect((await server.trust.store.listCertificates()).map((c) => c.name)).toContain("bob");
     });
 
     it("a restricted certificate sees only its project and is refused elsewhere with LXD's text", async () => {
@@ -143,7 +143,8 @@ describeWithLxc("lxc remote tests")(
     });
 
     it("trust remove: the certificate is no longer trusted", async () => {
-      const fingerprint = server.trust?.certificates.list().find((c) => c.name === "once")?.fingerprint ?? "";
+      const fingerprint =
+        (await server.trust.store.listCertificates()).find((c) => c.name === "once")?.fingerprint ?? "";
       await ok("admin-conf", ["config", "trust", "remove", fingerprint.slice(0, 12)]);
       const info = await ok("stranger-conf", ["info", "berth:"]);
       expect(info).toContain("auth: untrusted");

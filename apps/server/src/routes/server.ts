@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { Server } from "@berth/api-types";
+import type { Server, ServerUntrusted } from "@berth/api-types";
 import { isAdmin, type Principal } from "../auth/principal.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
@@ -61,14 +61,10 @@ function clusterArchitectures(services: {
  * the console shows only what the caller may use.
  */
 function authUser(
-  principal: Principal,
+  principal: Exclude<Principal, { kind: "untrusted" }>,
 ): Pick<Server, "auth_user_name" | "auth_user_method" | "auth_user_projects"> {
   if (principal.kind === "local") {
     return { auth_user_name: "", auth_user_method: "unix", auth_user_projects: null };
-  }
-  // Not trusted yet: nobody, with no project (it may only read GET /1.0 and add itself).
-  if (principal.kind === "untrusted") {
-    return { auth_user_name: "", auth_user_method: "tls", auth_user_projects: [] };
   }
   return {
     auth_user_name: principal.name,
@@ -83,20 +79,32 @@ export const serverRoutes: RouteSpec[] = [
     method: "GET",
     path: "/1.0",
     operationId: "getServer",
-    summary: "Server info and config (config is shown to admins only)",
+    summary:
+      "Server info and config (config is shown to admins only); an untrusted HTTPS caller gets LXD's ServerUntrusted fields only",
     tag: "server",
     access: "any",
     readsModel: true,
     response: "Server",
     handle: async ({ services, principal }) => {
+      // An HTTPS client berthd does not trust yet (lxc remote add) sees what LXD shows it, nothing more.
+      if (principal.kind === "untrusted") {
+        const untrusted: ServerUntrusted = {
+          api_extensions: [...API_EXTENSIONS],
+          api_status: "stable",
+          api_version: "1.0",
+          auth: "untrusted",
+          public: false,
+          auth_methods: ["tls"],
+        };
+        return { metadata: untrusted };
+      }
       // A project-scoped token must not read server config (it holds the scriptlet, thresholds...).
       const config = isAdmin(principal) ? (await services.engine.getConfig()).values : {};
       const metadata: Server = {
         api_extensions: [...API_EXTENSIONS],
         api_status: "stable",
         api_version: "1.0",
-        // An HTTPS client berthd does not trust yet (lxc remote add) reads this before adding itself.
-        auth: principal.kind === "untrusted" ? "untrusted" : "trusted",
+        auth: "trusted",
         ...authUser(principal),
         public: false,
         config,

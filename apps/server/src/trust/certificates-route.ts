@@ -17,8 +17,9 @@ import { operationUrl } from "../operations/operations.js";
 import { asyncResponse } from "../routes/register.js";
 import type { ServerEnv } from "../server-env.js";
 import type { ServerServices } from "../services.js";
-import type { TrustedCertificate } from "./certificate-store.js";
+import { tokenOperation } from "./token-operations.js";
 import { type Trust, trustedCertificateOf } from "./trust.js";
+import type { TrustedCertificate } from "./trust-store.js";
 
 /** LXD `api.CertificatesPost`. */
 interface CertificatesPost {
@@ -87,12 +88,13 @@ function requireAdmin(c: Context<ServerEnv>): void {
   if (!isAdmin(c.get("principal"))) throw forbiddenHttp("not authorized");
 }
 
-function wire(certificate: TrustedCertificate) {
+/** LXD's `api.Certificate`. */
+function wire({ created_at: _, ...certificate }: TrustedCertificate) {
   return { ...certificate, description: "" };
 }
 
-function findOne(trust: Trust, prefix: string): TrustedCertificate {
-  const matches = trust.certificates.byPrefix(prefix);
+async function findOne(trust: Trust, prefix: string): Promise<TrustedCertificate> {
+  const matches = await trust.certificatesByPrefix(prefix);
   if (matches.length > 1) throw badRequest("More than one certificate matches");
   const found = matches[0];
   if (found === undefined) throw notFoundHttp("Certificate not found");
@@ -104,9 +106,9 @@ export function registerCertificatesRoutes(
   services: ServerServices,
   trust: Trust,
 ): void {
-  app.get("/1.0/certificates", (c) => {
+  app.get("/1.0/certificates", async (c) => {
     requireAdmin(c);
-    const all = trust.certificates.list();
+    const all = await trust.store.listCertificates();
     const metadata =
       parseRecursion(c.req.query("recursion")) > 0
         ? all.map(wire)
@@ -121,7 +123,7 @@ export function registerCertificatesRoutes(
     if (principal.kind === "untrusted") {
       const peer = principal.peerCertificate;
       const trusted =
-        peer !== undefined && post.password !== "" ? trust.redeem(post.password, peer.der) : undefined;
+        peer !== undefined && post.password !== "" ? await trust.redeem(post.password, peer.der) : undefined;
       if (trusted === undefined) {
         log.warn(
           { fingerprint: peer?.fingerprint },
@@ -138,21 +140,15 @@ export function registerCertificatesRoutes(
     requireAdmin(c);
     if (post.token) {
       if (post.name === "") throw badRequest("A certificate add token needs a client name");
-      const token = trust.createToken({
+      // A running operation of class "token" until a client redeems it (or it expires, or is revoked).
+      const token = await trust.createToken({
         name: post.name,
         restricted: post.restricted,
         projects: post.projects,
       });
-      const operation = services.operations.start("default", "Executing operation", null, {
-        request: { ...post, password: "" },
-        secret: token.secret,
-        fingerprint: trust.serverFingerprint,
-        addresses: trust.addresses,
-        expiresAt: new Date(token.expiresAt).toISOString(),
-      });
-      const finished = services.operations.finish(operation.id, {});
+      const operation = tokenOperation(token, trust, services.operations.location);
       log.info({ name: post.name, restricted: post.restricted }, "trust token created");
-      return c.json(asyncResponse(operationUrl(finished.id), finished), 202);
+      return c.json(asyncResponse(operationUrl(operation.id), operation), 202);
     }
     if (post.certificate === "")
       throw badRequest('No certificate given: send one in "certificate", or "token": true for an add token');
@@ -164,22 +160,20 @@ export function registerCertificatesRoutes(
       if (error instanceof HttpError) throw error;
       throw badRequest(`Invalid certificate: ${(error as Error).message}`);
     }
-    if (trust.certificates.byFingerprint(certificate.fingerprint) !== undefined)
-      throw new HttpError(409, "Certificate already in trust store");
-    trust.certificates.add(certificate);
+    await trust.store.addCertificate(certificate);
     log.info({ name: certificate.name, fingerprint: certificate.fingerprint }, "client certificate trusted");
     return c.json(syncResponse({}));
   });
 
-  app.get("/1.0/certificates/:fingerprint", (c) => {
+  app.get("/1.0/certificates/:fingerprint", async (c) => {
     requireAdmin(c);
-    return c.json(syncResponse(wire(findOne(trust, c.req.param("fingerprint")))));
+    return c.json(syncResponse(wire(await findOne(trust, c.req.param("fingerprint")))));
   });
 
-  app.delete("/1.0/certificates/:fingerprint", (c) => {
+  app.delete("/1.0/certificates/:fingerprint", async (c) => {
     requireAdmin(c);
-    const found = findOne(trust, c.req.param("fingerprint"));
-    trust.certificates.remove(found.fingerprint);
+    const found = await findOne(trust, c.req.param("fingerprint"));
+    await trust.store.removeCertificate(found.fingerprint);
     c.get("log").info(
       { name: found.name, fingerprint: found.fingerprint },
       "client certificate no longer trusted",
