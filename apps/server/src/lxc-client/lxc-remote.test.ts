@@ -149,7 +149,9 @@ describeWithLxc("lxc remote tests")(
       expect(listed).toMatch(new RegExp(`^carol,${carol},`, "m"));
       expect(listed).toMatch(new RegExp(`^dave,${dave},`, "m"));
       // What lxc asked for: the token operations of the default project.
-      expect(server.logs.some((l) => l.path === "/1.0/operations" && l.principal === "unix-socket")).toBe(true);
+      expect(server.logs.some((l) => l.path === "/1.0/operations" && l.principal === "unix-socket")).toBe(
+        true,
+      );
       await ok("admin-conf", ["config", "trust", "revoke-token", "carol"]);
       const after = await ok("admin-conf", ["config", "trust", "list-tokens", "-f", "csv"]);
       expect(after).not.toContain("carol");
