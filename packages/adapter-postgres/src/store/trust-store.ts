@@ -31,9 +31,11 @@ export interface TrustTokenRecord {
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
 const TOKEN_COLUMNS = "id, name, secret, restricted, projects, created_at, expires_at";
 
-async function insertCertificate(tx: Tx, record: TrustedCertificateRecord): Promise<void> {
-  await tx.run(
-    `INSERT INTO trusted_certificates (${CERTIFICATE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+/** Answers whether the row was inserted (false: the fingerprint is trusted already). */
+async function insertCertificate(tx: Tx, record: TrustedCertificateRecord): Promise<boolean> {
+  const inserted = await tx.run(
+    `INSERT INTO trusted_certificates (${CERTIFICATE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (fingerprint) DO NOTHING`,
     [
       record.fingerprint,
       record.name,
@@ -44,6 +46,7 @@ async function insertCertificate(tx: Tx, record: TrustedCertificateRecord): Prom
       record.created_at,
     ],
   );
+  return inserted > 0;
 }
 
 export class PostgresTrustStore {
@@ -64,13 +67,10 @@ export class PostgresTrustStore {
     return row;
   }
 
+  /** Two servers adding the same certificate at once: one adds it, the other gets the conflict. */
   addCertificate(record: TrustedCertificateRecord): Promise<void> {
     return this.pools.writeTx(async (tx) => {
-      const [taken] = await tx.rows("SELECT 1 FROM trusted_certificates WHERE fingerprint = $1", [
-        record.fingerprint,
-      ]);
-      if (taken !== undefined) throw conflict("Certificate already in trust store");
-      await insertCertificate(tx, record);
+      if (!(await insertCertificate(tx, record))) throw conflict("Certificate already in trust store");
     });
   }
 
