@@ -52,6 +52,8 @@ export interface AppOptions {
    * database's trust store; default: an empty one in memory, without HTTPS.
    */
   trust?: Trust;
+  /** See `ServerServices.applyServerConfig` (berthd: `core.https_address`). */
+  applyServerConfig?: ServerServices["applyServerConfig"];
 }
 
 /**
@@ -77,6 +79,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     operations,
     events: new EventHub(options.engine.events, operations, location),
     trust,
+    ...(options.applyServerConfig !== undefined ? { applyServerConfig: options.applyServerConfig } : {}),
   };
   const app = new Hono<ServerEnv>();
   const upgradeWebSocket = enableWebsockets(app);

@@ -39,6 +39,12 @@ export interface RunningServer {
   /** The same address over HTTPS (`https://127.0.0.1:8443`) when the listener has a certificate. */
   httpsUrl: string | undefined;
   socketPath: string | undefined;
+  /**
+   * Moves the TCP port to another address (`core.https_address`), or closes
+   * it (undefined). When the new address cannot be bound, the old one is
+   * opened again and the error thrown.
+   */
+  moveTcp(to: { host: string; port: number } | undefined): Promise<void>;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }
@@ -162,11 +168,35 @@ function tcpServer(app: Hono<ServerEnv>, tls: TlsFiles | undefined): Listening {
   return { server: dualProtocolServer(plain, secure), inner: [plain, secure] };
 }
 
+/** Opens the TCP port at `host:port`; answers it with its URLs. */
+async function openTcp(
+  app: Hono<ServerEnv>,
+  at: { host: string; port: number },
+  tls: TlsFiles | undefined,
+): Promise<{ listening: Listening; url: string; httpsUrl: string | undefined }> {
+  const tcp = tcpServer(app, tls);
+  await listenOn(tcp.server, at);
+  // The servers behind the port track their connections (for a graceful stop) once "listening".
+  for (const one of tcp.inner) one.emit("listening");
+  const address = tcp.server.address();
+  let host = at.host;
+  let port = at.port;
+  if (address && typeof address === "object") {
+    host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    port = address.port;
+  }
+  return {
+    listening: tcp,
+    url: `http://${host}:${port}`,
+    httpsUrl: tls ? `https://${host}:${port}` : undefined,
+  };
+}
+
 export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Promise<RunningServer> {
   const servers: Listening[] = [];
-  let url: string | undefined;
-  let httpsUrl: string | undefined;
+  let tcp: { listening: Listening; url: string; httpsUrl: string | undefined } | undefined;
   let socketPath: string | undefined;
+  const graceMs = options.shutdownGraceMs ?? 10_000;
   try {
     if (options.socketPath !== undefined) {
       socketPath = options.socketPath;
@@ -179,30 +209,43 @@ export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Prom
       if (options.socketGroup !== undefined) chownSync(socketPath, -1, options.socketGroup);
       servers.push({ server, inner: [] });
     }
-    if (options.tcp) {
-      const tcp = tcpServer(app, options.tcp.tls);
-      await listenOn(tcp.server, { host: options.tcp.host, port: options.tcp.port });
-      // The servers behind the port track their connections (for a graceful stop) once "listening".
-      for (const one of tcp.inner) one.emit("listening");
-      servers.push(tcp);
-      const address = tcp.server.address();
-      if (address && typeof address === "object") {
-        const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-        url = `http://${host}:${address.port}`;
-        if (options.tcp.tls) httpsUrl = `https://${host}:${address.port}`;
-      }
-    }
+    if (options.tcp) tcp = await openTcp(app, options.tcp, options.tcp.tls);
   } catch (err) {
     await Promise.all(servers.map((s) => closeListening(s, 0)));
     throw err;
   }
-  const graceMs = options.shutdownGraceMs ?? 10_000;
+  const tls = options.tcp?.tls;
   return {
-    url,
-    httpsUrl,
+    get url() {
+      return tcp?.url;
+    },
+    get httpsUrl() {
+      return tcp?.httpsUrl;
+    },
     socketPath,
+    moveTcp: async (to) => {
+      const old = tcp;
+      // The old port stops accepting first (the new address may be the same port on more
+      // addresses); its connections, the caller's own included, finish on their own.
+      const draining = old === undefined ? Promise.resolve() : closeListening(old.listening, graceMs);
+      tcp = undefined;
+      if (to === undefined) return draining;
+      try {
+        tcp = await openTcp(app, to, tls);
+      } catch (error) {
+        if (old !== undefined) {
+          const back = new URL(old.url);
+          tcp = await openTcp(
+            app,
+            { host: back.hostname.replace(/^\[|\]$/g, ""), port: Number(back.port) },
+            tls,
+          );
+        }
+        throw error;
+      }
+    },
     close: async () => {
-      await Promise.all(servers.map((s) => closeListening(s, graceMs)));
+      await Promise.all([...servers, ...(tcp ? [tcp.listening] : [])].map((s) => closeListening(s, graceMs)));
     },
   };
 }

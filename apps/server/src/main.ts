@@ -4,6 +4,7 @@ import { createApp } from "./app.js";
 import { defaultConsoleDir } from "./console/console-assets.js";
 import { consoleMessage, firstRunMessage } from "./daemon/bootstrap.js";
 import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
+import { HTTPS_ADDRESS_KEY, HttpsAddressFollower } from "./daemon/https-address.js";
 import { openBackend, openTokenAdmin } from "./daemon/open-backend.js";
 import { parseDaemonOptions, USAGE, UsageError } from "./daemon/options.js";
 import { startTicker } from "./daemon/ticker.js";
@@ -28,8 +29,14 @@ async function serve(argv: string[]): Promise<void> {
   });
   const consoleDir = defaultConsoleDir();
   const { tls, trust } = await daemonTrust({ ...options, store: backend.trust });
+  // Set once listening: `core.https_address` moves the TCP listener.
+  let follower: HttpsAddressFollower | undefined;
   const app = createApp({
     trust,
+    applyServerConfig: async (config) => {
+      const reason = await follower?.apply(config[HTTPS_ADDRESS_KEY]);
+      return reason === undefined ? undefined : { key: HTTPS_ADDRESS_KEY, reason };
+    },
     engine: backend.engine,
     ...(consoleDir !== undefined ? { consoleDir } : {}),
     tokens: backend.tokens,
@@ -51,8 +58,25 @@ async function serve(argv: string[]): Promise<void> {
     await backend.close();
     throw err;
   }
-  if (running.httpsUrl !== undefined) trust.addresses = advertisedAddresses(running.httpsUrl);
-  const ticker = startTicker(() => backend.tick(), options.tickSeconds * 1000, logger);
+  const advertise = () => {
+    trust.addresses = running.httpsUrl !== undefined ? advertisedAddresses(running.httpsUrl) : [];
+  };
+  advertise();
+  const https = new HttpsAddressFollower(running, options.listen, {
+    placementNoauth: options.placementNoauth,
+    logger,
+    moved: advertise,
+  });
+  follower = https;
+  await https.follow((await backend.engine.getConfig()).values);
+  const ticker = startTicker(
+    async () => {
+      await backend.tick();
+      await https.follow((await backend.engine.getConfig()).values);
+    },
+    options.tickSeconds * 1000,
+    logger,
+  );
   logger.info(
     {
       url: running.url,

@@ -19,6 +19,14 @@ export interface ServerServices {
   operations: Operations;
   /** The engine's events and the operations' changes in LXD's event format (`/1.0/events`). */
   events: EventHub;
+  /**
+   * Applies server config that acts on the daemon itself (`core.https_address`
+   * moves the TCP listener); answers the key and why it cannot, if it cannot.
+   * Absent in an embedded app without listeners of its own.
+   */
+  applyServerConfig?: (
+    config: Record<string, string>,
+  ) => Promise<{ key: string; reason: string } | undefined>;
   /** Whom berthd trusts over HTTPS (certificates, pending trust tokens), in the database. */
   trust: Trust;
 }

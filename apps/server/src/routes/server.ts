@@ -1,6 +1,8 @@
 import { hostname } from "node:os";
-import type { Server, ServerUntrusted } from "@berth/api-types";
+import { type Server, type ServerUntrusted, serverConfigErrorMessage } from "@berth/api-types";
 import { isAdmin, type Principal } from "../auth/principal.js";
+import { badRequest } from "../http/http-error.js";
+import type { ServerServices } from "../services.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 /** LXD extension names for the features Berth implements. */
@@ -73,6 +75,20 @@ function authUser(
   };
 }
 
+/**
+ * After a config change, the daemon applies what acts on itself (the TCP
+ * listener's `core.https_address`); when it cannot, the key goes back to
+ * what it was and the caller gets LXD's "Cannot set" error.
+ */
+async function applyToDaemon(services: ServerServices, before: Record<string, string>): Promise<void> {
+  if (services.applyServerConfig === undefined) return;
+  const after = (await services.engine.getConfig()).values;
+  const problem = await services.applyServerConfig(after);
+  if (problem === undefined) return;
+  await services.engine.setConfig({ [problem.key]: before[problem.key] ?? null });
+  throw badRequest(serverConfigErrorMessage(problem.key, after[problem.key] ?? "", problem.reason));
+}
+
 /** Server info and server config (`GET/PUT/PATCH /1.0`). */
 export const serverRoutes: RouteSpec[] = [
   defineRoute({
@@ -133,7 +149,9 @@ export const serverRoutes: RouteSpec[] = [
       const values: Record<string, string> = {};
       for (const [key, value] of Object.entries(body.config))
         if (value !== undefined && value !== "") values[key] = value;
+      const before = (await services.engine.getConfig()).values;
       await services.engine.replaceConfig(values);
+      await applyToDaemon(services, before);
       return { metadata: {} };
     },
   }),
@@ -150,7 +168,9 @@ export const serverRoutes: RouteSpec[] = [
       const patch: Record<string, string | null> = {};
       for (const [key, value] of Object.entries(body.config))
         if (value !== undefined) patch[key] = value === "" ? null : value;
+      const before = (await services.engine.getConfig()).values;
       await services.engine.setConfig(patch);
+      await applyToDaemon(services, before);
       return { metadata: {} };
     },
   }),
