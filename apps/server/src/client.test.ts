@@ -98,6 +98,21 @@ describe("typed client", () => {
       }
     }
     expect(doc.paths["/1.0/metrics"]).toBeDefined();
+    // The LXD parts without a route-table entry: the events websocket and the trust store.
+    const ops = doc.paths as unknown as Record<string, Record<string, Record<string, unknown>>>;
+    expect(ops["/1.0/events"]?.get?.operationId).toBe("getEvents");
+    expect(Object.keys(ops["/1.0/certificates"] ?? {})).toEqual(["get", "post"]);
+    expect(Object.keys(ops["/1.0/certificates/{fingerprint}"] ?? {})).toEqual(["get", "delete"]);
+    expect(Object.keys(ops["/1.0/operations/{id}"] ?? {})).toEqual(["get", "delete"]);
+    // Where LXD answers with an operation: Prefer: respond-async and the 202 answer.
+    const create = ops["/1.0/instances"]?.post as {
+      parameters: { name: string }[];
+      responses: Record<string, unknown>;
+    };
+    expect(create.parameters.map((p) => p.name)).toContain("Prefer");
+    expect(JSON.stringify(create.responses["202"])).toContain("#/components/schemas/AsyncResponse");
+    expect(doc.components.schemas.Operation).toBeDefined();
+    expect(doc.components.schemas.ServerUntrusted).toBeDefined();
     const refs = new Set(
       [...JSON.stringify(doc).matchAll(/#\/components\/schemas\/([A-Za-z]+)/g)].map((m) => m[1] ?? ""),
     );

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BulkCreateFailureSchema, BulkCreateRequestSchema, BulkCreateResultSchema } from "./bulk.js";
 import { DryRunResultSchema } from "./dry-run.js";
-import { ErrorResponseSchema, SyncResponseSchema } from "./envelope.js";
+import { AsyncResponseSchema, ErrorResponseSchema, OperationSchema, SyncResponseSchema } from "./envelope.js";
 import { FlavorPatchSchema, FlavorPutSchema, FlavorSchema, FlavorsPostSchema } from "./flavors.js";
 import {
   ImageAliasesEntrySchema,
@@ -84,6 +84,8 @@ import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
 export const apiSchemas = {
   SyncResponse: SyncResponseSchema,
   ErrorResponse: ErrorResponseSchema,
+  AsyncResponse: AsyncResponseSchema,
+  Operation: OperationSchema,
   Server: ServerSchema,
   ServerUntrusted: ServerUntrustedSchema,
   ServerPut: ServerPutSchema,

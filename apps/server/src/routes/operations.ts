@@ -81,6 +81,7 @@ export const operationRoutes: RouteSpec[] = [
     summary: "One operation",
     tag: "operations",
     access: "project",
+    response: "Operation",
     query: ["project"],
     errors: [404],
     handle: async ({ services, params, project, principal }) => ({
@@ -94,6 +95,7 @@ export const operationRoutes: RouteSpec[] = [
     summary: "Wait for an operation to finish (?timeout=seconds, -1 for ever); Berth's have always finished",
     tag: "operations",
     access: "project",
+    response: "Operation",
     query: ["project", "timeout"],
     errors: [404],
     handle: async ({ services, params, project, principal, query }) => {

@@ -181,3 +181,102 @@ export function registerCertificatesRoutes(
     return c.json(syncResponse({}));
   });
 }
+
+const ERROR = { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } };
+
+/** LXD's `api.Certificate`, as `wire()` answers it. */
+const CERTIFICATE_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    type: { type: "string", enum: ["client"] },
+    restricted: { type: "boolean" },
+    projects: { type: "array", items: { type: "string" } },
+    certificate: { type: "string", description: "PEM" },
+    fingerprint: { type: "string", description: "hex SHA-256 of the DER" },
+    description: { type: "string" },
+  },
+};
+
+/** `CertificatesPost` as `parseCertificatesPost` reads it (from its own field table). */
+function certificatesPostJsonSchema(): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const [field, type] of Object.entries(FIELD_TYPES))
+    properties[field] =
+      type === "string[]" ? { type: ["array", "null"], items: { type: "string" } } : { type: [type, "null"] };
+  return { type: "object", properties, additionalProperties: false };
+}
+
+/** The OpenAPI entries of `/1.0/certificates` (registered by hand: an untrusted caller may POST). */
+export function certificatesOpenApiPaths(): Record<string, Record<string, unknown>> {
+  const fingerprint = { name: "fingerprint", in: "path", required: true, schema: { type: "string" } };
+  return {
+    "/1.0/certificates": {
+      get: {
+        operationId: "listCertificates",
+        summary: "Trusted client certificates (URLs; ?recursion=1 for objects)",
+        tags: ["certificates"],
+        "x-berth-access": "admin",
+        parameters: [{ name: "recursion", in: "query", schema: { type: "integer", enum: [0, 1] } }],
+        responses: {
+          "200": { description: "URLs or LXD Certificate objects" },
+          "403": { description: "Not an admin", ...ERROR },
+        },
+      },
+      post: {
+        operationId: "addCertificate",
+        summary:
+          'Trust a client certificate ("certificate"), make a certificate add token ("token": true: a running operation of class token), or, as an untrusted HTTPS client, redeem a token ("password") with the TLS client certificate',
+        tags: ["certificates"],
+        "x-berth-access": "admin (an untrusted HTTPS client may redeem a token)",
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: certificatesPostJsonSchema() } },
+        },
+        responses: {
+          "200": { description: "Trusted" },
+          "202": {
+            description:
+              "The token's operation: metadata holds request, secret, fingerprint, addresses, expiresAt",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/AsyncResponse" } } },
+          },
+          "400": { description: "Bad field, certificate or type", ...ERROR },
+          "403": { description: "not authorized (no valid token, or not an admin)", ...ERROR },
+          "409": { description: "Certificate already in trust store", ...ERROR },
+        },
+      },
+    },
+    "/1.0/certificates/{fingerprint}": {
+      get: {
+        operationId: "getCertificate",
+        summary: "One trusted certificate, by fingerprint or a unique prefix of it",
+        tags: ["certificates"],
+        "x-berth-access": "admin",
+        parameters: [fingerprint],
+        responses: {
+          "200": {
+            description: "LXD Certificate",
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { metadata: CERTIFICATE_JSON_SCHEMA } },
+              },
+            },
+          },
+          "400": { description: "More than one certificate matches", ...ERROR },
+          "404": { description: "Certificate not found", ...ERROR },
+        },
+      },
+      delete: {
+        operationId: "deleteCertificate",
+        summary: "Stop trusting a certificate (by fingerprint or a unique prefix)",
+        tags: ["certificates"],
+        "x-berth-access": "admin",
+        parameters: [fingerprint],
+        responses: {
+          "200": { description: "No longer trusted" },
+          "404": { description: "Certificate not found", ...ERROR },
+        },
+      },
+    },
+  };
+}
