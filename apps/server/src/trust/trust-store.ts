@@ -1,30 +1,10 @@
+import type { TrustedCertificateRecord, TrustTokenRecord } from "@berth/api-types";
+
 /** A trusted TLS client certificate, as kept (LXD's `api.Certificate` plus when it was added). */
-export interface TrustedCertificate {
-  /** LXD's fingerprint: lower-case hex SHA-256 of the DER. */
-  fingerprint: string;
-  name: string;
-  type: string;
-  restricted: boolean;
-  /** Projects a restricted certificate may use; empty otherwise. */
-  projects: string[];
-  /** PEM. */
-  certificate: string;
-  /** ISO 8601. */
-  created_at: string;
-}
+export type TrustedCertificate = TrustedCertificateRecord;
 
 /** What `lxc config trust add` asked for, until a client redeems it; `id` is its LXD operation's. */
-export interface PendingToken {
-  id: string;
-  name: string;
-  secret: string;
-  restricted: boolean;
-  projects: string[];
-  /** ISO 8601. */
-  created_at: string;
-  /** ISO 8601. */
-  expires_at: string;
-}
+export type PendingToken = TrustTokenRecord;
 
 /**
  * Where berthd keeps whom it trusts: the database's `trusted_certificates`

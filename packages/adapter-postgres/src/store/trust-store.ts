@@ -5,28 +5,9 @@
  * pending certificate-add token. Same records and errors as the SQLite
  * store's `SqliteTrustStore`; not part of the engine's Store port.
  */
+import type { TrustedCertificateRecord, TrustTokenRecord } from "@berth/api-types";
 import { conflict } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
-
-export interface TrustedCertificateRecord {
-  fingerprint: string;
-  name: string;
-  type: string;
-  restricted: boolean;
-  projects: string[];
-  certificate: string;
-  created_at: string;
-}
-
-export interface TrustTokenRecord {
-  id: string;
-  name: string;
-  secret: string;
-  restricted: boolean;
-  projects: string[];
-  created_at: string;
-  expires_at: string;
-}
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
 const TOKEN_COLUMNS = "id, name, secret, restricted, projects, created_at, expires_at";
@@ -127,3 +108,5 @@ export class PostgresTrustStore {
     });
   }
 }
+
+export type { TrustedCertificateRecord, TrustTokenRecord };

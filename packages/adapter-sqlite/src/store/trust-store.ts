@@ -1,35 +1,8 @@
+import type { TrustedCertificateRecord, TrustTokenRecord } from "@berth/api-types";
 import { conflict } from "@berth/engine";
 import type { Row } from "@libsql/client";
 import type { Connection, Work } from "../connection/open-connection.js";
 import { ReadCache } from "./read-cache.js";
-
-/** A trusted TLS client certificate (LXD's `api.Certificate`). */
-export interface TrustedCertificateRecord {
-  /** LXD's fingerprint: lower-case hex SHA-256 of the DER. */
-  fingerprint: string;
-  name: string;
-  type: string;
-  restricted: boolean;
-  /** Projects a restricted certificate may use; empty otherwise. */
-  projects: string[];
-  /** PEM. */
-  certificate: string;
-  /** ISO 8601. */
-  created_at: string;
-}
-
-/** A pending certificate-add token (`lxc config trust add`); its id is its LXD operation id. */
-export interface TrustTokenRecord {
-  id: string;
-  name: string;
-  secret: string;
-  restricted: boolean;
-  projects: string[];
-  /** ISO 8601. */
-  created_at: string;
-  /** ISO 8601: the token is refused from then on. */
-  expires_at: string;
-}
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
 const TOKEN_COLUMNS = "id, name, secret, restricted, projects, created_at, expires_at";
@@ -195,3 +168,5 @@ async function insertCertificate(
     record.created_at,
   ]);
 }
+
+export type { TrustedCertificateRecord, TrustTokenRecord };
