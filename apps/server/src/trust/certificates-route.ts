@@ -11,6 +11,7 @@
 import { syncResponse } from "@berth/api-types";
 import type { Context, Hono } from "hono";
 import { isAdmin } from "../auth/principal.js";
+import { missingProject } from "../auth/project-bindings.js";
 import { badRequest, forbiddenHttp, HttpError, notFoundHttp } from "../http/http-error.js";
 import { parseRecursion } from "../http/query.js";
 import { operationUrl } from "../operations/operations.js";
@@ -84,6 +85,17 @@ async function readPost(c: Context<ServerEnv>): Promise<CertificatesPost> {
   return parseCertificatesPost(raw);
 }
 
+/**
+ * A restricted certificate (or token for one) may only name projects that
+ * exist: it is bound to them, not to their names (auth/project-bindings.ts).
+ */
+async function requireProjects(services: ServerServices, post: CertificatesPost): Promise<void> {
+  if (!post.restricted) return;
+  const names = new Set((await services.engine.catalog.listProjects()).map((p) => p.name));
+  const missing = await missingProject(post.projects, async (name) => names.has(name));
+  if (missing !== undefined) throw notFoundHttp(`Project "${missing}" not found`);
+}
+
 function requireAdmin(c: Context<ServerEnv>): void {
   if (!isAdmin(c.get("principal"))) throw forbiddenHttp("not authorized");
 }
@@ -138,6 +150,7 @@ export function registerCertificatesRoutes(
       return c.json(syncResponse({}));
     }
     requireAdmin(c);
+    await requireProjects(services, post);
     if (post.token) {
       if (post.name === "") throw badRequest("A certificate add token needs a client name");
       // A running operation of class "token" until a client redeems it (or it expires, or is revoked).

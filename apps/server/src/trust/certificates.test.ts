@@ -171,6 +171,40 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     expect((await post({ token: true })).body.error).toBe("A certificate add token needs a client name");
   });
 
+  it("binds a restricted certificate to its projects, not their names: it follows a rename and loses a deleted project", async () => {
+    const post = (body: unknown) => call({ method: "POST", path: "/1.0/certificates", local: true, body });
+    const carol = await clientCertificate("carol");
+    expect(
+      await post({ name: "carol", certificate: carol.cert, restricted: true, projects: ["nowhere"] }),
+    ).toMatchObject({ status: 404, body: { error: 'Project "nowhere" not found' } });
+    expect((await post({ name: "x", token: true, restricted: true, projects: ["nowhere"] })).body.error).toBe(
+      'Project "nowhere" not found',
+    );
+    await call({ method: "POST", path: "/1.0/projects", local: true, body: { name: "alpha" } });
+    expect(
+      (await post({ name: "carol", certificate: carol.cert, restricted: true, projects: ["alpha"] })).status,
+    ).toBe(200);
+    const projectsOfCarol = async () =>
+      ((await server.trust.store.listCertificates()).find((c) => c.name === "carol")?.projects ?? []).join(
+        ",",
+      );
+    expect(await projectsOfCarol()).toBe("alpha");
+    expect(
+      (await call({ method: "POST", path: "/1.0/projects/alpha", local: true, body: { name: "beta" } }))
+        .status,
+    ).toBe(201);
+    expect(await projectsOfCarol()).toBe("beta");
+    expect((await call({ method: "GET", path: "/1.0/instances?project=beta", client: carol })).status).toBe(
+      200,
+    );
+    expect((await call({ method: "DELETE", path: "/1.0/projects/beta", local: true })).status).toBe(200);
+    expect(await projectsOfCarol()).toBe("");
+    await call({ method: "POST", path: "/1.0/projects", local: true, body: { name: "beta" } });
+    expect((await call({ method: "GET", path: "/1.0/instances?project=beta", client: carol })).status).toBe(
+      403,
+    );
+  });
+
   it("keeps the trust store to admins", async () => {
     const team = await call({ method: "GET", path: "/1.0/certificates", token: server.teamToken });
     expect(team).toMatchObject({ status: 403, body: { error: "not authorized" } });

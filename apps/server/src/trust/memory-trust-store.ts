@@ -26,6 +26,13 @@ export class MemoryTrustStore implements TrustStore {
     return this.#certificates.delete(fingerprint);
   }
 
+  async setCertificateProjects(fingerprint: string, projects: string[]): Promise<boolean> {
+    const found = this.#certificates.get(fingerprint);
+    if (found === undefined) return false;
+    this.#certificates.set(fingerprint, { ...found, projects: [...projects] });
+    return true;
+  }
+
   async createToken(record: PendingToken): Promise<void> {
     this.#tokens.set(record.id, structuredClone(record));
   }

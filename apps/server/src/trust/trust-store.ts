@@ -18,6 +18,8 @@ export interface TrustStore {
   /** Conflict "Certificate already in trust store" when the fingerprint is trusted already. */
   addCertificate(record: TrustedCertificate): Promise<void>;
   removeCertificate(fingerprint: string): Promise<boolean>;
+  /** Replaces a restricted certificate's projects (a project renamed or deleted); false when there is none. */
+  setCertificateProjects(fingerprint: string, projects: string[]): Promise<boolean>;
   createToken(record: PendingToken): Promise<void>;
   /** Tokens not expired at `now` (ISO 8601), oldest first. */
   listTokens(now: string): Promise<PendingToken[]>;

@@ -62,6 +62,16 @@ export class PostgresTrustStore {
     );
   }
 
+  setCertificateProjects(fingerprint: string, projects: string[]): Promise<boolean> {
+    return this.pools.writeTx(
+      async (tx) =>
+        (await tx.run("UPDATE trusted_certificates SET projects = $1 WHERE fingerprint = $2", [
+          JSON.stringify(projects),
+          fingerprint,
+        ])) > 0,
+    );
+  }
+
   createToken(record: TrustTokenRecord): Promise<void> {
     return this.pools.writeTx(async (tx) => {
       await tx.run(`INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [

@@ -90,6 +90,17 @@ export class SqliteTrustStore {
     );
   }
 
+  /** Replaces a restricted certificate's projects (a project renamed or deleted); false when there is none. */
+  setCertificateProjects(fingerprint: string, projects: string[]): Promise<boolean> {
+    return this.written(
+      async (_db, raw) =>
+        (await raw.run("UPDATE trusted_certificates SET projects = ? WHERE fingerprint = ?", [
+          JSON.stringify(projects),
+          fingerprint,
+        ])) > 0,
+    );
+  }
+
   createToken(record: TrustTokenRecord): Promise<void> {
     return this.written(async (_db, raw) => {
       await raw.run(`INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
