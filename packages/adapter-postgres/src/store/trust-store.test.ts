@@ -60,6 +60,9 @@ it.skipIf(unavailable !== "")(
     expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     expect((await second.trust.listCertificates()).map((c) => c.name)).toEqual(["ci", "client-t1"]);
     expect(await second.trust.cancelToken("t1")).toBe(false);
+    expect(await first.trust.setCertificateProjects("f1", ["renamed"])).toBe(true);
+    expect((await second.trust.certificate("f1"))?.projects).toEqual(["renamed"]);
+    expect(await first.trust.setCertificateProjects("nope", [])).toBe(false);
     expect(await first.trust.removeCertificate("f1")).toBe(true);
     expect(await second.trust.certificate("f1")).toBeUndefined();
   },
