@@ -13,6 +13,7 @@ import { listen, type RunningServer } from "./listen.js";
 import { createLogger } from "./logging.js";
 import { ServerMetrics } from "./metrics/server-metrics.js";
 import { advertisedAddresses, daemonTrust } from "./trust/daemon-trust.js";
+import { importLegacyTrustFile } from "./trust/legacy-trust-file.js";
 import { SERVER_VERSION } from "./version.js";
 
 async function serve(argv: string[]): Promise<void> {
@@ -29,6 +30,12 @@ async function serve(argv: string[]): Promise<void> {
   });
   const consoleDir = defaultConsoleDir();
   const { tls, trust } = await daemonTrust({ ...options, store: backend.trust });
+  const importedCertificates = await importLegacyTrustFile(backend.trust, options.stateDir);
+  if (importedCertificates > 0)
+    logger.info(
+      { imported: importedCertificates },
+      "imported trusted certificates from the state directory's old file",
+    );
   // Set once listening: `core.https_address` moves the TCP listener.
   let follower: HttpsAddressFollower | undefined;
   const app = createApp({
