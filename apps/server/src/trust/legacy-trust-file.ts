@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { importEach, markImported } from "../daemon/import-once.js";
 import type { TrustedCertificate, TrustStore } from "./trust-store.js";
 
 /** What an older berthd kept in its state directory before trust moved into the database. */
@@ -26,21 +27,12 @@ export async function importLegacyTrustFile(
   if (parsed.version !== 1 || !Array.isArray(parsed.certificates))
     throw new Error(`${file} is not a berth trusted-certificate file (version 1)`);
   const now = new Date().toISOString();
-  let imported = 0;
-  for (const certificate of parsed.certificates) {
-    if ((await store.certificate(certificate.fingerprint)) !== undefined) continue;
-    try {
-      await store.addCertificate({ ...certificate, created_at: now });
-      imported += 1;
-    } catch (error) {
-      // Another server importing the same file trusted it first.
-      if ((error as { kind?: unknown }).kind !== "conflict") throw error;
-    }
-  }
-  try {
-    renameSync(file, `${file}.imported`);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "ENOENT") throw error;
-  }
+  const fresh: LegacyTrustFile["certificates"] = [];
+  for (const certificate of parsed.certificates)
+    if ((await store.certificate(certificate.fingerprint)) === undefined) fresh.push(certificate);
+  const imported = await importEach(fresh, (certificate) =>
+    store.addCertificate({ ...certificate, created_at: now }),
+  );
+  markImported(file);
   return imported;
 }
