@@ -81,7 +81,7 @@ export class PostgresStore implements Store {
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
     this.#claims = new ClaimBatcher(pools, () => this.#listener.notify());
-    this.tokens = new PostgresTokenStore(pools);
+    this.tokens = new PostgresTokenStore(pools, this.#listener);
     this.trust = new PostgresTrustStore(pools);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
     this.groups = catalogs.groups;
