@@ -14,11 +14,13 @@ import {
   checkConsumerClaim,
   consumerProvidersToRead,
   type ProviderRows,
+  type ReshapeWrite,
 } from "@berth/engine";
 import type { Inventory } from "@berth/resources";
 import type { Pools, Tx } from "../connection/pools.js";
+import { reshapeInPostgres } from "./postgres-reshape.js";
 
-interface ConsumerRow {
+export interface ConsumerRow {
   uuid: string;
   project_id: string;
   user_id: string;
@@ -35,9 +37,10 @@ interface AllocationDbRow {
   amount: number;
 }
 
-const CONSUMER_COLUMNS = "uuid, project_id, user_id, consumer_type, generation, created_at, updated_at";
+export const CONSUMER_COLUMNS =
+  "uuid, project_id, user_id, consumer_type, generation, created_at, updated_at";
 
-async function withAllocations(tx: Tx, heads: ConsumerRow[]): Promise<ConsumerRecord[]> {
+export async function withAllocations(tx: Tx, heads: ConsumerRow[]): Promise<ConsumerRecord[]> {
   if (heads.length === 0) return [];
   const rows = await tx.rows<AllocationDbRow>(
     `SELECT consumer_uuid, provider_uuid, resource_class, amount FROM consumer_allocations
@@ -68,7 +71,7 @@ async function withAllocations(tx: Tx, heads: ConsumerRow[]): Promise<ConsumerRe
 }
 
 /** Used amounts per class of the named providers (all when omitted); each named one is present. */
-async function usedSums(
+export async function usedSums(
   tx: Tx,
   names: readonly string[] | undefined,
 ): Promise<Map<string, Record<string, number>>> {
@@ -176,5 +179,9 @@ export class PostgresConsumers implements ConsumerTable {
       }
       return checked.stored;
     });
+  }
+
+  reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
+    return reshapeInPostgres(this.pools, change);
   }
 }

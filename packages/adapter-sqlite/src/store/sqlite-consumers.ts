@@ -13,10 +13,12 @@ import {
   checkConsumerClaim,
   consumerProvidersToRead,
   type ProviderRows,
+  type ReshapeWrite,
 } from "@berth/engine";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Connection, Database } from "../connection/open-connection.js";
 import { consumerAllocations, consumers, providers } from "../schema/index.js";
+import { reshapeInSqlite } from "./sqlite-reshape.js";
 
 async function loadConsumers(db: Database, where: SQL | undefined): Promise<ConsumerRecord[]> {
   const heads = await db.select().from(consumers).where(where).orderBy(asc(consumers.createdAt));
@@ -152,5 +154,9 @@ export class SqliteConsumers implements ConsumerTable {
         { claim: true },
       )
       .finally(this.providersWritten);
+  }
+
+  reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
+    return reshapeInSqlite(this.connection, change).finally(this.providersWritten);
   }
 }

@@ -44,5 +44,13 @@ export {
   projectTotalsToRead,
   providersToRead,
 } from "./reads.js";
+export {
+  type CheckedReshape,
+  checkReshape,
+  type ReshapedProvider,
+  type ReshapeProviderRows,
+  type ReshapeRows,
+  reshapeProvidersToRead,
+} from "./reshape.js";
 export { type ClaimRows, nameKey, type ProviderRows } from "./rows.js";
 export { addToLedger, type UsageChange } from "./usage-after.js";

@@ -12,6 +12,7 @@ import { EngineError, invalid, notFound } from "../errors.js";
 import type { ConsumerWrite } from "../store/port.js";
 import type { AllocationRow, ConsumerRecord } from "../store/records.js";
 import { providerMessages as text } from "./messages.js";
+import { type ReshapeRequest, reshape } from "./reshaper.js";
 
 export interface AllocationRequest {
   consumerUuid: string;
@@ -103,6 +104,11 @@ export class Consumers {
   /** The consumers of a project (and user), for `/usages`. */
   ofProject(query: UsageQuery): Promise<ConsumerRecord[]> {
     return this.store.consumers.list({ project: query.project, ...(query.user ? { user: query.user } : {}) });
+  }
+
+  /** Placement's reshaper: new inventories and consumers' allocations, all or nothing (see `reshaper.ts`). */
+  reshape(request: ReshapeRequest): Promise<void> {
+    return reshape(this.runtime, request);
   }
 
   private async classExists(name: string): Promise<boolean> {

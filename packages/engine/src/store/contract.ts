@@ -389,6 +389,78 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.providers.delete({ name: "p1" });
       });
 
+      it("reshapes inventories and the allocations on them together, all or nothing", async () => {
+        const cn = await store.providers.create({
+          ...provider("cn", "cn"),
+          inventories: { VCPU: inventory(8) },
+        });
+        const numa = await store.providers.create(provider("numa", "numa", "cn"));
+        const vcpu = (member: string, amount: number) => [
+          { member, resourceClass: "VCPU", ledger: "used" as const, amount },
+        ];
+        const consumer = (member: string, amount: number, expectedGeneration?: number) => ({
+          record: {
+            uuid: "c1",
+            projectId: "proj",
+            userId: "user",
+            consumerType: null,
+            allocations: vcpu(member, amount),
+          },
+          ...(expectedGeneration !== undefined ? { expectedGeneration } : {}),
+        });
+        await store.consumers.claim([consumer("cn", 6)]);
+        const moved = (cnGeneration: number, numaTotal: number) => ({
+          inventories: [
+            {
+              provider: "cn",
+              expectedGeneration: cnGeneration,
+              inventories: {} as Record<string, InventoryRecord>,
+            },
+            {
+              provider: "numa",
+              expectedGeneration: numa.generation,
+              inventories: { VCPU: inventory(numaTotal) },
+            },
+          ],
+          writes: [consumer("numa", 6, 1)],
+        });
+        // A stale generation, then a target too small: nothing changes.
+        const stale = await expectEngineError(store.consumers.reshape(moved(cn.generation, 8)), "conflict");
+        expect(stale.details).toMatchObject({ reason: "generation" });
+        const small = await expectEngineError(
+          store.consumers.reshape(moved(cn.generation + 1, 4)),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(small)).toBe("capacity");
+        expect((await store.consumers.usage(["cn"])).get("cn")).toEqual({ VCPU: 6 });
+        expect((await store.providers.get({ name: "numa" }))?.inventories).toEqual({});
+        // Removing the class while allocations stay on it is refused.
+        const kept = {
+          inventories: [
+            {
+              provider: "cn",
+              expectedGeneration: cn.generation + 1,
+              inventories: { DISK_GB: inventory(10) },
+            },
+          ],
+          writes: [],
+        };
+        const inUse = await expectEngineError(store.consumers.reshape(kept), "conflict");
+        expect(inUse.details).toMatchObject({ reason: "inventory_in_use" });
+        // The move: VCPU and its allocation go to the child in one step.
+        const [stored] = await store.consumers.reshape(moved(cn.generation + 1, 8));
+        expect(stored?.generation).toBe(2);
+        expect((await store.consumers.usage(["cn", "numa"])).get("numa")).toEqual({ VCPU: 6 });
+        expect((await store.consumers.usage(["cn"])).get("cn")).toEqual({});
+        const cnAfter = await store.providers.get({ name: "cn" });
+        const numaAfter = await store.providers.get({ name: "numa" });
+        expect(cnAfter?.inventories).toEqual({});
+        expect(numaAfter?.inventories.VCPU?.total).toBe(8);
+        // cn: only its final inventory; numa: interim inventory, allocations, final inventory.
+        expect(cnAfter?.generation).toBe(cn.generation + 2);
+        expect(numaAfter?.generation).toBe(numa.generation + 3);
+      });
+
       it("keeps a class or trait in use while a provider has it", async () => {
         await store.resourceClasses.create({ name: "CUSTOM_FPGA", custom: true });
         await store.traits.create({ name: "CUSTOM_FAST", createdAt: "2026-01-01T00:00:00.000Z" });

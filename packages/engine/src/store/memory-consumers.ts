@@ -4,11 +4,12 @@
  * `claim` between two awaits (so a claim is atomic in one process).
  */
 import { checkConsumerClaim, consumerProvidersToRead } from "../claim-rules/consumer-claim.js";
+import { checkReshape, type ReshapeProviderRows, reshapeProvidersToRead } from "../claim-rules/reshape.js";
 import type { ProviderRows } from "../claim-rules/rows.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
 import { cloneJson } from "./clone.js";
 import type { MemoryCatalog } from "./memory-catalog.js";
-import type { ConsumerTable, ConsumerWrite } from "./port.js";
+import type { ConsumerTable, ConsumerWrite, ReshapeWrite } from "./port.js";
 import type { ConsumerRecord, ProviderRecord } from "./records.js";
 
 export class MemoryConsumers implements ConsumerTable {
@@ -75,5 +76,41 @@ export class MemoryConsumers implements ConsumerTable {
       else this.used.set(change.provider, ledger);
     }
     return checked.stored.map((record) => cloneJson(record));
+  }
+
+  /** Placement's reshaper: inventories and consumers, checked and written between two awaits. */
+  async reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
+    const consumers = new Map<string, ConsumerRecord>();
+    for (const write of change.writes) {
+      const current = this.rows.get(write.record.uuid);
+      if (current !== undefined) consumers.set(current.uuid, current);
+    }
+    const providers = new Map<string, ReshapeProviderRows>();
+    for (const uuid of reshapeProvidersToRead(change, consumers)) {
+      const provider = this.providers.values().find((p) => p.uuid === uuid);
+      if (provider !== undefined)
+        providers.set(uuid, {
+          inventories: provider.inventories,
+          used: this.usedOn(uuid),
+          forthcoming: {},
+          generation: provider.generation,
+        });
+    }
+    const now = this.now();
+    const checked = checkReshape(change, { consumers, providers }, now);
+    for (const written of checked.providers) {
+      const provider = this.providers.values().find((p) => p.uuid === written.uuid);
+      if (provider !== undefined) this.providers.replace({ ...provider, ...written, updatedAt: now });
+    }
+    const { deleted, stored, usageChanges } = checked.consumers;
+    for (const uuid of deleted) this.rows.delete(uuid);
+    for (const record of stored) this.rows.set(record.uuid, cloneJson(record));
+    for (const { provider, resourceClass, amount } of usageChanges) {
+      const ledger = { ...(this.used.get(provider) ?? {}) };
+      addToLedger(ledger, resourceClass, amount);
+      if (Object.keys(ledger).length === 0) this.used.delete(provider);
+      else this.used.set(provider, ledger);
+    }
+    return stored.map((record) => cloneJson(record));
   }
 }
