@@ -28,7 +28,11 @@ export function startDaemon(args: string[], env: NodeJS.ProcessEnv = process.env
   let out = "";
   let err = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`berthd did not start: ${out}\n${err}`)), 40_000);
+    const timer = setTimeout(() => {
+      // A daemon that never said it was listening must not outlive the test.
+      child.kill("SIGKILL");
+      reject(new Error(`berthd did not start: ${out}\n${err}`));
+    }, 40_000);
     child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
     child.stdout?.on("data", (d: Buffer) => {
       out += d.toString();
