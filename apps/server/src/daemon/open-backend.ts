@@ -2,6 +2,7 @@ import { createScriptletWorkerPool, Engine } from "@berth/engine";
 import type { Logger } from "pino";
 import type { TokenStore } from "../auth/token-store.js";
 import type { UsageSample } from "../metrics/server-metrics.js";
+import type { TrustStore } from "../trust/trust-store.js";
 import { engineLoggerFor } from "./engine-logger.js";
 import { importLegacyTokens } from "./legacy-tokens.js";
 import { openDatabase } from "./open-store.js";
@@ -11,6 +12,7 @@ import { startStallClock } from "./stall-clock.js";
 export interface Backend {
   engine: Engine;
   tokens: TokenStore;
+  trust: TrustStore;
   usage(): Promise<UsageSample[]>;
   tick(): Promise<unknown>;
   close(): Promise<void>;
@@ -79,7 +81,7 @@ export async function openBackend(
     scriptletHeapMb?: number;
   } = {},
 ): Promise<Backend> {
-  const { store, tokens, legacyTokenFile } = await openDatabase(db, options.database, (error) =>
+  const { store, tokens, trust, legacyTokenFile } = await openDatabase(db, options.database, (error) =>
     logger.warn({ err: error }, "database connection lost; reconnecting"),
   );
   const imported = await importLegacyTokens(tokens, legacyTokenFile);
@@ -107,6 +109,7 @@ export async function openBackend(
   return {
     engine,
     tokens,
+    trust,
     usage: async () => {
       // The gauges read the model: catch up with other processes first.
       await engine.sync();

@@ -45,7 +45,16 @@ describe("berthd options", () => {
     expect(flags).toMatchObject({ db: "a.db", listen: { host: "::1", port: 8443 }, demo: true });
     expect(parseDaemonOptions([], { BERTH_STATE_DIR: "/var/lib/berth" }).stateDir).toBe("/var/lib/berth");
     expect(parseDaemonOptions(["--state-dir", "s"], { BERTH_STATE_DIR: "/x" }).stateDir).toBe("s");
-    expect(parseDaemonOptions([], {}).stateDir).toBeUndefined();
+    // LXD's way: berthd always has a state directory (its own certificate) unless told "none".
+    const root = process.getuid?.() === 0;
+    expect(parseDaemonOptions([], { XDG_STATE_HOME: "/xdg" }).stateDir).toBe(
+      root ? "/var/lib/berth" : "/xdg/berth",
+    );
+    expect(parseDaemonOptions([], { HOME: "/home/u" }).stateDir).toBe(
+      root ? "/var/lib/berth" : "/home/u/.local/state/berth",
+    );
+    expect(parseDaemonOptions(["--state-dir", "none"], {}).stateDir).toBeUndefined();
+    expect(parseDaemonOptions([], { BERTH_STATE_DIR: "none" }).stateDir).toBeUndefined();
   });
 
   it("takes a PostgreSQL URL and its connection settings; the lock bound defaults per database", () => {

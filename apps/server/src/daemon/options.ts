@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   DEFAULT_LOCK_TIMEOUT_MS,
@@ -41,7 +43,7 @@ export interface DaemonOptions {
   /** Group id that owns the socket (mode 0660: its members are local admins); undefined: berthd's own group. */
   socketGroup: number | undefined;
   tls: { cert: Buffer; key: Buffer } | undefined;
-  /** berthd's own certificate and trusted client certificates (LXD's server.crt and trust store). */
+  /** Where berthd keeps its own certificate (LXD's server.crt); undefined: none ("--state-dir none"). */
   stateDir: string | undefined;
   bodyLimitBytes: number;
   /** Request-body bytes all requests together may hold while receiving. */
@@ -80,10 +82,11 @@ Options (environment variable in brackets):
   --listen HOST:PORT   TCP listener, "none" to disable [BERTH_LISTEN] (default ${DEFAULT_LISTEN})
   --socket PATH        Unix socket, "none" to disable [BERTH_SOCKET] (default ${defaultSocketPath()})
   --socket-group GROUP group owning the socket (name or id); its members are local admins [BERTH_SOCKET_GROUP]
-  --tls-cert FILE      PEM certificate: serve HTTPS on the TCP listener [BERTH_TLS_CERT]
+  --tls-cert FILE      PEM certificate for HTTPS instead of berthd's own [BERTH_TLS_CERT]
   --tls-key FILE       PEM private key for --tls-cert [BERTH_TLS_KEY]
-  --state-dir DIR      keep berthd's own certificate (server.crt, made on first start; HTTPS
-                       on the TCP listener) and trusted client certificates here [BERTH_STATE_DIR]
+  --state-dir DIR      where berthd keeps its own certificate (server.crt, made on first start), with
+                       which the TCP listener also speaks HTTPS; "none": plain HTTP only [BERTH_STATE_DIR]
+                       (default /var/lib/berth as root, else $XDG_STATE_HOME/berth or ~/.local/state/berth)
   --body-limit BYTES   largest accepted request body [BERTH_BODY_LIMIT] (default ${DEFAULT_BODY_LIMIT_BYTES})
   --body-memory BYTES  request-body bytes all requests may hold at once [BERTH_BODY_MEMORY] (default ${DEFAULT_BODY_MEMORY_BYTES})
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
@@ -212,7 +215,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       certPath !== undefined && keyPath !== undefined
         ? { cert: readFileSync(certPath), key: readFileSync(keyPath) }
         : undefined,
-    stateDir: values["state-dir"] ?? (env.BERTH_STATE_DIR || undefined),
+    stateDir: stateDirOf(values["state-dir"] ?? (env.BERTH_STATE_DIR || defaultStateDir(env))),
     bodyLimitBytes: Math.floor(
       positiveNumber(
         "--body-limit",
@@ -248,6 +251,18 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     throw new UsageError("Nothing to listen on: --listen and --socket are both disabled");
   }
   return options;
+}
+
+/** `/var/lib/berth` as root (LXD keeps server.crt in /var/lib/lxd), else the user's XDG state directory. */
+export function defaultStateDir(env: Env = process.env): string {
+  if (process.getuid?.() === 0) return "/var/lib/berth";
+  const stateHome = env.XDG_STATE_HOME;
+  if (stateHome !== undefined && stateHome !== "") return join(stateHome, "berth");
+  return join(env.HOME ?? homedir(), ".local", "state", "berth");
+}
+
+function stateDirOf(value: string): string | undefined {
+  return value === "none" || value === "" ? undefined : value;
 }
 
 /** Hosts only this machine can reach: where a token-less admin convention is tolerable. */
