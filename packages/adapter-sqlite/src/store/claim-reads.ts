@@ -5,10 +5,12 @@
  * one statement, whatever the claim's size (lists are bound as one JSON text).
  */
 import {
+  addFailover,
   type Claim,
   type ClaimReads,
   type ClaimRows,
   claimReads,
+  FAILOVER_CLASS,
   type InstanceRecord,
   type Ledger,
   nameKey,
@@ -84,8 +86,13 @@ export async function lookUpExisting(
 
 type InventoryTuple = [string, number, number, number, number, number, number];
 type UsageTuple = [string, Ledger, number];
+type MirroredTuple = [string, number];
 
-/** The named members that exist: inventories and usage of both ledgers (non-zero), and their row ids. */
+/**
+ * The named members that exist: inventories, usage of both ledgers
+ * (non-zero), the memory of the instances they mirror per primary, and
+ * their row ids.
+ */
 export async function readProviders(
   raw: RawSql,
   names: readonly string[],
@@ -101,17 +108,23 @@ export async function readProviders(
                                            allocation_ratio))
         FROM inventories WHERE member_id = m.id),
        (SELECT json_group_array(json_array(resource_class, ledger, amount))
-        FROM usage WHERE member_id = m.id AND amount != 0))) AS state
+        FROM usage WHERE member_id = m.id AND amount != 0),
+       (SELECT json_group_array(json_array(p.name, a.amount))
+        FROM instances AS i
+        JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id AND a.resource_class = ?
+        JOIN members AS p ON p.id = i.member_id
+        WHERE i.secondary_id = m.id))) AS state
      FROM members AS m WHERE m.name IN ${IN_JSON}`,
-    [jsonParameter(names)],
+    [FAILOVER_CLASS, jsonParameter(names)],
   );
   const members = JSON.parse(String(row?.state ?? "[]")) as [
     number,
     string,
     InventoryTuple[],
     UsageTuple[],
+    MirroredTuple[],
   ][];
-  for (const [id, name, inventoryRows, usageRows] of members) {
+  for (const [id, name, inventoryRows, usageRows, mirroredRows] of members) {
     ids.set(name, id);
     const provider = {
       inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -130,7 +143,14 @@ export async function readProviders(
       provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
     }
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-    rows.set(name, provider);
+    if (mirroredRows.length === 0) {
+      rows.set(name, provider);
+      continue;
+    }
+    // The memory of the instances mirrored here, summed per primary (N+1).
+    const failover: Record<string, number> = {};
+    for (const [primary, memory] of mirroredRows) addFailover(failover, primary, memory);
+    rows.set(name, { ...provider, failover });
   }
   return { rows, ids };
 }
