@@ -10,9 +10,11 @@
  * lock could use a snapshot from before the previous holder committed).
  */
 import {
+  addFailover,
   type Claim,
   type ClaimRows,
   claimReads,
+  FAILOVER_CLASS,
   type InstanceRecord,
   type Ledger,
   nameKey,
@@ -35,6 +37,7 @@ export interface ReadRows {
 
 type InventoryTuple = [string, number, number, number, number, number, number];
 type UsageTuple = [string, Ledger, number];
+type MirroredTuple = [string, number];
 
 export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
   const reads = claimReads(claim);
@@ -152,7 +155,10 @@ export async function readProjectTotals(
   return totals;
 }
 
-/** Locks the named members' rows (in name order), then reads their inventories and usage. */
+/**
+ * Locks the named members' rows (in name order), then reads their
+ * inventories, usage and the memory they mirror per primary.
+ */
 export async function lockProviders(
   tx: Tx,
   names: readonly string[],
@@ -172,12 +178,24 @@ export async function lockProviders(
                                                       allocation_ratio))
                      FROM inventories WHERE member_id = m.id), '[]'),
            coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
-                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]')))::text AS state
+                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
+           coalesce((SELECT json_agg(json_build_array(p.name, a.amount))
+                     FROM instances AS i
+                     JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
+                                          AND a.resource_class = $2
+                     JOIN members AS p ON p.id = i.member_id
+                     WHERE i.secondary_id = m.id), '[]')))::text AS state
          FROM members AS m WHERE m.id = ANY($1::bigint[])`,
-        [locked.map((member) => member.id)],
+        [locked.map((member) => member.id), FAILOVER_CLASS],
       );
-      const members = JSON.parse(row?.state ?? "[]") as [number, string, InventoryTuple[], UsageTuple[]][];
-      for (const [id, name, inventoryRows, usageRows] of members) {
+      const members = JSON.parse(row?.state ?? "[]") as [
+        number,
+        string,
+        InventoryTuple[],
+        UsageTuple[],
+        MirroredTuple[],
+      ][];
+      for (const [id, name, inventoryRows, usageRows, mirroredRows] of members) {
         memberIds.set(name, id);
         const provider = {
           inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -203,7 +221,15 @@ export async function lockProviders(
           };
         }
         for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-        providers.set(name, provider);
+        if (mirroredRows.length === 0) {
+          providers.set(name, provider);
+          continue;
+        }
+        // The memory of the instances mirrored here, summed per primary (N+1). The
+        // member's lock is held: every claim that changes them locks it too.
+        const failover: Record<string, number> = {};
+        for (const [primary, memory] of mirroredRows) addFailover(failover, primary, memory);
+        providers.set(name, { ...provider, failover });
       }
     }
   }
