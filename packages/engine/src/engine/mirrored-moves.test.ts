@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withMirrors } from "../claim-rules/mirrors.js";
+import { instanceConfig } from "../pipeline/views.js";
 import type { MemoryStore } from "../store/memory-store.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
 import { failure } from "../testing/failure.fixture.js";
@@ -63,6 +64,11 @@ describe("two-member instances in the engine's moves", () => {
     });
     const record = (await store.getInstance("default", "db"))!;
     expect(record.secondary).toBe("n2");
+    // The LXD view shows it as a volatile key.
+    expect(instanceConfig(record)["volatile.cluster.secondary"]).toBe("n2");
+    expect(
+      instanceConfig((await store.getInstance("default", "solo"))!)["volatile.cluster.secondary"],
+    ).toBeUndefined();
     const [n2] = await store.memberUsage(["n2"]);
     expect(n2!.used).toEqual({ DISK_GB: 20 });
   });
