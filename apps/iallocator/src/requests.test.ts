@@ -314,6 +314,11 @@ describe("input errors answer success false and name the problem", () => {
       /^Invalid request: instance x is on unknown node q$/,
     ],
     [
+      "a DRBD instance whose secondary is its primary (the engine's claim rules refuse it)",
+      cluster(threeInOne, { x: instance("drbd", 512, ["a", "a"]) }, ok),
+      /^Invalid request: Instance "x": its secondary must be another member than its location "a"$/,
+    ],
+    [
       "an online node without its memory",
       cluster({ a: { ...node("g1", 1), free_memory: undefined } }, {}, ok),
       /^Invalid request: key 'nodes.a.free_memory' not found \(node is online\)$/,
