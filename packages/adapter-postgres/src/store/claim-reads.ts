@@ -10,11 +10,11 @@
  * lock could use a snapshot from before the previous holder committed).
  */
 import {
-  addFailover,
   type Claim,
   type ClaimRows,
   claimReads,
   FAILOVER_CLASS,
+  failoverOf,
   type InstanceRecord,
   type Ledger,
   nameKey,
@@ -221,15 +221,10 @@ export async function lockProviders(
           };
         }
         for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-        if (mirroredRows.length === 0) {
-          providers.set(name, provider);
-          continue;
-        }
         // The memory of the instances mirrored here, summed per primary (N+1). The
         // member's lock is held: every claim that changes them locks it too.
-        const failover: Record<string, number> = {};
-        for (const [primary, memory] of mirroredRows) addFailover(failover, primary, memory);
-        providers.set(name, { ...provider, failover });
+        const failover = failoverOf(mirroredRows);
+        providers.set(name, failover === undefined ? provider : { ...provider, failover });
       }
     }
   }

@@ -5,12 +5,12 @@
  * one statement, whatever the claim's size (lists are bound as one JSON text).
  */
 import {
-  addFailover,
   type Claim,
   type ClaimReads,
   type ClaimRows,
   claimReads,
   FAILOVER_CLASS,
+  failoverOf,
   type InstanceRecord,
   type Ledger,
   nameKey,
@@ -143,14 +143,9 @@ export async function readProviders(
       provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
     }
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-    if (mirroredRows.length === 0) {
-      rows.set(name, provider);
-      continue;
-    }
     // The memory of the instances mirrored here, summed per primary (N+1).
-    const failover: Record<string, number> = {};
-    for (const [primary, memory] of mirroredRows) addFailover(failover, primary, memory);
-    rows.set(name, { ...provider, failover });
+    const failover = failoverOf(mirroredRows);
+    rows.set(name, failover === undefined ? provider : { ...provider, failover });
   }
   return { rows, ids };
 }

@@ -31,6 +31,7 @@ export {
   type FailoverChange,
   failoverChangesOf,
   failoverMemoryOf,
+  failoverOf,
   MIRRORED_CLASS,
   withMirrors,
 } from "./mirrors.js";

@@ -192,3 +192,17 @@ export function addFailover(failover: Record<string, number>, primary: string, m
   if (next === 0) delete failover[primary];
   else failover[primary] = next;
 }
+
+/**
+ * A provider's `failover` from the mirrored instances' memory as a Store
+ * reads it (one `[primary, MEMORY_MB]` per instance), summed per primary;
+ * undefined when it mirrors nothing.
+ */
+export function failoverOf(
+  mirrored: readonly (readonly [string, number])[],
+): Record<string, number> | undefined {
+  if (mirrored.length === 0) return undefined;
+  const failover: Record<string, number> = {};
+  for (const [primary, memory] of mirrored) addFailover(failover, primary, memory);
+  return failover;
+}

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
 import { MemoryStore } from "../store/memory-store.js";
+import { failure as refusal } from "../testing/failure.fixture.js";
 import { clusterOf, node, spec } from "../testing/snapshot.fixture.js";
 import { placeBatch } from "./batch.js";
 import { LEDGER_DISK_CLASS, SnapshotLedger } from "./ledger.js";
 import { evacuateInstance } from "./moves.js";
-
-async function refusal(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof EngineError) return error;
-    throw error;
-  }
-  throw new Error("expected the claim to be refused");
-}
 
 describe("SnapshotLedger", () => {
   it("loads the cluster into the Store: its instances fit exactly, the free figures are what is left", async () => {
