@@ -39,15 +39,21 @@ export {
   type InstanceRequest,
   type InstanceRequestError,
   type InstanceRequestInput,
+  type MemberAmounts,
+  type MemoryShare,
+  onMember,
 } from "./instance-request.js";
 export {
+  computeInstanceDemand,
   computeInstanceResources,
+  type InstanceDemand,
   type InstanceResources,
   type InstanceResourcesError,
   type InstanceResourcesField,
   type InstanceResourcesOptions,
   LXD_VM_DEFAULTS,
   type LxdInstanceResources,
+  memorySizeOn,
   type VmDefaults,
 } from "./instance-resources.js";
 export { type InstanceTypeError, type InstanceTypeLimits, parseInstanceType } from "./instance-type.js";
@@ -84,6 +90,14 @@ export {
   type ReportedResources,
   type StandardInventoryDefaults,
 } from "./member-inventories.js";
+export {
+  type MemoryLimit,
+  type MemoryLimitError,
+  memberMemoryBytes,
+  memoryLimitProblem,
+  parseMemoryLimit,
+  resolveMemoryPercentage,
+} from "./memory-limit.js";
 export {
   CUSTOM_NAME_PATTERN,
   CUSTOM_NAMESPACE,

@@ -153,12 +153,12 @@ describe("buildInstanceRequest", () => {
       error: { kind: "unknown-instance-type", message: "Provided instance type doesn't exist: huge" },
     });
     expect(
-      buildInstanceRequest({ type: "container", config: { "limits.memory": "50%" }, devices }),
+      buildInstanceRequest({ type: "container", config: { "limits.memory": "0%" }, devices }),
     ).toMatchObject({
       ok: false,
       error: {
         kind: "instance-resources",
-        message: "Failed parsing instance resources limits.memory: Invalid value: 50%",
+        message: "Failed parsing instance resources limits.memory: Memory limit can't be 0%",
       },
     });
     const isolate: Flavor = {

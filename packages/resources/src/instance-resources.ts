@@ -1,5 +1,11 @@
 import { type CpuLimitError, parseCpuLimit } from "./cpu.js";
 import { type ExpandedInstance, findRootDiskDevice, type InstanceDevice } from "./instance.js";
+import {
+  type MemoryLimit,
+  type MemoryLimitError,
+  parseMemoryLimit,
+  resolveMemoryPercentage,
+} from "./memory-limit.js";
 import { err, ok, type Result } from "./result.js";
 import { parseByteSize, type SizeError } from "./sizes.js";
 
@@ -32,6 +38,24 @@ export interface InstanceResourcesOptions {
   /** Whose error texts to produce: LXD's, or Incus's (LXD's wrapped once more). */
   readonly dialect?: "lxd" | "incus";
   readonly vmDefaults?: VmDefaults;
+  /**
+   * The memory, in bytes, of the member a `limits.memory` percentage is a
+   * share of (`memberMemoryBytes`). Without it a percentage is LXD's
+   * error (`Invalid value: 50%`): LXD's `get_instance_resources()` has no
+   * member to resolve it against.
+   */
+  readonly memberMemory?: number;
+}
+
+/**
+ * What an instance asks for before it has a member: LXD's CPU and root
+ * disk numbers, and `limits.memory` as written, a size or a share of the
+ * member's memory that only a member can resolve (`memorySizeOn`).
+ */
+export interface InstanceDemand {
+  readonly cpu_cores: number;
+  readonly memory: MemoryLimit;
+  readonly root_disk_size: number;
 }
 
 export type InstanceResourcesField = "limits.cpu" | "limits.memory" | "root disk size";
@@ -39,34 +63,36 @@ export type InstanceResourcesField = "limits.cpu" | "limits.memory" | "root disk
 export interface InstanceResourcesError {
   readonly kind: "instance-resources";
   readonly field: InstanceResourcesField;
-  readonly cause: CpuLimitError | SizeError;
+  readonly cause: CpuLimitError | SizeError | MemoryLimitError;
   readonly message: string;
 }
 
 function failure(
   field: InstanceResourcesField,
-  cause: CpuLimitError | SizeError,
+  cause: CpuLimitError | SizeError | MemoryLimitError,
   dialect: "lxd" | "incus",
-): Result<LxdInstanceResources, InstanceResourcesError> {
+): Result<never, InstanceResourcesError> {
   const lxd = `Failed parsing instance resources ${field}: ${cause.message}`;
   const message = dialect === "incus" ? `Failed to calculate instance resource usage: ${lxd}` : lxd;
   return err({ kind: "instance-resources", field, cause, message });
 }
 
 /**
- * Computes InstanceResources exactly as LXD's `get_instance_resources()`:
+ * The one reading of an instance's sizing (its expanded config and
+ * devices), before any member:
  * - `cpu_cores` from `limits.cpu` (a count, or a cpuset counted); a VM
  *   without it gets 1, a container 0;
- * - `memory_size` from `limits.memory` (an LXD size; percentages are
- *   errors); a VM without it gets 1GiB, a container 0;
+ * - `memory` from `limits.memory`: an LXD size, or a percentage of the
+ *   member's memory (`parseMemoryLimit`); a VM without it gets 1GiB, a
+ *   container 0;
  * - `root_disk_size` from the `size` of the root disk device; a VM whose
  *   root disk has no size gets 10GiB; no (or an ambiguous) root disk is 0.
  * The type `""` (Incus relocation) gets no VM defaults.
  */
-export function computeInstanceResources(
+export function computeInstanceDemand(
   instance: ExpandedInstance,
   options: InstanceResourcesOptions = {},
-): Result<LxdInstanceResources, InstanceResourcesError> {
+): Result<InstanceDemand, InstanceResourcesError> {
   const dialect = options.dialect ?? "lxd";
   const defaults = options.vmDefaults ?? LXD_VM_DEFAULTS;
   const isVm = instance.type === "virtual-machine";
@@ -81,13 +107,13 @@ export function computeInstanceResources(
     cpuCores = defaults.cpu_cores;
   }
 
-  let memorySize = 0;
+  let memory: MemoryLimit = NO_MEMORY;
   let memoryLimit = instance.config["limits.memory"] ?? "";
   if (isVm && memoryLimit === "") memoryLimit = defaults.memory;
   if (memoryLimit !== "") {
-    const parsed = parseByteSize(memoryLimit);
+    const parsed = parseMemoryLimit(memoryLimit);
     if (!parsed.ok) return failure("limits.memory", parsed.error, dialect);
-    memorySize = parsed.value;
+    memory = parsed.value;
   }
 
   let rootDiskSize = 0;
@@ -103,5 +129,34 @@ export function computeInstanceResources(
     }
   }
 
-  return ok({ cpu_cores: cpuCores, memory_size: memorySize, root_disk_size: rootDiskSize });
+  return ok({ cpu_cores: cpuCores, memory, root_disk_size: rootDiskSize });
+}
+
+const NO_MEMORY: MemoryLimit = { kind: "size", bytes: 0 };
+
+/** The bytes `memory` comes to on a member with `memberMemory` bytes (a share of unknown memory is 0). */
+export function memorySizeOn(memory: MemoryLimit, memberMemory: number | undefined): number {
+  if (memory.kind === "size") return memory.bytes;
+  return memberMemory === undefined ? 0 : resolveMemoryPercentage(memory.percent, memberMemory);
+}
+
+/**
+ * Computes InstanceResources as LXD's `get_instance_resources()` does
+ * (`computeInstanceDemand`, then the memory in bytes). A percentage is
+ * resolved against `options.memberMemory`; without one it is LXD's error
+ * (`Failed parsing instance resources limits.memory: Invalid value: 50%`).
+ */
+export function computeInstanceResources(
+  instance: ExpandedInstance,
+  options: InstanceResourcesOptions = {},
+): Result<LxdInstanceResources, InstanceResourcesError> {
+  const demand = computeInstanceDemand(instance, options);
+  if (!demand.ok) return demand;
+  const { cpu_cores, memory, root_disk_size } = demand.value;
+  if (memory.kind === "percentage" && options.memberMemory === undefined) {
+    // LXD's get_instance_resources() reads limits.memory as a size: "50%" is its parse error.
+    const asSize = parseByteSize(instance.config["limits.memory"] ?? "");
+    if (!asSize.ok) return failure("limits.memory", asSize.error, options.dialect ?? "lxd");
+  }
+  return ok({ cpu_cores, memory_size: memorySizeOn(memory, options.memberMemory), root_disk_size });
 }

@@ -342,4 +342,22 @@ describe("berth against berthd: instances", { timeout: 180_000 }, () => {
       /^Error: Cannot reach berthd at http:\/\/127\.0\.0\.1:1/,
     );
   });
+
+  it("places limits.memory percentages and refuses malformed ones, naming the key", async () => {
+    // Members offer 16 GiB (their MEMORY_MB inventory): half of it is 8192 MiB on whichever takes it.
+    expect(await ok(["init", "ubuntu/jammy", "half1", "-c", "limits.memory=50%"])).toMatch(
+      /^Creating half1\nPlaced half1 on node[123]\n$/,
+    );
+    await ok(["delete", "half1"]);
+    await fails(
+      ["profile", "create", "pct", "-c", "limits.memory=abc%"],
+      ExitCode.failed,
+      /Invalid value for config "limits\.memory": strconv\.ParseInt: parsing "abc": invalid syntax\n$/,
+    );
+    await fails(
+      ["init", "ubuntu/jammy", "zero", "-c", "limits.memory=0%"],
+      ExitCode.failed,
+      /Invalid value for config "limits\.memory": Memory limit can't be 0%\n$/,
+    );
+  });
 });

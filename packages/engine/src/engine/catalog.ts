@@ -14,6 +14,7 @@ import {
 } from "@berth/api-types";
 import {
   isStandardResourceClass,
+  memoryLimitProblem,
   resourceClassMessages,
   STANDARD_RESOURCE_CLASSES,
   validateCustomName,
@@ -98,6 +99,17 @@ async function renameByCopy<T>(
     throw error;
   }
   return created;
+}
+
+/**
+ * A profile's config is checked as LXD's validator checks it when it is
+ * written, so a bad value is refused there rather than failing every
+ * placement that uses the profile: `limits.memory` (a size, or a
+ * percentage that is an integer other than 0 and not negative).
+ */
+function checkProfileConfig(profile: ProfileRecord): void {
+  const problem = memoryLimitProblem(profile.config["limits.memory"]);
+  if (problem !== undefined) throw invalid(problem);
 }
 
 export class Catalog {
@@ -242,10 +254,12 @@ export class Catalog {
   }
   async createProfile(profile: ProfileRecord): Promise<ProfileRecord> {
     checkName("profile", profile.name, PROFILE_NAME_PATTERN);
+    checkProfileConfig(profile);
     return this.store.profiles.create(profile);
   }
   /** Writes `profile` whole; with `expected`, only over that version (see guarded-update.ts). */
   async updateProfile(profile: ProfileRecord, expected?: ProfileRecord): Promise<ProfileRecord> {
+    checkProfileConfig(profile);
     return this.store.profiles.update(profile, expected);
   }
   /** PUT: description, config and devices replaced. */

@@ -100,9 +100,15 @@ export class ImbalanceModel {
   }
 
   /** Metrics a move of these resources changes. */
-  private touched(resources: Record<string, number>, forthcoming: boolean): string[] {
+  private touched(
+    resources: Readonly<Record<string, number>>,
+    arriving: Readonly<Record<string, number>>,
+    forthcoming: boolean,
+  ): string[] {
     const keys: string[] = [];
-    for (const resourceClass of Object.keys(resources)) {
+    const classes =
+      arriving === resources ? Object.keys(resources) : Object.keys({ ...resources, ...arriving });
+    for (const resourceClass of classes) {
       if (!forthcoming && this.metrics.has(`used:${resourceClass}`)) keys.push(`used:${resourceClass}`);
       if (this.metrics.has(`all:${resourceClass}`)) keys.push(`all:${resourceClass}`);
     }
@@ -113,34 +119,42 @@ export class ImbalanceModel {
   private shift(
     from: MemberLoad,
     to: MemberLoad,
-    resources: Record<string, number>,
+    resources: Readonly<Record<string, number>>,
+    arriving: Readonly<Record<string, number>>,
     forthcoming: boolean,
     sign: number,
   ) {
     const ledger = forthcoming ? "forthcoming" : "used";
     for (const [resourceClass, amount] of Object.entries(resources)) {
       from[ledger].set(resourceClass, (from[ledger].get(resourceClass) ?? 0) - sign * amount);
+    }
+    for (const [resourceClass, amount] of Object.entries(arriving)) {
       to[ledger].set(resourceClass, (to[ledger].get(resourceClass) ?? 0) + sign * amount);
     }
     from.count -= sign;
     to.count += sign;
   }
 
-  /** Score after moving an instance from one member to another (the model is left unchanged). */
+  /**
+   * Score after moving an instance holding `resources` from one member to
+   * another, where it holds `arriving` (the same amounts, unless a memory
+   * share is sized again on the target); the model is left unchanged.
+   */
   scoreAfterMove(
     fromName: string,
     toName: string,
-    resources: Record<string, number>,
+    resources: Readonly<Record<string, number>>,
     forthcoming: boolean,
+    arriving: Readonly<Record<string, number>> = resources,
   ): number {
     const fromIndex = this.index.get(fromName);
     const toIndex = this.index.get(toName);
     if (fromIndex === undefined || toIndex === undefined) return Number.POSITIVE_INFINITY;
     const from = this.members[fromIndex]!;
     const to = this.members[toIndex]!;
-    const keys = this.touched(resources, forthcoming);
+    const keys = this.touched(resources, arriving, forthcoming);
     let score = this.score();
-    this.shift(from, to, resources, forthcoming, 1);
+    this.shift(from, to, resources, arriving, forthcoming, 1);
     for (const key of keys) {
       const metric = this.metrics.get(key)!;
       let { sum, sumSquares } = metric;
@@ -158,18 +172,24 @@ export class ImbalanceModel {
         metric.weight *
         (deviation(sum, sumSquares, metric.n) - deviation(metric.sum, metric.sumSquares, metric.n));
     }
-    this.shift(from, to, resources, forthcoming, -1);
+    this.shift(from, to, resources, arriving, forthcoming, -1);
     return score;
   }
 
-  /** Applies a move to the statistics. */
-  applyMove(fromName: string, toName: string, resources: Record<string, number>, forthcoming: boolean): void {
+  /** Applies a move to the statistics (`arriving` as in scoreAfterMove). */
+  applyMove(
+    fromName: string,
+    toName: string,
+    resources: Readonly<Record<string, number>>,
+    forthcoming: boolean,
+    arriving: Readonly<Record<string, number>> = resources,
+  ): void {
     const fromIndex = this.index.get(fromName)!;
     const toIndex = this.index.get(toName)!;
     const from = this.members[fromIndex]!;
     const to = this.members[toIndex]!;
-    const keys = this.touched(resources, forthcoming);
-    this.shift(from, to, resources, forthcoming, 1);
+    const keys = this.touched(resources, arriving, forthcoming);
+    this.shift(from, to, resources, arriving, forthcoming, 1);
     for (const key of keys) {
       const metric = this.metrics.get(key)!;
       for (const [i, member] of [

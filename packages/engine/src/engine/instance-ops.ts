@@ -7,7 +7,8 @@
 
 import type { InstancePut, InstancesPost } from "@berth/api-types";
 import { conflict, invalid, notFound } from "../errors.js";
-import { expandRequest } from "../expand/expand.js";
+import { type ExpandedRequest, expandRequest } from "../expand/expand.js";
+import { resourcesCopyOn } from "../expand/member-demand.js";
 import { projectLimitsOf, requireDeclaredLimits } from "../expand/project-limits.js";
 import { claimWithRetries } from "../pipeline/claim.js";
 import type { DecidedBy } from "../pipeline/decide.js";
@@ -134,10 +135,21 @@ export class InstanceOps {
       placementGroup: request.placementGroup,
       allocations: mirroredOn(
         record,
-        allocationsOf(record.location, request.resources, record.forthcoming ? "forthcoming" : "used"),
+        allocationsOf(
+          record.location,
+          this.amountsOnOwnMember(request, record.location),
+          record.forthcoming ? "forthcoming" : "used",
+        ),
       ),
       limitsUsage: request.limitsUsage,
     };
+  }
+
+  /** What an edited instance asks of the member it is on (a memory share sized there). */
+  private amountsOnOwnMember(request: ExpandedRequest, location: string): Record<string, number> {
+    const member = this.runtime.model.member(location);
+    if (member === undefined) return { ...request.resources };
+    return resourcesCopyOn(request, member.record);
   }
 
   async rename(project: string, ref: string, newName: string): Promise<InstanceRecord> {

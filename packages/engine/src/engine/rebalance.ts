@@ -13,6 +13,7 @@
 import { inventoryCapacity } from "@berth/resources";
 import { movedDecision } from "../decision/record.js";
 import { EngineError } from "../errors.js";
+import { resourcesOn } from "../expand/member-demand.js";
 import type { MemberState } from "../model/member-state.js";
 import { claimWithRetries } from "../pipeline/claim.js";
 import { decide, type ScriptletSetup } from "../pipeline/decide.js";
@@ -137,12 +138,15 @@ export class Rebalancer {
           if (target.name === movable.location || refused.has(`${movable.record.id}>${target.name}`))
             continue;
           if (!movable.allowed.has(target)) continue;
-          if (!this.fits(imbalance.member(target.name)!, target, movable.resources)) continue;
+          // A memory share is sized again on the target (expand/member-demand.ts).
+          const arriving = resourcesOn(movable.request, target.record);
+          if (!this.fits(imbalance.member(target.name)!, target, arriving)) continue;
           const after = imbalance.scoreAfterMove(
             movable.location,
             target.name,
             movable.resources,
             movable.record.forthcoming,
+            movable.request.memoryShare === null ? movable.resources : arriving,
           );
           const gain = score - after;
           if (gain > 1e-12) choices.push({ movable, to: target, gain });
@@ -167,12 +171,15 @@ export class Rebalancer {
         refused.add(`${option.movable.record.id}>${option.to.name}`);
       }
       if (chosen === undefined) break;
+      const arrived = resourcesOn(chosen.movable.request, chosen.to.record);
       imbalance.applyMove(
         chosen.movable.location,
         chosen.to.name,
         chosen.movable.resources,
         chosen.movable.record.forthcoming,
+        chosen.movable.request.memoryShare === null ? chosen.movable.resources : arrived,
       );
+      chosen.movable.resources = { ...arrived };
       moves.push({
         id: chosen.movable.record.id,
         project: chosen.movable.record.project,
@@ -188,7 +195,7 @@ export class Rebalancer {
   }
 
   /** The capacity filter's verdict against the plan's simulated usage (both ledgers). */
-  private fits(load: MemberLoad, member: MemberState, resources: Record<string, number>): boolean {
+  private fits(load: MemberLoad, member: MemberState, resources: Readonly<Record<string, number>>): boolean {
     const simulated = {
       consumed: (resourceClass: string) =>
         (load.used.get(resourceClass) ?? 0) + (load.forthcoming.get(resourceClass) ?? 0),

@@ -7,7 +7,13 @@
  * resolved from its image.
  */
 import type { InstancesPost } from "@berth/api-types";
-import { buildInstanceRequest, type Flavor, type InstanceResources } from "@berth/resources";
+import {
+  buildInstanceRequest,
+  type Flavor,
+  type InstanceResources,
+  type MemoryShare,
+  memoryLimitProblem,
+} from "@berth/resources";
 import { invalid, isEngineError, notFound } from "../errors.js";
 import { cloneDevices } from "../store/clone.js";
 import type {
@@ -30,8 +36,14 @@ export interface ExpandedRequest {
   profiles: string[];
   flavor: string | null;
   instanceType: string | null;
-  /** Per-class amounts the instance asks for (zeros dropped). */
+  /**
+   * Per-class amounts the instance asks for (zeros dropped). With a
+   * requested `memoryShare` it holds no MEMORY_MB: the amount depends on
+   * the member (expand/member-demand.ts `resourcesOn` adds it).
+   */
   resources: Record<string, number>;
+  /** `limits.memory` as a percentage of the member's memory, or null (a size). */
+  memoryShare: MemoryShare | null;
   requiredTraits: string[];
   forbiddenTraits: string[];
   instanceResources: InstanceResources;
@@ -132,6 +144,8 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     flavor = catalog.flavor(spec.flavor);
     if (flavor === undefined) throw notFound(`Flavor "${spec.flavor}" not found`);
   }
+  const memoryProblem = memoryLimitProblem(merged.config["limits.memory"]);
+  if (memoryProblem !== undefined) throw invalid(memoryProblem);
   const built = buildInstanceRequest({
     type,
     config: merged.config,
@@ -155,6 +169,7 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     flavor: flavor?.name ?? null,
     instanceType: spec.instance_type ?? null,
     resources: { ...request.resources },
+    memoryShare: built.value.memory_share,
     requiredTraits: [...request.required_traits],
     forbiddenTraits: [...request.forbidden_traits],
     instanceResources,

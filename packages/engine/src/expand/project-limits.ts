@@ -50,7 +50,12 @@ const DECLARED_LIMITS = [
 /**
  * LXD refuses an instance in a project that limits CPU or memory when the
  * instance does not say how much it uses (it would otherwise count as 0
- * and slip past the limit).
+ * and slip past the limit). A memory share (`limits.memory: 50%`) does not
+ * say it either: its size depends on the member, and LXD's project
+ * accounting refuses to parse it ("Value can't be a percentage"), answering
+ * `Failed parsing "limits.memory" for instance "c1" in project "p"`. In a
+ * project without a memory limit a share counts 0 towards the project's
+ * memory, as LXD's project state skips it.
  */
 export function requireDeclaredLimits(request: {
   readonly name: string;
@@ -64,6 +69,11 @@ export function requireDeclaredLimits(request: {
     if (value === undefined || value === "") {
       throw invalid(
         `Instance "${request.name}" in project "${request.projectName}" has no "${key}" config, either directly or via a profile`,
+      );
+    }
+    if (key === "limits.memory" && value.endsWith("%")) {
+      throw invalid(
+        `Failed parsing "${key}" for instance "${request.name}" in project "${request.projectName}"`,
       );
     }
   }

@@ -11,33 +11,36 @@
  * `replace` and `remove` edit without placing. If planning the attempt
  * fails half-way, everything it held is released.
  */
+
+import { memberMissingFailure } from "../claim-rules/failures.js";
 import type { EngineRuntime } from "../engine/runtime.js";
 import { EngineError, unavailable } from "../errors.js";
+import { resourcesCopyOn, resourcesOn } from "../expand/member-demand.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { PendingPlacement } from "../model/cluster-model.js";
 import { allocationsOf } from "../store/allocations.js";
 import type { Claim, ClaimFailureDetails, ClaimResult, NewInstance, ProjectLimits } from "../store/port.js";
-import type { InstanceRecord, PlacementDecisionRecord } from "../store/records.js";
+import type { InstanceRecord, MemberRecord, PlacementDecisionRecord } from "../store/records.js";
 import type { PlacementRequest } from "./request.js";
 
-/** The capacity a decided placement holds in the model until its claim settles. */
-export function pendingOf(request: PlacementRequest, member: string): PendingPlacement {
+/** The capacity a decided placement holds in the model on `member` until its claim settles. */
+export function pendingOf(request: PlacementRequest, member: MemberRecord): PendingPlacement {
   return {
-    member,
+    member: member.name,
     project: request.projectName,
-    resources: request.resources,
+    resources: resourcesOn(request, member),
     placementGroup: request.placementGroup,
   };
 }
 
-/** The record a create claim writes for a request placed on `member`, with the decision that placed it. */
+/** The record a create claim writes for a request placed on `target`, with the decision that placed it. */
 export function recordOf(
   request: PlacementRequest,
-  member: string,
-  memberArchitecture: string,
+  target: MemberRecord,
   createdAt: string,
   decision: PlacementDecisionRecord,
 ): NewInstance {
+  const member = target.name;
   return {
     id: request.id,
     project: request.projectName,
@@ -46,7 +49,9 @@ export function recordOf(
     location: member,
     forthcoming: request.forthcoming,
     architecture:
-      request.architecture !== "" ? request.architecture : (request.architectures?.[0] ?? memberArchitecture),
+      request.architecture !== ""
+        ? request.architecture
+        : (request.architectures?.[0] ?? target.architecture),
     description: request.description,
     ephemeral: request.ephemeral,
     profiles: request.profiles,
@@ -58,25 +63,39 @@ export function recordOf(
     placementGroup: request.placementGroup,
     origin: null,
     createdAt,
-    allocations: allocationsOf(member, request.resources, request.forthcoming ? "forthcoming" : "used"),
+    allocations: allocationsOf(
+      member,
+      resourcesCopyOn(request, target),
+      request.forthcoming ? "forthcoming" : "used",
+    ),
     limitsUsage: request.limitsUsage,
     decision,
   };
 }
 
-/** A stored instance moved to `member` (allocations follow it), with the decision that moved it. */
+/**
+ * A stored instance moved to `target`, with the decision that moved it.
+ * Its allocations follow it; a memory share (`request.memoryShare`) is
+ * sized again against the target's memory, as LXD applies it there.
+ */
 export function movedRecord(
+  request: PlacementRequest,
   record: InstanceRecord,
-  member: string,
+  target: MemberRecord,
   origin: string | null,
   decision: PlacementDecisionRecord,
 ): NewInstance {
   const { revision: _revision, ...rest } = record;
+  const member = target.name;
+  const ledger = record.forthcoming ? "forthcoming" : "used";
   return {
     ...rest,
     location: member,
     origin,
-    allocations: record.allocations.map((row) => ({ ...row, member })),
+    allocations:
+      request.memoryShare?.requested === true
+        ? allocationsOf(member, resourcesCopyOn(request, target), ledger)
+        : record.allocations.map((row) => ({ ...row, member })),
     decision,
   };
 }
@@ -102,10 +121,10 @@ export class ClaimDraft {
     createdAt = this.runtime.clock.now().toISOString(),
     slot = this.pendings.length,
   ): void {
-    this.hold(request, member, slot);
-    const memberArchitecture = this.runtime.model.member(member)?.record.architecture ?? "";
+    const target = this.memberRecord(member);
+    this.hold(request, target, slot);
     this.claim.create ??= [];
-    this.claim.create[slot] = recordOf(request, member, memberArchitecture, createdAt, decision);
+    this.claim.create[slot] = recordOf(request, target, createdAt, decision);
   }
 
   /**
@@ -119,8 +138,9 @@ export class ClaimDraft {
     origin: string | null,
     decision: PlacementDecisionRecord,
   ): void {
-    this.hold(request, member, this.pendings.length);
-    this.replace(record, movedRecord(record, member, origin, decision));
+    const target = this.memberRecord(member);
+    this.hold(request, target, this.pendings.length);
+    this.replace(record, movedRecord(request, record, target, origin, decision));
   }
 
   /** An edit of a stored instance, checked against its revision. */
@@ -154,7 +174,14 @@ export class ClaimDraft {
       if (pending !== undefined) this.runtime.model.releasePending(pending);
   }
 
-  private hold(request: PlacementRequest, member: string, slot: number): void {
+  /** The model's record of a decided member (gone meanwhile: the store's answer, which re-plans). */
+  private memberRecord(member: string): MemberRecord {
+    const state = this.runtime.model.member(member);
+    if (state === undefined) throw memberMissingFailure(member);
+    return state.record;
+  }
+
+  private hold(request: PlacementRequest, member: MemberRecord, slot: number): void {
     const pending = pendingOf(request, member);
     this.runtime.model.addPending(pending);
     this.pendings[slot] = pending;

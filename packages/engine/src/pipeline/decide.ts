@@ -6,9 +6,11 @@
  * instances, ties in join order, refined by a placement group's policy).
  */
 import { EngineError, insufficientCapacity, notFound } from "../errors.js";
+import { instanceResourcesOn, memberMemory } from "../expand/member-demand.js";
 import type { MemberState } from "../model/member-state.js";
 import type {
   InstancePlacementView,
+  ScriptletCall,
   ScriptletClusterView,
   ScriptletHost,
   ScriptletLimits,
@@ -64,6 +66,37 @@ export function noCandidateError(set: CandidateSet, subject: string): EngineErro
 }
 
 /**
+ * What `get_instance_resources()` answers: the request's own numbers, or,
+ * for a memory share, the share of the candidate with the most memory,
+ * and per candidate (`get_instance_resources(member_name)`) the share of
+ * its own (expand/member-demand.ts).
+ */
+function scriptletResources(
+  request: PlacementRequest,
+  candidates: readonly MemberState[],
+  candidate: ((name: string) => MemberState | undefined) | undefined,
+): Pick<ScriptletCall, "instanceResources" | "instanceResourcesOn"> {
+  if (request.memoryShare === null) return { instanceResources: request.instanceResources };
+  let largest = candidates[0]!;
+  let largestMemory = memberMemory(largest.record) ?? 0;
+  for (const member of candidates) {
+    const memory = memberMemory(member.record) ?? 0;
+    if (memory > largestMemory) {
+      largest = member;
+      largestMemory = memory;
+    }
+  }
+  const find = candidate ?? ((name: string) => candidates.find((member) => member.name === name));
+  return {
+    instanceResources: instanceResourcesOn(request, largest.record),
+    instanceResourcesOn: (name) => {
+      const member = find(name);
+      return member === undefined ? undefined : instanceResourcesOn(request, member.record);
+    },
+  };
+}
+
+/**
  * `view`: what the scriptlet sees as `request` (by default the request's
  * own view, see views.ts placementView; built only when a scriptlet runs).
  */
@@ -91,7 +124,7 @@ export function decide(
       request: view ?? placementView(request),
       candidates: views,
       ...(listing !== undefined ? { isCandidate: listing.isCandidate, candidateState: listing.stateAt } : {}),
-      instanceResources: request.instanceResources,
+      ...scriptletResources(request, candidates, listing?.candidate),
       cluster: scriptlet.cluster,
       limits: scriptlet.limits,
     },

@@ -64,6 +64,7 @@ export function placementRequest(
     flavor: expanded.flavor,
     instanceType: expanded.instanceType,
     resources: expanded.resources,
+    memoryShare: expanded.memoryShare,
     requiredTraits: expanded.requiredTraits,
     forbiddenTraits: expanded.forbiddenTraits,
     instanceResources: expanded.instanceResources,

@@ -244,16 +244,17 @@ export function createBuiltins(state: RunState): Record<BuiltinName, Builtin> {
       return new HostObject(resourcesSchema, view as Record<string, unknown>, thread);
     }),
 
-    // LXD does not unpack arguments here: extra ones are ignored.
-    get_instance_resources: new Builtin(
-      "get_instance_resources",
-      (thread) =>
-        new HostObject(
-          instanceResourcesSchema,
-          call.instanceResources as unknown as Record<string, unknown>,
-          thread,
-        ),
-    ),
+    // LXD does not unpack arguments here: extra ones are ignored. Berth reads one: a candidate's
+    // name (first positional, or member_name=) sizes a memory share (limits.memory: 50%) on it.
+    get_instance_resources: new Builtin("get_instance_resources", (thread, args, kwargs) => {
+      const named = args[0] ?? kwargs.find(([key]) => key === "member_name")?.[1];
+      const member = typeof named === "string" ? decodeByteStringToUtf8(named) : undefined;
+      const view =
+        member !== undefined && call.instanceResourcesOn !== undefined && isCandidate(member)
+          ? (call.instanceResourcesOn(member) ?? call.instanceResources)
+          : call.instanceResources;
+      return new HostObject(instanceResourcesSchema, view as unknown as Record<string, unknown>, thread);
+    }),
 
     get_instances: new Builtin("get_instances", (thread, args, kwargs) => {
       const [project, location] = unpackBuiltinArgs("get_instances", args, kwargs, INSTANCES_FILTER);

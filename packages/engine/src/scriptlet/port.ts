@@ -203,7 +203,19 @@ export interface ScriptletCall {
    * those calls by position instead of a lookup by name.
    */
   candidateState?: (index: number) => ClusterMemberStateView;
+  /**
+   * `get_instance_resources()`. With `limits.memory` a percentage of the
+   * member's memory, its `memory_size` (and `MEMORY_MB`) is the share of
+   * the candidate with the most memory: the most the instance may take on
+   * any candidate.
+   */
   instanceResources: InstanceResourcesView;
+  /**
+   * `get_instance_resources(member_name)`: the request sized on that
+   * candidate (a memory share resolved against its memory). Absent when
+   * the request asks every member for the same amounts.
+   */
+  instanceResourcesOn?: (candidate: string) => InstanceResourcesView | undefined;
   cluster: ScriptletClusterView;
   limits: ScriptletLimits;
   signal?: AbortSignal;

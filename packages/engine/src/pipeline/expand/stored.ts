@@ -23,6 +23,19 @@ export function resourcesOf(record: InstanceRecord): Record<string, number> {
   return out;
 }
 
+/**
+ * What a stored instance asks of the member it goes to: what it holds,
+ * except that a memory share (`limits.memory: 50%`, read from its current
+ * expansion) is left out, to be sized against the new member's memory
+ * (expand/member-demand.ts), as LXD applies the share on the member the
+ * instance runs on.
+ */
+function heldResources(record: InstanceRecord, expanded: ExpandedRequest): Record<string, number> {
+  const held = resourcesOf(record);
+  if (expanded.memoryShare?.requested === true) delete held.MEMORY_MB;
+  return held;
+}
+
 export function bodyOf(record: InstanceRecord): InstancesPost {
   const body: InstancesPost = {
     name: record.name === "" ? undefined : record.name,
@@ -72,7 +85,7 @@ export async function expandStored(
   }
   const held: ExpandedRequest = {
     ...expanded,
-    resources: resourcesOf(record),
+    resources: heldResources(record, expanded),
     limitsUsage: record.limitsUsage,
     architectures: record.architecture === "" ? null : [record.architecture],
     placementGroup: record.placementGroup,

@@ -18,7 +18,7 @@ function member(consumed: Record<string, number> = {}) {
 
 describe("capacity filter", () => {
   it("applies Placement's formula: (total - reserved) x allocation ratio, all ledgers counted", () => {
-    const check = capacityFilter.bind({ resources: { VCPU: 4, MEMORY_MB: 1024 } });
+    const check = capacityFilter.bind({ resources: { VCPU: 4, MEMORY_MB: 1024 }, memoryShare: null });
     expect(check.reject(member({ VCPU: 12, MEMORY_MB: 2560 }), TIME)).toBeUndefined();
     expect(check.reject(member({ VCPU: 13 }), TIME)).toMatchObject({
       code: "capacity:VCPU",
@@ -30,7 +30,7 @@ describe("capacity filter", () => {
   });
 
   it("names a class the member has no inventory of", () => {
-    const check = capacityFilter.bind({ resources: { VCPU: 1, CUSTOM_FPGA: 1 } });
+    const check = capacityFilter.bind({ resources: { VCPU: 1, CUSTOM_FPGA: 1 }, memoryShare: null });
     expect(check.reject(member(), TIME)).toMatchObject({
       code: "lack:CUSTOM_FPGA",
       one: "lacks CUSTOM_FPGA",
@@ -38,7 +38,7 @@ describe("capacity filter", () => {
   });
 
   it("names inventory unit constraints", () => {
-    const check = capacityFilter.bind({ resources: { DISK_GB: 15 } });
+    const check = capacityFilter.bind({ resources: { DISK_GB: 15 }, memoryShare: null });
     expect(check.reject(member(), TIME)).toMatchObject({
       code: "constraints:DISK_GB",
       one: "can't take 15 DISK_GB (inventory constraints)",
@@ -47,7 +47,7 @@ describe("capacity filter", () => {
 
   it("remembers a verdict until the member's consumption changes", () => {
     const state = member();
-    const check = capacityFilter.bind({ resources: { VCPU: 16 } });
+    const check = capacityFilter.bind({ resources: { VCPU: 16 }, memoryShare: null });
     expect(check.admits(state, TIME)).toBe(true);
     state.addPending("VCPU", 1);
     expect(check.admits(state, TIME)).toBe(false);
@@ -68,7 +68,7 @@ describe("capacity filter", () => {
         fc.dictionary(fc.constantFrom(...classes), fc.integer({ min: 0, max: 5000 })),
         (resources, consumed) => {
           const state = member(consumed);
-          const check = capacityFilter.bind({ resources });
+          const check = capacityFilter.bind({ resources, memoryShare: null });
           // Twice: the second answer comes from the remembered verdict.
           expect(check.admits(state, TIME)).toBe(check.reject(state, TIME) === undefined);
           expect(check.admits(state, TIME)).toBe(check.reject(state, TIME) === undefined);

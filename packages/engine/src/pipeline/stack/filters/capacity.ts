@@ -3,6 +3,8 @@
  * @berth/resources), with both ledgers and in-flight placements counted.
  */
 import { checkFit, type Inventory, noInventory } from "@berth/resources";
+import type { ExpandedRequest } from "../../../expand/expand.js";
+import { resourcesOn } from "../../../expand/member-demand.js";
 import type { MemberState } from "../../../model/member-state.js";
 import { type UsageCheck, usageFilter } from "../filter.js";
 import { type Rejection, rejection } from "../rejection.js";
@@ -116,8 +118,37 @@ class CapacityCheck implements UsageCheck {
   }
 }
 
+/**
+ * The capacity check of a request whose memory is a share of each
+ * member's memory (`limits.memory: 50%`): each member is judged on the
+ * amounts resolved against its own memory (expand/member-demand.ts).
+ */
+class MemberDemandCheck implements UsageCheck {
+  constructor(private readonly request: Pick<ExpandedRequest, "resources" | "memoryShare">) {}
+
+  private demandOn(member: MemberState): Demand {
+    return demandOf(resourcesOn(this.request, member.record));
+  }
+
+  admits(member: MemberState): boolean {
+    const demand = this.demandOn(member);
+    const known = member.knownFit(demand);
+    if (known !== undefined) return known;
+    const ok = fitsAll(member.inventories, member, demand);
+    member.rememberFit(demand, ok);
+    return ok;
+  }
+
+  reject(member: MemberState): Rejection | undefined {
+    return firstMisfit(member.inventories, member, this.demandOn(member));
+  }
+}
+
 export const capacityFilter = usageFilter({
   name: "capacity",
-  reads: { request: ["resources"] },
-  bind: (request) => new CapacityCheck(demandOf(request.resources)),
+  reads: { request: ["resources", "memoryShare"] },
+  bind: (request) =>
+    request.memoryShare?.requested === true
+      ? new MemberDemandCheck({ resources: request.resources, memoryShare: request.memoryShare })
+      : new CapacityCheck(demandOf(request.resources)),
 });
