@@ -7,7 +7,8 @@
  *    connections in total, split evenly), each on a fresh database of 1,000
  *    members with room to spare, so every answer must be a 201;
  *  - the database's own CPU time per create (every PostgreSQL process,
- *    from /proc), from which the README projects what one primary carries;
+ *    from /proc), from which the README projects what one primary carries,
+ *    and berthd's (all servers summed);
  *  - bulk create of 10,000 on 1,000 members, in-process (engine + store) and
  *    over HTTP.
  *   node dist/benches/postgres.js [--quick]
@@ -179,6 +180,12 @@ try {
         `pg.creates.${servers}.db-cpu`,
         `  ${servers} berthd: PostgreSQL CPU time per create`,
         dbCpuPerCreate,
+        "ms",
+      ),
+      figure(
+        `pg.creates.${servers}.server-cpu`,
+        `  ${servers} berthd: berthd CPU time per create (all servers summed)`,
+        serverCpuPerCreate,
         "ms",
       ),
     );

@@ -59,6 +59,11 @@ export interface Tx {
   run(text: string, params?: unknown[]): Promise<number>;
   /** A statement run once (migrations' DDL): not kept as a prepared statement. */
   once(text: string, params?: unknown[]): Promise<number>;
+  /**
+   * The transaction's last statement, sent together with its COMMIT (one
+   * round trip): resolves once both succeeded; nothing may run after it.
+   */
+  finalRun(text: string, params?: unknown[]): Promise<number>;
 }
 
 export type TxWork<T> = (tx: Tx) => Promise<T>;
@@ -91,19 +96,82 @@ function prepared(text: string, values: unknown[]): pg.QueryConfig {
   return { name, text, values };
 }
 
-function txOf(client: pg.PoolClient): Tx {
-  let db: NodePgDatabase | undefined;
-  return {
-    get db() {
-      db ??= drizzle({ client });
-      return db;
-    },
-    rows: async <R>(text: string, params: unknown[] = []) =>
-      (await client.query(prepared(text, params))).rows as R[],
-    run: async (text: string, params: unknown[] = []) =>
-      (await client.query(prepared(text, params))).rowCount ?? 0,
-    once: async (text: string, params: unknown[] = []) => (await client.query(text, params)).rowCount ?? 0,
-  };
+/**
+ * The transaction's statements on one pipelined connection: BEGIN is sent
+ * together with the first statement and COMMIT together with `finalRun`'s,
+ * so a claim costs three round trips, not five. BEGIN's answer arrives
+ * before the first statement's and is checked before that statement's
+ * result is used (drizzle's statements too), so a transaction whose BEGIN
+ * failed goes no further than its first statement (and BEGIN on an idle
+ * connection fails only with the connection, which fails that statement
+ * too).
+ */
+class PipelinedTx implements Tx {
+  #db: NodePgDatabase | undefined;
+  #begin: Promise<unknown> | undefined;
+  committed = false;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    begin: string,
+  ) {
+    this.#begin = client.query(begin);
+    // Awaited with the first statement; never an unhandled rejection meanwhile.
+    this.#begin.catch(() => undefined);
+  }
+
+  get db(): NodePgDatabase {
+    if (this.#db === undefined) {
+      // drizzle's statements go through #send too, so the first of them also waits for BEGIN's answer.
+      const guarded: pg.PoolClient = Object.create(this.client);
+      guarded.query = ((config: pg.QueryConfig, values?: unknown[]) =>
+        this.#send(config, values)) as unknown as pg.PoolClient["query"];
+      this.#db = drizzle({ client: guarded });
+    }
+    return this.#db;
+  }
+
+  async #send(config: pg.QueryConfig | string, values?: unknown[]): Promise<pg.QueryResult> {
+    if (this.committed) throw new Error("a statement after the transaction's final statement");
+    const result = this.client.query(config, values);
+    const begin = this.#begin;
+    if (begin !== undefined) {
+      this.#begin = undefined;
+      result.catch(() => undefined);
+      await begin;
+    }
+    return result;
+  }
+
+  async rows<R>(text: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.#send(prepared(text, params))).rows as R[];
+  }
+
+  async run(text: string, params: unknown[] = []): Promise<number> {
+    return (await this.#send(prepared(text, params))).rowCount ?? 0;
+  }
+
+  async once(text: string, params: unknown[] = []): Promise<number> {
+    return (await this.#send(params.length > 0 ? { text, values: params } : text)).rowCount ?? 0;
+  }
+
+  async finalRun(text: string, params: unknown[] = []): Promise<number> {
+    const statement = this.#send(prepared(text, params));
+    const commit = this.client.query("COMMIT");
+    commit.catch(() => undefined);
+    const count = (await statement).rowCount ?? 0;
+    this.committed = true;
+    // COMMIT in a transaction that failed answers ROLLBACK: never report that as written.
+    if ((await commit).command !== "COMMIT") throw new Error("the transaction was rolled back at COMMIT");
+    return count;
+  }
+
+  /** Waits for BEGIN when no statement was sent (so COMMIT/ROLLBACK follow it on the wire in order anyway). */
+  async settled(): Promise<void> {
+    const begin = this.#begin;
+    this.#begin = undefined;
+    await begin;
+  }
 }
 
 /**
@@ -146,7 +214,8 @@ export class Pools {
       keepAlive: true,
       types,
     };
-    this.write = new pg.Pool({ ...base, max: options.poolSize ?? DEFAULT_POOL_SIZE });
+    // Pipelined (pg >= 8.23): a transaction sends BEGIN with its first statement and COMMIT with its last.
+    this.write = new pg.Pool({ ...base, pipeline: true, max: options.poolSize ?? DEFAULT_POOL_SIZE });
     this.read = new pg.Pool({ ...base, max: options.readPoolSize ?? DEFAULT_READ_POOL_SIZE });
     // An idle connection that dies (server restart) emits here; without a
     // listener Node would crash. pg-pool drops it and connects afresh.
@@ -192,9 +261,10 @@ export class Pools {
       }
       let broken: Error | undefined;
       try {
-        await client.query(begin);
-        const result = await work(txOf(client));
-        await client.query("COMMIT");
+        const tx = new PipelinedTx(client, begin);
+        const result = await work(tx);
+        await tx.settled();
+        if (!tx.committed) await client.query("COMMIT");
         return result;
       } catch (error) {
         if (isConnectionFailure(error)) broken = error instanceof Error ? error : new Error(String(error));

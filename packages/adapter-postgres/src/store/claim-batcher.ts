@@ -29,7 +29,7 @@ import {
 } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
 import { applyClaim } from "./claim.js";
-import { lockProviders, lookUpExisting, readProjectTotals } from "./claim-reads.js";
+import { lookUpAndLockMembers, readProjectTotals, readProviders } from "./claim-reads.js";
 import { writeClaim } from "./claim-writes.js";
 
 type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
@@ -52,8 +52,13 @@ function isCreateOnly(claim: Claim): boolean {
 
 async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
   const all: Claim = { create: claims.flatMap((claim) => claim.create ?? []) };
-  const existing = await lookUpExisting(tx, all, claimReads(all));
-  const { providers, memberIds } = await lockProviders(tx, providersToRead(all, NO_INSTANCES));
+  const { existing, locked } = await lookUpAndLockMembers(
+    tx,
+    all,
+    claimReads(all),
+    providersToRead(all, NO_INSTANCES),
+  );
+  const { providers, memberIds } = await readProviders(tx, locked);
   const projectTotals = await readProjectTotals(tx, [
     ...new Set(claims.flatMap((claim) => projectTotalsToRead(claim, NO_INSTANCES))),
   ]);

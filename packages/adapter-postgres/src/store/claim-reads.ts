@@ -50,13 +50,14 @@ export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
     for (const instance of await loadInstancesByIds(tx, reads.instanceIds))
       instances.set(instance.id, instance);
   }
-  // 2. Taken ids, name holders, existing projects; the projects, profiles and
-  //    placement groups the new records name are share-locked, so none of
-  //    them can be deleted before this claim commits.
-  const existing = await lookUpExisting(tx, claim, reads);
-  // 3. The providers: lock the member rows in name order, then read their
-  //    inventories and usage.
-  const { providers, memberIds } = await lockProviders(tx, providersToRead(claim, instances));
+  // 2 and 3. Look up what the new records name and lock the members (one statement), then read the members.
+  const { existing, locked } = await lookUpAndLockMembers(
+    tx,
+    claim,
+    reads,
+    providersToRead(claim, instances),
+  );
+  const { providers, memberIds } = await readProviders(tx, locked);
   // 4. Limit counters, only for projects whose limits the claim could pass: lock every shard, then sum.
   const projectTotals = await readProjectTotals(tx, projectTotalsToRead(claim, instances));
   return { rows: { instances, ...existing, providers, projectTotals }, memberIds };
@@ -64,14 +65,36 @@ export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
 
 type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
 
-export async function lookUpExisting(
+export interface LockedMember {
+  id: number;
+  name: string;
+}
+
+/**
+ * One statement, one round trip, taking its locks in the fixed order:
+ *  - taken ids, name holders and existing projects of the new records; the
+ *    projects, profiles and placement groups they name are share-locked
+ *    (`FOR KEY SHARE`), so none of them can be deleted before the claim
+ *    commits;
+ *  - then the member rows the claim touches, in name order (`FOR NO KEY
+ *    UPDATE`). Their inventories and usage are read by the next statement
+ *    (`readProviders`), which starts after these locks were granted.
+ * The UNION ALL's branches run in the order written (that is the lock
+ * order). A name holder is found through the unique (project, name) index
+ * one wanted name at a time (LATERAL … LIMIT 1), never by scanning every
+ * instance.
+ */
+export async function lookUpAndLockMembers(
   tx: Tx,
   claim: Claim,
   reads: ReturnType<typeof claimReads>,
-): Promise<Existing> {
+  memberNames: readonly string[],
+): Promise<{ existing: Existing; locked: LockedMember[] }> {
   const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
+  const locked: LockedMember[] = [];
   const records = newRecordsOf(claim);
-  if (records.length === 0) return existing;
+  const names = [...new Set(memberNames)].sort();
+  if (records.length === 0 && names.length === 0) return { existing, locked };
   const profiles = new Set<string>();
   const groups = new Set<string>();
   for (const record of records) {
@@ -92,21 +115,27 @@ export async function lookUpExisting(
      ), wanted_groups AS (
        SELECT 1 FROM placement_groups AS g JOIN jsonb_array_elements($5::jsonb) AS w
          ON g.project = w->>0 AND g.name = w->>1 ORDER BY g.project, g.name FOR KEY SHARE OF g
+     ), locked_members AS (
+       SELECT id, name FROM members WHERE name = ANY($6::text[]) ORDER BY name FOR NO KEY UPDATE
      )
      SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id = ANY($1::text[])
      UNION ALL
      SELECT 'name', i.id, i.project, i.name FROM jsonb_array_elements($2::jsonb) AS w
-       JOIN instances AS i ON i.project = w->>0 AND i.name = w->>1 AND i.name <> ''
+       CROSS JOIN LATERAL (SELECT id, project, name FROM instances
+                           WHERE project = w->>0 AND name = w->>1 AND name <> '' LIMIT 1) AS i
      UNION ALL
      SELECT 'project', NULL, name, NULL FROM wanted_projects
      UNION ALL
-     SELECT 'lock', NULL, NULL, NULL FROM (SELECT count(*) FROM wanted_profiles) AS a, (SELECT count(*) FROM wanted_groups) AS b`,
+     SELECT 'lock', NULL, NULL, NULL FROM (SELECT count(*) FROM wanted_profiles) AS a, (SELECT count(*) FROM wanted_groups) AS b
+     UNION ALL
+     SELECT 'member', id::text, NULL, name FROM locked_members`,
     [
       reads.createIds,
       JSON.stringify(reads.names),
       reads.projects,
       `[${[...profiles].join(",")}]`,
       `[${[...groups].join(",")}]`,
+      names,
     ],
   );
   for (const row of rows) {
@@ -114,8 +143,9 @@ export async function lookUpExisting(
     else if (row.kind === "name")
       existing.nameHolders.set(nameKey(String(row.project), String(row.name)), String(row.id));
     else if (row.kind === "project") existing.projects.add(String(row.project));
+    else if (row.kind === "member") locked.push({ id: Number(row.id), name: String(row.name) });
   }
-  return existing;
+  return { existing, locked };
 }
 
 export async function readProjectTotals(
@@ -156,77 +186,53 @@ export async function readProjectTotals(
 }
 
 /**
- * Locks the named members' rows (in name order), then reads their
- * inventories, usage and the memory they mirror per primary.
+ * The inventories, usage and mirrored memory per primary of members locked
+ * by `lookUpAndLockMembers` (a statement after the locks).
  */
-export async function lockProviders(
+export async function readProviders(
   tx: Tx,
-  names: readonly string[],
+  locked: readonly LockedMember[],
 ): Promise<{ providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
-  const providerNames = [...new Set(names)].sort();
   const providers = new Map<string, ProviderRows>();
   const memberIds = new Map<string, number>();
-  if (providerNames.length > 0) {
-    const locked = await tx.rows<{ id: number; name: string }>(
-      "SELECT id, name FROM members WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE",
-      [providerNames],
-    );
-    if (locked.length > 0) {
-      const [row] = await tx.rows<{ state: string | null }>(
-        `SELECT json_agg(json_build_array(m.id, m.name,
-           coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
-                                                      allocation_ratio))
-                     FROM inventories WHERE member_id = m.id), '[]'),
-           coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
-                     FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
-           coalesce((SELECT json_agg(json_build_array(p.name, a.amount))
-                     FROM instances AS i
-                     JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
-                                          AND a.resource_class = $2
-                     JOIN members AS p ON p.id = i.member_id
-                     WHERE i.secondary_id = m.id), '[]')))::text AS state
-         FROM members AS m WHERE m.id = ANY($1::bigint[])`,
-        [locked.map((member) => member.id), FAILOVER_CLASS],
-      );
-      const members = JSON.parse(row?.state ?? "[]") as [
-        number,
-        string,
-        InventoryTuple[],
-        UsageTuple[],
-        MirroredTuple[],
-      ][];
-      for (const [id, name, inventoryRows, usageRows, mirroredRows] of members) {
-        memberIds.set(name, id);
-        const provider = {
-          inventories: {} as Record<string, ProviderRows["inventories"][string]>,
-          used: {} as Record<string, number>,
-          forthcoming: {} as Record<string, number>,
-        };
-        for (const [
-          resourceClass,
-          total,
-          reserved,
-          minUnit,
-          maxUnit,
-          stepSize,
-          allocationRatio,
-        ] of inventoryRows) {
-          provider.inventories[resourceClass] = {
-            total,
-            reserved,
-            minUnit,
-            maxUnit,
-            stepSize,
-            allocationRatio,
-          };
-        }
-        for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-        // The memory of the instances mirrored here, summed per primary (N+1). The
-        // member's lock is held: every claim that changes them locks it too.
-        const failover = failoverOf(mirroredRows);
-        providers.set(name, failover === undefined ? provider : { ...provider, failover });
-      }
-    }
+  if (locked.length === 0) return { providers, memberIds };
+  const [row] = await tx.rows<{ state: string | null }>(
+    `SELECT json_agg(json_build_array(m.id, m.name,
+       coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
+                                                  allocation_ratio))
+                 FROM inventories WHERE member_id = m.id), '[]'),
+       coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
+                 FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
+       coalesce((SELECT json_agg(json_build_array(p.name, a.amount))
+                 FROM instances AS i
+                 JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
+                                      AND a.resource_class = $2
+                 JOIN members AS p ON p.id = i.member_id
+                 WHERE i.secondary_id = m.id), '[]')))::text AS state
+     FROM members AS m WHERE m.id = ANY($1::bigint[])`,
+    [locked.map((member) => member.id), FAILOVER_CLASS],
+  );
+  const members = JSON.parse(row?.state ?? "[]") as [
+    number,
+    string,
+    InventoryTuple[],
+    UsageTuple[],
+    MirroredTuple[],
+  ][];
+  for (const [id, name, inventoryRows, usageRows, mirroredRows] of members) {
+    memberIds.set(name, id);
+    const provider = {
+      inventories: {} as Record<string, ProviderRows["inventories"][string]>,
+      used: {} as Record<string, number>,
+      forthcoming: {} as Record<string, number>,
+    };
+    for (const [resourceClass, total, reserved, minUnit, maxUnit, stepSize, allocationRatio] of inventoryRows)
+      provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
+    for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
+    // The memory of the instances mirrored here, summed per primary (N+1). The
+    // member's lock is held: every claim that changes them locks it too.
+    const failover = failoverOf(mirroredRows);
+    providers.set(name, failover === undefined ? provider : { ...provider, failover });
   }
   return { providers, memberIds };
 }

@@ -8,7 +8,7 @@
  */
 import { type ChangeEntry, type CheckedClaim, claimEffectOf, type InstanceRecord } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
-import { appendChanges } from "./feed-writes.js";
+import { appendChangesSql } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
 
 function instanceRow(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[] {
@@ -67,13 +67,55 @@ function allocationRows(record: InstanceRecord, memberIds: ReadonlyMap<string, n
   return merged;
 }
 
+/**
+ * A claim's inserts and counter updates as one statement: each part reads
+ * its rows from one JSON parameter (an empty list writes nothing), and the
+ * change-feed insert runs last — its WHERE counts what every other part
+ * returned, so PostgreSQL finishes them (and takes their row locks) before
+ * it draws the entries' ids (see feed-writes.ts). Foreign keys are checked
+ * at the end of the statement, when the instances the allocations and
+ * profile links name exist.
+ */
+const CLAIM_WRITE = `WITH new_instances AS (
+    INSERT INTO instances (${INSTANCE_COLUMNS}) ${INSTANCE_SELECT} RETURNING 1
+  ), new_allocations AS (
+    INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)
+    SELECT r->>0, (r->>1)::bigint, r->>2, r->>3, (r->>4)::bigint, (r->>5)::int FROM jsonb_array_elements($2::jsonb) AS r
+    RETURNING 1
+  ), new_links AS (
+    INSERT INTO instance_profiles (instance_id, project, profile)
+    SELECT r->>0, r->>1, r->>2 FROM jsonb_array_elements($3::jsonb) AS r
+    RETURNING 1
+  ), usage_changes AS (
+    INSERT INTO usage (member_id, resource_class, ledger, amount)
+    SELECT (r->>0)::bigint, r->>1, r->>2, (r->>3)::bigint FROM jsonb_array_elements($4::jsonb) AS r
+    ORDER BY 1, 2, 3
+    ON CONFLICT (member_id, resource_class, ledger) DO UPDATE SET amount = usage.amount + excluded.amount
+    RETURNING 1
+  ), project_changes AS (
+    INSERT INTO project_usage (project, shard, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)
+    SELECT r->>0, (r->>1)::int, (r->>2)::bigint, (r->>3)::bigint, (r->>4)::bigint, (r->>5)::bigint, (r->>6)::bigint,
+           (r->>7)::bigint
+    FROM jsonb_array_elements($5::jsonb) AS r ORDER BY 1
+    ON CONFLICT (project, shard) DO UPDATE SET instances = project_usage.instances + excluded.instances,
+      containers = project_usage.containers + excluded.containers,
+      virtual_machines = project_usage.virtual_machines + excluded.virtual_machines,
+      cpu = project_usage.cpu + excluded.cpu, memory_bytes = project_usage.memory_bytes + excluded.memory_bytes,
+      disk_bytes = project_usage.disk_bytes + excluded.disk_bytes
+    RETURNING 1
+  )
+  ${appendChangesSql(6)}
+  WHERE (SELECT count(*) FROM new_instances) + (SELECT count(*) FROM new_allocations) + (SELECT count(*) FROM new_links)
+        + (SELECT count(*) FROM usage_changes) + (SELECT count(*) FROM project_changes) >= 0
+  ORDER BY n`;
+
 export async function writeClaim(
   tx: Tx,
   claim: CheckedClaim,
   memberIds: ReadonlyMap<string, number>,
   extraEntries: readonly ChangeEntry[] = [],
 ): Promise<void> {
-  // Evacuation and restore: the member rows were locked by the claim's reads (lockProviders).
+  // Evacuation and restore: the member rows were locked by the claim's reads (lookUpAndLockMembers).
   if (claim.memberStates.length > 0) {
     await tx.run(
       `UPDATE members AS m SET evacuated = (s->>1)::boolean
@@ -103,79 +145,8 @@ export async function writeClaim(
       [JSON.stringify(replaced.map((record) => instanceRow(record, memberIds))), ids],
     );
   }
-  if (created.length > 0) {
-    await tx.run(`INSERT INTO instances (${INSTANCE_COLUMNS}) ${INSTANCE_SELECT}`, [
-      JSON.stringify(created.map((record) => instanceRow(record, memberIds))),
-    ]);
-  }
-  const allocations = claim.stored.flatMap((record) => allocationRows(record, memberIds));
-  if (allocations.length > 0) {
-    await tx.run(
-      `INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)
-       SELECT r->>0, (r->>1)::bigint, r->>2, r->>3, (r->>4)::bigint, (r->>5)::int
-       FROM jsonb_array_elements($1::jsonb) AS r`,
-      [JSON.stringify(allocations)],
-    );
-  }
-  const links = claim.stored.flatMap((record) =>
-    [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
-  );
-  if (links.length > 0) {
-    await tx.run(
-      `INSERT INTO instance_profiles (instance_id, project, profile)
-       SELECT r->>0, r->>1, r->>2 FROM jsonb_array_elements($1::jsonb) AS r`,
-      [JSON.stringify(links)],
-    );
-  }
-  if (claim.usageChanges.length > 0) {
-    await tx.run(
-      `INSERT INTO usage (member_id, resource_class, ledger, amount)
-       SELECT (r->>0)::bigint, r->>1, r->>2, (r->>3)::bigint FROM jsonb_array_elements($1::jsonb) AS r
-       ORDER BY 1, 2, 3
-       ON CONFLICT (member_id, resource_class, ledger) DO UPDATE SET amount = usage.amount + excluded.amount`,
-      [
-        JSON.stringify(
-          claim.usageChanges.map((change) => [
-            memberIds.get(change.provider)!,
-            change.resourceClass,
-            change.ledger,
-            change.amount,
-          ]),
-        ),
-      ],
-    );
-  }
-  if (claim.projectChanges.size > 0) {
-    // One shard per claim (see project-shards.ts); a limit check sums them all.
-    const shard = randomShard();
-    await tx.run(
-      `INSERT INTO project_usage (project, shard, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)
-       SELECT r->>0, $2, (r->>1)::bigint, (r->>2)::bigint, (r->>3)::bigint, (r->>4)::bigint, (r->>5)::bigint,
-              (r->>6)::bigint
-       FROM jsonb_array_elements($1::jsonb) AS r ORDER BY 1
-       ON CONFLICT (project, shard) DO UPDATE SET instances = project_usage.instances + excluded.instances,
-         containers = project_usage.containers + excluded.containers,
-         virtual_machines = project_usage.virtual_machines + excluded.virtual_machines,
-         cpu = project_usage.cpu + excluded.cpu, memory_bytes = project_usage.memory_bytes + excluded.memory_bytes,
-         disk_bytes = project_usage.disk_bytes + excluded.disk_bytes`,
-      [
-        JSON.stringify(
-          [...claim.projectChanges].map(([project, t]) => [
-            project,
-            t.instances,
-            t.containers,
-            t.virtualMachines,
-            t.cpu,
-            t.memoryBytes,
-            t.diskBytes,
-          ]),
-        ),
-        shard,
-      ],
-    );
-  }
-  // Last: the feed entry's id is drawn after every lock this claim took.
-  // Other servers re-read a member whose state the claim changed when the feed says so.
+  // Everything else in one statement (one round trip): the new instances, allocations, profile links,
+  // usage and project counters, and last the change-feed entries (see CLAIM_WRITE).
   const memberEntries = claim.memberStates.map(
     ({ member }): ChangeEntry => ({
       kind: "member",
@@ -184,9 +155,36 @@ export async function writeClaim(
       change: "updated",
     }),
   );
-  await appendChanges(tx, [
-    ...memberEntries,
-    { kind: "claim", effect: claimEffectOf(claim) },
-    ...extraEntries,
+  const entries = [...memberEntries, { kind: "claim", effect: claimEffectOf(claim) }, ...extraEntries];
+  await tx.finalRun(CLAIM_WRITE, [
+    JSON.stringify(created.map((record) => instanceRow(record, memberIds))),
+    JSON.stringify(claim.stored.flatMap((record) => allocationRows(record, memberIds))),
+    JSON.stringify(
+      claim.stored.flatMap((record) =>
+        [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
+      ),
+    ),
+    JSON.stringify(
+      claim.usageChanges.map((change) => [
+        memberIds.get(change.provider)!,
+        change.resourceClass,
+        change.ledger,
+        change.amount,
+      ]),
+    ),
+    // One shard per claim (see project-shards.ts); a limit check sums them all.
+    JSON.stringify(
+      [...claim.projectChanges].map(([project, t]) => [
+        project,
+        randomShard(),
+        t.instances,
+        t.containers,
+        t.virtualMachines,
+        t.cpu,
+        t.memoryBytes,
+        t.diskBytes,
+      ]),
+    ),
+    entries.map((entry) => JSON.stringify(entry)),
   ]);
 }

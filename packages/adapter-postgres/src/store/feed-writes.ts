@@ -7,11 +7,12 @@
 import type { ChangeEntry } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
 
+/** The insert, entries in parameter `$<param>`, without its `ORDER BY n` (a caller may add a WHERE first). */
+export function appendChangesSql(param: number): string {
+  return `INSERT INTO change_log (entry, at) SELECT e, clock_timestamp() FROM unnest($${param}::jsonb[]) WITH ORDINALITY AS t(e, n)`;
+}
+
 export async function appendChanges(tx: Pick<Tx, "run">, entries: readonly ChangeEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await tx.run(
-    `INSERT INTO change_log (entry, at) SELECT e, clock_timestamp() FROM unnest($1::jsonb[]) WITH ORDINALITY AS t(e, n)
-     ORDER BY n`,
-    [entries.map((entry) => JSON.stringify(entry))],
-  );
+  await tx.run(`${appendChangesSql(1)} ORDER BY n`, [entries.map((entry) => JSON.stringify(entry))]);
 }

@@ -15,6 +15,8 @@ import type { Pools } from "../connection/pools.js";
 import { cursorOf, parseCursor } from "./feed-cursor.js";
 
 export const FEED_CHANNEL = "berth_changes";
+/** Notified in the same transaction as any change to `api_tokens` (rare: token create, edit, revoke). */
+export const TOKENS_CHANNEL = "berth_tokens";
 
 /** How long entries are kept; a reader whose last read is older re-hydrates. */
 export const DEFAULT_FEED_RETENTION_MS = 15 * 60_000;
@@ -64,6 +66,7 @@ export class FeedListener {
   #retryMs = 100;
   #retryTimer: NodeJS.Timeout | undefined;
   readonly #watchers = new Set<() => void>();
+  readonly #tokenWatchers = new Set<() => void>();
   #notifying = false;
   #notifyQueued = false;
 
@@ -92,6 +95,7 @@ export class FeedListener {
       if (this.#client !== client) return;
       this.#client = undefined;
       this.#live = false;
+      this.tokensChanged();
       if (error !== undefined) this.onError(error);
       client.end().catch(() => undefined);
       this.scheduleReconnect();
@@ -99,13 +103,16 @@ export class FeedListener {
     client.on("error", (error) => lost(error));
     client.on("end", () => lost());
     client.on("notification", (message) => {
+      if (message.channel === TOKENS_CHANNEL) return this.tokensChanged();
       if (message.processId === this.#backendPid) return;
       this.wakeAll();
     });
     this.#client = client;
     try {
       await client.connect();
-      await client.query(`LISTEN ${FEED_CHANNEL}`);
+      // This connection only LISTENs and NOTIFYs: a notification is a wake-up, its commit need not
+      // wait for the disk (a NOTIFY takes a transaction id, so its commit would otherwise be fsynced).
+      await client.query(`SET synchronous_commit = off; LISTEN ${FEED_CHANNEL}; LISTEN ${TOKENS_CHANNEL}`);
       // Our own NOTIFYs come back from this backend: they wake no one here.
       this.#backendPid = (client as unknown as { processID: number }).processID;
       if (this.#client !== client) return;
@@ -113,6 +120,7 @@ export class FeedListener {
       this.#retryMs = 100;
       // Whatever was committed while we were not listening: read it now.
       this.wakeAll();
+      this.tokensChanged();
     } catch (error) {
       lost(error instanceof Error ? error : new Error(String(error)));
     }
@@ -131,6 +139,19 @@ export class FeedListener {
 
   private wakeAll(): void {
     for (const wake of this.#watchers) wake();
+  }
+
+  private tokensChanged(): void {
+    for (const changed of this.#tokenWatchers) changed();
+  }
+
+  /**
+   * `changed` is called when any server changed `api_tokens`, and whenever
+   * the connection is lost or comes back (a notification may have been
+   * missed meanwhile). While `live` is false, nothing is told.
+   */
+  watchTokens(changed: () => void): void {
+    this.#tokenWatchers.add(changed);
   }
 
   watch(wake: () => void): FeedWatch {
@@ -152,9 +173,9 @@ export class FeedListener {
     const client = this.#client;
     if (client === undefined || !this.#live) return;
     this.#notifying = true;
-    // A notification is only a wake-up: no need to wait for its commit to reach the disk.
+    // One statement on a connection whose commits do not wait for the disk (see connect()).
     client
-      .query(`BEGIN; SET LOCAL synchronous_commit = off; NOTIFY ${FEED_CHANNEL}; COMMIT`)
+      .query(`NOTIFY ${FEED_CHANNEL}`)
       .catch(() => undefined)
       .finally(() => {
         this.#notifying = false;

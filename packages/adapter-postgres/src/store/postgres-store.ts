@@ -78,7 +78,7 @@ export class PostgresStore implements Store {
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
     this.#claims = new ClaimBatcher(pools, () => this.#listener.notify());
-    this.tokens = new PostgresTokenStore(pools);
+    this.tokens = new PostgresTokenStore(pools, this.#listener);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
     this.groups = catalogs.groups;
     this.projects = catalogs.projects;

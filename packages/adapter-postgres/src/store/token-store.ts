@@ -1,11 +1,30 @@
 /**
  * berthd's API tokens in the PostgreSQL database (table `api_tokens`), so
- * every server on it knows the same tokens and a revocation reaches all of
- * them on the next request. Same records and errors as the SQLite store's
- * `SqliteTokenStore`; not part of the engine's Store port.
+ * every server on it knows the same tokens. Same records and errors as the
+ * SQLite store's `SqliteTokenStore`; not part of the engine's Store port.
+ *
+ * Every request names a token, and looking it up was one round trip per
+ * request (as many as the whole claim of a create), so tokens found are
+ * kept in memory while the store's LISTEN connection is up: every write to
+ * `api_tokens` sends a notification in its own transaction (delivered when
+ * it commits), and each server drops everything it kept when one arrives,
+ * when the LISTEN connection is lost or comes back. A revoked token is
+ * refused by the server that revoked it at once and by the others as soon
+ * as the notification reaches them (the same wake-up that carries claims);
+ * while the LISTEN connection is down, every request reads the table.
  */
 import { conflict } from "@berth/engine";
-import type { Pools } from "../connection/pools.js";
+import type { Pools, Tx } from "../connection/pools.js";
+import { TOKENS_CHANNEL } from "./feed.js";
+
+/** Past this many kept tokens, the cache starts afresh (bounded memory against many distinct tokens). */
+const MAX_KEPT_TOKENS = 1_000;
+
+/** Whether kept tokens can be trusted now (the LISTEN connection is up). */
+export interface TokenChanges {
+  readonly live: boolean;
+  watchTokens(changed: () => void): void;
+}
 
 export interface ApiTokenRecord {
   id: string;
@@ -42,11 +61,42 @@ function recordOf(row: TokenRow): ApiTokenRecord {
   return record;
 }
 
+async function notifyTokensChanged(tx: Tx): Promise<void> {
+  await tx.run(`SELECT pg_notify('${TOKENS_CHANNEL}', '')`);
+}
+
 export class PostgresTokenStore {
-  constructor(private readonly pools: Pools) {}
+  readonly #kept = new Map<string, ApiTokenRecord>();
+  /** Moves whenever the kept tokens are dropped: a lookup that started before keeps nothing. */
+  #generation = 0;
+
+  constructor(
+    private readonly pools: Pools,
+    private readonly changes: TokenChanges,
+  ) {
+    changes.watchTokens(() => this.forget());
+  }
+
+  private forget(): void {
+    this.#generation += 1;
+    this.#kept.clear();
+  }
+
+  /** A token write, announced to every server; this one forgets what it kept once it commits. */
+  private async write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.pools.writeTx(async (tx) => {
+        const result = await work(tx);
+        await notifyTokensChanged(tx);
+        return result;
+      });
+    } finally {
+      this.forget();
+    }
+  }
 
   create(record: ApiTokenRecord): Promise<void> {
-    return this.pools.writeTx(async (tx) => {
+    return this.write(async (tx) => {
       const [taken] = await tx.rows("SELECT 1 FROM api_tokens WHERE name = $1 OR hash = $2 OR id = $3", [
         record.name,
         record.hash,
@@ -66,10 +116,22 @@ export class PostgresTokenStore {
   }
 
   async findByHash(hash: string): Promise<ApiTokenRecord | undefined> {
+    if (this.changes.live) {
+      const kept = this.#kept.get(hash);
+      if (kept !== undefined) return kept;
+    }
+    const generation = this.#generation;
     const [row] = await this.pools.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1`, [
       hash,
     ]);
-    return row === undefined ? undefined : recordOf(row);
+    if (row === undefined) return undefined;
+    const record = recordOf(row);
+    // Kept only if nothing changed (or was missed) while it was read; unknown tokens are never kept.
+    if (this.changes.live && generation === this.#generation) {
+      if (this.#kept.size >= MAX_KEPT_TOKENS) this.#kept.clear();
+      this.#kept.set(hash, record);
+    }
+    return record;
   }
 
   /** In name order. */
@@ -81,7 +143,7 @@ export class PostgresTokenStore {
 
   /** Replaces the projects of a restricted token (a project renamed or deleted); false when there is no such token. */
   setProjects(id: string, projects: string[]): Promise<boolean> {
-    return this.pools.writeTx(
+    return this.write(
       async (tx) =>
         (await tx.run("UPDATE api_tokens SET projects = $1 WHERE id = $2", [JSON.stringify(projects), id])) >
         0,
@@ -90,7 +152,7 @@ export class PostgresTokenStore {
 
   /** By id or name; false when there was no such token. */
   delete(idOrName: string): Promise<boolean> {
-    return this.pools.writeTx(
+    return this.write(
       async (tx) => (await tx.run("DELETE FROM api_tokens WHERE id = $1 OR name = $1", [idOrName])) > 0,
     );
   }
