@@ -73,6 +73,13 @@ const STEPS: Step[] = [
     own: true,
   },
   { name: "http", result: "http.json", command: ownBench("http.js"), cwd: here, own: true },
+  {
+    name: "placement-api",
+    result: "placement-api.json",
+    command: [...ownBench("placement-api.js"), ...process.argv.filter((a) => a === "--no-reference")],
+    cwd: here,
+    own: true,
+  },
   { name: "postgres", result: "postgres.json", command: ownBench("postgres.js"), cwd: here, own: true },
   {
     name: "scriptlet-storm",

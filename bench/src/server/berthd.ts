@@ -5,12 +5,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore } from "@berth/adapter-sqlite";
 import { issueToken } from "@berth/server";
+import { requestText } from "./http-text.js";
 
 /** Clock ticks per second of /proc times: 100 on every Linux architecture Node supports. */
 const USER_HZ = 100;
@@ -189,36 +190,22 @@ export class Berthd {
    * 0.5-1 ms of client CPU per request on this machine, which a latency
    * sample would otherwise count against the server.
    */
-  request(method: string, path: string, body?: unknown): Promise<{ status: number; json: Envelope }> {
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: Envelope }> {
     const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
-    const headers: Record<string, string | number> = { authorization: `Bearer ${this.token}` };
-    if (payload !== undefined) {
-      headers["content-type"] = "application/json";
-      headers["content-length"] = Buffer.byteLength(payload);
+    const { status, text } = await requestText(
+      this.agent,
+      `${this.url}${path}`,
+      method,
+      { authorization: `Bearer ${this.token}` },
+      payload,
+    );
+    let json: Envelope;
+    try {
+      json = JSON.parse(text) as Envelope;
+    } catch {
+      json = { error: `not JSON: ${text.slice(0, 200)}` };
     }
-    return new Promise((resolve, reject) => {
-      const request = httpRequest(
-        `${this.url}${path}`,
-        { method, headers, agent: this.agent },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("error", reject);
-          response.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            let json: Envelope;
-            try {
-              json = JSON.parse(text) as Envelope;
-            } catch {
-              json = { error: `not JSON: ${text.slice(0, 200)}` };
-            }
-            resolve({ status: response.statusCode ?? 0, json });
-          });
-        },
-      );
-      request.on("error", reject);
-      request.end(payload);
-    });
+    return { status, json };
   }
 
   /** The whole response with its headers (for checks of Retry-After and the like). */

@@ -86,12 +86,16 @@ export function parseRequired(values: readonly string[], version: Microversion):
         throw badRequest(
           "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' only supported since microversion 1.39.",
         );
-      const names = raw.slice(3).split(",");
+      const names = raw
+        .slice(3)
+        .split(",")
+        .map((n) => n.trim());
       if (names.some((n) => n === "" || n.startsWith("!"))) throw bad(raw);
       out.required.push(names);
       continue;
     }
-    for (const name of raw.split(",")) {
+    // Placement strips blanks around each name.
+    for (const name of raw.split(",").map((n) => n.trim())) {
       if (name === "" || name === "!") throw bad(raw);
       if (name.startsWith("!")) {
         if (!atLeast(version, 22)) throw bad(raw);
@@ -116,7 +120,8 @@ export function parseResources(raw: string): Record<string, number> {
         `Badly formed resources parameter. Expected resources query string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. Got: ${part}.`,
       );
     }
-    if (!/^-?\d+$/.test(amount))
+    // Python's int(): blanks around the digits and a sign are fine.
+    if (!/^\s*[-+]?\d+\s*$/.test(amount))
       throw badRequest(
         `Requested resource ${resourceClass} expected positive integer amount. Got: ${amount}.`,
       );

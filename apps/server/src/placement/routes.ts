@@ -4,6 +4,7 @@ import { aggregateRoutes } from "./routes/aggregates.js";
 import { allocationCandidateRoutes } from "./routes/allocation-candidates.js";
 import { allocationRoutes } from "./routes/allocations.js";
 import { inventoryRoutes } from "./routes/inventories.js";
+import { reshaperRoutes } from "./routes/reshaper.js";
 import { resourceClassRoutes } from "./routes/resource-classes.js";
 import { resourceProviderRoutes } from "./routes/resource-providers.js";
 import { rootRoutes } from "./routes/root.js";
@@ -20,4 +21,5 @@ export const placementRoutes: readonly PlacementRoute[] = [
   ...allocationRoutes,
   ...usageRoutes,
   ...allocationCandidateRoutes,
+  ...reshaperRoutes,
 ];

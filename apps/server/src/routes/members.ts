@@ -1,5 +1,13 @@
+import { isEngineError } from "@berth/engine";
 import { notFoundHttp } from "../http/http-error.js";
-import { inventoriesToWire, inventoryToWire, memberFullToWire, memberToWire } from "../wire/members.js";
+import {
+  inventoriesToWire,
+  inventoryToWire,
+  memberFullToWire,
+  memberToWire,
+  placementRootFullToWire,
+  placementRootToWire,
+} from "../wire/members.js";
 import { listing, resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec, readingTheModel } from "./route-spec.js";
 
@@ -17,16 +25,26 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     tag: "cluster",
     access: "any",
     query: ["recursion"],
-    handle: ({ services, recursion }) => ({
-      metadata: listing(
+    handle: async ({ services, recursion }) => {
+      const members = listing(
         services.engine.listMembers(),
         recursion,
         (m) => member(m.record.name),
         recursion === 2
           ? (m) => memberFullToWire(m, services.engine.inventories(m.record.name))
           : memberToWire,
-      ),
-    }),
+      );
+      // Root providers created through Placement are listed too, with a status that says so.
+      const roots = listing(
+        await services.engine.providers.placementRoots(),
+        recursion,
+        (root) => member(root.provider.name),
+        recursion === 2
+          ? (root) => placementRootFullToWire(root.provider, root.used)
+          : (root) => placementRootToWire(root.provider),
+      );
+      return { metadata: [...members, ...roots] };
+    },
   }),
   defineRoute({
     method: "POST",
@@ -63,9 +81,18 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "any",
     response: "ClusterMember",
     errors: [404],
-    handle: ({ services, params }) => ({
-      metadata: memberToWire(services.engine.getMember(params.name)),
-    }),
+    handle: async ({ services, params }) => {
+      try {
+        return { metadata: memberToWire(services.engine.getMember(params.name)) };
+      } catch (error) {
+        // Not a member: a root provider created through Placement is shown as one, with its status.
+        const root = isEngineError(error, "not_found")
+          ? (await services.engine.providers.placementRoots()).find((r) => r.provider.name === params.name)
+          : undefined;
+        if (root === undefined) throw error;
+        return { metadata: placementRootToWire(root.provider) };
+      }
+    },
   }),
   defineRoute({
     method: "PUT",

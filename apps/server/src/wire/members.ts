@@ -1,5 +1,6 @@
 import type { ClusterMember, ClusterMemberFull, MemberInventories } from "@berth/api-types";
-import type { InventoryView, MemberInfo } from "@berth/engine";
+import type { InventoryView, MemberInfo, ProviderRecord } from "@berth/engine";
+import { inventoryCapacity } from "@berth/resources";
 
 const STATUS_MESSAGES: Record<string, string> = {
   Online: "Fully operational",
@@ -80,4 +81,53 @@ export function memberFullToWire(
     fill[resourceClass] = { ...withUsage(view), capacity: view.capacity };
   }
   return { ...memberToWire(info), inventories: fill, instance_count: info.instances };
+}
+
+/** The status message of a root provider created through Placement, shown among the members. */
+export const PLACEMENT_ROOT_MESSAGE =
+  "Placement resource provider: created through the Placement API, it never heartbeats; Placement clients allocate on it, LXD placements do not";
+
+/**
+ * A root resource provider created through the Placement API (not a
+ * member) as the LXD API lists it among the members: `Offline`, since it
+ * never heartbeats, with a message saying what it is.
+ */
+export function placementRootToWire(provider: ProviderRecord): ClusterMember {
+  return {
+    server_name: provider.name,
+    url: "",
+    database: false,
+    status: "Offline",
+    message: PLACEMENT_ROOT_MESSAGE,
+    architecture: "",
+    roles: [],
+    failure_domain: "default",
+    description: `OpenStack Placement resource provider ${provider.uuid}`,
+    config: {},
+    groups: [],
+    traits: [...provider.traits],
+  };
+}
+
+/** The same with its inventories, their usage by Placement consumers and capacity (`recursion=2`). */
+export function placementRootFullToWire(
+  provider: ProviderRecord,
+  used: Readonly<Record<string, number>>,
+): ClusterMemberFull {
+  const fill: ClusterMemberFull["inventories"] = {};
+  for (const [resourceClass, inventory] of Object.entries(provider.inventories)) {
+    fill[resourceClass] = {
+      total: inventory.total,
+      reserved: inventory.reserved,
+      min_unit: inventory.minUnit,
+      max_unit: inventory.maxUnit,
+      step_size: inventory.stepSize,
+      allocation_ratio: inventory.allocationRatio,
+      derived: false,
+      used: used[resourceClass] ?? 0,
+      forthcoming: 0,
+      capacity: inventoryCapacity(inventory),
+    };
+  }
+  return { ...placementRootToWire(provider), inventories: fill, instance_count: 0 };
 }

@@ -6,7 +6,10 @@
  *    shrank the inventory below usage that was already there;
  *  - no usage of a class the member has no inventory of;
  *  - per-project limit counters (summed over their shards) equal the sums
- *    over the project's instances.
+ *    over the project's instances;
+ *  - Placement consumers' allocations name providers that exist and stay
+ *    within capacity: a member's root on the member's one ledger, with its
+ *    instances (check-consumers.ts).
  * Rows referring to missing rows cannot exist: every reference is a
  * foreign key PostgreSQL enforces. Same report shape as the SQLite store's.
  */
@@ -19,6 +22,7 @@ import {
   type Violation,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
+import { consumerViolations } from "./check-consumers.js";
 
 export async function checkInvariants(tx: Tx): Promise<CheckReport> {
   const violations: Violation[] = [];
@@ -74,6 +78,7 @@ export async function checkInvariants(tx: Tx): Promise<CheckReport> {
         OR sum(x.containers) <> sum(x.recorded_containers)`)) {
     violations.push(projectUsageMismatch(row));
   }
+  violations.push(...(await consumerViolations(tx, violations)));
   const [counts] = await tx.rows<{ members: number; instances: number; allocations: number }>(`
     SELECT (SELECT count(*) FROM members)::int AS members, (SELECT count(*) FROM instances)::int AS instances,
            (SELECT count(*) FROM allocations)::int AS allocations`);

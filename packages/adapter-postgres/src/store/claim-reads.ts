@@ -17,12 +17,14 @@ import {
   failoverOf,
   type InstanceRecord,
   type Ledger,
+  memberProviderUuid,
   nameKey,
   newRecordsOf,
   type ProjectTotals,
   type ProviderRows,
   projectTotalsToRead,
   providersToRead,
+  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
@@ -186,8 +188,23 @@ export async function readProjectTotals(
 }
 
 /**
- * The inventories, usage and mirrored memory per primary of members locked
- * by `lookUpAndLockMembers` (a statement after the locks).
+ * Locks the named members' rows, in name order (`FOR NO KEY UPDATE`, as a
+ * claim's lookup does), for a Placement consumer claim on their root
+ * providers: the two kinds of claim on one member then take turns.
+ */
+export async function lockMembers(tx: Tx, names: readonly string[]): Promise<LockedMember[]> {
+  if (names.length === 0) return [];
+  return tx.rows<LockedMember>(
+    "SELECT id, name FROM members WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE",
+    [[...new Set(names)]],
+  );
+}
+
+/**
+ * The inventories and usage of members locked by `lookUpAndLockMembers` or
+ * `lockMembers` (a statement after the locks): "used" counts their root
+ * providers' Placement consumers too (one ledger, engine `sharedLedgerRows`),
+ * and the memory of the instances they mirror, per primary.
  */
 export async function readProviders(
   tx: Tx,
@@ -203,23 +220,32 @@ export async function readProviders(
                  FROM inventories WHERE member_id = m.id), '[]'),
        coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
                  FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
+       coalesce((SELECT json_agg(json_build_array(resource_class, amount)) FROM
+                   (SELECT resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
+                    WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]'),
        coalesce((SELECT json_agg(json_build_array(p.name, a.amount))
                  FROM instances AS i
                  JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
-                                      AND a.resource_class = $2
+                                      AND a.resource_class = $3
                  JOIN members AS p ON p.id = i.member_id
-                 WHERE i.secondary_id = m.id), '[]')))::text AS state
-     FROM members AS m WHERE m.id = ANY($1::bigint[])`,
-    [locked.map((member) => member.id), FAILOVER_CLASS],
+                 WHERE i.secondary_id = m.id), '[]')
+       ))::text AS state
+     FROM members AS m JOIN unnest($1::bigint[], $2::text[]) AS w(id, uuid) ON w.id = m.id`,
+    [
+      locked.map((member) => member.id),
+      locked.map((member) => memberProviderUuid(member.name)),
+      FAILOVER_CLASS,
+    ],
   );
   const members = JSON.parse(row?.state ?? "[]") as [
     number,
     string,
     InventoryTuple[],
     UsageTuple[],
+    [string, number][],
     MirroredTuple[],
   ][];
-  for (const [id, name, inventoryRows, usageRows, mirroredRows] of members) {
+  for (const [id, name, inventoryRows, usageRows, consumerRows, mirroredRows] of members) {
     memberIds.set(name, id);
     const provider = {
       inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -229,10 +255,15 @@ export async function readProviders(
     for (const [resourceClass, total, reserved, minUnit, maxUnit, stepSize, allocationRatio] of inventoryRows)
       provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
+    // One ledger: the member's root provider's Placement consumers count too.
+    const shared = sharedLedgerRows(
+      provider,
+      Object.fromEntries(consumerRows.map(([resourceClass, amount]) => [resourceClass, Number(amount)])),
+    );
     // The memory of the instances mirrored here, summed per primary (N+1). The
     // member's lock is held: every claim that changes them locks it too.
     const failover = failoverOf(mirroredRows);
-    providers.set(name, failover === undefined ? provider : { ...provider, failover });
+    providers.set(name, failover === undefined ? shared : { ...shared, failover });
   }
   return { providers, memberIds };
 }

@@ -3,7 +3,8 @@
  * PostgreSQL database at once: the provider row lock serializes them, so
  * the provider is never overcommitted and every refusal names capacity.
  */
-import { EngineError, type ProviderRecord } from "@berth/engine";
+import { EngineError, memberProviderUuid, type ProviderRecord } from "@berth/engine";
+import { inventory, newInstance, newMember } from "@berth/engine/testing";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
@@ -68,3 +69,37 @@ it.skipIf(unavailable !== "")("never overcommits a provider under concurrent con
   expect(await a.consumers.list({ provider: "p1" })).toHaveLength(CAPACITY);
   expect((await b.providers.get({ name: "p1" }))?.generation).toBe(CAPACITY);
 });
+
+it.skipIf(unavailable !== "")(
+  "never overcommits a member under instance and consumer claims from two servers at once (one ledger)",
+  async () => {
+    const [a, b] = stores as [PostgresStore, PostgresStore];
+    await a.projects.create({ name: "default", description: "", config: {} }).catch(() => undefined);
+    await a.createMember(newMember("m1", { inventories: { VCPU: inventory(CAPACITY) } }));
+    const uuid = memberProviderUuid("m1");
+    await a.providers.create({ ...root, uuid, rootUuid: uuid, name: "m1", inventories: {} });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: CLAIMS }, (_, i) => {
+        const store = i % 2 === 0 ? a : b;
+        return i % 3 === 0
+          ? store.claim({ create: [newInstance(`i${i}`, "m1", { VCPU: 1 })] })
+          : store.consumers.claim([
+              {
+                record: {
+                  uuid: `m${i}`,
+                  projectId: "proj",
+                  userId: "user",
+                  consumerType: null,
+                  allocations: [{ member: uuid, resourceClass: "VCPU", ledger: "used", amount: 1 }],
+                },
+              },
+            ]);
+      }),
+    );
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(CAPACITY);
+    for (const o of outcomes)
+      if (o.status === "rejected") expect((o.reason as EngineError).kind).toBe("insufficient_capacity");
+    expect((await b.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: CAPACITY });
+    expect((await a.check()).violations).toEqual([]);
+  },
+);

@@ -4,7 +4,9 @@
  * locks the written consumers' rows and the providers the writes touch
  * (FOR UPDATE, in uuid order so two claims never deadlock), reads the used
  * sums, calls the engine's `checkConsumerClaim` and writes what it returns,
- * so concurrent servers can never overcommit a provider.
+ * so concurrent servers can never overcommit a provider. A member's root
+ * provider is read as the member (engine `sharedLedgerRows`): one ledger
+ * for instances and consumers.
  */
 import {
   type AllocationRow,
@@ -12,13 +14,19 @@ import {
   type ConsumerTable,
   type ConsumerWrite,
   checkConsumerClaim,
+  consumerClaimEntry,
   consumerProvidersToRead,
+  isMemberRoot,
   type ProviderRows,
+  type ReshapeWrite,
 } from "@berth/engine";
 import type { Inventory } from "@berth/resources";
 import type { Pools, Tx } from "../connection/pools.js";
+import { lockMembers, readProviders } from "./claim-reads.js";
+import { appendChanges } from "./feed-writes.js";
+import { reshapeInPostgres } from "./postgres-reshape.js";
 
-interface ConsumerRow {
+export interface ConsumerRow {
   uuid: string;
   project_id: string;
   user_id: string;
@@ -35,9 +43,10 @@ interface AllocationDbRow {
   amount: number;
 }
 
-const CONSUMER_COLUMNS = "uuid, project_id, user_id, consumer_type, generation, created_at, updated_at";
+export const CONSUMER_COLUMNS =
+  "uuid, project_id, user_id, consumer_type, generation, created_at, updated_at";
 
-async function withAllocations(tx: Tx, heads: ConsumerRow[]): Promise<ConsumerRecord[]> {
+export async function withAllocations(tx: Tx, heads: ConsumerRow[]): Promise<ConsumerRecord[]> {
   if (heads.length === 0) return [];
   const rows = await tx.rows<AllocationDbRow>(
     `SELECT consumer_uuid, provider_uuid, resource_class, amount FROM consumer_allocations
@@ -68,7 +77,7 @@ async function withAllocations(tx: Tx, heads: ConsumerRow[]): Promise<ConsumerRe
 }
 
 /** Used amounts per class of the named providers (all when omitted); each named one is present. */
-async function usedSums(
+export async function usedSums(
   tx: Tx,
   names: readonly string[] | undefined,
 ): Promise<Map<string, Record<string, number>>> {
@@ -119,7 +128,7 @@ export class PostgresConsumers implements ConsumerTable {
     return this.pools.readTx((tx) => usedSums(tx, names));
   }
 
-  /** Like the SQLite store, it appends no change-feed entry: engines read providers from the table. */
+  /** Appends a change-feed entry: other servers' models follow the members' shared ledger. */
   claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]> {
     return this.pools.writeTx(async (tx) => {
       const uuids = writes.map((w) => w.record.uuid);
@@ -130,24 +139,39 @@ export class PostgresConsumers implements ConsumerTable {
       const current = new Map((await withAllocations(tx, heads)).map((c) => [c.uuid, c]));
       const names = consumerProvidersToRead(writes, current);
       const rows = new Map<string, ProviderRows>();
+      /** Member root providers among them, by uuid: the member's name. */
+      const memberRoots = new Map<string, string>();
       if (names.length > 0) {
-        const found = await tx.rows<{ uuid: string; inventories: Record<string, Inventory> }>(
-          "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[]) ORDER BY uuid FOR UPDATE",
+        const found = await tx.rows<{ uuid: string; name: string; inventories: Record<string, Inventory> }>(
+          "SELECT uuid, name, inventories FROM providers WHERE uuid = ANY($1::text[]) ORDER BY uuid FOR UPDATE",
           [names],
         );
         const used = await usedSums(tx, names);
-        for (const p of found)
+        for (const p of found) {
+          if (isMemberRoot(p.uuid, p.name)) memberRoots.set(p.uuid, p.name);
           rows.set(p.uuid, { inventories: p.inventories, used: used.get(p.uuid) ?? {}, forthcoming: {} });
+        }
+        // One ledger: a member's root provider has the member's inventories and instances. Its
+        // member row is locked as an instance claim locks it (after the providers, in name
+        // order), so the two kinds of claim on one member take turns.
+        const members = (await readProviders(tx, await lockMembers(tx, [...memberRoots.values()]))).providers;
+        for (const [uuid, name] of memberRoots) {
+          const member = members.get(name);
+          if (member !== undefined) rows.set(uuid, member);
+        }
       }
       const checked = checkConsumerClaim(
         writes,
         { consumers: current, providers: rows },
         new Date().toISOString(),
       );
-      if (checked.providersChanged.length > 0)
-        await tx.run("UPDATE providers SET generation = generation + 1 WHERE uuid = ANY($1::text[])", [
-          checked.providersChanged,
-        ]);
+      const bumped =
+        checked.providersChanged.length === 0
+          ? []
+          : await tx.rows<{ uuid: string; generation: number }>(
+              "UPDATE providers SET generation = generation + 1 WHERE uuid = ANY($1::text[]) RETURNING uuid, generation",
+              [checked.providersChanged],
+            );
       // Every written consumer's rows are replaced (delete cascades to its allocations).
       await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [uuids]);
       for (const record of checked.stored) {
@@ -174,7 +198,18 @@ export class PostgresConsumers implements ConsumerTable {
             ],
           );
       }
+      await appendChanges(tx, [
+        consumerClaimEntry(
+          checked,
+          (uuid) => memberRoots.get(uuid),
+          bumped.map((row) => [row.uuid, Number(row.generation)] as const),
+        ),
+      ]);
       return checked.stored;
     });
+  }
+
+  reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
+    return reshapeInPostgres(this.pools, change);
   }
 }

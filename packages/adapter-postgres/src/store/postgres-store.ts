@@ -14,6 +14,7 @@ import {
   type NewMember,
   type Store,
   type StoreSnapshot,
+  withConsumersUsed,
 } from "@berth/engine";
 import type { Pools, TxWork } from "../connection/pools.js";
 import { redactedUrl } from "../connection/store-url.js";
@@ -24,6 +25,7 @@ import { ClaimBatcher } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
 import { acquireLease, releaseLease } from "./leases.js";
+import { consumersOnMembers } from "./member-consumers.js";
 import { loadMember, loadMembers } from "./member-rows.js";
 import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
 import { PostgresConsumers } from "./postgres-consumers.js";
@@ -162,8 +164,8 @@ export class PostgresStore implements Store {
 
   async memberUsage(names: string[]): Promise<MemberUsage[]> {
     if (names.length === 0) return [];
-    const rows = await this.read((tx) =>
-      tx.rows<{
+    const [rows, consumers] = await this.read(async (tx) => [
+      await tx.rows<{
         member: string;
         resource_class: string | null;
         ledger: "used" | "forthcoming" | null;
@@ -174,7 +176,8 @@ export class PostgresStore implements Store {
          WHERE m.name = ANY($1::text[]) ORDER BY m.id`,
         [names],
       ),
-    );
+      await consumersOnMembers(tx, names),
+    ]);
     const usage = new Map<string, MemberUsage>();
     for (const row of rows) {
       let entry = usage.get(row.member);
@@ -183,7 +186,9 @@ export class PostgresStore implements Store {
       if (row.resource_class !== null && row.ledger !== null)
         entry[row.ledger][row.resource_class] = Number(row.amount);
     }
-    return names.filter((name) => usage.has(name)).map((name) => usage.get(name)!);
+    return names
+      .filter((name) => usage.has(name))
+      .map((name) => withConsumersUsed(usage.get(name)!, consumers.get(name)));
   }
 
   getConfig(): Promise<ConfigRecord> {

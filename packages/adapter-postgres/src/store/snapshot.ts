@@ -4,18 +4,20 @@
  * every change the snapshot does not include is one the feed will deliver,
  * and none it includes is delivered again. No instance row is materialized.
  */
-import type {
-  GroupRecord,
-  InstanceCountRow,
-  MemberUsage,
-  PlacementGroupCountRow,
-  PlacementGroupRecord,
-  ProjectRecord,
-  ProjectUsageRow,
-  StoreSnapshot,
+import {
+  type GroupRecord,
+  type InstanceCountRow,
+  type MemberUsage,
+  type PlacementGroupCountRow,
+  type PlacementGroupRecord,
+  type ProjectRecord,
+  type ProjectUsageRow,
+  type StoreSnapshot,
+  withConsumersUsed,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
 import { cursorOf } from "./feed-cursor.js";
+import { consumersOnMembers } from "./member-consumers.js";
 import { loadMembers } from "./member-rows.js";
 import { readConfig } from "./server-config.js";
 
@@ -63,6 +65,20 @@ export async function readSnapshot(tx: Tx): Promise<StoreSnapshot & { feedCursor
     const row = usage.get(member);
     if (row !== undefined) row[ledger][resourceClass] = Number(amount);
   }
+  // One ledger: the members' root providers' Placement consumers are in use too.
+  for (const [member, used] of await consumersOnMembers(
+    tx,
+    members.map((m) => m.name),
+  )) {
+    const row = usage.get(member);
+    if (row !== undefined) usage.set(member, withConsumersUsed(row, used));
+  }
+  const consumerUsage = (
+    await tx.rows<{ provider_uuid: string; resource_class: string; amount: string | number }>(
+      `SELECT provider_uuid, resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
+       GROUP BY provider_uuid, resource_class HAVING sum(amount) <> 0`,
+    )
+  ).map((row): [string, string, number] => [row.provider_uuid, row.resource_class, Number(row.amount)]);
   const instanceCounts: InstanceCountRow[] = doc.counts.map(
     ([member, project, instances, forthcoming, containers, virtualMachines]) => ({
       member,
@@ -95,6 +111,7 @@ export async function readSnapshot(tx: Tx): Promise<StoreSnapshot & { feedCursor
     resourceClasses: doc.resourceClasses.map((name) => ({ name, custom: true as const })),
     config: await readConfig(tx),
     usage: [...usage.values()],
+    consumerUsage,
     instanceCounts,
     placementGroupCounts,
     projectUsage,

@@ -1,3 +1,5 @@
+import { memberProviderUuid } from "@berth/engine";
+import type { Inventory } from "@berth/resources";
 import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
@@ -103,5 +105,64 @@ describe("check()", () => {
     const violations = await violationsOf(file);
     expect(violations.map((v) => v.kind)).toEqual(["orphan_row"]);
     expect(violations[0]?.message).toMatch(/of instance_profiles refers to a missing row of instances/);
+  });
+
+  describe("Placement consumers", () => {
+    /** The healthy file plus a Placement provider (VCPU 8) and consumers on it and on member a's root. */
+    async function withConsumers(): Promise<string> {
+      const file = await healthyFile();
+      const store = await openStore(file);
+      const root = memberProviderUuid("a");
+      const provider = (uuid: string, name: string, inventories: Record<string, Inventory>) => ({
+        uuid,
+        name,
+        parentUuid: null,
+        rootUuid: uuid,
+        generation: 0,
+        inventories,
+        traits: [],
+        aggregates: [],
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      });
+      await store.providers.create(provider(root, "a", {}));
+      const vcpu8 = { total: 8, reserved: 0, minUnit: 1, maxUnit: 8, stepSize: 1, allocationRatio: 1 };
+      await store.providers.create(provider("p1", "cn1", { VCPU: vcpu8 }));
+      const consumer = (uuid: string, on: string, amount: number) => ({
+        record: {
+          uuid,
+          projectId: "p",
+          userId: "u",
+          consumerType: null,
+          allocations: [{ member: on, resourceClass: "VCPU", ledger: "used" as const, amount }],
+        },
+      });
+      // Member a holds 3 VCPU of 4 through instances: one more fits through its root.
+      await store.consumers.claim([consumer("c1", root, 1), consumer("c2", "p1", 8)]);
+      expect((await store.check()).violations).toEqual([]);
+      await store.close();
+      return file;
+    }
+
+    it("reports a member's instances and its root's consumers over the member's capacity together", async () => {
+      const file = await withConsumers();
+      await damage(file, "UPDATE consumer_allocations SET amount = 2 WHERE consumer_uuid = 'c1'");
+      const violations = await violationsOf(file);
+      expect(violations.map((v) => v.kind)).toEqual(["over_capacity"]);
+      expect(violations[0]?.message).toBe('Member "a" has 5 VCPU in use, over its capacity 4');
+    });
+
+    it("reports consumers over another provider's capacity, or on a provider that is gone", async () => {
+      const file = await withConsumers();
+      await damage(file, "UPDATE consumer_allocations SET amount = 9 WHERE consumer_uuid = 'c2'");
+      expect((await violationsOf(file)).map((v) => v.message)).toEqual([
+        'Placement consumers hold 9 VCPU on resource provider "p1", over its capacity 8',
+      ]);
+      await damage(file, "DELETE FROM providers WHERE uuid = 'p1'");
+      expect((await violationsOf(file)).map((v) => v.kind)).toContain("orphan_row");
+      expect((await violationsOf(file)).map((v) => v.message)).toContain(
+        'Placement consumers hold 9 VCPU on resource provider "p1", which does not exist',
+      );
+    });
   });
 });

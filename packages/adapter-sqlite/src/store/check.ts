@@ -8,6 +8,7 @@ import {
 } from "@berth/engine";
 import { sql } from "drizzle-orm";
 import type { Database } from "../connection/open-connection.js";
+import { consumerViolations } from "./check-consumers.js";
 
 /**
  * Verifies what every claim promises, on one consistent read of the file:
@@ -16,6 +17,9 @@ import type { Database } from "../connection/open-connection.js";
  *    the inventory below usage that was already there (never beyond that);
  *  - no usage of a class the member has no inventory of;
  *  - per-project limit counters equal the sums over the project's instances;
+ *  - Placement consumers' allocations name providers that exist and stay
+ *    within capacity: a member's root on the member's one ledger, with its
+ *    instances (check-consumers.ts);
  *  - no row refers to a missing row (SQLite's foreign_key_check).
  * Aggregates run inside SQLite, so memory stays flat however many rows.
  */
@@ -81,6 +85,8 @@ export async function checkInvariants(db: Database): Promise<CheckReport> {
         OR sum(x.containers) != sum(x.recorded_containers)`)) {
     violations.push(projectUsageMismatch(row));
   }
+
+  violations.push(...(await consumerViolations(db, violations)));
 
   for (const row of await rows(sql`PRAGMA foreign_key_check`)) {
     violations.push({

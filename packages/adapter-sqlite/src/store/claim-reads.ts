@@ -13,11 +13,13 @@ import {
   failoverOf,
   type InstanceRecord,
   type Ledger,
+  memberProviderUuid,
   nameKey,
   type ProjectTotals,
   type ProviderRows,
   projectTotalsToRead,
   providersToRead,
+  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
 import type { Database, RawSql } from "../connection/open-connection.js";
@@ -90,8 +92,8 @@ type MirroredTuple = [string, number];
 
 /**
  * The named members that exist: inventories, usage of both ledgers
- * (non-zero), the memory of the instances they mirror per primary, and
- * their row ids.
+ * (non-zero; "used" with their root providers' consumers), the memory of
+ * the instances they mirror per primary, and their row ids.
  */
 export async function readProviders(
   raw: RawSql,
@@ -101,7 +103,8 @@ export async function readProviders(
   const ids = new Map<string, number>();
   if (names.length === 0) return { rows, ids };
   // One JSON document: the client's per-row, per-column result
-  // objects cost more than the lookups themselves on this hot path.
+  // objects cost more than the lookups themselves on this hot path. Each
+  // member comes with its root provider's consumer sums (one ledger).
   const [row] = await raw.rows(
     `SELECT json_group_array(json_array(m.id, m.name,
        (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
@@ -109,22 +112,26 @@ export async function readProviders(
         FROM inventories WHERE member_id = m.id),
        (SELECT json_group_array(json_array(resource_class, ledger, amount))
         FROM usage WHERE member_id = m.id AND amount != 0),
+       (SELECT json_group_array(json_array(resource_class, amount)) FROM
+         (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
+          WHERE provider_uuid = wanted.value ->> 1 GROUP BY resource_class HAVING sum(amount) != 0)),
        (SELECT json_group_array(json_array(p.name, a.amount))
         FROM instances AS i
         JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id AND a.resource_class = ?
         JOIN members AS p ON p.id = i.member_id
         WHERE i.secondary_id = m.id))) AS state
-     FROM members AS m WHERE m.name IN ${IN_JSON}`,
-    [FAILOVER_CLASS, jsonParameter(names)],
+     FROM json_each(?) AS wanted JOIN members AS m ON m.name = wanted.value ->> 0`,
+    [FAILOVER_CLASS, jsonParameter(names.map((name) => [name, memberProviderUuid(name)]))],
   );
   const members = JSON.parse(String(row?.state ?? "[]")) as [
     number,
     string,
     InventoryTuple[],
     UsageTuple[],
+    [string, number][],
     MirroredTuple[],
   ][];
-  for (const [id, name, inventoryRows, usageRows, mirroredRows] of members) {
+  for (const [id, name, inventoryRows, usageRows, consumerRows, mirroredRows] of members) {
     ids.set(name, id);
     const provider = {
       inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -143,9 +150,11 @@ export async function readProviders(
       provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
     }
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
+    // One ledger: the member's root provider's Placement consumers count too.
+    const shared = sharedLedgerRows(provider, Object.fromEntries(consumerRows));
     // The memory of the instances mirrored here, summed per primary (N+1).
     const failover = failoverOf(mirroredRows);
-    rows.set(name, failover === undefined ? provider : { ...provider, failover });
+    rows.set(name, failover === undefined ? shared : { ...shared, failover });
   }
   return { rows, ids };
 }

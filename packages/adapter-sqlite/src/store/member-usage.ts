@@ -1,13 +1,14 @@
-import type { MemberUsage } from "@berth/engine";
+import { type MemberUsage, withConsumersUsed } from "@berth/engine";
 import type { RawSql } from "../connection/open-connection.js";
 import { chunks } from "./chunks.js";
+import { consumersOnMembers } from "./member-consumers.js";
 import { inList } from "./sql-lists.js";
 
 const SELECT_USAGE = `
   SELECT m.name AS member, u.resource_class AS resource_class, u.ledger AS ledger, u.amount AS amount
   FROM members AS m LEFT JOIN usage AS u ON u.member_id = m.id AND u.amount != 0`;
 
-/** Authoritative usage of the named members, in the order given (unknown names are skipped). */
+/** Authoritative usage ("used" with the root providers' Placement consumers) of the named members, in the order given (unknown names are skipped). */
 export async function readMemberUsage(raw: RawSql, names: string[]): Promise<MemberUsage[]> {
   const byName = new Map<string, MemberUsage>();
   for (const part of chunks([...new Set(names)], 500)) {
@@ -20,9 +21,10 @@ export async function readMemberUsage(raw: RawSql, names: string[]): Promise<Mem
       ledger[String(row.resource_class)] = Number(row.amount);
     }
   }
+  const consumers = await consumersOnMembers(raw, [...byName.keys()]);
   return names.flatMap((name) => {
     const entry = byName.get(name);
-    return entry === undefined ? [] : [entry];
+    return entry === undefined ? [] : [withConsumersUsed(entry, consumers.get(name))];
   });
 }
 
@@ -41,9 +43,13 @@ export async function readAllMemberUsage(raw: RawSql): Promise<MemberUsage[]> {
     string,
     [string, "used" | "forthcoming", number][],
   ][];
+  const consumers = await consumersOnMembers(
+    raw,
+    members.map(([member]) => member),
+  );
   return members.map(([member, rows]) => {
     const entry: MemberUsage = { member, used: {}, forthcoming: {} };
     for (const [resourceClass, ledger, amount] of rows) entry[ledger][resourceClass] = amount;
-    return entry;
+    return withConsumersUsed(entry, consumers.get(member));
   });
 }

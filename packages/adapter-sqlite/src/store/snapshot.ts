@@ -33,7 +33,17 @@ export async function readSnapshot(db: Database, raw: RawSql): Promise<StoreSnap
     instanceCounts: await readInstanceCounts(raw),
     placementGroupCounts: await readPlacementGroupCounts(raw),
     projectUsage: await readProjectUsage(db),
+    consumerUsage: await readConsumerUsage(raw),
   };
+}
+
+/** What Placement consumers hold, per provider and class (non-zero sums). */
+async function readConsumerUsage(raw: RawSql): Promise<[string, string, number][]> {
+  const rows = await raw.rows(
+    `SELECT provider_uuid, resource_class, sum(amount) AS amount FROM consumer_allocations
+     GROUP BY provider_uuid, resource_class HAVING sum(amount) != 0`,
+  );
+  return rows.map((row) => [String(row.provider_uuid), String(row.resource_class), Number(row.amount)]);
 }
 
 async function readInstanceCounts(raw: RawSql): Promise<InstanceCountRow[]> {

@@ -18,6 +18,11 @@ export {
 export * from "./failures.js";
 export {
   type CheckReport,
+  type ConsumerSumRow,
+  consumerLedgerViolations,
+  type MemberClassRow,
+  memberClassRowOf,
+  membersOfConsumerRows,
   overCapacity,
   projectUsageMismatch,
   usageMismatch,
@@ -54,5 +59,20 @@ export {
   projectTotalsToRead,
   providersToRead,
 } from "./reads.js";
+export {
+  type CheckedReshape,
+  checkReshape,
+  type ReshapedProvider,
+  type ReshapeProviderRows,
+  type ReshapeRows,
+  reshapeProvidersToRead,
+} from "./reshape.js";
 export { type ClaimRows, nameKey, type ProviderRows } from "./rows.js";
+export {
+  isMemberRoot,
+  memberProviderUuid,
+  nameBasedUuid,
+  sharedLedgerRows,
+  withConsumersUsed,
+} from "./shared-ledger.js";
 export { addToLedger, type UsageChange } from "./usage-after.js";

@@ -121,7 +121,7 @@ export class Engine {
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
     this.providers = new Providers(runtime);
-    this.consumers = new Consumers(runtime);
+    this.consumers = new Consumers(runtime, this.providers);
     this.placer = new Placer(runtime, maxAttempts);
     this.instanceOps = new InstanceOps(runtime, maxAttempts);
     this.relocation = new Relocation(runtime, maxAttempts);
@@ -145,6 +145,7 @@ export class Engine {
       stack,
       snapshot.feedCursor,
     );
+    runtime.providerModel.hydrate(snapshot);
     return new Engine(runtime, options.maxClaimAttempts ?? 5, events, options.tickPeriodMs);
   }
 

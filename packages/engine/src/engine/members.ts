@@ -14,6 +14,7 @@ import {
   isWellFormedResourceClass,
   normalizeInventory,
 } from "@berth/resources";
+import { isMemberRoot, memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError, invalid, notFound } from "../errors.js";
 import { type MemberStatus, memberStatus } from "../pipeline/views.js";
 import { cloneMember } from "../store/clone.js";
@@ -212,10 +213,36 @@ export class Members {
       resources,
       inventories: this.effectiveInventories(explicit, resources, state),
     };
+    // The member is a root resource provider by its name: no other provider may have it.
+    const providers = await runtime.providerModel.providers(runtime.store);
+    if (providers.some((p) => p.name === input.name && !isMemberRoot(p.uuid, p.name)))
+      throw new EngineError(
+        "conflict",
+        `Cluster member name "${input.name}" is taken by a Placement resource provider`,
+      );
     const record = await runtime.store.createMember(member);
     runtime.model.upsertMember(record);
     runtime.model.setUsage(await runtime.store.memberUsage([record.name]));
     return this.info(record.name);
+  }
+
+  /**
+   * Removes the stored row of the member's root provider, if a Placement
+   * client made one: the store refuses while consumers hold allocations on
+   * it or it has child providers, and so the member stays.
+   */
+  private async releaseRoot(name: string): Promise<void> {
+    const uuid = memberProviderUuid(name);
+    if ((await this.runtime.store.providers.get({ name: uuid })) === undefined) return;
+    try {
+      await this.runtime.store.providers.delete({ name: uuid });
+    } catch (error) {
+      if (!(error instanceof EngineError) || error.kind !== "conflict") throw error;
+      throw new EngineError(
+        "conflict",
+        `Cluster member "${name}" can't be removed while its resource provider ${uuid} has Placement allocations or child providers`,
+      );
+    }
   }
 
   async update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
@@ -251,6 +278,7 @@ export class Members {
     if (this.state(name).instanceCount > 0 || this.state(name).pendingCount > 0) {
       throw new EngineError("conflict", `Cluster member "${name}" can't be renamed while it hosts instances`);
     }
+    await this.releaseRoot(name);
     const { generation: _generation, joinOrder: _joinOrder, createdAt: _createdAt, ...rest } = record;
     const created = await this.runtime.store.createMember({ ...rest, name: newName });
     try {
@@ -267,6 +295,7 @@ export class Members {
 
   async delete(name: string): Promise<void> {
     await this.runtime.ensureMember(name);
+    if (this.state(name).instanceCount === 0) await this.releaseRoot(name);
     await this.runtime.store.deleteMember(name);
     this.runtime.model.removeMember(name);
   }

@@ -13,6 +13,7 @@ import { FeedSync } from "../feed/feed-sync.js";
 import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { PlacementStack } from "../pipeline/stack/stack.js";
+import { ProviderModel } from "../providers/provider-model.js";
 import type { ScriptletHost } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
@@ -24,6 +25,8 @@ export class EngineRuntime {
   config: ConfigRecord;
   effective: EffectiveServerConfig;
   readonly metrics = new EngineMetrics();
+  /** Placement's providers and what consumers hold on them (providers/provider-model.ts). */
+  readonly providerModel = new ProviderModel();
   /** The store, with this engine's own writes tracked (see store-sync.ts). */
   readonly store: Store;
   /** For stores with a change feed: how this engine follows it (see feed/feed-sync.ts). */
@@ -71,6 +74,7 @@ export class EngineRuntime {
     const settles = this.feedSync?.takeSettles() ?? [];
     const snapshot = await this.rawStore.snapshot();
     this.model.hydrate(snapshot);
+    this.providerModel.hydrate(snapshot);
     this.setConfig(snapshot.config);
     this.feedSync?.hydrated(snapshot, settles);
   }

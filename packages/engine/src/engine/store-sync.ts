@@ -15,16 +15,17 @@ const STORE_WRITES: ReadonlySet<PropertyKey> = new Set([
   "deleteMember",
   "setConfig",
 ]);
-const CATALOG_TABLES: ReadonlySet<PropertyKey> = new Set([
-  "groups",
-  "projects",
-  "profiles",
-  "flavors",
-  "images",
-  "placementGroups",
-  "resourceClasses",
-]);
 const TABLE_WRITES: ReadonlySet<PropertyKey> = new Set(["create", "update", "delete"]);
+/** The store's tables and their writing methods. */
+const TABLES: ReadonlyMap<PropertyKey, ReadonlySet<PropertyKey>> = new Map([
+  ...["groups", "projects", "profiles", "flavors", "images", "placementGroups", "resourceClasses"].map(
+    (table) => [table, TABLE_WRITES] as const,
+  ),
+  // Placement's tables: the provider model (providers/provider-model.ts) follows them through the feed.
+  ["providers", TABLE_WRITES],
+  ["traits", TABLE_WRITES],
+  ["consumers", new Set(["claim"])],
+]);
 
 type AnyMethod = (...args: unknown[]) => unknown;
 
@@ -78,9 +79,10 @@ function wrapWrites<T extends object>(
 /** The store as the engine uses it: writes report themselves through `afterWrite`. */
 export function trackOwnWrites(store: Store, afterWrite: () => void): Store {
   if (store.feed === undefined) return store;
-  return wrapWrites(store, STORE_WRITES, afterWrite, (key, value) =>
-    CATALOG_TABLES.has(key)
-      ? wrapWrites(value as CatalogTable<object>, TABLE_WRITES, afterWrite, (_key, inner) => inner)
-      : value,
-  );
+  return wrapWrites(store, STORE_WRITES, afterWrite, (key, value) => {
+    const writes = TABLES.get(key);
+    return writes === undefined
+      ? value
+      : wrapWrites(value as CatalogTable<object>, writes, afterWrite, (_key, inner) => inner);
+  });
 }

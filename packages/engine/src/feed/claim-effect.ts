@@ -7,7 +7,13 @@
  * transaction; engines apply it with `applyClaimEffect` (apply.ts).
  */
 import type { CheckedClaim } from "../claim-rules/check-claim.js";
-import { type ClaimEffect, type CountedChange, countedChangeOf } from "../store/change-feed.js";
+import type { CheckedConsumerClaim } from "../claim-rules/consumer-claim.js";
+import {
+  type ChangeEntry,
+  type ClaimEffect,
+  type CountedChange,
+  countedChangeOf,
+} from "../store/change-feed.js";
 import type { InstanceRecord } from "../store/records.js";
 
 function shapeKey(instance: InstanceRecord): string {
@@ -48,5 +54,35 @@ export function claimEffectOf(
     ]),
     // A move within one member with the same shape nets out: nothing to count.
     instances: [...groups.values()].filter((group) => group.count !== 0),
+  };
+}
+
+/**
+ * What a Placement consumer claim did, as the feed carries it (a
+ * "consumers" entry): the usage
+ * changes on member root providers, keyed by the member's name so engines
+ * apply them to the member's "used" ledger (one ledger, shared-ledger.ts);
+ * changes on other providers keep their uuid, which names no member.
+ * Consumers are not instances: nothing is counted.
+ */
+export function consumerClaimEntry(
+  checked: Pick<CheckedConsumerClaim, "usageChanges">,
+  /** The member a provider uuid is the root of, if any. */
+  memberOf: (uuid: string) => string | undefined,
+  /** The generations the claim wrote, by provider uuid. */
+  bumped: readonly (readonly [string, number])[],
+): ChangeEntry {
+  return {
+    kind: "consumers",
+    effect: {
+      usage: checked.usageChanges.map((change) => [
+        memberOf(change.provider) ?? change.provider,
+        change.resourceClass,
+        change.ledger,
+        change.amount,
+      ]),
+      instances: [],
+    },
+    bumped: bumped.map(([uuid, generation]) => [uuid, generation]),
   };
 }

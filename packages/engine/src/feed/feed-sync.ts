@@ -26,6 +26,8 @@ const MAX_QUIET_MS = 1_000;
 /** Up to this many members are re-read one by one; more, and one listing is cheaper. */
 const SINGLE_READS_MAX = 64;
 const MIRRORED_TABLES = new Set(["groups", "projects", "placementGroups"]);
+/** Tables the Placement provider model (providers/provider-model.ts) is built from. */
+const PROVIDER_TABLES = new Set(["providers", "traits", "resourceClasses"]);
 
 export class FeedSync {
   private cursor: string;
@@ -124,6 +126,7 @@ export class FeedSync {
         // Fell behind the kept entries: rebuild from a snapshot (its own cursor).
         const snapshot = await this.runtime.store.snapshot();
         this.runtime.model.hydrate(snapshot);
+        this.runtime.providerModel.hydrate(snapshot);
         this.runtime.setConfig(snapshot.config);
         this.hydrated(snapshot, settles);
         return;
@@ -188,6 +191,12 @@ export class FeedSync {
         model.applyClaimEffect(entry.effect);
         continue;
       }
+      if (entry.kind === "consumers") {
+        model.applyClaimEffect(entry.effect);
+        this.runtime.providerModel.applyConsumers(entry.effect, entry.bumped);
+        continue;
+      }
+      if (entry.kind === "catalog" && PROVIDER_TABLES.has(entry.table)) this.runtime.providerModel.forget();
       if (entry.kind !== "member") continue;
       const known = model.member(entry.name);
       const current = rows.members.get(entry.name);

@@ -1,33 +1,38 @@
 /**
- * Placement's allocation candidates for one un-grouped request (what Nova's
- * scheduler sends: `GET /allocation_candidates?resources=…`): every way one
- * provider tree can give all the requested amounts now. Each class comes
- * from one provider of the tree; a provider giving several classes must hold
- * them all at once (the same `canProvide` capacity and unit rules the
- * listing and the claims use). Required and forbidden traits are judged on
- * the providers a candidate uses together; aggregate membership on each of
- * them, a root's aggregates counting for its whole tree (Placement's bug
- * 1792503 rule).
- * A provider with MISC_SHARES_VIA_AGGREGATE (shared storage) can give a
- * class to any tree it shares an aggregate with. Granular groups and
- * `same_subtree` are not handled here (README "Berth as OpenStack Placement" says what is not served).
+ * Placement's allocation candidates (`GET /allocation_candidates`): every
+ * way the provider trees can give all the request groups now. Each group
+ * is searched alone (`request-group.ts`: the unsuffixed group spreads over
+ * a tree and its sharing providers, a suffixed group takes one provider),
+ * then for each root provider ("anchor") one choice of every group is
+ * combined under the request-wide rules (`combine-groups.ts`:
+ * `group_policy`, `same_subtree`, summed capacity). `root_required` limits
+ * the anchors. Capacity and unit rules are the same `canProvide` the
+ * listing and the claims use.
  */
 import type { ProviderRecord } from "../store/records.js";
-import { canProvide, type ProviderUsage } from "./filter.js";
+import { type Combined, combineForAnchor } from "./combine-groups.js";
+import type { ProviderUsage } from "./filter.js";
+import {
+  type GroupChoice,
+  groupChoices,
+  type RequestGroup,
+  type SearchSpace,
+  SHARES_VIA_AGGREGATE,
+} from "./request-group.js";
+
+export type { RequestGroup } from "./request-group.js";
 
 export interface CandidateRequest {
-  /** Amounts by class for the one consumer. */
-  resources: Readonly<Record<string, number>>;
-  /** Each group: some provider of the candidate has at least one of these traits. */
-  required?: readonly (readonly string[])[];
-  /** No provider of the candidate has any of these traits. */
-  forbidden?: readonly string[];
-  /** Each group: some provider of the candidate is in at least one of these aggregates. */
-  memberOf?: readonly (readonly string[])[];
-  /** No provider of the candidate is in any of these aggregates. */
-  notMemberOf?: readonly string[];
-  /** Only the tree that holds this provider (none if it does not exist). */
-  inTree?: string;
+  /** The unsuffixed group (suffix "") and the suffixed ones, in request order; suffixes are unique. */
+  groups: readonly RequestGroup[];
+  /** "isolate": the suffixed groups are served by distinct providers. */
+  groupPolicy?: "none" | "isolate";
+  /** The root of a candidate's tree has all of these traits (`root_required`). */
+  rootRequired?: readonly string[];
+  /** ... and none of these. */
+  rootForbidden?: readonly string[];
+  /** Each entry: the providers of these suffixed groups hang under one of them (`same_subtree`). */
+  sameSubtree?: readonly (readonly string[])[];
   /** At most one provider of a tree per candidate, sharing ones aside (Placement before 1.29). */
   oneProviderPerTree?: boolean;
   /** At most this many candidates (the first ones, in tree creation order). */
@@ -37,89 +42,73 @@ export interface CandidateRequest {
 export interface Candidate {
   /** By provider uuid: the amounts by class it gives. */
   allocations: Record<string, Record<string, number>>;
+  /** By group suffix ("" unsuffixed): the providers serving that group. */
+  mappings: Record<string, string[]>;
 }
 
 export interface CandidateAnswer {
   candidates: Candidate[];
-  /** Every provider of the trees the candidates come from, in creation order. */
+  /**
+   * Every provider of the trees the candidates take resources from, in
+   * creation order (with `oneProviderPerTree`: only the providers used).
+   */
   providers: ProviderRecord[];
 }
 
-const intersects = (have: readonly string[], wanted: readonly string[]) =>
-  wanted.some((w) => have.includes(w));
-
-function acceptable(
-  used: readonly ProviderRecord[],
+/** The roots a candidate may be anchored at (`root_required`); undefined: any. */
+function allowedAnchors(
+  ordered: readonly ProviderRecord[],
   request: CandidateRequest,
-  rootOf: (provider: ProviderRecord) => ProviderRecord,
-): boolean {
-  const traits = used.flatMap((p) => p.traits);
-  // A root's aggregates cover its whole tree; each provider used must be in them.
-  const inAggregates = (p: ProviderRecord) => {
-    const aggregates = [...p.aggregates, ...rootOf(p).aggregates];
-    return (
-      (request.memberOf ?? []).every((group) => intersects(aggregates, group)) &&
-      !intersects(aggregates, request.notMemberOf ?? [])
+): Set<string> | undefined {
+  const required = request.rootRequired ?? [];
+  const forbidden = request.rootForbidden ?? [];
+  if (required.length === 0 && forbidden.length === 0) return undefined;
+  return new Set(
+    ordered
+      .filter(
+        (p) =>
+          p.parentUuid === null &&
+          required.every((t) => p.traits.includes(t)) &&
+          !forbidden.some((t) => p.traits.includes(t)),
+      )
+      .map((p) => p.uuid),
+  );
+}
+
+function searchSpace(ordered: readonly ProviderRecord[], usage: ProviderUsage): SearchSpace {
+  const byUuid = new Map(ordered.map((p) => [p.uuid, p]));
+  const trees = new Map<string, ProviderRecord[]>();
+  for (const provider of ordered) {
+    const tree = trees.get(provider.rootUuid) ?? [];
+    tree.push(provider);
+    trees.set(provider.rootUuid, tree);
+  }
+  // A sharing provider lends to the root of every provider that is in one of its aggregates.
+  const lenders = new Map<string, ProviderRecord[]>();
+  for (const sharing of ordered.filter((p) => p.traits.includes(SHARES_VIA_AGGREGATE))) {
+    const roots = new Set(
+      ordered.filter((p) => p.aggregates.some((a) => sharing.aggregates.includes(a))).map((p) => p.rootUuid),
     );
-  };
-  return (
-    (request.required ?? []).every((group) => intersects(traits, group)) &&
-    !intersects(traits, request.forbidden ?? []) &&
-    used.every(inAggregates)
-  );
+    roots.delete(sharing.rootUuid);
+    for (const root of roots) lenders.set(root, [...(lenders.get(root) ?? []), sharing]);
+  }
+  return { byUuid, usage, tree: (root) => trees.get(root) ?? [], lenders: (root) => lenders.get(root) ?? [] };
 }
 
-/** Every assignment of the request's classes to the tree's providers that fits now. */
-function treeCandidates(
-  tree: readonly ProviderRecord[],
-  providers: readonly ProviderRecord[],
-  usage: ProviderUsage,
-  request: CandidateRequest,
-  seen: Set<string>,
-  rootOf: (provider: ProviderRecord) => ProviderRecord,
-) {
-  const classes = Object.keys(request.resources);
-  const out: Candidate[] = [];
-  const assign = (index: number, chosen: Map<string, ProviderRecord>): void => {
-    if (index === classes.length) {
-      const allocations: Record<string, Record<string, number>> = {};
-      for (const [resourceClass, provider] of chosen) {
-        const amounts = allocations[provider.uuid] ?? {};
-        amounts[resourceClass] = request.resources[resourceClass] ?? 0;
-        allocations[provider.uuid] = amounts;
-      }
-      const used = providers.filter((p) => allocations[p.uuid] !== undefined);
-      if (request.oneProviderPerTree && used.filter((p) => tree.includes(p)).length > 1) return;
-      if (!used.every((p) => canProvide(p, usage.get(p.uuid) ?? {}, allocations[p.uuid] ?? {}))) return;
-      if (!acceptable(used, request, rootOf)) return;
-      const key = JSON.stringify(Object.entries(allocations).sort(([a], [b]) => a.localeCompare(b)));
-      if (seen.has(key)) return;
-      seen.add(key);
-      out.push({ allocations });
-      return;
-    }
-    const resourceClass = classes[index] as string;
-    const amount = { [resourceClass]: request.resources[resourceClass] ?? 0 };
-    for (const provider of providers) {
-      if (!canProvide(provider, usage.get(provider.uuid) ?? {}, amount)) continue;
-      chosen.set(resourceClass, provider);
-      assign(index + 1, chosen);
-      chosen.delete(resourceClass);
-    }
-  };
-  assign(0, new Map());
-  return out;
-}
+const keyOf = (combined: Combined) =>
+  JSON.stringify([
+    Object.entries(combined.allocations)
+      .map(([uuid, amounts]) => [uuid, Object.entries(amounts).sort()])
+      .sort(),
+    Object.entries(combined.mappings)
+      .map(([suffix, uuids]) => [suffix, [...uuids].sort()])
+      .sort(),
+  ]);
 
-const SHARES = "MISC_SHARES_VIA_AGGREGATE";
-
-/** The tree's providers and the sharing providers of its aggregates. */
-function pool(tree: readonly ProviderRecord[], all: readonly ProviderRecord[]): ProviderRecord[] {
-  const aggregates = tree.flatMap((p) => p.aggregates);
-  const sharing = all.filter(
-    (p) => p.traits.includes(SHARES) && !tree.includes(p) && intersects(p.aggregates, aggregates),
-  );
-  return [...tree, ...sharing];
+/** Before 1.29: a candidate may use one provider per tree (a sharing provider is its own tree). */
+function onePerTree(combined: Combined, byUuid: ReadonlyMap<string, ProviderRecord>): boolean {
+  const roots = Object.keys(combined.allocations).map((uuid) => byUuid.get(uuid)?.rootUuid);
+  return new Set(roots).size === roots.length;
 }
 
 export function allocationCandidates(
@@ -128,32 +117,45 @@ export function allocationCandidates(
   request: CandidateRequest,
 ): CandidateAnswer {
   const ordered = [...providers].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  let onlyRoot: string | undefined;
-  if (request.inTree !== undefined) {
-    onlyRoot = ordered.find((p) => p.uuid === request.inTree)?.rootUuid;
-    if (onlyRoot === undefined) return { candidates: [], providers: [] };
-  }
-  const roots = ordered.filter(
-    (p) => p.parentUuid === null && (onlyRoot === undefined || p.uuid === onlyRoot),
-  );
-  const byUuid = new Map(ordered.map((p) => [p.uuid, p]));
-  const rootOf = (p: ProviderRecord) => byUuid.get(p.rootUuid) ?? p;
+  const space = searchSpace(ordered, usage);
+  const anchors = allowedAnchors(ordered, request);
+  const rules = {
+    suffixes: request.groups.map((g) => g.suffix),
+    isolate: request.groupPolicy === "isolate",
+    sameSubtree: request.sameSubtree ?? [],
+    byUuid: space.byUuid,
+    usage,
+  };
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
-  for (const root of roots) {
-    if (request.limit !== undefined && candidates.length >= request.limit) break;
-    const tree = ordered.filter((p) => p.rootUuid === root.uuid);
-    // `in_tree` keeps sharing providers outside the tree out too.
-    const providers = onlyRoot === undefined ? pool(tree, ordered) : tree;
-    let found = treeCandidates(tree, providers, usage, request, seen, rootOf);
-    if (request.limit !== undefined) found = found.slice(0, request.limit - candidates.length);
-    candidates.push(...found);
+  outer: for (const root of ordered) {
+    if (root.parentUuid !== null || (anchors !== undefined && !anchors.has(root.uuid))) continue;
+    // Each group alone for this tree; one group with no choice leaves the tree out.
+    const lists: GroupChoice[][] = [];
+    for (const group of request.groups) {
+      const choices = groupChoices(group, root.uuid, space);
+      if (choices.length === 0) continue outer;
+      lists.push(choices);
+    }
+    for (const combined of combineForAnchor(lists, rules)) {
+      if (request.oneProviderPerTree && !onePerTree(combined, space.byUuid)) continue;
+      // A candidate made of sharing providers alone can come again from another tree they lend to.
+      const anchored = Object.keys(combined.allocations).some((uuid) => {
+        const provider = space.byUuid.get(uuid);
+        return provider?.rootUuid === root.uuid && !provider.traits.includes(SHARES_VIA_AGGREGATE);
+      });
+      if (!anchored) {
+        const key = keyOf(combined);
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      candidates.push(combined);
+      if (request.limit !== undefined && candidates.length >= request.limit) break outer;
+    }
   }
-  // Summaries cover every provider of each tree a candidate touches.
-  const touched = new Set(
-    candidates
-      .flatMap((c) => Object.keys(c.allocations))
-      .map((uuid) => ordered.find((p) => p.uuid === uuid)?.rootUuid),
-  );
-  return { candidates, providers: ordered.filter((p) => touched.has(p.rootUuid)) };
+  const used = new Set(candidates.flatMap((c) => Object.keys(c.allocations)));
+  if (request.oneProviderPerTree) return { candidates, providers: ordered.filter((p) => used.has(p.uuid)) };
+  // Summaries cover every provider of each tree a candidate takes resources from.
+  const trees = new Set([...used].map((uuid) => space.byUuid.get(uuid)?.rootUuid));
+  return { candidates, providers: ordered.filter((p) => trees.has(p.rootUuid)) };
 }

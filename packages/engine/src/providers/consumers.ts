@@ -12,6 +12,8 @@ import { EngineError, invalid, notFound } from "../errors.js";
 import type { ConsumerWrite } from "../store/port.js";
 import type { AllocationRow, ConsumerRecord } from "../store/records.js";
 import { providerMessages as text } from "./messages.js";
+import type { Providers } from "./providers.js";
+import { type ReshapeRequest, reshape } from "./reshaper.js";
 
 export interface AllocationRequest {
   consumerUuid: string;
@@ -30,7 +32,11 @@ export interface UsageQuery {
 }
 
 export class Consumers {
-  constructor(private readonly runtime: EngineRuntime) {}
+  constructor(
+    private readonly runtime: EngineRuntime,
+    /** Where providers are looked up: a member's root is one too (member-roots.ts). */
+    private readonly providers: Providers,
+  ) {}
 
   private get store() {
     return this.runtime.store;
@@ -43,11 +49,14 @@ export class Consumers {
   /** Writes every request or none. */
   async allocate(requests: readonly AllocationRequest[]): Promise<ConsumerRecord[]> {
     const writes: ConsumerWrite[] = [];
+    /** Member roots named, whose rows must be stored before the claim (their allocations refer to them). */
+    const memberRoots = new Set<string>();
     for (const request of requests) {
       const rows: AllocationRow[] = [];
       for (const [provider, resources] of Object.entries(request.allocations)) {
-        if ((await this.store.providers.get({ name: provider })) === undefined)
-          throw invalid(text.allocationProviderMissing(provider));
+        const found = await this.providers.find(provider);
+        if (found === undefined) throw invalid(text.allocationProviderMissing(provider));
+        if (this.providers.memberOf(found) !== undefined) memberRoots.add(provider);
         for (const [resourceClass, amount] of Object.entries(resources)) {
           if (!(await this.classExists(resourceClass)))
             throw invalid(text.allocationClassMissing(request.consumerUuid, resourceClass));
@@ -67,6 +76,7 @@ export class Consumers {
           : {}),
       });
     }
+    for (const uuid of memberRoots) await this.providers.row(uuid);
     try {
       return await this.store.consumers.claim(writes);
     } catch (error) {
@@ -95,9 +105,9 @@ export class Consumers {
     return this.store.consumers.list({ provider: uuid });
   }
 
-  /** Used amounts per class on one provider. */
-  async providerUsage(uuid: string): Promise<Record<string, number>> {
-    return (await this.store.consumers.usage([uuid])).get(uuid) ?? {};
+  /** Used amounts per class on one provider (a member's root: its instances and reservations too). */
+  providerUsage(uuid: string): Promise<Record<string, number>> {
+    return this.providers.usageOf(uuid);
   }
 
   /** The consumers of a project (and user), for `/usages`. */
@@ -105,8 +115,13 @@ export class Consumers {
     return this.store.consumers.list({ project: query.project, ...(query.user ? { user: query.user } : {}) });
   }
 
+  /** Placement's reshaper: new inventories and consumers' allocations, all or nothing (see `reshaper.ts`). */
+  reshape(request: ReshapeRequest): Promise<void> {
+    return reshape(this.runtime, request);
+  }
+
   private async classExists(name: string): Promise<boolean> {
-    return (await this.runtime.store.resourceClasses.get({ name })) !== undefined || isStandard(name);
+    return isStandard(name) || (await this.runtime.store.resourceClasses.get({ name })) !== undefined;
   }
 }
 

@@ -3,6 +3,7 @@ export {
   type Candidate,
   type CandidateAnswer,
   type CandidateRequest,
+  type RequestGroup,
 } from "./candidates.js";
 export { type AllocationRequest, Consumers, type UsageQuery } from "./consumers.js";
 export { canProvide, filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
@@ -14,4 +15,5 @@ export {
   Providers,
   type TraitQuery,
 } from "./providers.js";
-export { wouldLoop } from "./tree.js";
+export type { ReshapeRequest } from "./reshaper.js";
+export { inOneSubtree, wouldLoop } from "./tree.js";

@@ -53,4 +53,8 @@ export const providerMessages = {
     `Unable to allocate inventory: Inventory for '${resourceClass}' on resource provider '${provider}' invalid.`,
   unitConstraints: (resourceClass: string, provider: string) =>
     `Unable to allocate inventory: Allocation for '${resourceClass}' on resource provider '${provider}' violates min_unit, max_unit, or step_size.`,
+  memberRootFixed: (uuid: string, member: string) =>
+    `Resource provider ${uuid} is the Berth cluster member ${member}: its name and place in the tree are the member's (change them through the cluster API).`,
+  memberRootDelete: (uuid: string, member: string) =>
+    `Unable to delete resource provider ${uuid}: it is the Berth cluster member ${member} (remove the member through the cluster API).`,
 } as const;

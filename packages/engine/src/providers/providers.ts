@@ -19,12 +19,21 @@ import {
   STANDARD_TRAITS,
   standardResourceClassId,
 } from "@berth/resources";
+import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import type { EngineRuntime } from "../engine/runtime.js";
 import { conflict, EngineError, invalid, notFound } from "../errors.js";
+import type { MemberState } from "../model/member-state.js";
 import { isRecordChanged } from "../store/record-version.js";
 import type { ProviderRecord } from "../store/records.js";
 import { allocationCandidates, type CandidateAnswer, type CandidateRequest } from "./candidates.js";
 import { filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
+import {
+  explicitInventories,
+  memberOfRoot,
+  memberRoot,
+  memberRootUsage,
+  placementInventories,
+} from "./member-roots.js";
 import { providerMessages as text } from "./messages.js";
 import { wouldLoop } from "./tree.js";
 
@@ -36,7 +45,14 @@ export type ProviderRefusal =
   | "has_children"
   | "inventory_exists"
   | "inventory_in_use"
-  | "provider_in_use";
+  | "provider_in_use"
+  | "member_root";
+
+/** The store's refusal of a name another provider has. */
+const isNameTaken = (error: unknown) =>
+  error instanceof EngineError &&
+  error.kind === "conflict" &&
+  (error.details as { reason?: string } | undefined)?.reason === "name_taken";
 
 const refuse = (kind: "conflict" | "invalid" | "not_found", message: string, reason?: ProviderRefusal) =>
   new EngineError(kind, message, reason === undefined ? undefined : { reason });
@@ -80,58 +96,161 @@ export class Providers {
     return this.runtime.clock.now().toISOString();
   }
 
+  /**
+   * Every provider as Placement shows it, in creation order, and what each
+   * holds: the engine's provider model (rows and consumers' sums) with every
+   * member as a root provider (member-roots.ts), never a query per request.
+   */
+  private async view(): Promise<{ providers: ProviderRecord[]; usage: ProviderUsage }> {
+    await this.runtime.sync();
+    const rows = await this.runtime.providerModel.providers(this.store);
+    const consumers = this.runtime.providerModel.consumersUsed();
+    const usage = new Map<string, Readonly<Record<string, number>>>(consumers);
+    const providers: ProviderRecord[] = [];
+    const roots = new Map<string, MemberState>();
+    for (const member of this.runtime.model.allMembers()) roots.set(memberProviderUuid(member.name), member);
+    let virtual = false;
+    for (const row of rows) {
+      const member = roots.get(row.uuid);
+      if (member === undefined || row.parentUuid !== null || row.name !== member.name) {
+        providers.push(row);
+        continue;
+      }
+      roots.delete(row.uuid);
+      providers.push(memberRoot(member.record, row));
+      usage.set(row.uuid, memberRootUsage(member));
+    }
+    for (const [uuid, member] of roots) {
+      virtual = true;
+      providers.push(memberRoot(member.record, undefined));
+      usage.set(uuid, memberRootUsage(member));
+    }
+    if (virtual) providers.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return { providers, usage };
+  }
+
   async list(filter: ProviderFilter = {}): Promise<ProviderRecord[]> {
-    const all = await this.store.providers.list();
-    return filterProviders(all, filter, await this.usage()).sort((a, b) =>
-      a.createdAt.localeCompare(b.createdAt),
-    );
+    const { providers, usage } = await this.view();
+    return filterProviders(providers, filter, usage);
   }
 
   /** Placement's allocation candidates for one un-grouped request (see `candidates.ts`). */
   async candidates(request: CandidateRequest): Promise<CandidateAnswer> {
-    return allocationCandidates(await this.store.providers.list(), await this.usage(), request);
+    const { providers, usage } = await this.view();
+    return allocationCandidates(providers, usage, request);
   }
 
-  /** What each provider's classes hold: the sums of its consumers' allocations. */
-  usage(): Promise<ProviderUsage> {
-    return this.store.consumers.usage();
+  /**
+   * Root providers created through Placement that are not members, with
+   * what their classes hold: the LXD API lists them among the members, with
+   * a status saying so (they never heartbeat, so LXD placements never pick
+   * them; Placement clients allocate on them).
+   */
+  async placementRoots(): Promise<{ provider: ProviderRecord; used: Readonly<Record<string, number>> }[]> {
+    const { providers, usage } = await this.view();
+    return providers
+      .filter((p) => p.parentUuid === null && this.memberOf(p) === undefined)
+      .map((provider) => ({ provider, used: usage.get(provider.uuid) ?? {} }));
+  }
+
+  /** What each provider's classes hold: its consumers' allocations (and a member's instances). */
+  async usage(): Promise<ProviderUsage> {
+    return (await this.view()).usage;
+  }
+
+  /** What one provider's classes hold, authoritative for consumers (a member root adds its instances). */
+  async usageOf(uuid: string): Promise<Record<string, number>> {
+    const consumers = (await this.store.consumers.usage([uuid])).get(uuid) ?? {};
+    const provider = await this.find(uuid);
+    const member = provider === undefined ? undefined : this.memberOf(provider);
+    return member === undefined ? consumers : memberRootUsage(member);
+  }
+
+  /** The member `provider` is the root of, if it is one (as this engine's model has it). */
+  memberOf(provider: Pick<ProviderRecord, "uuid" | "name" | "parentUuid">): MemberState | undefined {
+    return memberOfRoot(provider, (name) => this.runtime.model.member(name));
+  }
+
+  /** A provider as Placement shows it, if it exists: its row, or a member's root. */
+  async find(uuid: string): Promise<ProviderRecord | undefined> {
+    await this.runtime.sync();
+    const row = await this.runtime.providerModel.provider(this.store, uuid);
+    if (row !== undefined) {
+      const member = this.memberOf(row);
+      return member === undefined ? row : memberRoot(member.record, row);
+    }
+    for (const member of this.runtime.model.allMembers())
+      if (memberProviderUuid(member.name) === uuid) return memberRoot(member.record, undefined);
+    return undefined;
   }
 
   async get(uuid: string): Promise<ProviderRecord> {
-    const found = await this.store.providers.get({ name: uuid });
+    const found = await this.find(uuid);
     if (found === undefined) throw notFound(text.notFound(uuid));
     return found;
   }
 
+  /**
+   * The provider's stored row (for a member's root: the row as stored,
+   * without the member's inventories), written first for a member's root
+   * that exists only in the view (a claim, a child, traits or aggregates
+   * need the row). Two servers doing it at once: one writes, the other
+   * reads it.
+   */
+  async row(uuid: string): Promise<ProviderRecord> {
+    const found = await this.get(uuid);
+    if (this.memberOf(found) === undefined) return found;
+    const stored = await this.store.providers.get({ name: uuid });
+    if (stored !== undefined) return stored;
+    try {
+      return await this.store.providers.create(found);
+    } catch (error) {
+      const raced = await this.store.providers.get({ name: uuid });
+      if (raced === undefined) throw error;
+      return raced;
+    }
+  }
+
+  /**
+   * Creates a provider. Reads only what it names (the uuid, the parent, the
+   * members' names): the store refuses a name another provider has, so
+   * creating many providers costs the same for each.
+   */
   async create(input: NewProvider): Promise<ProviderRecord> {
     const uuid = input.uuid ?? randomUUID();
-    const providers = await this.store.providers.list();
-    if (providers.some((p) => p.uuid === uuid)) throw refuse("conflict", text.uuidTaken(uuid), "uuid_taken");
-    if (providers.some((p) => p.name === input.name))
+    if ((await this.find(uuid)) !== undefined) throw refuse("conflict", text.uuidTaken(uuid), "uuid_taken");
+    if (this.runtime.model.member(input.name) !== undefined)
       throw refuse("conflict", text.nameTaken(input.name), "name_taken");
     const parentUuid = input.parentUuid ?? null;
     let rootUuid = uuid;
     if (parentUuid === uuid) throw invalid(text.selfParent(input.name, uuid));
     if (parentUuid !== null) {
-      const parent = providers.find((p) => p.uuid === parentUuid);
+      const parent = await this.find(parentUuid);
       if (parent === undefined) throw invalid(text.parentMissing());
       rootUuid = parent.rootUuid;
+      // A child of a member's root: the root needs its row now.
+      await this.row(parentUuid);
     }
     const now = this.now();
-    return this.written(() =>
-      this.store.providers.create({
-        uuid,
-        name: input.name,
-        parentUuid,
-        rootUuid,
-        generation: 0,
-        inventories: {},
-        traits: [],
-        aggregates: [],
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    try {
+      return await this.written(() =>
+        this.store.providers.create({
+          uuid,
+          name: input.name,
+          parentUuid,
+          rootUuid,
+          generation: 0,
+          inventories: {},
+          traits: [],
+          aggregates: [],
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+    } catch (error) {
+      if (isNameTaken(error)) throw refuse("conflict", text.nameTaken(input.name), "name_taken");
+      throw error;
+    }
   }
 
   /**
@@ -140,10 +259,17 @@ export class Providers {
    * re-roots the whole subtree.
    */
   async update(uuid: string, changes: ProviderChanges, allowReparent: boolean): Promise<ProviderRecord> {
-    const providers = await this.store.providers.list();
+    const { providers } = await this.view();
     const byUuid = new Map(providers.map((p) => [p.uuid, p]));
     const current = byUuid.get(uuid);
     if (current === undefined) throw notFound(text.notFound(uuid));
+    const member = this.memberOf(current);
+    if (member !== undefined) {
+      // The member's name and place (a root) are the member's, changed through the cluster API.
+      if (changes.name !== current.name || (changes.parentUuid ?? null) !== null)
+        throw refuse("conflict", text.memberRootFixed(uuid, member.name), "member_root");
+      return current;
+    }
     if (providers.some((p) => p.name === changes.name && p.uuid !== uuid))
       throw refuse("conflict", text.nameTaken(changes.name), "name_taken");
     const parentUuid = changes.parentUuid === undefined ? current.parentUuid : changes.parentUuid;
@@ -157,6 +283,7 @@ export class Providers {
         if (parent === undefined) throw invalid(text.parentMissing());
         if (wouldLoop(byUuid, uuid, parentUuid)) throw invalid(text.loop());
         rootUuid = parent.rootUuid;
+        await this.row(parentUuid);
       }
     }
     const updated = { ...current, name: changes.name, parentUuid, rootUuid, updatedAt: this.now() };
@@ -183,8 +310,11 @@ export class Providers {
   }
 
   async delete(uuid: string): Promise<void> {
-    if ((await this.store.providers.get({ name: uuid })) === undefined)
-      throw notFound(text.notFoundForDelete(uuid));
+    const found = await this.find(uuid);
+    if (found === undefined) throw notFound(text.notFoundForDelete(uuid));
+    const member = this.memberOf(found);
+    if (member !== undefined)
+      throw refuse("conflict", text.memberRootDelete(uuid, member.name), "member_root");
     try {
       await this.written(() => this.store.providers.delete({ name: uuid }));
     } catch (error) {
@@ -362,10 +492,11 @@ export class Providers {
   ): Promise<ProviderRecord> {
     const unique = [...new Set(aggregates)];
     if (generation === undefined) {
-      const current = await this.get(uuid);
-      return this.written(() =>
+      const current = await this.row(uuid);
+      const stored = await this.written(() =>
         this.store.providers.update({ ...current, aggregates: unique, updatedAt: this.now() }, current),
       );
+      return this.shown(stored);
     }
     const current = await this.atGeneration(uuid, generation);
     return this.bump(current, { aggregates: unique });
@@ -379,7 +510,12 @@ export class Providers {
     return current;
   }
 
-  /** Writes `changes` at the next generation, only if nobody wrote the provider since it was read. */
+  /**
+   * Writes `changes` at the next generation, only if nobody wrote the
+   * provider since it was read. A member's root keeps its inventories on
+   * the member (their one home): they are written there first, as the
+   * member's explicit inventories, and the row keeps a copy.
+   */
   private async bump(
     current: ProviderRecord,
     changes: Partial<Pick<ProviderRecord, "inventories" | "traits" | "aggregates">>,
@@ -387,15 +523,41 @@ export class Providers {
     const inventories = changes.inventories;
     if (inventories !== undefined) {
       // Named all at once in Placement's text; the store re-checks atomically.
-      const used = (await this.store.consumers.usage([current.uuid])).get(current.uuid) ?? {};
+      const used = await this.usageOf(current.uuid);
       const dropped = Object.keys(used)
         .filter((resourceClass) => inventories[resourceClass] === undefined)
         .sort(byClassId);
       if (dropped.length > 0)
         throw refuse("conflict", text.inventoryInUse(current.uuid, dropped), "inventory_in_use");
     }
-    const next = { ...current, ...changes, generation: current.generation + 1, updatedAt: this.now() };
-    return this.written(() => this.store.providers.update(next, current));
+    const member = this.memberOf(current);
+    if (member === undefined) {
+      const next = { ...current, ...changes, generation: current.generation + 1, updatedAt: this.now() };
+      return this.written(() => this.store.providers.update(next, current));
+    }
+    const row = await this.row(current.uuid);
+    if (row.generation !== current.generation)
+      throw refuse("conflict", text.generationConflict(), "generation");
+    if (inventories !== undefined) {
+      const record = await this.written(() =>
+        this.store.setInventories(member.name, explicitInventories(inventories), member.record.generation),
+      );
+      this.runtime.model.upsertMember(record);
+    }
+    const next = {
+      ...row,
+      ...changes,
+      inventories: placementInventories(member.record.inventories),
+      generation: row.generation + 1,
+      updatedAt: this.now(),
+    };
+    return this.shown(await this.written(() => this.store.providers.update(next, row)));
+  }
+
+  /** A stored row as Placement shows it (a member's root with the member's inventories). */
+  private shown(row: ProviderRecord): ProviderRecord {
+    const member = this.memberOf(row);
+    return member === undefined ? row : memberRoot(member.record, row);
   }
 
   /** A lost conditional write is a generation conflict in Placement's terms. */

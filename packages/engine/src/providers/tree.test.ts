@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderRecord } from "../store/records.js";
 import { canProvide, filterProviders } from "./filter.js";
-import { wouldLoop } from "./tree.js";
+import { inOneSubtree, wouldLoop } from "./tree.js";
 
 const provider = (
   uuid: string,
@@ -29,6 +29,16 @@ describe("provider trees", () => {
     expect(wouldLoop(byUuid, "root", "gpu")).toBe(true);
     expect(wouldLoop(byUuid, "numa", "numa")).toBe(true);
     expect(wouldLoop(byUuid, "gpu", "root")).toBe(false);
+  });
+
+  it("finds providers in one subtree when one of them is above all the others", () => {
+    const wide = [...tree, provider("numa2", "root"), provider("gpu2", "numa2")];
+    const all = new Map(wide.map((p) => [p.uuid, p]));
+    expect(inOneSubtree(["gpu"], all)).toBe(true);
+    expect(inOneSubtree(["numa", "gpu"], all)).toBe(true);
+    expect(inOneSubtree(["gpu", "gpu2"], all)).toBe(false);
+    expect(inOneSubtree(["gpu", "gpu2", "root"], all)).toBe(true);
+    expect(inOneSubtree(["numa", "gpu2"], all)).toBe(false);
   });
 
   it("in_tree keeps the whole tree of the named provider, and nothing for an unknown one", () => {

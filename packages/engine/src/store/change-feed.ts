@@ -74,6 +74,13 @@ export type CatalogTableName =
 export type ChangeEntry =
   | { kind: "claim"; effect: ClaimEffect }
   /**
+   * A Placement consumer claim: its usage changes (on member root
+   * providers keyed by the member's name, so the model adds them to the
+   * member's ledger; on other providers by uuid) and the generations it
+   * gave the providers it bumped. Consumers are not instances: nothing is counted.
+   */
+  | { kind: "consumers"; effect: ClaimEffect; bumped: [provider: string, generation: number][] }
+  /**
    * A member created, deleted, or changed in a field other than its
    * heartbeat/state. `joinOrder` tells a member from an earlier one of the
    * same name (deleted and created again).

@@ -6,6 +6,7 @@
  * in-use refusals, and aggregate snapshots.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError } from "../errors.js";
 import { describeMirroredInstances } from "./contract-mirrors.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
@@ -390,6 +391,78 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.providers.delete({ name: "p1" });
       });
 
+      it("reshapes inventories and the allocations on them together, all or nothing", async () => {
+        const cn = await store.providers.create({
+          ...provider("cn", "cn"),
+          inventories: { VCPU: inventory(8) },
+        });
+        const numa = await store.providers.create(provider("numa", "numa", "cn"));
+        const vcpu = (member: string, amount: number) => [
+          { member, resourceClass: "VCPU", ledger: "used" as const, amount },
+        ];
+        const consumer = (member: string, amount: number, expectedGeneration?: number) => ({
+          record: {
+            uuid: "c1",
+            projectId: "proj",
+            userId: "user",
+            consumerType: null,
+            allocations: vcpu(member, amount),
+          },
+          ...(expectedGeneration !== undefined ? { expectedGeneration } : {}),
+        });
+        await store.consumers.claim([consumer("cn", 6)]);
+        const moved = (cnGeneration: number, numaTotal: number) => ({
+          inventories: [
+            {
+              provider: "cn",
+              expectedGeneration: cnGeneration,
+              inventories: {} as Record<string, InventoryRecord>,
+            },
+            {
+              provider: "numa",
+              expectedGeneration: numa.generation,
+              inventories: { VCPU: inventory(numaTotal) },
+            },
+          ],
+          writes: [consumer("numa", 6, 1)],
+        });
+        // A stale generation, then a target too small: nothing changes.
+        const stale = await expectEngineError(store.consumers.reshape(moved(cn.generation, 8)), "conflict");
+        expect(stale.details).toMatchObject({ reason: "generation" });
+        const small = await expectEngineError(
+          store.consumers.reshape(moved(cn.generation + 1, 4)),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(small)).toBe("capacity");
+        expect((await store.consumers.usage(["cn"])).get("cn")).toEqual({ VCPU: 6 });
+        expect((await store.providers.get({ name: "numa" }))?.inventories).toEqual({});
+        // Removing the class while allocations stay on it is refused.
+        const kept = {
+          inventories: [
+            {
+              provider: "cn",
+              expectedGeneration: cn.generation + 1,
+              inventories: { DISK_GB: inventory(10) },
+            },
+          ],
+          writes: [],
+        };
+        const inUse = await expectEngineError(store.consumers.reshape(kept), "conflict");
+        expect(inUse.details).toMatchObject({ reason: "inventory_in_use" });
+        // The move: VCPU and its allocation go to the child in one step.
+        const [stored] = await store.consumers.reshape(moved(cn.generation + 1, 8));
+        expect(stored?.generation).toBe(2);
+        expect((await store.consumers.usage(["cn", "numa"])).get("numa")).toEqual({ VCPU: 6 });
+        expect((await store.consumers.usage(["cn"])).get("cn")).toEqual({});
+        const cnAfter = await store.providers.get({ name: "cn" });
+        const numaAfter = await store.providers.get({ name: "numa" });
+        expect(cnAfter?.inventories).toEqual({});
+        expect(numaAfter?.inventories.VCPU?.total).toBe(8);
+        // cn: only its final inventory; numa: interim inventory, allocations, final inventory.
+        expect(cnAfter?.generation).toBe(cn.generation + 2);
+        expect(numaAfter?.generation).toBe(numa.generation + 3);
+      });
+
       it("keeps a class or trait in use while a provider has it", async () => {
         await store.resourceClasses.create({ name: "CUSTOM_FPGA", custom: true });
         await store.traits.create({ name: "CUSTOM_FAST", createdAt: "2026-01-01T00:00:00.000Z" });
@@ -404,6 +477,77 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.resourceClasses.delete({ name: "CUSTOM_FPGA" });
         await store.traits.delete({ name: "CUSTOM_FAST" });
         expect(await store.traits.list()).toEqual([]);
+      });
+    });
+
+    describe("one ledger: a member's root provider", () => {
+      const consumerOn = (uuid: string, provider: string, vcpu: number) => ({
+        record: {
+          uuid,
+          projectId: "proj",
+          userId: "user",
+          consumerType: "INSTANCE",
+          allocations:
+            vcpu === 0
+              ? []
+              : [{ member: provider, resourceClass: "VCPU", ledger: "used" as const, amount: vcpu }],
+        },
+      });
+      const rootOf = (name: string): ProviderRecord => {
+        const uuid = memberProviderUuid(name);
+        return {
+          uuid,
+          name,
+          parentUuid: null,
+          rootUuid: uuid,
+          generation: 0,
+          inventories: {},
+          traits: [],
+          aggregates: [],
+          createdAt: "2026-01-01T00:00:00.000Z",
+          updatedAt: "2026-01-01T00:00:00.000Z",
+        };
+      };
+
+      it("refuses an instance the root's consumers leave no room for, and the reverse", async () => {
+        await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
+        const root = await store.providers.create(rootOf("m1"));
+        // The root's own (empty) inventories do not count: the member's do.
+        await store.consumers.claim([consumerOn("c1", root.uuid, 3)]);
+        const refused = await expectEngineError(
+          store.claim({ create: [newInstance("big", "m1", { VCPU: 2 })] }),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(refused)).toBe("capacity");
+        const placed = await store.claim({ create: [newInstance("small", "m1", { VCPU: 1 })] });
+        // The usage the engine's model is told counts both.
+        expect(placed.usage.find((u) => u.member === "m1")?.used).toEqual({ VCPU: 4 });
+        expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
+        expect((await store.snapshot()).usage.find((u) => u.member === "m1")?.used).toEqual({ VCPU: 4 });
+        expect((await store.snapshot()).consumerUsage).toEqual([[root.uuid, "VCPU", 3]]);
+        const over = await expectEngineError(
+          store.consumers.claim([consumerOn("c2", root.uuid, 1)]),
+          "insufficient_capacity",
+        );
+        expect(reasonOf(over)).toBe("capacity");
+        await store.consumers.claim([consumerOn("c1", root.uuid, 0)]);
+        await store.consumers.claim([consumerOn("c2", root.uuid, 3)]);
+        expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
+      });
+
+      it("keeps other providers' consumers out of a member's ledger", async () => {
+        await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
+        // Named like the member but not its root (another uuid): its own inventories count.
+        await store.providers.create({
+          ...rootOf("m1"),
+          uuid: "other-uuid",
+          rootUuid: "other-uuid",
+          name: "x1",
+          inventories: { VCPU: inventory(8) },
+        });
+        await store.consumers.claim([consumerOn("c1", "other-uuid", 8)]);
+        await store.claim({ create: [newInstance("all", "m1", { VCPU: 4 })] });
+        expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
       });
     });
 

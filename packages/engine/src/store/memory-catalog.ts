@@ -34,6 +34,11 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
     return [...this.rows.values()];
   }
 
+  /** The stored row under a plain key, uncloned, for the store's own reads inside a write. */
+  peek(key: string): T | undefined {
+    return this.rows.get(key);
+  }
+
   has(key: RecordKey): boolean {
     return this.rows.has(keyString(key));
   }
@@ -42,9 +47,10 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
    * Rewrites a row without checks, for the store's own bookkeeping inside a
    * write it already checked (a consumer claim bumping provider generations).
    */
-  replace(record: T): void {
+  replace(record: T, announce = true): void {
     this.rows.set(keyString(this.options.keyOf(record)), cloneJson(record));
-    this.options.changed?.();
+    // A write that announces itself otherwise (a consumer claim's own feed entry) says so.
+    if (announce) this.options.changed?.();
   }
 
   async list(filter?: { project?: string }): Promise<T[]> {

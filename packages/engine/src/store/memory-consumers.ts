@@ -4,11 +4,15 @@
  * `claim` between two awaits (so a claim is atomic in one process).
  */
 import { checkConsumerClaim, consumerProvidersToRead } from "../claim-rules/consumer-claim.js";
+import { checkReshape, type ReshapeProviderRows, reshapeProvidersToRead } from "../claim-rules/reshape.js";
 import type { ProviderRows } from "../claim-rules/rows.js";
+import { isMemberRoot, memberProviderUuid, sharedLedgerRows } from "../claim-rules/shared-ledger.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
+import { consumerClaimEntry } from "../feed/claim-effect.js";
+import type { ChangeEntry } from "./change-feed.js";
 import { cloneJson } from "./clone.js";
 import type { MemoryCatalog } from "./memory-catalog.js";
-import type { ConsumerTable, ConsumerWrite } from "./port.js";
+import type { ConsumerTable, ConsumerWrite, ReshapeWrite } from "./port.js";
 import type { ConsumerRecord, ProviderRecord } from "./records.js";
 
 export class MemoryConsumers implements ConsumerTable {
@@ -19,11 +23,27 @@ export class MemoryConsumers implements ConsumerTable {
   constructor(
     private readonly providers: MemoryCatalog<ProviderRecord>,
     private readonly now: () => string,
+    /** A member's inventories and instance ledgers (its rows for an instance claim), if it exists. */
+    private readonly memberRows: (name: string) => ProviderRows | undefined,
+    /** Appends the claim's change-feed entry (engines apply its member usage). */
+    private readonly logged: (entry: ChangeEntry) => void,
   ) {}
 
   /** Synchronous, for the providers table's in-use checks. */
   usedOn(provider: string): Readonly<Record<string, number>> {
     return this.used.get(provider) ?? {};
+  }
+
+  /** What the Placement consumers hold on the root provider of member `name`. */
+  usedOnMember(name: string): Readonly<Record<string, number>> {
+    return this.usedOn(memberProviderUuid(name));
+  }
+
+  /** A provider's rows for a consumer claim: a member's root counts the member's instances too. */
+  private rowsOf(provider: ProviderRecord): ProviderRows {
+    const member = isMemberRoot(provider.uuid, provider.name) ? this.memberRows(provider.name) : undefined;
+    if (member !== undefined) return sharedLedgerRows(member, this.usedOn(provider.uuid));
+    return { inventories: provider.inventories, used: this.usedOn(provider.uuid), forthcoming: {} };
   }
 
   async get(uuid: string): Promise<ConsumerRecord | undefined> {
@@ -43,6 +63,15 @@ export class MemoryConsumers implements ConsumerTable {
     return out;
   }
 
+  /** Every non-zero sum, for the store's snapshot. */
+  usageRows(): [string, string, number][] {
+    return [...this.used].flatMap(([provider, ledger]) =>
+      Object.entries(ledger).map(
+        ([resourceClass, amount]) => [provider, resourceClass, amount] as [string, string, number],
+      ),
+    );
+  }
+
   async usage(providers?: readonly string[]): Promise<Map<string, Record<string, number>>> {
     const names = providers ?? [...this.used.keys()];
     return new Map(names.map((name) => [name, { ...(this.used.get(name) ?? {}) }]));
@@ -56,15 +85,16 @@ export class MemoryConsumers implements ConsumerTable {
     }
     const providers = new Map<string, ProviderRows>();
     for (const uuid of consumerProvidersToRead(writes, consumers)) {
-      const provider = this.providers.values().find((p) => p.uuid === uuid);
-      if (provider !== undefined)
-        providers.set(uuid, { inventories: provider.inventories, used: this.usedOn(uuid), forthcoming: {} });
+      const provider = this.providers.peek(uuid);
+      if (provider !== undefined) providers.set(uuid, this.rowsOf(provider));
     }
     const checked = checkConsumerClaim(writes, { consumers, providers }, this.now());
+    const bumped: [string, number][] = [];
     for (const uuid of checked.providersChanged) {
-      const provider = this.providers.values().find((p) => p.uuid === uuid);
-      if (provider !== undefined)
-        this.providers.replace({ ...provider, generation: provider.generation + 1 });
+      const provider = this.providers.peek(uuid);
+      if (provider === undefined) continue;
+      this.providers.replace({ ...provider, generation: provider.generation + 1 }, false);
+      bumped.push([uuid, provider.generation + 1]);
     }
     for (const uuid of checked.deleted) this.rows.delete(uuid);
     for (const record of checked.stored) this.rows.set(record.uuid, cloneJson(record));
@@ -74,6 +104,52 @@ export class MemoryConsumers implements ConsumerTable {
       if (Object.keys(ledger).length === 0) this.used.delete(change.provider);
       else this.used.set(change.provider, ledger);
     }
+    this.logged(
+      consumerClaimEntry(
+        checked,
+        (uuid) => {
+          const provider = this.providers.peek(uuid);
+          return provider !== undefined && isMemberRoot(uuid, provider.name) ? provider.name : undefined;
+        },
+        bumped,
+      ),
+    );
     return checked.stored.map((record) => cloneJson(record));
+  }
+
+  /** Placement's reshaper: inventories and consumers, checked and written between two awaits. */
+  async reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
+    const consumers = new Map<string, ConsumerRecord>();
+    for (const write of change.writes) {
+      const current = this.rows.get(write.record.uuid);
+      if (current !== undefined) consumers.set(current.uuid, current);
+    }
+    const providers = new Map<string, ReshapeProviderRows>();
+    for (const uuid of reshapeProvidersToRead(change, consumers)) {
+      const provider = this.providers.values().find((p) => p.uuid === uuid);
+      if (provider !== undefined)
+        providers.set(uuid, {
+          inventories: provider.inventories,
+          used: this.usedOn(uuid),
+          forthcoming: {},
+          generation: provider.generation,
+        });
+    }
+    const now = this.now();
+    const checked = checkReshape(change, { consumers, providers }, now);
+    for (const written of checked.providers) {
+      const provider = this.providers.values().find((p) => p.uuid === written.uuid);
+      if (provider !== undefined) this.providers.replace({ ...provider, ...written, updatedAt: now });
+    }
+    const { deleted, stored, usageChanges } = checked.consumers;
+    for (const uuid of deleted) this.rows.delete(uuid);
+    for (const record of stored) this.rows.set(record.uuid, cloneJson(record));
+    for (const { provider, resourceClass, amount } of usageChanges) {
+      const ledger = { ...(this.used.get(provider) ?? {}) };
+      addToLedger(ledger, resourceClass, amount);
+      if (Object.keys(ledger).length === 0) this.used.delete(provider);
+      else this.used.set(provider, ledger);
+    }
+    return stored.map((record) => cloneJson(record));
   }
 }

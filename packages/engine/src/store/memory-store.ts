@@ -17,6 +17,7 @@ import {
 } from "../claim-rules/project-usage.js";
 import { claimReads, projectTotalsToRead, providersToRead } from "../claim-rules/reads.js";
 import { type ClaimRows, nameKey, type ProviderRows } from "../claim-rules/rows.js";
+import { sharedLedgerRows, withConsumersUsed } from "../claim-rules/shared-ledger.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
 import { conflict, EngineError, notFound } from "../errors.js";
 import { claimEffectOf } from "../feed/claim-effect.js";
@@ -202,7 +203,18 @@ export class MemoryStore implements Store {
         return Object.keys(this.consumers.usedOn(key.name)).length > 0 ? "it has allocations" : undefined;
       },
     });
-    this.consumers = new MemoryConsumers(this.providers, () => new Date().toISOString());
+    this.consumers = new MemoryConsumers(
+      this.providers,
+      () => new Date().toISOString(),
+      (name) => {
+        const member = this.members.get(name);
+        const ledgers = this.usage.get(name);
+        return member === undefined || ledgers === undefined
+          ? undefined
+          : { inventories: member.inventories, ...ledgers };
+      },
+      (entry) => this.log.push(entry),
+    );
     this.traits = new MemoryCatalog<TraitRecord>({
       changed: changed("traits"),
       label: "Trait",
@@ -423,8 +435,13 @@ export class MemoryStore implements Store {
       const member = this.members.get(name);
       const ledgers = this.usage.get(name);
       if (member === undefined || ledgers === undefined) continue;
+      // One ledger: the member's root provider's Placement consumers count too.
+      const rows = sharedLedgerRows(
+        { inventories: member.inventories, ...ledgers },
+        this.consumers.usedOnMember(name),
+      );
       const failover = this.failover.get(name);
-      providers.set(name, { inventories: member.inventories, ...ledgers, ...(failover && { failover }) });
+      providers.set(name, failover === undefined ? rows : { ...rows, failover });
     }
     const projectTotals = new Map<string, ProjectTotals>();
     for (const project of projectTotalsToRead(claim, instances)) {
@@ -438,7 +455,10 @@ export class MemoryStore implements Store {
       .filter((name) => this.usage.has(name))
       .map((name) => {
         const ledgers = this.usage.get(name)!;
-        return { member: name, used: { ...ledgers.used }, forthcoming: { ...ledgers.forthcoming } };
+        return withConsumersUsed(
+          { member: name, used: { ...ledgers.used }, forthcoming: { ...ledgers.forthcoming } },
+          this.consumers.usedOnMember(name),
+        );
       });
   }
 
@@ -494,6 +514,7 @@ export class MemoryStore implements Store {
     // Every read happens now, in this turn: nothing can be written between them and the cursor.
     const config = cloneJson(this.config);
     const usage = this.usageRows([...this.members.keys()]);
+    const consumerUsage = this.consumers.usageRows();
     const [members, groups, projects, placementGroups, resourceClasses] = await Promise.all([
       this.listMembers(),
       this.groups.list(),
@@ -509,6 +530,7 @@ export class MemoryStore implements Store {
       resourceClasses,
       config,
       usage,
+      consumerUsage,
       instanceCounts: [...counts.values()],
       placementGroupCounts: [...groupCounts.values()],
       projectUsage: [...projectUsage.values()],

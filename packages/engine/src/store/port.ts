@@ -14,6 +14,7 @@
  * `ClaimFailureDetails` in `details`.
  */
 
+import type { Inventory } from "@berth/resources";
 import type { ChangeFeed } from "./change-feed.js";
 import type {
   ConfigRecord,
@@ -87,6 +88,27 @@ export interface ConsumerTable {
   usage(providers?: readonly string[]): Promise<Map<string, Record<string, number>>>;
   /** Stored versions of the written consumers (deleted ones absent). */
   claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]>;
+  /**
+   * Placement's reshaper: replaces some providers' inventories and writes
+   * consumers' allocations in one transaction, checked by the engine's
+   * `checkReshape` over the rows `reshapeProvidersToRead` names; all or
+   * nothing. Answers the stored versions of the written consumers.
+   */
+  reshape(change: ReshapeWrite): Promise<ConsumerRecord[]>;
+}
+
+/** The inventories one provider ends with in a reshape, at the generation the caller read. */
+export interface InventoryReplacement {
+  provider: string;
+  expectedGeneration: number;
+  inventories: Readonly<Record<string, Inventory>>;
+}
+
+/** One `POST /reshaper`: providers' new inventories and consumers' new allocations, together. */
+export interface ReshapeWrite {
+  inventories: readonly InventoryReplacement[];
+  /** As a consumer claim writes them (empty allocations: the consumer goes). */
+  writes: readonly ConsumerWrite[];
 }
 
 /** Fields of a member that `updateMember` may change. */
@@ -265,6 +287,12 @@ export interface StoreSnapshot {
   instanceCounts: InstanceCountRow[];
   placementGroupCounts: PlacementGroupCountRow[];
   projectUsage: ProjectUsageRow[];
+  /**
+   * What Placement consumers hold, per provider uuid and class (non-zero
+   * sums), for the engine's provider model (providers/provider-model.ts),
+   * taken with the rest (and `feedCursor`). Absent: none.
+   */
+  consumerUsage?: [provider: string, resourceClass: string, amount: number][];
   /**
    * For stores with a change feed: the cursor of exactly this snapshot
    * (taken in the same transaction), where an engine hydrated from it starts

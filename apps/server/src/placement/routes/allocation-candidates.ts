@@ -6,67 +6,14 @@
  * `mappings` from 1.34) and `provider_summaries` (traits from 1.17, every
  * class of inventory from 1.27, tree uuids from 1.29).
  */
-import type { CandidateAnswer, CandidateRequest } from "@berth/engine";
+import type { CandidateAnswer } from "@berth/engine";
 import { displayedCapacity } from "@berth/resources";
 import { atLeast, type Microversion } from "../microversion.js";
-import { badRequest } from "../placement-error.js";
 import type { PlacementRequest, PlacementRoute } from "../placement-route.js";
-import { checkQueryKeys, isUuid, normalizeUuid } from "../query.js";
-import { memberOfParam, requiredParam, resourcesParam } from "./provider-query.js";
-
-const INVALID = "Invalid query string parameters";
-
-function queryKeys(version: Microversion): string[] {
-  const keys = ["resources"];
-  if (atLeast(version, 16)) keys.push("limit");
-  if (atLeast(version, 17)) keys.push("required");
-  if (atLeast(version, 21)) keys.push("member_of");
-  if (atLeast(version, 31)) keys.push("in_tree");
-  return keys;
-}
-
-async function candidateRequest({ query, version, engine }: PlacementRequest): Promise<CandidateRequest> {
-  checkQueryKeys(query, queryKeys(version));
-  const raw = query.get("resources");
-  if (raw === null) {
-    if (query.has("member_of"))
-      throw badRequest(
-        "All member_of parameters must be associated with resources. Found the following orphaned member_of keys: member_of",
-      );
-    throw badRequest(`${INVALID}: 'resources' is a required property`);
-  }
-  const request: CandidateRequest = { resources: await resourcesParam(raw, engine) };
-  if (!atLeast(version, 29)) request.oneProviderPerTree = true;
-  // Placement's schema reads the first `limit` when several are given.
-  const limit = query.get("limit");
-  if (limit !== null) {
-    if (!/^[1-9][0-9]*$/.test(limit))
-      throw badRequest(
-        `${INVALID}: '${limit}' does not match '^[1-9][0-9]*$'\n\nFailed validating 'pattern'`,
-      );
-    request.limit = Number(limit);
-  }
-  const required = await requiredParam(query, version, engine);
-  if (required !== undefined) {
-    request.required = required.required;
-    request.forbidden = required.forbidden;
-  }
-  const memberOf = memberOfParam(query, version);
-  if (memberOf !== undefined) {
-    request.memberOf = memberOf.memberOf;
-    request.notMemberOf = memberOf.notMemberOf;
-  }
-  const inTree = query.get("in_tree");
-  if (inTree !== null) {
-    if (!isUuid(inTree))
-      throw badRequest(`${INVALID}: Expected 'in_tree' parameter to be a format of uuid. Got: ${inTree}.`);
-    request.inTree = normalizeUuid(inTree);
-  }
-  return request;
-}
+import { candidateRequest } from "./candidate-query.js";
 
 function allocationRequests(answer: CandidateAnswer, version: Microversion): unknown[] {
-  return answer.candidates.map(({ allocations }) => {
+  return answer.candidates.map(({ allocations, mappings }) => {
     if (!atLeast(version, 12))
       return {
         allocations: Object.entries(allocations).map(([uuid, resources]) => ({
@@ -79,10 +26,19 @@ function allocationRequests(answer: CandidateAnswer, version: Microversion): unk
         Object.entries(allocations).map(([uuid, resources]) => [uuid, { resources }]),
       ),
     };
-    // Every provider serves the un-grouped (unsuffixed) request group.
-    if (atLeast(version, 34)) body.mappings = { "": Object.keys(allocations) };
+    if (atLeast(version, 34)) body.mappings = mappings;
     return body;
   });
+}
+
+/**
+ * Placement lists a provider's traits in the order the traits were
+ * created: the standard os-traits ones (made when its database is set up)
+ * before any CUSTOM_ one; the gabbi tests compare these lists literally.
+ */
+function inPlacementOrder(traits: readonly string[]): string[] {
+  const custom = (name: string) => name.startsWith("CUSTOM_");
+  return [...traits.filter((t) => !custom(t)), ...traits.filter(custom)];
 }
 
 async function providerSummaries(
@@ -101,7 +57,7 @@ async function providerSummaries(
       resources[resourceClass] = { capacity: displayedCapacity(inventory), used: used[resourceClass] ?? 0 };
     }
     const summary: Record<string, unknown> = { resources };
-    if (atLeast(version, 17)) summary.traits = provider.traits;
+    if (atLeast(version, 17)) summary.traits = inPlacementOrder(provider.traits);
     if (atLeast(version, 29)) {
       summary.parent_provider_uuid = provider.parentUuid;
       summary.root_provider_uuid = provider.rootUuid;
@@ -118,22 +74,14 @@ export const allocationCandidateRoutes: PlacementRoute[] = [
     since: 10,
     policy: "placement:allocation_candidates:list",
     handle: async (request) => {
-      const wanted = await candidateRequest(request);
+      const wanted = await candidateRequest(request.query, request.version, request.engine);
       const answer = await request.engine.providers.candidates(wanted);
-      // Before 1.27 a summary lists only the requested classes of providers that give some.
-      const requested = Object.keys(wanted.resources);
-      const shown = atLeast(request.version, 29)
-        ? answer
-        : {
-            ...answer,
-            providers: answer.providers.filter((p) =>
-              answer.candidates.some((c) => c.allocations[p.uuid] !== undefined),
-            ),
-          };
+      // Before 1.27 a summary lists only the requested classes.
+      const requested = wanted.groups.flatMap((g) => Object.keys(g.resources));
       return {
         body: {
           allocation_requests: allocationRequests(answer, request.version),
-          provider_summaries: await providerSummaries(shown, request, requested),
+          provider_summaries: await providerSummaries(answer, request, requested),
         },
         lastModified: new Date(),
       };

@@ -22,8 +22,18 @@ const RESOURCES: Schema = {
   additionalProperties: false,
 };
 const ID: Schema = { type: "string", minLength: 1, maxLength: 255 };
+/**
+ * 1.34: which providers served which request group, as allocation
+ * candidates return it. Placement checks its form and keeps nothing of it.
+ * The suffix pattern is unanchored, as in Placement's schema.
+ */
+const MAPPINGS: Schema = {
+  type: "object",
+  minProperties: 1,
+  patternProperties: { "[a-zA-Z0-9_-]{1,64}": { type: "array", minItems: 1, items: UUID } },
+};
 
-function allocationSchema(version: Microversion, forPost: boolean): Schema {
+export function allocationSchema(version: Microversion, forPost: boolean): Schema {
   const properties: Record<string, Schema> = {};
   const required = ["allocations"];
   if (atLeast(version, 12)) {
@@ -69,7 +79,7 @@ function allocationSchema(version: Microversion, forPost: boolean): Schema {
     properties.consumer_generation = { anyOf: [{ type: "integer" }, { type: "null" }] };
     required.push("consumer_generation");
   }
-  if (atLeast(version, 34)) properties.mappings = { type: "object" };
+  if (atLeast(version, 34)) properties.mappings = MAPPINGS;
   if (atLeast(version, 38)) {
     properties.consumer_type = { type: "string", pattern: "^[A-Z0-9_]+$", minLength: 1, maxLength: 255 };
     required.push("consumer_type");
@@ -77,7 +87,7 @@ function allocationSchema(version: Microversion, forPost: boolean): Schema {
   return { type: "object", properties, required, additionalProperties: false };
 }
 
-interface AllocationBody {
+export interface AllocationBody {
   allocations:
     | Record<string, { resources: Record<string, number> }>
     | { resource_provider: { uuid: string }; resources: Record<string, number> }[];
@@ -90,7 +100,7 @@ interface AllocationBody {
 /** Consumer uuids are stored in Placement's dashed form; anything else is looked up as given. */
 const uuidOf = (raw: string) => (isUuid(raw) ? normalizeUuid(raw) : raw);
 
-function requestOf(
+export function requestOf(
   consumerUuid: string,
   body: AllocationBody,
   version: Microversion,

@@ -36,7 +36,8 @@ const POST_SCHEMA = record({ resource_class: { type: "string", pattern: CLASS_PA
   "total",
   "resource_class",
 ]);
-const PUT_ALL_SCHEMA: Schema = {
+/** `PUT .../inventories`, also one provider's entry of `POST /reshaper`. */
+export const PUT_ALL_SCHEMA: Schema = {
   type: "object",
   properties: {
     resource_provider_generation: { type: "integer" },
@@ -50,7 +51,10 @@ const PUT_ALL_SCHEMA: Schema = {
   additionalProperties: false,
 };
 
-type InventoryBody = InventoryInput & { resource_provider_generation?: number; resource_class?: string };
+export type InventoryBody = InventoryInput & {
+  resource_provider_generation?: number;
+  resource_class?: string;
+};
 
 function inventoryWire(inventory: Inventory) {
   return {
@@ -87,7 +91,7 @@ function inputOf(body: InventoryBody): InventoryInput {
  * Before 1.26 Placement also refused `reserved == total` (capacity 0);
  * from 1.26 only a reserved above the total, which the engine refuses.
  */
-function checkReservedBefore126(
+export function checkReservedBefore126(
   uuid: string,
   resourceClass: string,
   input: InventoryInput,

@@ -1,0 +1,179 @@
+/**
+ * The OpenStack Placement API served by berthd, at the Placement kit's
+ * performance anchor (../shared/placement-gabbits README: 1,000 providers,
+ * 20,000 consumers), and the real Placement 8.0.0 measured with the same
+ * requests in the same run where it can be started (Debian python3-placement
+ * + uWSGI), with the ratios. Rounds alternate between the two services so
+ * the machine's load falls on both alike.
+ *   node dist/benches/placement-api.js [--quick] [--no-reference]
+ */
+import { join } from "node:path";
+import { distribution, median, round } from "../measure/stats.js";
+import { tempDir } from "../measure/temp.js";
+import { log, since } from "../measure/timing.js";
+import { PlacementClient } from "../placement-api/client.js";
+import { type ReferencePlacement, referenceMissing, startReference } from "../placement-api/reference.js";
+import { createData, measure, type Setup, type Timings } from "../placement-api/workload.js";
+import { atMost, type BarResult, figure, writeResult } from "../report/results.js";
+import { Berthd, createToken } from "../server/berthd.js";
+
+const quick = process.argv.includes("--quick");
+const PROVIDERS = quick ? 200 : 1_000;
+const CONSUMERS = quick ? 4_000 : 20_000;
+/** Rounds per service, alternated, and calls of each request per round. */
+const ROUNDS = 3;
+const CALLS = quick ? 7 : 10;
+
+const started = performance.now();
+const { dir, cleanup } = tempDir("placement-api");
+const bars: BarResult[] = [];
+const details: Record<string, unknown> = {
+  providers: PROVIDERS,
+  consumers: CONSUMERS,
+  rounds: ROUNDS,
+  calls: CALLS,
+};
+let server: Berthd | undefined;
+let reference: ReferencePlacement | undefined;
+try {
+  const db = join(dir, "berth.db");
+  const token = await createToken(db, "bench");
+  server = await Berthd.start({ db, token, logLevel: "warn" });
+  const services: PlacementClient[] = [new PlacementClient("berthd", `${server.url}/placement`, token)];
+  const missing = process.argv.includes("--no-reference") ? "--no-reference" : referenceMissing();
+  if (missing === undefined) {
+    reference = await startReference(join(dir, "reference"));
+    services.push(new PlacementClient("real Placement 8.0.0", reference.url, "admin", false));
+  } else {
+    log(`real Placement not measured: ${missing}`);
+    details.referenceMissing = missing;
+  }
+
+  const setups = new Map<string, Setup>();
+  for (const client of services) {
+    const setupStarted = performance.now();
+    setups.set(client.label, await createData(client, PROVIDERS, CONSUMERS));
+    log(
+      `${client.label}: ${PROVIDERS} providers and ${CONSUMERS} consumers created in ${Math.round(since(setupStarted) / 1000)} s`,
+    );
+  }
+  const timings = new Map<string, Timings[]>(services.map((c) => [c.label, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const client of services) timings.get(client.label)!.push(await measure(client, CALLS));
+  }
+
+  const p50 = (label: string, pick: (t: Timings) => number[]) =>
+    round(median(timings.get(label)!.flatMap(pick)), 3);
+  const berthd = {
+    limitOne: p50("berthd", (t) => t.limitOne),
+    all: p50("berthd", (t) => t.all),
+    claim: p50("berthd", (t) => t.claim),
+  };
+  const size = `${PROVIDERS} providers, ${CONSUMERS} consumers`;
+  bars.push(
+    atMost(
+      "placement-api.candidates.limit1.p50",
+      `Placement GET /allocation_candidates limit=1 p50 over HTTP (${size})`,
+      berthd.limitOne,
+      1,
+      "ms",
+    ),
+    atMost(
+      "placement-api.candidates.all.p50",
+      `Placement GET /allocation_candidates without limit p50 (${PROVIDERS} candidates)`,
+      berthd.all,
+      15,
+      "ms",
+    ),
+    atMost(
+      "placement-api.claim.p50",
+      "Placement PUT /allocations/{consumer} (claim) p50",
+      berthd.claim,
+      2,
+      "ms",
+    ),
+  );
+  // Provider creation stays linear: the last tenth costs what the first did.
+  const creation = setups.get("berthd")!.providerMs;
+  const tenth = Math.max(1, Math.floor(creation.length / 10));
+  const firstTenth = round(median(creation.slice(0, tenth)), 3);
+  const lastTenth = round(median(creation.slice(-tenth)), 3);
+  bars.push(
+    figure(
+      "placement-api.create.first-tenth.p50",
+      "Placement provider creation (POST + PUT inventories) p50, first tenth",
+      firstTenth,
+      "ms",
+    ),
+    figure(
+      "placement-api.create.last-tenth.p50",
+      "Placement provider creation p50, last tenth",
+      lastTenth,
+      "ms",
+    ),
+  );
+  if (reference !== undefined) {
+    const label = "real Placement 8.0.0";
+    const real = {
+      limitOne: p50(label, (t) => t.limitOne),
+      all: p50(label, (t) => t.all),
+      claim: p50(label, (t) => t.claim),
+    };
+    bars.push(
+      figure(
+        "placement-api.reference.candidates.limit1.p50",
+        "real Placement 8.0.0: candidates limit=1 p50 (same run)",
+        real.limitOne,
+        "ms",
+      ),
+      figure(
+        "placement-api.reference.candidates.all.p50",
+        "real Placement 8.0.0: candidates without limit p50",
+        real.all,
+        "ms",
+      ),
+      figure("placement-api.reference.claim.p50", "real Placement 8.0.0: claim p50", real.claim, "ms"),
+      figure(
+        "placement-api.ratio.candidates.limit1",
+        "real Placement / berthd: candidates limit=1",
+        round(real.limitOne / berthd.limitOne, 1),
+        "x",
+      ),
+      figure(
+        "placement-api.ratio.candidates.all",
+        "real Placement / berthd: candidates without limit",
+        round(real.all / berthd.all, 1),
+        "x",
+      ),
+      figure(
+        "placement-api.ratio.claim",
+        "real Placement / berthd: claim",
+        round(real.claim / berthd.claim, 1),
+        "x",
+      ),
+    );
+  }
+  for (const [label, rounds] of timings) {
+    const setup = setups.get(label)!;
+    details[label] = {
+      candidatesLimitOneMs: distribution(rounds.flatMap((t) => t.limitOne)),
+      candidatesAllMs: distribution(rounds.flatMap((t) => t.all)),
+      claimMs: distribution(rounds.flatMap((t) => t.claim)),
+      candidates: rounds[0]?.candidates,
+      providerCreationMs: distribution(setup.providerMs),
+      providerCreationTotalS: round(setup.providerMs.reduce((a, b) => a + b, 0) / 1000, 1),
+      consumersTotalS: round(setup.consumersMs / 1000, 1),
+    };
+    log(`${label}: ${JSON.stringify(details[label])}`);
+  }
+  for (const client of services) client.close();
+} finally {
+  await server?.stop();
+  reference?.stop();
+  cleanup();
+}
+writeResult("placement-api.json", { benchmark: "placement-api", durationMs: since(started), bars, details });
+for (const bar of bars)
+  log(
+    `${bar.bar}: ${bar.measured} ${bar.unit}${bar.target === "" ? "" : ` (target ${bar.target}: ${bar.met ? "met" : "NOT met"})`}`,
+  );

@@ -1,0 +1,74 @@
+/**
+ * One ledger for both protocols: a Berth member is a root resource
+ * provider, so the instances placed on it (LXD API, ledger rows keyed by
+ * the member's name) and the Placement consumers allocated on its root
+ * provider (rows keyed by the provider's uuid) consume the same
+ * inventories, the member's. Every Store reads a member's rows for either
+ * kind of claim through `sharedLedgerRows`, so an instance claim sees the
+ * consumers' amounts and a consumer claim sees the instances', and the
+ * capacity rule (capacity.ts) judges their sum.
+ *
+ * The root provider's uuid is derived from the member's name (a name-based
+ * UUID, RFC 4122 version 5, in Berth's own namespace): member names never
+ * change, every server and every Store computes the same uuid without
+ * storing a mapping, and a Placement client finds the member by it.
+ */
+import { createHash } from "node:crypto";
+import type { ProviderRows } from "./rows.js";
+
+/** Berth's namespace for member root providers (a fixed random uuid). */
+const MEMBER_NAMESPACE = "5b1e8c2e-6f0a-4c49-9d3e-1f6b2a7c8d90";
+
+function uuidBytes(uuid: string): Buffer {
+  return Buffer.from(uuid.replaceAll("-", ""), "hex");
+}
+
+/** RFC 4122 version 5: the name-based uuid of `name` in `namespace`. */
+export function nameBasedUuid(namespace: string, name: string): string {
+  const hash = createHash("sha1").update(uuidBytes(namespace)).update(name, "utf8").digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50; // version 5
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The uuid of the root provider that is the member `name`. */
+export function memberProviderUuid(name: string): string {
+  return nameBasedUuid(MEMBER_NAMESPACE, name);
+}
+
+/** True when the provider `uuid` named `name` is the member of that name's root provider. */
+export function isMemberRoot(uuid: string, memberName: string): boolean {
+  return memberProviderUuid(memberName) === uuid;
+}
+
+/**
+ * A member's rows for a claim of either kind: its inventories, its
+ * instances' ledgers, and its root provider's consumers added to "used"
+ * (a Placement allocation is in use, never a reservation).
+ */
+export function sharedLedgerRows(
+  member: ProviderRows,
+  consumersUsed: Readonly<Record<string, number>>,
+): ProviderRows {
+  if (Object.keys(consumersUsed).length === 0) return member;
+  const used: Record<string, number> = { ...member.used };
+  for (const [resourceClass, amount] of Object.entries(consumersUsed)) {
+    const next = (used[resourceClass] ?? 0) + amount;
+    if (next === 0) delete used[resourceClass];
+    else used[resourceClass] = next;
+  }
+  return { inventories: member.inventories, used, forthcoming: member.forthcoming };
+}
+
+/** Adds the consumers' amounts to a member's "used" ledger of a usage row (for the engine's model). */
+export function withConsumersUsed<T extends { used: Record<string, number> }>(
+  usage: T,
+  consumersUsed: Readonly<Record<string, number>> | undefined,
+): T {
+  if (consumersUsed === undefined || Object.keys(consumersUsed).length === 0) return usage;
+  return {
+    ...usage,
+    used: sharedLedgerRows({ inventories: {}, used: usage.used, forthcoming: {} }, consumersUsed).used,
+  };
+}

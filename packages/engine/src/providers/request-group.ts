@@ -1,0 +1,182 @@
+/**
+ * One request group of an allocation-candidates request, searched alone:
+ * every way the group can be satisfied for the tree of one root provider
+ * (its "anchor"). The groups are combined per anchor
+ * afterwards (`combine-groups.ts`).
+ *
+ * Placement's two kinds of group:
+ * - the unsuffixed group (`resources=`): each class may come from a
+ *   different provider of the tree or from a sharing provider
+ *   (MISC_SHARES_VIA_AGGREGATE) in an aggregate with the tree; required and
+ *   forbidden traits are judged on the providers the choice uses together;
+ *   `member_of` holds for a provider when it or the anchor's root is in the
+ *   aggregates (a root's aggregates cover its tree, Placement bug 1792503);
+ * - a suffixed group (`resources1=`, `resources_NET=`): one provider gives
+ *   the whole group and has the group's traits and aggregates itself. A
+ *   sharing provider serves every tree of its aggregates. A group without
+ *   resources (1.36, only inside `same_subtree`) names one provider.
+ * Each search is for one anchor, so a request with `limit` stops after the
+ * first trees that give enough candidates.
+ */
+import type { ProviderRecord } from "../store/records.js";
+import { canProvide, type ProviderUsage } from "./filter.js";
+
+export interface RequestGroup {
+  /** "" for the unsuffixed group; otherwise the group's suffix ("1", "_NET"). */
+  suffix: string;
+  /** Amounts by class (empty: a resourceless group). */
+  resources: Readonly<Record<string, number>>;
+  /** Each entry: at least one of these traits (Placement's `in:`); all entries must hold. */
+  required?: readonly (readonly string[])[];
+  /** None of these traits. */
+  forbidden?: readonly string[];
+  /** Each entry: in at least one of these aggregates; all entries must hold. */
+  memberOf?: readonly (readonly string[])[];
+  /** In none of these aggregates. */
+  notMemberOf?: readonly string[];
+  /** Only from the tree that holds this provider (none if it does not exist). */
+  inTree?: string;
+}
+
+/** One amount of one class from one provider. */
+export interface Share {
+  provider: ProviderRecord;
+  resourceClass: string;
+  amount: number;
+}
+
+/** One way to satisfy one group for the tree rooted at `anchor`. */
+export interface GroupChoice {
+  anchor: string;
+  shares: Share[];
+  /** The providers that serve the group (the group's `mappings` entry). */
+  providers: string[];
+}
+
+/** What every group's search reads, built once per request. */
+export interface SearchSpace {
+  byUuid: ReadonlyMap<string, ProviderRecord>;
+  usage: ProviderUsage;
+  /** The providers of the tree rooted at `root`, oldest first. */
+  tree(root: string): readonly ProviderRecord[];
+  /** Sharing providers outside the tree rooted at `root` that lend to it (an aggregate in common). */
+  lenders(root: string): readonly ProviderRecord[];
+}
+
+export const SHARES_VIA_AGGREGATE = "MISC_SHARES_VIA_AGGREGATE";
+
+const intersects = (have: readonly string[], wanted: readonly string[]) =>
+  wanted.some((w) => have.includes(w));
+
+const inAggregates = (aggregates: readonly string[], memberOf: readonly (readonly string[])[]) =>
+  memberOf.every((anyOf) => intersects(aggregates, anyOf));
+
+/** The root of the `inTree` provider's tree; null when it does not exist, undefined when not asked. */
+function treeRootOf(group: RequestGroup, space: SearchSpace): string | null | undefined {
+  if (group.inTree === undefined) return undefined;
+  return space.byUuid.get(group.inTree)?.rootUuid ?? null;
+}
+
+/**
+ * A suffixed group for the tree rooted at `anchor`: one provider of the
+ * tree, or a sharing provider lending to it, with all of the group's
+ * resources, traits and aggregates.
+ */
+function singleProviderChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
+  const treeRoot = treeRootOf(group, space);
+  if (treeRoot === null) return [];
+  const out: GroupChoice[] = [];
+  for (const provider of [...space.tree(anchor), ...space.lenders(anchor)]) {
+    if (treeRoot !== undefined && provider.rootUuid !== treeRoot) continue;
+    if (!(group.required ?? []).every((anyOf) => intersects(provider.traits, anyOf))) continue;
+    if (intersects(provider.traits, group.forbidden ?? [])) continue;
+    if (!inAggregates(provider.aggregates, group.memberOf ?? [])) continue;
+    if (intersects(provider.aggregates, group.notMemberOf ?? [])) continue;
+    if (!canProvide(provider, space.usage.get(provider.uuid) ?? {}, group.resources)) continue;
+    const shares = Object.entries(group.resources).map(([resourceClass, amount]) => ({
+      provider,
+      resourceClass,
+      amount,
+    }));
+    out.push({ anchor, shares, providers: [provider.uuid] });
+  }
+  return out;
+}
+
+/** For one class: the providers that could give the amount to the tree rooted at `anchor`. */
+function suppliers(
+  group: RequestGroup,
+  resourceClass: string,
+  amount: number,
+  anchor: string,
+  space: SearchSpace,
+): ProviderRecord[] {
+  const memberOf = group.memberOf ?? [];
+  const notMemberOf = group.notMemberOf ?? [];
+  const anchorAggregates = space.byUuid.get(anchor)?.aggregates ?? [];
+  // `member_of` holds for the provider or the tree's root; `!member_of` for neither.
+  const inGroupAggregates = (provider: ProviderRecord) =>
+    (memberOf.length === 0 ||
+      inAggregates(provider.aggregates, memberOf) ||
+      inAggregates(anchorAggregates, memberOf)) &&
+    !intersects(provider.aggregates, notMemberOf) &&
+    !intersects(anchorAggregates, notMemberOf);
+  // A sharing provider lends outside `in_tree` only, and when it is in the aggregates itself.
+  const lenders =
+    group.inTree === undefined
+      ? space.lenders(anchor).filter((p) => inAggregates(p.aggregates, memberOf))
+      : [];
+  return [...space.tree(anchor), ...lenders].filter(
+    (provider) =>
+      inGroupAggregates(provider) &&
+      canProvide(provider, space.usage.get(provider.uuid) ?? {}, { [resourceClass]: amount }),
+  );
+}
+
+/** Every combination picking one entry of each list. */
+function* product<T>(lists: readonly (readonly T[])[]): Generator<T[]> {
+  if (lists.length === 0) {
+    yield [];
+    return;
+  }
+  const [first, ...rest] = lists as [readonly T[], ...(readonly T[])[]];
+  for (const head of first) for (const tail of product(rest)) yield [head, ...tail];
+}
+
+/** The unsuffixed group for the tree rooted at `anchor`: classes spread over the tree and its lenders. */
+function treeChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
+  const treeRoot = treeRootOf(group, space);
+  if (treeRoot === null || (treeRoot !== undefined && treeRoot !== anchor)) return [];
+  const classes = Object.entries(group.resources);
+  const lists: ProviderRecord[][] = [];
+  for (const [resourceClass, amount] of classes) {
+    const list = suppliers(group, resourceClass, amount, anchor, space);
+    if (list.length === 0) return [];
+    lists.push(list);
+  }
+  const out: GroupChoice[] = [];
+  const required = group.required ?? [];
+  const forbidden = group.forbidden ?? [];
+  for (const picked of product(lists)) {
+    const used = [...new Set(picked)];
+    if (used.some((p) => intersects(p.traits, forbidden))) continue;
+    const traits = used.flatMap((p) => p.traits);
+    if (!required.every((anyOf) => intersects(traits, anyOf))) continue;
+    out.push({
+      anchor,
+      shares: picked.map((provider, index) => {
+        const [resourceClass, amount] = classes[index] as [string, number];
+        return { provider, resourceClass, amount };
+      }),
+      providers: used.map((p) => p.uuid),
+    });
+  }
+  return out;
+}
+
+/** Every way `group` alone can be satisfied now for the tree rooted at `anchor`. */
+export function groupChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
+  return group.suffix === ""
+    ? treeChoices(group, anchor, space)
+    : singleProviderChoices(group, anchor, space);
+}
