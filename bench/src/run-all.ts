@@ -105,7 +105,7 @@ const STEPS: Step[] = [
   {
     name: "iallocator",
     result: "iallocator.json",
-    command: [...ownBench("iallocator.js"), ...process.argv.filter((a) => a === "--hail-200")],
+    command: [...ownBench("iallocator.js"), ...process.argv.filter((a) => a === "--no-hail-200")],
     cwd: here,
     own: true,
   },

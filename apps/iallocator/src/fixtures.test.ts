@@ -43,13 +43,13 @@ const HAIL_FAILS = new Set([
 ]);
 
 // In-process for the 36 inputs (one process each would cost seconds of start-up); the binary for a sample below.
-const answers = new Map(
-  files.map((file) => [file, iallocate(readFileSync(join(SHARED_INPUTS, file), "utf8")) as Answer]),
-);
+const answers = new Map<string, Answer>();
+for (const file of files)
+  answers.set(file, (await iallocate(readFileSync(join(SHARED_INPUTS, file), "utf8"))) as Answer);
 const inputOf = (file: string) => JSON.parse(readFileSync(join(SHARED_INPUTS, file), "utf8"));
 
 describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
-  it("are all there (18 of Ganeti's and 18 derived; the invalid relocation apart)", () => {
+  it("are all there (18 of Ganeti's and 18 derived; the invalid relocation apart)", async () => {
     expect(files.length).toBe(36);
   });
 
@@ -127,7 +127,7 @@ describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
     expect(answers.get(file)!.info).toBe(info);
   });
 
-  it("keeps whole members for big instances in dedicated (exclusive-storage) groups, as hail does", () => {
+  it("keeps whole members for big instances in dedicated (exclusive-storage) groups, as hail does", async () => {
     expect(answers.get("ganeti/hail-alloc-dedicated-1.json")!.result).toEqual(["node2-quarter"]);
     expect(answers.get("ganeti/hail-multialloc-dedicated.json")!.result).toEqual([
       [
@@ -140,7 +140,7 @@ describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
     expect(answers.get("ganeti-derived/hail-alloc-spindles.excl-stor.json")!.result).toEqual(["node1"]);
   });
 
-  it("places the DRBD pair in failure domains apart and follows the operator's disk-template choice", () => {
+  it("places the DRBD pair in failure domains apart and follows the operator's disk-template choice", async () => {
     // node3 is power:b, node1/node2 power:a: the pair must span both.
     expect(answers.get("ganeti/hail-alloc-nlocation.json")!.result[0]).toBe("node3");
     expect(answers.get("ganeti/hail-alloc-secondary.json")!.result).toBe("node-2-2");
@@ -150,7 +150,7 @@ describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
     ]);
   });
 
-  it("the binary answers exactly what the function does", () => {
+  it("the binary answers exactly what the function does", async () => {
     for (const file of [
       "ganeti/hail-alloc-drbd.json",
       "ganeti/hail-multialloc-dedicated.json",
@@ -159,7 +159,7 @@ describe.skipIf(!present)("Ganeti's iallocator inputs", () => {
       expect(runBerth(join(SHARED_INPUTS, file))).toEqual(answers.get(file));
   });
 
-  it("refuses Ganeti's invalid relocation (a name that is not a string) cleanly", () => {
+  it("refuses Ganeti's invalid relocation (a name that is not a string) cleanly", async () => {
     const answer = runBerth(join(SHARED_INPUTS, "ganeti-invalid-reloc.json"));
     expect(answer).toEqual({
       success: false,

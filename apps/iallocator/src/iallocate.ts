@@ -2,8 +2,15 @@
  * The whole allocator as one function: the input file's text in, the
  * answer out. Nothing throws out of it: a malformed or inconsistent input
  * is a failed request whose `info` names the problem.
+ *
+ * The cluster is loaded twice over: as the snapshot cluster the engine's
+ * Ganeti search ranks on, and into the engine's in-memory Store
+ * (`SnapshotLedger`), where every placement and move the search decides is
+ * committed as a claim. The claim rules (memory, disk on both members of a
+ * DRBD instance, N+1 on its secondary) are the last word: an answer they
+ * refuse is a failed request, never a placement Berth did not check.
  */
-import type { SnapshotCluster } from "@berth/engine";
+import { EngineError, type SnapshotCluster, SnapshotLedger } from "@berth/engine/snapshot";
 import { failure, type IallocatorAnswer } from "./answer.js";
 import { clusterOf, InputError } from "./cluster-of.js";
 import { describeIssue, type IallocatorInput, iallocatorInput } from "./input.js";
@@ -33,7 +40,7 @@ function answerOf(cluster: SnapshotCluster, request: IallocatorInput["request"])
   }
 }
 
-export function iallocate(text: string): IallocatorAnswer {
+export async function iallocate(text: string): Promise<IallocatorAnswer> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -42,10 +49,30 @@ export function iallocate(text: string): IallocatorAnswer {
   }
   const parsed = iallocatorInput.safeParse(json);
   if (!parsed.success) return failure(`Invalid request: ${describeIssue(parsed.error)}`);
+  let cluster: SnapshotCluster;
+  let ledger: SnapshotLedger;
   try {
-    return answerOf(clusterOf(parsed.data), parsed.data.request);
+    cluster = clusterOf(parsed.data);
+    ledger = await SnapshotLedger.open(cluster);
+  } catch (error) {
+    if (error instanceof InputError || error instanceof EngineError)
+      return failure(`Invalid request: ${error.message}`);
+    throw error;
+  }
+  let answer: IallocatorAnswer;
+  try {
+    answer = answerOf(cluster, parsed.data.request);
   } catch (error) {
     if (error instanceof InputError) return failure(`Invalid request: ${error.message}`);
     throw error;
   }
+  if (!answer.success) return answer;
+  try {
+    await ledger.commit();
+  } catch (error) {
+    if (error instanceof EngineError)
+      return failure(`Request failed: the claim was refused: ${error.message}`);
+    throw error;
+  }
+  return answer;
 }

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { iallocate } from "./iallocate.js";
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   const path = argv[0];
   if (path === undefined || argv.length !== 1) {
     process.stderr.write("usage: berth-iallocator INPUT-FILE (or - for stdin)\n");
@@ -22,8 +22,8 @@ function main(argv: readonly string[]): number {
     process.stderr.write(`berth-iallocator: cannot read ${path}: ${(error as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(`${JSON.stringify(iallocate(text))}\n`);
+  process.stdout.write(`${JSON.stringify(await iallocate(text))}\n`);
   return 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -34,11 +34,11 @@ const shapes = fc.record({
 });
 
 describe("random clusters", () => {
-  it("every placement keeps Ganeti's rules, and every instance is answered once, in request order", () => {
-    fc.assert(
-      fc.property(shapes, (shape) => {
+  it("every placement keeps Ganeti's rules, and every instance is answered once, in request order", async () => {
+    await fc.assert(
+      fc.asyncProperty(shapes, async (shape) => {
         const input = generateCluster(shape);
-        const answer = iallocate(JSON.stringify(input));
+        const answer = await iallocate(JSON.stringify(input));
         expect(answer.success).toBe(true);
         const [allocated, failed] = answer.result as [Placed, string[]];
         const names = input.request.instances.map((instance) => instance.name);

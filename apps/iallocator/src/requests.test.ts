@@ -93,8 +93,8 @@ function cluster(
 const threeInOne = { a: node("g1", 7000), b: node("g1", 6000), c: node("g1", 7000) };
 
 describe("allocate", () => {
-  it("puts a plain instance on one node of the preferred group, the emptiest", () => {
-    const answer = iallocate(
+  it("puts a plain instance on one node of the preferred group, the emptiest", async () => {
+    const answer = await iallocate(
       cluster(
         { ...threeInOne, z: node("g2", 7600) },
         {},
@@ -109,11 +109,13 @@ describe("allocate", () => {
     );
   });
 
-  it("puts a DRBD instance on two different nodes of one group, the secondary able to take over", () => {
+  it("puts a DRBD instance on two different nodes of one group, the secondary able to take over", async () => {
     // c is already secondary for 5000 MiB of a's instances: as a's secondary it could not take another 2048 MiB.
     const instances = { big: instance("drbd", 5000, ["a", "c"]) };
     const nodes = { a: node("g1", 7000), b: node("g1", 3000), c: node("g1", 6000) };
-    const answer = iallocate(cluster(nodes, instances, { type: "allocate", ...request("db", "drbd", 2048) }));
+    const answer = await iallocate(
+      cluster(nodes, instances, { type: "allocate", ...request("db", "drbd", 2048) }),
+    );
     expect(answer.success).toBe(true);
     const [primary, secondary] = answer.result as string[];
     expect(primary).not.toBe(secondary);
@@ -121,44 +123,46 @@ describe("allocate", () => {
     expect(answer.info).toContain("for node(s) ");
   });
 
-  it("falls back to the last-resort group, and refuses unallocable and unconnected ones", () => {
+  it("falls back to the last-resort group, and refuses unallocable and unconnected ones", async () => {
     const nodes = { a: node("g1", 1000), b: node("g1", 1000), z: node("g2", 7600), y: node("g2", 7600) };
-    const answer = iallocate(cluster(nodes, {}, { type: "allocate", ...request("web", "plain", 2048) }));
+    const answer = await iallocate(
+      cluster(nodes, {}, { type: "allocate", ...request("web", "plain", 2048) }),
+    );
     expect(answer.success).toBe(true);
     expect(["z", "y"]).toContain((answer.result as string[])[0]);
     const onNet = request("web", "plain", 2048, { nics: [{ network: "net-b" }] });
-    const unconnected = iallocate(cluster(nodes, {}, { type: "allocate", ...onNet }));
+    const unconnected = await iallocate(cluster(nodes, {}, { type: "allocate", ...onNet }));
     expect(unconnected.info).toBe(
       "Request failed: group one is not connected to a network required by instance web, group two is not connected to a network required by instance web",
     );
   });
 
-  it("keeps instances with the same exclusion tag apart", () => {
+  it("keeps instances with the same exclusion tag apart", async () => {
     const instances = { old: instance("plain", 512, ["a"], ["svc:dns"]) };
     const nodes = { a: node("g1", 7600), b: node("g1", 4000) };
     const req = request("dns2", "plain", 512, { tags: ["svc:dns"] });
-    const answer = iallocate(
+    const answer = await iallocate(
       cluster(nodes, instances, { type: "allocate", ...req }, { cluster_tags: ["htools:iextags:svc"] }),
     );
     expect(answer.result).toEqual(["b"]);
   });
 
-  it("refuses what the instance policy refuses, per disk", () => {
+  it("refuses what the instance policy refuses, per disk", async () => {
     const req = request("huge", "plain", 32768);
-    const answer = iallocate(cluster(threeInOne, {}, { type: "allocate", ...req }));
+    const answer = await iallocate(cluster(threeInOne, {}, { type: "allocate", ...req }));
     expect(answer.success).toBe(false);
     expect(answer.info).toMatch(
       /^Request failed: Group one \(preferred\): No valid allocation solutions, failure reasons: FailMem: 3, /,
     );
   });
 
-  it("keeps to restrict-to-nodes and group_name", () => {
+  it("keeps to restrict-to-nodes and group_name", async () => {
     const req = request("web", "plain", 1024, { "restrict-to-nodes": ["b"] });
-    expect(iallocate(cluster(threeInOne, {}, { type: "allocate", ...req })).result).toEqual(["b"]);
+    expect((await iallocate(cluster(threeInOne, {}, { type: "allocate", ...req }))).result).toEqual(["b"]);
     const nodes = { ...threeInOne, z: node("g2", 7600), y: node("g2", 7600) };
     const inTwo = request("web", "plain", 1024, { group_name: "two" });
     expect(["z", "y"]).toContain(
-      (iallocate(cluster(nodes, {}, { type: "allocate", ...inTwo })).result as string[])[0],
+      ((await iallocate(cluster(nodes, {}, { type: "allocate", ...inTwo }))).result as string[])[0],
     );
   });
 });
@@ -172,8 +176,8 @@ describe("multi-allocate", () => {
     request("i4", "plain", 4000),
   ];
 
-  it("places what fits and lists the rest as failed, in request order", () => {
-    const answer = iallocate(cluster(nodes, {}, { type: "multi-allocate", instances: batch }));
+  it("places what fits and lists the rest as failed, in request order", async () => {
+    const answer = await iallocate(cluster(nodes, {}, { type: "multi-allocate", instances: batch }));
     expect(answer.success).toBe(true);
     const [allocated, failed] = answer.result as [[string, string[]][], string[]];
     expect([...allocated.map(([name]) => name), ...failed].sort()).toEqual(["i1", "i2", "i3", "i4"]);
@@ -186,8 +190,8 @@ describe("multi-allocate", () => {
     );
   });
 
-  it("fails the whole batch with all_or_nothing", () => {
-    const answer = iallocate(
+  it("fails the whole batch with all_or_nothing", async () => {
+    const answer = await iallocate(
       cluster(nodes, {}, { type: "multi-allocate", instances: batch, all_or_nothing: true }),
     );
     expect(answer.success).toBe(false);
@@ -195,10 +199,10 @@ describe("multi-allocate", () => {
     expect(answer.info).toMatch(/^Request failed: Group one \(preferred\): No valid allocation solutions/);
   });
 
-  it("places DRBD pairs and plain instances side by side", () => {
+  it("places DRBD pairs and plain instances side by side", async () => {
     const big = { a: node("g1", 7600), b: node("g1", 7600), c: node("g1", 7600), d: node("g1", 7600) };
     const mixed = [request("p1", "plain", 1024), request("d1", "drbd", 1024), request("d2", "drbd", 2048)];
-    const answer = iallocate(cluster(big, {}, { type: "multi-allocate", instances: mixed }));
+    const answer = await iallocate(cluster(big, {}, { type: "multi-allocate", instances: mixed }));
     const [allocated, failed] = answer.result as [[string, string[]][], string[]];
     expect(failed).toEqual([]);
     expect(allocated.map(([name, where]) => [name, where.length])).toEqual([
@@ -219,20 +223,23 @@ describe("moves", () => {
   };
   const instances = { db: instance("drbd", 1024, ["a", "b"]), shared: instance("ext", 1024, ["a"]) };
 
-  it("relocates a DRBD secondary to another node of its group", () => {
-    const answer = iallocate(
+  it("relocates a DRBD secondary to another node of its group", async () => {
+    const answer = await iallocate(
       cluster(nodes, instances, { type: "relocate", name: "db", required_nodes: 1, relocate_from: ["b"] }),
     );
     expect(answer).toEqual({ success: true, info: "Request successful: success", result: ["c"] });
   });
 
-  it("evacuates primary-only by failover, secondary-only by a new secondary, all by a new pair", () => {
+  it("evacuates primary-only by failover, secondary-only by a new secondary, all by a new pair", async () => {
     const four = { ...nodes, d: node("g1", 7000) };
-    const evac = (mode: string) =>
-      iallocate(cluster(four, instances, { type: "node-evacuate", instances: ["db"], evac_mode: mode }))
-        .result as JsonList;
-    expect(evac("primary-only")[0]).toEqual([["db", "one", ["b", "a"]]]);
-    const secondaryOnly = evac("secondary-only");
+    const evac = async (mode: string) =>
+      (
+        await iallocate(
+          cluster(four, instances, { type: "node-evacuate", instances: ["db"], evac_mode: mode }),
+        )
+      ).result as JsonList;
+    expect((await evac("primary-only"))[0]).toEqual([["db", "one", ["b", "a"]]]);
+    const secondaryOnly = await evac("secondary-only");
     const [, , newSecondary] = secondaryOnly[0][0];
     expect(newSecondary[0]).toBe("a");
     expect(["c", "d"]).toContain(newSecondary[1]);
@@ -240,7 +247,7 @@ describe("moves", () => {
       OP_ID: "OP_INSTANCE_REPLACE_DISKS",
       remote_node: newSecondary[1],
     });
-    const all = evac("all");
+    const all = await evac("all");
     expect([...all[0][0][2]].sort()).toEqual(["c", "d"]);
     expect(all[2][0].map((op: Json) => op.OP_ID)).toEqual([
       "OP_INSTANCE_REPLACE_DISKS",
@@ -249,9 +256,9 @@ describe("moves", () => {
     ]);
   });
 
-  it("moves a shared-storage instance off its node, and reports a plain one it cannot move", () => {
+  it("moves a shared-storage instance off its node, and reports a plain one it cannot move", async () => {
     const withPlain = { ...instances, local: instance("plain", 1024, ["a"]) };
-    const answer = iallocate(
+    const answer = await iallocate(
       cluster(nodes, withPlain, { type: "node-evacuate", instances: ["shared", "local"], evac_mode: "all" }),
     );
     const [moved, failed, jobs] = answer.result as JsonList;
@@ -262,8 +269,8 @@ describe("moves", () => {
     expect(answer.info).toBe("Request successful: 1 instances failed to move and 1 were moved successfully");
   });
 
-  it("changes a DRBD instance's group", () => {
-    const answer = iallocate(
+  it("changes a DRBD instance's group", async () => {
+    const answer = await iallocate(
       cluster(nodes, instances, { type: "change-group", instances: ["db"], target_groups: [] }),
     );
     const [moved] = answer.result as JsonList;
@@ -271,9 +278,9 @@ describe("moves", () => {
     expect([...moved[0][2]].sort()).toEqual(["y", "z"]);
   });
 
-  it("finds a secondary for a plain instance becoming DRBD", () => {
+  it("finds a secondary for a plain instance becoming DRBD", async () => {
     const plain = { web: instance("plain", 1024, ["a"]) };
-    const answer = iallocate(cluster(nodes, plain, { type: "allocate-secondary", name: "web" }));
+    const answer = await iallocate(cluster(nodes, plain, { type: "allocate-secondary", name: "web" }));
     expect(answer.success).toBe(true);
     expect(["b", "c"]).toContain(answer.result);
     expect(answer.info).toMatch(
@@ -307,6 +314,11 @@ describe("input errors answer success false and name the problem", () => {
       /^Invalid request: instance x is on unknown node q$/,
     ],
     [
+      "a DRBD instance whose secondary is its primary (the engine's claim rules refuse it)",
+      cluster(threeInOne, { x: instance("drbd", 512, ["a", "a"]) }, ok),
+      /^Invalid request: Instance "x": its secondary must be another member than its location "a"$/,
+    ],
+    [
       "an online node without its memory",
       cluster({ a: { ...node("g1", 1), free_memory: undefined } }, {}, ok),
       /^Invalid request: key 'nodes.a.free_memory' not found \(node is online\)$/,
@@ -331,8 +343,8 @@ describe("input errors answer success false and name the problem", () => {
       cluster(threeInOne, {}, { type: "multi-allocate", instances: [ok, ok] }),
       /^Invalid request: instance web is requested twice$/,
     ],
-  ])("%s", (_what, text, info) => {
-    const answer = iallocate(text);
+  ])("%s", async (_what, text, info) => {
+    const answer = await iallocate(text);
     expect(answer.success).toBe(false);
     expect(answer.result).toEqual([]);
     expect(answer.info).toMatch(info);

@@ -6,7 +6,6 @@ import {
   changeGroup,
   chooseSecondary,
   evacuateInstance,
-  type FailMode,
   membersNeeded,
   type PlacementLimits,
   placeBatch,
@@ -15,7 +14,7 @@ import {
   relocateInstance,
   type SnapshotCluster,
   type SnapshotMoveOutcome,
-} from "@berth/engine";
+} from "@berth/engine/snapshot";
 import { failure, type IallocatorAnswer } from "./answer.js";
 import { InputError, specOf } from "./cluster-of.js";
 import { failed, scoreText, searchText, solutionText, successful } from "./info.js";

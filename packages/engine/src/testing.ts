@@ -4,4 +4,11 @@
  * framework import (the contract suite at `@berth/engine/store-contract`
  * imports vitest).
  */
-export { allocationsOf, inventory, newInstance, newMember, testId } from "./store/fixtures.js";
+export {
+  allocationsOf,
+  inventory,
+  mirroredInstance,
+  newInstance,
+  newMember,
+  testId,
+} from "./store/fixtures.js";

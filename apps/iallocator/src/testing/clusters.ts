@@ -15,6 +15,8 @@ export interface ClusterShape {
   drbdShare: number;
   /** Mark some nodes offline or drained. */
   unusableEvery?: number;
+  /** Every new instance the same size (1024 MiB, 1 vCPU, one 4 GiB disk), as in the issue's hail timings. */
+  uniform?: boolean;
   seed: number;
 }
 
@@ -66,13 +68,13 @@ function ipolicy() {
   };
 }
 
-function instanceOf(random: () => number, drbdShare: number) {
+function instanceOf(random: () => number, drbdShare: number, uniform = false) {
   const template = random() < drbdShare ? "drbd" : "plain";
-  const memory = [512, 1024, 2048, 4096][Math.floor(random() * 4)]!;
-  const disk = [1024, 4096, 10240][Math.floor(random() * 3)]!;
+  const memory = uniform ? 1024 : [512, 1024, 2048, 4096][Math.floor(random() * 4)]!;
+  const disk = uniform ? 4096 : [1024, 4096, 10240][Math.floor(random() * 3)]!;
   return {
     memory,
-    vcpus: 1 + Math.floor(random() * 2),
+    vcpus: uniform ? 1 : 1 + Math.floor(random() * 2),
     disks: [{ size: disk, mode: "rw", spindles: 1 }],
     disk_template: template,
     spindle_use: 1,
@@ -139,7 +141,7 @@ export function generateCluster(shape: ClusterShape) {
     instances[`existing${i}`] = { ...spec, nodes: nodeNames, admin_state: "up" };
   }
   const requested = Array.from({ length: shape.requested }, (_, i) => {
-    const spec = instanceOf(random, shape.drbdShare);
+    const spec = instanceOf(random, shape.drbdShare, shape.uniform);
     return {
       ...spec,
       name: `new${i}`,

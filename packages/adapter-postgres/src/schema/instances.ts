@@ -34,6 +34,11 @@ export const instances = pgTable(
       .notNull()
       .references(() => members.id, { onDelete: "restrict" }),
     forthcoming: boolean("forthcoming").notNull(),
+    // The member mirroring its storage (DRBD secondary), NULL for a
+    // single-member instance. RESTRICT: that member cannot go while it does.
+    secondaryId: bigint("secondary_id", { mode: "number" }).references(() => members.id, {
+      onDelete: "restrict",
+    }),
     architecture: text("architecture").notNull(),
     description: text("description").notNull().default(""),
     ephemeral: boolean("ephemeral").notNull().default(false),
@@ -65,6 +70,8 @@ export const instances = pgTable(
     index("instances_by_project").on(t.project, t.seq),
     // The hydration counts per (member, project) and listInstances({ location }).
     index("instances_by_member").on(t.memberId, t.project, t.forthcoming, t.type),
+    // listInstances({ secondary }) and the N+1 read of a member's mirrored memory.
+    index("instances_by_secondary").on(t.secondaryId).where(sql`${t.secondaryId} IS NOT NULL`),
     index("instances_by_placement_group")
       .on(t.project, t.placementGroup, t.memberId)
       .where(sql`${t.placementGroup} IS NOT NULL`),

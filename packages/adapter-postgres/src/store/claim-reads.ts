@@ -13,6 +13,8 @@ import {
   type Claim,
   type ClaimRows,
   claimReads,
+  FAILOVER_CLASS,
+  failoverOf,
   type InstanceRecord,
   type Ledger,
   memberProviderUuid,
@@ -37,6 +39,7 @@ export interface ReadRows {
 
 type InventoryTuple = [string, number, number, number, number, number, number];
 type UsageTuple = [string, Ledger, number];
+type MirroredTuple = [string, number];
 
 export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
   const reads = claimReads(claim);
@@ -200,7 +203,8 @@ export async function lockMembers(tx: Tx, names: readonly string[]): Promise<Loc
 /**
  * The inventories and usage of members locked by `lookUpAndLockMembers` or
  * `lockMembers` (a statement after the locks): "used" counts their root
- * providers' Placement consumers too (one ledger, engine `sharedLedgerRows`).
+ * providers' Placement consumers too (one ledger, engine `sharedLedgerRows`),
+ * and the memory of the instances they mirror, per primary.
  */
 export async function readProviders(
   tx: Tx,
@@ -218,10 +222,20 @@ export async function readProviders(
                  FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
        coalesce((SELECT json_agg(json_build_array(resource_class, amount)) FROM
                    (SELECT resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
-                    WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]')
+                    WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]'),
+       coalesce((SELECT json_agg(json_build_array(p.name, a.amount))
+                 FROM instances AS i
+                 JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
+                                      AND a.resource_class = $3
+                 JOIN members AS p ON p.id = i.member_id
+                 WHERE i.secondary_id = m.id), '[]')
        ))::text AS state
      FROM members AS m JOIN unnest($1::bigint[], $2::text[]) AS w(id, uuid) ON w.id = m.id`,
-    [locked.map((member) => member.id), locked.map((member) => memberProviderUuid(member.name))],
+    [
+      locked.map((member) => member.id),
+      locked.map((member) => memberProviderUuid(member.name)),
+      FAILOVER_CLASS,
+    ],
   );
   const members = JSON.parse(row?.state ?? "[]") as [
     number,
@@ -229,8 +243,9 @@ export async function readProviders(
     InventoryTuple[],
     UsageTuple[],
     [string, number][],
+    MirroredTuple[],
   ][];
-  for (const [id, name, inventoryRows, usageRows, consumerRows] of members) {
+  for (const [id, name, inventoryRows, usageRows, consumerRows, mirroredRows] of members) {
     memberIds.set(name, id);
     const provider = {
       inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -241,13 +256,14 @@ export async function readProviders(
       provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
     // One ledger: the member's root provider's Placement consumers count too.
-    providers.set(
-      name,
-      sharedLedgerRows(
-        provider,
-        Object.fromEntries(consumerRows.map(([resourceClass, amount]) => [resourceClass, Number(amount)])),
-      ),
+    const shared = sharedLedgerRows(
+      provider,
+      Object.fromEntries(consumerRows.map(([resourceClass, amount]) => [resourceClass, Number(amount)])),
     );
+    // The memory of the instances mirrored here, summed per primary (N+1). The
+    // member's lock is held: every claim that changes them locks it too.
+    const failover = failoverOf(mirroredRows);
+    providers.set(name, failover === undefined ? shared : { ...shared, failover });
   }
   return { providers, memberIds };
 }

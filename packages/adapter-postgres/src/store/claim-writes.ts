@@ -11,13 +11,13 @@ import type { Tx } from "../connection/pools.js";
 import { appendChangesSql } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
 
-function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
+function instanceRow(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[] {
   return [
     record.id,
     record.project,
     record.name,
     record.type,
-    memberId,
+    memberIds.get(record.location)!,
     record.forthcoming,
     record.architecture,
     record.description,
@@ -36,6 +36,7 @@ function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
     record.limitsUsage.diskBytes,
     record.decision,
     record.revision,
+    record.secondary === undefined ? null : memberIds.get(record.secondary)!,
   ];
 }
 
@@ -43,12 +44,12 @@ function instanceRow(record: InstanceRecord, memberId: number): unknown[] {
 const INSTANCE_SELECT = `SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::bigint, (r->>5)::boolean, r->>6, r->>7,
   (r->>8)::boolean, r->9, r->10, r->11, r->>12, r->>13, CASE WHEN jsonb_typeof(r->14) = 'null' THEN NULL ELSE r->14 END,
   r->>15, r->>16, r->>17, (r->>18)::bigint, (r->>19)::bigint, (r->>20)::bigint,
-  CASE WHEN jsonb_typeof(r->21) = 'null' THEN NULL ELSE r->21 END, (r->>22)::int
+  CASE WHEN jsonb_typeof(r->21) = 'null' THEN NULL ELSE r->21 END, (r->>22)::int, (r->>23)::bigint
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`;
 
 const INSTANCE_COLUMNS = `id, project, name, type, member_id, forthcoming, architecture, description, ephemeral,
   profiles, config, devices, instance_type, flavor, source, placement_group, origin, created_at,
-  limits_cpu, limits_memory_bytes, limits_disk_bytes, decision, revision`;
+  limits_cpu, limits_memory_bytes, limits_disk_bytes, decision, revision, secondary_id`;
 
 /** One row per (member, class, ledger): repeated rows in a record are summed, in list order. */
 function allocationRows(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[][] {
@@ -141,7 +142,7 @@ export async function writeClaim(
          FROM (${INSTANCE_SELECT.replace("ORDER BY n", "")}) AS v (${INSTANCE_COLUMNS.replaceAll("\n", "")})
          WHERE v.id = i.id)
        WHERE i.id = ANY($2::text[])`,
-      [JSON.stringify(replaced.map((record) => instanceRow(record, memberIds.get(record.location)!))), ids],
+      [JSON.stringify(replaced.map((record) => instanceRow(record, memberIds))), ids],
     );
   }
   // Everything else in one statement (one round trip): the new instances, allocations, profile links,
@@ -156,7 +157,7 @@ export async function writeClaim(
   );
   const entries = [...memberEntries, { kind: "claim", effect: claimEffectOf(claim) }, ...extraEntries];
   await tx.finalRun(CLAIM_WRITE, [
-    JSON.stringify(created.map((record) => instanceRow(record, memberIds.get(record.location)!))),
+    JSON.stringify(created.map((record) => instanceRow(record, memberIds))),
     JSON.stringify(claim.stored.flatMap((record) => allocationRows(record, memberIds))),
     JSON.stringify(
       claim.stored.flatMap((record) =>

@@ -17,7 +17,8 @@ const INSTANCE_JSON = `json_build_object(
                            WHERE a.instance_id = i.id), '[]'),
   'limitsUsage', json_build_object('cpu', i.limits_cpu, 'memoryBytes', i.limits_memory_bytes,
                                    'diskBytes', i.limits_disk_bytes),
-  'decision', i.decision, 'revision', i.revision)`;
+  'decision', i.decision, 'revision', i.revision,
+  'secondary', (SELECT sm.name FROM members AS sm WHERE sm.id = i.secondary_id))`;
 
 async function instancesWhere(
   tx: Pick<Tx, "rows">,
@@ -32,7 +33,12 @@ async function instancesWhere(
      ${where} ORDER BY ${order} ${lock}`,
     params,
   );
-  return rows.map((row) => JSON.parse(row.r) as InstanceRecord);
+  return rows.map((row) => {
+    const record = JSON.parse(row.r) as InstanceRecord & { secondary?: string | null };
+    // A single-member instance has no `secondary` at all, as in the other stores.
+    if (record.secondary === null) delete record.secondary;
+    return record as InstanceRecord;
+  });
 }
 
 export function loadInstancesByIds(
@@ -65,6 +71,8 @@ export function listInstances(tx: Pick<Tx, "rows">, filter: InstanceFilter): Pro
   };
   if (filter.project !== undefined) add("i.project = ?", filter.project);
   if (filter.location !== undefined) add("m.name = ?", filter.location);
+  if (filter.secondary !== undefined)
+    add("i.secondary_id = (SELECT id FROM members WHERE name = ?)", filter.secondary);
   if (filter.forthcoming !== undefined) add("i.forthcoming = ?", filter.forthcoming);
   if (filter.placementGroup !== undefined) add("i.placement_group = ?", filter.placementGroup);
   return instancesWhere(tx, terms.length === 0 ? "" : `WHERE ${terms.join(" AND ")}`, params);

@@ -246,7 +246,7 @@ export async function setInventories(
 export async function deleteMember(tx: Tx, name: string): Promise<void> {
   const current = await lockMember(tx, name, undefined, "FOR UPDATE");
   const [hosted] = await tx.rows<{ name: string }>(
-    "SELECT name FROM instances WHERE member_id = $1 LIMIT 1",
+    "SELECT name FROM instances WHERE member_id = $1 OR secondary_id = $1 LIMIT 1",
     [current.id],
   );
   if (hosted !== undefined) {

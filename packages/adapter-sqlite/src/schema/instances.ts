@@ -19,6 +19,9 @@ export const instances = sqliteTable(
       .notNull()
       .references(() => members.id, { onDelete: "restrict" }),
     forthcoming: integer("forthcoming", { mode: "boolean" }).notNull(),
+    // The member mirroring its storage (DRBD secondary), NULL for a
+    // single-member instance. RESTRICT: that member cannot go while it does.
+    secondaryId: integer("secondary_id").references(() => members.id, { onDelete: "restrict" }),
     architecture: text("architecture").notNull(),
     description: text("description").notNull().default(""),
     ephemeral: integer("ephemeral", { mode: "boolean" }).notNull().default(false),
@@ -48,6 +51,8 @@ export const instances = sqliteTable(
     index("instances_by_project").on(t.project),
     // Covers the hydration counts per (member, project) and listInstances({ location }).
     index("instances_by_member").on(t.memberId, t.project, t.forthcoming, t.type),
+    // listInstances({ secondary }) and the N+1 read of a member's mirrored memory.
+    index("instances_by_secondary").on(t.secondaryId).where(sql`${t.secondaryId} IS NOT NULL`),
     // Placement group membership counts and the "group in use" check.
     index("instances_by_placement_group")
       .on(t.project, t.placementGroup, t.memberId)

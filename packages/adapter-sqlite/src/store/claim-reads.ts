@@ -9,6 +9,8 @@ import {
   type ClaimReads,
   type ClaimRows,
   claimReads,
+  FAILOVER_CLASS,
+  failoverOf,
   type InstanceRecord,
   type Ledger,
   memberProviderUuid,
@@ -86,10 +88,12 @@ export async function lookUpExisting(
 
 type InventoryTuple = [string, number, number, number, number, number, number];
 type UsageTuple = [string, Ledger, number];
+type MirroredTuple = [string, number];
 
 /**
- * The named members that exist: inventories and usage of both ledgers
- * (non-zero; "used" with their root providers' consumers), and their row ids.
+ * The named members that exist: inventories, usage of both ledgers
+ * (non-zero; "used" with their root providers' consumers), the memory of
+ * the instances they mirror per primary, and their row ids.
  */
 export async function readProviders(
   raw: RawSql,
@@ -110,9 +114,14 @@ export async function readProviders(
         FROM usage WHERE member_id = m.id AND amount != 0),
        (SELECT json_group_array(json_array(resource_class, amount)) FROM
          (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
-          WHERE provider_uuid = wanted.value ->> 1 GROUP BY resource_class HAVING sum(amount) != 0)))) AS state
+          WHERE provider_uuid = wanted.value ->> 1 GROUP BY resource_class HAVING sum(amount) != 0)),
+       (SELECT json_group_array(json_array(p.name, a.amount))
+        FROM instances AS i
+        JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id AND a.resource_class = ?
+        JOIN members AS p ON p.id = i.member_id
+        WHERE i.secondary_id = m.id))) AS state
      FROM json_each(?) AS wanted JOIN members AS m ON m.name = wanted.value ->> 0`,
-    [jsonParameter(names.map((name) => [name, memberProviderUuid(name)]))],
+    [FAILOVER_CLASS, jsonParameter(names.map((name) => [name, memberProviderUuid(name)]))],
   );
   const members = JSON.parse(String(row?.state ?? "[]")) as [
     number,
@@ -120,8 +129,9 @@ export async function readProviders(
     InventoryTuple[],
     UsageTuple[],
     [string, number][],
+    MirroredTuple[],
   ][];
-  for (const [id, name, inventoryRows, usageRows, consumerRows] of members) {
+  for (const [id, name, inventoryRows, usageRows, consumerRows, mirroredRows] of members) {
     ids.set(name, id);
     const provider = {
       inventories: {} as Record<string, ProviderRows["inventories"][string]>,
@@ -141,7 +151,10 @@ export async function readProviders(
     }
     for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
     // One ledger: the member's root provider's Placement consumers count too.
-    rows.set(name, sharedLedgerRows(provider, Object.fromEntries(consumerRows)));
+    const shared = sharedLedgerRows(provider, Object.fromEntries(consumerRows));
+    // The memory of the instances mirrored here, summed per primary (N+1).
+    const failover = failoverOf(mirroredRows);
+    rows.set(name, failover === undefined ? shared : { ...shared, failover });
   }
   return { rows, ids };
 }

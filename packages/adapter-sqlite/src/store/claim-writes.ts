@@ -35,15 +35,16 @@ const INSTANCE_COLUMNS = [
   "limits_disk_bytes",
   "decision",
   "revision",
+  "secondary_id",
 ];
 
-function instanceValues(record: InstanceRecord, memberId: number): InValue[] {
+function instanceValues(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): InValue[] {
   return [
     record.id,
     record.project,
     record.name,
     record.type,
-    memberId,
+    memberIds.get(record.location)!,
     record.forthcoming ? 1 : 0,
     record.architecture,
     record.description,
@@ -62,6 +63,7 @@ function instanceValues(record: InstanceRecord, memberId: number): InValue[] {
     record.limitsUsage.diskBytes,
     record.decision === null ? null : JSON.stringify(record.decision),
     record.revision,
+    record.secondary === undefined ? null : memberIds.get(record.secondary)!,
   ];
 }
 
@@ -131,7 +133,7 @@ export async function writeClaim(
     raw,
     `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")})`,
     INSTANCE_COLUMNS.length,
-    stored.map((record) => instanceValues(record, memberIds.get(record.location)!)),
+    stored.map((record) => instanceValues(record, memberIds)),
   );
   await insertRows(
     raw,

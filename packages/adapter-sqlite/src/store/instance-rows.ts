@@ -1,13 +1,17 @@
 import type { AllocationRow, InstanceFilter, InstanceRecord } from "@berth/engine";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../connection/open-connection.js";
 import { allocations, instances, members } from "../schema/index.js";
 import { chunks } from "./chunks.js";
 
 type InstanceRow = typeof instances.$inferSelect;
 
-/** Column list of an instance read, with the location's member name joined in. */
-const instanceColumns = { row: instances, location: members.name };
+/** The secondary's member row, joined beside the location's. */
+const secondaries = alias(members, "secondaries");
+
+/** Column list of an instance read, with the location's and the secondary's member names joined in. */
+const instanceColumns = { row: instances, location: members.name, secondary: secondaries.name };
 
 /** Reads instances matching `where` with their allocations, in creation order. */
 export async function loadInstances(db: Database, where: SQL | undefined): Promise<InstanceRecord[]> {
@@ -15,6 +19,7 @@ export async function loadInstances(db: Database, where: SQL | undefined): Promi
     .select(instanceColumns)
     .from(instances)
     .innerJoin(members, eq(members.id, instances.memberId))
+    .leftJoin(secondaries, eq(secondaries.id, instances.secondaryId))
     .where(where)
     .orderBy(asc(sql`${instances}.rowid`));
   if (rows.length === 0) return [];
@@ -41,7 +46,9 @@ export async function loadInstances(db: Database, where: SQL | undefined): Promi
       list.push(row);
     }
   }
-  return rows.map(({ row, location }) => instanceRecordOf(row, location, allocationsById.get(row.id) ?? []));
+  return rows.map(({ row, location, secondary }) =>
+    instanceRecordOf(row, location, secondary, allocationsById.get(row.id) ?? []),
+  );
 }
 
 export function loadInstancesByIds(db: Database, ids: string[]): Promise<InstanceRecord[]> {
@@ -57,13 +64,24 @@ export function instanceFilterWhere(filter: InstanceFilter): SQL | undefined {
           instances.memberId,
           sql`(SELECT ${members.id} FROM ${members} WHERE ${members.name} = ${filter.location})`,
         ),
+    filter.secondary === undefined
+      ? undefined
+      : eq(
+          instances.secondaryId,
+          sql`(SELECT ${members.id} FROM ${members} WHERE ${members.name} = ${filter.secondary})`,
+        ),
     filter.forthcoming === undefined ? undefined : eq(instances.forthcoming, filter.forthcoming),
     filter.placementGroup === undefined ? undefined : eq(instances.placementGroup, filter.placementGroup),
   );
 }
 
-function instanceRecordOf(row: InstanceRow, location: string, rows: AllocationRow[]): InstanceRecord {
-  return {
+function instanceRecordOf(
+  row: InstanceRow,
+  location: string,
+  secondary: string | null,
+  rows: AllocationRow[],
+): InstanceRecord {
+  const record: InstanceRecord = {
     id: row.id,
     project: row.project,
     name: row.name,
@@ -87,4 +105,6 @@ function instanceRecordOf(row: InstanceRow, location: string, rows: AllocationRo
     decision: row.decision ?? null,
     revision: row.revision,
   };
+  if (secondary !== null) record.secondary = secondary;
+  return record;
 }

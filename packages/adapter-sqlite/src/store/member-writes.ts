@@ -7,7 +7,7 @@ import {
   notFound,
 } from "@berth/engine";
 import { inventoryCapacity, isCustomResourceClass } from "@berth/resources";
-import { and, eq, gt, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, notInArray, or, sql } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import {
   allocations,
@@ -135,7 +135,7 @@ export async function deleteMember(db: Database, raw: RawSql, name: string): Pro
   const [hosted] = await db
     .select({ name: instances.name })
     .from(instances)
-    .where(eq(instances.memberId, current.id))
+    .where(or(eq(instances.memberId, current.id), eq(instances.secondaryId, current.id)))
     .limit(1);
   if (hosted !== undefined) {
     throw conflict(`Cluster member "${name}" still hosts instances (e.g. "${hosted.name}")`);

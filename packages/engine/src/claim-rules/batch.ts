@@ -7,6 +7,7 @@
  */
 import type { MemberUsage } from "../store/port.js";
 import type { CheckedClaim } from "./check-claim.js";
+import { addFailover } from "./mirrors.js";
 import { addProjectTotals, isProjectChange, type ProjectTotals, zeroProjectTotals } from "./project-usage.js";
 import { type ClaimRows, nameKey } from "./rows.js";
 import type { UsageChange } from "./usage-after.js";
@@ -32,7 +33,15 @@ export function foldClaim(rows: ClaimRows, checked: CheckedClaim): void {
       inventories: provider.inventories,
       used: { ...usage.used },
       forthcoming: { ...usage.forthcoming },
+      ...(provider.failover === undefined ? {} : { failover: provider.failover }),
     });
+  }
+  for (const change of checked.failoverChanges) {
+    const provider = rows.providers.get(change.secondary);
+    if (provider === undefined) continue;
+    const failover = { ...provider.failover };
+    addFailover(failover, change.primary, change.memory);
+    rows.providers.set(change.secondary, { ...provider, failover });
   }
   for (const [project, change] of checked.projectChanges) {
     const totals = rows.projectTotals.get(project);
@@ -72,5 +81,6 @@ export function combineClaims(claims: readonly CheckedClaim[]): CheckedClaim {
     usageChanges: [...usageChanges.values()].filter((change) => change.amount !== 0),
     projectChanges,
     memberStates: claims.flatMap((claim) => claim.memberStates),
+    failoverChanges: claims.flatMap((claim) => claim.failoverChanges),
   };
 }

@@ -14,6 +14,7 @@ import { checkCapacity } from "./capacity.js";
 import { consumptionChanges } from "./consumption.js";
 import { memberMissingFailure } from "./failures.js";
 import { checkNames, checkNewIds } from "./identities.js";
+import { checkFailover, checkMirrorShape, type FailoverChange, failoverChangesOf } from "./mirrors.js";
 import { checkProjectLimits } from "./project-limits.js";
 import { isProjectChange, type ProjectTotals, projectChangesOf } from "./project-usage.js";
 import { requireProjects } from "./projects.js";
@@ -35,6 +36,8 @@ export interface CheckedClaim {
   readonly projectChanges: Map<string, ProjectTotals>;
   /** Member maintenance states to set (every member exists). */
   readonly memberStates: readonly MemberStateChange[];
+  /** How the mirrored memory of secondaries changes, per primary (for Stores that keep those sums). */
+  readonly failoverChanges: readonly FailoverChange[];
 }
 
 /**
@@ -42,8 +45,10 @@ export interface CheckedClaim {
  * expected revision; new ids are free; names are free; projects exist;
  * locations, allocation providers and members whose state it sets exist,
  * with an inventory of each
- * class and its unit constraints met; capacity over both ledgers; project
- * limits. Throws the first refusal (`failures.ts`).
+ * class and its unit constraints met; secondaries of mirrored instances
+ * exist and hold exactly mirrors of their storage; capacity over both
+ * ledgers; N+1 of every member mirroring memory; project limits. Throws the
+ * first refusal (`failures.ts`).
  */
 export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   const { removed, replaced, replacing } = currentVersions(claim, rows.instances);
@@ -53,10 +58,13 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   checkNames(records, removed, rows.nameHolders);
   requireProjects(records, rows.projects);
   checkAllocations(records, replaced, rows.providers);
+  for (const record of records) checkMirrorShape(record, rows.providers);
   const memberStates = claim.memberStates ?? [];
   for (const { member } of memberStates) if (!rows.providers.has(member)) throw memberMissingFailure(member);
   const changes = consumptionChanges(removed, records);
   checkCapacity(changes, rows.providers);
+  const failoverChanges = failoverChangesOf(removed, records);
+  checkFailover(changes, failoverChanges, rows.providers);
   const projectChanges = projectChangesOf(removed, records);
   checkProjectLimits(claim.projectLimits ?? {}, projectChanges, rows.projectTotals);
   for (const [project, change] of projectChanges)
@@ -68,5 +76,6 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
     usageChanges: usageChangesOf(changes, rows.providers),
     projectChanges,
     memberStates,
+    failoverChanges,
   };
 }

@@ -102,6 +102,24 @@ export function capacityFailure(
   );
 }
 
+/**
+ * N+1: `member` would lack the MEMORY_MB to take over the instances it
+ * mirrors for `primary` (`requested`) beside what it runs (`used`).
+ */
+export function failoverFailure(
+  member: string,
+  primary: string,
+  requested: number,
+  used: number,
+  capacity: number,
+): EngineError {
+  return claimFailure(
+    "insufficient_capacity",
+    `Cluster member "${member}" could not take over the ${requested} MEMORY_MB of the instances it mirrors for "${primary}" (used ${used} of ${capacity})`,
+    { reason: "failover", member, primary, requested, used, capacity },
+  );
+}
+
 /** LXD's type names in its per-type instance-count refusal. */
 const COUNTED_TYPES: Partial<Record<ProjectDimension, string>> = {
   containers: "container",

@@ -30,6 +30,16 @@ export {
   type Violation,
   type ViolationKind,
 } from "./invariants.js";
+export {
+  addFailover,
+  FAILOVER_CLASS,
+  type FailoverChange,
+  failoverChangesOf,
+  failoverMemoryOf,
+  failoverOf,
+  MIRRORED_CLASS,
+  withMirrors,
+} from "./mirrors.js";
 export { exceededLimit, type LimitExcess } from "./project-limits.js";
 export {
   addProjectTotals,

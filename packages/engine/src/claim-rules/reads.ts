@@ -61,14 +61,15 @@ function currentOf(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>)
 
 /**
  * Every provider the claim touches: the locations and allocation rows of
- * the instances read and of the claim's records, and the members whose
- * state it sets. Whichever of them exist
- * go into `ClaimRows.providers`.
+ * the instances read and of the claim's records, their secondaries, and the
+ * members whose state it sets. Whichever of them exist go into
+ * `ClaimRows.providers`, each with its mirrored memory (`failover`).
  */
 export function providersToRead(claim: Claim, instances: ReadonlyMap<string, InstanceRecord>): string[] {
   const names = new Set<string>();
   const visit = (instance: NewInstance) => {
     names.add(instance.location);
+    if (instance.secondary !== undefined) names.add(instance.secondary);
     for (const row of instance.allocations) names.add(row.member);
   };
   for (const instance of currentOf(claim, instances)) visit(instance);

@@ -22,6 +22,12 @@ export interface ProviderRows {
   readonly used: Readonly<Record<string, number>>;
   /** Consumption per class by reservations (ledger "forthcoming"), non-zero amounts only. */
   readonly forthcoming: Readonly<Record<string, number>>;
+  /**
+   * MEMORY_MB of the instances mirrored on this provider (their
+   * `secondary`), summed per primary (their location), non-zero sums only;
+   * absent: none (mirrors.ts, N+1).
+   */
+  readonly failover?: Readonly<Record<string, number>>;
 }
 
 export interface ClaimRows {

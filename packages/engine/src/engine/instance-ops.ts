@@ -4,6 +4,7 @@
  * reason `relocation`). Every change is one claim with the instance's
  * revision, so concurrent edits surface as conflicts.
  */
+
 import type { InstancePut, InstancesPost } from "@berth/api-types";
 import { conflict, invalid, notFound } from "../errors.js";
 import { type ExpandedRequest, expandRequest } from "../expand/expand.js";
@@ -21,6 +22,7 @@ import { allocationsOf } from "../store/allocations.js";
 import { cloneDevices } from "../store/clone.js";
 import type { NewInstance } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
+import { mirroredOn, refuseMirroredMove } from "./mirrored-moves.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface MoveOutcome {
@@ -131,10 +133,13 @@ export class InstanceOps {
       config: request.config,
       devices: request.devices,
       placementGroup: request.placementGroup,
-      allocations: allocationsOf(
-        record.location,
-        this.amountsOnOwnMember(request, record.location),
-        record.forthcoming ? "forthcoming" : "used",
+      allocations: mirroredOn(
+        record,
+        allocationsOf(
+          record.location,
+          this.amountsOnOwnMember(request, record.location),
+          record.forthcoming ? "forthcoming" : "used",
+        ),
       ),
       limitsUsage: request.limitsUsage,
     };
@@ -207,6 +212,7 @@ export class InstanceOps {
     if (target === "") throw invalid("A move needs a target (a member or @group)");
     await runtime.sync();
     const record = await this.find(project, ref);
+    refuseMirroredMove(record);
     const request = await expandStored(runtime, new CatalogCache(runtime), record, {
       reason: "relocation",
       target,

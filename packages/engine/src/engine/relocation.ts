@@ -20,6 +20,7 @@ import type { PlacementRequest } from "../pipeline/request.js";
 import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import type { PlacementReason } from "../scriptlet/port.js";
 import type { InstanceRecord, MemberRecord, PlacementDecisionRecord } from "../store/records.js";
+import { refuseMirroredEvacuation } from "./mirrored-moves.js";
 import type { EngineRuntime } from "./runtime.js";
 
 export interface MovedInstance {
@@ -72,6 +73,7 @@ export class Relocation {
     await runtime.sync();
     await runtime.ensureMember(name);
     const instances = await runtime.store.listInstances({ location: name });
+    await refuseMirroredEvacuation(runtime.store, name, instances);
     const stayed = instances.filter((record) => record.config["cluster.evacuate"] === "stop");
     const movable = instances.filter((record) => record.config["cluster.evacuate"] !== "stop");
     const catalog = new CatalogCache(runtime);

@@ -136,10 +136,16 @@ export function instanceStatus(record: InstanceRecord): { status: string; code: 
   return record.forthcoming ? { status: "Reserved", code: 112 } : { status: "Stopped", code: 102 };
 }
 
-/** An instance's own config as LXD shows it: an evacuated instance carries `volatile.evacuate.origin`. */
+/**
+ * An instance's own config as LXD shows it: an evacuated instance carries
+ * `volatile.evacuate.origin`, a two-member one the member mirroring it in
+ * `volatile.cluster.secondary` (LXD has no field for it; read-only, like
+ * every `volatile.` key).
+ */
 export function instanceConfig(record: InstanceRecord): Record<string, string> {
   const config = { ...record.config };
   if (record.origin !== null) config["volatile.evacuate.origin"] = record.origin;
+  if (record.secondary !== undefined) config["volatile.cluster.secondary"] = record.secondary;
   return config;
 }
 

@@ -1,3 +1,4 @@
+export { EngineError } from "../errors.js";
 export {
   type GroupAttempt,
   type PlacementLimits,
@@ -15,6 +16,7 @@ export {
   SnapshotNode,
   type SnapshotNodeInput,
 } from "./cluster.js";
+export { LEDGER_DISK_CLASS, SnapshotLedger } from "./ledger.js";
 export {
   changeGroup,
   chooseSecondary,

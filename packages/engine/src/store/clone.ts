@@ -37,7 +37,7 @@ export function storedInstance(record: Omit<InstanceRecord, "revision">, revisio
       amount: row.amount,
     };
   }
-  return {
+  const stored: InstanceRecord = {
     id: record.id,
     project: record.project,
     name: record.name,
@@ -66,6 +66,9 @@ export function storedInstance(record: Omit<InstanceRecord, "revision">, revisio
     decision: record.decision,
     revision,
   };
+  // Last and only when set: single-member instances keep one object shape.
+  if (record.secondary !== undefined) stored.secondary = record.secondary;
+  return stored;
 }
 
 export function cloneInstance<T extends Omit<InstanceRecord, "revision">>(record: T): T {

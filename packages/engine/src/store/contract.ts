@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError } from "../errors.js";
+import { describeMirroredInstances } from "./contract-mirrors.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
 import { isRecordChanged } from "./record-version.js";
@@ -950,6 +951,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await names({ forthcoming: false })).toEqual(["i1", "i2"]);
       });
     });
+
+    describeMirroredInstances(() => store);
 
     describe("config", () => {
       it("bumps the version on every change and deletes null keys", async () => {

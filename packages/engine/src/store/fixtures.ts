@@ -6,6 +6,7 @@
  * matters to them.
  */
 
+import { withMirrors } from "../claim-rules/mirrors.js";
 import { allocationsOf } from "./allocations.js";
 import type { NewInstance, NewMember } from "./port.js";
 import type { InventoryRecord, PlacementDecisionRecord } from "./records.js";
@@ -124,4 +125,16 @@ export function sampleDecision(
     scriptlet: { steps: 120, ms: 0.25 },
     ...overrides,
   };
+}
+
+/** A two-member instance: `resources` on `location`, its storage classes mirrored on `secondary`. */
+export function mirroredInstance(
+  name: string,
+  location: string,
+  secondary: string,
+  resources: Record<string, number> = {},
+  overrides: Partial<NewInstance> = {},
+): NewInstance {
+  const record = newInstance(name, location, resources, overrides);
+  return { ...record, secondary, allocations: withMirrors(record.allocations, location, secondary) };
 }

@@ -8,6 +8,7 @@
 import { isCustomResourceClass } from "@berth/resources";
 import { consumedOf } from "../claim-rules/capacity.js";
 import { checkClaim } from "../claim-rules/check-claim.js";
+import { addFailover } from "../claim-rules/mirrors.js";
 import {
   addProjectTotals,
   countInProject,
@@ -63,6 +64,8 @@ interface Ledgers {
 export class MemoryStore implements Store {
   private readonly members = new Map<string, MemberRecord>();
   private readonly usage = new Map<string, Ledgers>();
+  /** Mirrored memory per secondary, per primary (claim-rules/mirrors.ts), kept with every claim. */
+  private readonly failover = new Map<string, Record<string, number>>();
   private readonly instances = new Map<string, InstanceRecord>();
   private readonly instanceNames = new Map<string, string>();
   private readonly projectTotals = new Map<string, ProjectTotals>();
@@ -331,7 +334,7 @@ export class MemoryStore implements Store {
     this.assertOpen();
     const { joinOrder } = this.requireMember(name);
     for (const instance of this.instances.values()) {
-      if (instance.location === name) {
+      if (instance.location === name || instance.secondary === name) {
         throw conflict(`Cluster member "${name}" still hosts instances (e.g. "${instance.name}")`);
       }
     }
@@ -362,6 +365,7 @@ export class MemoryStore implements Store {
     for (const instance of this.instances.values()) {
       if (filter.project !== undefined && instance.project !== filter.project) continue;
       if (filter.location !== undefined && instance.location !== filter.location) continue;
+      if (filter.secondary !== undefined && instance.secondary !== filter.secondary) continue;
       if (filter.forthcoming !== undefined && instance.forthcoming !== filter.forthcoming) continue;
       if (filter.placementGroup !== undefined && instance.placementGroup !== filter.placementGroup) continue;
       out.push(cloneInstance(instance));
@@ -389,6 +393,12 @@ export class MemoryStore implements Store {
     for (const change of checked.usageChanges) {
       const ledgers = this.usage.get(change.provider)!;
       addToLedger(ledgers[change.ledger], change.resourceClass, change.amount);
+    }
+    for (const change of checked.failoverChanges) {
+      let sums = this.failover.get(change.secondary);
+      if (sums === undefined) this.failover.set(change.secondary, (sums = {}));
+      addFailover(sums, change.primary, change.memory);
+      if (Object.keys(sums).length === 0) this.failover.delete(change.secondary);
     }
     for (const { member, evacuated } of checked.memberStates) {
       const next = { ...this.members.get(member)!, evacuated };
@@ -426,10 +436,12 @@ export class MemoryStore implements Store {
       const ledgers = this.usage.get(name);
       if (member === undefined || ledgers === undefined) continue;
       // One ledger: the member's root provider's Placement consumers count too.
-      providers.set(
-        name,
-        sharedLedgerRows({ inventories: member.inventories, ...ledgers }, this.consumers.usedOnMember(name)),
+      const rows = sharedLedgerRows(
+        { inventories: member.inventories, ...ledgers },
+        this.consumers.usedOnMember(name),
       );
+      const failover = this.failover.get(name);
+      providers.set(name, failover === undefined ? rows : { ...rows, failover });
     }
     const projectTotals = new Map<string, ProjectTotals>();
     for (const project of projectTotalsToRead(claim, instances)) {

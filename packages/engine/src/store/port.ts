@@ -220,6 +220,16 @@ export type ClaimFailureDetails =
     }
   | { reason: "no_inventory"; member: string; resourceClass: string }
   | { reason: "member_missing"; member: string }
+  | {
+      /** A member could not take over the mirrored instances of one failed primary (N+1). */
+      reason: "failover";
+      member: string;
+      primary: string;
+      /** MEMORY_MB it must keep free for `primary`'s instances mirrored on it. */
+      requested: number;
+      used: number;
+      capacity: number;
+    }
   | { reason: "project_limit"; project: string; limit: keyof ProjectLimits; value: number; max: number }
   | { reason: "name_taken"; project: string; name: string }
   | { reason: "id_taken"; id: string }
@@ -294,6 +304,8 @@ export interface StoreSnapshot {
 export interface InstanceFilter {
   project?: string;
   location?: string;
+  /** Instances mirrored on this member (their `secondary`). */
+  secondary?: string;
   forthcoming?: boolean;
   placementGroup?: string;
 }

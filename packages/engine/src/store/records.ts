@@ -183,6 +183,13 @@ export interface InstanceRecord {
   type: InstanceType;
   /** Member the instance lives on (reservations are placed too). */
   location: string;
+  /**
+   * The member holding a mirror of its storage (Ganeti's DRBD secondary),
+   * absent for an instance on one member. Its storage counts on both
+   * members, and the secondary keeps the memory free to take the instance
+   * over if its location fails (claim-rules/mirrors.ts).
+   */
+  secondary?: string;
   /** True for a reservation (Ganeti forthcoming instance). */
   forthcoming: boolean;
   architecture: string;

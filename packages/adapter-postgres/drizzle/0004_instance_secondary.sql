@@ -1,0 +1,3 @@
+ALTER TABLE "instances" ADD COLUMN "secondary_id" bigint;--> statement-breakpoint
+ALTER TABLE "instances" ADD CONSTRAINT "instances_secondary_id_members_id_fk" FOREIGN KEY ("secondary_id") REFERENCES "public"."members"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "instances_by_secondary" ON "instances" USING btree ("secondary_id") WHERE "instances"."secondary_id" IS NOT NULL;

@@ -1,0 +1,2 @@
+ALTER TABLE `instances` ADD `secondary_id` integer REFERENCES members(id);--> statement-breakpoint
+CREATE INDEX `instances_by_secondary` ON `instances` (`secondary_id`) WHERE "instances"."secondary_id" IS NOT NULL;
