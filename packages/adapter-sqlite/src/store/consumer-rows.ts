@@ -35,7 +35,11 @@ type Head = [
 type Held = [provider: string, resourceClass: string, amount: number];
 
 /** The consumers a WHERE clause over `c` (the consumers table) selects, with their rows, as one JSON document. */
-export async function loadConsumers(raw: RawSql, where: string, args: (string | null)[]): Promise<ConsumerRecord[]> {
+export async function loadConsumers(
+  raw: RawSql,
+  where: string,
+  args: (string | null)[],
+): Promise<ConsumerRecord[]> {
   const [row] = await raw.rows(
     `SELECT json_group_array(json_array(c.uuid, c.project_id, c.user_id, c.consumer_type, c.generation,
        c.created_at, c.updated_at,
@@ -107,7 +111,8 @@ export async function claimedProviders(
     for (const [uuid, name] of memberRoots) {
       const member = members.get(name);
       const row = rows.get(uuid);
-      if (member !== undefined && row !== undefined) rows.set(uuid, { ...member, generation: row.generation });
+      if (member !== undefined && row !== undefined)
+        rows.set(uuid, { ...member, generation: row.generation });
     }
   }
   return { rows, memberRoots };
