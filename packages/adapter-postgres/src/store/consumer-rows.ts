@@ -16,6 +16,7 @@ import {
   consumerClaimEntry,
   isMemberRoot,
   type ReshapeProviderRows,
+  withMemberRows,
 } from "@berth/engine";
 import type { Inventory } from "@berth/resources";
 import type { Tx } from "../connection/pools.js";
@@ -141,12 +142,7 @@ export async function claimedProviders(
   // member row is locked after the providers, in name order, as an instance claim locks it.
   if (memberRoots.size > 0) {
     const members = (await readProviders(tx, await lockMembers(tx, [...memberRoots.values()]))).providers;
-    for (const [uuid, name] of memberRoots) {
-      const member = members.get(name);
-      const row = rows.get(uuid);
-      if (member !== undefined && row !== undefined)
-        rows.set(uuid, { ...member, generation: row.generation });
-    }
+    withMemberRows(rows, memberRoots, members);
   }
   return { rows, memberRoots };
 }

@@ -16,6 +16,7 @@ import {
   consumerClaimEntry,
   isMemberRoot,
   type ReshapeProviderRows,
+  withMemberRows,
 } from "@berth/engine";
 import type { Inventory } from "@berth/resources";
 import type { RawSql } from "../connection/open-connection.js";
@@ -108,12 +109,7 @@ export async function claimedProviders(
   // One ledger: a member's root provider has the member's inventories and instances.
   if (memberRoots.size > 0) {
     const members = (await readProviders(raw, [...memberRoots.values()])).rows;
-    for (const [uuid, name] of memberRoots) {
-      const member = members.get(name);
-      const row = rows.get(uuid);
-      if (member !== undefined && row !== undefined)
-        rows.set(uuid, { ...member, generation: row.generation });
-    }
+    withMemberRows(rows, memberRoots, members);
   }
   return { rows, memberRoots };
 }

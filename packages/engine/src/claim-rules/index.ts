@@ -64,5 +64,6 @@ export {
   nameBasedUuid,
   sharedLedgerRows,
   withConsumersUsed,
+  withMemberRows,
 } from "./shared-ledger.js";
 export { addToLedger, type UsageChange } from "./usage-after.js";
