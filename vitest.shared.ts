@@ -1,4 +1,13 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ViteUserConfig } from "vitest/config";
+
+/**
+ * Where the berthd processes a test run starts keep their own certificate when the test names no
+ * state directory: a fresh temp folder, never the machine's `/var/lib/berth` (CI runs as root).
+ */
+const testStateDir = mkdtempSync(join(tmpdir(), "berth-test-state-"));
 
 /**
  * Test settings every workspace package shares. Besides the usual console
@@ -15,5 +24,6 @@ export const sharedTestConfig: ViteUserConfig = {
     // judged by `pnpm bench`, never by a test's clock).
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    env: { BERTH_STATE_DIR: testStateDir },
   },
 };

@@ -22,6 +22,7 @@ import { registerRoute } from "./routes/register.js";
 import type { ServerEnv } from "./server-env.js";
 import type { ServerServices } from "./services.js";
 import { registerCertificatesRoutes } from "./trust/certificates-route.js";
+import { MemoryTrustStore } from "./trust/memory-trust-store.js";
 import { Trust } from "./trust/trust.js";
 import { enableWebsockets } from "./websockets.js";
 
@@ -46,8 +47,13 @@ export interface AppOptions {
   operationRetentionMs?: number;
   /** The web console's built assets, served at /ui/; undefined: /ui/ says the console is not built. */
   consoleDir?: string;
-  /** Trusted client certificates and trust tokens (HTTPS the LXD way); none: bearer tokens only. */
+  /**
+   * Trusted client certificates and trust tokens (HTTPS the LXD way), in the
+   * database's trust store; default: an empty one in memory, without HTTPS.
+   */
   trust?: Trust;
+  /** See `ServerServices.applyServerConfig` (berthd: `core.https_address`). */
+  applyServerConfig?: ServerServices["applyServerConfig"];
 }
 
 /**
@@ -63,6 +69,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const location = hostname();
   const operations = new Operations(location, options.operationRetentionMs);
+  const trust = options.trust ?? new Trust({ serverFingerprint: "", store: new MemoryTrustStore() });
   const services: ServerServices = {
     engine: options.engine,
     tokens: options.tokens,
@@ -71,6 +78,8 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     bodyBudget: new BodyBudget(options.bodyMemoryBytes ?? DEFAULT_BODY_MEMORY_BYTES),
     operations,
     events: new EventHub(options.engine.events, operations, location),
+    trust,
+    ...(options.applyServerConfig !== undefined ? { applyServerConfig: options.applyServerConfig } : {}),
   };
   const app = new Hono<ServerEnv>();
   const upgradeWebSocket = enableWebsockets(app);
@@ -90,8 +99,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   app.all(`${PLACEMENT_PREFIX}/*`, placement);
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedHandler }));
   registerConsole(app, options.consoleDir);
-  const trust = options.trust ?? new Trust({ serverFingerprint: "" });
-  app.use(authenticate(options.tokens, trust.certificates));
+  app.use(authenticate(options.tokens, trust.store));
   app.use(declaredBodyLimit(maxSize));
   registerEventsRoute(app, services, upgradeWebSocket);
   registerCertificatesRoutes(app, services, trust);

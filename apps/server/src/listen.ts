@@ -1,11 +1,12 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { connect } from "node:net";
+import { connect, type Server as NetServer } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import { answerClientErrorsWithEnvelope } from "./http/client-error.js";
+import { dualProtocolServer } from "./http/dual-protocol.js";
 import { tagListener } from "./http/listener.js";
 import type { ListenerKind, ServerEnv } from "./server-env.js";
 import { websocketsOf } from "./websockets.js";
@@ -16,7 +17,11 @@ export interface TlsFiles {
 }
 
 export interface ListenOptions {
-  /** `host:port` for TCP; port 0 picks a free one (tests). Omit to serve on the socket only. */
+  /**
+   * `host:port` for TCP; port 0 picks a free one (tests). Omit to serve on
+   * the socket only. With `tls` the port speaks HTTPS and plain HTTP alike
+   * (the first byte of a connection tells them apart).
+   */
   tcp?: { host: string; port: number; tls?: TlsFiles };
   /** Path of the Unix socket; omit to serve on TCP only. */
   socketPath?: string;
@@ -31,7 +36,15 @@ export interface ListenOptions {
 export interface RunningServer {
   /** The TCP address actually bound (useful with port 0), as a URL such as `http://127.0.0.1:8443`. */
   url: string | undefined;
+  /** The same address over HTTPS (`https://127.0.0.1:8443`) when the listener has a certificate. */
+  httpsUrl: string | undefined;
   socketPath: string | undefined;
+  /**
+   * Moves the TCP port to another address (`core.https_address`), or closes
+   * it (undefined). When the new address cannot be bound, the old one is
+   * opened again and the error thrown.
+   */
+  moveTcp(to: { host: string; port: number } | undefined): Promise<void>;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }
@@ -80,7 +93,10 @@ function createServerFor(
   return createAdaptorServer({ fetch }) as Server;
 }
 
-function listenOn(server: Server, target: { port: number; host: string } | string): Promise<void> {
+function listenOn(
+  server: Server | NetServer,
+  target: { port: number; host: string } | string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     server.once("error", onError);
@@ -121,10 +137,66 @@ function closeGracefully(server: Server, graceMs: number): Promise<void> {
   });
 }
 
+/** A listening server and, behind a dual-protocol port, the HTTP and HTTPS servers it hands connections to. */
+interface Listening {
+  server: Server | NetServer;
+  inner: Server[];
+}
+
+function closeListening({ server, inner }: Listening, graceMs: number): Promise<void> {
+  if (inner.length === 0) return closeGracefully(server as Server, graceMs);
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    const timer = setTimeout(() => {
+      for (const one of inner) one.closeAllConnections();
+    }, graceMs);
+    timer.unref();
+    // Drops their idle keep-alive connections; they never listened themselves, so the error is expected.
+    for (const one of inner) one.close(() => undefined);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** The TCP port: plain HTTP, or HTTP and HTTPS on one port when there is a certificate. */
+function tcpServer(app: Hono<ServerEnv>, tls: TlsFiles | undefined): Listening {
+  if (tls === undefined) return { server: adaptorFor(app, "tcp", undefined), inner: [] };
+  const plain = adaptorFor(app, "tcp", undefined);
+  const secure = adaptorFor(app, "tcp", tls);
+  return { server: dualProtocolServer(plain, secure), inner: [plain, secure] };
+}
+
+/** Opens the TCP port at `host:port`; answers it with its URLs. */
+async function openTcp(
+  app: Hono<ServerEnv>,
+  at: { host: string; port: number },
+  tls: TlsFiles | undefined,
+): Promise<{ listening: Listening; url: string; httpsUrl: string | undefined }> {
+  const tcp = tcpServer(app, tls);
+  await listenOn(tcp.server, at);
+  // The servers behind the port track their connections (for a graceful stop) once "listening".
+  for (const one of tcp.inner) one.emit("listening");
+  const address = tcp.server.address();
+  let host = at.host;
+  let port = at.port;
+  if (address && typeof address === "object") {
+    host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    port = address.port;
+  }
+  return {
+    listening: tcp,
+    url: `http://${host}:${port}`,
+    httpsUrl: tls ? `https://${host}:${port}` : undefined,
+  };
+}
+
 export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Promise<RunningServer> {
-  const servers: Server[] = [];
-  let url: string | undefined;
+  const servers: Listening[] = [];
+  let tcp: { listening: Listening; url: string; httpsUrl: string | undefined } | undefined;
   let socketPath: string | undefined;
+  const graceMs = options.shutdownGraceMs ?? 10_000;
   try {
     if (options.socketPath !== undefined) {
       socketPath = options.socketPath;
@@ -135,28 +207,45 @@ export async function listen(app: Hono<ServerEnv>, options: ListenOptions): Prom
       chmodSync(socketPath, options.socketMode ?? 0o660);
       // -1 keeps the owner: only the group changes.
       if (options.socketGroup !== undefined) chownSync(socketPath, -1, options.socketGroup);
-      servers.push(server);
+      servers.push({ server, inner: [] });
     }
-    if (options.tcp) {
-      const server = adaptorFor(app, "tcp", options.tcp.tls);
-      await listenOn(server, { host: options.tcp.host, port: options.tcp.port });
-      const address = server.address();
-      if (address && typeof address === "object") {
-        const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-        url = `${options.tcp.tls ? "https" : "http"}://${host}:${address.port}`;
-      }
-      servers.push(server);
-    }
+    if (options.tcp) tcp = await openTcp(app, options.tcp, options.tcp.tls);
   } catch (err) {
-    await Promise.all(servers.map((s) => closeGracefully(s, 0)));
+    await Promise.all(servers.map((s) => closeListening(s, 0)));
     throw err;
   }
-  const graceMs = options.shutdownGraceMs ?? 10_000;
+  const tls = options.tcp?.tls;
   return {
-    url,
+    get url() {
+      return tcp?.url;
+    },
+    get httpsUrl() {
+      return tcp?.httpsUrl;
+    },
     socketPath,
+    moveTcp: async (to) => {
+      const old = tcp;
+      // The old port stops accepting first (the new address may be the same port on more
+      // addresses); its connections, the caller's own included, finish on their own.
+      const draining = old === undefined ? Promise.resolve() : closeListening(old.listening, graceMs);
+      tcp = undefined;
+      if (to === undefined) return draining;
+      try {
+        tcp = await openTcp(app, to, tls);
+      } catch (error) {
+        if (old !== undefined) {
+          const back = new URL(old.url);
+          tcp = await openTcp(
+            app,
+            { host: back.hostname.replace(/^\[|\]$/g, ""), port: Number(back.port) },
+            tls,
+          );
+        }
+        throw error;
+      }
+    },
     close: async () => {
-      await Promise.all(servers.map((s) => closeGracefully(s, graceMs)));
+      await Promise.all([...servers, ...(tcp ? [tcp.listening] : [])].map((s) => closeListening(s, graceMs)));
     },
   };
 }

@@ -4,6 +4,7 @@ import { createApp } from "./app.js";
 import { defaultConsoleDir } from "./console/console-assets.js";
 import { consoleMessage, firstRunMessage } from "./daemon/bootstrap.js";
 import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
+import { HTTPS_ADDRESS_KEY, HttpsAddressFollower } from "./daemon/https-address.js";
 import { openBackend, openTokenAdmin } from "./daemon/open-backend.js";
 import { parseDaemonOptions, USAGE, UsageError } from "./daemon/options.js";
 import { startTicker } from "./daemon/ticker.js";
@@ -12,6 +13,7 @@ import { listen, type RunningServer } from "./listen.js";
 import { createLogger } from "./logging.js";
 import { ServerMetrics } from "./metrics/server-metrics.js";
 import { advertisedAddresses, daemonTrust } from "./trust/daemon-trust.js";
+import { importLegacyTrustFile } from "./trust/legacy-trust-file.js";
 import { SERVER_VERSION } from "./version.js";
 
 async function serve(argv: string[]): Promise<void> {
@@ -20,6 +22,8 @@ async function serve(argv: string[]): Promise<void> {
   const backend = await openBackend(options.db, logger, {
     database: options.database,
     tickPeriodMs: options.tickSeconds * 1000,
+    scriptletWorkers: options.scriptletWorkers,
+    ...(options.scriptletHeapMb === undefined ? {} : { scriptletHeapMb: options.scriptletHeapMb }),
   });
   const metrics = new ServerMetrics({
     processMetrics: true,
@@ -27,9 +31,21 @@ async function serve(argv: string[]): Promise<void> {
     engine: () => backend.engine.metrics(),
   });
   const consoleDir = defaultConsoleDir();
-  const { tls, trust } = await daemonTrust(options);
+  const { tls, trust } = await daemonTrust({ ...options, store: backend.trust });
+  const importedCertificates = await importLegacyTrustFile(backend.trust, options.stateDir);
+  if (importedCertificates > 0)
+    logger.info(
+      { imported: importedCertificates },
+      "imported trusted certificates from the state directory's old file",
+    );
+  // Set once listening: `core.https_address` moves the TCP listener.
+  let follower: HttpsAddressFollower | undefined;
   const app = createApp({
-    ...(trust !== undefined ? { trust } : {}),
+    trust,
+    applyServerConfig: async (config) => {
+      const reason = await follower?.apply(config[HTTPS_ADDRESS_KEY]);
+      return reason === undefined ? undefined : { key: HTTPS_ADDRESS_KEY, reason };
+    },
     engine: backend.engine,
     ...(consoleDir !== undefined ? { consoleDir } : {}),
     tokens: backend.tokens,
@@ -51,15 +67,33 @@ async function serve(argv: string[]): Promise<void> {
     await backend.close();
     throw err;
   }
-  if (trust !== undefined && running.url !== undefined) trust.addresses = advertisedAddresses(running.url);
-  const ticker = startTicker(() => backend.tick(), options.tickSeconds * 1000, logger);
+  const advertise = () => {
+    trust.addresses = running.httpsUrl !== undefined ? advertisedAddresses(running.httpsUrl) : [];
+  };
+  advertise();
+  const https = new HttpsAddressFollower(running, options.listen, {
+    placementNoauth: options.placementNoauth,
+    logger,
+    moved: advertise,
+  });
+  follower = https;
+  await https.follow((await backend.engine.getConfig()).values);
+  const ticker = startTicker(
+    async () => {
+      await backend.tick();
+      await https.follow((await backend.engine.getConfig()).values);
+    },
+    options.tickSeconds * 1000,
+    logger,
+  );
   logger.info(
     {
       url: running.url,
+      ...(running.httpsUrl !== undefined ? { https_url: running.httpsUrl } : {}),
       socket: running.socketPath,
       db: redactedUrl(options.db),
       version: SERVER_VERSION,
-      ...(trust !== undefined ? { certificate_fingerprint: trust.serverFingerprint } : {}),
+      ...(tls !== undefined ? { certificate_fingerprint: trust.serverFingerprint } : {}),
     },
     "berthd listening",
   );

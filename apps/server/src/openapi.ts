@@ -1,6 +1,8 @@
 import { type ApiSchemaName, apiJsonSchemas, apiSchemas } from "@berth/api-types";
+import { eventsOpenApiPaths } from "./events/events-route.js";
 import { rawRoutePaths } from "./routes/raw-routes.js";
 import type { QueryName, RouteSpec } from "./routes/route-spec.js";
+import { certificatesOpenApiPaths } from "./trust/certificates-route.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -49,6 +51,15 @@ const IF_MATCH: JsonObject = {
   description:
     "The ETag of a previous GET (quoted or not): the write is refused with 412 if the record changed since",
   schema: { type: "string" },
+};
+
+const PREFER: JsonObject = {
+  name: "Prefer",
+  in: "header",
+  description:
+    'RFC 7240 "respond-async": answer 202 with an LXD operation (already finished) instead of the sync answer. ' +
+    "LXD's own client (User-Agent LXD ...) gets the operation without asking, as from LXD.",
+  schema: { type: "string", enum: ["respond-async"] },
 };
 
 const ETAG_HEADER: JsonObject = {
@@ -102,6 +113,15 @@ function operationFor(route: RouteSpec): JsonObject {
       ...(route.etag === true && route.method === "GET" ? { headers: { ETag: ETAG_HEADER } } : {}),
     },
   };
+  if (route.operation !== undefined) {
+    parameters.push(PREFER);
+    responses["202"] = {
+      description:
+        "With Prefer: respond-async or from LXD's client: the operation, finished (Success, or Failure with err); " +
+        "metadata.response holds the sync answer for Prefer callers",
+      content: { "application/json": { schema: ref("AsyncResponse") } },
+    };
+  }
   for (const status of [400, 401, 403, ...(route.body ? [413] : []), ...(route.errors ?? [])]) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? "Error",
@@ -131,7 +151,11 @@ function operationFor(route: RouteSpec): JsonObject {
  * document cannot drift from the code.
  */
 export function buildOpenApiDocument(routes: readonly RouteSpec[], version: string): JsonObject {
-  const paths: Record<string, JsonObject> = { ...rawRoutePaths };
+  const paths: Record<string, JsonObject> = {
+    ...rawRoutePaths,
+    ...eventsOpenApiPaths,
+    ...certificatesOpenApiPaths(),
+  };
   for (const route of routes) {
     const openApiPath = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
     const item = (paths[openApiPath] ??= {});
@@ -149,9 +173,13 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], version: stri
     servers: [{ url: "http://127.0.0.1:8443" }],
     components: {
       schemas: apiJsonSchemas(),
-      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer" },
+        // LXD's way over HTTPS: a client certificate berthd trusts (/1.0/certificates).
+        tlsClientCertificate: { type: "mutualTLS" },
+      },
     },
-    security: [{ bearer: [] }],
+    security: [{ bearer: [] }, { tlsClientCertificate: [] }],
     paths,
   };
 }

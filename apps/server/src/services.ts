@@ -3,6 +3,7 @@ import type { TokenStore } from "./auth/token-store.js";
 import type { EventHub } from "./events/event-hub.js";
 import type { BodyBudget } from "./http/body-budget.js";
 import type { Operations } from "./operations/operations.js";
+import type { Trust } from "./trust/trust.js";
 
 /** What route handlers work with: the engine does the thinking, berthd only translates. */
 export interface ServerServices {
@@ -18,4 +19,14 @@ export interface ServerServices {
   operations: Operations;
   /** The engine's events and the operations' changes in LXD's event format (`/1.0/events`). */
   events: EventHub;
+  /**
+   * Applies server config that acts on the daemon itself (`core.https_address`
+   * moves the TCP listener); answers the key and why it cannot, if it cannot.
+   * Absent in an embedded app without listeners of its own.
+   */
+  applyServerConfig?: (
+    config: Record<string, string>,
+  ) => Promise<{ key: string; reason: string } | undefined>;
+  /** Whom berthd trusts over HTTPS (certificates, pending trust tokens), in the database. */
+  trust: Trust;
 }

@@ -6,7 +6,7 @@
  * members with no instances to show the cost does not grow with instances.
  *   node dist/benches/placement.js [--quick]
  */
-import type { Engine } from "@berth/engine";
+import { createScriptletWorkerPool, type Engine } from "@berth/engine";
 import { STATE_READING_SCRIPTLET } from "../cluster/scriptlets.js";
 import { seedMemoryEngine } from "../cluster/seed-memory.js";
 import { type ClusterShape, describeShape } from "../cluster/shape.js";
@@ -25,6 +25,8 @@ interface Scenario {
   shape: ClusterShape;
   defaultSamples: number;
   scriptletSamples: number;
+  /** Scriptlets in a worker thread (berthd's way) instead of on the caller's thread. */
+  inWorkers?: boolean;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -39,6 +41,13 @@ const SCENARIOS: Scenario[] = [
     shape: { members: 10_000, instances: 0 },
     defaultSamples: 1000,
     scriptletSamples: 150,
+  },
+  {
+    label: "10k-empty-workers",
+    shape: { members: 10_000, instances: 0 },
+    defaultSamples: 200,
+    scriptletSamples: 150,
+    inWorkers: true,
   },
   {
     label: "10k",
@@ -72,7 +81,10 @@ const bars: BarResult[] = [];
 const details: Record<string, unknown> = {};
 for (const scenario of SCENARIOS) {
   const seedStarted = performance.now();
-  const engine = await seedMemoryEngine(scenario.shape);
+  const engine = await seedMemoryEngine(
+    scenario.shape,
+    scenario.inWorkers === true ? { scriptletRunner: createScriptletWorkerPool({ size: 1 }) } : {},
+  );
   const seedMs = since(seedStarted);
   const heapMiB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   log(`${describeShape(scenario.shape)} seeded in ${seedMs} ms (heap ${heapMiB} MiB)`);
@@ -92,6 +104,7 @@ for (const scenario of SCENARIOS) {
     defaultPolicy: plain,
     scriptlet: scripted,
   };
+  await engine.close();
   await engine.store.close();
 }
 
@@ -100,6 +113,7 @@ const at = (label: string) =>
 const small = at("1k");
 const large = at("10k");
 const empty = at("10k-empty");
+const emptyInWorkers = at("10k-empty-workers");
 bars.push(
   atMost(
     "placement.1k.default.p50",
@@ -147,6 +161,18 @@ bars.push(
     "placement.10k-empty.scriptlet.p50",
     `  same members, no instances, scriptlet, p50 (flatness baseline)`,
     empty.scriptlet.p50,
+    "ms",
+  ),
+  figure(
+    "placement.10k-empty.scriptlet-workers.p50",
+    "  same, the scriptlet in a worker thread (berthd's default: members mirrored by identity), p50",
+    emptyInWorkers.scriptlet.p50,
+    "ms",
+  ),
+  figure(
+    "placement.10k-empty.scriptlet-workers.cpu.p50",
+    "  same, CPU time per placement (this process, the worker included), p50",
+    emptyInWorkers.scriptlet.cpu.p50,
     "ms",
   ),
   figure(

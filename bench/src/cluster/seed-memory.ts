@@ -1,4 +1,4 @@
-import { Engine, MemoryStore, type Store } from "@berth/engine";
+import { Engine, type EngineOptions, MemoryStore, type Store } from "@berth/engine";
 import { CUSTOM_CLASSES, PROJECTS } from "./catalog.js";
 import { instanceSpec } from "./instance-spec.js";
 import { memberSpec } from "./member-spec.js";
@@ -34,9 +34,12 @@ export async function seedCatalog(store: Store): Promise<void> {
  * so the store still checks every allocation against capacity); the
  * engine then hydrates from the store's snapshot exactly as at start-up.
  */
-export async function seedMemoryEngine(shape: ClusterShape): Promise<Engine> {
+export async function seedMemoryEngine(
+  shape: ClusterShape,
+  options: Omit<EngineOptions, "store"> = {},
+): Promise<Engine> {
   const store = new MemoryStore();
-  const engine = await Engine.open({ store });
+  const engine = await Engine.open({ store, ...options });
   await seedCatalog(store);
   const heartbeatAt = new Date().toISOString();
   for (let index = 1; index <= shape.members; index++) {

@@ -3,7 +3,10 @@
  * event loop up to `timeout_ms`, at most 10 s) must not count its own stall
  * against members: members heartbeating every second stay online, and none is
  * healed, however long the stall. Offline threshold and healing threshold
- * are LXD's minimum, 10 s; the tick runs every second.
+ * are LXD's minimum, 10 s; the tick runs every second. berthd runs with
+ * `--scriptlet-workers 0` here so the scriptlets really hold its event loop
+ * (with workers, the default, there is no stall to survive: see
+ * scriptlet-workers.reliability.test.ts).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { memberState } from "../cluster/member-spec.js";
@@ -24,7 +27,11 @@ afterAll(() => cluster.cleanup());
 
 describe("offline detection during the server's own stall", () => {
   it("keeps heartbeating members online and unhealed while runaway scriptlets stall berthd", async () => {
-    const server = await Berthd.start({ db: cluster.db, token: cluster.token, env: { BERTH_TICK: "1" } });
+    const server = await Berthd.start({
+      db: cluster.db,
+      token: cluster.token,
+      env: { BERTH_TICK: "1", BERTH_SCRIPTLET_WORKERS: "0" },
+    });
     let beating = true;
     let heartbeatsSent = 0;
     let heartbeatsLost = 0;

@@ -15,6 +15,7 @@ import { distribution } from "../measure/stats.js";
 import { Berthd } from "../server/berthd.js";
 import { smallCluster } from "./cluster.js";
 import { recordFigures, sized } from "./figures.js";
+import { startProber } from "./prober.js";
 
 const TIMEOUT_MS = 5_000; // berthd's default instances.placement.scriptlet.timeout_ms
 const PLACEMENTS_PER_SCRIPTLET = sized(3, 1);
@@ -23,34 +24,11 @@ const PROBE_EVERY_MS = 25;
 const cluster = await smallCluster("scriptlets", 20, { VCPU: { total: 64 }, MEMORY_MB: { total: 262144 } });
 afterAll(() => cluster.cleanup());
 
-/** GETs a member every PROBE_EVERY_MS until stopped; returns each probe's latency and status. */
-function startProber(server: Berthd) {
-  let running = true;
-  const latencies: number[] = [];
-  const failures: number[] = [];
-  const done = (async () => {
-    while (running) {
-      const started = performance.now();
-      const { status } = await server.request("GET", "/1.0/cluster/members/node1");
-      latencies.push(performance.now() - started);
-      if (status !== 200) failures.push(status);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await done;
-      return { latencies, failures };
-    },
-  };
-}
-
 describe("runaway and memory-bomb scriptlets", () => {
   it("fail within their limits with a 4xx while the server keeps answering other requests", async () => {
     const server = await Berthd.start({ db: cluster.db, token: cluster.token, logLevel: "warn" });
     try {
-      const baselineProber = startProber(server);
+      const baselineProber = startProber(server, "/1.0/cluster/members/node1", PROBE_EVERY_MS);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const baseline = distribution((await baselineProber.stop()).latencies);
       const figures: Record<string, number | string | boolean> = {
@@ -83,7 +61,7 @@ describe("runaway and memory-bomb scriptlets", () => {
           config: { "instances.placement.scriptlet": source },
         });
         expect(set.status).toBe(200);
-        const prober = startProber(server);
+        const prober = startProber(server, "/1.0/cluster/members/node1", PROBE_EVERY_MS);
         const placementMs: number[] = [];
         const messages = new Set<string>();
         for (let i = 0; i < PLACEMENTS_PER_SCRIPTLET; i++) {

@@ -14,3 +14,8 @@ export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-store.j
 export { DEFAULT_FEED_RETENTION_MS, FEED_CHANNEL } from "./store/feed.js";
 export { PostgresStore, type PostgresStoreOptions } from "./store/postgres-store.js";
 export { type ApiTokenRecord, PostgresTokenStore } from "./store/token-store.js";
+export {
+  PostgresTrustStore,
+  type TrustedCertificateRecord,
+  type TrustTokenRecord,
+} from "./store/trust-store.js";

@@ -10,3 +10,8 @@ export {
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export { SqliteStore } from "./store/sqlite-store.js";
 export { type ApiTokenRecord, SqliteTokenStore } from "./store/token-store.js";
+export {
+  SqliteTrustStore,
+  type TrustedCertificateRecord,
+  type TrustTokenRecord,
+} from "./store/trust-store.js";

@@ -43,6 +43,39 @@ export const ErrorResponseSchema = z.strictObject({
 });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
+/** LXD's `api.Operation`: what an asynchronous answer and `/1.0/operations` show. */
+export const OperationSchema = z.strictObject({
+  id: z.string(),
+  /** `task`; `token` for a pending certificate-add token (`lxc config trust add`). */
+  class: z.enum(["task", "token"]),
+  description: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.enum(["Running", "Success", "Failure", "Cancelled"]),
+  status_code: z.number().int(),
+  /** URLs of what it touched, by kind: `{"instances": ["/1.0/instances/c1"]}`. */
+  resources: z.record(z.string(), z.array(z.string())).nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  may_cancel: z.boolean(),
+  err: z.string(),
+  location: z.string(),
+});
+export type Operation = z.infer<typeof OperationSchema>;
+
+/**
+ * LXD's asynchronous answer (HTTP 202): `{"type":"async","status":"Operation created",
+ * "status_code":100,"operation":"/1.0/operations/UUID",...,"metadata":<the operation>}`.
+ */
+export const AsyncResponseSchema = z.strictObject({
+  type: z.literal("async"),
+  status: z.literal("Operation created"),
+  status_code: z.literal(100),
+  operation: z.string(),
+  error_code: z.literal(0),
+  error: z.literal(""),
+  metadata: OperationSchema,
+});
+
 /** Builds the sync envelope for `metadata`. */
 export function syncResponse<M>(metadata: M): SyncResponse<M> {
   return {

@@ -28,4 +28,5 @@ export * from "./scriptlet-check.js";
 export * from "./server.js";
 export * from "./server-config.js";
 export * from "./tokens.js";
+export type * from "./trust.js";
 export * from "./validation.js";

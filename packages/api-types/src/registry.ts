@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BulkCreateFailureSchema, BulkCreateRequestSchema, BulkCreateResultSchema } from "./bulk.js";
 import { DryRunResultSchema } from "./dry-run.js";
-import { ErrorResponseSchema, SyncResponseSchema } from "./envelope.js";
+import { AsyncResponseSchema, ErrorResponseSchema, OperationSchema, SyncResponseSchema } from "./envelope.js";
 import { FlavorPatchSchema, FlavorPutSchema, FlavorSchema, FlavorsPostSchema } from "./flavors.js";
 import {
   ImageAliasesEntrySchema,
@@ -73,7 +73,7 @@ import { RejectionGroupSchema } from "./rejections.js";
 import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
 import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
 import { ScriptletCheckRequestSchema, ScriptletCheckResultSchema } from "./scriptlet-check.js";
-import { ServerPatchSchema, ServerPutSchema, ServerSchema } from "./server.js";
+import { ServerPatchSchema, ServerPutSchema, ServerSchema, ServerUntrustedSchema } from "./server.js";
 import { ServerConfigSchema } from "./server-config.js";
 import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
 
@@ -84,7 +84,10 @@ import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
 export const apiSchemas = {
   SyncResponse: SyncResponseSchema,
   ErrorResponse: ErrorResponseSchema,
+  AsyncResponse: AsyncResponseSchema,
+  Operation: OperationSchema,
   Server: ServerSchema,
+  ServerUntrusted: ServerUntrustedSchema,
   ServerPut: ServerPutSchema,
   ServerPatch: ServerPatchSchema,
   ServerConfig: ServerConfigSchema,

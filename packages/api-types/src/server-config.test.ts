@@ -3,6 +3,7 @@ import { ServerPatchSchema, ServerPutSchema, ServerSchema } from "./server.js";
 import {
   checkServerConfigValue,
   effectiveServerConfig,
+  parseHttpsAddress,
   SERVER_CONFIG_KEYS,
   ServerConfigSchema,
   serverConfigDefault,
@@ -87,7 +88,7 @@ describe("server config keys", () => {
         "amd64",
         expect.stringContaining("must be an architecture name (i686, x86_64"),
       ],
-      ["core.https_address", ":8443", "unknown server config key"],
+      ["core.trust_password", "sekret", "unknown server config key"],
     ];
     for (const [key, value, reason] of cases) {
       expect(checkServerConfigValue(key, value)).toEqual(reason);
@@ -199,5 +200,20 @@ describe("Server (GET /1.0)", () => {
     expect(
       errorOf(parseBody(ServerSchema, { ...server, environment: { ...server.environment, kernel: "6.1" } })),
     ).toBe('Unknown field "environment.kernel"');
+  });
+});
+
+describe("core.https_address (LXD's forms)", () => {
+  it("reads HOST:PORT, [IPV6]:PORT, :PORT (every address) and a bare host (port 8443)", () => {
+    expect(parseHttpsAddress("10.0.0.5:9443")).toEqual({ host: "10.0.0.5", port: 9443 });
+    expect(parseHttpsAddress("[::1]:8443")).toEqual({ host: "::1", port: 8443 });
+    expect(parseHttpsAddress(":8443")).toEqual({ host: "::", port: 8443 });
+    expect(parseHttpsAddress("berth.example.com")).toEqual({ host: "berth.example.com", port: 8443 });
+    for (const bad of ["", ":", "a b:1", "host:99999", "host:0", "[::1"])
+      expect(parseHttpsAddress(bad), bad).toBeUndefined();
+    expect(checkServerConfigValue("core.https_address", ":8443")).toBeUndefined();
+    expect(checkServerConfigValue("core.https_address", "x:y")).toBe(
+      'must be an address such as ":8443", "10.0.0.5:8443" or "[::1]:8443"',
+    );
   });
 });

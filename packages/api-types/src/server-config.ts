@@ -45,7 +45,35 @@ export const MAX_SCRIPTLET_TIMEOUT_MS = 10_000;
 /** Most bytes a scriptlet run may be allowed to allocate: far under Node's default heap, so a bomb fails the run, not the server. */
 export const MAX_SCRIPTLET_MEMORY_BYTES = 1_073_741_824;
 
+/** LXD's default HTTPS port, for a `core.https_address` given without one. */
+export const DEFAULT_HTTPS_PORT = 8443;
+
+/**
+ * A `core.https_address` as LXD reads it: `HOST:PORT`, `[IPV6]:PORT`,
+ * `:PORT` (every address) or a bare host (port 8443). Undefined when it is
+ * not an address.
+ */
+export function parseHttpsAddress(value: string): { host: string; port: number } | undefined {
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]\s]*))(?::(\d{1,5}))?$/.exec(value);
+  if (match === null) return undefined;
+  const host = match[1] ?? match[2] ?? "";
+  const port = match[3] === undefined ? DEFAULT_HTTPS_PORT : Number(match[3]);
+  if (port < 1 || port > 65535 || (host === "" && match[3] === undefined)) return undefined;
+  // ":8443" listens on every address, IPv4 and IPv6, as LXD does.
+  return { host: host === "" ? "::" : host, port };
+}
+
 export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
+  {
+    key: "core.https_address",
+    description:
+      "Address berthd's TCP listener binds instead of --listen (LXD's core.https_address): HOST:PORT, [IPV6]:PORT, :PORT for every address, or a host (port 8443). It speaks HTTPS with berthd's certificate and plain HTTP on the same port. Empty: back to --listen.",
+    defaultValue: "",
+    check: (value) =>
+      parseHttpsAddress(value) === undefined
+        ? 'must be an address such as ":8443", "10.0.0.5:8443" or "[::1]:8443"'
+        : undefined,
+  },
   {
     key: "instances.placement.scriptlet",
     description:

@@ -35,3 +35,20 @@ export const ServerSchema = z.strictObject({
   }),
 });
 export type Server = z.infer<typeof ServerSchema>;
+
+/**
+ * `GET /1.0` for an HTTPS caller berthd does not trust (no token, no
+ * trusted client certificate): exactly LXD's `api.ServerUntrusted`, what
+ * `lxc remote add` reads before it adds itself. No config, environment or
+ * identity.
+ */
+export const ServerUntrustedSchema = z.strictObject({
+  api_extensions: z.array(z.string()),
+  api_status: z.literal("stable"),
+  api_version: z.literal("1.0"),
+  auth: z.literal("untrusted"),
+  public: z.boolean(),
+  /** How a client may authenticate: `tls` (a trusted client certificate), as LXD says. */
+  auth_methods: z.array(z.string()),
+});
+export type ServerUntrusted = z.infer<typeof ServerUntrustedSchema>;

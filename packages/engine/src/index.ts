@@ -7,7 +7,14 @@ export * from "./logger.js";
 export type { DecidedBy, Decision } from "./pipeline/decide.js";
 export { instanceConfig, instanceView, type MemberStatus, memberStatus } from "./pipeline/views.js";
 export * from "./providers/index.js";
+export { inProcessRunner } from "./scriptlet/in-process-runner.js";
 export { createScriptletHost } from "./scriptlet/index.js";
 export type * from "./scriptlet/port.js";
+export {
+  createScriptletWorkerPool,
+  heapLimitMb,
+  type ScriptletPoolOptions,
+  type ScriptletWorkerPool,
+} from "./scriptlet/workers/pool.js";
 export * from "./snapshot/index.js";
 export * from "./store/index.js";

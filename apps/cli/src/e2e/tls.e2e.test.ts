@@ -53,9 +53,11 @@ afterAll(async () => {
 
 describe.skipIf(!openssl)("https remotes", { timeout: 120_000 }, () => {
   it("needs the server's certificate, given by --ca or stored with the remote", async () => {
-    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    // berthd's port speaks HTTPS beside plain HTTP: the same address over https.
+    const httpsUrl = server.url.replace(/^http:/, "https:");
+    expect(httpsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const ca = join(server.dir, "cert.pem");
-    const refused = await berth(server, ["--remote", server.url, "--token", token, "cluster", "list"]);
+    const refused = await berth(server, ["--remote", httpsUrl, "--token", token, "cluster", "list"]);
     expect(refused.code).toBe(ExitCode.unreachable);
     expect(refused.stderr).toMatch(
       /^Error: Cannot reach berthd at https:\/\/127\.0\.0\.1:\d+: .*certificate/,
@@ -63,7 +65,7 @@ describe.skipIf(!openssl)("https remotes", { timeout: 120_000 }, () => {
 
     const accepted = await berth(server, [
       "--remote",
-      server.url,
+      httpsUrl,
       "--token",
       token,
       "--ca",
@@ -75,7 +77,7 @@ describe.skipIf(!openssl)("https remotes", { timeout: 120_000 }, () => {
     expect(accepted.code).toBe(0);
 
     expect(
-      (await berth(server, ["remote", "add", "secure", server.url, "--token", token, "--ca", ca])).code,
+      (await berth(server, ["remote", "add", "secure", httpsUrl, "--token", token, "--ca", ca])).code,
     ).toBe(0);
     const viaRemote = await berth(server, ["--remote", "secure", "list", "--format", "csv"]);
     expect(viaRemote.stderr).toBe("");

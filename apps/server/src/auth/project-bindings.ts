@@ -11,7 +11,33 @@
  * back (renamed) after: a crash in between leaves tokens with less access,
  * never with access to a project they were not given.
  */
+import type { TrustStore } from "../trust/trust-store.js";
 import type { TokenStore } from "./token-store.js";
+
+/** Whatever is restricted to named projects: API tokens and restricted client certificates. */
+export interface ProjectBound {
+  /** Those restricted to some projects: an id and their projects. */
+  restricted(): Promise<{ id: string; projects: readonly string[] }[]>;
+  setProjects(id: string, projects: string[]): Promise<boolean>;
+}
+
+export function tokenBindings(tokens: TokenStore): ProjectBound {
+  return {
+    restricted: async () => (await tokens.list()).filter((t) => !t.admin),
+    setProjects: (id, projects) => tokens.setProjects(id, projects),
+  };
+}
+
+/** Restricted certificates are bound as LXD binds them: to the project, not its name. */
+export function certificateBindings(trust: TrustStore): ProjectBound {
+  return {
+    restricted: async () =>
+      (await trust.listCertificates())
+        .filter((c) => c.restricted)
+        .map((c) => ({ id: c.fingerprint, projects: c.projects })),
+    setProjects: (fingerprint, projects) => trust.setCertificateProjects(fingerprint, projects),
+  };
+}
 
 /** The first of `projects` that does not exist, if any. */
 export async function missingProject(
@@ -24,37 +50,40 @@ export async function missingProject(
 
 /**
  * Runs `change` (a rename or delete of `project`) with `project` taken out
- * of every restricted token first. After it succeeds, those tokens name
- * `renamedTo(result)` instead (null: nothing, the project is gone); when it
- * fails, they get `project` back.
+ * of every restricted token and certificate (`holders`) first. After it
+ * succeeds, they name `renamedTo(result)` instead (null: nothing, the
+ * project is gone); when it fails, they get `project` back.
  */
 export async function changeProjectBindings<T>(
-  tokens: TokenStore,
+  holders: readonly ProjectBound[],
   project: string,
   change: () => Promise<T>,
   renamedTo: (result: T) => string | null,
 ): Promise<T> {
-  const bound = (await tokens.list()).filter((t) => !t.admin && t.projects.includes(project));
-  for (const token of bound) {
-    await tokens.setProjects(
-      token.id,
-      token.projects.filter((p) => p !== project),
+  const bound: { holder: ProjectBound; id: string; projects: readonly string[] }[] = [];
+  for (const holder of holders)
+    for (const one of await holder.restricted())
+      if (one.projects.includes(project)) bound.push({ holder, id: one.id, projects: one.projects });
+  for (const one of bound) {
+    await one.holder.setProjects(
+      one.id,
+      one.projects.filter((p) => p !== project),
     );
   }
   let result: T;
   try {
     result = await change();
   } catch (error) {
-    for (const token of bound) await tokens.setProjects(token.id, token.projects);
+    for (const one of bound) await one.holder.setProjects(one.id, [...one.projects]);
     throw error;
   }
   const next = renamedTo(result);
-  for (const token of bound) {
-    await tokens.setProjects(
-      token.id,
+  for (const one of bound) {
+    await one.holder.setProjects(
+      one.id,
       next === null
-        ? token.projects.filter((p) => p !== project)
-        : token.projects.map((p) => (p === project ? next : p)),
+        ? one.projects.filter((p) => p !== project)
+        : one.projects.map((p) => (p === project ? next : p)),
     );
   }
   return result;

@@ -1,7 +1,8 @@
-import { existsSync, renameSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { parseStoreUrl } from "@berth/adapter-sqlite";
 import { FileTokenStore } from "../auth/file-token-store.js";
 import type { TokenStore } from "../auth/token-store.js";
+import { importEach, markImported } from "./import-once.js";
 
 /**
  * Where berthd kept tokens before they moved into the database: beside a
@@ -26,21 +27,8 @@ export function legacyTokenFileFor(db: string, env: NodeJS.ProcessEnv = process.
 export async function importLegacyTokens(tokens: TokenStore, file: string | undefined): Promise<number> {
   if (file === undefined || !existsSync(file)) return 0;
   const known = new Set((await tokens.list()).map((t) => t.name));
-  let imported = 0;
-  for (const record of await new FileTokenStore(file).list()) {
-    if (known.has(record.name)) continue;
-    try {
-      await tokens.create(record);
-      imported += 1;
-    } catch (error) {
-      // Another server importing the same file took the name first.
-      if ((error as { kind?: unknown }).kind !== "conflict") throw error;
-    }
-  }
-  try {
-    renameSync(file, `${file}.imported`);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "ENOENT") throw error;
-  }
+  const records = (await new FileTokenStore(file).list()).filter((r) => !known.has(r.name));
+  const imported = await importEach(records, (record) => tokens.create(record));
+  markImported(file);
   return imported;
 }

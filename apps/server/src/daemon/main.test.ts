@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { get as httpsGet } from "node:https";
@@ -10,43 +10,15 @@ import { BerthApi } from "@berth/client/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileTokenStore } from "../auth/file-token-store.js";
 import { issueToken } from "../auth/issue-token.js";
+import { exitOf, MAIN, startDaemon } from "../testing/daemon.fixture.js";
 
 const run = promisify(execFile);
-/** The built entry point (turbo builds the package before its tests), exactly what `pnpm start` runs. */
-const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
 const NODE_ARGS = [MAIN];
 /** A group other than the test's own, so giving it to the socket is visible: root may give any group (CI runs as root). */
 const SOCKET_GROUP =
   process.getuid?.() === 0
     ? 1
     : (process.getgroups?.().find((g) => g !== process.getgid?.()) ?? process.getgid?.() ?? 0);
-
-/** Starts the real berthd entry point; resolves once its "listening" log line names the TCP URL. */
-function startDaemon(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`berthd did not start: ${out}\n${err}`)), 40_000);
-    child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const match = /"url":"(http[^"]+)".*"msg":"berthd listening"/.exec(out);
-      if (match?.[1] && out.includes("Web console:")) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], stdout: () => out });
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`berthd exited early (${code}): ${out}\n${err}`));
-    });
-  });
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-}
 
 describe("berthd entry point", () => {
   const dir = mkdtempSync(join(tmpdir(), "berthd-main-"));
@@ -241,30 +213,69 @@ describe("berthd's own certificate (--state-dir)", () => {
     });
   }
 
-  it("creates server.crt and server.key on first start, serves HTTPS with them, keeps them on restart", async () => {
+  it("creates server.crt and server.key on first start, speaks HTTPS and HTTP on one port, keeps them on restart", async () => {
     const fingerprintIn = (out: string) => /"certificate_fingerprint":"([0-9a-f]{64})"/.exec(out)?.[1];
     const first = await startDaemon(args);
     let fingerprint: string | undefined;
     try {
-      expect(first.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(first.httpsUrl).toBe(first.url.replace("http:", "https:"));
       expect(statSync(join(stateDir, "server.key")).mode & 0o777).toBe(0o600);
       const cert = readFileSync(join(stateDir, "server.crt"), "utf8");
       fingerprint = fingerprintIn(first.stdout());
       expect(fingerprint).toBe(new X509Certificate(cert).fingerprint256.replaceAll(":", "").toLowerCase());
       // Pinned by its own certificate; with no token and no trusted client certificate: untrusted, as LXD says.
-      expect(await getServerInfo(first.url, cert)).toEqual(expect.objectContaining({ auth: "untrusted" }));
+      expect(await getServerInfo(first.httpsUrl ?? "", cert)).toEqual(
+        expect.objectContaining({ auth: "untrusted" }),
+      );
+      // The web console and token clients keep plain HTTP on the same port.
+      const plain = await fetch(`${first.url}/1.0`);
+      expect(plain.status).toBe(401);
+      expect(((await plain.json()) as { error: string }).error).toContain("Missing bearer token");
+      expect((await fetch(`${first.url}/ui/`)).status).not.toBe(401);
     } finally {
-      const exited = exitOf(first.child);
-      first.child.kill("SIGTERM");
-      await exited;
+      await first.stop();
     }
     const second = await startDaemon(args);
     try {
       expect(fingerprintIn(second.stdout())).toBe(fingerprint);
     } finally {
-      const exited = exitOf(second.child);
-      second.child.kill("SIGTERM");
-      await exited;
+      await second.stop();
     }
   }, 90_000);
+
+  it("two servers starting at once on one state directory share one certificate", async () => {
+    const shared = join(dir, "shared-state");
+    const start = (name: string) =>
+      startDaemon(["--db", join(dir, `${name}.db`), "--listen", "127.0.0.1:0", "--socket", "none"], {
+        ...process.env,
+        BERTH_STATE_DIR: shared,
+      });
+    const [a, b] = await Promise.all([start("a"), start("b")]);
+    try {
+      const cert = readFileSync(join(shared, "server.crt"), "utf8");
+      expect(await getServerInfo(a.httpsUrl ?? "", cert)).toMatchObject({ auth: "untrusted" });
+      expect(await getServerInfo(b.httpsUrl ?? "", cert)).toMatchObject({ auth: "untrusted" });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 90_000);
+
+  it("--state-dir none: plain HTTP only, no certificate", async () => {
+    const daemon = await startDaemon(
+      ["--db", join(dir, "plain.db"), "--listen", "127.0.0.1:0"].concat([
+        "--socket",
+        "none",
+        "--state-dir",
+        "none",
+      ]),
+    );
+    try {
+      expect(daemon.httpsUrl).toBeUndefined();
+      expect(daemon.stdout()).not.toContain("certificate_fingerprint");
+      expect((await fetch(`${daemon.url}/1.0`)).status).toBe(401);
+    } finally {
+      await daemon.stop();
+    }
+  }, 60_000);
 });

@@ -1,16 +1,18 @@
-import { Engine } from "@berth/engine";
+import { createScriptletWorkerPool, Engine } from "@berth/engine";
 import type { Logger } from "pino";
 import type { TokenStore } from "../auth/token-store.js";
 import type { UsageSample } from "../metrics/server-metrics.js";
+import type { TrustStore } from "../trust/trust-store.js";
 import { engineLoggerFor } from "./engine-logger.js";
 import { importLegacyTokens } from "./legacy-tokens.js";
 import { openDatabase } from "./open-store.js";
-import type { DatabaseOptions } from "./options.js";
+import { type DatabaseOptions, DEFAULT_SCRIPTLET_WORKERS } from "./options.js";
 import { startStallClock } from "./stall-clock.js";
 
 export interface Backend {
   engine: Engine;
   tokens: TokenStore;
+  trust: TrustStore;
   usage(): Promise<UsageSample[]>;
   tick(): Promise<unknown>;
   close(): Promise<void>;
@@ -70,9 +72,16 @@ export function usageOf(engine: Engine): UsageSample[] {
 export async function openBackend(
   db: string,
   logger: Logger,
-  options: { database?: DatabaseOptions; tickPeriodMs?: number } = {},
+  options: {
+    database?: DatabaseOptions;
+    tickPeriodMs?: number;
+    /** Scriptlet worker threads (default 2); 0 runs scriptlets on the event loop. */
+    scriptletWorkers?: number;
+    /** Fixed heap limit per scriptlet worker, MiB (default: from max_memory). */
+    scriptletHeapMb?: number;
+  } = {},
 ): Promise<Backend> {
-  const { store, tokens, legacyTokenFile } = await openDatabase(db, options.database, (error) =>
+  const { store, tokens, trust, legacyTokenFile } = await openDatabase(db, options.database, (error) =>
     logger.warn({ err: error }, "database connection lost; reconnecting"),
   );
   const imported = await importLegacyTokens(tokens, legacyTokenFile);
@@ -80,15 +89,27 @@ export async function openBackend(
     logger.info({ imported, file: legacyTokenFile }, "imported API tokens from the old token file");
   // berthd's own stalls do not count against members' heartbeats (stall-clock.ts).
   const clock = startStallClock();
+  const workers = options.scriptletWorkers ?? DEFAULT_SCRIPTLET_WORKERS;
+  // Scriptlets run off the event loop: health, reads and heartbeats keep their latency while one runs.
+  const scriptletRunner =
+    workers === 0
+      ? undefined
+      : createScriptletWorkerPool({
+          size: workers,
+          ...(options.scriptletHeapMb === undefined ? {} : { heapMb: options.scriptletHeapMb }),
+          onReplaced: (reason) => logger.warn({ reason }, "scriptlet worker replaced"),
+        });
   const engine = await Engine.open({
     store,
     logger: engineLoggerFor(logger),
     clock,
+    ...(scriptletRunner === undefined ? {} : { scriptletRunner }),
     ...(options.tickPeriodMs === undefined ? {} : { tickPeriodMs: options.tickPeriodMs }),
   });
   return {
     engine,
     tokens,
+    trust,
     usage: async () => {
       // The gauges read the model: catch up with other processes first.
       await engine.sync();
@@ -99,6 +120,7 @@ export async function openBackend(
       clock.stop();
       // Another server takes over offline detection and healing at once.
       await engine.standDown().catch(() => undefined);
+      await engine.close();
       await store.close();
     },
   };

@@ -7,12 +7,15 @@ import { isPostgresUrl, openPostgresStore } from "@berth/adapter-postgres";
 import { openStore } from "@berth/adapter-sqlite";
 import type { Store } from "@berth/engine";
 import type { TokenStore } from "../auth/token-store.js";
+import type { TrustStore } from "../trust/trust-store.js";
 import { legacyTokenFileFor } from "./legacy-tokens.js";
 import type { DatabaseOptions } from "./options.js";
 
 export interface OpenedStore {
   store: Store;
   tokens: TokenStore;
+  /** Trusted client certificates and pending trust tokens, in the same database. */
+  trust: TrustStore;
   /** Where an older berthd kept tokens beside this database (SQLite files only). */
   legacyTokenFile: string | undefined;
   /** `check()` of the store's invariants. */
@@ -36,9 +39,21 @@ export async function openDatabase(
           }),
       ...(onConnectionError === undefined ? {} : { onConnectionError }),
     });
-    return { store, tokens: store.tokens, legacyTokenFile: undefined, check: () => store.check() };
+    return {
+      store,
+      tokens: store.tokens,
+      trust: store.trust,
+      legacyTokenFile: undefined,
+      check: () => store.check(),
+    };
   }
   // The same bound for SQLite: how long a write waits for another process's write lock.
   const store = await openStore(db, options === undefined ? {} : { busyTimeoutMs: options.lockTimeoutMs });
-  return { store, tokens: store.tokens, legacyTokenFile: legacyTokenFileFor(db), check: () => store.check() };
+  return {
+    store,
+    tokens: store.tokens,
+    trust: store.trust,
+    legacyTokenFile: legacyTokenFileFor(db),
+    check: () => store.check(),
+  };
 }

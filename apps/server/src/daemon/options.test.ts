@@ -45,7 +45,16 @@ describe("berthd options", () => {
     expect(flags).toMatchObject({ db: "a.db", listen: { host: "::1", port: 8443 }, demo: true });
     expect(parseDaemonOptions([], { BERTH_STATE_DIR: "/var/lib/berth" }).stateDir).toBe("/var/lib/berth");
     expect(parseDaemonOptions(["--state-dir", "s"], { BERTH_STATE_DIR: "/x" }).stateDir).toBe("s");
-    expect(parseDaemonOptions([], {}).stateDir).toBeUndefined();
+    // LXD's way: berthd always has a state directory (its own certificate) unless told "none".
+    const root = process.getuid?.() === 0;
+    expect(parseDaemonOptions([], { XDG_STATE_HOME: "/xdg" }).stateDir).toBe(
+      root ? "/var/lib/berth" : "/xdg/berth",
+    );
+    expect(parseDaemonOptions([], { HOME: "/home/u" }).stateDir).toBe(
+      root ? "/var/lib/berth" : "/home/u/.local/state/berth",
+    );
+    expect(parseDaemonOptions(["--state-dir", "none"], {}).stateDir).toBeUndefined();
+    expect(parseDaemonOptions([], { BERTH_STATE_DIR: "none" }).stateDir).toBeUndefined();
   });
 
   it("takes a PostgreSQL URL and its connection settings; the lock bound defaults per database", () => {
@@ -61,6 +70,18 @@ describe("berthd options", () => {
     expect(parseDaemonOptions(["--db", "a.db"], {}).database.lockTimeoutMs).toBe(10_000);
     expect(() => parseDaemonOptions(["--db-pool", "0"], {})).toThrow(/--db-pool/);
     expect(USAGE).toContain("Several servers on one PostgreSQL database");
+  });
+
+  it("takes the scriptlet worker count (0: on the event loop) and a fixed worker heap", () => {
+    expect(parseDaemonOptions([], {})).toMatchObject({ scriptletWorkers: 2, scriptletHeapMb: undefined });
+    expect(parseDaemonOptions(["--scriptlet-workers", "0"], {}).scriptletWorkers).toBe(0);
+    expect(
+      parseDaemonOptions([], { BERTH_SCRIPTLET_WORKERS: "4", BERTH_SCRIPTLET_HEAP_MB: "96" }),
+    ).toMatchObject({ scriptletWorkers: 4, scriptletHeapMb: 96 });
+    expect(() => parseDaemonOptions(["--scriptlet-workers", "1.5"], {})).toThrow(
+      'Invalid --scriptlet-workers "1.5": expected a whole number from 0 to 64',
+    );
+    expect(() => parseDaemonOptions(["--scriptlet-heap-mb", "0"], {})).toThrow(/--scriptlet-heap-mb/);
   });
 
   it("rejects bad values with a message naming the option", () => {

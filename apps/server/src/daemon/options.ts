@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   DEFAULT_LOCK_TIMEOUT_MS,
@@ -28,6 +30,9 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
 }
 
+/** Placements run one at a time; a second worker serves dry runs and checks beside them. */
+export const DEFAULT_SCRIPTLET_WORKERS = 2;
+
 export interface DaemonOptions {
   db: string;
   database: DatabaseOptions;
@@ -38,7 +43,7 @@ export interface DaemonOptions {
   /** Group id that owns the socket (mode 0660: its members are local admins); undefined: berthd's own group. */
   socketGroup: number | undefined;
   tls: { cert: Buffer; key: Buffer } | undefined;
-  /** berthd's own certificate and trusted client certificates (LXD's server.crt and trust store). */
+  /** Where berthd keeps its own certificate (LXD's server.crt); undefined: none ("--state-dir none"). */
   stateDir: string | undefined;
   bodyLimitBytes: number;
   /** Request-body bytes all requests together may hold while receiving. */
@@ -46,6 +51,10 @@ export interface DaemonOptions {
   logLevel: string;
   /** How often the offline/healing task runs. */
   tickSeconds: number;
+  /** Worker threads that run placement scriptlets; 0 runs them on the event loop. */
+  scriptletWorkers: number;
+  /** Fixed heap limit of each scriptlet worker (MiB); undefined: derived from instances.placement.scriptlet.max_memory. */
+  scriptletHeapMb: number | undefined;
   demo: boolean;
   /** Placement's noauth2 convention on /placement; only with loopback listeners. */
   placementNoauth: boolean;
@@ -73,14 +82,22 @@ Options (environment variable in brackets):
   --listen HOST:PORT   TCP listener, "none" to disable [BERTH_LISTEN] (default ${DEFAULT_LISTEN})
   --socket PATH        Unix socket, "none" to disable [BERTH_SOCKET] (default ${defaultSocketPath()})
   --socket-group GROUP group owning the socket (name or id); its members are local admins [BERTH_SOCKET_GROUP]
-  --tls-cert FILE      PEM certificate: serve HTTPS on the TCP listener [BERTH_TLS_CERT]
+  --tls-cert FILE      PEM certificate for HTTPS instead of berthd's own [BERTH_TLS_CERT]
   --tls-key FILE       PEM private key for --tls-cert [BERTH_TLS_KEY]
-  --state-dir DIR      keep berthd's own certificate (server.crt, made on first start; HTTPS
-                       on the TCP listener) and trusted client certificates here [BERTH_STATE_DIR]
+  --state-dir DIR      where berthd keeps its own certificate (server.crt, made on first start), with
+                       which the TCP listener also speaks HTTPS; "none": plain HTTP only [BERTH_STATE_DIR]
+                       (default /var/lib/berth as root, else $XDG_STATE_HOME/berth or ~/.local/state/berth)
   --body-limit BYTES   largest accepted request body [BERTH_BODY_LIMIT] (default ${DEFAULT_BODY_LIMIT_BYTES})
   --body-memory BYTES  request-body bytes all requests may hold at once [BERTH_BODY_MEMORY] (default ${DEFAULT_BODY_MEMORY_BYTES})
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
+  --scriptlet-workers N
+                       worker threads running placement scriptlets off the event loop; 0 runs them on
+                       it (blocking every request while one runs) [BERTH_SCRIPTLET_WORKERS] (default ${DEFAULT_SCRIPTLET_WORKERS})
+  --scriptlet-heap-mb MIB
+                       heap limit of each scriptlet worker; a worker past it is replaced and only its
+                       placement fails [BERTH_SCRIPTLET_HEAP_MB] (default: twice
+                       instances.placement.scriptlet.max_memory plus 128)
   --demo               load a small sample cluster if the database is empty
   --placement-noauth   /placement accepts Placement's noauth2 tokens ("admin" is an admin);
                        refused unless the TCP listener is loopback [BERTH_PLACEMENT_NOAUTH=1]
@@ -117,6 +134,13 @@ function positiveNumber(flag: string, value: string): number {
   return n;
 }
 
+function workerCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 64)
+    throw new UsageError(`Invalid --scriptlet-workers "${value}": expected a whole number from 0 to 64`);
+  return n;
+}
+
 const LOG_LEVELS = new Set(["trace", "debug", "info", "warn", "error", "fatal", "silent"]);
 
 export function parseDaemonOptions(argv: string[], env: Env = process.env): DaemonOptions {
@@ -136,6 +160,8 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "body-memory": { type: "string" },
       "log-level": { type: "string" },
       tick: { type: "string" },
+      "scriptlet-workers": { type: "string" },
+      "scriptlet-heap-mb": { type: "string" },
       "db-pool": { type: "string" },
       "db-read-pool": { type: "string" },
       "db-lock-timeout": { type: "string" },
@@ -189,7 +215,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       certPath !== undefined && keyPath !== undefined
         ? { cert: readFileSync(certPath), key: readFileSync(keyPath) }
         : undefined,
-    stateDir: values["state-dir"] ?? (env.BERTH_STATE_DIR || undefined),
+    stateDir: stateDirOf(values["state-dir"] ?? (env.BERTH_STATE_DIR || defaultStateDir(env))),
     bodyLimitBytes: Math.floor(
       positiveNumber(
         "--body-limit",
@@ -204,6 +230,15 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     ),
     logLevel,
     tickSeconds: positiveNumber("--tick", values.tick ?? env.BERTH_TICK ?? "5"),
+    scriptletWorkers: workerCount(
+      values["scriptlet-workers"] ?? env.BERTH_SCRIPTLET_WORKERS ?? String(DEFAULT_SCRIPTLET_WORKERS),
+    ),
+    scriptletHeapMb: ((value) =>
+      value === undefined || value === ""
+        ? undefined
+        : Math.floor(positiveNumber("--scriptlet-heap-mb", value)))(
+      values["scriptlet-heap-mb"] ?? env.BERTH_SCRIPTLET_HEAP_MB,
+    ),
     demo: values.demo === true,
     placementNoauth: values["placement-noauth"] === true || env.BERTH_PLACEMENT_NOAUTH === "1",
   };
@@ -216,6 +251,18 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     throw new UsageError("Nothing to listen on: --listen and --socket are both disabled");
   }
   return options;
+}
+
+/** `/var/lib/berth` as root (LXD keeps server.crt in /var/lib/lxd), else the user's XDG state directory. */
+export function defaultStateDir(env: Env = process.env): string {
+  if (process.getuid?.() === 0) return "/var/lib/berth";
+  const stateHome = env.XDG_STATE_HOME;
+  if (stateHome !== undefined && stateHome !== "") return join(stateHome, "berth");
+  return join(env.HOME ?? homedir(), ".local", "state", "berth");
+}
+
+function stateDirOf(value: string): string | undefined {
+  return value === "none" || value === "" ? undefined : value;
 }
 
 /** Hosts only this machine can reach: where a token-less admin convention is tolerable. */

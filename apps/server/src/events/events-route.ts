@@ -69,3 +69,47 @@ export function registerEventsRoute(
     }),
   );
 }
+
+/** The OpenAPI entry of `/1.0/events` (a websocket: no RouteSpec). */
+export const eventsOpenApiPaths: Record<string, Record<string, unknown>> = {
+  "/1.0/events": {
+    get: {
+      operationId: "getEvents",
+      summary:
+        "Websocket of LXD events, one JSON message each ({type, timestamp, metadata, location, project}): lifecycle (placements, moves, evacuations, reservations), logging (engine and scriptlet log lines), operation",
+      tags: ["events"],
+      "x-berth-access": "project",
+      parameters: [
+        {
+          name: "type",
+          in: "query",
+          description: `Comma-separated event types (default all): ${EVENT_TYPES.join(", ")}`,
+          schema: { type: "string" },
+        },
+        {
+          name: "project",
+          in: "query",
+          description: 'Project (default "default")',
+          schema: { type: "string" },
+        },
+        {
+          name: "all-projects",
+          in: "query",
+          description: "Every project the caller may see (admins: all)",
+          schema: { type: "boolean" },
+        },
+      ],
+      responses: {
+        "101": { description: "Switching to the websocket protocol" },
+        "400": {
+          description: "Unknown event type or bad query parameter",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } },
+        },
+        "403": {
+          description: "Not allowed in the project",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } },
+        },
+      },
+    },
+  },
+};

@@ -66,11 +66,11 @@ describeWithLxc("lxc remote tests")(
       const decoded = JSON.parse(Buffer.from(token, "base64").toString("utf8"));
       expect(decoded).toMatchObject({
         client_name: "alice",
-        fingerprint: server.trust?.serverFingerprint,
-        addresses: [new URL(server.url).host],
+        fingerprint: server.trust.serverFingerprint,
+        addresses: [new URL(server.httpsUrl ?? "").host],
       });
       await ok("alice-conf", ["remote", "add", "berth", token]);
-      expect(await ok("alice-conf", ["remote", "list", "-f", "csv"])).toContain(`berth,${server.url}`);
+      expect(await ok("alice-conf", ["remote", "list", "-f", "csv"])).toContain(`berth,${server.httpsUrl}`);
       const info = await ok("alice-conf", ["info", "berth:"]);
       expect(info).toContain("auth: trusted");
       expect(info).toContain("server_clustered: true");
@@ -109,13 +109,13 @@ describeWithLxc("lxc remote tests")(
         "remote",
         "add",
         "berth",
-        server.url,
+        server.httpsUrl ?? "",
         "--accept-certificate",
         "--password",
         token,
       ]);
       expect(await ok("bob-conf", ["info", "berth:"])).toContain("auth: trusted");
-      expect(server.trust?.certificates.list().map((c) => c.name)).toContain("bob");
+      expect((await server.trust.store.listCertificates()).map((c) => c.name)).toContain("bob");
     });
 
     it("a restricted certificate sees only its project and is refused elsewhere with LXD's text", async () => {
@@ -142,8 +142,37 @@ describeWithLxc("lxc remote tests")(
       expect(trustList.stderr).toContain("Error: not authorized");
     });
 
+    it("trust list-tokens shows pending tokens; revoke-token cancels one, which no client can then use", async () => {
+      const carol = await trustToken(["--name", "carol"]);
+      const dave = await trustToken(["--name", "dave", "--restricted", "--projects", "team"]);
+      const listed = await ok("admin-conf", ["config", "trust", "list-tokens", "-f", "csv"]);
+      expect(listed).toMatch(new RegExp(`^carol,${carol},`, "m"));
+      expect(listed).toMatch(new RegExp(`^dave,${dave},`, "m"));
+      // What lxc asked for: the token operations of the default project.
+      expect(server.logs.some((l) => l.path === "/1.0/operations" && l.principal === "unix-socket")).toBe(
+        true,
+      );
+      await ok("admin-conf", ["config", "trust", "revoke-token", "carol"]);
+      const after = await ok("admin-conf", ["config", "trust", "list-tokens", "-f", "csv"]);
+      expect(after).not.toContain("carol");
+      expect(after).toContain("dave");
+      expect(server.logs.some((l) => l.msg === "trust token revoked" && l.name === "carol")).toBe(true);
+      mkdirSync(join(server.dir, "carol-conf"), { recursive: true });
+      const refused = await lxc("carol-conf", ["remote", "add", "berth", carol]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("not authorized");
+      const unknown = await lxc("admin-conf", ["config", "trust", "revoke-token", "nobody"]);
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain("No certificate add token for member nobody");
+      // A redeemed token is no longer pending.
+      mkdirSync(join(server.dir, "dave-conf"), { recursive: true });
+      await ok("dave-conf", ["remote", "add", "berth", dave]);
+      expect(await ok("admin-conf", ["config", "trust", "list-tokens", "-f", "csv"])).not.toContain("dave");
+    });
+
     it("trust remove: the certificate is no longer trusted", async () => {
-      const fingerprint = server.trust?.certificates.list().find((c) => c.name === "once")?.fingerprint ?? "";
+      const fingerprint =
+        (await server.trust.store.listCertificates()).find((c) => c.name === "once")?.fingerprint ?? "";
       await ok("admin-conf", ["config", "trust", "remove", fingerprint.slice(0, 12)]);
       const info = await ok("stranger-conf", ["info", "berth:"]);
       expect(info).toContain("auth: untrusted");

@@ -7,9 +7,9 @@ import { headerOf } from "../http/header.js";
 import { unauthorized } from "../http/http-error.js";
 import { listenerOf } from "../http/listener.js";
 import type { ServerBindings, ServerEnv } from "../server-env.js";
-import type { CertificateStore } from "../trust/certificate-store.js";
 import { fingerprintOf } from "../trust/server-certificate.js";
 import { parseCertificate } from "../trust/trust.js";
+import type { TrustStore } from "../trust/trust-store.js";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -38,10 +38,7 @@ function untrustedMayAsk(method: string, path: string): boolean {
  * (LXD's clients); an HTTPS caller with neither is untrusted and may only
  * read `GET /1.0` and redeem a trust token.
  */
-export function authenticate(
-  tokens: TokenStore,
-  certificates: CertificateStore,
-): MiddlewareHandler<ServerEnv> {
+export function authenticate(tokens: TokenStore, trust: TrustStore): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     if (listenerOf(c.env) === "unix") {
       c.set("principal", { kind: "local" });
@@ -50,7 +47,7 @@ export function authenticate(
     const header = headerOf(c, "authorization");
     if (header === undefined || header.trim() === "") {
       const peer = peerCertificateOf(c.env);
-      const trusted = peer === undefined ? undefined : certificates.byFingerprint(peer.fingerprint);
+      const trusted = peer === undefined ? undefined : await trust.certificate(peer.fingerprint);
       if (trusted !== undefined) {
         const principal: Principal = trusted.restricted
           ? { kind: "certificate", name: trusted.name, admin: false, projects: trusted.projects }

@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 /** LXD's operation status codes (shared/api/status_code.go). */
 export const OPERATION_STATUS = {
   Running: 103,
+  Cancelled: 401,
   Success: 200,
   Failure: 400,
 } as const;
@@ -23,7 +24,8 @@ export type OperationStatus = keyof typeof OPERATION_STATUS;
 /** LXD `api.Operation`. */
 export interface OperationWire {
   id: string;
-  class: "task";
+  /** `task`; `token` for a pending certificate-add token (see trust/token-operations.ts). */
+  class: "task" | "token";
   description: string;
   created_at: string;
   updated_at: string;
@@ -52,7 +54,7 @@ export class Operations {
 
   constructor(
     /** The name operations report as their `location` (the server's name). */
-    private readonly location: string,
+    readonly location: string,
     private readonly retentionMs = DEFAULT_OPERATION_RETENTION_MS,
   ) {}
 

@@ -1,6 +1,14 @@
 import { type Engine, type ProjectRecord, recordEtag } from "@berth/engine";
 import { canUseProject } from "../auth/principal.js";
-import { changeProjectBindings } from "../auth/project-bindings.js";
+import { certificateBindings, changeProjectBindings, tokenBindings } from "../auth/project-bindings.js";
+import type { ServerServices } from "../services.js";
+
+/** Whoever is bound to projects: restricted API tokens and restricted client certificates. */
+const projectHolders = (services: ServerServices) => [
+  tokenBindings(services.tokens),
+  certificateBindings(services.trust.store),
+];
+
 import { instanceUrlOf, projectToWire } from "../wire/catalog.js";
 import { resourceUrl } from "../wire/urls.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
@@ -128,9 +136,9 @@ export const projectRoutes: RouteSpec[] = [
       resources: ({ params }) => ({ projects: [resourceUrl(BASE, params.name)] }),
     },
     handle: async ({ services, params, body }) => {
-      // Restricted tokens follow the project to its new name (project-bindings.ts).
+      // Restricted tokens and certificates follow the project to its new name (project-bindings.ts).
       const project = await changeProjectBindings(
-        services.tokens,
+        projectHolders(services),
         params.name,
         () => services.engine.catalog.renameProject(params.name, body.name),
         (renamed) => renamed.name,
@@ -148,9 +156,9 @@ export const projectRoutes: RouteSpec[] = [
     errors: [404, 409],
     handle: async ({ services, params }) => {
       const name = params.name;
-      // Restricted tokens lose the project, so one created later under the name is not theirs.
+      // Restricted tokens and certificates lose the project, so one created later under the name is not theirs.
       await changeProjectBindings(
-        services.tokens,
+        projectHolders(services),
         name,
         () => services.engine.catalog.deleteProject(name),
         () => null,

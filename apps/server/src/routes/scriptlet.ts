@@ -17,8 +17,8 @@ export const scriptletRoutes: RouteSpec[] = [
     access: "admin",
     body: "ScriptletCheckRequest",
     response: "ScriptletCheckResult",
-    handle: ({ services, body }) => {
-      const problem = services.engine.checkScriptlet(body.source);
+    handle: async ({ services, body }) => {
+      const problem = await services.engine.checkScriptlet(body.source);
       const metadata: ScriptletCheckResult =
         problem === undefined ? { valid: true, error: null } : { valid: false, error: problem };
       return { metadata };

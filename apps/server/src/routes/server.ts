@@ -1,6 +1,8 @@
 import { hostname } from "node:os";
-import type { Server } from "@berth/api-types";
+import { type Server, type ServerUntrusted, serverConfigErrorMessage } from "@berth/api-types";
 import { isAdmin, type Principal } from "../auth/principal.js";
+import { badRequest } from "../http/http-error.js";
+import type { ServerServices } from "../services.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 /** LXD extension names for the features Berth implements. */
@@ -61,14 +63,10 @@ function clusterArchitectures(services: {
  * the console shows only what the caller may use.
  */
 function authUser(
-  principal: Principal,
+  principal: Exclude<Principal, { kind: "untrusted" }>,
 ): Pick<Server, "auth_user_name" | "auth_user_method" | "auth_user_projects"> {
   if (principal.kind === "local") {
     return { auth_user_name: "", auth_user_method: "unix", auth_user_projects: null };
-  }
-  // Not trusted yet: nobody, with no project (it may only read GET /1.0 and add itself).
-  if (principal.kind === "untrusted") {
-    return { auth_user_name: "", auth_user_method: "tls", auth_user_projects: [] };
   }
   return {
     auth_user_name: principal.name,
@@ -77,26 +75,52 @@ function authUser(
   };
 }
 
+/**
+ * After a config change, the daemon applies what acts on itself (the TCP
+ * listener's `core.https_address`); when it cannot, the key goes back to
+ * what it was and the caller gets LXD's "Cannot set" error.
+ */
+async function applyToDaemon(services: ServerServices, before: Record<string, string>): Promise<void> {
+  if (services.applyServerConfig === undefined) return;
+  const after = (await services.engine.getConfig()).values;
+  const problem = await services.applyServerConfig(after);
+  if (problem === undefined) return;
+  await services.engine.setConfig({ [problem.key]: before[problem.key] ?? null });
+  throw badRequest(serverConfigErrorMessage(problem.key, after[problem.key] ?? "", problem.reason));
+}
+
 /** Server info and server config (`GET/PUT/PATCH /1.0`). */
 export const serverRoutes: RouteSpec[] = [
   defineRoute({
     method: "GET",
     path: "/1.0",
     operationId: "getServer",
-    summary: "Server info and config (config is shown to admins only)",
+    summary:
+      "Server info and config (config is shown to admins only); an untrusted HTTPS caller gets LXD's ServerUntrusted fields only",
     tag: "server",
     access: "any",
     readsModel: true,
     response: "Server",
     handle: async ({ services, principal }) => {
+      // An HTTPS client berthd does not trust yet (lxc remote add) sees what LXD shows it, nothing more.
+      if (principal.kind === "untrusted") {
+        const untrusted: ServerUntrusted = {
+          api_extensions: [...API_EXTENSIONS],
+          api_status: "stable",
+          api_version: "1.0",
+          auth: "untrusted",
+          public: false,
+          auth_methods: ["tls"],
+        };
+        return { metadata: untrusted };
+      }
       // A project-scoped token must not read server config (it holds the scriptlet, thresholds...).
       const config = isAdmin(principal) ? (await services.engine.getConfig()).values : {};
       const metadata: Server = {
         api_extensions: [...API_EXTENSIONS],
         api_status: "stable",
         api_version: "1.0",
-        // An HTTPS client berthd does not trust yet (lxc remote add) reads this before adding itself.
-        auth: principal.kind === "untrusted" ? "untrusted" : "trusted",
+        auth: "trusted",
         ...authUser(principal),
         public: false,
         config,
@@ -125,7 +149,9 @@ export const serverRoutes: RouteSpec[] = [
       const values: Record<string, string> = {};
       for (const [key, value] of Object.entries(body.config))
         if (value !== undefined && value !== "") values[key] = value;
+      const before = (await services.engine.getConfig()).values;
       await services.engine.replaceConfig(values);
+      await applyToDaemon(services, before);
       return { metadata: {} };
     },
   }),
@@ -142,7 +168,9 @@ export const serverRoutes: RouteSpec[] = [
       const patch: Record<string, string | null> = {};
       for (const [key, value] of Object.entries(body.config))
         if (value !== undefined) patch[key] = value === "" ? null : value;
+      const before = (await services.engine.getConfig()).values;
       await services.engine.setConfig(patch);
+      await applyToDaemon(services, before);
       return { metadata: {} };
     },
   }),

@@ -21,15 +21,18 @@ import { Trust } from "../trust/trust.js";
 export type Envelope = Record<string, any>;
 
 export interface TestServer {
+  /** Plain HTTP. */
   url: string;
+  /** The same port over HTTPS (with `tls` or `lxdTrust`). */
+  httpsUrl: string | undefined;
   socketPath: string;
   dir: string;
   engine: Engine;
   adminToken: string;
   /** Restricted to project "team". */
   teamToken: string;
-  /** With `lxdTrust`: the trust store and berthd's certificate fingerprint. */
-  trust: Trust | undefined;
+  /** The trust store (the database's) and berthd's certificate fingerprint (with `lxdTrust`). */
+  trust: Trust;
   /** Parsed JSON log lines written so far. */
   logs: Record<string, unknown>[];
   /** Client over TCP with the given token (none: no Authorization header). */
@@ -86,18 +89,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     usage: async () => usageOf(engine),
   });
   const serverCertificate = options.lxdTrust === true ? await ensureServerCertificate(dir) : undefined;
-  const trust =
-    serverCertificate !== undefined
-      ? new Trust({
-          serverFingerprint: serverCertificate.fingerprint,
-          storePath: join(dir, "trusted-certificates.json"),
-        })
-      : undefined;
+  const trust = new Trust({ serverFingerprint: serverCertificate?.fingerprint ?? "", store: store.trust });
   const tls = serverCertificate ?? options.tls;
   const app = createApp({
     engine,
     tokens,
-    ...(trust !== undefined ? { trust } : {}),
+    trust,
     logger,
     metrics,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
@@ -115,11 +112,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     shutdownGraceMs: 2_000,
   });
   const url = running.url as string;
-  if (trust !== undefined) trust.addresses = [new URL(url).host];
+  if (running.httpsUrl !== undefined) trust.addresses = [new URL(running.httpsUrl).host];
   const admin = await issueToken(tokens, "admin", { admin: true });
   const team = await issueToken(tokens, "team", { admin: false, projects: ["team"] });
   return {
     url,
+    httpsUrl: running.httpsUrl,
     socketPath,
     dir,
     engine,

@@ -11,14 +11,16 @@
 import { syncResponse } from "@berth/api-types";
 import type { Context, Hono } from "hono";
 import { isAdmin } from "../auth/principal.js";
+import { missingProject } from "../auth/project-bindings.js";
 import { badRequest, forbiddenHttp, HttpError, notFoundHttp } from "../http/http-error.js";
 import { parseRecursion } from "../http/query.js";
 import { operationUrl } from "../operations/operations.js";
 import { asyncResponse } from "../routes/register.js";
 import type { ServerEnv } from "../server-env.js";
 import type { ServerServices } from "../services.js";
-import type { TrustedCertificate } from "./certificate-store.js";
+import { tokenOperation } from "./token-operations.js";
 import { type Trust, trustedCertificateOf } from "./trust.js";
+import type { TrustedCertificate } from "./trust-store.js";
 
 /** LXD `api.CertificatesPost`. */
 interface CertificatesPost {
@@ -83,16 +85,28 @@ async function readPost(c: Context<ServerEnv>): Promise<CertificatesPost> {
   return parseCertificatesPost(raw);
 }
 
+/**
+ * A restricted certificate (or token for one) may only name projects that
+ * exist: it is bound to them, not to their names (auth/project-bindings.ts).
+ */
+async function requireProjects(services: ServerServices, post: CertificatesPost): Promise<void> {
+  if (!post.restricted) return;
+  const names = new Set((await services.engine.catalog.listProjects()).map((p) => p.name));
+  const missing = await missingProject(post.projects, async (name) => names.has(name));
+  if (missing !== undefined) throw notFoundHttp(`Project "${missing}" not found`);
+}
+
 function requireAdmin(c: Context<ServerEnv>): void {
   if (!isAdmin(c.get("principal"))) throw forbiddenHttp("not authorized");
 }
 
-function wire(certificate: TrustedCertificate) {
+/** LXD's `api.Certificate`. */
+function wire({ created_at: _, ...certificate }: TrustedCertificate) {
   return { ...certificate, description: "" };
 }
 
-function findOne(trust: Trust, prefix: string): TrustedCertificate {
-  const matches = trust.certificates.byPrefix(prefix);
+async function findOne(trust: Trust, prefix: string): Promise<TrustedCertificate> {
+  const matches = await trust.certificatesByPrefix(prefix);
   if (matches.length > 1) throw badRequest("More than one certificate matches");
   const found = matches[0];
   if (found === undefined) throw notFoundHttp("Certificate not found");
@@ -104,9 +118,9 @@ export function registerCertificatesRoutes(
   services: ServerServices,
   trust: Trust,
 ): void {
-  app.get("/1.0/certificates", (c) => {
+  app.get("/1.0/certificates", async (c) => {
     requireAdmin(c);
-    const all = trust.certificates.list();
+    const all = await trust.store.listCertificates();
     const metadata =
       parseRecursion(c.req.query("recursion")) > 0
         ? all.map(wire)
@@ -121,7 +135,7 @@ export function registerCertificatesRoutes(
     if (principal.kind === "untrusted") {
       const peer = principal.peerCertificate;
       const trusted =
-        peer !== undefined && post.password !== "" ? trust.redeem(post.password, peer.der) : undefined;
+        peer !== undefined && post.password !== "" ? await trust.redeem(post.password, peer.der) : undefined;
       if (trusted === undefined) {
         log.warn(
           { fingerprint: peer?.fingerprint },
@@ -136,23 +150,18 @@ export function registerCertificatesRoutes(
       return c.json(syncResponse({}));
     }
     requireAdmin(c);
+    await requireProjects(services, post);
     if (post.token) {
       if (post.name === "") throw badRequest("A certificate add token needs a client name");
-      const token = trust.createToken({
+      // A running operation of class "token" until a client redeems it (or it expires, or is revoked).
+      const token = await trust.createToken({
         name: post.name,
         restricted: post.restricted,
         projects: post.projects,
       });
-      const operation = services.operations.start("default", "Executing operation", null, {
-        request: { ...post, password: "" },
-        secret: token.secret,
-        fingerprint: trust.serverFingerprint,
-        addresses: trust.addresses,
-        expiresAt: new Date(token.expiresAt).toISOString(),
-      });
-      const finished = services.operations.finish(operation.id, {});
+      const operation = tokenOperation(token, trust, services.operations.location);
       log.info({ name: post.name, restricted: post.restricted }, "trust token created");
-      return c.json(asyncResponse(operationUrl(finished.id), finished), 202);
+      return c.json(asyncResponse(operationUrl(operation.id), operation), 202);
     }
     if (post.certificate === "")
       throw badRequest('No certificate given: send one in "certificate", or "token": true for an add token');
@@ -164,26 +173,123 @@ export function registerCertificatesRoutes(
       if (error instanceof HttpError) throw error;
       throw badRequest(`Invalid certificate: ${(error as Error).message}`);
     }
-    if (trust.certificates.byFingerprint(certificate.fingerprint) !== undefined)
-      throw new HttpError(409, "Certificate already in trust store");
-    trust.certificates.add(certificate);
+    await trust.store.addCertificate(certificate);
     log.info({ name: certificate.name, fingerprint: certificate.fingerprint }, "client certificate trusted");
     return c.json(syncResponse({}));
   });
 
-  app.get("/1.0/certificates/:fingerprint", (c) => {
+  app.get("/1.0/certificates/:fingerprint", async (c) => {
     requireAdmin(c);
-    return c.json(syncResponse(wire(findOne(trust, c.req.param("fingerprint")))));
+    return c.json(syncResponse(wire(await findOne(trust, c.req.param("fingerprint")))));
   });
 
-  app.delete("/1.0/certificates/:fingerprint", (c) => {
+  app.delete("/1.0/certificates/:fingerprint", async (c) => {
     requireAdmin(c);
-    const found = findOne(trust, c.req.param("fingerprint"));
-    trust.certificates.remove(found.fingerprint);
+    const found = await findOne(trust, c.req.param("fingerprint"));
+    await trust.store.removeCertificate(found.fingerprint);
     c.get("log").info(
       { name: found.name, fingerprint: found.fingerprint },
       "client certificate no longer trusted",
     );
     return c.json(syncResponse({}));
   });
+}
+
+const ERROR = { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } } };
+
+/** LXD's `api.Certificate`, as `wire()` answers it. */
+const CERTIFICATE_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    type: { type: "string", enum: ["client"] },
+    restricted: { type: "boolean" },
+    projects: { type: "array", items: { type: "string" } },
+    certificate: { type: "string", description: "PEM" },
+    fingerprint: { type: "string", description: "hex SHA-256 of the DER" },
+    description: { type: "string" },
+  },
+};
+
+/** `CertificatesPost` as `parseCertificatesPost` reads it (from its own field table). */
+function certificatesPostJsonSchema(): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const [field, type] of Object.entries(FIELD_TYPES))
+    properties[field] =
+      type === "string[]" ? { type: ["array", "null"], items: { type: "string" } } : { type: [type, "null"] };
+  return { type: "object", properties, additionalProperties: false };
+}
+
+/** The OpenAPI entries of `/1.0/certificates` (registered by hand: an untrusted caller may POST). */
+export function certificatesOpenApiPaths(): Record<string, Record<string, unknown>> {
+  const fingerprint = { name: "fingerprint", in: "path", required: true, schema: { type: "string" } };
+  return {
+    "/1.0/certificates": {
+      get: {
+        operationId: "listCertificates",
+        summary: "Trusted client certificates (URLs; ?recursion=1 for objects)",
+        tags: ["certificates"],
+        "x-berth-access": "admin",
+        parameters: [{ name: "recursion", in: "query", schema: { type: "integer", enum: [0, 1] } }],
+        responses: {
+          "200": { description: "URLs or LXD Certificate objects" },
+          "403": { description: "Not an admin", ...ERROR },
+        },
+      },
+      post: {
+        operationId: "addCertificate",
+        summary:
+          'Trust a client certificate ("certificate"), make a certificate add token ("token": true: a running operation of class token), or, as an untrusted HTTPS client, redeem a token ("password") with the TLS client certificate',
+        tags: ["certificates"],
+        "x-berth-access": "admin (an untrusted HTTPS client may redeem a token)",
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: certificatesPostJsonSchema() } },
+        },
+        responses: {
+          "200": { description: "Trusted" },
+          "202": {
+            description:
+              "The token's operation: metadata holds request, secret, fingerprint, addresses, expiresAt",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/AsyncResponse" } } },
+          },
+          "400": { description: "Bad field, certificate or type", ...ERROR },
+          "403": { description: "not authorized (no valid token, or not an admin)", ...ERROR },
+          "409": { description: "Certificate already in trust store", ...ERROR },
+        },
+      },
+    },
+    "/1.0/certificates/{fingerprint}": {
+      get: {
+        operationId: "getCertificate",
+        summary: "One trusted certificate, by fingerprint or a unique prefix of it",
+        tags: ["certificates"],
+        "x-berth-access": "admin",
+        parameters: [fingerprint],
+        responses: {
+          "200": {
+            description: "LXD Certificate",
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { metadata: CERTIFICATE_JSON_SCHEMA } },
+              },
+            },
+          },
+          "400": { description: "More than one certificate matches", ...ERROR },
+          "404": { description: "Certificate not found", ...ERROR },
+        },
+      },
+      delete: {
+        operationId: "deleteCertificate",
+        summary: "Stop trusting a certificate (by fingerprint or a unique prefix)",
+        tags: ["certificates"],
+        "x-berth-access": "admin",
+        parameters: [fingerprint],
+        responses: {
+          "200": { description: "No longer trusted" },
+          "404": { description: "Certificate not found", ...ERROR },
+        },
+      },
+    },
+  };
 }

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { generate } from "selfsigned";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { CertificateStore } from "./certificate-store.js";
 
 interface Answer {
   status: number;
@@ -47,7 +46,7 @@ describe("/1.0/certificates and client-certificate authentication", () => {
         local === true
           ? httpRequest({ socketPath: server.socketPath, path, method, headers }, onResponse)
           : httpsRequest(
-              `${server.url}${path}`,
+              `${server.httpsUrl}${path}`,
               { method, headers, ca: serverCert, ...identity },
               onResponse,
             );
@@ -82,10 +81,27 @@ describe("/1.0/certificates and client-certificate authentication", () => {
   });
 
   it("lets an untrusted client read GET /1.0 only", async () => {
-    expect((await call({ method: "GET", path: "/1.0", client: stranger })).body.metadata).toMatchObject({
+    // Exactly LXD's ServerUntrusted: no config, environment or identity.
+    const info = (await call({ method: "GET", path: "/1.0", client: stranger })).body.metadata as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(info).sort()).toEqual([
+      "api_extensions",
+      "api_status",
+      "api_version",
+      "auth",
+      "auth_methods",
+      "public",
+    ]);
+    expect(info).toMatchObject({
       auth: "untrusted",
-      config: {},
+      public: false,
+      auth_methods: ["tls"],
+      api_version: "1.0",
     });
+    // Without any client certificate, the same.
+    expect((await call({ method: "GET", path: "/1.0" })).body.metadata).toEqual(info);
     const instances = await call({ method: "GET", path: "/1.0/instances", client: stranger });
     expect(instances.status).toBe(401);
     expect(instances.body.error).toContain("not trusted");
@@ -130,9 +146,8 @@ describe("/1.0/certificates and client-certificate authentication", () => {
       auth: "trusted",
     });
     expect((await call({ method: "GET", path: "/1.0/instances", client })).status).toBe(200);
-    // Kept in the state directory's file.
-    const stored = new CertificateStore(join(server.dir, "trusted-certificates.json")).list();
-    expect(stored.map((c) => c.name)).toEqual(["alice"]);
+    // Kept in the database's trust store.
+    expect((await server.trust.store.listCertificates()).map((c) => c.name)).toEqual(["alice"]);
   });
 
   it("refuses bad requests with a 400 naming the problem", async () => {
@@ -154,6 +169,40 @@ describe("/1.0/certificates and client-certificate authentication", () => {
       'Invalid certificate type "metrics": Berth trusts client certificates only',
     );
     expect((await post({ token: true })).body.error).toBe("A certificate add token needs a client name");
+  });
+
+  it("binds a restricted certificate to its projects, not their names: it follows a rename and loses a deleted project", async () => {
+    const post = (body: unknown) => call({ method: "POST", path: "/1.0/certificates", local: true, body });
+    const carol = await clientCertificate("carol");
+    expect(
+      await post({ name: "carol", certificate: carol.cert, restricted: true, projects: ["nowhere"] }),
+    ).toMatchObject({ status: 404, body: { error: 'Project "nowhere" not found' } });
+    expect((await post({ name: "x", token: true, restricted: true, projects: ["nowhere"] })).body.error).toBe(
+      'Project "nowhere" not found',
+    );
+    await call({ method: "POST", path: "/1.0/projects", local: true, body: { name: "alpha" } });
+    expect(
+      (await post({ name: "carol", certificate: carol.cert, restricted: true, projects: ["alpha"] })).status,
+    ).toBe(200);
+    const projectsOfCarol = async () =>
+      ((await server.trust.store.listCertificates()).find((c) => c.name === "carol")?.projects ?? []).join(
+        ",",
+      );
+    expect(await projectsOfCarol()).toBe("alpha");
+    expect(
+      (await call({ method: "POST", path: "/1.0/projects/alpha", local: true, body: { name: "beta" } }))
+        .status,
+    ).toBe(201);
+    expect(await projectsOfCarol()).toBe("beta");
+    expect((await call({ method: "GET", path: "/1.0/instances?project=beta", client: carol })).status).toBe(
+      200,
+    );
+    expect((await call({ method: "DELETE", path: "/1.0/projects/beta", local: true })).status).toBe(200);
+    expect(await projectsOfCarol()).toBe("");
+    await call({ method: "POST", path: "/1.0/projects", local: true, body: { name: "beta" } });
+    expect((await call({ method: "GET", path: "/1.0/instances?project=beta", client: carol })).status).toBe(
+      403,
+    );
   });
 
   it("keeps the trust store to admins", async () => {

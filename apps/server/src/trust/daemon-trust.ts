@@ -1,34 +1,30 @@
 import { X509Certificate } from "node:crypto";
 import { networkInterfaces } from "node:os";
-import { join } from "node:path";
 import { ensureServerCertificate, fingerprintOf } from "./server-certificate.js";
 import { Trust } from "./trust.js";
+import type { TrustStore } from "./trust-store.js";
 
 export interface DaemonTrust {
   tls: { cert: string | Buffer; key: string | Buffer } | undefined;
-  trust: Trust | undefined;
+  trust: Trust;
 }
 
 /**
  * berthd's HTTPS setup: a given certificate (`--tls-cert`) wins; otherwise
- * with a state directory berthd uses its own, created there on first start.
- * Client certificates can be trusted whenever berthd speaks HTTPS; the trust
- * store is a file in the state directory (memory only without one).
+ * berthd uses its own, made in the state directory on first start (as LXD
+ * makes server.crt); `--state-dir none` leaves plain HTTP only. Whom it
+ * trusts is in the database (`store`), shared by every server on it.
  */
 export async function daemonTrust(options: {
   tls: { cert: Buffer; key: Buffer } | undefined;
   stateDir: string | undefined;
+  store: TrustStore;
 }): Promise<DaemonTrust> {
   const tls =
     options.tls ??
     (options.stateDir !== undefined ? await ensureServerCertificate(options.stateDir) : undefined);
-  if (tls === undefined) return { tls: undefined, trust: undefined };
-  const trust = new Trust({
-    serverFingerprint: fingerprintOf(new X509Certificate(tls.cert)),
-    storePath:
-      options.stateDir !== undefined ? join(options.stateDir, "trusted-certificates.json") : undefined,
-  });
-  return { tls, trust };
+  const serverFingerprint = tls === undefined ? "" : fingerprintOf(new X509Certificate(tls.cert));
+  return { tls, trust: new Trust({ serverFingerprint, store: options.store }) };
 }
 
 /**

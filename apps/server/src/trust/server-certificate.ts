@@ -1,7 +1,8 @@
 import { X509Certificate } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { generate } from "selfsigned";
 
 export interface ServerCertificate {
@@ -22,6 +23,9 @@ export function fingerprintOf(certificate: X509Certificate): string {
  * start (self-signed ECDSA P-384, valid ten years, for the host's name,
  * `localhost` and the loopback addresses; key mode 0600). A client pins
  * it by fingerprint (`lxc remote add` checks the token's fingerprint).
+ * Several berthd may start at once on one state directory: the first to
+ * create `server.key` (a hard link, which fails when the name exists)
+ * writes its certificate beside it; the others wait for that pair.
  */
 export async function ensureServerCertificate(dir: string): Promise<ServerCertificate> {
   const certPath = join(dir, "server.crt");
@@ -51,9 +55,30 @@ export async function ensureServerCertificate(dir: string): Promise<ServerCertif
         },
       ],
     });
-    writeFileSync(keyPath, generated.private, { mode: 0o600 });
-    writeFileSync(certPath, generated.cert, { mode: 0o644 });
+    const tmpKey = `${keyPath}.${process.pid}.tmp`;
+    const tmpCert = `${certPath}.${process.pid}.tmp`;
+    writeFileSync(tmpKey, generated.private, { mode: 0o600 });
+    writeFileSync(tmpCert, generated.cert, { mode: 0o644 });
+    let won = true;
+    try {
+      linkSync(tmpKey, keyPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      won = false;
+    }
+    if (won) renameSync(tmpCert, certPath);
+    rmSync(tmpKey, { force: true });
+    rmSync(tmpCert, { force: true });
+    if (!won) await waitFor(certPath);
   }
   const cert = readFileSync(certPath, "utf8");
   return { cert, key: readFileSync(keyPath, "utf8"), fingerprint: fingerprintOf(new X509Certificate(cert)) };
+}
+
+/** Another berthd made the key: its certificate follows within moments. */
+async function waitFor(path: string): Promise<void> {
+  for (let waited = 0; !existsSync(path); waited += 50) {
+    if (waited >= 10_000) throw new Error(`${path} did not appear: another berthd left its key without it`);
+    await sleep(50);
+  }
 }

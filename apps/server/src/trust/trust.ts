@@ -1,59 +1,66 @@
-import { randomBytes, X509Certificate } from "node:crypto";
-import { CertificateStore, type TrustedCertificate } from "./certificate-store.js";
+import { randomBytes, randomUUID, X509Certificate } from "node:crypto";
 import { fingerprintOf } from "./server-certificate.js";
-
-/** What `lxc config trust add` asked for; kept until a client redeems the token. */
-export interface PendingToken {
-  name: string;
-  restricted: boolean;
-  projects: string[];
-  secret: string;
-  expiresAt: number;
-}
+import type { PendingToken, TrustedCertificate, TrustStore } from "./trust-store.js";
 
 export const TRUST_TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
 
+/** What a certificate is trusted for: LXD's `CertificatesPost` name, restriction and projects. */
+export interface TrustRequest {
+  name: string;
+  restricted: boolean;
+  projects: string[];
+}
+
 /**
- * berthd's trust, the LXD way: the trusted client certificates, and the
- * pending certificate-add tokens (in this process's memory, like LXD's
- * token operations, and forgotten after a day). `addresses` are the HTTPS
- * addresses a token tells the client to try; `listen()` fills them in.
+ * berthd's trust, the LXD way: the trusted client certificates and the
+ * pending certificate-add tokens, both in the trust store (the database:
+ * every server sharing it trusts the same clients). `serverFingerprint`
+ * is berthd's own certificate's (empty without HTTPS); `addresses` are
+ * the HTTPS addresses a token tells the client to try (`listen()` fills
+ * them in).
  */
 export class Trust {
-  readonly certificates: CertificateStore;
+  readonly store: TrustStore;
   readonly serverFingerprint: string;
   addresses: string[] = [];
-  readonly #pending = new Map<string, PendingToken>();
 
-  constructor(options: { serverFingerprint: string; storePath?: string | undefined }) {
+  constructor(options: { serverFingerprint: string; store: TrustStore }) {
     this.serverFingerprint = options.serverFingerprint;
-    this.certificates = new CertificateStore(options.storePath);
+    this.store = options.store;
   }
 
-  createToken(request: { name: string; restricted: boolean; projects: string[] }): PendingToken {
+  async createToken(request: TrustRequest, now = Date.now()): Promise<PendingToken> {
     const token: PendingToken = {
-      ...request,
+      id: randomUUID(),
+      name: request.name,
+      restricted: request.restricted,
+      projects: [...request.projects],
       secret: randomBytes(32).toString("hex"),
-      expiresAt: Date.now() + TRUST_TOKEN_LIFETIME_MS,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + TRUST_TOKEN_LIFETIME_MS).toISOString(),
     };
-    this.#pending.set(token.secret, token);
+    await this.store.createToken(token);
     return token;
   }
 
   /**
    * Trusts `peerDer` under the token whose secret is `password` (LXD's
    * client sends the secret; the whole base64 token is accepted too). The
-   * token is used up. Undefined when no live token matches.
+   * token is used up, whichever server made it. Undefined when no live
+   * token matches.
    */
-  redeem(password: string, peerDer: Buffer): TrustedCertificate | undefined {
-    const secret = secretOf(password);
-    const token = this.#pending.get(secret);
-    if (token === undefined) return undefined;
-    this.#pending.delete(secret);
-    if (token.expiresAt < Date.now()) return undefined;
-    const certificate = trustedCertificateOf(peerDer, token);
-    this.certificates.add(certificate);
-    return certificate;
+  async redeem(password: string, peerDer: Buffer): Promise<TrustedCertificate | undefined> {
+    const now = new Date().toISOString();
+    const redeemed = await this.store.redeemToken(secretOf(password), now, (token) =>
+      trustedCertificateOf(peerDer, token, now),
+    );
+    return redeemed?.certificate;
+  }
+
+  /** The certificates whose fingerprint starts with `prefix` (LXD accepts a unique prefix). */
+  async certificatesByPrefix(prefix: string): Promise<TrustedCertificate[]> {
+    const lower = prefix.toLowerCase();
+    return (await this.store.listCertificates()).filter((c) => c.fingerprint.startsWith(lower));
   }
 }
 
@@ -77,15 +84,17 @@ export function parseCertificate(input: Buffer | string): X509Certificate {
 
 export function trustedCertificateOf(
   input: Buffer | string,
-  request: { name: string; restricted: boolean; projects: string[] },
+  request: TrustRequest,
+  now = new Date().toISOString(),
 ): TrustedCertificate {
   const x509 = parseCertificate(input);
   return {
+    fingerprint: fingerprintOf(x509),
     name: request.name,
     type: "client",
     restricted: request.restricted,
     projects: request.restricted ? [...request.projects] : [],
     certificate: x509.toString(),
-    fingerprint: fingerprintOf(x509),
+    created_at: now,
   };
 }

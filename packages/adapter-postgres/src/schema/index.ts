@@ -4,3 +4,4 @@ export * from "./instances.js";
 export * from "./members.js";
 export * from "./providers.js";
 export * from "./tokens.js";
+export * from "./trust.js";

@@ -32,6 +32,7 @@ import { PostgresConsumers } from "./postgres-consumers.js";
 import { readConfig, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
 import { PostgresTokenStore } from "./token-store.js";
+import { PostgresTrustStore } from "./trust-store.js";
 
 export interface PostgresStoreOptions {
   /** Clock for `createdAt` of new members (tests). */
@@ -63,6 +64,8 @@ export class PostgresStore implements Store {
   readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: PostgresTokenStore;
+  /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
+  readonly trust: PostgresTrustStore;
   readonly #listener: FeedListener;
   readonly #now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
@@ -81,6 +84,7 @@ export class PostgresStore implements Store {
     this.feed = postgresFeed(pools, this.#listener);
     this.#claims = new ClaimBatcher(pools, () => this.#listener.notify());
     this.tokens = new PostgresTokenStore(pools, this.#listener);
+    this.trust = new PostgresTrustStore(pools);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
     this.groups = catalogs.groups;
     this.projects = catalogs.projects;

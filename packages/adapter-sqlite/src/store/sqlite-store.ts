@@ -32,6 +32,7 @@ import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
+import { SqliteTrustStore } from "./trust-store.js";
 
 /** The partial unique index's own condition, repeated so SQLite uses that index. */
 const NAMED = sql`${instances.name} <> ''`;
@@ -55,6 +56,8 @@ export class SqliteStore implements Store {
   readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: SqliteTokenStore;
+  /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
+  readonly trust: SqliteTrustStore;
 
   constructor(
     private readonly connection: Connection,
@@ -73,6 +76,7 @@ export class SqliteStore implements Store {
       this.#pruneTimer.unref();
     }
     this.tokens = new SqliteTokenStore(connection);
+    this.trust = new SqliteTrustStore(connection);
     const catalogs = createCatalogs(connection);
     this.groups = catalogs.groups;
     this.projects = catalogs.projects;

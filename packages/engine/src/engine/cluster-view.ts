@@ -36,22 +36,15 @@ import type {
   ScriptletClusterView,
 } from "../scriptlet/port.js";
 import type { InstanceRecord } from "../store/records.js";
+
+export { needsInstanceList } from "../scriptlet/needs.js";
+
 import type { InstanceExpansion } from "./instance-expansion.js";
 
 /** A stored instance and its expansion, as prefetched for `get_instances()`. */
 export interface ListedInstance {
   record: InstanceRecord;
   expansion: InstanceExpansion;
-}
-
-/**
- * Can the scriptlet read instance lists (so the engine must prefetch them)?
- * True whenever `get_instances` or `get_project` appears as a whole
- * identifier (Starlark identifiers are ASCII letters, digits and `_` here;
- * `\b` treats `_` as part of a word, so `my_get_instances` does not match).
- */
-export function needsInstanceList(source: string): boolean {
-  return /\b(?:get_instances|get_project)\b/.test(source);
 }
 
 export function instanceUrl(record: Pick<InstanceRecord, "name" | "project">): string {

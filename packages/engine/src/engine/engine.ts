@@ -20,8 +20,9 @@ import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
 import { defaultStack } from "../pipeline/stack/default-stack.js";
 import { Consumers } from "../providers/consumers.js";
 import { Providers } from "../providers/providers.js";
+import { inProcessRunner } from "../scriptlet/in-process-runner.js";
 import { createScriptletHost } from "../scriptlet/index.js";
-import type { ScriptletHost } from "../scriptlet/port.js";
+import type { ScriptletHost, ScriptletRunner } from "../scriptlet/port.js";
 import { cloneJson } from "../store/clone.js";
 import type { InstanceFilter, Store } from "../store/port.js";
 import type { ConfigRecord, InstanceRecord } from "../store/records.js";
@@ -35,6 +36,7 @@ import { expandInstances, type InstanceExpansion } from "./instance-expansion.js
 import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
 import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
 import type { EngineMetricsSnapshot, PlacementOperation } from "./metrics.js";
+import { awakeSilenceMs } from "./own-stall.js";
 import {
   type BulkOrder,
   type BulkOutcome,
@@ -55,8 +57,15 @@ import {
 
 export interface EngineOptions {
   store: Store;
-  /** Defaults to the built-in Starlark host. */
+  /** Defaults to the built-in Starlark host; run on the event loop unless `scriptletRunner` is given. */
   scriptletHost?: ScriptletHost;
+  /**
+   * How scriptlets run. Default: `inProcessRunner(scriptletHost)`, on the
+   * caller's thread (no threads needed to embed the engine). berthd passes
+   * `createScriptletWorkerPool()`: runs in worker threads, off the event
+   * loop. The engine closes it on `close()`.
+   */
+  scriptletRunner?: ScriptletRunner;
   clock?: Clock;
   logger?: Logger;
   /** Claim attempts per placement when racing other writers (default 5). */
@@ -76,7 +85,7 @@ export interface TickReport {
    * only caught up (the other lists are empty).
    */
   role: "healer" | "standby";
-  /** This tick came much later than due: the engine itself was stalled, and silence is counted from now. */
+  /** The engine itself was stalled since the last tick (longer than a tick period, at least 1 s); that time is not counted against members. */
   stalled: boolean;
   /** Members without a heartbeat within `cluster.offline_threshold`. */
   offline: string[];
@@ -117,7 +126,11 @@ export class Engine {
     readonly events: EngineEvents,
     tickPeriodMs: number | undefined,
   ) {
-    this.healerDuty = new HealerDuty(runtime.store, tickPeriodMs === undefined ? {} : { tickPeriodMs });
+    this.healerDuty = new HealerDuty(runtime.store, tickPeriodMs === undefined ? {} : { tickPeriodMs }, () =>
+      runtime.nowMs(),
+    );
+    // The clock's measure of stalls wins; without one, the engine's late ticks are the measure.
+    runtime.stalls ??= this.healerDuty.tickStalls;
     this.members = new Members(runtime);
     this.catalog = new Catalog(runtime);
     this.providers = new Providers(runtime);
@@ -140,7 +153,7 @@ export class Engine {
       options.clock ?? systemClock,
       // Every log line (scriptlet log_* lines included) is also a logging event.
       events.teeLogger(options.logger ?? silentLogger),
-      options.scriptletHost ?? createScriptletHost(),
+      options.scriptletRunner ?? inProcessRunner(options.scriptletHost ?? createScriptletHost()),
       snapshot.config,
       stack,
       snapshot.feedCursor,
@@ -197,7 +210,7 @@ export class Engine {
     if (clash !== undefined) throw invalid(serverConfigErrorMessage(clash.key, clash.value, clash.reason));
     const scriptlet = patch[SCRIPTLET_KEY];
     if (scriptlet !== undefined && scriptlet !== null)
-      checkScriptletValue(this.runtime.scriptletHost, scriptlet);
+      await checkScriptletValue(this.runtime.scriptlets, scriptlet);
     const normalized: Record<string, string | null> = {};
     for (const [key, value] of Object.entries(patch)) normalized[key] = value === "" ? null : value;
     const next = await this.runtime.store.setConfig(normalized, expectedVersion);
@@ -214,8 +227,8 @@ export class Engine {
    * run (compile, top level, entry point signature), for editors that
    * check as the operator types.
    */
-  checkScriptlet(source: string): ScriptletProblem | undefined {
-    return scriptletProblem(this.runtime.scriptletHost, source);
+  checkScriptlet(source: string): Promise<ScriptletProblem | undefined> {
+    return scriptletProblem(this.runtime.scriptlets, source);
   }
 
   /** PUT semantics: the given values replace the whole config. */
@@ -293,20 +306,26 @@ export class Engine {
   async tick(): Promise<TickReport> {
     const runtime = this.runtime;
     const duty = this.healerDuty;
-    const stalled = duty.observeTick(runtime.nowMs());
-    if (stalled) runtime.logger.log("warn", "this server was stalled: counting member silence from now");
+    const sinceLastTick = duty.observeTick(runtime.nowMs());
+    const stalledMs = runtime.stalls?.stalledMsWithin(sinceLastTick) ?? 0;
+    const stalled = stalledMs > duty.stallSlackMs();
+    if (stalled)
+      runtime.logger.log("warn", "this server was stalled: that time is not counted against members", {
+        stalledMs,
+      });
     await runtime.sync();
     // Membership changed in another process: re-hydrate (aggregates) so counts and usage come along.
     if ((await syncMemberHeartbeats(runtime)) === "membership-changed") await this.refresh();
     const report: TickReport = { role: "standby", stalled, offline: [], healed: [], healingFailed: [] };
     if (!(await duty.claimDuty())) return report;
     report.role = "healer";
-    const { nowMs, offlineThresholdMs } = runtime.timing();
+    const nowMs = runtime.nowMs();
+    const offlineMs = runtime.effective.offlineThresholdSeconds * 1000;
     const healingMs = runtime.effective.healingThresholdSeconds * 1000;
     for (const member of runtime.model.allMembers()) {
-      // Silence while this engine was stalled is not the member's: count from the end of the stall.
-      const silentFor = nowMs - duty.silentSince(member.heartbeatMs);
-      if (member.isOnline(nowMs, offlineThresholdMs) || silentFor <= offlineThresholdMs) {
+      // Silence while this engine could not run (or before it started) is not the member's (own-stall.ts).
+      const silentFor = awakeSilenceMs(duty.silenceMs(member.heartbeatMs, nowMs), runtime.stalls);
+      if (silentFor <= offlineMs) {
         if (this.knownOffline.delete(member.name))
           runtime.logger.log("info", "member back online", { member: member.name });
         continue;
@@ -339,6 +358,11 @@ export class Engine {
   /** Gives up the healer lease (call before closing the store): another server takes over at once. */
   standDown(): Promise<void> {
     return this.healerDuty.standDown();
+  }
+
+  /** Stops what the scriptlet runner started (worker threads); the store is the caller's to close. */
+  close(): Promise<void> {
+    return this.runtime.scriptlets.close();
   }
 
   inventories(name: string) {

@@ -17,6 +17,7 @@ export {
   SCRIPTLET_STEPS_BUCKETS,
   type ScriptletRunOutcome,
 } from "./metrics.js";
+export { StallLog, type StallSource } from "./own-stall.js";
 export type { BulkOrder, BulkOutcome, CreateOptions, DryRunOptions, PlacementOutcome } from "./placer.js";
 export type { RebalanceMove, RebalanceOptions, RebalancePlan } from "./rebalance.js";
 export type { EvacuationOutcome, MovedInstance } from "./relocation.js";

@@ -215,8 +215,8 @@ export class InstanceOps {
     const scriptlet = request.target?.kind === "group" ? await scriptletSetup(runtime) : null;
     let decidedBy: DecidedBy = "default";
     let candidates: string[] = [];
-    const { result } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
-      const decision = plan(runtime, request, { scriptlet });
+    const { result } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
+      const decision = await plan(runtime, request, { scriptlet });
       decidedBy = decision.decidedBy;
       candidates = decision.candidates;
       draft.move(request, record, decision.member.name, null, recordOfDecision(runtime, request, decision));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../clock.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
-import { offlineThresholdAfterStalls } from "./own-stall.js";
+import { clockStalls, offlineThresholdAfterStalls, StallLog } from "./own-stall.js";
 
 /** A manual clock that also says the process stood still for `stalls` (as [end, length] in its own time). */
 class StallingClock extends ManualClock {
@@ -25,7 +25,19 @@ describe("the server's own stalls and the offline rule", () => {
     // A stall that ended before the window no longer stretches it.
     clock.advance(60_000);
     expect(offlineThresholdAfterStalls(20_000, clock)).toBe(20_000);
-    expect(offlineThresholdAfterStalls(20_000, new ManualClock(0))).toBe(20_000);
+    expect(offlineThresholdAfterStalls(20_000, clockStalls(new ManualClock(0)))).toBe(20_000);
+  });
+
+  it("widens the window until it holds no stall it has not counted", () => {
+    let now = 100_000;
+    const log = new StallLog(() => now);
+    // Two stalls, the older one only reached once the window takes in the newer one.
+    log.record(70_000, 10_000);
+    log.record(95_000, 15_000);
+    // Awake for 20 s needs 95-100 (5 s), 70-80 (10 s) and 55-60 (5 s): the window starts at 55 s.
+    expect(offlineThresholdAfterStalls(20_000, log)).toBe(45_000);
+    now = 200_000;
+    expect(offlineThresholdAfterStalls(20_000, log)).toBe(20_000);
   });
 
   it("keeps members online (and unhealed) whose heartbeats the stalled server could not read", async () => {

@@ -113,8 +113,8 @@ export class Placer {
     // SCRIPTLET.md: the scriptlet runs only without a member target.
     const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime);
     let decision: PlannedDecision | undefined;
-    const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
-      decision = plan(runtime, request, { scriptlet });
+    const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
+      decision = await plan(runtime, request, { scriptlet });
       draft.create(request, decision.member.name, recordOfDecision(runtime, request, decision));
       draft.limit(request.projectName, request.limits);
     });
@@ -141,7 +141,7 @@ export class Placer {
     const runtime = this.runtime;
     const proposed = options.scriptletSource;
     // Checked before anything else: a bad scriptlet is the caller's error, not a rejected placement.
-    if (proposed !== undefined) checkScriptletValue(runtime.scriptletHost, proposed);
+    if (proposed !== undefined) await checkScriptletValue(runtime.scriptlets, proposed);
     await runtime.sync();
     const request = await expandCreate(
       runtime,
@@ -153,7 +153,7 @@ export class Placer {
     );
     const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed);
     try {
-      const decision = plan(runtime, request, { scriptlet, listAll: true });
+      const decision = await plan(runtime, request, { scriptlet, listAll: true });
       return {
         decision: { outcome: "placed", member: decision.member.name, decidedBy: decision.decidedBy },
         candidates: decision.candidates,
@@ -225,13 +225,13 @@ export class Placer {
       const keys = requests.map(sizeKey);
       order.sort((a, b) => compareSizeDesc(keys[a]!, keys[b]!) || a - b);
     }
-    const claimed = claimWithRetries(runtime, this.maxAttempts, (draft) => {
+    const claimed = claimWithRetries(runtime, this.maxAttempts, async (draft) => {
       const createdAt = runtime.clock.now().toISOString();
       for (const index of order) {
         const request = requests[index]!;
         let decision: PlannedDecision;
         try {
-          decision = plan(runtime, request, { scriptlet });
+          decision = await plan(runtime, request, { scriptlet });
         } catch (error) {
           throw bulkFailure(error, index, request.name === "" ? request.id : request.name);
         }

@@ -164,7 +164,7 @@ export class Rebalancer {
       for (const option of choices) {
         const enough = score > minGainLimit ? option.gain > 0 : option.gain >= minGain;
         if (!enough) continue;
-        if (this.scriptletAccepts(scriptlet, option.movable, option.to)) {
+        if (await this.scriptletAccepts(scriptlet, option.movable, option.to)) {
           chosen = option;
           break;
         }
@@ -203,10 +203,14 @@ export class Rebalancer {
     return fitsAll(member.inventories, simulated, demandOf(resources));
   }
 
-  private scriptletAccepts(scriptlet: ScriptletSetup | null, movable: Movable, target: MemberState): boolean {
+  private async scriptletAccepts(
+    scriptlet: ScriptletSetup | null,
+    movable: Movable,
+    target: MemberState,
+  ): Promise<boolean> {
     if (scriptlet === null) return true;
     try {
-      decide(
+      await decide(
         { candidates: [target], rejected: [] },
         movable.request,
         scriptlet,

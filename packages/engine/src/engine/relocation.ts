@@ -81,7 +81,7 @@ export class Relocation {
     // Evacuated in the model while planning: nothing (these moves included) is placed on it meanwhile.
     const before = this.markInModel(name, true);
     try {
-      const { result } = await claimWithRetries(runtime, this.maxAttempts, (draft) => {
+      const { result } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
         draft.claim.replace = [];
         const at = runtime.clock.now().toISOString();
         // The member's new state lands with the moves, in one transaction.
@@ -91,7 +91,7 @@ export class Relocation {
           let member: string;
           let decision: PlacementDecisionRecord;
           try {
-            const planned = plan(runtime, request, { scriptlet });
+            const planned = await plan(runtime, request, { scriptlet });
             member = planned.member.name;
             decision = recordOfDecision(runtime, request, planned, at);
           } catch (error) {

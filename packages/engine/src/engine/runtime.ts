@@ -1,6 +1,6 @@
 /**
  * The shared state behind the Engine facade: the store, the model, the
- * placement stack, the clock, the logger, the scriptlet host and the server
+ * placement stack, the clock, the logger, the scriptlet runner and the server
  * configuration in force. The
  * configuration is re-read only when the store's config version moves, so
  * every process sharing a store picks up changes (e.g. a new scriptlet)
@@ -14,17 +14,25 @@ import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { PlacementStack } from "../pipeline/stack/stack.js";
 import { ProviderModel } from "../providers/provider-model.js";
-import type { ScriptletHost } from "../scriptlet/port.js";
+import type { ScriptletRunner } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
 import { EngineMetrics } from "./metrics.js";
-import { offlineThresholdAfterStalls } from "./own-stall.js";
+import { clockStalls, offlineThresholdAfterStalls, type StallSource } from "./own-stall.js";
+import { PlanLock } from "./plan-lock.js";
 import { trackOwnWrites } from "./store-sync.js";
 
 export class EngineRuntime {
   config: ConfigRecord;
   effective: EffectiveServerConfig;
   readonly metrics = new EngineMetrics();
+  /**
+   * How long this process itself could not run lately (own-stall.ts): the
+   * clock's measure, else the engine's late ticks; undefined: no measure.
+   */
+  stalls: StallSource | undefined;
+  /** Placement plans run one at a time (see plan-lock.ts). */
+  readonly planLock = new PlanLock();
   /** Placement's providers and what consumers hold on them (providers/provider-model.ts). */
   readonly providerModel = new ProviderModel();
   /** The store, with this engine's own writes tracked (see store-sync.ts). */
@@ -37,13 +45,15 @@ export class EngineRuntime {
     readonly model: ClusterModel,
     readonly clock: Clock,
     readonly logger: Logger,
-    readonly scriptletHost: ScriptletHost,
+    /** Runs scriptlets: in this thread, or in worker threads (berthd). */
+    readonly scriptlets: ScriptletRunner,
     config: ConfigRecord,
     /** The filters and rankers every placement runs through (the model was built with its member signature). */
     readonly stack: PlacementStack,
     feedCursor?: string,
   ) {
     this.config = config;
+    this.stalls = clockStalls(this.clock);
     this.effective = effectiveServerConfig(config.values);
     this.feedSync =
       rawStore.feed !== undefined && feedCursor !== undefined
@@ -153,7 +163,7 @@ export class EngineRuntime {
 
   /** `cluster.offline_threshold`, stretched by the process's own recent stalls (own-stall.ts). */
   offlineThresholdMs(): number {
-    return offlineThresholdAfterStalls(this.effective.offlineThresholdSeconds * 1000, this.clock);
+    return offlineThresholdAfterStalls(this.effective.offlineThresholdSeconds * 1000, this.stalls);
   }
 
   timing(): { nowMs: number; offlineThresholdMs: number } {

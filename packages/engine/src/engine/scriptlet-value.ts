@@ -6,7 +6,7 @@
  */
 import { checkServerConfigValue, serverConfigErrorMessage } from "@berth/api-types";
 import { EngineError } from "../errors.js";
-import type { ScriptletHost } from "../scriptlet/port.js";
+import type { ScriptletRunner } from "../scriptlet/port.js";
 
 export const SCRIPTLET_KEY = "instances.placement.scriptlet";
 
@@ -23,12 +23,15 @@ export interface ScriptletProblem {
 }
 
 /** The problem that refuses `source`, or undefined when it would be accepted. */
-export function scriptletProblem(host: ScriptletHost, source: string): ScriptletProblem | undefined {
+export async function scriptletProblem(
+  host: ScriptletRunner,
+  source: string,
+): Promise<ScriptletProblem | undefined> {
   if (source === "") return undefined;
   const reason = checkServerConfigValue(SCRIPTLET_KEY, source);
   if (reason !== undefined) return { message: reason, line: null, column: null };
   try {
-    host.validate(source);
+    await host.validate(source);
     return undefined;
   } catch (error) {
     if (!(error instanceof EngineError) || error.kind !== "invalid") throw error;
@@ -38,8 +41,8 @@ export function scriptletProblem(host: ScriptletHost, source: string): Scriptlet
 }
 
 /** Throws EngineError (kind "invalid" for a bad scriptlet); "" (unset) always passes. */
-export function checkScriptletValue(host: ScriptletHost, source: string): void {
-  const problem = scriptletProblem(host, source);
+export async function checkScriptletValue(host: ScriptletRunner, source: string): Promise<void> {
+  const problem = await scriptletProblem(host, source);
   if (problem === undefined) return;
   throw new EngineError(
     "invalid",

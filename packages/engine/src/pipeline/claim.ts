@@ -253,8 +253,8 @@ async function refreshAfterLoss(runtime: EngineRuntime, error: unknown): Promise
 const FEED_ATTEMPTS = 50;
 
 /**
- * Plans an attempt into a fresh draft (synchronously: the candidates and
- * decide steps, holding capacity), claims it, and re-plans after a lost
+ * Plans an attempt into a fresh draft (the candidates and decide steps,
+ * holding capacity; one plan at a time), claims it, and re-plans after a lost
  * race, at most `attempts` times. `plan` throws when nothing fits; what it
  * held by then is released.
  *
@@ -270,12 +270,13 @@ const FEED_ATTEMPTS = 50;
 export async function claimWithRetries(
   runtime: EngineRuntime,
   attempts: number,
-  plan: (draft: ClaimDraft) => void,
+  plan: (draft: ClaimDraft) => void | Promise<void>,
 ): Promise<{ result: ClaimResult; draft: ClaimDraft; attempts: number }> {
   const feed = runtime.feedSync;
   const maxAttempts = feed === undefined ? attempts : Math.max(attempts, FEED_ATTEMPTS);
   for (let attempt = 1; ; attempt++) {
-    const draft = feed === undefined ? planDraft(runtime, plan) : await planAuthoritatively(runtime, plan);
+    const draft =
+      feed === undefined ? await planDraft(runtime, plan) : await planAuthoritatively(runtime, plan);
     const appliedBefore = feed?.applied ?? 0;
     let result: ClaimResult;
     try {
@@ -322,16 +323,25 @@ export async function claimWithRetries(
   }
 }
 
-/** One attempt planned into a fresh draft; what it held is released if planning fails. */
-function planDraft(runtime: EngineRuntime, plan: (draft: ClaimDraft) => void): ClaimDraft {
-  const draft = new ClaimDraft(runtime);
-  try {
-    plan(draft);
-  } catch (error) {
-    draft.release();
-    throw error;
-  }
-  return draft;
+/**
+ * One attempt planned into a fresh draft, one plan at a time (a plan may
+ * wait for a scriptlet, see plan-lock.ts); what it held is released if
+ * planning fails.
+ */
+function planDraft(
+  runtime: EngineRuntime,
+  plan: (draft: ClaimDraft) => void | Promise<void>,
+): Promise<ClaimDraft> {
+  return runtime.planLock.run(async () => {
+    const draft = new ClaimDraft(runtime);
+    try {
+      await plan(draft);
+    } catch (error) {
+      draft.release();
+      throw error;
+    }
+    return draft;
+  });
 }
 
 /**
@@ -342,11 +352,11 @@ function planDraft(runtime: EngineRuntime, plan: (draft: ClaimDraft) => void): C
  */
 async function planAuthoritatively(
   runtime: EngineRuntime,
-  plan: (draft: ClaimDraft) => void,
+  plan: (draft: ClaimDraft) => void | Promise<void>,
 ): Promise<ClaimDraft> {
   for (;;) {
     try {
-      return planDraft(runtime, plan);
+      return await planDraft(runtime, plan);
     } catch (error) {
       if (!(error instanceof EngineError && error.kind === "insufficient_capacity")) throw error;
       const waited = await runtime.claimsSettled();

@@ -12,10 +12,10 @@ import type {
   InstancePlacementView,
   ScriptletCall,
   ScriptletClusterView,
-  ScriptletHost,
   ScriptletLimits,
   ScriptletLogger,
   ScriptletResult,
+  ScriptletRunner,
 } from "../scriptlet/port.js";
 import { type PlacementRequest, subjectOf } from "./request.js";
 import type { CandidateSet } from "./stack/candidate-set.js";
@@ -35,7 +35,7 @@ export interface Decision {
 
 /** A scriptlet ready to run: the configured one (its configuration version) or a proposed one (`version` null). */
 export interface ScriptletSetup {
-  host: ScriptletHost;
+  host: ScriptletRunner;
   version: number | null;
   source: string;
   limits: ScriptletLimits;
@@ -100,13 +100,13 @@ function scriptletResources(
  * `view`: what the scriptlet sees as `request` (by default the request's
  * own view, see views.ts placementView; built only when a scriptlet runs).
  */
-export function decide(
+export async function decide(
   set: CandidateSet,
   request: PlacementRequest,
   scriptlet: ScriptletSetup | null,
   clock: Timing,
   view?: InstancePlacementView,
-): Decision {
+): Promise<Decision> {
   const { candidates } = set;
   if (candidates.length === 0) throw noCandidateError(set, subjectOf(request));
   // The stack gathered names and views as it listed the candidates (one walk over 10,000 members, not three).
@@ -117,7 +117,7 @@ export function decide(
   }
   const views =
     listing?.views ?? candidates.map((member) => memberView(member, clock.nowMs, clock.offlineThresholdMs));
-  const result = scriptlet.host.run(
+  const result = await scriptlet.host.run(
     scriptlet.version,
     scriptlet.source,
     {
@@ -139,6 +139,8 @@ export function decide(
         candidates: names,
       });
     case "target": {
+      // The listing answers for the set listed last; a dry run may have listed another while the
+      // scriptlet ran (in a worker), so a miss looks the name up in this set's own list.
       const chosen =
         listing?.candidate(outcome.member) ?? candidates.find((member) => member.name === outcome.member);
       if (chosen === undefined) {

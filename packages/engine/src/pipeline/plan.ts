@@ -1,8 +1,9 @@
 /**
- * Steps 3 and 4 for one request, synchronously against the model: project
- * limits, then a member target checked through the stack, or the stack's
- * ranked candidates handed to the decision. This is what a claim that lost
- * a race re-runs.
+ * Steps 3 and 4 for one request, against the model: project limits, then a
+ * member target checked through the stack, or the stack's ranked candidates
+ * handed to the decision (asynchronous only while a scriptlet runs; claims
+ * plan one at a time, see claim.ts). This is what a claim that lost a race
+ * re-runs.
  */
 import { projectLimitMessage, shownLimit } from "../claim-rules/failures.js";
 import { exceededLimit } from "../claim-rules/project-limits.js";
@@ -65,11 +66,11 @@ export interface PlannedDecision extends Decision {
   explanation: PlacementExplanation | null;
 }
 
-export function plan(
+export async function plan(
   runtime: EngineRuntime,
   request: PlacementRequest,
   options: PlanOptions,
-): PlannedDecision {
+): Promise<PlannedDecision> {
   const model = runtime.model;
   // Moves and evacuations add no instance to the project.
   if (request.reason === "new") checkProjectLimits(model, request);
@@ -81,7 +82,7 @@ export function plan(
   const listAll = options.scriptlet !== null || options.listAll === true;
   const time = runtime.timing();
   const set = runtime.stack.candidates(model, request, time, listAll ? "all" : "first");
-  const decision = decide(set, request, options.scriptlet, time);
+  const decision = await decide(set, request, options.scriptlet, time);
   // The default policy took the first candidate without listing the rest: the walk counts them.
   const listed = listAll ? decision.candidates : null;
   return { ...decision, explanation: explainPlacement(runtime.stack, model, request, time, listed) };

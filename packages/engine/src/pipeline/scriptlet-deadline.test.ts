@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ScriptletCall, ScriptletHost, ScriptletResult } from "../scriptlet/port.js";
+import type { ScriptletCall, ScriptletResult, ScriptletRunner } from "../scriptlet/port.js";
 import { operationDeadlineMessage, withOperationDeadline } from "./scriptlet-deadline.js";
 
 /** A host whose runs take `costMs` of the fake clock, or stop at their deadline when that is shorter. */
-function fakeHost(clock: { now: number }, costMs: number, seen: number[]): ScriptletHost {
+function fakeHost(clock: { now: number }, costMs: number, seen: number[]): ScriptletRunner {
   return {
-    validate: () => {},
-    run: (_version: number | null, _source: string, call: ScriptletCall): ScriptletResult => {
+    validate: async () => {},
+    close: async () => {},
+    run: async (_version: number | null, _source: string, call: ScriptletCall): Promise<ScriptletResult> => {
       seen.push(call.limits.timeoutMs);
       if (costMs > call.limits.timeoutMs) {
         clock.now += call.limits.timeoutMs;
@@ -23,7 +24,7 @@ function fakeHost(clock: { now: number }, costMs: number, seen: number[]): Scrip
       clock.now += costMs;
       return { outcome: { kind: "default" }, logs: [], cost: { steps: 1, ms: costMs } };
     },
-  } as unknown as ScriptletHost;
+  } as unknown as ScriptletRunner;
 }
 
 const call = (timeoutMs: number) =>
@@ -32,29 +33,29 @@ const call = (timeoutMs: number) =>
   }) as unknown as ScriptletCall;
 
 describe("withOperationDeadline", () => {
-  it("gives each run what is left of the operation's time, then refuses further runs", () => {
+  it("gives each run what is left of the operation's time, then refuses further runs", async () => {
     const clock = { now: 1_000 };
     const seen: number[] = [];
     const run = withOperationDeadline(fakeHost(clock, 400, seen), 1_000, () => clock.now);
-    expect(run(1, "", call(5_000)).outcome).toEqual({ kind: "default" });
-    expect(run(1, "", call(5_000)).outcome).toEqual({ kind: "default" });
+    expect((await run(1, "", call(5_000))).outcome).toEqual({ kind: "default" });
+    expect((await run(1, "", call(5_000))).outcome).toEqual({ kind: "default" });
     // 200 ms left: the run is cut there and the message names the operation's budget.
-    expect(run(1, "", call(5_000)).outcome).toEqual({
+    expect((await run(1, "", call(5_000))).outcome).toEqual({
       kind: "rejected",
       message: operationDeadlineMessage(1_000),
     });
-    expect(run(1, "", call(5_000)).outcome).toEqual({
+    expect((await run(1, "", call(5_000))).outcome).toEqual({
       kind: "rejected",
       message: operationDeadlineMessage(1_000),
     });
     expect(seen).toEqual([1_000, 600, 200]);
   });
 
-  it("keeps the run's own deadline and text when that is the shorter one", () => {
+  it("keeps the run's own deadline and text when that is the shorter one", async () => {
     const clock = { now: 0 };
     const seen: number[] = [];
     const run = withOperationDeadline(fakeHost(clock, 10_000, seen), 60_000, () => clock.now);
-    expect(run(1, "", call(100)).outcome).toEqual({
+    expect((await run(1, "", call(100))).outcome).toEqual({
       kind: "rejected",
       message:
         "Failed instance placement scriptlet: Failed to run: Starlark computation cancelled: deadline exceeded",

@@ -5,7 +5,7 @@
  * nothing is left the next run fails without starting. Without it a bulk of
  * N placements could hold the server for N times the per-run deadline.
  */
-import type { ScriptletHost, ScriptletResult } from "../scriptlet/port.js";
+import type { ScriptletResult, ScriptletRunner } from "../scriptlet/port.js";
 
 /** The text of a run refused or cut short because the operation's budget ran out. */
 export function operationDeadlineMessage(totalMs: number): string {
@@ -17,12 +17,12 @@ const RUN_DEADLINE = /Starlark computation cancelled: deadline exceeded$/;
 
 /** `host` with every run bounded by what is left of `totalMs` from now. */
 export function withOperationDeadline(
-  host: ScriptletHost,
+  host: ScriptletRunner,
   totalMs: number,
   now: () => number = Date.now,
-): ScriptletHost["run"] {
+): ScriptletRunner["run"] {
   const deadline = now() + totalMs;
-  return (version, source, call, log) => {
+  return async (version, source, call, log) => {
     const left = deadline - now();
     if (left <= 0) {
       return {
@@ -32,7 +32,7 @@ export function withOperationDeadline(
       } satisfies ScriptletResult;
     }
     const cut = left < call.limits.timeoutMs;
-    const result = host.run(
+    const result = await host.run(
       version,
       source,
       cut ? { ...call, limits: { ...call.limits, timeoutMs: left } } : call,

@@ -46,14 +46,15 @@ export async function scriptletSetup(
         reason: line.reason,
       }),
   };
-  const host = runtime.scriptletHost;
+  const host = runtime.scriptlets;
   const run = withOperationDeadline(host, runtime.effective.scriptletTotalTimeoutMs);
   return {
     // Counts every run (and its steps) for the metrics endpoint.
     host: {
-      validate: (text) => host.validate(text),
-      run: (version, text, call, log) => {
-        const result = run(version, text, call, log);
+      validate: (text, limits) => host.validate(text, limits),
+      close: () => host.close(),
+      run: async (version, text, call, log) => {
+        const result = await run(version, text, call, log);
         runtime.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
         return result;
       },

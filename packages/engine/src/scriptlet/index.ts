@@ -1,5 +1,6 @@
 export { BUILTIN_NAMES, type BuiltinName } from "./builtins.js";
 export { createScriptletHost, type ScriptletHostOptions, VALIDATION_LIMITS } from "./host.js";
+export { inProcessRunner } from "./in-process-runner.js";
 /** Prefixes of LXD's texts: the server log line (`Instance placement scriptlet: <message>`) and rejections. */
 export {
   FAILURE_PREFIX as SCRIPTLET_FAILURE_PREFIX,

@@ -287,3 +287,22 @@ export interface ScriptletHost {
 }
 
 export type CreateScriptletHost = () => ScriptletHost;
+
+/**
+ * How the engine runs scriptlets: asynchronously, so a host that runs them
+ * off the event loop (berthd's worker pool, scriptlet/workers/) can answer
+ * later while the process keeps serving. `inProcessRunner` wraps the
+ * synchronous host for embedders that need no threads (and tests).
+ * Same contract and texts as ScriptletHost.
+ */
+export interface ScriptletRunner {
+  validate(source: string, limits?: ScriptletLimits): Promise<void>;
+  run(
+    version: number | null,
+    source: string,
+    call: ScriptletCall,
+    logger?: ScriptletLogger,
+  ): Promise<ScriptletResult>;
+  /** Stops what the runner started (worker threads); runs after close fail. */
+  close(): Promise<void>;
+}
