@@ -1,51 +1,23 @@
 /**
- * Placement's reshaper in PostgreSQL: one write transaction locks the
- * written consumers and the providers the reshape names (FOR UPDATE, in
- * uuid order, as a consumer claim does), reads the used sums, calls the
- * engine's `checkReshape`, then writes the providers' inventories and
- * generations and the consumers' rows: all or nothing. The providers'
- * change-feed entry lets other servers drop their cached provider reads.
+ * Placement's reshaper in PostgreSQL: one write transaction locks and
+ * reads the written consumers and the providers the reshape names as a
+ * consumer claim does (consumer-rows.ts: a member's root provider with the
+ * member's inventories and instances, one ledger), calls the engine's
+ * `checkReshape`, then writes the providers' inventories and generations
+ * and the consumers' rows: all or nothing. It appends the providers'
+ * change-feed entry (other servers read the rows again) and a consumer
+ * claim's entry (their models count the usage).
  */
-import {
-  type ConsumerRecord,
-  checkReshape,
-  type ReshapeProviderRows,
-  type ReshapeWrite,
-  reshapeProvidersToRead,
-} from "@berth/engine";
-import type { Inventory } from "@berth/resources";
+import { type ConsumerRecord, checkReshape, type ReshapeWrite, reshapeProvidersToRead } from "@berth/engine";
 import type { Pools } from "../connection/pools.js";
+import { claimedProviders, lockedConsumers, writeConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
-import { CONSUMER_COLUMNS, type ConsumerRow, usedSums, withAllocations } from "./postgres-consumers.js";
 
 export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<ConsumerRecord[]> {
   return pools.writeTx(async (tx) => {
     const uuids = change.writes.map((w) => w.record.uuid);
-    const heads = await tx.rows<ConsumerRow>(
-      `SELECT ${CONSUMER_COLUMNS} FROM consumers WHERE uuid = ANY($1::text[]) ORDER BY uuid FOR UPDATE`,
-      [uuids],
-    );
-    const current = new Map((await withAllocations(tx, heads)).map((c) => [c.uuid, c]));
-    const names = reshapeProvidersToRead(change, current);
-    const rows = new Map<string, ReshapeProviderRows>();
-    if (names.length > 0) {
-      const found = await tx.rows<{
-        uuid: string;
-        generation: number;
-        inventories: Record<string, Inventory>;
-      }>(
-        "SELECT uuid, generation, inventories FROM providers WHERE uuid = ANY($1::text[]) ORDER BY uuid FOR UPDATE",
-        [names],
-      );
-      const used = await usedSums(tx, names);
-      for (const p of found)
-        rows.set(p.uuid, {
-          inventories: p.inventories,
-          used: used.get(p.uuid) ?? {},
-          forthcoming: {},
-          generation: p.generation,
-        });
-    }
+    const current = await lockedConsumers(tx, uuids);
+    const { rows, memberRoots } = await claimedProviders(tx, reshapeProvidersToRead(change, current));
     const now = new Date().toISOString();
     const checked = checkReshape(change, { consumers: current, providers: rows }, now);
     for (const written of checked.providers)
@@ -54,32 +26,13 @@ export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<C
         [written.uuid, JSON.stringify(written.inventories), written.generation, now],
       );
     if (checked.providers.length > 0) await appendChanges(tx, [{ kind: "catalog", table: "providers" }]);
-    // Every written consumer's rows are replaced (delete cascades to its allocations).
-    await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [uuids]);
-    for (const record of checked.consumers.stored) {
-      await tx.run(`INSERT INTO consumers (${CONSUMER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-        record.uuid,
-        record.projectId,
-        record.userId,
-        record.consumerType,
-        record.generation,
-        record.createdAt,
-        record.updatedAt,
-      ]);
-      if (record.allocations.length > 0)
-        await tx.run(
-          `INSERT INTO consumer_allocations (consumer_uuid, provider_uuid, resource_class, amount, position)
-           SELECT $1, a.provider_uuid, a.resource_class, a.amount, a.position - 1
-           FROM unnest($2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY
-             AS a(provider_uuid, resource_class, amount, position)`,
-          [
-            record.uuid,
-            record.allocations.map((row) => row.member),
-            record.allocations.map((row) => row.resourceClass),
-            record.allocations.map((row) => row.amount),
-          ],
-        );
-    }
+    await writeConsumers(
+      tx,
+      uuids,
+      checked.consumers,
+      memberRoots,
+      checked.providers.map((p) => [p.uuid, p.generation] as const),
+    );
     return checked.consumers.stored;
   });
 }

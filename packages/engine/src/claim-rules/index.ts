@@ -74,5 +74,6 @@ export {
   nameBasedUuid,
   sharedLedgerRows,
   withConsumersUsed,
+  withMemberRows,
 } from "./shared-ledger.js";
 export { addToLedger, type UsageChange } from "./usage-after.js";

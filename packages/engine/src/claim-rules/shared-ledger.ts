@@ -72,3 +72,21 @@ export function withConsumersUsed<T extends { used: Record<string, number> }>(
     used: sharedLedgerRows({ inventories: {}, used: usage.used, forthcoming: {} }, consumersUsed).used,
   };
 }
+
+/**
+ * Puts each member root's member rows (its inventories and instances, with
+ * its consumers already in "used", as a Store's instance-claim reads give
+ * them) in place of the root's own row, keeping the row's generation: how
+ * every Store reads a member root for a consumer claim or a reshape.
+ */
+export function withMemberRows<T extends { generation: number }>(
+  rows: Map<string, ProviderRows & T>,
+  memberRoots: ReadonlyMap<string, string>,
+  members: ReadonlyMap<string, ProviderRows>,
+): void {
+  for (const [uuid, name] of memberRoots) {
+    const member = members.get(name);
+    const row = rows.get(uuid);
+    if (member !== undefined && row !== undefined) rows.set(uuid, { ...row, ...member });
+  }
+}

@@ -83,14 +83,25 @@ function searchSpace(ordered: readonly ProviderRecord[], usage: ProviderUsage): 
     tree.push(provider);
     trees.set(provider.rootUuid, tree);
   }
-  // A sharing provider lends to the root of every provider that is in one of its aggregates.
+  // A sharing provider lends to the root of every provider that is in one of its aggregates:
+  // the roots are indexed by aggregate once, so a sharing provider never rescans every provider.
+  const rootsIn = new Map<string, Set<string>>();
+  for (const provider of ordered)
+    for (const aggregate of provider.aggregates) {
+      const roots = rootsIn.get(aggregate) ?? new Set<string>();
+      roots.add(provider.rootUuid);
+      rootsIn.set(aggregate, roots);
+    }
   const lenders = new Map<string, ProviderRecord[]>();
-  for (const sharing of ordered.filter((p) => p.traits.includes(SHARES_VIA_AGGREGATE))) {
-    const roots = new Set(
-      ordered.filter((p) => p.aggregates.some((a) => sharing.aggregates.includes(a))).map((p) => p.rootUuid),
-    );
+  for (const sharing of ordered) {
+    if (!sharing.traits.includes(SHARES_VIA_AGGREGATE)) continue;
+    const roots = new Set(sharing.aggregates.flatMap((a) => [...(rootsIn.get(a) ?? [])]));
     roots.delete(sharing.rootUuid);
-    for (const root of roots) lenders.set(root, [...(lenders.get(root) ?? []), sharing]);
+    for (const root of roots) {
+      const list = lenders.get(root);
+      if (list === undefined) lenders.set(root, [sharing]);
+      else list.push(sharing);
+    }
   }
   return { byUuid, usage, tree: (root) => trees.get(root) ?? [], lenders: (root) => lenders.get(root) ?? [] };
 }

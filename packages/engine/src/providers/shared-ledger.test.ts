@@ -103,6 +103,34 @@ describe("a member is a root resource provider", () => {
     expect(await engine.providers.list()).toEqual([]);
   });
 
+  it("reshapes a member's root against its instances, and another engine's model follows", async () => {
+    const { engine, store } = await testCluster();
+    const other = (await testCluster({ store })).engine;
+    await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });
+    const root = memberProviderUuid("m1");
+    await engine.createInstance({ name: "a", config: { "limits.cpu": "2" } });
+    await engine.consumers.allocate([claimOn("c1", root, { VCPU: 1 })]);
+    const { generation } = await engine.providers.get(root);
+    const reshapeTo = (vcpu: number) =>
+      engine.consumers.reshape({
+        inventories: {
+          [root]: { generation, inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 4096 } } },
+        },
+        allocations: [{ ...claimOn("c1", root, { VCPU: vcpu }), expectedGeneration: 1 }],
+      });
+    // The instance holds 2 of 4: a consumer of 3 would overcommit the member.
+    const refused = await refusal(reshapeTo(3));
+    expect(refused.message).toBe(
+      `Unable to allocate inventory: Unable to create allocation for 'VCPU' on resource provider '${root}'. The requested amount would exceed the capacity.`,
+    );
+    await other.sync();
+    expect(other.getMember("m1").usage.used.VCPU).toBe(3);
+    await reshapeTo(2);
+    await other.sync();
+    expect(other.getMember("m1").usage.used.VCPU).toBe(4);
+    expect(await other.consumers.providerUsage(root)).toMatchObject({ VCPU: 4 });
+  });
+
   it("gives children to a member's root: a claim spans the tree", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });

@@ -535,6 +535,36 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
       });
 
+      it("reshapes a member's root against the member's ledger and announces it like a consumer claim", async () => {
+        await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
+        // The root's row keeps a copy of the member's inventories (as the engine writes it).
+        const root = await store.providers.create({ ...rootOf("m1"), inventories: { VCPU: inventory(4) } });
+        await store.claim({ create: [newInstance("i1", "m1", { VCPU: 3 })] });
+        const cursor = store.feed === undefined ? undefined : (await store.snapshot()).feedCursor;
+        const reshapeOf = (vcpu: number) => ({
+          inventories: [
+            { provider: root.uuid, expectedGeneration: root.generation, inventories: { VCPU: inventory(4) } },
+          ],
+          writes: [consumerOn("c1", root.uuid, vcpu)],
+        });
+        // The member's instance holds 3 of 4: a consumer of 2 would overcommit the member.
+        const over = await expectEngineError(store.consumers.reshape(reshapeOf(2)), "insufficient_capacity");
+        expect(reasonOf(over)).toBe("capacity");
+        expect(await store.consumers.get("c1")).toBeUndefined();
+        await store.consumers.reshape(reshapeOf(1));
+        expect((await store.memberUsage(["m1"]))[0]?.used).toEqual({ VCPU: 4 });
+        // Other engines sharing the store learn the consumer's usage on the member from the feed.
+        if (store.feed !== undefined && cursor !== undefined) {
+          const { entries } = await store.feed.read(cursor);
+          expect(entries).toContainEqual(
+            expect.objectContaining({
+              kind: "consumers",
+              effect: { usage: [["m1", "VCPU", "used", 1]], instances: [] },
+            }),
+          );
+        }
+      });
+
       it("keeps other providers' consumers out of a member's ledger", async () => {
         await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
         // Named like the member but not its root (another uuid): its own inventories count.

@@ -3,7 +3,11 @@
  * amounts per provider and class they add up to, changed together by
  * `claim` between two awaits (so a claim is atomic in one process).
  */
-import { checkConsumerClaim, consumerProvidersToRead } from "../claim-rules/consumer-claim.js";
+import {
+  type CheckedConsumerClaim,
+  checkConsumerClaim,
+  consumerProvidersToRead,
+} from "../claim-rules/consumer-claim.js";
 import { checkReshape, type ReshapeProviderRows, reshapeProvidersToRead } from "../claim-rules/reshape.js";
 import type { ProviderRows } from "../claim-rules/rows.js";
 import { isMemberRoot, memberProviderUuid, sharedLedgerRows } from "../claim-rules/shared-ledger.js";
@@ -78,11 +82,7 @@ export class MemoryConsumers implements ConsumerTable {
   }
 
   async claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]> {
-    const consumers = new Map<string, ConsumerRecord>();
-    for (const write of writes) {
-      const current = this.rows.get(write.record.uuid);
-      if (current !== undefined) consumers.set(current.uuid, current);
-    }
+    const consumers = this.currentOf(writes);
     const providers = new Map<string, ProviderRows>();
     for (const uuid of consumerProvidersToRead(writes, consumers)) {
       const provider = this.providers.peek(uuid);
@@ -96,10 +96,51 @@ export class MemoryConsumers implements ConsumerTable {
       this.providers.replace({ ...provider, generation: provider.generation + 1 }, false);
       bumped.push([uuid, provider.generation + 1]);
     }
+    this.write(checked, bumped);
+    return checked.stored.map((record) => cloneJson(record));
+  }
+
+  /** Placement's reshaper: inventories and consumers, checked and written between two awaits. */
+  async reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
+    const consumers = this.currentOf(change.writes);
+    const providers = new Map<string, ReshapeProviderRows>();
+    for (const uuid of reshapeProvidersToRead(change, consumers)) {
+      const provider = this.providers.peek(uuid);
+      if (provider !== undefined)
+        providers.set(uuid, { ...this.rowsOf(provider), generation: provider.generation });
+    }
+    const now = this.now();
+    const checked = checkReshape(change, { consumers, providers }, now);
+    for (const written of checked.providers) {
+      const provider = this.providers.peek(written.uuid);
+      if (provider !== undefined) this.providers.replace({ ...provider, ...written, updatedAt: now });
+    }
+    this.write(
+      checked.consumers,
+      checked.providers.map((p) => [p.uuid, p.generation]),
+    );
+    return checked.consumers.stored.map((record) => cloneJson(record));
+  }
+
+  /** The written consumers' current rows. */
+  private currentOf(writes: readonly ConsumerWrite[]): Map<string, ConsumerRecord> {
+    const consumers = new Map<string, ConsumerRecord>();
+    for (const write of writes) {
+      const current = this.rows.get(write.record.uuid);
+      if (current !== undefined) consumers.set(current.uuid, current);
+    }
+    return consumers;
+  }
+
+  /** Writes checked consumers and their used sums, and logs the claim's feed entry (one ledger). */
+  private write(
+    checked: Pick<CheckedConsumerClaim, "deleted" | "stored" | "usageChanges">,
+    bumped: readonly (readonly [string, number])[],
+  ): void {
     for (const uuid of checked.deleted) this.rows.delete(uuid);
     for (const record of checked.stored) this.rows.set(record.uuid, cloneJson(record));
     for (const change of checked.usageChanges) {
-      const ledger = this.used.get(change.provider) ?? {};
+      const ledger = { ...(this.used.get(change.provider) ?? {}) };
       addToLedger(ledger, change.resourceClass, change.amount);
       if (Object.keys(ledger).length === 0) this.used.delete(change.provider);
       else this.used.set(change.provider, ledger);
@@ -114,42 +155,5 @@ export class MemoryConsumers implements ConsumerTable {
         bumped,
       ),
     );
-    return checked.stored.map((record) => cloneJson(record));
-  }
-
-  /** Placement's reshaper: inventories and consumers, checked and written between two awaits. */
-  async reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
-    const consumers = new Map<string, ConsumerRecord>();
-    for (const write of change.writes) {
-      const current = this.rows.get(write.record.uuid);
-      if (current !== undefined) consumers.set(current.uuid, current);
-    }
-    const providers = new Map<string, ReshapeProviderRows>();
-    for (const uuid of reshapeProvidersToRead(change, consumers)) {
-      const provider = this.providers.values().find((p) => p.uuid === uuid);
-      if (provider !== undefined)
-        providers.set(uuid, {
-          inventories: provider.inventories,
-          used: this.usedOn(uuid),
-          forthcoming: {},
-          generation: provider.generation,
-        });
-    }
-    const now = this.now();
-    const checked = checkReshape(change, { consumers, providers }, now);
-    for (const written of checked.providers) {
-      const provider = this.providers.values().find((p) => p.uuid === written.uuid);
-      if (provider !== undefined) this.providers.replace({ ...provider, ...written, updatedAt: now });
-    }
-    const { deleted, stored, usageChanges } = checked.consumers;
-    for (const uuid of deleted) this.rows.delete(uuid);
-    for (const record of stored) this.rows.set(record.uuid, cloneJson(record));
-    for (const { provider, resourceClass, amount } of usageChanges) {
-      const ledger = { ...(this.used.get(provider) ?? {}) };
-      addToLedger(ledger, resourceClass, amount);
-      if (Object.keys(ledger).length === 0) this.used.delete(provider);
-      else this.used.set(provider, ledger);
-    }
-    return stored.map((record) => cloneJson(record));
   }
 }
