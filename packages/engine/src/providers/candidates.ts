@@ -10,15 +10,10 @@
  * listing and the claims use.
  */
 import type { ProviderRecord } from "../store/records.js";
+import { CandidateIndex, SHARES_VIA_AGGREGATE } from "./candidate-index.js";
 import { type Combined, combineForAnchor } from "./combine-groups.js";
 import type { ProviderUsage } from "./filter.js";
-import {
-  type GroupChoice,
-  groupChoices,
-  type RequestGroup,
-  type SearchSpace,
-  SHARES_VIA_AGGREGATE,
-} from "./request-group.js";
+import { type GroupChoice, groupChoices, type RequestGroup, type SearchSpace } from "./request-group.js";
 
 export type { RequestGroup } from "./request-group.js";
 
@@ -53,57 +48,22 @@ export interface CandidateAnswer {
    * creation order (with `oneProviderPerTree`: only the providers used).
    */
   providers: ProviderRecord[];
+  /** What the providers' classes hold, as the search judged them (for the summaries' `used`). */
+  usage: ProviderUsage;
 }
 
 /** The roots a candidate may be anchored at (`root_required`); undefined: any. */
-function allowedAnchors(
-  ordered: readonly ProviderRecord[],
-  request: CandidateRequest,
-): Set<string> | undefined {
+function allowedAnchors(index: CandidateIndex, request: CandidateRequest): Set<string> | undefined {
   const required = request.rootRequired ?? [];
   const forbidden = request.rootForbidden ?? [];
   if (required.length === 0 && forbidden.length === 0) return undefined;
   return new Set(
-    ordered
+    index.roots
       .filter(
-        (p) =>
-          p.parentUuid === null &&
-          required.every((t) => p.traits.includes(t)) &&
-          !forbidden.some((t) => p.traits.includes(t)),
+        (p) => required.every((t) => p.traits.includes(t)) && !forbidden.some((t) => p.traits.includes(t)),
       )
       .map((p) => p.uuid),
   );
-}
-
-function searchSpace(ordered: readonly ProviderRecord[], usage: ProviderUsage): SearchSpace {
-  const byUuid = new Map(ordered.map((p) => [p.uuid, p]));
-  const trees = new Map<string, ProviderRecord[]>();
-  for (const provider of ordered) {
-    const tree = trees.get(provider.rootUuid) ?? [];
-    tree.push(provider);
-    trees.set(provider.rootUuid, tree);
-  }
-  // A sharing provider lends to the root of every provider that is in one of its aggregates:
-  // the roots are indexed by aggregate once, so a sharing provider never rescans every provider.
-  const rootsIn = new Map<string, Set<string>>();
-  for (const provider of ordered)
-    for (const aggregate of provider.aggregates) {
-      const roots = rootsIn.get(aggregate) ?? new Set<string>();
-      roots.add(provider.rootUuid);
-      rootsIn.set(aggregate, roots);
-    }
-  const lenders = new Map<string, ProviderRecord[]>();
-  for (const sharing of ordered) {
-    if (!sharing.traits.includes(SHARES_VIA_AGGREGATE)) continue;
-    const roots = new Set(sharing.aggregates.flatMap((a) => [...(rootsIn.get(a) ?? [])]));
-    roots.delete(sharing.rootUuid);
-    for (const root of roots) {
-      const list = lenders.get(root);
-      if (list === undefined) lenders.set(root, [sharing]);
-      else list.push(sharing);
-    }
-  }
-  return { byUuid, usage, tree: (root) => trees.get(root) ?? [], lenders: (root) => lenders.get(root) ?? [] };
 }
 
 const keyOf = (combined: Combined) =>
@@ -122,51 +82,70 @@ function onePerTree(combined: Combined, byUuid: ReadonlyMap<string, ProviderReco
   return new Set(roots).size === roots.length;
 }
 
+/** True when the candidate takes from a provider of the anchor's own tree (not only from sharing ones). */
+function anchoredAt(combined: Combined, root: string, byUuid: ReadonlyMap<string, ProviderRecord>): boolean {
+  for (const uuid in combined.allocations) {
+    const provider = byUuid.get(uuid);
+    if (provider?.rootUuid === root && !provider.traits.includes(SHARES_VIA_AGGREGATE)) return true;
+  }
+  return false;
+}
+
+/**
+ * The candidates, anchored at each root in creation order. `providers` is
+ * the providers as read, or their index built once (`CandidateIndex`, what
+ * the engine's provider view keeps between requests).
+ */
 export function allocationCandidates(
-  providers: readonly ProviderRecord[],
+  providers: readonly ProviderRecord[] | CandidateIndex,
   usage: ProviderUsage,
   request: CandidateRequest,
 ): CandidateAnswer {
-  const ordered = [...providers].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  const space = searchSpace(ordered, usage);
-  const anchors = allowedAnchors(ordered, request);
+  const index = providers instanceof CandidateIndex ? providers : new CandidateIndex(providers);
+  const space: SearchSpace = {
+    byUuid: index.byUuid,
+    usage,
+    tree: (root) => index.tree(root),
+    lenders: (root) => index.lenders(root),
+  };
+  const anchors = allowedAnchors(index, request);
   const rules = {
     suffixes: request.groups.map((g) => g.suffix),
     isolate: request.groupPolicy === "isolate",
     sameSubtree: request.sameSubtree ?? [],
-    byUuid: space.byUuid,
+    byUuid: index.byUuid,
     usage,
   };
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
-  outer: for (const root of ordered) {
-    if (root.parentUuid !== null || (anchors !== undefined && !anchors.has(root.uuid))) continue;
+  const limit = request.limit ?? Number.POSITIVE_INFINITY;
+  for (const root of index.roots) {
+    if (anchors !== undefined && !anchors.has(root.uuid)) continue;
     // Each group alone for this tree; one group with no choice leaves the tree out.
     const lists: GroupChoice[][] = [];
     for (const group of request.groups) {
       const choices = groupChoices(group, root.uuid, space);
-      if (choices.length === 0) continue outer;
+      if (choices.length === 0) break;
       lists.push(choices);
     }
-    for (const combined of combineForAnchor(lists, rules)) {
-      if (request.oneProviderPerTree && !onePerTree(combined, space.byUuid)) continue;
+    if (lists.length < request.groups.length) continue;
+    const enough = combineForAnchor(lists, rules, (combined) => {
+      if (request.oneProviderPerTree && !onePerTree(combined, index.byUuid)) return false;
       // A candidate made of sharing providers alone can come again from another tree they lend to.
-      const anchored = Object.keys(combined.allocations).some((uuid) => {
-        const provider = space.byUuid.get(uuid);
-        return provider?.rootUuid === root.uuid && !provider.traits.includes(SHARES_VIA_AGGREGATE);
-      });
-      if (!anchored) {
+      if (!anchoredAt(combined, root.uuid, index.byUuid)) {
         const key = keyOf(combined);
-        if (seen.has(key)) continue;
+        if (seen.has(key)) return false;
         seen.add(key);
       }
       candidates.push(combined);
-      if (request.limit !== undefined && candidates.length >= request.limit) break outer;
-    }
+      return candidates.length >= limit;
+    });
+    if (enough) break;
   }
-  const used = new Set(candidates.flatMap((c) => Object.keys(c.allocations)));
-  if (request.oneProviderPerTree) return { candidates, providers: ordered.filter((p) => used.has(p.uuid)) };
+  const used = new Set<string>();
+  for (const candidate of candidates) for (const uuid in candidate.allocations) used.add(uuid);
+  const taken = [...used].flatMap((uuid) => index.byUuid.get(uuid) ?? []);
+  if (request.oneProviderPerTree) return { candidates, providers: index.inOrder(taken), usage };
   // Summaries cover every provider of each tree a candidate takes resources from.
-  const trees = new Set([...used].map((uuid) => space.byUuid.get(uuid)?.rootUuid));
-  return { candidates, providers: ordered.filter((p) => trees.has(p.rootUuid)) };
+  return { candidates, providers: index.treesOf(new Set(taken.map((p) => p.rootUuid))), usage };
 }

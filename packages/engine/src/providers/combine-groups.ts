@@ -46,6 +46,7 @@ function subtreesHold(picked: readonly GroupChoice[], rules: CombineRules): bool
   });
 }
 
+/** The picked choices as one candidate (suffixes are unique, so each group has its own mappings entry). */
 function consolidate(picked: readonly GroupChoice[], rules: CombineRules): Combined {
   const allocations: Record<string, Record<string, number>> = {};
   const mappings: Record<string, string[]> = {};
@@ -55,44 +56,53 @@ function consolidate(picked: readonly GroupChoice[], rules: CombineRules): Combi
       amounts[resourceClass] = (amounts[resourceClass] ?? 0) + amount;
     }
     const suffix = rules.suffixes[index] as string;
-    mappings[suffix] = [...new Set([...(mappings[suffix] ?? []), ...choice.providers])];
+    const mapped = (mappings[suffix] ??= []);
+    for (const uuid of choice.providers) if (!mapped.includes(uuid)) mapped.push(uuid);
   });
   return { allocations, mappings };
 }
 
 /** Placement's final check on summed amounts: capacity and max_unit (unit sizes were judged per group). */
 function fits(combined: Combined, rules: CombineRules): boolean {
-  for (const [uuid, amounts] of Object.entries(combined.allocations)) {
-    const provider = rules.byUuid.get(uuid);
-    const used = rules.usage.get(uuid) ?? {};
-    for (const [resourceClass, amount] of Object.entries(amounts)) {
-      const inventory = provider?.inventories[resourceClass];
+  for (const uuid in combined.allocations) {
+    const inventories = rules.byUuid.get(uuid)?.inventories;
+    const used = rules.usage.get(uuid);
+    const amounts = combined.allocations[uuid] as Record<string, number>;
+    for (const resourceClass in amounts) {
+      const amount = amounts[resourceClass] as number;
+      const inventory = inventories?.[resourceClass];
       if (inventory === undefined) return false;
       if (amount > inventory.maxUnit) return false;
-      if ((used[resourceClass] ?? 0) + amount > Math.trunc(inventoryCapacity(inventory))) return false;
+      if ((used?.[resourceClass] ?? 0) + amount > Math.trunc(inventoryCapacity(inventory))) return false;
     }
   }
   return true;
 }
 
-/** Every combination for one anchor, given each group's choices for it (in `rules.suffixes` order). */
-export function* combineForAnchor(
+/**
+ * Every combination for one anchor, given each group's choices for it (in
+ * `rules.suffixes` order), handed to `take` in order; stops when `take`
+ * answers true (enough candidates) and then answers true itself.
+ */
+export function combineForAnchor(
   choices: readonly (readonly GroupChoice[])[],
   rules: CombineRules,
-): Generator<Combined> {
+  take: (combined: Combined) => boolean,
+): boolean {
   const picked: GroupChoice[] = [];
-  function* pick(index: number): Generator<Combined> {
+  const pick = (index: number): boolean => {
     if (index === choices.length) {
-      if (!isolated(picked, rules) || !subtreesHold(picked, rules)) return;
+      if (!isolated(picked, rules) || !subtreesHold(picked, rules)) return false;
       const combined = consolidate(picked, rules);
-      if (fits(combined, rules)) yield combined;
-      return;
+      return fits(combined, rules) && take(combined);
     }
     for (const choice of choices[index] ?? []) {
       picked.push(choice);
-      yield* pick(index + 1);
+      const enough = pick(index + 1);
       picked.pop();
+      if (enough) return true;
     }
-  }
-  yield* pick(0);
+    return false;
+  };
+  return pick(0);
 }

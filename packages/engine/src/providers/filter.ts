@@ -24,8 +24,10 @@ export interface ProviderFilter {
   resources?: Readonly<Record<string, number>>;
 }
 
-/** What each provider's classes hold now, by provider uuid. */
-export type ProviderUsage = ReadonlyMap<string, Readonly<Record<string, number>>>;
+/** What each provider's classes hold now, by provider uuid (a Map, or a lookup over live ledgers). */
+export interface ProviderUsage {
+  get(uuid: string): Readonly<Record<string, number>> | undefined;
+}
 
 /** Placement's `resources` test: an inventory of each class with room for the amount, within its unit limits. */
 export function canProvide(
@@ -33,14 +35,23 @@ export function canProvide(
   used: Readonly<Record<string, number>>,
   resources: Readonly<Record<string, number>>,
 ): boolean {
-  for (const [resourceClass, amount] of Object.entries(resources)) {
-    const inventory = provider.inventories[resourceClass];
-    if (inventory === undefined) return false;
-    if (amount < inventory.minUnit || amount > inventory.maxUnit || amount % inventory.stepSize !== 0)
-      return false;
-    if ((used[resourceClass] ?? 0) + amount > inventoryCapacity(inventory)) return false;
-  }
+  for (const resourceClass in resources)
+    if (!canProvideOne(provider, used, resourceClass, resources[resourceClass] as number)) return false;
   return true;
+}
+
+/** `canProvide` for one class (the searches ask class by class; no object per question). */
+export function canProvideOne(
+  provider: ProviderRecord,
+  used: Readonly<Record<string, number>> | undefined,
+  resourceClass: string,
+  amount: number,
+): boolean {
+  const inventory = provider.inventories[resourceClass];
+  if (inventory === undefined) return false;
+  if (amount < inventory.minUnit || amount > inventory.maxUnit || amount % inventory.stepSize !== 0)
+    return false;
+  return (used?.[resourceClass] ?? 0) + amount <= inventoryCapacity(inventory);
 }
 
 const intersects = (have: readonly string[], wanted: readonly string[]) =>

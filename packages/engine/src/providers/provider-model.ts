@@ -16,15 +16,29 @@ import type { ProviderRecord } from "../store/records.js";
 export class ProviderModel {
   /** Provider rows by uuid, in creation order; null: read again. */
   private rows: Map<string, ProviderRecord> | null = null;
+  /**
+   * The rows as one array, built once per change of the rows: its identity
+   * says "nothing changed" to the views built over it (provider-view.ts).
+   */
+  private list: readonly ProviderRecord[] | null = null;
   /** Consumers' used amounts by provider uuid and class. */
   private used = new Map<string, Record<string, number>>();
   /** Moves with every change of the rows, so a read that raced one is not kept. */
   private version = 0;
+  /**
+   * Moves when the rows may change in anything but their generations
+   * (re-hydration, a change of the provider tables): what a view derives
+   * from the rows' shape (trees, inventories, traits, aggregates) holds
+   * while it does not move.
+   */
+  private shape = 0;
 
   /** Starts from a snapshot (start-up, re-hydration). */
   hydrate(snapshot: Pick<StoreSnapshot, "consumerUsage">): void {
     this.rows = null;
+    this.list = null;
     this.version += 1;
+    this.shape += 1;
     this.used = new Map();
     for (const [provider, resourceClass, amount] of snapshot.consumerUsage ?? []) {
       const ledger = this.used.get(provider) ?? {};
@@ -36,7 +50,9 @@ export class ProviderModel {
   /** The provider tables changed: read the rows again. */
   forget(): void {
     this.rows = null;
+    this.list = null;
     this.version += 1;
+    this.shape += 1;
   }
 
   /** A consumer claim's feed entry: its usage changes and the generations it wrote. */
@@ -45,7 +61,9 @@ export class ProviderModel {
     if (this.rows !== null) {
       for (const [uuid, generation] of bumped) {
         const row = this.rows.get(uuid);
-        if (row !== undefined && row.generation < generation) this.rows.set(uuid, { ...row, generation });
+        if (row === undefined || row.generation >= generation) continue;
+        this.rows.set(uuid, { ...row, generation });
+        this.list = null;
       }
     }
     for (const [provider, resourceClass, , amount] of effect.usage) {
@@ -56,16 +74,25 @@ export class ProviderModel {
     }
   }
 
-  /** Every provider row, in creation order (shared objects: callers never change them). */
-  async providers(store: Store): Promise<ProviderRecord[]> {
+  /**
+   * Every provider row, in creation order: the same array until a row
+   * changes (shared objects: callers never change them).
+   */
+  async providers(store: Store): Promise<readonly ProviderRecord[]> {
     if (this.rows === null) {
       const version = this.version;
       const read = (await store.providers.list()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-      const rows = new Map(read.map((row) => [row.uuid, row]));
-      if (version !== this.version) return [...rows.values()];
-      this.rows = rows;
+      if (version !== this.version) return read;
+      this.rows = new Map(read.map((row) => [row.uuid, row]));
+      this.list = read;
     }
-    return [...this.rows.values()];
+    this.list ??= [...this.rows.values()];
+    return this.list;
+  }
+
+  /** See `shape`: moves with every change of the rows other than a generation bump. */
+  get shapeVersion(): number {
+    return this.shape;
   }
 
   /** One row: from the model when it has the rows, else read alone (creating many providers stays linear). */

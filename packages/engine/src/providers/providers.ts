@@ -35,6 +35,7 @@ import {
   placementInventories,
 } from "./member-roots.js";
 import { providerMessages as text } from "./messages.js";
+import { type ProviderView, ProviderViews } from "./provider-view.js";
 import { wouldLoop } from "./tree.js";
 
 /** Why a provider change was refused (EngineError.details.reason), for protocols that name it. */
@@ -86,6 +87,8 @@ function byClassId(a: string, b: string): number {
 }
 
 export class Providers {
+  private readonly views = new ProviderViews();
+
   constructor(private readonly runtime: EngineRuntime) {}
 
   private get store() {
@@ -99,34 +102,17 @@ export class Providers {
   /**
    * Every provider as Placement shows it, in creation order, and what each
    * holds: the engine's provider model (rows and consumers' sums) with every
-   * member as a root provider (member-roots.ts), never a query per request.
+   * member as a root provider, kept between requests (provider-view.ts),
+   * never a query per request.
    */
-  private async view(): Promise<{ providers: ProviderRecord[]; usage: ProviderUsage }> {
+  private async view(): Promise<ProviderView> {
     await this.runtime.sync();
-    const rows = await this.runtime.providerModel.providers(this.store);
-    const consumers = this.runtime.providerModel.consumersUsed();
-    const usage = new Map<string, Readonly<Record<string, number>>>(consumers);
-    const providers: ProviderRecord[] = [];
-    const roots = new Map<string, MemberState>();
-    for (const member of this.runtime.model.allMembers()) roots.set(memberProviderUuid(member.name), member);
-    let virtual = false;
-    for (const row of rows) {
-      const member = roots.get(row.uuid);
-      if (member === undefined || row.parentUuid !== null || row.name !== member.name) {
-        providers.push(row);
-        continue;
-      }
-      roots.delete(row.uuid);
-      providers.push(memberRoot(member.record, row));
-      usage.set(row.uuid, memberRootUsage(member));
-    }
-    for (const [uuid, member] of roots) {
-      virtual = true;
-      providers.push(memberRoot(member.record, undefined));
-      usage.set(uuid, memberRootUsage(member));
-    }
-    if (virtual) providers.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    return { providers, usage };
+    const model = this.runtime.providerModel;
+    const shape = model.shapeVersion;
+    const rows = await model.providers(this.store);
+    // A read that raced a change of the rows' shape builds a view that is not kept.
+    const settled = model.shapeVersion === shape ? shape : undefined;
+    return this.views.current(rows, settled, this.runtime.model.allMembers(), model.consumersUsed());
   }
 
   async list(filter: ProviderFilter = {}): Promise<ProviderRecord[]> {
@@ -136,8 +122,8 @@ export class Providers {
 
   /** Placement's allocation candidates for one un-grouped request (see `candidates.ts`). */
   async candidates(request: CandidateRequest): Promise<CandidateAnswer> {
-    const { providers, usage } = await this.view();
-    return allocationCandidates(providers, usage, request);
+    const view = await this.view();
+    return allocationCandidates(view.candidateIndex(), view.usage, request);
   }
 
   /**

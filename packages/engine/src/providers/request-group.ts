@@ -19,7 +19,7 @@
  * first trees that give enough candidates.
  */
 import type { ProviderRecord } from "../store/records.js";
-import { canProvide, type ProviderUsage } from "./filter.js";
+import { canProvide, canProvideOne, type ProviderUsage } from "./filter.js";
 
 export interface RequestGroup {
   /** "" for the unsuffixed group; otherwise the group's suffix ("1", "_NET"). */
@@ -63,7 +63,10 @@ export interface SearchSpace {
   lenders(root: string): readonly ProviderRecord[];
 }
 
-export const SHARES_VIA_AGGREGATE = "MISC_SHARES_VIA_AGGREGATE";
+export { SHARES_VIA_AGGREGATE } from "./candidate-index.js";
+
+const NO_NAMES: readonly string[] = [];
+const NO_GROUPS: readonly (readonly string[])[] = [];
 
 const intersects = (have: readonly string[], wanted: readonly string[]) =>
   wanted.some((w) => have.includes(w));
@@ -111,36 +114,55 @@ function suppliers(
   anchor: string,
   space: SearchSpace,
 ): ProviderRecord[] {
-  const memberOf = group.memberOf ?? [];
-  const notMemberOf = group.notMemberOf ?? [];
-  const anchorAggregates = space.byUuid.get(anchor)?.aggregates ?? [];
+  const memberOf = group.memberOf ?? NO_GROUPS;
+  const notMemberOf = group.notMemberOf ?? NO_NAMES;
+  const anchorAggregates = space.byUuid.get(anchor)?.aggregates ?? NO_NAMES;
   // `member_of` holds for the provider or the tree's root; `!member_of` for neither.
-  const inGroupAggregates = (provider: ProviderRecord) =>
-    (memberOf.length === 0 ||
-      inAggregates(provider.aggregates, memberOf) ||
-      inAggregates(anchorAggregates, memberOf)) &&
-    !intersects(provider.aggregates, notMemberOf) &&
-    !intersects(anchorAggregates, notMemberOf);
+  const rootInAggregates = memberOf.length === 0 || inAggregates(anchorAggregates, memberOf);
+  if (intersects(anchorAggregates, notMemberOf)) return [];
+  const out: ProviderRecord[] = [];
+  const consider = (provider: ProviderRecord) => {
+    if (!rootInAggregates && !inAggregates(provider.aggregates, memberOf)) return;
+    if (intersects(provider.aggregates, notMemberOf)) return;
+    if (canProvideOne(provider, space.usage.get(provider.uuid), resourceClass, amount)) out.push(provider);
+  };
+  for (const provider of space.tree(anchor)) consider(provider);
   // A sharing provider lends outside `in_tree` only, and when it is in the aggregates itself.
-  const lenders =
-    group.inTree === undefined
-      ? space.lenders(anchor).filter((p) => inAggregates(p.aggregates, memberOf))
-      : [];
-  return [...space.tree(anchor), ...lenders].filter(
-    (provider) =>
-      inGroupAggregates(provider) &&
-      canProvide(provider, space.usage.get(provider.uuid) ?? {}, { [resourceClass]: amount }),
-  );
+  if (group.inTree === undefined)
+    for (const lender of space.lenders(anchor))
+      if (inAggregates(lender.aggregates, memberOf)) consider(lender);
+  return out;
 }
 
-/** Every combination picking one entry of each list. */
-function* product<T>(lists: readonly (readonly T[])[]): Generator<T[]> {
-  if (lists.length === 0) {
-    yield [];
-    return;
+/** Calls `visit` with every combination picking one entry of each list (the array is reused). */
+function forEachPick<T>(lists: readonly (readonly T[])[], visit: (picked: readonly T[]) => void): void {
+  const picked = lists.map((list) => list[0] as T);
+  const at = lists.map(() => 0);
+  for (;;) {
+    visit(picked);
+    // Advance like an odometer, the last list fastest (the order the searches always had).
+    let index = lists.length - 1;
+    while (index >= 0) {
+      const list = lists[index] as readonly T[];
+      const next = (at[index] as number) + 1;
+      if (next < list.length) {
+        at[index] = next;
+        picked[index] = list[next] as T;
+        break;
+      }
+      at[index] = 0;
+      picked[index] = list[0] as T;
+      index -= 1;
+    }
+    if (index < 0) return;
   }
-  const [first, ...rest] = lists as [readonly T[], ...(readonly T[])[]];
-  for (const head of first) for (const tail of product(rest)) yield [head, ...tail];
+}
+
+/** The distinct entries, in first-seen order. */
+function distinct<T>(items: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const item of items) if (!out.includes(item)) out.push(item);
+  return out;
 }
 
 /** The unsuffixed group for the tree rooted at `anchor`: classes spread over the tree and its lenders. */
@@ -155,13 +177,15 @@ function treeChoices(group: RequestGroup, anchor: string, space: SearchSpace): G
     lists.push(list);
   }
   const out: GroupChoice[] = [];
-  const required = group.required ?? [];
-  const forbidden = group.forbidden ?? [];
-  for (const picked of product(lists)) {
-    const used = [...new Set(picked)];
-    if (used.some((p) => intersects(p.traits, forbidden))) continue;
-    const traits = used.flatMap((p) => p.traits);
-    if (!required.every((anyOf) => intersects(traits, anyOf))) continue;
+  const required = group.required ?? NO_GROUPS;
+  const forbidden = group.forbidden ?? NO_NAMES;
+  forEachPick(lists, (picked) => {
+    const used = distinct(picked);
+    if (forbidden.length > 0 && used.some((p) => intersects(p.traits, forbidden))) return;
+    if (required.length > 0) {
+      const traits = used.flatMap((p) => p.traits);
+      if (!required.every((anyOf) => intersects(traits, anyOf))) return;
+    }
     out.push({
       anchor,
       shares: picked.map((provider, index) => {
@@ -170,7 +194,7 @@ function treeChoices(group: RequestGroup, anchor: string, space: SearchSpace): G
       }),
       providers: used.map((p) => p.uuid),
     });
-  }
+  });
   return out;
 }
 
