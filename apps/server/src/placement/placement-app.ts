@@ -207,9 +207,10 @@ function replyResponse(
     headers.set("cache-control", "no-cache");
   }
   const status = reply.status ?? 200;
-  if (reply.body === undefined) return bodiless(c, status, headers);
+  const text = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
+  if (text === undefined) return bodiless(c, status, headers);
   headers.set("content-type", "application/json");
-  return new Response(JSON.stringify(reply.body), { status, headers });
+  return new Response(text, { status, headers });
 }
 
 /**

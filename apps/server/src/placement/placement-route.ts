@@ -14,6 +14,12 @@ export interface PlacementReply {
   status?: number;
   /** JSON body; absent for 204 and bodiless 201s. */
   body?: unknown;
+  /**
+   * The JSON body already written as text, instead of `body`: the large
+   * answers (allocation candidates) write it directly rather than build
+   * objects only to serialise them.
+   */
+  json?: string;
   /** Path under the Placement root; sent as an absolute URL with the mount prefix. */
   location?: string;
   /**
