@@ -76,7 +76,10 @@ const STEPS: Step[] = [
   {
     name: "placement-api",
     result: "placement-api.json",
-    command: [...ownBench("placement-api.js"), ...process.argv.filter((a) => a === "--no-reference")],
+    command: [
+      ...ownBench("placement-api.js"),
+      ...process.argv.filter((a) => a === "--no-reference" || a.startsWith("--baseline=")),
+    ],
     cwd: here,
     own: true,
   },

@@ -33,13 +33,28 @@ const details: Record<string, unknown> = {
   rounds: ROUNDS,
   calls: CALLS,
 };
+const baselineMain = process.argv.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
+const BASELINE = "berthd (baseline)";
 let server: Berthd | undefined;
+let baseline: Berthd | undefined;
 let reference: ReferencePlacement | undefined;
 try {
   const db = join(dir, "berth.db");
   const token = await createToken(db, "bench");
   server = await Berthd.start({ db, token, logLevel: "warn" });
   const services: PlacementClient[] = [new PlacementClient("berthd", `${server.url}/placement`, token)];
+  if (baselineMain !== undefined) {
+    const baselineDb = join(dir, "baseline.db");
+    const baselineToken = await createToken(baselineDb, "bench");
+    baseline = await Berthd.start({
+      db: baselineDb,
+      token: baselineToken,
+      logLevel: "warn",
+      main: baselineMain,
+    });
+    services.push(new PlacementClient(BASELINE, `${baseline.url}/placement`, baselineToken));
+    details.baseline = baselineMain;
+  }
   const missing = process.argv.includes("--no-reference") ? "--no-reference" : referenceMissing();
   if (missing === undefined) {
     reference = await startReference(join(dir, "reference"));
@@ -112,6 +127,28 @@ try {
       "ms",
     ),
   );
+  if (baseline !== undefined) {
+    const before = {
+      limitOne: p50(BASELINE, (t) => t.limitOne),
+      all: p50(BASELINE, (t) => t.all),
+      claim: p50(BASELINE, (t) => t.claim),
+    };
+    bars.push(
+      figure(
+        "placement-api.baseline.candidates.limit1.p50",
+        "baseline berthd: candidates limit=1 p50 (same run)",
+        before.limitOne,
+        "ms",
+      ),
+      figure(
+        "placement-api.baseline.candidates.all.p50",
+        "baseline berthd: candidates without limit p50",
+        before.all,
+        "ms",
+      ),
+      figure("placement-api.baseline.claim.p50", "baseline berthd: claim p50", before.claim, "ms"),
+    );
+  }
   if (reference !== undefined) {
     const label = "real Placement 8.0.0";
     const real = {
@@ -169,6 +206,7 @@ try {
   for (const client of services) client.close();
 } finally {
   await server?.stop();
+  await baseline?.stop();
   reference?.stop();
   cleanup();
 }

@@ -59,6 +59,8 @@ export interface BerthdOptions {
   env?: Record<string, string>;
   /** Extra node flags (e.g. --cpu-prof to profile the server). */
   nodeArgs?: string[];
+  /** Another build's berthd (its dist/main.js) instead of this workspace's, e.g. a baseline. */
+  main?: string;
   /** Give up waiting for the first answer after this long. */
   startTimeoutMs?: number;
 }
@@ -110,7 +112,7 @@ export class Berthd {
       process.execPath,
       [
         ...(options.nodeArgs ?? []),
-        BERTHD_MAIN,
+        options.main ?? BERTHD_MAIN,
         "--db",
         options.db,
         "--listen",
