@@ -102,6 +102,12 @@ describe("the allocation candidates answer as JSON text", () => {
       "root_provider_uuid",
     );
     expect(at(29)).toEqual(at29);
+    // Use that moved shows in the next answer.
+    const busier = { ...answerOf([cn1, pf1]), usage: new Map([[cn1.uuid, { VCPU: 5 }]]) };
+    expect((at(29, busier).provider_summaries as Record<string, object>)[cn1.uuid]).toMatchObject({
+      resources: { VCPU: { capacity: 12, used: 5 } },
+    });
+    expect(at(29)).toEqual(at29);
     // A change of the provider is a new row: its summary shows the new inventories.
     const grown = { ...cn1, inventories: { VCPU: inventory(16) } };
     expect((at(29, answerOf([grown, pf1])).provider_summaries as Record<string, object>)[cn1.uuid]).toEqual({

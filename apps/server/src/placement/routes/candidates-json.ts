@@ -76,6 +76,8 @@ interface SummaryParts {
   classes: { resourceClass: string; text: string }[];
   /** `}},"traits":[...],...}` */
   tail: string;
+  /** The whole summary last written, and the used amounts (in `classes` order) it shows. */
+  last?: { used: number[]; text: string };
 }
 
 /**
@@ -125,10 +127,17 @@ function summaryJson(
   requested: ReadonlySet<string>,
 ): string {
   const parts = partsOf(provider, version, requested);
+  const amounts = parts.classes.map(({ resourceClass }) => used[resourceClass] ?? 0);
+  // Most providers' use did not move since the last answer: their summary is the same text.
+  const last = parts.last;
+  if (last?.used.every((amount, index) => amount === amounts[index])) return last.text;
   let resources = "";
-  for (const { resourceClass, text } of parts.classes)
-    resources += `${resources === "" ? "" : ","}${text}${used[resourceClass] ?? 0}}`;
-  return `${parts.head}${resources}${parts.tail}`;
+  parts.classes.forEach(({ text }, index) => {
+    resources += `${index === 0 ? "" : ","}${text}${amounts[index]}}`;
+  });
+  const text = `${parts.head}${resources}${parts.tail}`;
+  parts.last = { used: amounts, text };
+  return text;
 }
 
 /** The whole answer (`requested`: the classes the request names, for summaries before 1.27). */
