@@ -73,9 +73,18 @@ try {
     );
   }
   const timings = new Map<string, Timings[]>(services.map((c) => [c.label, []]));
+  // berthd's CPU time per request besides the wall time (/proc; the real Placement runs in uWSGI workers).
+  const cpuOf = new Map<string, () => number>([["berthd", () => server!.cpuPreciseMs()]]);
+  if (baseline !== undefined) cpuOf.set(BASELINE, () => baseline!.cpuPreciseMs());
   for (let round = 0; round < ROUNDS; round++) {
-    for (const client of services) timings.get(client.label)!.push(await measure(client, CALLS));
+    for (const client of services)
+      timings.get(client.label)!.push(await measure(client, CALLS, cpuOf.get(client.label)));
   }
+  /** Mean over the rounds of berthd's CPU time per call of one request. */
+  const cpuMean = (label: string, pick: (cpu: NonNullable<Timings["cpu"]>) => number) => {
+    const rounds = timings.get(label)!.flatMap((t) => (t.cpu === undefined ? [] : [pick(t.cpu)]));
+    return round(rounds.reduce((a, b) => a + b, 0) / Math.max(1, rounds.length), 2);
+  };
 
   const p50 = (label: string, pick: (t: Timings) => number[]) =>
     round(median(timings.get(label)!.flatMap(pick)), 3);
@@ -108,6 +117,30 @@ try {
       "ms",
     ),
   );
+  for (const label of cpuOf.keys()) {
+    const who = label === "berthd" ? "berthd" : "baseline berthd";
+    const key = label === "berthd" ? "placement-api.cpu" : "placement-api.baseline.cpu";
+    bars.push(
+      figure(
+        `${key}.candidates.limit1`,
+        `${who}: CPU time per candidates limit=1 (mean)`,
+        cpuMean(label, (c) => c.limitOne),
+        "ms",
+      ),
+      figure(
+        `${key}.candidates.all`,
+        `${who}: CPU time per candidates without limit (mean)`,
+        cpuMean(label, (c) => c.all),
+        "ms",
+      ),
+      figure(
+        `${key}.claim`,
+        `${who}: CPU time per claim (mean)`,
+        cpuMean(label, (c) => c.claim),
+        "ms",
+      ),
+    );
+  }
   // Provider creation stays linear: the last tenth costs what the first did.
   const creation = setups.get("berthd")!.providerMs;
   const tenth = Math.max(1, Math.floor(creation.length / 10));

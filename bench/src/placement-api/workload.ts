@@ -72,16 +72,30 @@ export interface Timings {
   claim: number[];
   /** Candidates the unlimited request answered. */
   candidates: number;
+  /** The server's CPU time per call of each request, ms (where the bench can read it: berthd). */
+  cpu?: { limitOne: number; all: number; claim: number };
 }
 
 interface CandidatesAnswer {
   allocation_requests: { allocations: Record<string, { resources: Record<string, number> }> }[];
 }
 
-export async function measure(client: PlacementClient, calls: number): Promise<Timings> {
+/**
+ * The three requests, `calls` times each. `serverCpuMs` (the server's CPU
+ * time so far, ms) adds each request's CPU time per call: on a loaded
+ * machine wall time mostly measures waiting for a core.
+ */
+export async function measure(
+  client: PlacementClient,
+  calls: number,
+  serverCpuMs?: () => number,
+): Promise<Timings> {
+  const cpuMarks = [serverCpuMs?.() ?? 0];
+  const mark = () => cpuMarks.push(serverCpuMs?.() ?? 0);
   const limitOne = await timeEach(calls, () =>
     client.must("GET", `/allocation_candidates?${QUERY}&limit=1`, undefined, [200]),
   );
+  mark();
   let answer: CandidatesAnswer = { allocation_requests: [] };
   const all = await timeEach(calls, async () => {
     answer = (await client.must(
@@ -91,6 +105,7 @@ export async function measure(client: PlacementClient, calls: number): Promise<T
       [200],
     )) as CandidatesAnswer;
   });
+  mark();
   const requests = answer.allocation_requests;
   if (requests.length === 0) throw new Error(`${client.label}: no allocation candidates`);
   const claim = await timeEach(calls, (i) =>
@@ -108,5 +123,9 @@ export async function measure(client: PlacementClient, calls: number): Promise<T
       [204],
     ),
   );
-  return { limitOne, all, claim, candidates: requests.length };
+  mark();
+  const perCall = (phase: number) => ((cpuMarks[phase + 1] ?? 0) - (cpuMarks[phase] ?? 0)) / calls;
+  const cpu =
+    serverCpuMs === undefined ? undefined : { limitOne: perCall(0), all: perCall(1), claim: perCall(2) };
+  return { limitOne, all, claim, candidates: requests.length, ...(cpu === undefined ? {} : { cpu }) };
 }

@@ -4,7 +4,7 @@
  * memory from /proc, stop it (gracefully or with SIGKILL).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -170,6 +170,23 @@ export class Berthd {
     const ticks = Number(fields[11]) + Number(fields[12]);
     if (!Number.isFinite(ticks)) throw new Error(`unreadable /proc/${this.pid}/stat`);
     return (ticks * 1000) / USER_HZ;
+  }
+
+  /**
+   * CPU time berthd's threads have run so far, in ms at nanosecond
+   * resolution: the sum over /proc/PID/task of each thread's schedstat (time on a CPU), for
+   * requests too short for `cpuMs`'s clock ticks.
+   */
+  cpuPreciseMs(): number {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${this.pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${this.pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+    return ns / 1e6;
   }
 
   /** VmRSS / VmHWM of the berthd process (Linux /proc). */
