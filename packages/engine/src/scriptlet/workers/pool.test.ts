@@ -204,6 +204,25 @@ describe("the scriptlet worker pool", () => {
     expect(lines).toEqual(["a free=3"]);
   });
 
+  it("never shows a scriptlet a member deleted since an earlier run, nor an old record under a reused name", async () => {
+    pool = createScriptletWorkerPool({ size: 1 });
+    const ASKS_B = `def instance_placement(request, candidate_members):
+    log_info([c.server_name for c in candidate_members], " ", get_cluster_member_state("b").sysinfo.free_ram)
+`;
+    expect((await pool.run(null, ASKS_B, callWith({ a: 1, b: 2 }))).logs.map((l) => l.message)).toEqual([
+      '["a", "b"] 2',
+    ]);
+    const gone = await pool.run(null, ASKS_B, callWith({ a: 1 }));
+    expect(gone.outcome).toEqual({
+      kind: "rejected",
+      message: "Failed instance placement scriptlet: Failed to run: Invalid member name: b",
+    });
+    // A new member named b is a new record: its own state, not the deleted one's.
+    expect((await pool.run(null, ASKS_B, callWith({ a: 1, b: 7 }))).logs.map((l) => l.message)).toEqual([
+      '["a", "b"] 7',
+    ]);
+  });
+
   it("validates with the host's texts", async () => {
     pool = createScriptletWorkerPool({ size: 1 });
     await expect(pool.validate("def instance_placement(:\n")).rejects.toMatchObject({ kind: "invalid" });

@@ -284,8 +284,8 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     Atomics.store(pw.flag, FLAG_ABORT, 0);
     let message = job.message;
     if (message.type === "run" && job.call !== undefined) {
-      const { candidates, updates } = pw.sender.prepare(job.call, message.withResources);
-      message = { ...message, candidates, updates };
+      const { candidates, updates, dropped } = pw.sender.prepare(job.call, message.withResources);
+      message = { ...message, candidates, updates, dropped };
     }
     pw.worker.ref();
     // A fresh worker's start-up (loading the engine, seconds on a loaded machine) is not the run's time.
@@ -401,6 +401,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
             limits: call.limits,
             candidates: new Int32Array(0),
             updates: [],
+            dropped: [],
             withResources: needsMemberResources(source),
           },
           heapMb: options.heapMb ?? heapLimitMb(call.limits),

@@ -38,6 +38,8 @@ export interface RunMessage {
   /** Mirror slots of the candidates, in order. */
   candidates: Int32Array;
   updates: MemberUpdate[];
+  /** Mirror slots of members that are gone (deleted or renamed), forgotten before the updates apply. */
+  dropped: number[];
   /** The mirror holds the candidates' resources too (the scriptlet can call get_cluster_member_resources). */
   withResources: boolean;
 }

@@ -79,7 +79,7 @@ const cancelled = {
 } as AbortSignal;
 
 function run(message: RunMessage): void {
-  mirror.begin(message.candidates, message.updates);
+  mirror.begin(message.candidates, message.updates, message.dropped);
   const call: ScriptletCall = {
     request: message.request,
     candidates: mirror.views(),
