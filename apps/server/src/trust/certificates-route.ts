@@ -154,12 +154,13 @@ export function registerCertificatesRoutes(
     if (post.token) {
       if (post.name === "") throw badRequest("A certificate add token needs a client name");
       // A running operation of class "token" until a client redeems it (or it expires, or is revoked).
-      const token = await trust.createToken({
+      const { token, secret } = await trust.createToken({
         name: post.name,
         restricted: post.restricted,
         projects: post.projects,
       });
-      const operation = tokenOperation(token, trust, services.operations.location);
+      // The only answer that holds the secret: the store has its hash only.
+      const operation = tokenOperation(token, trust, services.operations.location, secret);
       log.info({ name: post.name, restricted: post.restricted }, "trust token created");
       return c.json(asyncResponse(operationUrl(operation.id), operation), 202);
     }

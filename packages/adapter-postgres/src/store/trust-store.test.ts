@@ -45,7 +45,7 @@ it.skipIf(unavailable !== "")(
       await first.trust.createToken({
         id,
         name: `client-${id}`,
-        secret: `secret-${id}`,
+        secret_hash: `hash-${id}`,
         restricted: false,
         projects: [],
         created_at: NOW,
@@ -54,8 +54,8 @@ it.skipIf(unavailable !== "")(
     // The expired one is dropped.
     expect((await second.trust.listTokens(NOW)).map((t) => t.id)).toEqual(["t1"]);
     const results = await Promise.all([
-      first.trust.redeemToken("secret-t1", NOW, (t) => certificate(t.name, "f2")),
-      second.trust.redeemToken("secret-t1", NOW, (t) => certificate(t.name, "f2")),
+      first.trust.redeemToken("hash-t1", NOW, (t) => certificate(t.name, "f2")),
+      second.trust.redeemToken("hash-t1", NOW, (t) => certificate(t.name, "f2")),
     ]);
     expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     expect((await second.trust.listCertificates()).map((c) => c.name)).toEqual(["ci", "client-t1"]);

@@ -10,7 +10,7 @@ import { conflict } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
-const TOKEN_COLUMNS = "id, name, secret, restricted, projects, created_at, expires_at";
+const TOKEN_COLUMNS = "id, name, secret_hash, restricted, projects, created_at, expires_at";
 
 /** Answers whether the row was inserted (false: the fingerprint is trusted already). */
 async function insertCertificate(tx: Tx, record: TrustedCertificateRecord): Promise<boolean> {
@@ -77,7 +77,7 @@ export class PostgresTrustStore {
       await tx.run(`INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
         record.id,
         record.name,
-        record.secret,
+        record.secret_hash,
         record.restricted,
         JSON.stringify(record.projects),
         record.created_at,
@@ -101,14 +101,14 @@ export class PostgresTrustStore {
 
   /** One transaction; the token row is deleted with `RETURNING`, so two servers cannot both redeem it. */
   redeemToken(
-    secret: string,
+    secretHash: string,
     now: string,
     certificateFor: (token: TrustTokenRecord) => TrustedCertificateRecord,
   ): Promise<{ token: TrustTokenRecord; certificate: TrustedCertificateRecord } | undefined> {
     return this.pools.writeTx(async (tx) => {
       const [token] = await tx.rows<TrustTokenRecord>(
-        `DELETE FROM trust_tokens WHERE secret = $1 RETURNING ${TOKEN_COLUMNS}`,
-        [secret],
+        `DELETE FROM trust_tokens WHERE secret_hash = $1 RETURNING ${TOKEN_COLUMNS}`,
+        [secretHash],
       );
       if (token === undefined || token.expires_at <= now) return undefined;
       const certificate = certificateFor(token);
