@@ -251,7 +251,7 @@ export function certificatesOpenApiPaths(): Record<string, Record<string, unknow
           "200": { description: "Trusted" },
           "202": {
             description:
-              "The token's operation: metadata holds request, secret, fingerprint, addresses, expiresAt",
+              'The token\'s operation: metadata holds request, secret (only in this answer: later views carry ""), fingerprint, addresses, expiresAt',
             content: { "application/json": { schema: { $ref: "#/components/schemas/AsyncResponse" } } },
           },
           "400": { description: "Bad field, certificate or type", ...ERROR },
