@@ -61,7 +61,8 @@ function recordOf(row: TokenRow): ApiTokenRecord {
   return record;
 }
 
-async function notifyTokensChanged(tx: Tx): Promise<void> {
+/** Tells every server, when `tx` commits, that credentials changed (API tokens or trusted certificates). */
+export async function notifyTokensChanged(tx: Tx): Promise<void> {
   await tx.run(`SELECT pg_notify('${TOKENS_CHANNEL}', '')`);
 }
 

@@ -4,10 +4,31 @@
  * the same client certificates at once and can redeem, list or revoke any
  * pending certificate-add token. Same records and errors as the SQLite
  * store's `SqliteTrustStore`; not part of the engine's Store port.
+ *
+ * Every HTTPS request looks its client certificate up; the answers (trusted
+ * or not) are kept in memory the way API tokens are (token-store.ts): every
+ * write to `trusted_certificates` notifies `berth_tokens` in its own
+ * transaction, and each server drops what it kept when a notification
+ * arrives, when its LISTEN connection is lost or comes back; while that
+ * connection is down every lookup reads the table. An answer is also kept
+ * at most KEEP_MS, so even a notification lost on a connection that looks
+ * alive delays a removal on another server by no more than that. The
+ * server that removed a certificate refuses it at once.
  */
 import type { TrustedCertificateRecord, TrustTokenRecord } from "@berth/api-types";
 import { conflict } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
+import { notifyTokensChanged, type TokenChanges } from "./token-store.js";
+
+/** Past this many kept answers, the cache starts afresh (bounded memory against many distinct certificates). */
+const MAX_KEPT_CERTIFICATES = 1_000;
+/** The longest an answer is kept, whatever the notifications say. */
+const KEEP_MS = 10_000;
+
+interface KeptAnswer {
+  record: TrustedCertificateRecord | undefined;
+  keptAtMs: number;
+}
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
 const TOKEN_COLUMNS = "id, name, secret_hash, restricted, projects, created_at, expires_at";
@@ -31,7 +52,34 @@ async function insertCertificate(tx: Tx, record: TrustedCertificateRecord): Prom
 }
 
 export class PostgresTrustStore {
-  constructor(private readonly pools: Pools) {}
+  readonly #kept = new Map<string, KeptAnswer>();
+  /** Moves whenever the kept answers are dropped: a lookup that started before keeps nothing. */
+  #generation = 0;
+
+  constructor(
+    private readonly pools: Pools,
+    private readonly changes: TokenChanges,
+  ) {
+    changes.watchTokens(() => this.forget());
+  }
+
+  private forget(): void {
+    this.#generation += 1;
+    this.#kept.clear();
+  }
+
+  /** A certificate write, announced to every server; this one forgets what it kept once it commits. */
+  private async certificateWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.pools.writeTx(async (tx) => {
+        const result = await work(tx);
+        await notifyTokensChanged(tx);
+        return result;
+      });
+    } finally {
+      this.forget();
+    }
+  }
 
   /** In name order, then fingerprint. */
   listCertificates(): Promise<TrustedCertificateRecord[]> {
@@ -40,30 +88,42 @@ export class PostgresTrustStore {
     );
   }
 
+  /** From memory while the LISTEN connection is up and the answer is fresh (see above); else one read. */
   async certificate(fingerprint: string): Promise<TrustedCertificateRecord | undefined> {
+    const now = Date.now();
+    if (this.changes.live) {
+      const kept = this.#kept.get(fingerprint);
+      if (kept !== undefined && now - kept.keptAtMs < KEEP_MS) return structuredClone(kept.record);
+    }
+    const generation = this.#generation;
     const [row] = await this.pools.query<TrustedCertificateRecord>(
       `SELECT ${CERTIFICATE_COLUMNS} FROM trusted_certificates WHERE fingerprint = $1`,
       [fingerprint],
     );
+    // Kept only if nothing changed (or was missed) while it was read.
+    if (this.changes.live && generation === this.#generation) {
+      if (this.#kept.size >= MAX_KEPT_CERTIFICATES) this.#kept.clear();
+      this.#kept.set(fingerprint, { record: structuredClone(row), keptAtMs: now });
+    }
     return row;
   }
 
   /** Two servers adding the same certificate at once: one adds it, the other gets the conflict. */
   addCertificate(record: TrustedCertificateRecord): Promise<void> {
-    return this.pools.writeTx(async (tx) => {
+    return this.certificateWrite(async (tx) => {
       if (!(await insertCertificate(tx, record))) throw conflict("Certificate already in trust store");
     });
   }
 
   removeCertificate(fingerprint: string): Promise<boolean> {
-    return this.pools.writeTx(
+    return this.certificateWrite(
       async (tx) =>
         (await tx.run("DELETE FROM trusted_certificates WHERE fingerprint = $1", [fingerprint])) > 0,
     );
   }
 
   setCertificateProjects(fingerprint: string, projects: string[]): Promise<boolean> {
-    return this.pools.writeTx(
+    return this.certificateWrite(
       async (tx) =>
         (await tx.run("UPDATE trusted_certificates SET projects = $1 WHERE fingerprint = $2", [
           JSON.stringify(projects),
@@ -105,17 +165,24 @@ export class PostgresTrustStore {
     now: string,
     certificateFor: (token: TrustTokenRecord) => TrustedCertificateRecord,
   ): Promise<{ token: TrustTokenRecord; certificate: TrustedCertificateRecord } | undefined> {
-    return this.pools.writeTx(async (tx) => {
-      const [token] = await tx.rows<TrustTokenRecord>(
-        `DELETE FROM trust_tokens WHERE secret_hash = $1 RETURNING ${TOKEN_COLUMNS}`,
-        [secretHash],
-      );
-      if (token === undefined || token.expires_at <= now) return undefined;
-      const certificate = certificateFor(token);
-      await tx.run("DELETE FROM trusted_certificates WHERE fingerprint = $1", [certificate.fingerprint]);
-      await insertCertificate(tx, certificate);
-      return { token, certificate };
-    });
+    // Announced only when a certificate is trusted: wrong passwords change nothing to tell anyone.
+    return this.pools
+      .writeTx(async (tx) => {
+        const [token] = await tx.rows<TrustTokenRecord>(
+          `DELETE FROM trust_tokens WHERE secret_hash = $1 RETURNING ${TOKEN_COLUMNS}`,
+          [secretHash],
+        );
+        if (token === undefined || token.expires_at <= now) return undefined;
+        const certificate = certificateFor(token);
+        await tx.run("DELETE FROM trusted_certificates WHERE fingerprint = $1", [certificate.fingerprint]);
+        await insertCertificate(tx, certificate);
+        await notifyTokensChanged(tx);
+        return { token, certificate };
+      })
+      .then((redeemed) => {
+        if (redeemed !== undefined) this.forget();
+        return redeemed;
+      });
   }
 }
 
