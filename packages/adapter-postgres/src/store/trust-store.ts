@@ -18,17 +18,12 @@
 import type { TrustedCertificateRecord, TrustTokenRecord } from "@berth/api-types";
 import { conflict } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
-import { notifyTokensChanged, type TokenChanges } from "./token-store.js";
+import { CredentialCache, notifyCredentialsChanged, type TokenChanges } from "./credential-cache.js";
 
 /** Past this many kept answers, the cache starts afresh (bounded memory against many distinct certificates). */
 const MAX_KEPT_CERTIFICATES = 1_000;
 /** The longest an answer is kept, whatever the notifications say. */
 const KEEP_MS = 10_000;
-
-interface KeptAnswer {
-  record: TrustedCertificateRecord | undefined;
-  keptAtMs: number;
-}
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
 const TOKEN_COLUMNS = "id, name, secret_hash, restricted, projects, created_at, expires_at";
@@ -52,33 +47,19 @@ async function insertCertificate(tx: Tx, record: TrustedCertificateRecord): Prom
 }
 
 export class PostgresTrustStore {
-  readonly #kept = new Map<string, KeptAnswer>();
-  /** Moves whenever the kept answers are dropped: a lookup that started before keeps nothing. */
-  #generation = 0;
+  /** Answers by fingerprint, "not trusted" included (a certificate trusted anywhere drops them). */
+  readonly #kept: CredentialCache<TrustedCertificateRecord | undefined>;
 
   constructor(
     private readonly pools: Pools,
-    private readonly changes: TokenChanges,
+    changes: TokenChanges,
   ) {
-    changes.watchTokens(() => this.forget());
-  }
-
-  private forget(): void {
-    this.#generation += 1;
-    this.#kept.clear();
+    this.#kept = new CredentialCache(changes, MAX_KEPT_CERTIFICATES, KEEP_MS);
   }
 
   /** A certificate write, announced to every server; this one forgets what it kept once it commits. */
-  private async certificateWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    try {
-      return await this.pools.writeTx(async (tx) => {
-        const result = await work(tx);
-        await notifyTokensChanged(tx);
-        return result;
-      });
-    } finally {
-      this.forget();
-    }
+  private certificateWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.#kept.write(this.pools, work);
   }
 
   /** In name order, then fingerprint. */
@@ -90,22 +71,15 @@ export class PostgresTrustStore {
 
   /** From memory while the LISTEN connection is up and the answer is fresh (see above); else one read. */
   async certificate(fingerprint: string): Promise<TrustedCertificateRecord | undefined> {
-    const now = Date.now();
-    if (this.changes.live) {
-      const kept = this.#kept.get(fingerprint);
-      if (kept !== undefined && now - kept.keptAtMs < KEEP_MS) return structuredClone(kept.record);
-    }
-    const generation = this.#generation;
-    const [row] = await this.pools.query<TrustedCertificateRecord>(
-      `SELECT ${CERTIFICATE_COLUMNS} FROM trusted_certificates WHERE fingerprint = $1`,
-      [fingerprint],
-    );
-    // Kept only if nothing changed (or was missed) while it was read.
-    if (this.changes.live && generation === this.#generation) {
-      if (this.#kept.size >= MAX_KEPT_CERTIFICATES) this.#kept.clear();
-      this.#kept.set(fingerprint, { record: structuredClone(row), keptAtMs: now });
-    }
-    return row;
+    const found = await this.#kept.get(fingerprint, async () => {
+      const [row] = await this.pools.query<TrustedCertificateRecord>(
+        `SELECT ${CERTIFICATE_COLUMNS} FROM trusted_certificates WHERE fingerprint = $1`,
+        [fingerprint],
+      );
+      return row;
+    });
+    // Callers get their own copy: the kept one stays as read.
+    return structuredClone(found);
   }
 
   /** Two servers adding the same certificate at once: one adds it, the other gets the conflict. */
@@ -176,11 +150,11 @@ export class PostgresTrustStore {
         const certificate = certificateFor(token);
         await tx.run("DELETE FROM trusted_certificates WHERE fingerprint = $1", [certificate.fingerprint]);
         await insertCertificate(tx, certificate);
-        await notifyTokensChanged(tx);
+        await notifyCredentialsChanged(tx);
         return { token, certificate };
       })
       .then((redeemed) => {
-        if (redeemed !== undefined) this.forget();
+        if (redeemed !== undefined) this.#kept.forget();
         return redeemed;
       });
   }
