@@ -119,6 +119,19 @@ export function allocationCandidates(
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
+  // One callback for every tree (not one per tree searched): `anchor` is the tree's root.
+  let anchor = "";
+  const take = (combined: Combined): boolean => {
+    if (request.oneProviderPerTree && !onePerTree(combined, index.byUuid)) return false;
+    // A candidate made of sharing providers alone can come again from another tree they lend to.
+    if (!anchoredAt(combined, anchor, index.byUuid)) {
+      const key = keyOf(combined);
+      if (seen.has(key)) return false;
+      seen.add(key);
+    }
+    candidates.push(combined);
+    return candidates.length >= limit;
+  };
   for (const root of index.roots) {
     if (anchors !== undefined && !anchors.has(root.uuid)) continue;
     // Each group alone for this tree; one group with no choice leaves the tree out.
@@ -129,18 +142,8 @@ export function allocationCandidates(
       lists.push(choices);
     }
     if (lists.length < request.groups.length) continue;
-    const enough = combineForAnchor(lists, rules, (combined) => {
-      if (request.oneProviderPerTree && !onePerTree(combined, index.byUuid)) return false;
-      // A candidate made of sharing providers alone can come again from another tree they lend to.
-      if (!anchoredAt(combined, root.uuid, index.byUuid)) {
-        const key = keyOf(combined);
-        if (seen.has(key)) return false;
-        seen.add(key);
-      }
-      candidates.push(combined);
-      return candidates.length >= limit;
-    });
-    if (enough) break;
+    anchor = root.uuid;
+    if (combineForAnchor(lists, rules, take)) break;
   }
   const used = new Set<string>();
   for (const candidate of candidates) for (const uuid in candidate.allocations) used.add(uuid);

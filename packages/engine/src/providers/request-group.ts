@@ -121,17 +121,28 @@ function suppliers(
   const rootInAggregates = memberOf.length === 0 || inAggregates(anchorAggregates, memberOf);
   if (intersects(anchorAggregates, notMemberOf)) return [];
   const out: ProviderRecord[] = [];
-  const consider = (provider: ProviderRecord) => {
-    if (!rootInAggregates && !inAggregates(provider.aggregates, memberOf)) return;
-    if (intersects(provider.aggregates, notMemberOf)) return;
-    if (canProvideOne(provider, space.usage.get(provider.uuid), resourceClass, amount)) out.push(provider);
-  };
-  for (const provider of space.tree(anchor)) consider(provider);
+  const supplies = (provider: ProviderRecord) =>
+    (rootInAggregates || inAggregates(provider.aggregates, memberOf)) &&
+    !intersects(provider.aggregates, notMemberOf) &&
+    canProvideOne(provider, space.usage.get(provider.uuid), resourceClass, amount);
+  for (const provider of space.tree(anchor)) if (supplies(provider)) out.push(provider);
   // A sharing provider lends outside `in_tree` only, and when it is in the aggregates itself.
   if (group.inTree === undefined)
     for (const lender of space.lenders(anchor))
-      if (inAggregates(lender.aggregates, memberOf)) consider(lender);
+      if (inAggregates(lender.aggregates, memberOf) && supplies(lender)) out.push(lender);
   return out;
+}
+
+/** A group's classes and amounts, listed once per group rather than once per tree searched. */
+const classesOf = new WeakMap<RequestGroup, [string, number][]>();
+
+function classesIn(group: RequestGroup): [string, number][] {
+  let classes = classesOf.get(group);
+  if (classes === undefined) {
+    classes = Object.entries(group.resources);
+    classesOf.set(group, classes);
+  }
+  return classes;
 }
 
 /** Calls `visit` with every combination picking one entry of each list (the array is reused). */
@@ -169,7 +180,7 @@ function distinct<T>(items: readonly T[]): T[] {
 function treeChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
   const treeRoot = treeRootOf(group, space);
   if (treeRoot === null || (treeRoot !== undefined && treeRoot !== anchor)) return [];
-  const classes = Object.entries(group.resources);
+  const classes = classesIn(group);
   const lists: ProviderRecord[][] = [];
   for (const [resourceClass, amount] of classes) {
     const list = suppliers(group, resourceClass, amount, anchor, space);
