@@ -3,9 +3,12 @@
  * performance anchor (../shared/placement-gabbits README: 1,000 providers,
  * 20,000 consumers), and the real Placement 8.0.0 measured with the same
  * requests in the same run where it can be started (Debian python3-placement
- * + uWSGI), with the ratios. Rounds alternate between the two services so
- * the machine's load falls on both alike.
- *   node dist/benches/placement-api.js [--quick] [--no-reference]
+ * + uWSGI), with the ratios. With `--baseline=PATH` (another build's
+ * apps/server/dist/main.js, e.g. main's before a change; its own `berthd
+ * token create` makes its database) that berthd is measured too, for
+ * before/after figures in one run. Rounds alternate between the services so
+ * the machine's load falls on all alike.
+ *   node dist/benches/placement-api.js [--quick] [--no-reference] [--baseline=PATH]
  */
 import { join } from "node:path";
 import { distribution, median, round } from "../measure/stats.js";
@@ -15,7 +18,7 @@ import { PlacementClient } from "../placement-api/client.js";
 import { type ReferencePlacement, referenceMissing, startReference } from "../placement-api/reference.js";
 import { createData, measure, type Setup, type Timings } from "../placement-api/workload.js";
 import { atMost, type BarResult, figure, writeResult } from "../report/results.js";
-import { Berthd, createToken } from "../server/berthd.js";
+import { Berthd, createToken, createTokenWith } from "../server/berthd.js";
 
 const quick = process.argv.includes("--quick");
 const PROVIDERS = quick ? 200 : 1_000;
@@ -45,7 +48,7 @@ try {
   const services: PlacementClient[] = [new PlacementClient("berthd", `${server.url}/placement`, token)];
   if (baselineMain !== undefined) {
     const baselineDb = join(dir, "baseline.db");
-    const baselineToken = await createToken(baselineDb, "bench");
+    const baselineToken = createTokenWith(baselineMain, baselineDb, "bench");
     baseline = await Berthd.start({
       db: baselineDb,
       token: baselineToken,

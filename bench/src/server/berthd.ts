@@ -3,7 +3,7 @@
  * loopback: start it on a database file, wait until it answers, read its
  * memory from /proc, stop it (gracefully or with SIGKILL).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { createServer } from "node:net";
@@ -36,6 +36,22 @@ export async function createToken(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * An admin token issued by another berthd build (`main`, its dist/main.js)
+ * with its own `berthd token create`, so the database it creates has that
+ * build's schema (a baseline may predate this workspace's migrations).
+ */
+export function createTokenWith(main: string, db: string, name: string): string {
+  const output = execFileSync(
+    process.execPath,
+    [main, "token", "create", name, "--admin", "--db", db, "--json"],
+    {
+      encoding: "utf8",
+    },
+  );
+  return (JSON.parse(output) as { token: string }).token;
 }
 
 /** A free loopback port (the kernel picks it; berthd then binds it). */
