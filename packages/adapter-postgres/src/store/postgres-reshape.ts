@@ -10,7 +10,7 @@
  */
 import { type ConsumerRecord, checkReshape, type ReshapeWrite, reshapeProvidersToRead } from "@berth/engine";
 import type { Pools } from "../connection/pools.js";
-import { claimedProviders, lockedConsumers, writeConsumers } from "./consumer-rows.js";
+import { claimedProviders, instanceIdsAmong, lockedConsumers, writeConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
 
 export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<ConsumerRecord[]> {
@@ -19,7 +19,8 @@ export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<C
     const current = await lockedConsumers(tx, uuids);
     const { rows, memberRoots } = await claimedProviders(tx, reshapeProvidersToRead(change, current));
     const now = new Date().toISOString();
-    const checked = checkReshape(change, { consumers: current, providers: rows }, now);
+    const instances = await instanceIdsAmong(tx, uuids);
+    const checked = checkReshape(change, { consumers: current, providers: rows, instances }, now);
     for (const written of checked.providers)
       await tx.run(
         "UPDATE providers SET inventories = $2::jsonb, generation = $3, updated_at = $4 WHERE uuid = $1",

@@ -10,7 +10,7 @@
  */
 import { type ConsumerRecord, checkReshape, type ReshapeWrite, reshapeProvidersToRead } from "@berth/engine";
 import type { Connection } from "../connection/open-connection.js";
-import { claimedProviders, currentConsumers, writeConsumers } from "./consumer-rows.js";
+import { claimedProviders, currentConsumers, instanceIdsAmong, writeConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
 
 export function reshapeInSqlite(connection: Connection, change: ReshapeWrite): Promise<ConsumerRecord[]> {
@@ -20,7 +20,8 @@ export function reshapeInSqlite(connection: Connection, change: ReshapeWrite): P
       const current = await currentConsumers(raw, uuids);
       const { rows, memberRoots } = await claimedProviders(raw, reshapeProvidersToRead(change, current));
       const now = new Date().toISOString();
-      const checked = checkReshape(change, { consumers: current, providers: rows }, now);
+      const instances = await instanceIdsAmong(raw, uuids);
+      const checked = checkReshape(change, { consumers: current, providers: rows, instances }, now);
       for (const written of checked.providers)
         await raw.run("UPDATE providers SET inventories = ?, generation = ?, updated_at = ? WHERE uuid = ?", [
           JSON.stringify(written.inventories),

@@ -14,8 +14,15 @@ export {
   checkConsumerClaim,
   consumerGenerationFailure,
   consumerProvidersToRead,
+  instanceConsumerFailure,
 } from "./consumer-claim.js";
 export * from "./failures.js";
+export {
+  INSTANCE_CONSUMER_TYPE,
+  INSTANCE_CONSUMER_USER,
+  type InstanceConsumers,
+  instanceConsumerOf,
+} from "./instance-consumers.js";
 export {
   type CheckReport,
   type ConsumerSumRow,
@@ -72,6 +79,7 @@ export {
   isMemberRoot,
   memberProviderUuid,
   nameBasedUuid,
+  placementProviderRows,
   sharedLedgerRows,
   withConsumersUsed,
   withMemberRows,

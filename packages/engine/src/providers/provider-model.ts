@@ -21,6 +21,11 @@ export class ProviderModel {
   /** Moves with every change of the rows, so a read that raced one is not kept. */
   private version = 0;
 
+  /** Moves with every change of the rows or the consumers' usage (member trees are rebuilt when it does). */
+  get revision(): number {
+    return this.version;
+  }
+
   /** Starts from a snapshot (start-up, re-hydration). */
   hydrate(snapshot: Pick<StoreSnapshot, "consumerUsage">): void {
     this.rows = null;

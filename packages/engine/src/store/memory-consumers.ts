@@ -11,7 +11,8 @@ import {
 import { checkReshape, type ReshapeProviderRows, reshapeProvidersToRead } from "../claim-rules/reshape.js";
 import type { ProviderRows } from "../claim-rules/rows.js";
 import { isMemberRoot, memberProviderUuid, sharedLedgerRows } from "../claim-rules/shared-ledger.js";
-import { addToLedger } from "../claim-rules/usage-after.js";
+import type { InstanceConsumers } from "../claim-rules/instance-consumers.js";
+import { addToLedger, type UsageChange } from "../claim-rules/usage-after.js";
 import { consumerClaimEntry } from "../feed/claim-effect.js";
 import type { ChangeEntry } from "./change-feed.js";
 import { cloneJson } from "./clone.js";
@@ -31,7 +32,26 @@ export class MemoryConsumers implements ConsumerTable {
     private readonly memberRows: (name: string) => ProviderRows | undefined,
     /** Appends the claim's change-feed entry (engines apply its member usage). */
     private readonly logged: (entry: ChangeEntry) => void,
+    /** True for a stored instance's id (its consumer is written by instance claims only). */
+    private readonly isInstance: (id: string) => boolean,
   ) {}
+
+  /** The written uuids that are instances' ids. */
+  private instancesOf(writes: readonly ConsumerWrite[]): Set<string> {
+    return new Set(writes.map((write) => write.record.uuid).filter((uuid) => this.isInstance(uuid)));
+  }
+
+  /** True when a consumer of that uuid exists (instance ids and consumer uuids share one namespace). */
+  has(uuid: string): boolean {
+    return this.rows.has(uuid);
+  }
+
+  /** What an instance claim writes for its instances' rows on child providers (claim-rules/instance-consumers.ts). */
+  writeInstanceConsumers(written: InstanceConsumers): void {
+    for (const uuid of written.deleted) this.rows.delete(uuid);
+    for (const record of written.stored) this.rows.set(record.uuid, cloneJson(record));
+    this.addUsage(written.usageChanges);
+  }
 
   /** Synchronous, for the providers table's in-use checks. */
   usedOn(provider: string): Readonly<Record<string, number>> {
@@ -88,7 +108,11 @@ export class MemoryConsumers implements ConsumerTable {
       const provider = this.providers.peek(uuid);
       if (provider !== undefined) providers.set(uuid, this.rowsOf(provider));
     }
-    const checked = checkConsumerClaim(writes, { consumers, providers }, this.now());
+    const checked = checkConsumerClaim(
+      writes,
+      { consumers, providers, instances: this.instancesOf(writes) },
+      this.now(),
+    );
     const bumped: [string, number][] = [];
     for (const uuid of checked.providersChanged) {
       const provider = this.providers.peek(uuid);
@@ -110,7 +134,11 @@ export class MemoryConsumers implements ConsumerTable {
         providers.set(uuid, { ...this.rowsOf(provider), generation: provider.generation });
     }
     const now = this.now();
-    const checked = checkReshape(change, { consumers, providers }, now);
+    const checked = checkReshape(
+      change,
+      { consumers, providers, instances: this.instancesOf(change.writes) },
+      now,
+    );
     for (const written of checked.providers) {
       const provider = this.providers.peek(written.uuid);
       if (provider !== undefined) this.providers.replace({ ...provider, ...written, updatedAt: now });
@@ -120,6 +148,16 @@ export class MemoryConsumers implements ConsumerTable {
       checked.providers.map((p) => [p.uuid, p.generation]),
     );
     return checked.consumers.stored.map((record) => cloneJson(record));
+  }
+
+  /** Adds usage changes to the providers' sums (ledger-blind: every consumer row is "used"). */
+  private addUsage(changes: readonly UsageChange[]): void {
+    for (const change of changes) {
+      const ledger = { ...(this.used.get(change.provider) ?? {}) };
+      addToLedger(ledger, change.resourceClass, change.amount);
+      if (Object.keys(ledger).length === 0) this.used.delete(change.provider);
+      else this.used.set(change.provider, ledger);
+    }
   }
 
   /** The written consumers' current rows. */
@@ -139,12 +177,7 @@ export class MemoryConsumers implements ConsumerTable {
   ): void {
     for (const uuid of checked.deleted) this.rows.delete(uuid);
     for (const record of checked.stored) this.rows.set(record.uuid, cloneJson(record));
-    for (const change of checked.usageChanges) {
-      const ledger = { ...(this.used.get(change.provider) ?? {}) };
-      addToLedger(ledger, change.resourceClass, change.amount);
-      if (Object.keys(ledger).length === 0) this.used.delete(change.provider);
-      else this.used.set(change.provider, ledger);
-    }
+    this.addUsage(checked.usageChanges);
     this.logged(
       consumerClaimEntry(
         checked,

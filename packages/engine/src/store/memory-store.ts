@@ -17,7 +17,7 @@ import {
 } from "../claim-rules/project-usage.js";
 import { claimReads, projectTotalsToRead, providersToRead } from "../claim-rules/reads.js";
 import { type ClaimRows, nameKey, type ProviderRows } from "../claim-rules/rows.js";
-import { sharedLedgerRows, withConsumersUsed } from "../claim-rules/shared-ledger.js";
+import { placementProviderRows, sharedLedgerRows, withConsumersUsed } from "../claim-rules/shared-ledger.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
 import { conflict, EngineError, notFound } from "../errors.js";
 import { claimEffectOf } from "../feed/claim-effect.js";
@@ -214,6 +214,7 @@ export class MemoryStore implements Store {
           : { inventories: member.inventories, ...ledgers };
       },
       (entry) => this.log.push(entry),
+      (id) => this.instances.has(id),
     );
     this.traits = new MemoryCatalog<TraitRecord>({
       changed: changed("traits"),
@@ -394,6 +395,7 @@ export class MemoryStore implements Store {
       const ledgers = this.usage.get(change.provider)!;
       addToLedger(ledgers[change.ledger], change.resourceClass, change.amount);
     }
+    this.consumers.writeInstanceConsumers(checked.instanceConsumers);
     for (const change of checked.failoverChanges) {
       let sums = this.failover.get(change.secondary);
       if (sums === undefined) this.failover.set(change.secondary, (sums = {}));
@@ -422,7 +424,8 @@ export class MemoryStore implements Store {
       const instance = this.instances.get(id);
       if (instance !== undefined) instances.set(id, instance);
     }
-    const takenIds = new Set(reads.createIds.filter((id) => this.instances.has(id)));
+    // Instance ids and Placement consumer uuids share one namespace (claim-rules/instance-consumers.ts).
+    const takenIds = new Set(reads.createIds.filter((id) => this.instances.has(id) || this.consumers.has(id)));
     const nameHolders = new Map<string, string>();
     for (const [project, name] of reads.names) {
       const key = nameKey(project, name);
@@ -434,7 +437,11 @@ export class MemoryStore implements Store {
     for (const name of providersToRead(claim, instances)) {
       const member = this.members.get(name);
       const ledgers = this.usage.get(name);
-      if (member === undefined || ledgers === undefined) continue;
+      if (member === undefined || ledgers === undefined) {
+        const child = this.providers.peek(name);
+        if (child !== undefined) providers.set(name, placementProviderRows(child, this.consumers.usedOn(name)));
+        continue;
+      }
       // One ledger: the member's root provider's Placement consumers count too.
       const rows = sharedLedgerRows(
         { inventories: member.inventories, ...ledgers },
