@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError } from "../errors.js";
 import { describeMirroredInstances } from "./contract-mirrors.js";
+import { describeTreeClaims } from "./contract-tree.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
 import { isRecordChanged } from "./record-version.js";
@@ -983,6 +984,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
     });
 
     describeMirroredInstances(() => store);
+    describeTreeClaims(() => store);
 
     describe("config", () => {
       it("bumps the version on every change and deletes null keys", async () => {
