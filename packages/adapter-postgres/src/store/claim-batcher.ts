@@ -30,8 +30,8 @@ import {
 import type { Pools, Tx } from "../connection/pools.js";
 import { applyClaim } from "./claim.js";
 import { lookUpAndLockMembers, readProjectTotals, readProviders } from "./claim-reads.js";
-import { readPlacementProviders } from "./consumer-rows.js";
 import { writeClaim } from "./claim-writes.js";
+import { readPlacementProviders } from "./consumer-rows.js";
 
 type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
 

@@ -198,7 +198,9 @@ export async function insertConsumers(tx: Tx, stored: readonly ConsumerRecord[])
 /** Which of the written uuids are instances' ids (their consumers are written by instance claims only). */
 export async function instanceIdsAmong(tx: Tx, uuids: readonly string[]): Promise<Set<string>> {
   if (uuids.length === 0) return new Set();
-  const rows = await tx.rows<{ id: string }>("SELECT id FROM instances WHERE id = ANY($1::text[])", [[...uuids]]);
+  const rows = await tx.rows<{ id: string }>("SELECT id FROM instances WHERE id = ANY($1::text[])", [
+    [...uuids],
+  ]);
   return new Set(rows.map((row) => row.id));
 }
 

@@ -132,7 +132,9 @@ export async function writeClaim(
   // Instances' rows on child providers are their consumers (engine instance-consumers.ts).
   const { instanceConsumers } = claim;
   if (instanceConsumers.deleted.length > 0)
-    await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [jsonParameter(instanceConsumers.deleted)]);
+    await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [
+      jsonParameter(instanceConsumers.deleted),
+    ]);
   await insertConsumers(raw, instanceConsumers.stored);
 
   await insertBoundRows(

@@ -140,7 +140,15 @@ export async function insertConsumers(raw: RawSql, stored: readonly ConsumerReco
      ${selectJsonRows(7)}`,
     [
       jsonParameter(
-        stored.map((r) => [r.uuid, r.projectId, r.userId, r.consumerType, r.generation, r.createdAt, r.updatedAt]),
+        stored.map((r) => [
+          r.uuid,
+          r.projectId,
+          r.userId,
+          r.consumerType,
+          r.generation,
+          r.createdAt,
+          r.updatedAt,
+        ]),
       ),
     ],
   );

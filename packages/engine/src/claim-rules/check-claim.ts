@@ -14,13 +14,13 @@ import { checkCapacity } from "./capacity.js";
 import { consumptionChanges } from "./consumption.js";
 import { memberMissingFailure } from "./failures.js";
 import { checkNames, checkNewIds } from "./identities.js";
+import { type InstanceConsumers, instanceConsumersOf } from "./instance-consumers.js";
 import { checkFailover, checkMirrorShape, type FailoverChange, failoverChangesOf } from "./mirrors.js";
 import { checkProjectLimits } from "./project-limits.js";
 import { isProjectChange, type ProjectTotals, projectChangesOf } from "./project-usage.js";
 import { requireProjects } from "./projects.js";
 import { currentVersions } from "./revisions.js";
 import type { ClaimRows } from "./rows.js";
-import { type InstanceConsumers, instanceConsumersOf } from "./instance-consumers.js";
 import { type UsageChange, usageAfter, usageChangesOf } from "./usage-after.js";
 
 /** A claim that passed every rule, and the rows it changes. */
@@ -72,7 +72,9 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   checkProjectLimits(claim.projectLimits ?? {}, projectChanges, rows.projectTotals);
   for (const [project, change] of projectChanges)
     if (!isProjectChange(change)) projectChanges.delete(project);
-  const stored = records.map((record) => storedInstance(record, (replaced.get(record.id)?.revision ?? 0) + 1));
+  const stored = records.map((record) =>
+    storedInstance(record, (replaced.get(record.id)?.revision ?? 0) + 1),
+  );
   const usageChanges: UsageChange[] = [];
   const placementChanges: UsageChange[] = [];
   for (const change of usageChangesOf(changes, rows.providers))

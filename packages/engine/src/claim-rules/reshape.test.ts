@@ -45,11 +45,19 @@ describe("checkReshape", () => {
       { provider: "cn", expectedGeneration: 5, inventories: { DISK_GB: inventory(2048, { maxUnit: 600 }) } },
     ];
     const error = refusal(() =>
-      checkReshape({ inventories: smaller, writes: [write(disk)] }, { consumers, providers, instances: new Set<string>() }, ""),
+      checkReshape(
+        { inventories: smaller, writes: [write(disk)] },
+        { consumers, providers, instances: new Set<string>() },
+        "",
+      ),
     );
     expect(error.details).toMatchObject({ reason: "constraints" });
     // Left out of the writes, the same allocation stays (Placement does not re-judge it).
-    const kept = checkReshape({ inventories: smaller, writes: [] }, { consumers, providers, instances: new Set<string>() }, "");
+    const kept = checkReshape(
+      { inventories: smaller, writes: [] },
+      { consumers, providers, instances: new Set<string>() },
+      "",
+    );
     expect(kept.providers).toEqual([{ uuid: "cn", generation: 7, inventories: smaller[0]?.inventories }]);
   });
 

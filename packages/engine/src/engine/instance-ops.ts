@@ -151,7 +151,8 @@ export class InstanceOps {
     const amounts = resourcesCopyOn(request, member.record);
     const kept = new Map<string, string>();
     for (const row of record.allocations)
-      if (row.member !== record.location && row.member !== record.secondary) kept.set(row.resourceClass, row.member);
+      if (row.member !== record.location && row.member !== record.secondary)
+        kept.set(row.resourceClass, row.member);
     return allocationsOf(record.location, amounts, ledger, childrenFor(member, amounts, kept));
   }
 

@@ -152,6 +152,7 @@ export class Placer {
       this.memo(),
     );
     const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed);
+    await runtime.syncTrees();
     try {
       const decision = await plan(runtime, request, { scriptlet, listAll: true });
       return {

@@ -97,9 +97,8 @@ export class EngineRuntime {
    * follow through tick()).
    */
   async sync(): Promise<void> {
-    if (this.feedSync !== undefined) await this.feedSync.beforePlan();
-    else await this.syncConfig();
-    await this.syncTrees();
+    if (this.feedSync !== undefined) return this.feedSync.beforePlan();
+    return this.syncConfig();
   }
 
   /** The provider revision and member epoch the members' trees were built at. */
@@ -108,10 +107,12 @@ export class EngineRuntime {
   /**
    * Gives every member the child providers under its root (providers/member-trees.ts)
    * when the provider rows or the members changed since the last time: two
-   * comparisons otherwise.
+   * comparisons otherwise. Placements call it before they plan (pipeline/claim.ts
+   * `planDraft`, dry runs); what the children hold is read live, so usage
+   * changes never rebuild.
    */
   async syncTrees(): Promise<void> {
-    const revision = this.providerModel.revision;
+    const revision = this.providerModel.rowsRevision;
     const epoch = this.model.staticEpoch;
     if (revision === this.treesBuiltAt[0] && epoch === this.treesBuiltAt[1]) return;
     const rows = await this.providerModel.providers(this.store);

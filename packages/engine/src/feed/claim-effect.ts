@@ -49,12 +49,7 @@ export function claimEffectOf(
   // their provider model (feed-sync.ts), as a consumer claim's.
   const usage = [...checked.usageChanges, ...checked.instanceConsumers.usageChanges];
   return {
-    usage: usage.map((change) => [
-      change.provider,
-      change.resourceClass,
-      change.ledger,
-      change.amount,
-    ]),
+    usage: usage.map((change) => [change.provider, change.resourceClass, change.ledger, change.amount]),
     // A move within one member with the same shape nets out: nothing to count.
     instances: [...groups.values()].filter((group) => group.count !== 0),
   };

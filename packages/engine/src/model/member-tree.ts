@@ -97,7 +97,10 @@ export class MemberTree {
  * claim then refuses it (the store's answer re-plans).
  */
 export function childrenFor(
-  member: { readonly inventories: Readonly<Record<string, Inventory>>; readonly tree: MemberTree | undefined },
+  member: {
+    readonly inventories: Readonly<Record<string, Inventory>>;
+    readonly tree: MemberTree | undefined;
+  },
   resources: Readonly<Record<string, number>>,
   kept?: ReadonlyMap<string, string>,
 ): Record<string, string> | undefined {

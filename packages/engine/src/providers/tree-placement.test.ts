@@ -42,7 +42,12 @@ async function fpgaCluster() {
   return cluster;
 }
 
-const onChild = (child: string) => ({ member: child, resourceClass: "CUSTOM_FPGA", ledger: "used", amount: 1 });
+const onChild = (child: string) => ({
+  member: child,
+  resourceClass: "CUSTOM_FPGA",
+  ledger: "used",
+  amount: 1,
+});
 
 describe("a placement takes a class the member lacks from a child provider", () => {
   it("lands on the member whose child has room, records it on the child, and refuses a second", async () => {
@@ -74,11 +79,19 @@ describe("a placement takes a class the member lacks from a child provider", () 
     const child = await fpgaChild(engine, "accel", "accel-fpga0", 1);
     const claim = (uuid: string) =>
       engine.consumers.allocate([
-        { consumerUuid: uuid, projectId: "p", userId: "u", allocations: { [child]: { CUSTOM_FPGA: 1 } } },
+        {
+          consumerUuid: uuid,
+          projectId: "p",
+          userId: "u",
+          consumerType: null,
+          allocations: { [child]: { CUSTOM_FPGA: 1 } },
+        },
       ]);
     const { instance } = await engine.createInstance({ name: "a", flavor: "fpga" });
     const placement = await refusal(claim("c1"));
-    expect(placement.message).toContain(`Unable to create allocation for 'CUSTOM_FPGA' on resource provider '${child}'`);
+    expect(placement.message).toContain(
+      `Unable to create allocation for 'CUSTOM_FPGA' on resource provider '${child}'`,
+    );
     // A Placement client cannot rewrite or drop the instance's consumer.
     expect((await refusal(claim(instance.id))).details).toMatchObject({ reason: "instance_consumer" });
     expect((await refusal(engine.consumers.remove(instance.id))).kind).toBe("conflict");
@@ -106,7 +119,9 @@ describe("a placement takes a class the member lacks from a child provider", () 
       { name: "b", flavor: "fpga" },
       { name: "c", flavor: "fpga" },
     ]);
-    const children = instances.map((i) => i.allocations.find((row) => row.resourceClass === "CUSTOM_FPGA")?.member);
+    const children = instances.map(
+      (i) => i.allocations.find((row) => row.resourceClass === "CUSTOM_FPGA")?.member,
+    );
     // The large child has the most room first; after one, both have one left: the lower uuid.
     expect(children[0]).toBe(large);
     expect(children.filter((c) => c === large)).toHaveLength(2);
@@ -120,7 +135,10 @@ describe("a placement takes a class the member lacks from a child provider", () 
     await addMember(engine, "accel2");
     const second = await fpgaChild(engine, "accel2", "accel2-fpga0", 1);
     const { instance } = await engine.createInstance({ name: "r", flavor: "fpga", forthcoming: true });
-    expect(instance.allocations).toContainEqual({ ...onChild(instance.location === "accel" ? first : second), ledger: "forthcoming" });
+    expect(instance.allocations).toContainEqual({
+      ...onChild(instance.location === "accel" ? first : second),
+      ledger: "forthcoming",
+    });
     const from = instance.location === "accel" ? first : second;
     const to = from === first ? second : first;
     const target = from === first ? "accel2" : "accel";

@@ -81,7 +81,10 @@ export function describeTreeClaims(store: () => Store): void {
 
     const withFpga = (name: string, member: string, child: string, forthcoming = false): NewInstance => {
       const record = newInstance(name, member, { VCPU: 1 }, { forthcoming });
-      return { ...record, allocations: [...record.allocations, fpgaRow(child, record.allocations[0]!.ledger)] };
+      return {
+        ...record,
+        allocations: [...record.allocations, fpgaRow(child, record.allocations[0]!.ledger)],
+      };
     };
 
     const placementClaim = (uuid: string, child: string) => ({
@@ -116,7 +119,12 @@ export function describeTreeClaims(store: () => Store): void {
       if (store().feed !== undefined && cursor !== undefined) {
         const { entries } = await store().feed!.read(cursor);
         const claim = entries.find((entry) => entry.kind === "claim");
-        expect(claim?.kind === "claim" && claim.effect.usage).toContainEqual([child, "CUSTOM_FPGA", "used", 1]);
+        expect(claim?.kind === "claim" && claim.effect.usage).toContainEqual([
+          child,
+          "CUSTOM_FPGA",
+          "used",
+          1,
+        ]);
       }
       const second = await refusal(store().claim({ create: [withFpga("b", "m1", child)] }));
       expect(reasonOf(second)).toBe("capacity");
@@ -125,14 +133,16 @@ export function describeTreeClaims(store: () => Store): void {
       });
       // The child cannot go while the instance holds it, nor can a Placement write touch the instance's consumer.
       expect((await refusal(store().providers.delete({ name: child }))).kind).toBe("conflict");
-      expect(reasonOfDetails(await refusal(store().consumers.claim([placementClaim(created.id, child)])))).toBe(
-        "instance_consumer",
-      );
+      expect(
+        reasonOfDetails(await refusal(store().consumers.claim([placementClaim(created.id, child)]))),
+      ).toBe("instance_consumer");
       await store().claim({ remove: [{ id: created.id, expectedRevision: created.revision }] });
       expect((await store().consumers.usage([child])).get(child)).toEqual({});
       expect(await store().consumers.get(created.id)).toBeUndefined();
       await store().consumers.claim([placementClaim("c1", child)]);
-      expect(reasonOf(await refusal(store().claim({ create: [withFpga("c", "m1", child)] })))).toBe("capacity");
+      expect(reasonOf(await refusal(store().claim({ create: [withFpga("c", "m1", child)] })))).toBe(
+        "capacity",
+      );
       // An instance id is a consumer uuid: one a consumer holds is taken.
       const taken = { ...newInstance("d", "m1", { VCPU: 1 }), id: "c1" };
       expect(reasonOf(await refusal(store().claim({ create: [taken] })))).toBe("id_taken");
@@ -143,18 +153,25 @@ export function describeTreeClaims(store: () => Store): void {
       const second = await memberWithFpga("m2");
       const { instances } = await store().claim({ create: [withFpga("r", "m1", first, true)] });
       const reserved = instances[0]!;
-      expect((await store().getInstanceById(reserved.id))?.allocations).toContainEqual(fpgaRow(first, "forthcoming"));
+      expect((await store().getInstanceById(reserved.id))?.allocations).toContainEqual(
+        fpgaRow(first, "forthcoming"),
+      );
       const moved: NewInstance = {
         ...reserved,
         location: "m2",
-        allocations: reserved.allocations.map((row) => ({ ...row, member: row.member === "m1" ? "m2" : second })),
+        allocations: reserved.allocations.map((row) => ({
+          ...row,
+          member: row.member === "m1" ? "m2" : second,
+        })),
       };
       const { instances: after } = await store().claim({
         replace: [{ record: moved, expectedRevision: reserved.revision }],
       });
       expect((await store().consumers.usage([first, second])).get(first)).toEqual({});
       expect((await store().consumers.usage([first, second])).get(second)).toEqual({ CUSTOM_FPGA: 1 });
-      expect((await store().getInstanceById(reserved.id))?.allocations).toContainEqual(fpgaRow(second, "forthcoming"));
+      expect((await store().getInstanceById(reserved.id))?.allocations).toContainEqual(
+        fpgaRow(second, "forthcoming"),
+      );
       expect((await store().consumers.get(reserved.id))?.generation).toBe(after[0]!.revision);
       // A placement on the first child has room again.
       await store().claim({ create: [withFpga("s", "m1", first)] });
@@ -170,7 +187,8 @@ export function describeTreeClaims(store: () => Store): void {
       ]);
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
       for (const result of results)
-        if (result.status === "rejected") expect((result.reason as EngineError).kind).toBe("insufficient_capacity");
+        if (result.status === "rejected")
+          expect((result.reason as EngineError).kind).toBe("insufficient_capacity");
       expect((await store().consumers.usage([child])).get(child)).toEqual({ CUSTOM_FPGA: 1 });
     });
   });

@@ -8,10 +8,10 @@ import {
   checkConsumerClaim,
   consumerProvidersToRead,
 } from "../claim-rules/consumer-claim.js";
+import type { InstanceConsumers } from "../claim-rules/instance-consumers.js";
 import { checkReshape, type ReshapeProviderRows, reshapeProvidersToRead } from "../claim-rules/reshape.js";
 import type { ProviderRows } from "../claim-rules/rows.js";
 import { isMemberRoot, memberProviderUuid, sharedLedgerRows } from "../claim-rules/shared-ledger.js";
-import type { InstanceConsumers } from "../claim-rules/instance-consumers.js";
 import { addToLedger, type UsageChange } from "../claim-rules/usage-after.js";
 import { consumerClaimEntry } from "../feed/claim-effect.js";
 import type { ChangeEntry } from "./change-feed.js";

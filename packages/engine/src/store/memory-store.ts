@@ -425,7 +425,9 @@ export class MemoryStore implements Store {
       if (instance !== undefined) instances.set(id, instance);
     }
     // Instance ids and Placement consumer uuids share one namespace (claim-rules/instance-consumers.ts).
-    const takenIds = new Set(reads.createIds.filter((id) => this.instances.has(id) || this.consumers.has(id)));
+    const takenIds = new Set(
+      reads.createIds.filter((id) => this.instances.has(id) || this.consumers.has(id)),
+    );
     const nameHolders = new Map<string, string>();
     for (const [project, name] of reads.names) {
       const key = nameKey(project, name);
@@ -439,7 +441,8 @@ export class MemoryStore implements Store {
       const ledgers = this.usage.get(name);
       if (member === undefined || ledgers === undefined) {
         const child = this.providers.peek(name);
-        if (child !== undefined) providers.set(name, placementProviderRows(child, this.consumers.usedOn(name)));
+        if (child !== undefined)
+          providers.set(name, placementProviderRows(child, this.consumers.usedOn(name)));
         continue;
       }
       // One ledger: the member's root provider's Placement consumers count too.

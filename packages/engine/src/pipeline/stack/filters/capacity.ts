@@ -91,7 +91,11 @@ export function firstMisfit(
  * `firstMisfit` on a member with a provider tree: a class the member has
  * no inventory of is looked for among its child providers (model/member-tree.ts).
  */
-export function firstMisfitInTree(member: MemberState, tree: MemberTree, demand: Demand): Rejection | undefined {
+export function firstMisfitInTree(
+  member: MemberState,
+  tree: MemberTree,
+  demand: Demand,
+): Rejection | undefined {
   for (let index = 0; index < demand.length; index++) {
     const [resourceClass, amount] = demand[index]!;
     const inventory = member.inventories[resourceClass];
