@@ -112,6 +112,7 @@ export class ClusterModel {
       this.bumpGroupCount(row.project, row.group, row.member, row.instances);
     }
     for (const row of snapshot.projectUsage) this.projectUsage.set(row.project, { ...row });
+    this.treeHolds.clear();
     for (const placement of this.inFlight) this.applyPending(placement, 1);
   }
 

@@ -39,6 +39,11 @@ export class TreeHolds {
     return this.held.get(holdKey(uuid, resourceClass)) ?? 0;
   }
 
+  /** Drops every hold (a re-hydration re-applies the placements still in flight). */
+  clear(): void {
+    this.held.clear();
+  }
+
   add(uuid: string, resourceClass: string, amount: number): void {
     const key = holdKey(uuid, resourceClass);
     const next = (this.held.get(key) ?? 0) + amount;

@@ -163,6 +163,25 @@ describe("a placement takes a class the member lacks from a child provider", () 
     );
   });
 
+  it("evacuates to the member whose child has room, and restores back onto the first child", async () => {
+    const { engine } = await fpgaCluster();
+    const first = await fpgaChild(engine, "accel", "accel-fpga0", 1);
+    const { instance } = await engine.createInstance({ name: "a", flavor: "fpga" });
+    expect(instance.allocations).toContainEqual(onChild(first));
+    await addMember(engine, "accel2");
+    const second = await fpgaChild(engine, "accel2", "accel2-fpga0", 1);
+    expect((await engine.evacuateMember("accel")).moved).toHaveLength(1);
+    const moved = await engine.getInstance("default", "a");
+    expect(moved.location).toBe("accel2");
+    expect(moved.allocations).toContainEqual(onChild(second));
+    expect(await engine.consumers.providerUsage(first)).toEqual({});
+    await engine.restoreMember("accel");
+    const back = await engine.getInstance("default", "a");
+    expect(back.location).toBe("accel");
+    expect(back.allocations).toContainEqual(onChild(first));
+    expect(await engine.consumers.providerUsage(second)).toEqual({});
+  });
+
   it("takes a class the member has from the member, never from its children", async () => {
     const { engine } = await fpgaCluster();
     await fpgaChild(engine, "accel", "accel-fpga0", 4);
