@@ -10,15 +10,7 @@ import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import type { Engine } from "../engine/engine.js";
 import { EngineError } from "../errors.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
-
-async function refusal(work: Promise<unknown>): Promise<EngineError> {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
+import { failure } from "../testing/failure.fixture.js";
 
 /** A child provider named `name` under member `member`'s root with `total` CUSTOM_FPGA. */
 async function fpgaChild(engine: Engine, member: string, name: string, total: number): Promise<string> {
@@ -65,12 +57,12 @@ describe("a placement takes a class the member lacks from a child provider", () 
       consumerType: INSTANCE_CONSUMER_TYPE,
       allocations: [{ member: child, resourceClass: "CUSTOM_FPGA", amount: 1 }],
     });
-    const second = await refusal(engine.createInstance({ name: "b", flavor: "fpga" }));
+    const second = await failure(engine.createInstance({ name: "b", flavor: "fpga" }));
     expect(second.kind).toBe("insufficient_capacity");
     expect(second.message).toBe(
       'No suitable cluster member could be found for instance "b" in project "default": 1 member lacks CUSTOM_FPGA, 1 has too little CUSTOM_FPGA',
     );
-    const named = await refusal(engine.createInstance({ name: "b", flavor: "fpga" }, { target: "accel" }));
+    const named = await failure(engine.createInstance({ name: "b", flavor: "fpga" }, { target: "accel" }));
     expect(named.message).toContain("too little CUSTOM_FPGA");
   });
 
@@ -88,23 +80,23 @@ describe("a placement takes a class the member lacks from a child provider", () 
         },
       ]);
     const { instance } = await engine.createInstance({ name: "a", flavor: "fpga" });
-    const placement = await refusal(claim("c1"));
+    const placement = await failure(claim("c1"));
     expect(placement.message).toContain(
       `Unable to create allocation for 'CUSTOM_FPGA' on resource provider '${child}'`,
     );
     // A Placement client cannot rewrite or drop the instance's consumer.
-    expect((await refusal(claim(instance.id))).details).toMatchObject({ reason: "instance_consumer" });
-    expect((await refusal(engine.consumers.remove(instance.id))).kind).toBe("conflict");
+    expect((await failure(claim(instance.id))).details).toMatchObject({ reason: "instance_consumer" });
+    expect((await failure(engine.consumers.remove(instance.id))).kind).toBe("conflict");
     await engine.deleteInstance("default", "a");
     expect(await engine.consumers.providerUsage(child)).toEqual({});
     expect(await engine.consumers.get(instance.id)).toBeUndefined();
     await claim("c1");
-    const lxd = await refusal(engine.createInstance({ name: "b", flavor: "fpga" }));
+    const lxd = await failure(engine.createInstance({ name: "b", flavor: "fpga" }));
     expect(lxd.message).toContain("1 has too little CUSTOM_FPGA");
     // An instance id is a consumer uuid: one a consumer holds is refused to a create.
     await engine.consumers.remove("c1");
     await claim("9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d");
-    const taken = await refusal(
+    const taken = await failure(
       engine.createInstance({ name: "c", uuid: "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d" }),
     );
     expect(taken.details).toMatchObject({ reason: "id_taken" });
@@ -126,7 +118,7 @@ describe("a placement takes a class the member lacks from a child provider", () 
     expect(children[0]).toBe(large);
     expect(children.filter((c) => c === large)).toHaveLength(2);
     expect(children.filter((c) => c === small)).toHaveLength(1);
-    expect(await refusal(engine.bulkCreate([{ name: "d", flavor: "fpga" }]))).toBeInstanceOf(EngineError);
+    expect(await failure(engine.bulkCreate([{ name: "d", flavor: "fpga" }]))).toBeInstanceOf(EngineError);
   });
 
   it("moves the allocation to the target's child, and keeps it through a reservation's commit and an edit", async () => {
@@ -158,7 +150,7 @@ describe("a placement takes a class the member lacks from a child provider", () 
     expect(await other.consumers.providerUsage(stillFree)).toEqual({});
     const placed = await other.createInstance({ name: "s", flavor: "fpga" });
     expect(placed.instance.allocations).toContainEqual(onChild(stillFree));
-    expect((await refusal(other.createInstance({ name: "t", flavor: "fpga" }))).kind).toBe(
+    expect((await failure(other.createInstance({ name: "t", flavor: "fpga" }))).kind).toBe(
       "insufficient_capacity",
     );
   });

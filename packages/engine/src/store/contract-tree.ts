@@ -10,20 +10,11 @@
 import { describe, expect, it } from "vitest";
 import { INSTANCE_CONSUMER_TYPE } from "../claim-rules/instance-consumers.js";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
-import { EngineError } from "../errors.js";
+import type { EngineError } from "../errors.js";
+import { refusal } from "./contract-refusal.js";
 import { inventory, newInstance, newMember } from "./fixtures.js";
 import type { ClaimFailureDetails, NewInstance, Store } from "./port.js";
 import type { AllocationRow, InstanceRecord, Ledger } from "./records.js";
-
-async function refusal(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(EngineError);
-    return error as EngineError;
-  }
-  throw new Error("expected the store to refuse, but the call succeeded");
-}
 
 const reasonOf = (error: EngineError) => (error.details as ClaimFailureDetails | undefined)?.reason;
 
