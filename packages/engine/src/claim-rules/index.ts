@@ -31,6 +31,20 @@ export {
   type ViolationKind,
 } from "./invariants.js";
 export {
+  type CheckedMemberRootWrite,
+  checkMemberRootWrite,
+  explicitInventories,
+  inventoryInUse,
+  type MemberRootReshape,
+  type MemberRootRows,
+  memberRootReshapes,
+  memberRootRow,
+  type ReshapeMemberRoot,
+  reshapedMemberOf,
+  rootGeneration,
+  withMemberRootRows,
+} from "./member-root.js";
+export {
   addFailover,
   FAILOVER_CLASS,
   type FailoverChange,

@@ -1,0 +1,163 @@
+/**
+ * A member's root provider written through Placement in PostgreSQL (engine
+ * claim-rules/member-root.ts), inside the caller's write transaction. Locks
+ * are taken as a consumer claim takes them, the root's row first, then the
+ * member's row: a write of the root first stores its row if it has none
+ * (generation 0, nothing else: Placement's generation of the root does not
+ * move), so two writers of one root always meet on that row. Then the
+ * member is read with its one ledger (readProviders: instances,
+ * reservations, the root's consumers) and its generation; the engine's
+ * rules judge them; inventories and traits are written on the member
+ * (member-writes.ts: its generation moves, a member feed entry),
+ * aggregates and Placement's part of the generation on the row. The
+ * reshaper reads and writes member roots through the same pieces.
+ */
+import {
+  checkMemberRootWrite,
+  explicitInventories,
+  type MemberRecord,
+  type MemberRootReshape,
+  type MemberRootWrite,
+  type MemberRootWritten,
+  memberProviderUuid,
+  notFound,
+  type ProviderRecord,
+  type ReshapeMemberRoot,
+  type ReshapeWrite,
+  reshapedMemberOf,
+} from "@berth/engine";
+import type { Tx } from "../connection/pools.js";
+import { lockMembers, readProviders } from "./claim-reads.js";
+import { appendChanges } from "./feed-writes.js";
+import { loadMember } from "./member-rows.js";
+import { setInventories, updateMember } from "./member-writes.js";
+
+const PROVIDER_FIELDS = `uuid, name, parent_uuid AS "parentUuid", root_uuid AS "rootUuid", generation,
+  inventories, traits, aggregates, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+async function storedRow(tx: Tx, uuid: string, lock = ""): Promise<ProviderRecord | undefined> {
+  const [row] = await tx.rows<ProviderRecord>(
+    `SELECT ${PROVIDER_FIELDS} FROM providers WHERE uuid = $1 ${lock}`,
+    [uuid],
+  );
+  return row === undefined ? undefined : { ...row, generation: Number(row.generation) };
+}
+
+/**
+ * Writes a member root's row at `generation` (aggregates: when given),
+ * creating it when missing. It keeps no inventories or traits of its own.
+ */
+async function writeRootRow(
+  tx: Tx,
+  member: string,
+  generation: number,
+  aggregates: readonly string[] | undefined,
+  now: string,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO providers (uuid, name, parent_uuid, root_uuid, generation, inventories, traits, aggregates,
+       created_at, updated_at)
+     VALUES ($1, $2, NULL, $1, $3, '{}', '[]', coalesce($4::jsonb, '[]'), $5, $5)
+     ON CONFLICT (uuid) DO UPDATE SET generation = $3, inventories = '{}', traits = '[]',
+       aggregates = coalesce($4::jsonb, providers.aggregates), updated_at = $5`,
+    [
+      memberProviderUuid(member),
+      member,
+      generation,
+      aggregates === undefined ? null : JSON.stringify(aggregates),
+      now,
+    ],
+  );
+  await appendChanges(tx, [{ kind: "catalog", table: "providers" }]);
+}
+
+/** The named members' generations (rows the caller has locked). */
+async function generationsOf(tx: Tx, names: readonly string[]): Promise<Map<string, number>> {
+  const rows = await tx.rows<{ name: string; generation: number }>(
+    "SELECT name, generation FROM members WHERE name = ANY($1::text[])",
+    [[...names]],
+  );
+  return new Map(rows.map((r) => [r.name, Number(r.generation)]));
+}
+
+export async function writeMemberRoot(
+  tx: Tx,
+  write: MemberRootWrite,
+  now: string,
+): Promise<MemberRootWritten> {
+  const uuid = memberProviderUuid(write.member);
+  const [exists] = await tx.rows("SELECT 1 FROM members WHERE name = $1", [write.member]);
+  if (exists === undefined) throw notFound(`Cluster member "${write.member}" not found`);
+  const inserted = await tx.run(
+    `INSERT INTO providers (uuid, name, parent_uuid, root_uuid, generation, inventories, traits, aggregates,
+       created_at, updated_at)
+     VALUES ($1, $2, NULL, $1, 0, '{}', '[]', '[]', $3, $3) ON CONFLICT (uuid) DO NOTHING`,
+    [uuid, write.member, now],
+  );
+  if (inserted > 0) await appendChanges(tx, [{ kind: "catalog", table: "providers" }]);
+  const row = await storedRow(tx, uuid, "FOR UPDATE");
+  const locked = await lockMembers(tx, [write.member]);
+  const ledger = (await readProviders(tx, locked)).providers.get(write.member);
+  const generation = (await generationsOf(tx, [write.member])).get(write.member);
+  if (ledger === undefined || generation === undefined)
+    throw notFound(`Cluster member "${write.member}" not found`);
+  const checked = checkMemberRootWrite(write, { member: { ...ledger, generation }, row });
+  const { change } = write;
+  if (change.kind === "inventories")
+    await setInventories(tx, write.member, explicitInventories(change.inventories), generation);
+  if (change.kind === "traits")
+    await updateMember(tx, write.member, { traits: [...change.traits] }, generation);
+  if (change.kind === "aggregates")
+    await writeRootRow(tx, write.member, checked.rowGeneration as number, change.aggregates, now);
+  return { member: (await loadMember(tx, write.member)) as MemberRecord, row: await storedRow(tx, uuid) };
+}
+
+/**
+ * The member roots a reshape names, read as the member (with or without a
+ * row), their members locked after the providers: `rowNames` names the
+ * stored member roots, `stored` has the stored rows (their own
+ * generations), by uuid.
+ */
+export async function reshapedMemberRoots(
+  tx: Tx,
+  change: ReshapeWrite,
+  named: readonly string[],
+  rowNames: ReadonlyMap<string, string>,
+  stored: ReadonlyMap<string, { readonly generation: number }>,
+): Promise<Map<string, ReshapeMemberRoot>> {
+  const memberOf = new Map<string, string>();
+  for (const uuid of named) {
+    const member = reshapedMemberOf(uuid, rowNames.get(uuid), change);
+    if (member !== undefined) memberOf.set(uuid, member);
+  }
+  const roots = new Map<string, ReshapeMemberRoot>();
+  if (memberOf.size === 0) return roots;
+  const names = [...memberOf.values()];
+  const ledgers = (await readProviders(tx, await lockMembers(tx, names))).providers;
+  const generations = await generationsOf(tx, names);
+  for (const [uuid, member] of memberOf) {
+    const ledger = ledgers.get(member);
+    const generation = generations.get(member);
+    if (ledger === undefined || generation === undefined) continue;
+    roots.set(uuid, { member, rows: { ...ledger, generation }, rowGeneration: stored.get(uuid)?.generation });
+  }
+  return roots;
+}
+
+/** Writes reshaped member roots: the member's inventories (conditional on its generation), the row's generation. */
+export async function writeReshapedRoots(
+  tx: Tx,
+  roots: readonly MemberRootReshape[],
+  now: string,
+): Promise<void> {
+  for (const root of roots) {
+    if (root.inventories !== undefined)
+      await setInventories(
+        tx,
+        root.member,
+        explicitInventories(root.inventories),
+        root.expectedMemberGeneration,
+      );
+    await writeRootRow(tx, root.member, root.rowGeneration, undefined, now);
+  }
+}

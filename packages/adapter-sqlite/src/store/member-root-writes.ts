@@ -1,0 +1,143 @@
+/**
+ * A member's root provider written through Placement in SQLite (engine
+ * claim-rules/member-root.ts), inside the caller's write transaction: the
+ * member read with its one ledger (readProviders: instances, reservations
+ * and the root's consumers) and generation, the root's row if it has one;
+ * the engine's rules judge them; inventories and traits are written on
+ * the member (member-writes.ts: its generation moves, a member feed
+ * entry), aggregates and Placement's part of the generation on the row
+ * (created when missing). The reshaper reads and writes member roots
+ * through the same pieces.
+ */
+import {
+  checkMemberRootWrite,
+  explicitInventories,
+  type MemberRecord,
+  type MemberRootReshape,
+  type MemberRootWrite,
+  type MemberRootWritten,
+  memberProviderUuid,
+  memberRootRow,
+  notFound,
+  type ProviderRecord,
+  type ReshapeMemberRoot,
+  type ReshapeWrite,
+  reshapedMemberOf,
+} from "@berth/engine";
+import { eq } from "drizzle-orm";
+import type { Database, RawSql } from "../connection/open-connection.js";
+import { members, providers } from "../schema/index.js";
+import { readProviders } from "./claim-reads.js";
+import { appendChanges } from "./feed-writes.js";
+import { IN_JSON, jsonParameter } from "./json-rows.js";
+import { loadMember } from "./member-rows.js";
+import { setInventories, updateMember } from "./member-writes.js";
+
+async function storedRow(db: Database, uuid: string): Promise<ProviderRecord | undefined> {
+  const [row] = await db.select().from(providers).where(eq(providers.uuid, uuid));
+  return row;
+}
+
+/**
+ * Writes a member root's row at `generation` (aggregates: when given),
+ * creating it when missing. It keeps no inventories or traits of its own.
+ */
+async function writeRootRow(
+  raw: RawSql,
+  member: string,
+  generation: number,
+  aggregates: readonly string[] | undefined,
+  now: string,
+): Promise<void> {
+  const row = memberRootRow(member, now);
+  await raw.run(
+    `INSERT INTO providers (uuid, name, parent_uuid, root_uuid, generation, inventories, traits, aggregates,
+       created_at, updated_at)
+     VALUES (?1, ?2, NULL, ?1, ?3, '{}', '[]', coalesce(?4, '[]'), ?5, ?5)
+     ON CONFLICT (uuid) DO UPDATE SET generation = ?3, inventories = '{}', traits = '[]',
+       aggregates = coalesce(?4, providers.aggregates), updated_at = ?5`,
+    [row.uuid, member, generation, aggregates === undefined ? null : JSON.stringify(aggregates), now],
+  );
+  await appendChanges(raw, [{ kind: "catalog", table: "providers" }]);
+}
+
+export async function writeMemberRoot(
+  db: Database,
+  raw: RawSql,
+  write: MemberRootWrite,
+  now: string,
+): Promise<MemberRootWritten> {
+  const [member] = await db
+    .select({ generation: members.generation })
+    .from(members)
+    .where(eq(members.name, write.member));
+  const ledger = (await readProviders(raw, [write.member])).rows.get(write.member);
+  if (member === undefined || ledger === undefined)
+    throw notFound(`Cluster member "${write.member}" not found`);
+  const uuid = memberProviderUuid(write.member);
+  const row = await storedRow(db, uuid);
+  const checked = checkMemberRootWrite(write, { member: { ...ledger, generation: member.generation }, row });
+  const { change } = write;
+  if (change.kind === "inventories")
+    await setInventories(db, raw, write.member, explicitInventories(change.inventories), member.generation);
+  if (change.kind === "traits")
+    await updateMember(db, raw, write.member, { traits: [...change.traits] }, member.generation);
+  if (change.kind === "aggregates")
+    await writeRootRow(raw, write.member, checked.rowGeneration as number, change.aggregates, now);
+  return { member: (await loadMember(raw, write.member)) as MemberRecord, row: await storedRow(db, uuid) };
+}
+
+/**
+ * The member roots a reshape names, read as the member (with or without a
+ * row): `rowNames` names the stored member roots, `stored` has the stored
+ * rows (their own generations), by uuid.
+ */
+export async function reshapedMemberRoots(
+  raw: RawSql,
+  change: ReshapeWrite,
+  named: readonly string[],
+  rowNames: ReadonlyMap<string, string>,
+  stored: ReadonlyMap<string, { readonly generation: number }>,
+): Promise<Map<string, ReshapeMemberRoot>> {
+  const memberOf = new Map<string, string>();
+  for (const uuid of named) {
+    const member = reshapedMemberOf(uuid, rowNames.get(uuid), change);
+    if (member !== undefined) memberOf.set(uuid, member);
+  }
+  const roots = new Map<string, ReshapeMemberRoot>();
+  if (memberOf.size === 0) return roots;
+  const names = [...memberOf.values()];
+  const ledgers = (await readProviders(raw, names)).rows;
+  const generations = new Map(
+    (
+      await raw.rows(`SELECT name, generation FROM members WHERE name IN ${IN_JSON}`, [jsonParameter(names)])
+    ).map((r) => [String(r.name), Number(r.generation)]),
+  );
+  for (const [uuid, member] of memberOf) {
+    const ledger = ledgers.get(member);
+    const generation = generations.get(member);
+    if (ledger === undefined || generation === undefined) continue;
+    roots.set(uuid, { member, rows: { ...ledger, generation }, rowGeneration: stored.get(uuid)?.generation });
+  }
+  return roots;
+}
+
+/** Writes reshaped member roots: the member's inventories (conditional on its generation), the row's generation. */
+export async function writeReshapedRoots(
+  db: Database,
+  raw: RawSql,
+  roots: readonly MemberRootReshape[],
+  now: string,
+): Promise<void> {
+  for (const root of roots) {
+    if (root.inventories !== undefined)
+      await setInventories(
+        db,
+        raw,
+        root.member,
+        explicitInventories(root.inventories),
+        root.expectedMemberGeneration,
+      );
+    await writeRootRow(raw, root.member, root.rowGeneration, undefined, now);
+  }
+}
