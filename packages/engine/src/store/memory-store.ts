@@ -8,6 +8,12 @@
 import { isCustomResourceClass } from "@berth/resources";
 import { consumedOf } from "../claim-rules/capacity.js";
 import { checkClaim } from "../claim-rules/check-claim.js";
+import {
+  checkMemberRootWrite,
+  explicitInventories,
+  inventoryInUse,
+  memberRootRow,
+} from "../claim-rules/member-root.js";
 import { addFailover } from "../claim-rules/mirrors.js";
 import {
   addProjectTotals,
@@ -17,12 +23,6 @@ import {
 } from "../claim-rules/project-usage.js";
 import { claimReads, projectTotalsToRead, providersToRead } from "../claim-rules/reads.js";
 import { type ClaimRows, nameKey, type ProviderRows } from "../claim-rules/rows.js";
-import {
-  checkMemberRootWrite,
-  explicitInventories,
-  inventoryInUse,
-  memberRootRow,
-} from "../claim-rules/member-root.js";
 import { memberProviderUuid, sharedLedgerRows, withConsumersUsed } from "../claim-rules/shared-ledger.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
 import { conflict, EngineError, notFound } from "../errors.js";
