@@ -9,7 +9,7 @@ import {
   notFound,
 } from "@berth/engine";
 import { inventoryCapacity, isCustomResourceClass } from "@berth/resources";
-import { and, eq, gt, inArray, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import {
   allocations,
