@@ -17,14 +17,12 @@ import {
   explicitInventories,
   type MemberRecord,
   type MemberRootReshape,
+  type MemberRootRows,
   type MemberRootWrite,
   type MemberRootWritten,
   memberProviderUuid,
   notFound,
   type ProviderRecord,
-  type ReshapeMemberRoot,
-  type ReshapeWrite,
-  reshapedMemberOf,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
 import { lockMembers, readProviders } from "./claim-reads.js";
@@ -71,13 +69,27 @@ async function writeRootRow(
   await appendChanges(tx, [{ kind: "catalog", table: "providers" }]);
 }
 
-/** The named members' generations (rows the caller has locked). */
-async function generationsOf(tx: Tx, names: readonly string[]): Promise<Map<string, number>> {
+/**
+ * The named members' one ledgers (instances, reservations, their roots'
+ * consumers) and generations, their rows locked (after the providers, in
+ * name order, as claims lock them).
+ */
+export async function memberLedgers(
+  tx: Tx,
+  names: readonly string[],
+): Promise<Map<string, MemberRootRows["member"]>> {
+  const out = new Map<string, MemberRootRows["member"]>();
+  if (names.length === 0) return out;
+  const ledgers = (await readProviders(tx, await lockMembers(tx, names))).providers;
   const rows = await tx.rows<{ name: string; generation: number }>(
     "SELECT name, generation FROM members WHERE name = ANY($1::text[])",
     [[...names]],
   );
-  return new Map(rows.map((r) => [r.name, Number(r.generation)]));
+  for (const row of rows) {
+    const ledger = ledgers.get(row.name);
+    if (ledger !== undefined) out.set(row.name, { ...ledger, generation: Number(row.generation) });
+  }
+  return out;
 }
 
 export async function writeMemberRoot(
@@ -96,52 +108,17 @@ export async function writeMemberRoot(
   );
   if (inserted > 0) await appendChanges(tx, [{ kind: "catalog", table: "providers" }]);
   const row = await storedRow(tx, uuid, "FOR UPDATE");
-  const locked = await lockMembers(tx, [write.member]);
-  const ledger = (await readProviders(tx, locked)).providers.get(write.member);
-  const generation = (await generationsOf(tx, [write.member])).get(write.member);
-  if (ledger === undefined || generation === undefined)
-    throw notFound(`Cluster member "${write.member}" not found`);
-  const checked = checkMemberRootWrite(write, { member: { ...ledger, generation }, row });
+  const member = (await memberLedgers(tx, [write.member])).get(write.member);
+  if (member === undefined) throw notFound(`Cluster member "${write.member}" not found`);
+  const checked = checkMemberRootWrite(write, { member, row });
   const { change } = write;
   if (change.kind === "inventories")
-    await setInventories(tx, write.member, explicitInventories(change.inventories), generation);
+    await setInventories(tx, write.member, explicitInventories(change.inventories), member.generation);
   if (change.kind === "traits")
-    await updateMember(tx, write.member, { traits: [...change.traits] }, generation);
+    await updateMember(tx, write.member, { traits: [...change.traits] }, member.generation);
   if (change.kind === "aggregates")
     await writeRootRow(tx, write.member, checked.rowGeneration as number, change.aggregates, now);
   return { member: (await loadMember(tx, write.member)) as MemberRecord, row: await storedRow(tx, uuid) };
-}
-
-/**
- * The member roots a reshape names, read as the member (with or without a
- * row), their members locked after the providers: `rowNames` names the
- * stored member roots, `stored` has the stored rows (their own
- * generations), by uuid.
- */
-export async function reshapedMemberRoots(
-  tx: Tx,
-  change: ReshapeWrite,
-  named: readonly string[],
-  rowNames: ReadonlyMap<string, string>,
-  stored: ReadonlyMap<string, { readonly generation: number }>,
-): Promise<Map<string, ReshapeMemberRoot>> {
-  const memberOf = new Map<string, string>();
-  for (const uuid of named) {
-    const member = reshapedMemberOf(uuid, rowNames.get(uuid), change);
-    if (member !== undefined) memberOf.set(uuid, member);
-  }
-  const roots = new Map<string, ReshapeMemberRoot>();
-  if (memberOf.size === 0) return roots;
-  const names = [...memberOf.values()];
-  const ledgers = (await readProviders(tx, await lockMembers(tx, names))).providers;
-  const generations = await generationsOf(tx, names);
-  for (const [uuid, member] of memberOf) {
-    const ledger = ledgers.get(member);
-    const generation = generations.get(member);
-    if (ledger === undefined || generation === undefined) continue;
-    roots.set(uuid, { member, rows: { ...ledger, generation }, rowGeneration: stored.get(uuid)?.generation });
-  }
-  return roots;
 }
 
 /** Writes reshaped member roots: the member's inventories (conditional on its generation), the row's generation. */

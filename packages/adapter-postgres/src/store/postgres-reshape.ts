@@ -15,13 +15,14 @@ import {
   checkReshape,
   memberRootReshapes,
   type ReshapeWrite,
+  reshapeMemberRoots,
   reshapeProvidersToRead,
   withMemberRootRows,
 } from "@berth/engine";
 import type { Pools } from "../connection/pools.js";
 import { claimedProviders, lockedConsumers, writeConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
-import { reshapedMemberRoots, writeReshapedRoots } from "./member-root-writes.js";
+import { memberLedgers, writeReshapedRoots } from "./member-root-writes.js";
 
 export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<ConsumerRecord[]> {
   return pools.writeTx(async (tx) => {
@@ -29,7 +30,9 @@ export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<C
     const current = await lockedConsumers(tx, uuids);
     const named = reshapeProvidersToRead(change, current);
     const { rows, memberRoots } = await claimedProviders(tx, named);
-    const roots = await reshapedMemberRoots(tx, change, named, memberRoots, rows);
+    const roots = await reshapeMemberRoots(change, named, memberRoots, rows, (names) =>
+      memberLedgers(tx, names),
+    );
     withMemberRootRows(rows, roots);
     const now = new Date().toISOString();
     const checked = checkReshape(change, { consumers: current, providers: rows }, now);

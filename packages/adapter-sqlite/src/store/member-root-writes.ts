@@ -14,19 +14,17 @@ import {
   explicitInventories,
   type MemberRecord,
   type MemberRootReshape,
+  type MemberRootRows,
   type MemberRootWrite,
   type MemberRootWritten,
   memberProviderUuid,
   memberRootRow,
   notFound,
   type ProviderRecord,
-  type ReshapeMemberRoot,
-  type ReshapeWrite,
-  reshapedMemberOf,
 } from "@berth/engine";
 import { eq } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
-import { members, providers } from "../schema/index.js";
+import { providers } from "../schema/index.js";
 import { readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 import { IN_JSON, jsonParameter } from "./json-rows.js";
@@ -67,16 +65,11 @@ export async function writeMemberRoot(
   write: MemberRootWrite,
   now: string,
 ): Promise<MemberRootWritten> {
-  const [member] = await db
-    .select({ generation: members.generation })
-    .from(members)
-    .where(eq(members.name, write.member));
-  const ledger = (await readProviders(raw, [write.member])).rows.get(write.member);
-  if (member === undefined || ledger === undefined)
-    throw notFound(`Cluster member "${write.member}" not found`);
+  const member = (await memberLedgers(raw, [write.member])).get(write.member);
+  if (member === undefined) throw notFound(`Cluster member "${write.member}" not found`);
   const uuid = memberProviderUuid(write.member);
   const row = await storedRow(db, uuid);
-  const checked = checkMemberRootWrite(write, { member: { ...ledger, generation: member.generation }, row });
+  const checked = checkMemberRootWrite(write, { member, row });
   const { change } = write;
   if (change.kind === "inventories")
     await setInventories(db, raw, write.member, explicitInventories(change.inventories), member.generation);
@@ -87,39 +80,22 @@ export async function writeMemberRoot(
   return { member: (await loadMember(raw, write.member)) as MemberRecord, row: await storedRow(db, uuid) };
 }
 
-/**
- * The member roots a reshape names, read as the member (with or without a
- * row): `rowNames` names the stored member roots, `stored` has the stored
- * rows (their own generations), by uuid.
- */
-export async function reshapedMemberRoots(
+/** The named members' one ledgers (instances, reservations, their roots' consumers) and generations. */
+export async function memberLedgers(
   raw: RawSql,
-  change: ReshapeWrite,
-  named: readonly string[],
-  rowNames: ReadonlyMap<string, string>,
-  stored: ReadonlyMap<string, { readonly generation: number }>,
-): Promise<Map<string, ReshapeMemberRoot>> {
-  const memberOf = new Map<string, string>();
-  for (const uuid of named) {
-    const member = reshapedMemberOf(uuid, rowNames.get(uuid), change);
-    if (member !== undefined) memberOf.set(uuid, member);
-  }
-  const roots = new Map<string, ReshapeMemberRoot>();
-  if (memberOf.size === 0) return roots;
-  const names = [...memberOf.values()];
+  names: readonly string[],
+): Promise<Map<string, MemberRootRows["member"]>> {
+  const out = new Map<string, MemberRootRows["member"]>();
+  if (names.length === 0) return out;
   const ledgers = (await readProviders(raw, names)).rows;
-  const generations = new Map(
-    (
-      await raw.rows(`SELECT name, generation FROM members WHERE name IN ${IN_JSON}`, [jsonParameter(names)])
-    ).map((r) => [String(r.name), Number(r.generation)]),
-  );
-  for (const [uuid, member] of memberOf) {
-    const ledger = ledgers.get(member);
-    const generation = generations.get(member);
-    if (ledger === undefined || generation === undefined) continue;
-    roots.set(uuid, { member, rows: { ...ledger, generation }, rowGeneration: stored.get(uuid)?.generation });
+  const rows = await raw.rows(`SELECT name, generation FROM members WHERE name IN ${IN_JSON}`, [
+    jsonParameter(names),
+  ]);
+  for (const row of rows) {
+    const ledger = ledgers.get(String(row.name));
+    if (ledger !== undefined) out.set(String(row.name), { ...ledger, generation: Number(row.generation) });
   }
-  return roots;
+  return out;
 }
 
 /** Writes reshaped member roots: the member's inventories (conditional on its generation), the row's generation. */

@@ -16,13 +16,14 @@ import {
   checkReshape,
   memberRootReshapes,
   type ReshapeWrite,
+  reshapeMemberRoots,
   reshapeProvidersToRead,
   withMemberRootRows,
 } from "@berth/engine";
 import type { Connection } from "../connection/open-connection.js";
 import { claimedProviders, currentConsumers, writeConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
-import { reshapedMemberRoots, writeReshapedRoots } from "./member-root-writes.js";
+import { memberLedgers, writeReshapedRoots } from "./member-root-writes.js";
 
 export function reshapeInSqlite(connection: Connection, change: ReshapeWrite): Promise<ConsumerRecord[]> {
   return connection.write(
@@ -31,7 +32,9 @@ export function reshapeInSqlite(connection: Connection, change: ReshapeWrite): P
       const current = await currentConsumers(raw, uuids);
       const named = reshapeProvidersToRead(change, current);
       const { rows, memberRoots } = await claimedProviders(raw, named);
-      const roots = await reshapedMemberRoots(raw, change, named, memberRoots, rows);
+      const roots = await reshapeMemberRoots(change, named, memberRoots, rows, (names) =>
+        memberLedgers(raw, names),
+      );
       withMemberRootRows(rows, roots);
       const now = new Date().toISOString();
       const checked = checkReshape(change, { consumers: current, providers: rows }, now);

@@ -41,6 +41,7 @@ export {
   memberRootRow,
   type ReshapeMemberRoot,
   reshapedMemberOf,
+  reshapeMemberRoots,
   rootGeneration,
   withMemberRootRows,
 } from "./member-root.js";

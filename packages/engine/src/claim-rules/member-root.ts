@@ -150,6 +150,34 @@ export function reshapedMemberOf(
 }
 
 /**
+ * The member roots among the providers a reshape names (`named`), read as
+ * their members: `rowNames` are the stored member roots' names and `stored`
+ * the stored rows (their own generations), by uuid; `read` is the Store's
+ * read of members' one ledgers and generations inside its transaction.
+ */
+export async function reshapeMemberRoots(
+  change: ReshapeWrite,
+  named: readonly string[],
+  rowNames: ReadonlyMap<string, string>,
+  stored: ReadonlyMap<string, { readonly generation: number }>,
+  read: (members: string[]) => Promise<ReadonlyMap<string, MemberRootRows["member"]>>,
+): Promise<Map<string, ReshapeMemberRoot>> {
+  const memberOf = new Map<string, string>();
+  for (const uuid of named) {
+    const member = reshapedMemberOf(uuid, rowNames.get(uuid), change);
+    if (member !== undefined) memberOf.set(uuid, member);
+  }
+  const roots = new Map<string, ReshapeMemberRoot>();
+  if (memberOf.size === 0) return roots;
+  const members = await read([...memberOf.values()]);
+  for (const [uuid, member] of memberOf) {
+    const rows = members.get(member);
+    if (rows !== undefined) roots.set(uuid, { member, rows, rowGeneration: stored.get(uuid)?.generation });
+  }
+  return roots;
+}
+
+/**
  * Puts the member roots a reshape names into its provider rows: the
  * member's inventories and one ledger at Placement's generation of the
  * root, whether or not the root has a stored row yet.
