@@ -7,7 +7,8 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memberProviderUuid, type NewMember } from "@berth/engine";
+import { memberProviderUuid } from "@berth/engine";
+import { newMember } from "@berth/engine/testing";
 import { afterAll, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
@@ -33,22 +34,6 @@ function migrationsBefore(): string {
   return folder;
 }
 
-const member: NewMember = {
-  name: "a",
-  url: "https://a:8443",
-  architecture: "x86_64",
-  description: "",
-  failureDomain: "default",
-  roles: [],
-  groups: [],
-  config: {},
-  traits: ["CUSTOM_OWN"],
-  evacuated: false,
-  lastHeartbeat: null,
-  state: null,
-  resources: null,
-  inventories: {},
-};
 
 if (unavailable !== "") {
   it.skip(`PostgreSQL migration test skipped: ${unavailable}`, () => {});
@@ -56,7 +41,7 @@ if (unavailable !== "") {
   it("moves traits set through Placement on a member root's row to the member", async () => {
     const url = await createTestDatabase(inject("postgresAdminUrl"));
     const old = await openPostgresStore(url, { migrationsFolder: migrationsBefore() });
-    await old.createMember(member);
+    await old.createMember(newMember("a", { traits: ["CUSTOM_OWN"] }));
     const uuid = memberProviderUuid("a");
     const row = {
       uuid,

@@ -6,7 +6,7 @@
  * in-use refusals, and aggregate snapshots.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rootGeneration } from "../claim-rules/member-root.js";
+import { memberRootRow, rootGeneration } from "../claim-rules/member-root.js";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError } from "../errors.js";
 import { describeMirroredInstances } from "./contract-mirrors.js";
@@ -500,21 +500,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
               : [{ member: provider, resourceClass: "VCPU", ledger: "used" as const, amount: vcpu }],
         },
       });
-      const rootOf = (name: string): ProviderRecord => {
-        const uuid = memberProviderUuid(name);
-        return {
-          uuid,
-          name,
-          parentUuid: null,
-          rootUuid: uuid,
-          generation: 0,
-          inventories: {},
-          traits: [],
-          aggregates: [],
-          createdAt: "2026-01-01T00:00:00.000Z",
-          updatedAt: "2026-01-01T00:00:00.000Z",
-        };
-      };
+      const rootOf = (name: string): ProviderRecord => memberRootRow(name, "2026-01-01T00:00:00.000Z");
 
       it("refuses an instance the root's consumers leave no room for, and the reverse", async () => {
         await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
