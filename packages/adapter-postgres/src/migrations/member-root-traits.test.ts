@@ -34,7 +34,6 @@ function migrationsBefore(): string {
   return folder;
 }
 
-
 if (unavailable !== "") {
   it.skip(`PostgreSQL migration test skipped: ${unavailable}`, () => {});
 } else {

@@ -14,15 +14,15 @@
  */
 import {
   checkMemberRootWrite,
-  explicitInventories,
   type MemberRecord,
-  type MemberRootReshape,
   type MemberRootRows,
   type MemberRootWrite,
+  type MemberRootWriters,
   type MemberRootWritten,
   memberProviderUuid,
   notFound,
   type ProviderRecord,
+  writeCheckedMemberRoot,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
 import { lockMembers, readProviders } from "./claim-reads.js";
@@ -111,30 +111,15 @@ export async function writeMemberRoot(
   const member = (await memberLedgers(tx, [write.member])).get(write.member);
   if (member === undefined) throw notFound(`Cluster member "${write.member}" not found`);
   const checked = checkMemberRootWrite(write, { member, row });
-  const { change } = write;
-  if (change.kind === "inventories")
-    await setInventories(tx, write.member, explicitInventories(change.inventories), member.generation);
-  if (change.kind === "traits")
-    await updateMember(tx, write.member, { traits: [...change.traits] }, member.generation);
-  if (change.kind === "aggregates")
-    await writeRootRow(tx, write.member, checked.rowGeneration as number, change.aggregates, now);
+  await writeCheckedMemberRoot(write, member.generation, checked, writersOf(tx, now));
   return { member: (await loadMember(tx, write.member)) as MemberRecord, row: await storedRow(tx, uuid) };
 }
 
-/** Writes reshaped member roots: the member's inventories (conditional on its generation), the row's generation. */
-export async function writeReshapedRoots(
-  tx: Tx,
-  roots: readonly MemberRootReshape[],
-  now: string,
-): Promise<void> {
-  for (const root of roots) {
-    if (root.inventories !== undefined)
-      await setInventories(
-        tx,
-        root.member,
-        explicitInventories(root.inventories),
-        root.expectedMemberGeneration,
-      );
-    await writeRootRow(tx, root.member, root.rowGeneration, undefined, now);
-  }
+/** This Store's writes of a member's root (member-writes.ts for the member, the row here). */
+export function writersOf(tx: Tx, now: string): MemberRootWriters {
+  return {
+    inventories: (member, inventories, generation) => setInventories(tx, member, inventories, generation),
+    traits: (member, traits, generation) => updateMember(tx, member, { traits }, generation),
+    row: (member, generation, aggregates) => writeRootRow(tx, member, generation, aggregates, now),
+  };
 }

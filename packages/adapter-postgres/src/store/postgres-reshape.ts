@@ -18,11 +18,12 @@ import {
   reshapeMemberRoots,
   reshapeProvidersToRead,
   withMemberRootRows,
+  writeMemberRootReshapes,
 } from "@berth/engine";
 import type { Pools } from "../connection/pools.js";
 import { claimedProviders, lockedConsumers, writeConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
-import { memberLedgers, writeReshapedRoots } from "./member-root-writes.js";
+import { memberLedgers, writersOf } from "./member-root-writes.js";
 
 export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<ConsumerRecord[]> {
   return pools.writeTx(async (tx) => {
@@ -43,7 +44,7 @@ export function reshapeInPostgres(pools: Pools, change: ReshapeWrite): Promise<C
         [written.uuid, JSON.stringify(written.inventories), written.generation, now],
       );
     if (split.providers.length > 0) await appendChanges(tx, [{ kind: "catalog", table: "providers" }]);
-    await writeReshapedRoots(tx, split.roots, now);
+    await writeMemberRootReshapes(split.roots, writersOf(tx, now));
     for (const [uuid, root] of roots) memberRoots.set(uuid, root.member);
     await writeConsumers(tx, uuids, checked.consumers, memberRoots, [
       ...split.providers.map((p) => [p.uuid, p.generation] as const),

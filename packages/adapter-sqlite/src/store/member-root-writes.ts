@@ -11,16 +11,16 @@
  */
 import {
   checkMemberRootWrite,
-  explicitInventories,
   type MemberRecord,
-  type MemberRootReshape,
   type MemberRootRows,
   type MemberRootWrite,
+  type MemberRootWriters,
   type MemberRootWritten,
   memberProviderUuid,
   memberRootRow,
   notFound,
   type ProviderRecord,
+  writeCheckedMemberRoot,
 } from "@berth/engine";
 import { eq } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
@@ -70,13 +70,7 @@ export async function writeMemberRoot(
   const uuid = memberProviderUuid(write.member);
   const row = await storedRow(db, uuid);
   const checked = checkMemberRootWrite(write, { member, row });
-  const { change } = write;
-  if (change.kind === "inventories")
-    await setInventories(db, raw, write.member, explicitInventories(change.inventories), member.generation);
-  if (change.kind === "traits")
-    await updateMember(db, raw, write.member, { traits: [...change.traits] }, member.generation);
-  if (change.kind === "aggregates")
-    await writeRootRow(raw, write.member, checked.rowGeneration as number, change.aggregates, now);
+  await writeCheckedMemberRoot(write, member.generation, checked, writersOf(db, raw, now));
   return { member: (await loadMember(raw, write.member)) as MemberRecord, row: await storedRow(db, uuid) };
 }
 
@@ -98,22 +92,12 @@ export async function memberLedgers(
   return out;
 }
 
-/** Writes reshaped member roots: the member's inventories (conditional on its generation), the row's generation. */
-export async function writeReshapedRoots(
-  db: Database,
-  raw: RawSql,
-  roots: readonly MemberRootReshape[],
-  now: string,
-): Promise<void> {
-  for (const root of roots) {
-    if (root.inventories !== undefined)
-      await setInventories(
-        db,
-        raw,
-        root.member,
-        explicitInventories(root.inventories),
-        root.expectedMemberGeneration,
-      );
-    await writeRootRow(raw, root.member, root.rowGeneration, undefined, now);
-  }
+/** This Store's writes of a member's root (member-writes.ts for the member, the row here). */
+export function writersOf(db: Database, raw: RawSql, now: string): MemberRootWriters {
+  return {
+    inventories: (member, inventories, generation) =>
+      setInventories(db, raw, member, inventories, generation),
+    traits: (member, traits, generation) => updateMember(db, raw, member, { traits }, generation),
+    row: (member, generation, aggregates) => writeRootRow(raw, member, generation, aggregates, now),
+  };
 }

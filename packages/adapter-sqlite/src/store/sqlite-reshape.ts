@@ -19,11 +19,12 @@ import {
   reshapeMemberRoots,
   reshapeProvidersToRead,
   withMemberRootRows,
+  writeMemberRootReshapes,
 } from "@berth/engine";
 import type { Connection } from "../connection/open-connection.js";
 import { claimedProviders, currentConsumers, writeConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
-import { memberLedgers, writeReshapedRoots } from "./member-root-writes.js";
+import { memberLedgers, writersOf } from "./member-root-writes.js";
 
 export function reshapeInSqlite(connection: Connection, change: ReshapeWrite): Promise<ConsumerRecord[]> {
   return connection.write(
@@ -47,7 +48,7 @@ export function reshapeInSqlite(connection: Connection, change: ReshapeWrite): P
           written.uuid,
         ]);
       if (split.providers.length > 0) await appendChanges(raw, [{ kind: "catalog", table: "providers" }]);
-      await writeReshapedRoots(db, raw, split.roots, now);
+      await writeMemberRootReshapes(split.roots, writersOf(db, raw, now));
       for (const [uuid, root] of roots) memberRoots.set(uuid, root.member);
       await writeConsumers(raw, uuids, checked.consumers, memberRoots, [
         ...split.providers.map((p) => [p.uuid, p.generation] as const),

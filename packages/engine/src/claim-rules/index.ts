@@ -37,6 +37,7 @@ export {
   inventoryInUse,
   type MemberRootReshape,
   type MemberRootRows,
+  type MemberRootWriters,
   memberRootReshapes,
   memberRootRow,
   type ReshapeMemberRoot,
@@ -44,6 +45,8 @@ export {
   reshapeMemberRoots,
   rootGeneration,
   withMemberRootRows,
+  writeCheckedMemberRoot,
+  writeMemberRootReshapes,
 } from "./member-root.js";
 export {
   addFailover,

@@ -240,3 +240,48 @@ export function memberRootReshapes(
   }
   return { roots: out, providers };
 }
+
+/** A Store's writes of a member's root, inside its transaction (each conditional on what it was given). */
+export interface MemberRootWriters {
+  /** The member's inventories, at `expectedGeneration` (its generation moves once). */
+  inventories(
+    member: string,
+    inventories: Record<string, InventoryRecord>,
+    expectedGeneration: number,
+  ): Promise<unknown>;
+  /** The member's traits, at `expectedGeneration` (its generation moves once). */
+  traits(member: string, traits: string[], expectedGeneration: number): Promise<unknown>;
+  /** The root's row at `generation`, created when missing; aggregates when given. */
+  row(member: string, generation: number, aggregates: readonly string[] | undefined): Promise<unknown>;
+}
+
+/** Writes a checked Placement write of a member's root through a Store's writers. */
+export async function writeCheckedMemberRoot(
+  write: MemberRootWrite,
+  memberGeneration: number,
+  checked: CheckedMemberRootWrite,
+  writers: MemberRootWriters,
+): Promise<void> {
+  const { change } = write;
+  if (change.kind === "inventories")
+    await writers.inventories(write.member, explicitInventories(change.inventories), memberGeneration);
+  if (change.kind === "traits") await writers.traits(write.member, [...change.traits], memberGeneration);
+  if (change.kind === "aggregates")
+    await writers.row(write.member, checked.rowGeneration as number, change.aggregates);
+}
+
+/** Writes a reshape's member roots through a Store's writers: the member's inventories, the row. */
+export async function writeMemberRootReshapes(
+  roots: readonly MemberRootReshape[],
+  writers: Pick<MemberRootWriters, "inventories" | "row">,
+): Promise<void> {
+  for (const root of roots) {
+    if (root.inventories !== undefined)
+      await writers.inventories(
+        root.member,
+        explicitInventories(root.inventories),
+        root.expectedMemberGeneration,
+      );
+    await writers.row(root.member, root.rowGeneration, undefined);
+  }
+}
