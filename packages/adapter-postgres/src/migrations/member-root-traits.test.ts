@@ -1,5 +1,5 @@
 /**
- * Migration 0005: traits set through Placement on a member root's row
+ * Migration member_root_traits: traits set through Placement on a member root's row
  * become the member's, and the row keeps no inventories or traits of its
  * own (engine claim-rules/member-root.ts). The database is written by the
  * migrations before it, then opened with all of them.
@@ -14,19 +14,20 @@ import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
 import { MIGRATIONS_FOLDER } from "./apply-migrations.js";
 
-const TAG = "0005_member_root_traits";
+/** Found by name: the number is the order it lands in. */
+const NAME = "member_root_traits";
 const unavailable = inject("postgresUnavailable");
 const folder = join(tmpdir(), `berth-pg-migrations-${process.pid}`);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** The shipped migrations cut before `TAG`: what an older Berth had. */
+/** The shipped migrations cut before this one: what an older Berth had. */
 function migrationsBefore(): string {
   const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
     entries: { tag: string }[];
   };
   const entries = journal.entries.slice(
     0,
-    journal.entries.findIndex((e) => e.tag === TAG),
+    journal.entries.findIndex((e) => e.tag.replace(/^\d+_/, "") === NAME),
   );
   mkdirSync(join(folder, "meta"), { recursive: true });
   for (const { tag } of entries) cpSync(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(folder, `${tag}.sql`));
@@ -61,7 +62,7 @@ if (unavailable !== "") {
     await old.close();
     const upgraded = await openPostgresStore(url);
     try {
-      expect(upgraded.migrations.applied).toEqual([TAG]);
+      expect(upgraded.migrations.applied.map((tag) => tag.replace(/^\d+_/, ""))).toEqual([NAME]);
       expect((await upgraded.getMember("a"))?.traits).toEqual(["CUSTOM_FROM_PLACEMENT", "CUSTOM_OWN"]);
       expect(await upgraded.providers.get({ name: uuid })).toMatchObject({
         traits: [],
