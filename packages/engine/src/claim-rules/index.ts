@@ -38,6 +38,24 @@ export {
   type ViolationKind,
 } from "./invariants.js";
 export {
+  type CheckedMemberRootWrite,
+  checkMemberRootWrite,
+  explicitInventories,
+  inventoryInUse,
+  type MemberRootReshape,
+  type MemberRootRows,
+  type MemberRootWriters,
+  memberRootReshapes,
+  memberRootRow,
+  type ReshapeMemberRoot,
+  reshapedMemberOf,
+  reshapeMemberRoots,
+  rootGeneration,
+  withMemberRootRows,
+  writeCheckedMemberRoot,
+  writeMemberRootReshapes,
+} from "./member-root.js";
+export {
   addFailover,
   FAILOVER_CLASS,
   type FailoverChange,
