@@ -26,19 +26,23 @@ export class ProviderModel {
   /** Moves with every change of the rows, so a read that raced one is not kept. */
   private version = 0;
   /**
-   * Moves when the rows may change in anything but their generations
-   * (re-hydration, a change of the provider tables): what a view derives
-   * from the rows' shape (trees, inventories, traits, aggregates) holds
-   * while it does not move.
+   * Moves when the rows are to be read again (hydration, a provider table
+   * change), never on a claim's generation bump: members' trees are rebuilt
+   * then, and what the provider view derives from the rows' shape (trees,
+   * inventories, traits, aggregates: provider-view.ts) holds while it does
+   * not move.
    */
-  private shape = 0;
+  private rowsMoves = 0;
+  get rowsRevision(): number {
+    return this.rowsMoves;
+  }
 
   /** Starts from a snapshot (start-up, re-hydration). */
   hydrate(snapshot: Pick<StoreSnapshot, "consumerUsage">): void {
     this.rows = null;
     this.list = null;
+    this.rowsMoves += 1;
     this.version += 1;
-    this.shape += 1;
     this.used = new Map();
     for (const [provider, resourceClass, amount] of snapshot.consumerUsage ?? []) {
       const ledger = this.used.get(provider) ?? {};
@@ -51,8 +55,8 @@ export class ProviderModel {
   forget(): void {
     this.rows = null;
     this.list = null;
+    this.rowsMoves += 1;
     this.version += 1;
-    this.shape += 1;
   }
 
   /** A consumer claim's feed entry: its usage changes and the generations it wrote. */
@@ -88,11 +92,6 @@ export class ProviderModel {
     }
     this.list ??= [...this.rows.values()];
     return this.list;
-  }
-
-  /** See `shape`: moves with every change of the rows other than a generation bump. */
-  get shapeVersion(): number {
-    return this.shape;
   }
 
   /** One row: from the model when it has the rows, else read alone (creating many providers stays linear). */

@@ -7,7 +7,7 @@
  * Two layers, each dropped only when what it shows changed:
  * - the layout (which rows are member roots, and the candidates' index over
  *   the providers, candidate-index.ts) holds while the rows' shape holds
- *   (the provider model's `shapeVersion`: a claim only bumps generations,
+ *   (the provider model's `rowsRevision`: a claim only bumps generations,
  *   which the index never reads, so a claim costs no rebuild) and every
  *   member's root shows the same (a member's record is replaced on every
  *   heartbeat, so a new record is compared by what its root shows);
@@ -28,7 +28,7 @@ type Used = Readonly<Record<string, number>>;
 
 /** What holds while the rows' shape and the members' roots hold. */
 interface Layout {
-  /** The provider model's shape version it was built at; undefined: built over a read that raced a change. */
+  /** The provider model's rows revision it was built at; undefined: built over a read that raced a change. */
   shape: number | undefined;
   /** The members, and the record each one's root was built from. */
   members: { member: MemberState; record: MemberRecord }[];
