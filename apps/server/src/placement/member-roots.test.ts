@@ -10,12 +10,13 @@
 import { randomUUID } from "node:crypto";
 import { memberProviderUuid } from "@berth/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { placementCall } from "../testing/placement-call.fixture.js";
+import { placementCall } from "../testing/placement.fixture.js";
 import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
 
 describe("a member's root provider written through the Placement API", () => {
   let server: TestServer;
-  const placement = placementCall(() => server);
+  const placement = (method: string, path: string, body?: unknown) =>
+    placementCall(server, method, path, body);
   const generationOf = async (uuid: string): Promise<number> =>
     (await placement("GET", `/resource_providers/${uuid}`)).body.generation;
   const memberInventories = async (name: string) =>
