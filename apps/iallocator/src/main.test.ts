@@ -1,6 +1,6 @@
 /** The `berth-iallocator` process as Ganeti runs it: a file path, or `-` for stdin; exit status 0 with an answer. */
 import { describe, expect, it } from "vitest";
-import { inputFile, runBinary } from "./testing/run.js";
+import { runBinary, withInputFile } from "./testing/run.js";
 
 const member = {
   group: "g",
@@ -29,7 +29,7 @@ const input = {
 
 describe("berth-iallocator", () => {
   it("answers the file named by its argument on stdout, exit 0", () => {
-    const out = runBinary([inputFile(input)]);
+    const out = withInputFile(input, (path) => runBinary([path]));
     expect(out.status).toBe(0);
     const answer = JSON.parse(out.stdout);
     expect(answer.success).toBe(true);
@@ -43,7 +43,7 @@ describe("berth-iallocator", () => {
   });
 
   it("answers a failed request with exit 0, and a bad input as a failed request", () => {
-    const out = runBinary([inputFile("[]")]);
+    const out = withInputFile("[]", (path) => runBinary([path]));
     expect(out.status).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({
       success: false,

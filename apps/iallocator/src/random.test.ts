@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { iallocate } from "./iallocate.js";
 import { generateCluster } from "./testing/clusters.js";
 import { memorySpread, newViolations } from "./testing/rules.js";
-import { hailInstalled, inputFile, runBerth, runHail } from "./testing/run.js";
+import { hailInstalled, runBerth, runHail, withInputFile } from "./testing/run.js";
 
 /** One node's worth of the largest generated instance: placements are whole instances. */
 const SPREAD_MARGIN_MIB = 4096;
@@ -63,9 +63,7 @@ describe("random clusters", () => {
       ];
       for (const shape of cases) {
         const input = generateCluster(shape);
-        const path = inputFile(input);
-        const berth = runBerth(path);
-        const hail = runHail(path);
+        const [berth, hail] = withInputFile(input, (path) => [runBerth(path), runHail(path)]);
         const specs = specsOf(input) as never;
         const berthPlaced = berth.success ? (berth.result as [Placed, string[]])[0] : [];
         const hailPlaced = hail.success ? (hail.result as [Placed, string[]])[0] : [];

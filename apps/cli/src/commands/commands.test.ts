@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { Instance } from "@berth/api-types";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { buildProgram, runCli } from "../cli.js";
 import type { Io } from "../context.js";
 import { ExitCode } from "../exit-codes.js";
@@ -191,6 +191,7 @@ describe("the command line", () => {
 
   it("checks a scriptlet file locally", async () => {
     const dir = mkdtempSync(join(tmpdir(), "berth-star-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const good = join(dir, "good.star");
     writeFileSync(good, "def instance_placement(request, candidate_members):\n    return\n");
     const bad = join(dir, "bad.star");
@@ -209,6 +210,7 @@ describe("the command line", () => {
 
   it("manages remotes in the config file", async () => {
     const env = { BERTH_CONFIG_DIR: mkdtempSync(join(tmpdir(), "berth-cfg-")) };
+    onTestFinished(() => rmSync(env.BERTH_CONFIG_DIR, { recursive: true, force: true }));
     const run = async (...args: string[]) => {
       const m = memoryIo(env);
       const code = await runCli(args, m.io);

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { ExitCode } from "../exit-codes.js";
 import {
   addressProblem,
@@ -13,7 +13,12 @@ import {
 } from "./config-file.js";
 import { resolveConnection } from "./connection.js";
 
-const tempEnv = () => ({ BERTH_CONFIG_DIR: mkdtempSync(join(tmpdir(), "berth-cli-")) });
+/** A config folder of its own for the running test, removed when it ends. */
+function tempEnv(): { BERTH_CONFIG_DIR: string } {
+  const dir = mkdtempSync(join(tmpdir(), "berth-cli-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return { BERTH_CONFIG_DIR: dir };
+}
 
 describe("config file", () => {
   it("defaults to the local socket when there is no file", () => {
@@ -104,6 +109,7 @@ describe("choosing the server", () => {
   });
   it("reads the CA file of an https remote, naming a missing one", () => {
     const dir = mkdtempSync(join(tmpdir(), "berth-ca-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const pem = join(dir, "ca.pem");
     writeFileSync(pem, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
     const withCa = {

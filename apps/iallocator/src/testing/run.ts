@@ -1,6 +1,6 @@
 /** Running the real `berth-iallocator` binary (and Debian's hail, where installed) on an input. */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,11 +20,19 @@ export interface Answer {
   result: any;
 }
 
-export function inputFile(input: unknown): string {
+/**
+ * Writes an allocator input to a temp file (the binary reads a path, as
+ * Ganeti calls it), hands its path to `use`, and removes it afterwards.
+ */
+export function withInputFile<T>(input: unknown, use: (path: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), "berth-iallocator-"));
-  const path = join(dir, "input.json");
-  writeFileSync(path, typeof input === "string" ? input : JSON.stringify(input));
-  return path;
+  try {
+    const path = join(dir, "input.json");
+    writeFileSync(path, typeof input === "string" ? input : JSON.stringify(input));
+    return use(path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function run(

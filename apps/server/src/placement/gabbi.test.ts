@@ -6,8 +6,11 @@
  * step is a no-op (PLACEMENT_RESET_CMD=true).
  */
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
 import {
   DELIBERATE_DIFFERENCES,
@@ -33,6 +36,10 @@ describe.skipIf(missing !== undefined)("Placement gabbits against berthd", () =>
   /** Runs one file against a fresh berthd; the runner's report. */
   async function runFile(file: string): Promise<string> {
     server = await startTestServer({ placementNoauth: true });
+    // The kit keeps each file's fixture environment and log in a folder; the
+    // verbose report already carries what a failure needs, so it goes away.
+    const logDir = mkdtempSync(join(tmpdir(), "placement-gabbi-"));
+    onTestFinished(() => rmSync(logDir, { recursive: true, force: true }));
     const { stdout } = await run(`${GABBITS_KIT}run.sh`, [`${server.url}${PLACEMENT_PREFIX}`, file], {
       env: {
         ...process.env,
@@ -40,6 +47,7 @@ describe.skipIf(missing !== undefined)("Placement gabbits against berthd", () =>
         GABBI_RUN,
         PYTHON: GABBI_PYTHON,
         PLACEMENT_GABBI_VERBOSE: "1",
+        PLACEMENT_GABBI_LOGDIR: logDir,
       },
     }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
     return stdout;

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { runCli } from "./run.js";
 
 /** The package's bin as `pnpm build` writes it (tests run after the build). */
@@ -100,6 +100,7 @@ describe("starlark CLI", () => {
 
   it("runs files and loads modules relative to them", () => {
     const dir = mkdtempSync(join(tmpdir(), "starlark-cli-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, "lib.star"), "def double(x):\n  return 2 * x\n");
     writeFileSync(join(dir, "main.star"), 'load("lib.star", "double")\nprint(double(21))\n');
     expect(cli(join(dir, "main.star"))).toEqual({ status: 0, out: "42\n", err: "" });

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { splitChunks } from "./chunks.js";
 import { decodeGoStringLiteral, goRegExp } from "./go-regexp.js";
 import { ConformanceRunner, findConformanceDir } from "./runner.js";
@@ -26,6 +26,7 @@ describe("conformance harness", () => {
   it("fails chunks whose assertions fail or whose errors do not match", () => {
     // A miniature conformance folder, so the harness is tested against known outcomes.
     const root = mkdtempSync(join(tmpdir(), "starlark-conf-"));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     const real = findConformanceDir(process.cwd());
     mkdirSync(join(root, "starlarktest"));
     const assertStar = real
