@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ViteUserConfig } from "vitest/config";
@@ -6,8 +6,12 @@ import type { ViteUserConfig } from "vitest/config";
 /**
  * Where the berthd processes a test run starts keep their own certificate when the test names no
  * state directory: a fresh temp folder, never the machine's `/var/lib/berth` (CI runs as root).
+ * Each package's run has its own (packages run side by side under turbo), made when vitest loads
+ * this config and removed when that vitest process exits (after every test file and teardown of
+ * the run), so test runs leave no `berth-test-state-*` folders behind.
  */
 const testStateDir = mkdtempSync(join(tmpdir(), "berth-test-state-"));
+process.once("exit", () => rmSync(testStateDir, { recursive: true, force: true }));
 
 /**
  * Test settings every workspace package shares. Besides the usual console

@@ -18,11 +18,15 @@ export interface TrustedCertificateRecord {
   created_at: string;
 }
 
-/** A pending certificate-add token (`lxc config trust add`); its id is its LXD operation's. */
+/**
+ * A pending certificate-add token (`lxc config trust add`); its id is its LXD operation's.
+ * Only a hash of its secret is kept: the secret is shown once, in the answer that made it.
+ */
 export interface TrustTokenRecord {
   id: string;
   name: string;
-  secret: string;
+  /** Lower-case hex SHA-256 of the secret (UTF-8). */
+  secret_hash: string;
   restricted: boolean;
   projects: string[];
   /** ISO 8601. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Recognisable prefix so leaked tokens are easy to grep for and secret scanners can match them. */
 export const TOKEN_PREFIX = "berth_";
@@ -8,6 +8,18 @@ export function generateTokenSecret(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");
 }
 
+/**
+ * How every secret berthd hands out is stored (API tokens, certificate-add tokens): lower-case
+ * hex SHA-256 of its UTF-8 bytes. The secrets are 256 random bits, so a fast hash is safe: no
+ * dictionary to try, and a preimage is out of reach; a slow KDF would only slow every lookup.
+ */
 export function hashTokenSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+/** Whether two stored hashes are equal, in time that does not depend on where they differ. */
+export function sameSecretHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, "utf8");
+  const right = Buffer.from(b, "utf8");
+  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -81,9 +81,9 @@ export const instanceRoutes: RouteSpec[] = [
         instances: body.name !== undefined ? [resourceUrl("/1.0/instances", body.name, project)] : [],
       }),
     },
-    handle: async ({ services, body, project, target, dryRun, principal, header }) => {
+    handle: async ({ services, body, project, target, dryRun, principal, header, signal }) => {
       refuseChosenUuids(principal, [body]);
-      const options = { project, ...(target !== undefined ? { target } : {}) };
+      const options = { project, signal, ...(target !== undefined ? { target } : {}) };
       const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
       if (dryRun) {
         const outcome = await services.engine.dryRun(body, {
@@ -113,9 +113,9 @@ export const instanceRoutes: RouteSpec[] = [
     body: "BulkCreateRequest",
     response: "BulkCreateResult",
     errors: [404, 409, 507],
-    handle: async ({ services, body, project, target, principal }) => {
+    handle: async ({ services, body, project, target, principal, signal }) => {
       refuseChosenUuids(principal, body.instances);
-      const options = { project, ...(target !== undefined ? { target } : {}) };
+      const options = { project, signal, ...(target !== undefined ? { target } : {}) };
       const outcome = await services.engine.bulkCreate(body.instances, options);
       const result: BulkCreateResult = {
         placements: outcome.instances.map((r) => ({ name: r.name, uuid: r.id, location: r.location })),

@@ -10,7 +10,7 @@ const operation = "/1.0/operations/:id";
 
 /**
  * The pending trust tokens, as LXD shows them: running `token` operations
- * of the default project. They hold secrets, so only admins see them.
+ * of the default project. Only admins see them (they carry no secret: it is shown once, at creation).
  */
 async function visibleTokenOperations(
   services: ServerServices,

@@ -66,6 +66,7 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
       header: (name) => headerOf(c, name),
       precondition: spec.etag === true ? preconditionOf(headerOf(c, "if-match")) : {},
       log: c.get("log"),
+      signal: c.req.raw.signal,
     };
     const protocol = operationProtocol(headerOf(c, "user-agent"), headerOf(c, "prefer"));
     if (spec.operation !== undefined && !input.dryRun && protocol !== undefined) {

@@ -40,6 +40,8 @@ export interface RouteInput<Body, Path extends string = string> {
   /** The version the caller last read (`If-Match`), for routes with `etag: true`. */
   precondition: Precondition;
   log: Logger;
+  /** Aborts when the client goes away before its answer is written (a placement's scriptlet run then stops). */
+  signal: AbortSignal;
 }
 
 export interface RouteReply {

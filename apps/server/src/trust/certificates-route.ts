@@ -154,12 +154,13 @@ export function registerCertificatesRoutes(
     if (post.token) {
       if (post.name === "") throw badRequest("A certificate add token needs a client name");
       // A running operation of class "token" until a client redeems it (or it expires, or is revoked).
-      const token = await trust.createToken({
+      const { token, secret } = await trust.createToken({
         name: post.name,
         restricted: post.restricted,
         projects: post.projects,
       });
-      const operation = tokenOperation(token, trust, services.operations.location);
+      // The only answer that holds the secret: the store has its hash only.
+      const operation = tokenOperation(token, trust, services.operations.location, secret);
       log.info({ name: post.name, restricted: post.restricted }, "trust token created");
       return c.json(asyncResponse(operationUrl(operation.id), operation), 202);
     }
@@ -250,7 +251,7 @@ export function certificatesOpenApiPaths(): Record<string, Record<string, unknow
           "200": { description: "Trusted" },
           "202": {
             description:
-              "The token's operation: metadata holds request, secret, fingerprint, addresses, expiresAt",
+              'The token\'s operation: metadata holds request, secret (only in this answer: later views carry ""), fingerprint, addresses, expiresAt',
             content: { "application/json": { schema: { $ref: "#/components/schemas/AsyncResponse" } } },
           },
           "400": { description: "Bad field, certificate or type", ...ERROR },

@@ -4,6 +4,7 @@
  * removing trusted certificates, the request checks, the untrusted
  * caller's limits, and bearer tokens still working over the same listener.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -148,6 +149,45 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     expect((await call({ method: "GET", path: "/1.0/instances", client })).status).toBe(200);
     // Kept in the database's trust store.
     expect((await server.trust.store.listCertificates()).map((c) => c.name)).toEqual(["alice"]);
+  });
+
+  it("shows a token's secret once, in the answer that made it; the store and every listing hold none", async () => {
+    const made = await call({
+      method: "POST",
+      path: "/1.0/certificates",
+      local: true,
+      body: { name: "once-only", token: true },
+    });
+    expect(made.status).toBe(202);
+    const operation = made.body.metadata as { id: string; metadata: { secret: string } };
+    const secret = operation.metadata.secret;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    // The database keeps the secret's hash only.
+    const stored = (await server.trust.store.listTokens(new Date().toISOString())).find(
+      (t) => t.name === "once-only",
+    );
+    expect(stored?.secret_hash).toBe(createHash("sha256").update(secret, "utf8").digest("hex"));
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    // Later views of the token's operation (lxc config trust list-tokens reads these) carry no secret.
+    const listed = await call({ method: "GET", path: "/1.0/operations?recursion=1", local: true });
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+    const running = (listed.body.metadata as { running?: { id: string; metadata: { secret: string } }[] })
+      .running;
+    expect(running?.find((op) => op.id === operation.id)?.metadata.secret).toBe("");
+    const one = await call({ method: "GET", path: `/1.0/operations/${operation.id}`, local: true });
+    expect(JSON.stringify(one.body)).not.toContain(secret);
+    // The secret shown once redeems it (LXD's client sends it as the password).
+    const holder = await clientCertificate("once-only");
+    const redeemed = await call({
+      method: "POST",
+      path: "/1.0/certificates",
+      client: holder,
+      body: { name: "ignored", password: secret },
+    });
+    expect(redeemed.status).toBe(200);
+    expect((await call({ method: "GET", path: "/1.0", client: holder })).body.metadata).toMatchObject({
+      auth: "trusted",
+    });
   });
 
   it("refuses bad requests with a 400 naming the problem", async () => {

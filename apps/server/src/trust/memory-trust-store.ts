@@ -1,4 +1,5 @@
 import { conflict } from "@berth/engine";
+import { sameSecretHash } from "../auth/token-secret.js";
 import type { PendingToken, TrustedCertificate, TrustStore } from "./trust-store.js";
 
 /** Trust store for tests and embedders without a database; lives and dies with the process. */
@@ -47,11 +48,11 @@ export class MemoryTrustStore implements TrustStore {
   }
 
   async redeemToken(
-    secret: string,
+    secretHash: string,
     now: string,
     certificateFor: (token: PendingToken) => TrustedCertificate,
   ): Promise<{ token: PendingToken; certificate: TrustedCertificate } | undefined> {
-    const token = [...this.#tokens.values()].find((t) => t.secret === secret);
+    const token = [...this.#tokens.values()].find((t) => sameSecretHash(t.secret_hash, secretHash));
     if (token === undefined) return undefined;
     this.#tokens.delete(token.id);
     if (token.expires_at <= now) return undefined;

@@ -7,6 +7,11 @@
  * (`GET /1.0/operations?recursion=1`) and `revoke-token` cancels one
  * (`DELETE /1.0/operations/ID`). They are made from the trust store's
  * rows, so any server sharing the database shows and revokes them.
+ *
+ * The store keeps only a hash of each secret: the operation answering the
+ * token's creation carries the secret (shown once, as `lxc config trust
+ * add` prints it); every later view of it carries `secret: ""`, so
+ * `list-tokens` shows the token without its secret (LXD shows it whole).
  */
 import { OPERATION_STATUS, type OperationWire } from "../operations/operations.js";
 import type { Trust } from "./trust.js";
@@ -15,7 +20,13 @@ import type { PendingToken } from "./trust-store.js";
 /** Tokens belong to the default project, as LXD's token operations do. */
 export const TOKEN_PROJECT = "default";
 
-export function tokenOperation(token: PendingToken, trust: Trust, location: string): OperationWire {
+/** `secret`: only when answering the token's creation; "" in every later view. */
+export function tokenOperation(
+  token: PendingToken,
+  trust: Trust,
+  location: string,
+  secret = "",
+): OperationWire {
   return {
     id: token.id,
     class: "token",
@@ -36,7 +47,7 @@ export function tokenOperation(token: PendingToken, trust: Trust, location: stri
         password: "",
         token: true,
       },
-      secret: token.secret,
+      secret,
       fingerprint: trust.serverFingerprint,
       addresses: trust.addresses,
       expiresAt: token.expires_at,

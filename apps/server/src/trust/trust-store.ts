@@ -24,9 +24,12 @@ export interface TrustStore {
   /** Tokens not expired at `now` (ISO 8601), oldest first. */
   listTokens(now: string): Promise<PendingToken[]>;
   cancelToken(id: string): Promise<boolean>;
-  /** Uses the token up and trusts what `certificateFor` builds from it, atomically; undefined when no live token matches. */
+  /**
+   * Uses up the token whose secret hashes to `secretHash` (`hashTokenSecret`) and trusts what
+   * `certificateFor` builds from it, atomically; undefined when no live token matches.
+   */
   redeemToken(
-    secret: string,
+    secretHash: string,
     now: string,
     certificateFor: (token: PendingToken) => TrustedCertificate,
   ): Promise<{ token: PendingToken; certificate: TrustedCertificate } | undefined>;

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID, X509Certificate } from "node:crypto";
+import { hashTokenSecret } from "../auth/token-secret.js";
 import { fingerprintOf } from "./server-certificate.js";
 import type { PendingToken, TrustedCertificate, TrustStore } from "./trust-store.js";
 
@@ -29,18 +30,27 @@ export class Trust {
     this.store = options.store;
   }
 
-  async createToken(request: TrustRequest, now = Date.now()): Promise<PendingToken> {
+  /**
+   * A new certificate-add token and its secret. The store keeps only the secret's hash, so the
+   * secret is in this answer only: the caller shows it once (LXD's 202 answer to `lxc config
+   * trust add`), and no listing can show it again.
+   */
+  async createToken(
+    request: TrustRequest,
+    now = Date.now(),
+  ): Promise<{ token: PendingToken; secret: string }> {
+    const secret = randomBytes(32).toString("hex");
     const token: PendingToken = {
       id: randomUUID(),
       name: request.name,
       restricted: request.restricted,
       projects: [...request.projects],
-      secret: randomBytes(32).toString("hex"),
+      secret_hash: hashTokenSecret(secret),
       created_at: new Date(now).toISOString(),
       expires_at: new Date(now + TRUST_TOKEN_LIFETIME_MS).toISOString(),
     };
     await this.store.createToken(token);
-    return token;
+    return { token, secret };
   }
 
   /**
@@ -51,7 +61,7 @@ export class Trust {
    */
   async redeem(password: string, peerDer: Buffer): Promise<TrustedCertificate | undefined> {
     const now = new Date().toISOString();
-    const redeemed = await this.store.redeemToken(secretOf(password), now, (token) =>
+    const redeemed = await this.store.redeemToken(hashTokenSecret(secretOf(password)), now, (token) =>
       trustedCertificateOf(peerDer, token, now),
     );
     return redeemed?.certificate;

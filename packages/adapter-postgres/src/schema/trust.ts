@@ -11,11 +11,14 @@ export const trustedCertificates = pgTable("trusted_certificates", {
   createdAt: text("created_at").notNull(),
 });
 
-/** Pending certificate-add tokens (same table as the SQLite store's; the id is the LXD operation id). */
+/**
+ * Pending certificate-add tokens (same table as the SQLite store's; the id is the LXD operation
+ * id). Only the secret's hash is kept (hex SHA-256).
+ */
 export const trustTokens = pgTable("trust_tokens", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  secret: text("secret").notNull().unique(),
+  secretHash: text("secret_hash").notNull().unique(),
   restricted: boolean("restricted").notNull(),
   projects: jsonb("projects").$type<string[]>().notNull(),
   createdAt: text("created_at").notNull(),

@@ -15,7 +15,10 @@ import type { Pools } from "../connection/pools.js";
 import { cursorOf, parseCursor } from "./feed-cursor.js";
 
 export const FEED_CHANNEL = "berth_changes";
-/** Notified in the same transaction as any change to `api_tokens` (rare: token create, edit, revoke). */
+/**
+ * Notified in the same transaction as any change to `api_tokens` or `trusted_certificates` (rare:
+ * token create, edit, revoke; certificate trusted, changed, removed): servers drop what they kept.
+ */
 export const TOKENS_CHANNEL = "berth_tokens";
 
 /** How long entries are kept; a reader whose last read is older re-hydrates. */

@@ -84,7 +84,7 @@ export class PostgresStore implements Store {
     this.feed = postgresFeed(pools, this.#listener);
     this.#claims = new ClaimBatcher(pools, () => this.#listener.notify());
     this.tokens = new PostgresTokenStore(pools, this.#listener);
-    this.trust = new PostgresTrustStore(pools);
+    this.trust = new PostgresTrustStore(pools, this.#listener);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
     this.groups = catalogs.groups;
     this.projects = catalogs.projects;

@@ -14,17 +14,11 @@
  * while the LISTEN connection is down, every request reads the table.
  */
 import { conflict } from "@berth/engine";
-import type { Pools, Tx } from "../connection/pools.js";
-import { TOKENS_CHANNEL } from "./feed.js";
+import type { Pools } from "../connection/pools.js";
+import { CredentialCache, type TokenChanges } from "./credential-cache.js";
 
 /** Past this many kept tokens, the cache starts afresh (bounded memory against many distinct tokens). */
 const MAX_KEPT_TOKENS = 1_000;
-
-/** Whether kept tokens can be trusted now (the LISTEN connection is up). */
-export interface TokenChanges {
-  readonly live: boolean;
-  watchTokens(changed: () => void): void;
-}
 
 export interface ApiTokenRecord {
   id: string;
@@ -61,42 +55,18 @@ function recordOf(row: TokenRow): ApiTokenRecord {
   return record;
 }
 
-async function notifyTokensChanged(tx: Tx): Promise<void> {
-  await tx.run(`SELECT pg_notify('${TOKENS_CHANNEL}', '')`);
-}
-
 export class PostgresTokenStore {
-  readonly #kept = new Map<string, ApiTokenRecord>();
-  /** Moves whenever the kept tokens are dropped: a lookup that started before keeps nothing. */
-  #generation = 0;
+  readonly #kept: CredentialCache<ApiTokenRecord | undefined>;
 
   constructor(
     private readonly pools: Pools,
-    private readonly changes: TokenChanges,
+    changes: TokenChanges,
   ) {
-    changes.watchTokens(() => this.forget());
-  }
-
-  private forget(): void {
-    this.#generation += 1;
-    this.#kept.clear();
-  }
-
-  /** A token write, announced to every server; this one forgets what it kept once it commits. */
-  private async write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    try {
-      return await this.pools.writeTx(async (tx) => {
-        const result = await work(tx);
-        await notifyTokensChanged(tx);
-        return result;
-      });
-    } finally {
-      this.forget();
-    }
+    this.#kept = new CredentialCache(changes, MAX_KEPT_TOKENS);
   }
 
   create(record: ApiTokenRecord): Promise<void> {
-    return this.write(async (tx) => {
+    return this.#kept.write(this.pools, async (tx) => {
       const [taken] = await tx.rows("SELECT 1 FROM api_tokens WHERE name = $1 OR hash = $2 OR id = $3", [
         record.name,
         record.hash,
@@ -115,23 +85,18 @@ export class PostgresTokenStore {
     });
   }
 
-  async findByHash(hash: string): Promise<ApiTokenRecord | undefined> {
-    if (this.changes.live) {
-      const kept = this.#kept.get(hash);
-      if (kept !== undefined) return kept;
-    }
-    const generation = this.#generation;
-    const [row] = await this.pools.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1`, [
+  /** Unknown tokens are never kept: a token created on another server works at once. */
+  findByHash(hash: string): Promise<ApiTokenRecord | undefined> {
+    return this.#kept.get(
       hash,
-    ]);
-    if (row === undefined) return undefined;
-    const record = recordOf(row);
-    // Kept only if nothing changed (or was missed) while it was read; unknown tokens are never kept.
-    if (this.changes.live && generation === this.#generation) {
-      if (this.#kept.size >= MAX_KEPT_TOKENS) this.#kept.clear();
-      this.#kept.set(hash, record);
-    }
-    return record;
+      async () => {
+        const [row] = await this.pools.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE hash = $1`, [
+          hash,
+        ]);
+        return row === undefined ? undefined : recordOf(row);
+      },
+      (record) => record !== undefined,
+    );
   }
 
   /** In name order. */
@@ -143,7 +108,8 @@ export class PostgresTokenStore {
 
   /** Replaces the projects of a restricted token (a project renamed or deleted); false when there is no such token. */
   setProjects(id: string, projects: string[]): Promise<boolean> {
-    return this.write(
+    return this.#kept.write(
+      this.pools,
       async (tx) =>
         (await tx.run("UPDATE api_tokens SET projects = $1 WHERE id = $2", [JSON.stringify(projects), id])) >
         0,
@@ -152,7 +118,8 @@ export class PostgresTokenStore {
 
   /** By id or name; false when there was no such token. */
   delete(idOrName: string): Promise<boolean> {
-    return this.write(
+    return this.#kept.write(
+      this.pools,
       async (tx) => (await tx.run("DELETE FROM api_tokens WHERE id = $1 OR name = $1", [idOrName])) > 0,
     );
   }

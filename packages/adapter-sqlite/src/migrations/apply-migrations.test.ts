@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
@@ -150,6 +151,40 @@ describe("migrations", () => {
         kind: "conflict",
       });
       expect((await upgraded.check()).violations).toEqual([]);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it("hash the secrets of pending trust tokens, keeping the tokens redeemable by that hash", async () => {
+    const file = dir.file("trust-tokens.db");
+    const cut = allTags.findIndex((tag) => tag.replace(/^\d+_/, "") === "trust_token_hashes");
+    expect(cut).toBeGreaterThan(0);
+    const old = await openStore(file, { migrationsFolder: firstMigrations(cut) });
+    await old.close();
+    const client = createClient({ url: `file:${file}` });
+    await client.execute(
+      `INSERT INTO trust_tokens (id, name, secret, restricted, projects, created_at, expires_at)
+       VALUES ('op-1', 'alice', 'plain-secret', 0, '[]', '2026-11-24T00:00:00.000Z', '2999-01-01T00:00:00.000Z')`,
+    );
+    client.close();
+    const upgraded = await openStore(file);
+    try {
+      expect(upgraded.migrations.applied).toEqual(allTags.slice(cut));
+      const hash = createHash("sha256").update("plain-secret", "utf8").digest("hex");
+      const [token] = await upgraded.trust.listTokens("2026-11-24T12:00:00.000Z");
+      expect(token).toMatchObject({ id: "op-1", name: "alice", secret_hash: hash });
+      expect(JSON.stringify(token)).not.toContain("plain-secret");
+      const redeemed = await upgraded.trust.redeemToken(hash, "2026-11-24T12:00:00.000Z", (t) => ({
+        fingerprint: "f1",
+        name: t.name,
+        type: "client",
+        restricted: false,
+        projects: [],
+        certificate: "PEM",
+        created_at: "2026-11-24T12:00:00.000Z",
+      }));
+      expect(redeemed?.token.id).toBe("op-1");
     } finally {
       await upgraded.close();
     }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { SqlClient } from "../connection/local-client.js";
+import { DATA_STEPS, stepName } from "./data-steps.js";
 
 /** The SQL drizzle-kit generated, shipped with the package (drizzle/ beside dist/ and src/). */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -60,6 +61,9 @@ export async function applyMigrations(
         for (const statement of migration.sql) {
           if (statement.trim() !== "") await tx.execute(statement);
         }
+        const tag = tags[index];
+        const step = tag === undefined ? undefined : DATA_STEPS[stepName(tag)];
+        if (step !== undefined) await step(tx);
         await tx.execute({
           sql: `INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`,
           args: [migration.hash, migration.folderMillis],

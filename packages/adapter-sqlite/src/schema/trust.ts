@@ -21,14 +21,15 @@ export const trustedCertificates = sqliteTable("trusted_certificates", {
 
 /**
  * Pending certificate-add tokens. The id is the token's LXD operation id.
- * The secret is kept as given: `lxc config trust list-tokens` prints each
- * token whole, from any server, as LXD's members read each other's token
- * operations; a token is single-use and expires (`expires_at`).
+ * Only the secret's hash is kept (hex SHA-256, as for API tokens): the
+ * secret is shown once when the token is made, and a copy of the database
+ * holds nothing a client could redeem. A token is single-use and expires
+ * (`expires_at`).
  */
 export const trustTokens = sqliteTable("trust_tokens", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  secret: text("secret").notNull().unique(),
+  secretHash: text("secret_hash").notNull().unique(),
   restricted: integer("restricted", { mode: "boolean" }).notNull(),
   projects: text("projects", { mode: "json" }).$type<string[]>().notNull(),
   createdAt: text("created_at").notNull(),

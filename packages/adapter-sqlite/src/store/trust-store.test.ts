@@ -20,7 +20,7 @@ const certificate = (name: string, fingerprint: string): TrustedCertificateRecor
 const token = (id: string, expires_at = "2026-11-25T00:00:00.000Z"): TrustTokenRecord => ({
   id,
   name: `client-${id}`,
-  secret: `secret-${id}`,
+  secret_hash: `hash-${id}`,
   restricted: false,
   projects: [],
   created_at: `2026-11-24T00:00:0${id.length}.000Z`,
@@ -54,19 +54,19 @@ describe("SqliteTrustStore", () => {
     // The expired one is gone from the list (and from the table).
     expect((await store.trust.listTokens(NOW)).map((t) => t.id)).toEqual(["a", "bb"]);
     expect(
-      await store.trust.redeemToken("secret-ccc", "2026-11-24T01:00:00.000Z", () => certificate("x", "fx")),
+      await store.trust.redeemToken("hash-ccc", "2026-11-24T01:00:00.000Z", () => certificate("x", "fx")),
     ).toBe(undefined);
     expect(await store.trust.cancelToken("bb")).toBe(true);
     expect(await store.trust.cancelToken("bb")).toBe(false);
-    expect(await store.trust.redeemToken("secret-bb", NOW, () => certificate("x", "fx"))).toBeUndefined();
-    const redeemed = await store.trust.redeemToken("secret-a", NOW, (t) => certificate(t.name, "fa"));
+    expect(await store.trust.redeemToken("hash-bb", NOW, () => certificate("x", "fx"))).toBeUndefined();
+    const redeemed = await store.trust.redeemToken("hash-a", NOW, (t) => certificate(t.name, "fa"));
     expect(redeemed?.certificate).toEqual(certificate("client-a", "fa"));
     expect(await store.trust.certificate("fa")).toEqual(certificate("client-a", "fa"));
-    expect(await store.trust.redeemToken("secret-a", NOW, () => certificate("y", "fy"))).toBeUndefined();
+    expect(await store.trust.redeemToken("hash-a", NOW, () => certificate("y", "fy"))).toBeUndefined();
     expect(await store.trust.listTokens(NOW)).toEqual([]);
     // An expired token is used up even when it cannot be redeemed.
     await store.trust.createToken(token("d", "2026-11-24T06:00:00.000Z"));
-    expect(await store.trust.redeemToken("secret-d", NOW, () => certificate("z", "fz"))).toBeUndefined();
+    expect(await store.trust.redeemToken("hash-d", NOW, () => certificate("z", "fz"))).toBeUndefined();
     expect(await store.trust.certificate("fz")).toBeUndefined();
     await store.close();
   });
@@ -78,8 +78,8 @@ describe("SqliteTrustStore", () => {
     await first.trust.createToken(token("t"));
     expect(await second.trust.certificate("ft")).toBeUndefined();
     const results = await Promise.all([
-      first.trust.redeemToken("secret-t", NOW, () => certificate("one", "ft")),
-      second.trust.redeemToken("secret-t", NOW, () => certificate("two", "ft")),
+      first.trust.redeemToken("hash-t", NOW, () => certificate("one", "ft")),
+      second.trust.redeemToken("hash-t", NOW, () => certificate("two", "ft")),
     ]);
     expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     // The second one's cached "not trusted" answer is not kept after the first one's write.

@@ -5,7 +5,7 @@ import type { Connection, Work } from "../connection/open-connection.js";
 import { ReadCache } from "./read-cache.js";
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
-const TOKEN_COLUMNS = "id, name, secret, restricted, projects, created_at, expires_at";
+const TOKEN_COLUMNS = "id, name, secret_hash, restricted, projects, created_at, expires_at";
 
 function certificateOf(row: Row): TrustedCertificateRecord {
   return {
@@ -23,7 +23,7 @@ function tokenOf(row: Row): TrustTokenRecord {
   return {
     id: String(row.id),
     name: String(row.name),
-    secret: String(row.secret),
+    secret_hash: String(row.secret_hash),
     restricted: Number(row.restricted) === 1,
     projects: JSON.parse(String(row.projects)) as string[],
     created_at: String(row.created_at),
@@ -106,7 +106,7 @@ export class SqliteTrustStore {
       await raw.run(`INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
         record.id,
         record.name,
-        record.secret,
+        record.secret_hash,
         record.restricted ? 1 : 0,
         JSON.stringify(record.projects),
         record.created_at,
@@ -133,18 +133,20 @@ export class SqliteTrustStore {
   }
 
   /**
-   * Uses up the token whose secret is `secret` and, when it had not
+   * Uses up the token whose secret hashes to `secretHash` and, when it had not
    * expired at `now`, trusts the certificate `certificateFor` builds from
    * it, in one transaction: two servers redeeming the same token at once
    * cannot both succeed. Undefined when no live token matches.
    */
   redeemToken(
-    secret: string,
+    secretHash: string,
     now: string,
     certificateFor: (token: TrustTokenRecord) => TrustedCertificateRecord,
   ): Promise<{ token: TrustTokenRecord; certificate: TrustedCertificateRecord } | undefined> {
     return this.written(async (_db, raw) => {
-      const [row] = await raw.rows(`SELECT ${TOKEN_COLUMNS} FROM trust_tokens WHERE secret = ?`, [secret]);
+      const [row] = await raw.rows(`SELECT ${TOKEN_COLUMNS} FROM trust_tokens WHERE secret_hash = ?`, [
+        secretHash,
+      ]);
       if (row === undefined) return undefined;
       const token = tokenOf(row);
       await raw.run("DELETE FROM trust_tokens WHERE id = ?", [token.id]);

@@ -27,6 +27,12 @@ export interface CreateOptions {
   project?: string;
   /** `member` or `@group`. */
   target?: string;
+  /**
+   * The caller gave up (berthd: the HTTP client went away): a scriptlet run still going stops
+   * at its next check and the placement fails with the interpreter's own text,
+   * `Failed instance placement scriptlet: Failed to run: Starlark computation cancelled: aborted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DryRunOptions extends CreateOptions {
@@ -111,7 +117,8 @@ export class Placer {
       this.memo(),
     );
     // SCRIPTLET.md: the scriptlet runs only without a member target.
-    const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime);
+    const scriptlet =
+      request.target?.kind === "member" ? null : await scriptletSetup(runtime, undefined, options.signal);
     let decision: PlannedDecision | undefined;
     const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
       decision = await plan(runtime, request, { scriptlet });
@@ -151,7 +158,8 @@ export class Placer {
       options.target,
       this.memo(),
     );
-    const scriptlet = request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed);
+    const scriptlet =
+      request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed, options.signal);
     try {
       const decision = await plan(runtime, request, { scriptlet, listAll: true });
       return {
@@ -218,7 +226,10 @@ export class Placer {
         throw bulkFailure(error, index, body.name ?? "");
       }
     }
-    const scriptlet = options.target?.startsWith("@") === false ? null : await scriptletSetup(runtime);
+    const scriptlet =
+      options.target?.startsWith("@") === false
+        ? null
+        : await scriptletSetup(runtime, undefined, options.signal);
     const order = requests.map((_, index) => index);
     const wantsLargestFirst = (options.order ?? "largest-first") === "largest-first";
     if (scriptlet === null && wantsLargestFirst) {

@@ -29,11 +29,13 @@ async function listedInstances(runtime: EngineRuntime): Promise<ListedInstance[]
 /**
  * The scriptlet setup for this operation, or null when none is configured.
  * `proposedSource` (a dry run's `scriptletSource`, already validated) runs
- * instead of the configured scriptlet; "" means no scriptlet.
+ * instead of the configured scriptlet; "" means no scriptlet. `signal` (the
+ * caller gave up) reaches every run of the operation.
  */
 export async function scriptletSetup(
   runtime: EngineRuntime,
   proposedSource?: string,
+  signal?: AbortSignal,
 ): Promise<ScriptletSetup | null> {
   const source = proposedSource ?? runtime.effective.scriptlet;
   if (source === "") return null;
@@ -54,7 +56,7 @@ export async function scriptletSetup(
       validate: (text, limits) => host.validate(text, limits),
       close: () => host.close(),
       run: async (version, text, call, log) => {
-        const result = await run(version, text, call, log);
+        const result = await run(version, text, signal === undefined ? call : { ...call, signal }, log);
         runtime.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
         return result;
       },

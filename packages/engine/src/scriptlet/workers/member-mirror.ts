@@ -10,6 +10,14 @@
  *
  * Only the candidates of the current run are current in the worker; a
  * scriptlet asking about any other member goes to the main thread (rpc).
+ *
+ * Members that are gone (deleted, or renamed: the old name is gone) are
+ * dropped from both sides: whenever a run's candidates are fewer than the
+ * members mirrored, the sender asks the run's cluster view about each one
+ * that is not a candidate (one lookup each) and posts the slots of those it
+ * no longer knows; the worker forgets them and new members reuse the slots.
+ * So the mirror holds at most the members that exist, not every name ever
+ * seen, and a slot never carries a deleted member's record into a later run.
  */
 import type { ClusterMemberStateView, ClusterMemberView, ResourcesView, ScriptletCall } from "../port.js";
 import type { MemberUpdate } from "./protocol.js";
@@ -26,9 +34,22 @@ const EMPTY_STATE: ClusterMemberStateView = Object.freeze({});
 /** The main thread's record of what one worker holds. */
 export class MirrorSender {
   private readonly sent = new Map<string, SentMember>();
+  /** Slots of dropped members, for new members to take. */
+  private readonly free: number[] = [];
 
-  /** The candidates as slots and the updates the worker needs for them. */
-  prepare(call: ScriptletCall, withResources: boolean): { candidates: Int32Array; updates: MemberUpdate[] } {
+  /** Members the worker holds. */
+  get size(): number {
+    return this.sent.size;
+  }
+
+  /**
+   * The candidates as slots, the updates the worker needs for them, and the slots of members
+   * that are gone.
+   */
+  prepare(
+    call: ScriptletCall,
+    withResources: boolean,
+  ): { candidates: Int32Array; updates: MemberUpdate[]; dropped: number[] } {
     const views = call.candidates;
     const candidates = new Int32Array(views.length);
     const updates: MemberUpdate[] = [];
@@ -37,7 +58,8 @@ export class MirrorSender {
       const name = view.server_name;
       let entry = this.sent.get(name);
       if (entry === undefined) {
-        entry = { slot: this.sent.size, view: undefined, state: undefined, resources: undefined };
+        const slot = this.free.pop() ?? this.sent.size;
+        entry = { slot, view: undefined, state: undefined, resources: undefined };
         this.sent.set(name, entry);
       }
       candidates[index] = entry.slot;
@@ -63,7 +85,24 @@ export class MirrorSender {
       }
       updates.push(update);
     }
-    return { candidates, updates };
+    // Members beyond the candidates: some may be gone. Their slots go to the next run's new members.
+    const dropped = this.sent.size > views.length ? this.dropGone(call) : [];
+    return { candidates, updates, dropped };
+  }
+
+  /** Forgets the members, other than this run's candidates, that the run's cluster no longer has. */
+  private dropGone(call: ScriptletCall): number[] {
+    const candidateNames = new Set<string>();
+    for (const view of call.candidates) candidateNames.add(view.server_name);
+    const dropped: number[] = [];
+    for (const [name, entry] of this.sent) {
+      if (candidateNames.has(name)) continue;
+      if (call.cluster.memberState(name) !== undefined) continue;
+      this.sent.delete(name);
+      this.free.push(entry.slot);
+      dropped.push(entry.slot);
+    }
+    return dropped;
   }
 }
 
@@ -78,13 +117,24 @@ interface MirroredMember {
 
 /** The worker's copy. */
 export class MirrorReceiver {
-  private readonly slots: MirroredMember[] = [];
+  private readonly slots: (MirroredMember | undefined)[] = [];
   private readonly bySlotName = new Map<string, number>();
   private run = 0;
   private order: Int32Array = new Int32Array(0);
 
-  /** Applies a run's updates and makes its candidates current. */
-  begin(candidates: Int32Array, updates: readonly MemberUpdate[]): void {
+  /** Members held. */
+  get size(): number {
+    return this.bySlotName.size;
+  }
+
+  /** Forgets the dropped members, applies a run's updates and makes its candidates current. */
+  begin(candidates: Int32Array, updates: readonly MemberUpdate[], dropped: readonly number[] = []): void {
+    for (const slot of dropped) {
+      const member = this.slots[slot];
+      if (member === undefined) continue;
+      if (this.bySlotName.get(member.name) === slot) this.bySlotName.delete(member.name);
+      this.slots[slot] = undefined;
+    }
     for (const update of updates) {
       let member = this.slots[update.slot];
       if (member === undefined) {
@@ -98,6 +148,8 @@ export class MirrorReceiver {
         this.slots[update.slot] = member;
       }
       if (update.name !== undefined) {
+        if (member.name !== update.name && this.bySlotName.get(member.name) === update.slot)
+          this.bySlotName.delete(member.name);
         member.name = update.name;
         this.bySlotName.set(update.name, update.slot);
       }

@@ -144,6 +144,85 @@ describe("the scriptlet worker pool", () => {
     ]);
   });
 
+  it("stops a run when its caller's signal aborts, with the interpreter's text, and reuses the worker", async () => {
+    const replaced: string[] = [];
+    pool = createScriptletWorkerPool({ size: 1, onReplaced: (reason) => replaced.push(reason) });
+    // A warm worker first, so the abort lands in a running scriptlet, not in the worker's start-up.
+    expect((await pool.run(null, STATE_READER, callWith({ a: 1, b: 2 }))).outcome.kind).toBe("target");
+    const controller = new AbortController();
+    const started = performance.now();
+    const running = pool.run(null, RUNAWAY, {
+      ...callWith({ a: 1 }, { timeoutMs: 10_000, maxSteps: 1e12 }),
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 200);
+    const result = await running;
+    expect(result.outcome).toEqual({
+      kind: "rejected",
+      message: "Failed instance placement scriptlet: Failed to run: Starlark computation cancelled: aborted",
+    });
+    // Without the signal the run would have lasted until its 10 s deadline.
+    expect(performance.now() - started).toBeLessThan(9_000);
+    // The worker stopped the run itself: nothing was terminated, and the same worker serves on.
+    const after = await pool.run(null, STATE_READER, callWith({ a: 1, b: 2 }));
+    expect(after.outcome).toEqual({ kind: "target", member: "b" });
+    expect(pool.replaced).toBe(0);
+    expect(replaced).toEqual([]);
+  });
+
+  it("answers a run whose signal aborted before it started without running it, queued or not", async () => {
+    pool = createScriptletWorkerPool({ size: 1 });
+    const lines: string[] = [];
+    const logger: ScriptletLogger = { log: (line) => lines.push(line.message) };
+    const already = await pool.run(
+      null,
+      STATE_READER,
+      { ...callWith({ a: 1 }), signal: AbortSignal.abort() },
+      logger,
+    );
+    expect(already.outcome).toEqual({
+      kind: "rejected",
+      message: "Failed instance placement scriptlet: Failed to run: Starlark computation cancelled: aborted",
+    });
+    // One worker, busy with a runaway: the second run waits in the queue and is dropped there.
+    const busy = new AbortController();
+    const first = pool.run(null, RUNAWAY, {
+      ...callWith({ a: 1 }, { timeoutMs: 10_000, maxSteps: 1e12 }),
+      signal: busy.signal,
+    });
+    const queued = new AbortController();
+    const second = pool.run(null, STATE_READER, { ...callWith({ a: 1 }), signal: queued.signal }, logger);
+    queued.abort();
+    expect((await second).outcome.kind).toBe("rejected");
+    busy.abort();
+    expect((await first).outcome.kind).toBe("rejected");
+    expect(lines).toEqual([]);
+    expect((await pool.run(null, STATE_READER, callWith({ a: 3 }), logger)).outcome).toEqual({
+      kind: "target",
+      member: "a",
+    });
+    expect(lines).toEqual(["a free=3"]);
+  });
+
+  it("never shows a scriptlet a member deleted since an earlier run, nor an old record under a reused name", async () => {
+    pool = createScriptletWorkerPool({ size: 1 });
+    const ASKS_B = `def instance_placement(request, candidate_members):
+    log_info([c.server_name for c in candidate_members], " ", get_cluster_member_state("b").sysinfo.free_ram)
+`;
+    expect((await pool.run(null, ASKS_B, callWith({ a: 1, b: 2 }))).logs.map((l) => l.message)).toEqual([
+      '["a", "b"] 2',
+    ]);
+    const gone = await pool.run(null, ASKS_B, callWith({ a: 1 }));
+    expect(gone.outcome).toEqual({
+      kind: "rejected",
+      message: "Failed instance placement scriptlet: Failed to run: Invalid member name: b",
+    });
+    // A new member named b is a new record: its own state, not the deleted one's.
+    expect((await pool.run(null, ASKS_B, callWith({ a: 1, b: 7 }))).logs.map((l) => l.message)).toEqual([
+      '["a", "b"] 7',
+    ]);
+  });
+
   it("validates with the host's texts", async () => {
     pool = createScriptletWorkerPool({ size: 1 });
     await expect(pool.validate("def instance_placement(:\n")).rejects.toMatchObject({ kind: "invalid" });

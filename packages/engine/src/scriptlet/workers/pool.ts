@@ -13,6 +13,14 @@
  * representations cost more than the bytes counted) plus room for the
  * member mirror, unless fixed by `heapMb`. A run whose budget needs more
  * than a worker was started with gets a fresh worker.
+ *
+ * Cancelling: a run's `call.signal` (the HTTP client went away) is passed
+ * on through the worker's shared flag, which the interpreter reads as its
+ * abort signal: the run stops at its next check with the interpreter's own
+ * text and the worker takes the next run. The caller is answered at once
+ * with that text (a queued run never starts); a run that does not stop
+ * within `graceMs` has its worker terminated and replaced, as at a deadline
+ * overrun.
  */
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { EngineError } from "../../errors.js";
@@ -30,6 +38,9 @@ import type {
 import { workerEntry } from "./entry.js";
 import { MirrorSender } from "./member-mirror.js";
 import {
+  FLAG_ABORT,
+  FLAG_BYTES,
+  FLAG_REPLY,
   type FromWorker,
   fromThrown,
   type RpcReply,
@@ -54,6 +65,8 @@ export interface ScriptletPoolOptions {
 
 /** The text the interpreter gives a run stopped at its deadline; the watchdog says the same. */
 const DEADLINE_EXCEEDED = "Starlark computation cancelled: deadline exceeded";
+/** The text the interpreter gives a run whose signal aborted; a run cancelled before it starts says the same. */
+const ABORTED = "Starlark computation cancelled: aborted";
 const MIB = 1024 * 1024;
 /** Heap beyond twice the allocation budget: the host, the compiled programs, the member mirror. */
 const HEAP_HEADROOM_MB = 128;
@@ -74,6 +87,10 @@ interface Job {
   logger?: ScriptletLogger;
   logs: ScriptletLogLine[];
   startedMs: number;
+  /** Removes the job's abort listener (set while a run with a signal is queued or running). */
+  unlisten?: () => void;
+  /** Answered already (a cancelled run, before its worker reports). */
+  settled?: boolean;
   settle(outcome: { result?: ScriptletResult; error?: unknown }): void;
 }
 
@@ -81,6 +98,7 @@ class PoolWorker {
   readonly sender = new MirrorSender();
   readonly worker: Worker;
   readonly rpc: MessagePort;
+  /** [FLAG_REPLY] is 1 once the main thread has answered an rpc; [FLAG_ABORT] is 1 once the running job is cancelled. */
   readonly flag: Int32Array;
   job: Job | undefined;
   /** The worker has loaded its code (posted "ready"). */
@@ -96,7 +114,7 @@ class PoolWorker {
     logBudget: number | undefined,
   ) {
     const channel = new MessageChannel();
-    const flag = new SharedArrayBuffer(4);
+    const flag = new SharedArrayBuffer(FLAG_BYTES);
     this.flag = new Int32Array(flag);
     this.rpc = channel.port1;
     const setup: WorkerSetup = {
@@ -224,8 +242,8 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     }
     if (pw.retired) return;
     pw.rpc.postMessage(reply);
-    Atomics.store(pw.flag, 0, 1);
-    Atomics.notify(pw.flag, 0);
+    Atomics.store(pw.flag, FLAG_REPLY, 1);
+    Atomics.notify(pw.flag, FLAG_REPLY);
   }
 
   function pump(): void {
@@ -263,10 +281,11 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
   function dispatch(index: number, pw: PoolWorker, job: Job): void {
     pw.job = job;
     job.startedMs = performance.now();
+    Atomics.store(pw.flag, FLAG_ABORT, 0);
     let message = job.message;
     if (message.type === "run" && job.call !== undefined) {
-      const { candidates, updates } = pw.sender.prepare(job.call, message.withResources);
-      message = { ...message, candidates, updates };
+      const { candidates, updates, dropped } = pw.sender.prepare(job.call, message.withResources);
+      message = { ...message, candidates, updates, dropped };
     }
     pw.worker.ref();
     // A fresh worker's start-up (loading the engine, seconds on a loaded machine) is not the run's time.
@@ -296,6 +315,48 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     }
     queue.push(job);
     pump();
+  }
+
+  /**
+   * The caller gave up on `job`, and is answered now: a queued job is dropped; a running one is
+   * told through its worker's flag, and the worker stays busy until the run reports it stopped
+   * (its late result is ignored) or, should it not stop within `graceMs`, is terminated.
+   */
+  function cancel(job: Job): void {
+    job.settle(failure(job, ABORTED));
+    const queued = queue.indexOf(job);
+    if (queued >= 0) {
+      queue.splice(queued, 1);
+      return;
+    }
+    const index = workers.findIndex((pw) => pw?.job === job);
+    const pw = workers[index];
+    if (pw === undefined) return;
+    Atomics.store(pw.flag, FLAG_ABORT, 1);
+    // A worker still starting runs the job on the flag it finds set; its deadline watchdog starts then.
+    if (!pw.ready) return;
+    if (pw.timer !== undefined) clearTimeout(pw.timer);
+    pw.timer = setTimeout(
+      () => {
+        if (pw.retired || pw.job !== job) return;
+        retire(index, pw, `scriptlet worker terminated: a cancelled run did not stop within ${graceMs} ms`);
+        pump();
+      },
+      Math.max(0, graceMs),
+    );
+  }
+
+  /** Settles a run at once when its signal already aborted; otherwise cancels it when it aborts. */
+  function watchSignal(job: Job, signal: AbortSignal | undefined): boolean {
+    if (signal === undefined) return true;
+    if (signal.aborted) {
+      job.settle(failure(job, ABORTED));
+      return false;
+    }
+    const onAbort = () => cancel(job);
+    signal.addEventListener("abort", onAbort, { once: true });
+    job.unlisten = () => signal.removeEventListener("abort", onAbort);
+    return true;
   }
 
   return {
@@ -328,7 +389,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
     run(version, source, call, logger): Promise<ScriptletResult> {
       return new Promise((resolve, reject) => {
         const id = nextId++;
-        enqueue({
+        const job: Job = {
           id,
           message: {
             type: "run",
@@ -340,6 +401,7 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
             limits: call.limits,
             candidates: new Int32Array(0),
             updates: [],
+            dropped: [],
             withResources: needsMemberResources(source),
           },
           heapMb: options.heapMb ?? heapLimitMb(call.limits),
@@ -348,8 +410,16 @@ export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): S
           ...(logger === undefined ? {} : { logger }),
           logs: [],
           startedMs: 0,
-          settle: ({ error, result }) => (error !== undefined ? reject(error) : resolve(result!)),
-        });
+          settle: ({ error, result }) => {
+            // Once only: a cancelled run is answered before its worker reports.
+            if (job.settled) return;
+            job.settled = true;
+            job.unlisten?.();
+            if (error !== undefined) reject(error);
+            else resolve(result!);
+          },
+        };
+        if (watchSignal(job, call.signal)) enqueue(job);
       });
     },
 
@@ -380,7 +450,8 @@ function failure(job: Job, cause: string): { result: ScriptletResult } {
     result: {
       outcome: { kind: "rejected", message: failedToRun(cause) },
       logs: job.logs,
-      cost: { steps: 0, ms: performance.now() - job.startedMs },
+      // A run that never started (cancelled in the queue) took no time.
+      cost: { steps: 0, ms: job.startedMs === 0 ? 0 : performance.now() - job.startedMs },
     },
   };
 }

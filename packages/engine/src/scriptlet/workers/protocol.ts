@@ -38,6 +38,8 @@ export interface RunMessage {
   /** Mirror slots of the candidates, in order. */
   candidates: Int32Array;
   updates: MemberUpdate[];
+  /** Mirror slots of members that are gone (deleted or renamed), forgotten before the updates apply. */
+  dropped: number[];
   /** The mirror holds the candidates' resources too (the scriptlet can call get_cluster_member_resources). */
   withResources: boolean;
 }
@@ -93,10 +95,17 @@ export type RpcRequest =
 
 export type RpcReply = { ok: true; value: unknown } | { ok: false; error: ThrownError };
 
+/** Size of the worker's shared flag: two Int32 slots. */
+export const FLAG_BYTES = 8;
+/** The slot that is 1 once the main thread has posted an rpc reply. */
+export const FLAG_REPLY = 0;
+/** The slot that is 1 once the running job is cancelled (its caller gave up); reset for each job. */
+export const FLAG_ABORT = 1;
+
 /** What a worker is started with. */
 export interface WorkerSetup {
   rpc: MessagePort;
-  /** Int32Array over it: [0] is 1 once the main thread has posted a reply. */
+  /** Int32Array over it, slots FLAG_REPLY and FLAG_ABORT. */
   flag: SharedArrayBuffer;
   logBudget?: number;
 }

@@ -12,6 +12,8 @@ import { createScriptletHost } from "../host.js";
 import type { ScriptletCall, ScriptletClusterView } from "../port.js";
 import { MirrorReceiver } from "./member-mirror.js";
 import {
+  FLAG_ABORT,
+  FLAG_REPLY,
   type FromWorker,
   fromThrown,
   type RpcReply,
@@ -34,9 +36,9 @@ function post(message: FromWorker): void {
 
 /** Asks the main thread and waits for its answer. */
 function ask(request: RpcRequest): unknown {
-  Atomics.store(flag, 0, 0);
+  Atomics.store(flag, FLAG_REPLY, 0);
   setup.rpc.postMessage(request);
-  Atomics.wait(flag, 0, 0);
+  Atomics.wait(flag, FLAG_REPLY, 0);
   const received = receiveMessageOnPort(setup.rpc);
   if (received === undefined)
     throw new EngineError("internal", "Scriptlet worker: no answer from the main thread");
@@ -65,8 +67,19 @@ function clusterView(): ScriptletClusterView {
   };
 }
 
+/**
+ * The pool's cancel of the run in progress, as the interpreter reads an abort signal: only
+ * `aborted`, every 1,024 steps. A real AbortSignal cannot serve: this thread's event loop is busy
+ * running the scriptlet, so no message could reach it; the shared flag can.
+ */
+const cancelled = {
+  get aborted() {
+    return Atomics.load(flag, FLAG_ABORT) === 1;
+  },
+} as AbortSignal;
+
 function run(message: RunMessage): void {
-  mirror.begin(message.candidates, message.updates);
+  mirror.begin(message.candidates, message.updates, message.dropped);
   const call: ScriptletCall = {
     request: message.request,
     candidates: mirror.views(),
@@ -75,6 +88,7 @@ function run(message: RunMessage): void {
     instanceResources: message.instanceResources,
     cluster: clusterView(),
     limits: message.limits,
+    signal: cancelled,
   };
   const id = message.id;
   const result = host.run(message.version, message.source, call, {
