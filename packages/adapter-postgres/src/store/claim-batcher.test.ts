@@ -17,10 +17,17 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 let url: string;
 let store: PostgresStore;
 let engine: Engine;
+/** Claims the engine has handed to the store so far. */
+let claimsSubmitted = 0;
 beforeAll(async () => {
   if (unavailable !== "") return;
   url = await createTestDatabase(inject("postgresAdminUrl"));
   store = await openPostgresStore(url);
+  const claim = store.claim.bind(store);
+  store.claim = (submitted) => {
+    claimsSubmitted += 1;
+    return claim(submitted);
+  };
   engine = await Engine.open({ store });
   await engine.createMember({
     name: "n1",
@@ -49,10 +56,13 @@ it.skipIf(unavailable !== "")(
       await blocker.query("BEGIN");
       await blocker.query("SELECT 1 FROM members WHERE name = 'n1' FOR UPDATE");
       const creates: Promise<unknown>[] = [];
-      // One create per turn of the event loop: without the bound, each would be a transaction of its own.
+      // Each create's claim reaches the store on a turn of the event loop of its own (the next create
+      // starts once it has): without the bound, each would be a transaction of its own.
       for (let i = 0; i < MAX_BATCHES_RUNNING + 6; i++) {
+        const submitted = claimsSubmitted;
         creates.push(engine.createInstance({ name: `c${i}`, config: { "limits.cpu": "1" } }));
-        for (let turn = 0; turn < 20; turn++) await nextTurn();
+        while (claimsSubmitted === submitted) await nextTurn();
+        for (let turn = 0; turn < 5; turn++) await nextTurn();
       }
       for (let waited = 0; waited < 100; waited++) {
         const { rows } = await admin.query(
