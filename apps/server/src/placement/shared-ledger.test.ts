@@ -9,25 +9,14 @@
 import { randomUUID } from "node:crypto";
 import { memberProviderUuid } from "@berth/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placementCall } from "../testing/placement.fixture.js";
 import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
 import { PLACEMENT_ROOT_MESSAGE } from "../wire/members.js";
-import { PLACEMENT_PREFIX } from "./placement-app.js";
 
 describe("the Placement API and the LXD API share one ledger", () => {
   let server: TestServer;
-  const placement = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${PLACEMENT_PREFIX}${path}`, {
-      method,
-      headers: {
-        "x-auth-token": server.adminToken,
-        "openstack-api-version": "placement 1.39",
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
-  };
+  const placement = (method: string, path: string, body?: unknown) =>
+    placementCall(server, method, path, body);
   /** Consumers are uuids: one per name a test uses. */
   const consumers = new Map<string, string>();
   const consumer = (name: string) => {

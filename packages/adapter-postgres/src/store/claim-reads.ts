@@ -32,6 +32,7 @@ import {
   zeroProjectTotals,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
+import { readPlacementProviders } from "./consumer-rows.js";
 import { loadInstancesByIds } from "./instance-rows.js";
 import { PROJECT_SHARDS } from "./project-shards.js";
 
@@ -84,7 +85,7 @@ export async function lockAndReadMembers(
   memberNames: readonly string[],
 ): Promise<{ existing: Existing; providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
   const names = [...new Set(memberNames)].sort();
-  const [{ existing, locked }, read] = await Promise.all([
+  const [{ existing, locked, lockedProviders }, read] = await Promise.all([
     lookUpAndLockMembers(tx, claim, reads, names),
     readProviders(tx, names),
   ]);
@@ -96,6 +97,8 @@ export async function lockAndReadMembers(
       read.memberIds.delete(name);
     }
   }
+  // Placement providers the claim touches (locked by the same statement): read after it.
+  await readPlacementProviders(tx, lockedProviders, read.providers);
   return { existing, ...read };
 }
 
@@ -123,12 +126,13 @@ export async function lookUpAndLockMembers(
   claim: Claim,
   reads: ReturnType<typeof claimReads>,
   memberNames: readonly string[],
-): Promise<{ existing: Existing; locked: LockedMember[] }> {
+): Promise<{ existing: Existing; locked: LockedMember[]; lockedProviders: string[] }> {
   const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
   const locked: LockedMember[] = [];
+  const lockedProviders: string[] = [];
   const records = newRecordsOf(claim);
   const names = [...new Set(memberNames)].sort();
-  if (records.length === 0 && names.length === 0) return { existing, locked };
+  if (records.length === 0 && names.length === 0) return { existing, locked, lockedProviders };
   const profiles = new Set<string>();
   const groups = new Set<string>();
   for (const record of records) {
@@ -149,10 +153,14 @@ export async function lookUpAndLockMembers(
      ), wanted_groups AS (
        SELECT 1 FROM placement_groups AS g JOIN jsonb_array_elements($5::jsonb) AS w
          ON g.project = w->>0 AND g.name = w->>1 ORDER BY g.project, g.name FOR KEY SHARE OF g
+     ), locked_providers AS (
+       SELECT uuid FROM providers WHERE uuid = ANY($6::text[]) ORDER BY uuid FOR UPDATE
      ), locked_members AS (
        SELECT id, name FROM members WHERE name = ANY($6::text[]) ORDER BY name FOR NO KEY UPDATE
      )
      SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id = ANY($1::text[])
+     UNION ALL
+     SELECT 'id', uuid, NULL, NULL FROM consumers WHERE uuid = ANY($1::text[])
      UNION ALL
      SELECT 'name', i.id, i.project, i.name FROM jsonb_array_elements($2::jsonb) AS w
        CROSS JOIN LATERAL (SELECT id, project, name FROM instances
@@ -161,6 +169,8 @@ export async function lookUpAndLockMembers(
      SELECT 'project', NULL, name, NULL FROM wanted_projects
      UNION ALL
      SELECT 'lock', NULL, NULL, NULL FROM (SELECT count(*) FROM wanted_profiles) AS a, (SELECT count(*) FROM wanted_groups) AS b
+     UNION ALL
+     SELECT 'provider', uuid, NULL, NULL FROM locked_providers
      UNION ALL
      SELECT 'member', id::text, NULL, name FROM locked_members`,
     [
@@ -178,8 +188,9 @@ export async function lookUpAndLockMembers(
       existing.nameHolders.set(nameKey(String(row.project), String(row.name)), String(row.id));
     else if (row.kind === "project") existing.projects.add(String(row.project));
     else if (row.kind === "member") locked.push({ id: Number(row.id), name: String(row.name) });
+    else if (row.kind === "provider") lockedProviders.push(String(row.id));
   }
-  return { existing, locked };
+  return { existing, locked, lockedProviders };
 }
 
 export async function readProjectTotals(

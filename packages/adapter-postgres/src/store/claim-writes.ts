@@ -8,6 +8,7 @@
  */
 import { type ChangeEntry, type CheckedClaim, claimEffectOf, type InstanceRecord } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
+import { insertConsumers } from "./consumer-rows.js";
 import { appendChangesSql } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
 
@@ -133,6 +134,11 @@ export async function writeClaim(
   const replaced = claim.stored.filter((record) => removedIds.has(record.id));
   const created = claim.stored.filter((record) => !removedIds.has(record.id));
   if (deleted.length > 0) await tx.run("DELETE FROM instances WHERE id = ANY($1::text[])", [deleted]);
+  // Instances' rows on child providers are their consumers (engine instance-consumers.ts).
+  const { instanceConsumers } = claim;
+  if (instanceConsumers.deleted.length > 0)
+    await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [instanceConsumers.deleted]);
+  await insertConsumers(tx, instanceConsumers.stored);
   if (replaced.length > 0) {
     const ids = replaced.map((record) => record.id);
     await tx.run("DELETE FROM allocations WHERE instance_id = ANY($1::text[])", [ids]);

@@ -15,6 +15,8 @@ import {
   type ConsumerRecord,
   consumerClaimEntry,
   isMemberRoot,
+  type ProviderRows,
+  placementProviderRows,
   type ReshapeProviderRows,
   withMemberRows,
 } from "@berth/engine";
@@ -166,7 +168,13 @@ export async function writeConsumers(
 ): Promise<void> {
   // Every written consumer's rows are replaced (delete cascades to its allocations).
   await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [[...uuids]]);
-  for (const record of checked.stored) {
+  await insertConsumers(tx, checked.stored);
+  await appendChanges(tx, [consumerClaimEntry(checked, (uuid) => memberRoots.get(uuid), bumped)]);
+}
+
+/** Inserts consumers and their rows (none stored under their uuids now). */
+export async function insertConsumers(tx: Tx, stored: readonly ConsumerRecord[]): Promise<void> {
+  for (const record of stored) {
     await tx.run(`INSERT INTO consumers (${CONSUMER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
       record.uuid,
       record.projectId,
@@ -190,5 +198,32 @@ export async function writeConsumers(
         ],
       );
   }
-  await appendChanges(tx, [consumerClaimEntry(checked, (uuid) => memberRoots.get(uuid), bumped)]);
+}
+
+/** Which of the written uuids are instances' ids (their consumers are written by instance claims only). */
+export async function instanceIdsAmong(tx: Tx, uuids: readonly string[]): Promise<Set<string>> {
+  if (uuids.length === 0) return new Set();
+  const rows = await tx.rows<{ id: string }>("SELECT id FROM instances WHERE id = ANY($1::text[])", [
+    [...uuids],
+  ]);
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Placement providers that are not members (children of members' trees),
+ * locked by the claim's lookup, as an instance claim's rules judge them
+ * (engine `placementProviderRows`: what their consumers hold is "used").
+ */
+export async function readPlacementProviders(
+  tx: Tx,
+  uuids: readonly string[],
+  into: Map<string, ProviderRows>,
+): Promise<void> {
+  if (uuids.length === 0) return;
+  const found = await tx.rows<{ uuid: string; inventories: Record<string, Inventory> }>(
+    "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[])",
+    [[...uuids]],
+  );
+  const used = await usedSums(tx, uuids);
+  for (const p of found) into.set(p.uuid, placementProviderRows(p, used.get(p.uuid) ?? {}));
 }

@@ -1,6 +1,8 @@
 /**
  * Instance records with their allocations, built as JSON inside PostgreSQL
- * (one round trip, one JSON.parse), in claim order (`seq`).
+ * (one round trip, one JSON.parse), in claim order (`seq`). Rows on child
+ * providers are the instance's consumer rows (engine instance-consumers.ts),
+ * in the instance's own ledger.
  */
 import type { InstanceFilter, InstanceRecord } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
@@ -11,10 +13,15 @@ const INSTANCE_JSON = `json_build_object(
   'ephemeral', i.ephemeral, 'profiles', i.profiles, 'config', i.config, 'devices', i.devices,
   'instanceType', i.instance_type, 'flavor', i.flavor, 'source', i.source,
   'placementGroup', i.placement_group, 'origin', i.origin, 'createdAt', i.created_at,
-  'allocations', coalesce((SELECT json_agg(json_build_object('member', am.name, 'resourceClass', a.resource_class,
+  'allocations', coalesce((SELECT jsonb_agg(jsonb_build_object('member', am.name, 'resourceClass', a.resource_class,
                                    'ledger', a.ledger, 'amount', a.amount) ORDER BY a.position)
                            FROM allocations AS a JOIN members AS am ON am.id = a.member_id
-                           WHERE a.instance_id = i.id), '[]'),
+                           WHERE a.instance_id = i.id), '[]'::jsonb)
+                 || coalesce((SELECT jsonb_agg(jsonb_build_object('member', c.provider_uuid,
+                                   'resourceClass', c.resource_class,
+                                   'ledger', CASE WHEN i.forthcoming THEN 'forthcoming' ELSE 'used' END,
+                                   'amount', c.amount) ORDER BY c.position)
+                              FROM consumer_allocations AS c WHERE c.consumer_uuid = i.id), '[]'::jsonb),
   'limitsUsage', json_build_object('cpu', i.limits_cpu, 'memoryBytes', i.limits_memory_bytes,
                                    'diskBytes', i.limits_disk_bytes),
   'decision', i.decision, 'revision', i.revision,

@@ -6,7 +6,9 @@
  */
 import {
   conflict,
+  consumedOf,
   type InventoryRecord,
+  inventoryInUse,
   type MemberPatch,
   type MemberRecord,
   type NewMember,
@@ -14,6 +16,7 @@ import {
 } from "@berth/engine";
 import { inventoryCapacity, isCustomResourceClass } from "@berth/resources";
 import type { Tx } from "../connection/pools.js";
+import { readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 import { loadMember } from "./member-rows.js";
 
@@ -225,10 +228,13 @@ export async function setInventories(
     "SELECT resource_class, sum(amount)::bigint AS amount FROM usage WHERE member_id = $1 GROUP BY resource_class",
     [current.id],
   );
-  const stillAllocated = consumed.find((row) => row.amount > 0 && records[row.resource_class] === undefined);
-  if (stillAllocated !== undefined) {
+  // One ledger: the root provider's consumers hold classes as the member's instances do.
+  const shared = (await readProviders(tx, [name])).providers.get(name);
+  const [first] = shared === undefined ? [] : inventoryInUse(shared, records);
+  if (shared !== undefined && first !== undefined) {
     throw conflict(
-      `Cannot remove inventory of ${stillAllocated.resource_class} from cluster member "${name}": ${stillAllocated.amount} allocated`,
+      `Cannot remove inventory of ${first} from cluster member "${name}": ${consumedOf(shared, first)} allocated`,
+      { reason: "inventory_in_use", classes: inventoryInUse(shared, records) },
     );
   }
   await tx.run("DELETE FROM inventories WHERE member_id = $1", [current.id]);

@@ -22,6 +22,7 @@ import {
   CONSUMER_COLUMNS,
   type ConsumerRow,
   claimedProviders,
+  instanceIdsAmong,
   lockedConsumers,
   usedSums,
   withAllocations,
@@ -67,7 +68,7 @@ export class PostgresConsumers implements ConsumerTable {
       const { rows, memberRoots } = await claimedProviders(tx, consumerProvidersToRead(writes, current));
       const checked = checkConsumerClaim(
         writes,
-        { consumers: current, providers: rows },
+        { consumers: current, providers: rows, instances: await instanceIdsAmong(tx, uuids) },
         new Date().toISOString(),
       );
       const bumped =

@@ -10,6 +10,8 @@ import {
   type InventoryRecord,
   type MemberPatch,
   type MemberRecord,
+  type MemberRootWrite,
+  type MemberRootWritten,
   type MemberUsage,
   type NewMember,
   type Store,
@@ -26,6 +28,7 @@ import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
 import { acquireLease, releaseLease } from "./leases.js";
 import { consumersOnMembers } from "./member-consumers.js";
+import { writeMemberRoot } from "./member-root-writes.js";
 import { loadMember, loadMembers } from "./member-rows.js";
 import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
 import { PostgresConsumers } from "./postgres-consumers.js";
@@ -145,6 +148,10 @@ export class PostgresStore implements Store {
 
   deleteMember(name: string): Promise<void> {
     return this.write((tx) => deleteMember(tx, name));
+  }
+
+  writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
+    return this.write((tx) => writeMemberRoot(tx, write, new Date().toISOString()));
   }
 
   async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {

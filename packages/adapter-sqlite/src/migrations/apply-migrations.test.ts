@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { memberProviderUuid } from "@berth/engine";
 import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
-import { inventoryOf } from "../testing/records.fixture.js";
+import { inventoryOf, memberOf } from "../testing/records.fixture.js";
 import { makeTempDir } from "../testing/temp-dir.fixture.js";
 import { MIGRATIONS_FOLDER, MigrationError } from "./apply-migrations.js";
 
@@ -151,6 +152,47 @@ describe("migrations", () => {
         kind: "conflict",
       });
       expect((await upgraded.check()).violations).toEqual([]);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it("move traits set through Placement on a member root's row to the member", async () => {
+    const file = dir.file("member-root-traits.db");
+    const before = allTags.findIndex((tag) => tag.replace(/^\d+_/, "") === "member_root_traits");
+    expect(before).toBeGreaterThan(0);
+    const old = await openStore(file, { migrationsFolder: firstMigrations(before) });
+    const member = await old.createMember(memberOf("a", { VCPU: inventoryOf(8) }));
+    await old.updateMember("a", { traits: ["CUSTOM_OWN"] }, member.generation);
+    const uuid = memberProviderUuid("a");
+    const row = {
+      uuid,
+      name: "a",
+      parentUuid: null,
+      rootUuid: uuid,
+      generation: 3,
+      inventories: {
+        VCPU: { total: 8, reserved: 0, minUnit: 1, maxUnit: 8, stepSize: 1, allocationRatio: 1 },
+      },
+      traits: ["CUSTOM_FROM_PLACEMENT", "CUSTOM_OWN"],
+      aggregates: ["agg"],
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    };
+    await old.providers.create(row);
+    await old.providers.create({ ...row, uuid: "other", rootUuid: "other", name: "other", inventories: {} });
+    await old.close();
+    const upgraded = await openStore(file);
+    try {
+      expect((await upgraded.getMember("a"))?.traits).toEqual(["CUSTOM_FROM_PLACEMENT", "CUSTOM_OWN"]);
+      expect(await upgraded.providers.get({ name: uuid })).toMatchObject({
+        traits: [],
+        inventories: {},
+        aggregates: ["agg"],
+        generation: 3,
+      });
+      // A root that is no member keeps its own.
+      expect((await upgraded.providers.get({ name: "other" }))?.traits).toEqual(row.traits);
     } finally {
       await upgraded.close();
     }

@@ -17,6 +17,7 @@ import {
   nameKey,
   type ProjectTotals,
   type ProviderRows,
+  placementProviderRows,
   projectTotalsToRead,
   providersToRead,
   sharedLedgerRows,
@@ -42,7 +43,7 @@ export async function readClaimRows(db: Database, raw: RawSql, claim: Claim): Pr
     for (const instance of await loadInstancesByIds(db, part)) instances.set(instance.id, instance);
   }
   const existing = await lookUpExisting(raw, reads);
-  const providers = await readProviders(raw, providersToRead(claim, instances));
+  const providers = await readClaimProviders(raw, providersToRead(claim, instances));
   return {
     rows: {
       instances,
@@ -68,14 +69,22 @@ export async function lookUpExisting(
   const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
   if (reads.createIds.length === 0 && reads.names.length === 0 && reads.projects.length === 0)
     return existing;
+  // Instance ids and Placement consumer uuids share one namespace (engine instance-consumers.ts).
   const rows = await raw.rows(
     `SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id IN ${IN_JSON}
+     UNION ALL
+     SELECT 'id', uuid, NULL, NULL FROM consumers WHERE uuid IN ${IN_JSON}
      UNION ALL
      SELECT 'name', i.id, i.project, i.name FROM json_each(?) AS wanted
        JOIN instances AS i ON i.project = wanted.value ->> 0 AND i.name = wanted.value ->> 1 AND i.name <> ''
      UNION ALL
      SELECT 'project', NULL, name, NULL FROM projects WHERE name IN ${IN_JSON}`,
-    [jsonParameter(reads.createIds), jsonParameter(reads.names), jsonParameter(reads.projects)],
+    [
+      jsonParameter(reads.createIds),
+      jsonParameter(reads.createIds),
+      jsonParameter(reads.names),
+      jsonParameter(reads.projects),
+    ],
   );
   for (const row of rows) {
     if (row.kind === "id") existing.takenIds.add(String(row.id));
@@ -157,6 +166,38 @@ export async function readProviders(
     rows.set(name, failover === undefined ? shared : { ...shared, failover });
   }
   return { rows, ids };
+}
+
+/**
+ * Every provider a claim names that exists: the members (`readProviders`)
+ * and, for names no member has, the Placement providers of that uuid (the
+ * children of members' trees), with what their consumers hold (engine
+ * `placementProviderRows`; instances' rows on them are consumer rows).
+ */
+export async function readClaimProviders(
+  raw: RawSql,
+  names: readonly string[],
+): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
+  const members = await readProviders(raw, names);
+  const others = names.filter((name) => !members.rows.has(name));
+  if (others.length === 0) return members;
+  for (const p of await raw.rows(
+    `SELECT p.uuid, p.inventories,
+       (SELECT json_group_object(resource_class, amount) FROM
+         (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
+          WHERE provider_uuid = p.uuid GROUP BY resource_class HAVING sum(amount) != 0)) AS used
+     FROM providers AS p WHERE p.uuid IN ${IN_JSON}`,
+    [jsonParameter(others)],
+  )) {
+    members.rows.set(
+      String(p.uuid),
+      placementProviderRows(
+        { inventories: JSON.parse(String(p.inventories)) as ProviderRows["inventories"] },
+        JSON.parse(String(p.used ?? "{}")) as Record<string, number>,
+      ),
+    );
+  }
+  return members;
 }
 
 /** Limit counters of the named projects as stored (zero for a project with none yet). */

@@ -7,6 +7,7 @@ import { type CheckedClaim, claimEffectOf, type InstanceRecord } from "@berth/en
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
+import { insertConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
 import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
 import { valuesList } from "./sql-lists.js";
@@ -128,6 +129,13 @@ export async function writeClaim(
   if (removed.length > 0) {
     await raw.run(`DELETE FROM instances WHERE id IN ${IN_JSON}`, [jsonParameter(removed.map((r) => r.id))]);
   }
+  // Instances' rows on child providers are their consumers (engine instance-consumers.ts).
+  const { instanceConsumers } = claim;
+  if (instanceConsumers.deleted.length > 0)
+    await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [
+      jsonParameter(instanceConsumers.deleted),
+    ]);
+  await insertConsumers(raw, instanceConsumers.stored);
 
   await insertBoundRows(
     raw,

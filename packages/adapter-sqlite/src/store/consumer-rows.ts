@@ -128,33 +128,44 @@ export async function writeConsumers(
 ): Promise<void> {
   // Every written consumer's rows are replaced (delete cascades to its allocations).
   await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [jsonParameter(uuids)]);
-  if (checked.stored.length > 0) {
-    await raw.run(
-      `INSERT INTO consumers (uuid, project_id, user_id, consumer_type, generation, created_at, updated_at)
-       ${selectJsonRows(7)}`,
-      [
-        jsonParameter(
-          checked.stored.map((r) => [
-            r.uuid,
-            r.projectId,
-            r.userId,
-            r.consumerType,
-            r.generation,
-            r.createdAt,
-            r.updatedAt,
-          ]),
-        ),
-      ],
-    );
-    const held = checked.stored.flatMap((r) =>
-      r.allocations.map((row, position) => [r.uuid, row.member, row.resourceClass, row.amount, position]),
-    );
-    if (held.length > 0)
-      await raw.run(
-        `INSERT INTO consumer_allocations (consumer_uuid, provider_uuid, resource_class, amount, position)
-         ${selectJsonRows(5)}`,
-        [jsonParameter(held)],
-      );
-  }
+  await insertConsumers(raw, checked.stored);
   await appendChanges(raw, [consumerClaimEntry(checked, (uuid) => memberRoots.get(uuid), bumped)]);
+}
+
+/** Inserts consumers and their rows (none stored under their uuids now). */
+export async function insertConsumers(raw: RawSql, stored: readonly ConsumerRecord[]): Promise<void> {
+  if (stored.length === 0) return;
+  await raw.run(
+    `INSERT INTO consumers (uuid, project_id, user_id, consumer_type, generation, created_at, updated_at)
+     ${selectJsonRows(7)}`,
+    [
+      jsonParameter(
+        stored.map((r) => [
+          r.uuid,
+          r.projectId,
+          r.userId,
+          r.consumerType,
+          r.generation,
+          r.createdAt,
+          r.updatedAt,
+        ]),
+      ),
+    ],
+  );
+  const held = stored.flatMap((r) =>
+    r.allocations.map((row, position) => [r.uuid, row.member, row.resourceClass, row.amount, position]),
+  );
+  if (held.length > 0)
+    await raw.run(
+      `INSERT INTO consumer_allocations (consumer_uuid, provider_uuid, resource_class, amount, position)
+       ${selectJsonRows(5)}`,
+      [jsonParameter(held)],
+    );
+}
+
+/** Which of the written uuids are instances' ids (their consumers are written by instance claims only). */
+export async function instanceIdsAmong(raw: RawSql, uuids: readonly string[]): Promise<Set<string>> {
+  if (uuids.length === 0) return new Set();
+  const rows = await raw.rows(`SELECT id FROM instances WHERE id IN ${IN_JSON}`, [jsonParameter(uuids)]);
+  return new Set(rows.map((row) => String(row.id)));
 }

@@ -13,7 +13,7 @@ import {
 } from "@berth/engine";
 import { translateDriverError } from "../connection/driver-errors.js";
 import type { RawSql } from "../connection/open-connection.js";
-import { lookUpExisting, readProjectTotals, readProviders } from "./claim-reads.js";
+import { lookUpExisting, readClaimProviders, readProjectTotals } from "./claim-reads.js";
 import { writeClaim } from "./claim-writes.js";
 
 export type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
@@ -46,7 +46,7 @@ const NO_INSTANCES: ReadonlyMap<string, InstanceRecord> = new Map();
 export async function applyCreateClaims(raw: RawSql, claims: Claim[]): Promise<Outcome[]> {
   const reads = claimReads({ create: claims.flatMap((claim) => claim.create ?? []) });
   const existing = await lookUpExisting(raw, reads);
-  const providers = await readProviders(raw, [
+  const providers = await readClaimProviders(raw, [
     ...new Set(claims.flatMap((claim) => providersToRead(claim, NO_INSTANCES))),
   ]);
   const projectTotals = await readProjectTotals(raw, [

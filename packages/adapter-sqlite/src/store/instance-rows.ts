@@ -1,8 +1,8 @@
-import type { AllocationRow, InstanceFilter, InstanceRecord } from "@berth/engine";
+import type { AllocationRow, InstanceFilter, InstanceRecord, Ledger } from "@berth/engine";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../connection/open-connection.js";
-import { allocations, instances, members } from "../schema/index.js";
+import { allocations, consumerAllocations, instances, members } from "../schema/index.js";
 import { chunks } from "./chunks.js";
 
 type InstanceRow = typeof instances.$inferSelect;
@@ -24,6 +24,7 @@ export async function loadInstances(db: Database, where: SQL | undefined): Promi
     .orderBy(asc(sql`${instances}.rowid`));
   if (rows.length === 0) return [];
   const allocationsById = new Map<string, AllocationRow[]>();
+  const forthcomingIds = new Set(rows.filter((r) => r.row.forthcoming).map((r) => r.row.id));
   for (const part of chunks(
     rows.map((r) => r.row.id),
     900,
@@ -44,6 +45,24 @@ export async function loadInstances(db: Database, where: SQL | undefined): Promi
       let list = allocationsById.get(instanceId);
       if (list === undefined) allocationsById.set(instanceId, (list = []));
       list.push(row);
+    }
+    // Rows on child providers are the instance's consumer rows (engine instance-consumers.ts),
+    // in the instance's own ledger.
+    const childRows = await db
+      .select({
+        instanceId: consumerAllocations.consumerUuid,
+        member: consumerAllocations.providerUuid,
+        resourceClass: consumerAllocations.resourceClass,
+        amount: consumerAllocations.amount,
+      })
+      .from(consumerAllocations)
+      .where(inArray(consumerAllocations.consumerUuid, part))
+      .orderBy(asc(consumerAllocations.position));
+    for (const { instanceId, ...row } of childRows) {
+      const ledger: Ledger = forthcomingIds.has(instanceId) ? "forthcoming" : "used";
+      let list = allocationsById.get(instanceId);
+      if (list === undefined) allocationsById.set(instanceId, (list = []));
+      list.push({ ...row, ledger });
     }
   }
   return rows.map(({ row, location, secondary }) =>

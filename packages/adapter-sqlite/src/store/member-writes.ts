@@ -1,13 +1,15 @@
 import {
   conflict,
+  consumedOf,
   type InventoryRecord,
+  inventoryInUse,
   type MemberPatch,
   type MemberRecord,
   type NewMember,
   notFound,
 } from "@berth/engine";
 import { inventoryCapacity, isCustomResourceClass } from "@berth/resources";
-import { and, eq, gt, inArray, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import {
   allocations,
@@ -20,6 +22,7 @@ import {
   resourceClasses,
   usage,
 } from "../schema/index.js";
+import { readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 import { inventoryRowsOf, loadMember, memberIdOf, memberRowOf } from "./member-rows.js";
 
@@ -89,22 +92,13 @@ export async function setInventories(
 ): Promise<MemberRecord> {
   const current = await requireMemberId(db, name, expectedGeneration);
   await requireCustomClasses(db, Object.keys(records));
-  const kept = Object.keys(records);
-  const stillAllocated = await db
-    .select({ resourceClass: usage.resourceClass, amount: sql<number>`sum(${usage.amount})` })
-    .from(usage)
-    .where(
-      and(
-        eq(usage.memberId, current.id),
-        kept.length > 0 ? notInArray(usage.resourceClass, kept) : undefined,
-        gt(usage.amount, 0),
-      ),
-    )
-    .groupBy(usage.resourceClass);
-  const [first] = stillAllocated;
-  if (first !== undefined) {
+  // One ledger: the root provider's consumers hold classes as the member's instances do.
+  const shared = (await readProviders(raw, [name])).rows.get(name);
+  const [first] = shared === undefined ? [] : inventoryInUse(shared, records);
+  if (shared !== undefined && first !== undefined) {
     throw conflict(
-      `Cannot remove inventory of ${first.resourceClass} from cluster member "${name}": ${first.amount} allocated`,
+      `Cannot remove inventory of ${first} from cluster member "${name}": ${consumedOf(shared, first)} allocated`,
+      { reason: "inventory_in_use", classes: inventoryInUse(shared, records) },
     );
   }
   const consumed = await db

@@ -22,7 +22,13 @@ import {
   type ReshapeWrite,
 } from "@berth/engine";
 import type { Connection, RawSql } from "../connection/open-connection.js";
-import { claimedProviders, currentConsumers, loadConsumers, writeConsumers } from "./consumer-rows.js";
+import {
+  claimedProviders,
+  currentConsumers,
+  instanceIdsAmong,
+  loadConsumers,
+  writeConsumers,
+} from "./consumer-rows.js";
 import { IN_JSON, jsonParameter } from "./json-rows.js";
 import { reshapeInSqlite } from "./sqlite-reshape.js";
 
@@ -89,7 +95,7 @@ export class SqliteConsumers implements ConsumerTable {
           const { rows, memberRoots } = await claimedProviders(raw, consumerProvidersToRead(writes, current));
           const checked = checkConsumerClaim(
             writes,
-            { consumers: current, providers: rows },
+            { consumers: current, providers: rows, instances: await instanceIdsAmong(raw, uuids) },
             new Date().toISOString(),
           );
           const bumped =

@@ -10,6 +10,8 @@ import {
   type InventoryRecord,
   type MemberPatch,
   type MemberRecord,
+  type MemberRootWrite,
+  type MemberRootWritten,
   type MemberUsage,
   type NewMember,
   type Store,
@@ -25,6 +27,7 @@ import { checkInvariants } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
 import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
+import { writeMemberRoot } from "./member-root-writes.js";
 import { loadMember, loadMembers } from "./member-rows.js";
 import { readMemberUsage } from "./member-usage.js";
 import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
@@ -129,6 +132,12 @@ export class SqliteStore implements Store {
 
   deleteMember(name: string): Promise<void> {
     return this.write((db, raw) => deleteMember(db, raw, name));
+  }
+
+  writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
+    return this.write((db, raw) => writeMemberRoot(db, raw, write, this.now())).finally(() =>
+      this.providers.forget(),
+    );
   }
 
   async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {

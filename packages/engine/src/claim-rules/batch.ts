@@ -7,6 +7,7 @@
  */
 import type { MemberUsage } from "../store/port.js";
 import type { CheckedClaim } from "./check-claim.js";
+import { combineInstanceConsumers } from "./instance-consumers.js";
 import { addFailover } from "./mirrors.js";
 import { addProjectTotals, isProjectChange, type ProjectTotals, zeroProjectTotals } from "./project-usage.js";
 import { type ClaimRows, nameKey } from "./rows.js";
@@ -34,6 +35,7 @@ export function foldClaim(rows: ClaimRows, checked: CheckedClaim): void {
       used: { ...usage.used },
       forthcoming: { ...usage.forthcoming },
       ...(provider.failover === undefined ? {} : { failover: provider.failover }),
+      ...(provider.placement === undefined ? {} : { placement: provider.placement }),
     });
   }
   for (const change of checked.failoverChanges) {
@@ -82,5 +84,6 @@ export function combineClaims(claims: readonly CheckedClaim[]): CheckedClaim {
     projectChanges,
     memberStates: claims.flatMap((claim) => claim.memberStates),
     failoverChanges: claims.flatMap((claim) => claim.failoverChanges),
+    instanceConsumers: combineInstanceConsumers(claims.map((claim) => claim.instanceConsumers)),
   };
 }

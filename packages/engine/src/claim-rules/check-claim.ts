@@ -14,6 +14,7 @@ import { checkCapacity } from "./capacity.js";
 import { consumptionChanges } from "./consumption.js";
 import { memberMissingFailure } from "./failures.js";
 import { checkNames, checkNewIds } from "./identities.js";
+import { type InstanceConsumers, instanceConsumersOf } from "./instance-consumers.js";
 import { checkFailover, checkMirrorShape, type FailoverChange, failoverChangesOf } from "./mirrors.js";
 import { checkProjectLimits } from "./project-limits.js";
 import { isProjectChange, type ProjectTotals, projectChangesOf } from "./project-usage.js";
@@ -30,8 +31,10 @@ export interface CheckedClaim {
   readonly stored: InstanceRecord[];
   /** Usage of every touched provider after the claim, by name (the claim's answer). */
   readonly usage: MemberUsage[];
-  /** What to add to the usage rows, per (provider, class, ledger); never zero. */
+  /** What to add to the members' usage rows, per (member, class, ledger); never zero. */
   readonly usageChanges: UsageChange[];
+  /** The instances' consumers on Placement providers to delete and write (instance-consumers.ts). */
+  readonly instanceConsumers: InstanceConsumers;
   /** What to add to each project's limit counters; never all zero. */
   readonly projectChanges: Map<string, ProjectTotals>;
   /** Member maintenance states to set (every member exists). */
@@ -69,11 +72,19 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   checkProjectLimits(claim.projectLimits ?? {}, projectChanges, rows.projectTotals);
   for (const [project, change] of projectChanges)
     if (!isProjectChange(change)) projectChanges.delete(project);
+  const stored = records.map((record) =>
+    storedInstance(record, (replaced.get(record.id)?.revision ?? 0) + 1),
+  );
+  const usageChanges: UsageChange[] = [];
+  const placementChanges: UsageChange[] = [];
+  for (const change of usageChangesOf(changes, rows.providers))
+    (rows.providers.get(change.provider)?.placement === true ? placementChanges : usageChanges).push(change);
   return {
     removed,
-    stored: records.map((record) => storedInstance(record, (replaced.get(record.id)?.revision ?? 0) + 1)),
+    stored,
     usage: usageAfter(changes, rows.providers),
-    usageChanges: usageChangesOf(changes, rows.providers),
+    usageChanges,
+    instanceConsumers: instanceConsumersOf(removed, stored, rows.providers, placementChanges),
     projectChanges,
     memberStates,
     failoverChanges,

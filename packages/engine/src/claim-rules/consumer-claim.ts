@@ -19,6 +19,8 @@ export interface ConsumerClaimRows {
   readonly consumers: ReadonlyMap<string, ConsumerRecord>;
   /** The providers the writes touch that exist, by uuid. */
   readonly providers: ReadonlyMap<string, ProviderRows>;
+  /** The written uuids that are Berth instances' ids (their consumers are written by instance claims only). */
+  readonly instances: ReadonlySet<string>;
 }
 
 export interface CheckedConsumerClaim {
@@ -58,11 +60,22 @@ export function consumerProvidersToRead(
   return [...names];
 }
 
+/** A Placement write to the consumer that is a Berth instance (claim-rules/instance-consumers.ts). */
+export function instanceConsumerFailure(uuid: string): EngineError {
+  return new EngineError(
+    "conflict",
+    `Consumer ${uuid} is a Berth instance: its allocations change only through the instance (create, move, delete)`,
+    { reason: "instance_consumer", consumer: uuid },
+  );
+}
+
 export function checkConsumerClaim(
   writes: readonly ConsumerWrite[],
   rows: ConsumerClaimRows,
   now: string,
 ): CheckedConsumerClaim {
+  for (const write of writes)
+    if (rows.instances.has(write.record.uuid)) throw instanceConsumerFailure(write.record.uuid);
   for (const write of writes) {
     if (write.expectedGeneration === undefined) continue;
     const current = rows.consumers.get(write.record.uuid);

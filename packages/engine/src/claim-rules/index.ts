@@ -14,8 +14,15 @@ export {
   checkConsumerClaim,
   consumerGenerationFailure,
   consumerProvidersToRead,
+  instanceConsumerFailure,
 } from "./consumer-claim.js";
 export * from "./failures.js";
+export {
+  INSTANCE_CONSUMER_TYPE,
+  INSTANCE_CONSUMER_USER,
+  type InstanceConsumers,
+  instanceConsumerOf,
+} from "./instance-consumers.js";
 export {
   type CheckReport,
   type ConsumerSumRow,
@@ -30,6 +37,24 @@ export {
   type Violation,
   type ViolationKind,
 } from "./invariants.js";
+export {
+  type CheckedMemberRootWrite,
+  checkMemberRootWrite,
+  explicitInventories,
+  inventoryInUse,
+  type MemberRootReshape,
+  type MemberRootRows,
+  type MemberRootWriters,
+  memberRootReshapes,
+  memberRootRow,
+  type ReshapeMemberRoot,
+  reshapedMemberOf,
+  reshapeMemberRoots,
+  rootGeneration,
+  withMemberRootRows,
+  writeCheckedMemberRoot,
+  writeMemberRootReshapes,
+} from "./member-root.js";
 export {
   addFailover,
   FAILOVER_CLASS,
@@ -72,6 +97,7 @@ export {
   isMemberRoot,
   memberProviderUuid,
   nameBasedUuid,
+  placementProviderRows,
   sharedLedgerRows,
   withConsumersUsed,
   withMemberRows,

@@ -45,11 +45,19 @@ describe("checkReshape", () => {
       { provider: "cn", expectedGeneration: 5, inventories: { DISK_GB: inventory(2048, { maxUnit: 600 }) } },
     ];
     const error = refusal(() =>
-      checkReshape({ inventories: smaller, writes: [write(disk)] }, { consumers, providers }, ""),
+      checkReshape(
+        { inventories: smaller, writes: [write(disk)] },
+        { consumers, providers, instances: new Set<string>() },
+        "",
+      ),
     );
     expect(error.details).toMatchObject({ reason: "constraints" });
     // Left out of the writes, the same allocation stays (Placement does not re-judge it).
-    const kept = checkReshape({ inventories: smaller, writes: [] }, { consumers, providers }, "");
+    const kept = checkReshape(
+      { inventories: smaller, writes: [] },
+      { consumers, providers, instances: new Set<string>() },
+      "",
+    );
     expect(kept.providers).toEqual([{ uuid: "cn", generation: 7, inventories: smaller[0]?.inventories }]);
   });
 
@@ -59,7 +67,7 @@ describe("checkReshape", () => {
         inventories: [{ provider: "cn", expectedGeneration: 5, inventories: {} }],
         writes: [write(disk, [])],
       },
-      { consumers, providers },
+      { consumers, providers, instances: new Set<string>() },
       "",
     );
     // Emptied allocations, then the final (empty) inventory: no interim step.
@@ -71,7 +79,7 @@ describe("checkReshape", () => {
     const error = refusal(() =>
       checkReshape(
         { inventories: [{ provider: "cn", expectedGeneration: 4, inventories: {} }], writes: [] },
-        { consumers, providers },
+        { consumers, providers, instances: new Set<string>() },
         "",
       ),
     );

@@ -33,6 +33,8 @@ export interface ReshapeProviderRows extends ProviderRows {
 export interface ReshapeRows {
   /** Current versions of the written consumers, by uuid. */
   readonly consumers: ReadonlyMap<string, ConsumerRecord>;
+  /** The written uuids that are Berth instances' ids (never written by a reshape). */
+  readonly instances: ReadonlySet<string>;
   /** The providers named by `reshapeProvidersToRead` that exist, by uuid. */
   readonly providers: ReadonlyMap<string, ReshapeProviderRows>;
 }
@@ -113,7 +115,11 @@ export function checkReshape(change: ReshapeWrite, rows: ReshapeRows, now: strin
   }
   // Every written allocation is judged against the interim inventories, not only new or grown ones.
   for (const write of change.writes) checkRows(write.record, undefined, interim);
-  const consumers = checkConsumerClaim(change.writes, { consumers: rows.consumers, providers: interim }, now);
+  const consumers = checkConsumerClaim(
+    change.writes,
+    { consumers: rows.consumers, providers: interim, instances: rows.instances },
+    now,
+  );
   const used = usedAfter(rows, consumers);
   for (const write of change.writes)
     for (const row of write.record.allocations) {

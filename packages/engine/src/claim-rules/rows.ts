@@ -28,6 +28,12 @@ export interface ProviderRows {
    * absent: none (mirrors.ts, N+1).
    */
   readonly failover?: Readonly<Record<string, number>>;
+  /**
+   * True for a Placement provider that is not a member (a child provider
+   * of a member's tree): its "used" is what its consumers hold, and
+   * instances' rows on it are held as consumers (instance-consumers.ts).
+   */
+  readonly placement?: true;
 }
 
 export interface ClaimRows {

@@ -90,3 +90,15 @@ export function withMemberRows<T extends { generation: number }>(
     if (member !== undefined && row !== undefined) rows.set(uuid, { ...row, ...member });
   }
 }
+
+/**
+ * A Placement provider that is not a member (a child of a member's tree),
+ * for an instance claim: its inventories, and what its consumers hold
+ * (instances' rows on it included, claim-rules/instance-consumers.ts) as "used".
+ */
+export function placementProviderRows(
+  provider: { readonly inventories: ProviderRows["inventories"] },
+  consumersUsed: Readonly<Record<string, number>>,
+): ProviderRows {
+  return { inventories: provider.inventories, used: { ...consumersUsed }, forthcoming: {}, placement: true };
+}

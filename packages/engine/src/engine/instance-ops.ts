@@ -10,6 +10,7 @@ import { conflict, invalid, notFound } from "../errors.js";
 import { type ExpandedRequest, expandRequest } from "../expand/expand.js";
 import { resourcesCopyOn } from "../expand/member-demand.js";
 import { projectLimitsOf, requireDeclaredLimits } from "../expand/project-limits.js";
+import { childrenFor } from "../model/member-tree.js";
 import { claimWithRetries } from "../pipeline/claim.js";
 import type { DecidedBy } from "../pipeline/decide.js";
 import { CatalogCache } from "../pipeline/expand/catalog-cache.js";
@@ -21,7 +22,7 @@ import { scriptletSetup } from "../pipeline/scriptlet-setup.js";
 import { allocationsOf } from "../store/allocations.js";
 import { cloneDevices } from "../store/clone.js";
 import type { NewInstance } from "../store/port.js";
-import type { InstanceRecord } from "../store/records.js";
+import type { AllocationRow, InstanceRecord } from "../store/records.js";
 import { mirroredOn, refuseMirroredMove } from "./mirrored-moves.js";
 import type { EngineRuntime } from "./runtime.js";
 
@@ -133,23 +134,26 @@ export class InstanceOps {
       config: request.config,
       devices: request.devices,
       placementGroup: request.placementGroup,
-      allocations: mirroredOn(
-        record,
-        allocationsOf(
-          record.location,
-          this.amountsOnOwnMember(request, record.location),
-          record.forthcoming ? "forthcoming" : "used",
-        ),
-      ),
+      allocations: mirroredOn(record, this.allocationsOnOwnMember(record, request)),
       limitsUsage: request.limitsUsage,
     };
   }
 
-  /** What an edited instance asks of the member it is on (a memory share sized there). */
-  private amountsOnOwnMember(request: ExpandedRequest, location: string): Record<string, number> {
-    const member = this.runtime.model.member(location);
-    if (member === undefined) return { ...request.resources };
-    return resourcesCopyOn(request, member.record);
+  /**
+   * What an edited instance holds on the member it is on (a memory share
+   * sized there); a class the member lacks stays on the child provider that
+   * holds it, else goes to the one its tree chooses.
+   */
+  private allocationsOnOwnMember(record: InstanceRecord, request: ExpandedRequest): AllocationRow[] {
+    const ledger = record.forthcoming ? "forthcoming" : "used";
+    const member = this.runtime.model.member(record.location);
+    if (member === undefined) return allocationsOf(record.location, { ...request.resources }, ledger);
+    const amounts = resourcesCopyOn(request, member.record);
+    const kept = new Map<string, string>();
+    for (const row of record.allocations)
+      if (row.member !== record.location && row.member !== record.secondary)
+        kept.set(row.resourceClass, row.member);
+    return allocationsOf(record.location, amounts, ledger, childrenFor(member, amounts, kept));
   }
 
   async rename(project: string, ref: string, newName: string): Promise<InstanceRecord> {

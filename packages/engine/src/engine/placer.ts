@@ -160,6 +160,7 @@ export class Placer {
     );
     const scriptlet =
       request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed, options.signal);
+    await runtime.syncTrees();
     try {
       const decision = await plan(runtime, request, { scriptlet, listAll: true });
       return {

@@ -13,6 +13,7 @@ import { FeedSync } from "../feed/feed-sync.js";
 import type { Logger } from "../logger.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import type { PlacementStack } from "../pipeline/stack/stack.js";
+import { attachMemberTrees } from "../providers/member-trees.js";
 import { ProviderModel } from "../providers/provider-model.js";
 import type { ScriptletRunner } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
@@ -98,6 +99,25 @@ export class EngineRuntime {
   async sync(): Promise<void> {
     if (this.feedSync !== undefined) return this.feedSync.beforePlan();
     return this.syncConfig();
+  }
+
+  /** The provider revision and member epoch the members' trees were built at. */
+  private treesBuiltAt: readonly [revision: number, epoch: number] = [-1, -1];
+
+  /**
+   * Gives every member the child providers under its root (providers/member-trees.ts)
+   * when the provider rows or the members changed since the last time: two
+   * comparisons otherwise. Placements call it before they plan (pipeline/claim.ts
+   * `planDraft`, dry runs); what the children hold is read live, so usage
+   * changes never rebuild.
+   */
+  async syncTrees(): Promise<void> {
+    const revision = this.providerModel.rowsRevision;
+    const epoch = this.model.staticEpoch;
+    if (revision === this.treesBuiltAt[0] && epoch === this.treesBuiltAt[1]) return;
+    const rows = await this.providerModel.providers(this.store);
+    attachMemberTrees(this.model, rows, (uuid) => this.providerModel.consumersUsed().get(uuid));
+    this.treesBuiltAt = [revision, epoch];
   }
 
   /**

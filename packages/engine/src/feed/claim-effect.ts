@@ -31,7 +31,7 @@ function shapeKey(instance: InstanceRecord): string {
 }
 
 export function claimEffectOf(
-  checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges">,
+  checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges" | "instanceConsumers">,
 ): ClaimEffect {
   const groups = new Map<string, CountedChange>();
   const count = (instance: InstanceRecord, sign: number) => {
@@ -45,13 +45,11 @@ export function claimEffectOf(
   };
   for (const old of checked.removed) count(old, -1);
   for (const record of checked.stored) count(record, 1);
+  // Changes on child providers keep their uuid, which names no member: engines apply them to
+  // their provider model (feed-sync.ts), as a consumer claim's.
+  const usage = [...checked.usageChanges, ...checked.instanceConsumers.usageChanges];
   return {
-    usage: checked.usageChanges.map((change) => [
-      change.provider,
-      change.resourceClass,
-      change.ledger,
-      change.amount,
-    ]),
+    usage: usage.map((change) => [change.provider, change.resourceClass, change.ledger, change.amount]),
     // A move within one member with the same shape nets out: nothing to count.
     instances: [...groups.values()].filter((group) => group.count !== 0),
   };

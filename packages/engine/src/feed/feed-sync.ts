@@ -17,7 +17,7 @@
  * member created in the read exists before the claims that use it.
  */
 import type { EngineRuntime } from "../engine/runtime.js";
-import type { ChangeEntry, ChangeFeed, FeedWatch } from "../store/change-feed.js";
+import type { ChangeEntry, ChangeFeed, ClaimEffect, FeedWatch } from "../store/change-feed.js";
 import type { StoreSnapshot } from "../store/port.js";
 import type { ConfigRecord, MemberRecord } from "../store/records.js";
 
@@ -182,6 +182,20 @@ export class FeedSync {
     return { members: memberRows, mirrors, config: configRow, catalog };
   }
 
+  /**
+   * An instance claim's usage on providers that are no members (children
+   * of members' trees, claim-rules/instance-consumers.ts) goes to the
+   * provider model, as a consumer claim's does.
+   */
+  private applyChildUsage(effect: ClaimEffect): void {
+    const model = this.runtime.model;
+    let onProviders: ClaimEffect["usage"] | undefined;
+    for (const change of effect.usage)
+      if (model.member(change[0]) === undefined) (onProviders ??= []).push(change);
+    if (onProviders !== undefined)
+      this.runtime.providerModel.applyConsumers({ usage: onProviders, instances: [] }, []);
+  }
+
   /** Applies a read, synchronously (no other placement sees it half-applied). */
   private apply(entries: readonly ChangeEntry[], rows: ChangedRows): void {
     const model = this.runtime.model;
@@ -189,6 +203,7 @@ export class FeedSync {
     for (const entry of entries) {
       if (entry.kind === "claim") {
         model.applyClaimEffect(entry.effect);
+        this.applyChildUsage(entry.effect);
         continue;
       }
       if (entry.kind === "consumers") {

@@ -16,6 +16,7 @@ import type {
   ProjectRecord,
 } from "../store/records.js";
 import { emptyCounts, MemberState } from "./member-state.js";
+import { TreeHolds } from "./member-tree.js";
 
 /** One placement decided but not yet claimed; it holds capacity in the model until released. */
 export interface PendingPlacement {
@@ -23,6 +24,8 @@ export interface PendingPlacement {
   project: string;
   resources: Record<string, number>;
   placementGroup: string | null;
+  /** Classes held on a child provider of the member's tree (class -> provider uuid), not on the member. */
+  children?: Readonly<Record<string, string>>;
 }
 
 function emptyProjectUsage(project: string): ProjectUsageRow {
@@ -49,6 +52,8 @@ export class ClusterModel {
   private readonly projectUsage = new Map<string, ProjectUsageRow>();
   /** Placements decided but not yet claimed; they survive a re-hydration. */
   private readonly inFlight = new Set<PendingPlacement>();
+  /** What in-flight placements hold on child providers of members' trees. */
+  readonly treeHolds = new TreeHolds();
   private loadMoves = 0;
   private staticMoves = 0;
 
@@ -107,6 +112,7 @@ export class ClusterModel {
       this.bumpGroupCount(row.project, row.group, row.member, row.instances);
     }
     for (const row of snapshot.projectUsage) this.projectUsage.set(row.project, { ...row });
+    this.treeHolds.clear();
     for (const placement of this.inFlight) this.applyPending(placement, 1);
   }
 
@@ -262,10 +268,15 @@ export class ClusterModel {
   }
 
   private applyPending(placement: PendingPlacement, sign: number): void {
+    const children = placement.children;
+    // Holds on child providers are keyed by provider, so they are given back even if the member went.
+    if (children !== undefined)
+      for (const [resourceClass, child] of Object.entries(children))
+        this.treeHolds.add(child, resourceClass, sign * (placement.resources[resourceClass] ?? 0));
     const member = this.members.get(placement.member);
     if (member === undefined) return;
     for (const [resourceClass, amount] of Object.entries(placement.resources)) {
-      member.addPending(resourceClass, sign * amount);
+      if (children?.[resourceClass] === undefined) member.addPending(resourceClass, sign * amount);
     }
     member.pendingCount += sign;
     member.pendingByProject.set(

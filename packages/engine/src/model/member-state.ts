@@ -2,6 +2,7 @@ import type { Inventory } from "@berth/resources";
 import type { ClusterMemberView } from "../scriptlet/port.js";
 import type { MemberUsage } from "../store/port.js";
 import type { MemberRecord } from "../store/records.js";
+import type { MemberTree } from "./member-tree.js";
 
 /** Per-project instance counts on one member. */
 export interface ProjectCounts {
@@ -60,6 +61,8 @@ export class MemberState {
   candidacy = 0;
 
   inventories: Record<string, Inventory> = {};
+  /** The child providers under the member's root, when it has any with inventories (member-tree.ts). */
+  tree: MemberTree | undefined = undefined;
   /** Usage per class by real instances (store ledger "used"). */
   used = new Map<string, number>();
   /** Usage per class by reservations (store ledger "forthcoming"). */

@@ -18,19 +18,31 @@ import { EngineError, unavailable } from "../errors.js";
 import { resourcesCopyOn, resourcesOn } from "../expand/member-demand.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { PendingPlacement } from "../model/cluster-model.js";
+import type { MemberState } from "../model/member-state.js";
+import { childrenFor } from "../model/member-tree.js";
 import { allocationsOf } from "../store/allocations.js";
 import type { Claim, ClaimFailureDetails, ClaimResult, NewInstance, ProjectLimits } from "../store/port.js";
 import type { InstanceRecord, MemberRecord, PlacementDecisionRecord } from "../store/records.js";
 import type { PlacementRequest } from "./request.js";
 
-/** The capacity a decided placement holds in the model on `member` until its claim settles. */
-export function pendingOf(request: PlacementRequest, member: MemberRecord): PendingPlacement {
-  return {
+/**
+ * The capacity a decided placement holds in the model on `member` until
+ * its claim settles; `children` says which classes it holds on child
+ * providers of the member's tree.
+ */
+export function pendingOf(
+  request: PlacementRequest,
+  member: MemberRecord,
+  children?: Readonly<Record<string, string>>,
+): PendingPlacement {
+  const pending: PendingPlacement = {
     member: member.name,
     project: request.projectName,
     resources: resourcesOn(request, member),
     placementGroup: request.placementGroup,
   };
+  if (children !== undefined) pending.children = children;
+  return pending;
 }
 
 /** The record a create claim writes for a request placed on `target`, with the decision that placed it. */
@@ -39,6 +51,7 @@ export function recordOf(
   target: MemberRecord,
   createdAt: string,
   decision: PlacementDecisionRecord,
+  children?: Readonly<Record<string, string>>,
 ): NewInstance {
   const member = target.name;
   return {
@@ -67,6 +80,7 @@ export function recordOf(
       member,
       resourcesCopyOn(request, target),
       request.forthcoming ? "forthcoming" : "used",
+      children,
     ),
     limitsUsage: request.limitsUsage,
     decision,
@@ -75,8 +89,10 @@ export function recordOf(
 
 /**
  * A stored instance moved to `target`, with the decision that moved it.
- * Its allocations follow it; a memory share (`request.memoryShare`) is
- * sized again against the target's memory, as LXD applies it there.
+ * Its allocations follow it (rows on child providers go to the children of
+ * the target's tree chosen for them, `children`); a memory share
+ * (`request.memoryShare`) is sized again against the target's memory, as
+ * LXD applies it there.
  */
 export function movedRecord(
   request: PlacementRequest,
@@ -84,6 +100,7 @@ export function movedRecord(
   target: MemberRecord,
   origin: string | null,
   decision: PlacementDecisionRecord,
+  children?: Readonly<Record<string, string>>,
 ): NewInstance {
   const { revision: _revision, ...rest } = record;
   const member = target.name;
@@ -94,8 +111,8 @@ export function movedRecord(
     origin,
     allocations:
       request.memoryShare?.requested === true
-        ? allocationsOf(member, resourcesCopyOn(request, target), ledger)
-        : record.allocations.map((row) => ({ ...row, member })),
+        ? allocationsOf(member, resourcesCopyOn(request, target), ledger, children)
+        : record.allocations.map((row) => ({ ...row, member: children?.[row.resourceClass] ?? member })),
     decision,
   };
 }
@@ -121,10 +138,10 @@ export class ClaimDraft {
     createdAt = this.runtime.clock.now().toISOString(),
     slot = this.pendings.length,
   ): void {
-    const target = this.memberRecord(member);
-    this.hold(request, target, slot);
+    const target = this.memberState(member);
+    const children = this.hold(request, target, slot);
     this.claim.create ??= [];
-    this.claim.create[slot] = recordOf(request, target, createdAt, decision);
+    this.claim.create[slot] = recordOf(request, target.record, createdAt, decision, children);
   }
 
   /**
@@ -138,9 +155,9 @@ export class ClaimDraft {
     origin: string | null,
     decision: PlacementDecisionRecord,
   ): void {
-    const target = this.memberRecord(member);
-    this.hold(request, target, this.pendings.length);
-    this.replace(record, movedRecord(request, record, target, origin, decision));
+    const target = this.memberState(member);
+    const children = this.hold(request, target, this.pendings.length);
+    this.replace(record, movedRecord(request, record, target.record, origin, decision, children));
   }
 
   /** An edit of a stored instance, checked against its revision. */
@@ -174,17 +191,24 @@ export class ClaimDraft {
       if (pending !== undefined) this.runtime.model.releasePending(pending);
   }
 
-  /** The model's record of a decided member (gone meanwhile: the store's answer, which re-plans). */
-  private memberRecord(member: string): MemberRecord {
+  /** The model's state of a decided member (gone meanwhile: the store's answer, which re-plans). */
+  private memberState(member: string): MemberState {
     const state = this.runtime.model.member(member);
     if (state === undefined) throw memberMissingFailure(member);
-    return state.record;
+    return state;
   }
 
-  private hold(request: PlacementRequest, member: MemberRecord, slot: number): void {
-    const pending = pendingOf(request, member);
+  /** Holds the request's capacity on `member` and its tree; answers the children chosen for it. */
+  private hold(
+    request: PlacementRequest,
+    member: MemberState,
+    slot: number,
+  ): Readonly<Record<string, string>> | undefined {
+    const children = childrenFor(member, resourcesOn(request, member.record));
+    const pending = pendingOf(request, member.record, children);
     this.runtime.model.addPending(pending);
     this.pendings[slot] = pending;
+    return children;
   }
 }
 
@@ -333,6 +357,8 @@ function planDraft(
   plan: (draft: ClaimDraft) => void | Promise<void>,
 ): Promise<ClaimDraft> {
   return runtime.planLock.run(async () => {
+    // A re-plan after a lost race may follow a feed read that changed the providers.
+    await runtime.syncTrees();
     const draft = new ClaimDraft(runtime);
     try {
       await plan(draft);

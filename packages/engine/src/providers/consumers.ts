@@ -117,7 +117,7 @@ export class Consumers {
 
   /** Placement's reshaper: new inventories and consumers' allocations, all or nothing (see `reshaper.ts`). */
   reshape(request: ReshapeRequest): Promise<void> {
-    return reshape(this.runtime, request);
+    return reshape(this.runtime, this.providers, request);
   }
 
   private async classExists(name: string): Promise<boolean> {

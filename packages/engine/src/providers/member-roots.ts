@@ -1,17 +1,17 @@
 /**
  * A Berth member is a root resource provider (one model, one ledger):
  * Placement shows every member as a root provider whose uuid is derived
- * from its name (`memberProviderUuid`), whose inventories are the member's
- * and whose usage counts the member's instances and reservations besides
- * Placement's consumers. Until a Placement client writes to it (an
- * allocation, a child, traits, aggregates) the root exists only in this
- * view; the first such write stores its provider row (`rootRow`), which
- * keeps Placement's own fields (generation, traits, aggregates). The
- * member's inventories stay the one home of its capacity: every claim reads
- * them (claim-rules/shared-ledger.ts), the row's copy only answers the
- * store's in-use checks.
+ * from its name (`memberProviderUuid`), whose inventories and traits are
+ * the member's and whose usage counts the member's instances and
+ * reservations besides Placement's consumers. Until a Placement client
+ * writes what a member has not (an allocation, a child, aggregates) the
+ * root exists only in this view; the first such write stores its provider
+ * row (claim-rules/member-root.ts), which keeps only Placement's own
+ * fields: its aggregates and its part of the generation. Placement's
+ * generation of the root is the member's plus the row's (`rootGeneration`).
  */
 import type { Inventory } from "@berth/resources";
+import { rootGeneration } from "../claim-rules/member-root.js";
 import { isMemberRoot, memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import type { MemberState } from "../model/member-state.js";
 import type { InventoryRecord, MemberRecord, ProviderRecord } from "../store/records.js";
@@ -26,32 +26,20 @@ export function placementInventories(
   return out;
 }
 
-/** Placement's inventories as the member keeps them: set by a client, so explicit (they win over derived ones). */
-export function explicitInventories(
-  inventories: Readonly<Record<string, Inventory>>,
-): Record<string, InventoryRecord> {
-  const out: Record<string, InventoryRecord> = {};
-  for (const [resourceClass, inventory] of Object.entries(inventories))
-    out[resourceClass] = { ...inventory, source: "explicit" };
-  return out;
-}
-
-/** The member's root provider as Placement shows it: its stored row (if any) with the member's inventories. */
+/** The member's root provider as Placement shows it: the member's inventories and traits, with its row's aggregates (if any). */
 export function memberRoot(member: MemberRecord, row: ProviderRecord | undefined): ProviderRecord {
-  const inventories = placementInventories(member.inventories);
-  if (row !== undefined) return { ...row, inventories };
   const uuid = memberProviderUuid(member.name);
   return {
     uuid,
     name: member.name,
     parentUuid: null,
     rootUuid: uuid,
-    generation: member.generation,
-    inventories,
+    generation: rootGeneration(member.generation, row?.generation),
+    inventories: placementInventories(member.inventories),
     traits: [...member.traits].sort(),
-    aggregates: [],
-    createdAt: member.createdAt,
-    updatedAt: member.createdAt,
+    aggregates: row?.aggregates ?? [],
+    createdAt: row?.createdAt ?? member.createdAt,
+    updatedAt: row?.updatedAt ?? member.createdAt,
   };
 }
 

@@ -21,9 +21,16 @@ export class ProviderModel {
   /** Moves with every change of the rows, so a read that raced one is not kept. */
   private version = 0;
 
+  /** Moves when the rows are to be read again (hydration, a provider table change): members' trees are rebuilt then. */
+  private rowsMoves = 0;
+  get rowsRevision(): number {
+    return this.rowsMoves;
+  }
+
   /** Starts from a snapshot (start-up, re-hydration). */
   hydrate(snapshot: Pick<StoreSnapshot, "consumerUsage">): void {
     this.rows = null;
+    this.rowsMoves += 1;
     this.version += 1;
     this.used = new Map();
     for (const [provider, resourceClass, amount] of snapshot.consumerUsage ?? []) {
@@ -36,6 +43,7 @@ export class ProviderModel {
   /** The provider tables changed: read the rows again. */
   forget(): void {
     this.rows = null;
+    this.rowsMoves += 1;
     this.version += 1;
   }
 

@@ -19,21 +19,17 @@ import {
   STANDARD_TRAITS,
   standardResourceClassId,
 } from "@berth/resources";
+import { memberRootRow } from "../claim-rules/member-root.js";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import type { EngineRuntime } from "../engine/runtime.js";
 import { conflict, EngineError, invalid, notFound } from "../errors.js";
 import type { MemberState } from "../model/member-state.js";
+import type { MemberRootChange } from "../store/port.js";
 import { isRecordChanged } from "../store/record-version.js";
 import type { ProviderRecord } from "../store/records.js";
 import { allocationCandidates, type CandidateAnswer, type CandidateRequest } from "./candidates.js";
 import { filterProviders, type ProviderFilter, type ProviderUsage } from "./filter.js";
-import {
-  explicitInventories,
-  memberOfRoot,
-  memberRoot,
-  memberRootUsage,
-  placementInventories,
-} from "./member-roots.js";
+import { memberOfRoot, memberRoot, memberRootUsage } from "./member-roots.js";
 import { providerMessages as text } from "./messages.js";
 import { wouldLoop } from "./tree.js";
 
@@ -192,18 +188,18 @@ export class Providers {
 
   /**
    * The provider's stored row (for a member's root: the row as stored,
-   * without the member's inventories), written first for a member's root
-   * that exists only in the view (a claim, a child, traits or aggregates
-   * need the row). Two servers doing it at once: one writes, the other
-   * reads it.
+   * Placement's own fields only), written first for a member's root that
+   * exists only in the view (a claim or a child needs the row). Two servers
+   * doing it at once: one writes, the other reads it.
    */
   async row(uuid: string): Promise<ProviderRecord> {
     const found = await this.get(uuid);
-    if (this.memberOf(found) === undefined) return found;
+    const member = this.memberOf(found);
+    if (member === undefined) return found;
     const stored = await this.store.providers.get({ name: uuid });
     if (stored !== undefined) return stored;
     try {
-      return await this.store.providers.create(found);
+      return await this.store.providers.create(memberRootRow(member.name, this.now()));
     } catch (error) {
       const raced = await this.store.providers.get({ name: uuid });
       if (raced === undefined) throw error;
@@ -433,6 +429,9 @@ export class Providers {
 
   async deleteProviderTraits(uuid: string): Promise<ProviderRecord> {
     const current = await this.get(uuid);
+    const member = this.memberOf(current);
+    // Placement's DELETE of a provider's traits names no generation.
+    if (member !== undefined) return this.writeRoot(member, undefined, { kind: "traits", traits: [] });
     return this.bump(current, { traits: [] });
   }
 
@@ -445,7 +444,8 @@ export class Providers {
     }
     if (query.prefix !== undefined) names = names.filter((n) => n.startsWith(query.prefix as string));
     if (query.associated !== undefined) {
-      const used = new Set((await this.store.providers.list()).flatMap((p) => p.traits));
+      // A member's root has the member's traits (the view), not its row's.
+      const used = new Set((await this.view()).providers.flatMap((p) => p.traits));
       names = names.filter((n) => used.has(n) === query.associated);
     }
     return names.sort();
@@ -471,6 +471,10 @@ export class Providers {
   async deleteTrait(name: string): Promise<void> {
     if (isStandardTrait(name)) throw invalid(text.traitStandard(name));
     if ((await this.store.traits.get({ name })) === undefined) throw notFound(text.traitNotFound(name));
+    // A member's root has the member's traits: a member holding it keeps it in use.
+    await this.runtime.sync();
+    if (this.runtime.model.allMembers().some((m) => m.record.traits.includes(name)))
+      throw conflict(text.traitInUse(name));
     try {
       await this.written(() => this.store.traits.delete({ name }));
     } catch (error) {
@@ -491,6 +495,9 @@ export class Providers {
     generation?: number,
   ): Promise<ProviderRecord> {
     const unique = [...new Set(aggregates)];
+    const member = this.memberOf(await this.get(uuid));
+    if (member !== undefined)
+      return this.writeRoot(member, generation, { kind: "aggregates", aggregates: unique });
     if (generation === undefined) {
       const current = await this.row(uuid);
       const stored = await this.written(() =>
@@ -535,23 +542,51 @@ export class Providers {
       const next = { ...current, ...changes, generation: current.generation + 1, updatedAt: this.now() };
       return this.written(() => this.store.providers.update(next, current));
     }
-    const row = await this.row(current.uuid);
-    if (row.generation !== current.generation)
-      throw refuse("conflict", text.generationConflict(), "generation");
-    if (inventories !== undefined) {
-      const record = await this.written(() =>
-        this.store.setInventories(member.name, explicitInventories(inventories), member.record.generation),
-      );
-      this.runtime.model.upsertMember(record);
+    const change: MemberRootChange =
+      changes.inventories !== undefined
+        ? { kind: "inventories", inventories: changes.inventories }
+        : changes.traits !== undefined
+          ? { kind: "traits", traits: changes.traits }
+          : { kind: "aggregates", aggregates: changes.aggregates ?? current.aggregates };
+    return this.writeRoot(member, current.generation, change);
+  }
+
+  /**
+   * Writes a member's root in one Store transaction (claim-rules/member-root.ts):
+   * inventories and traits are the member's, aggregates the row's; the
+   * generation and the in-use refusal are judged there, on the one ledger.
+   */
+  private async writeRoot(
+    member: MemberState,
+    generation: number | undefined,
+    change: MemberRootChange,
+  ): Promise<ProviderRecord> {
+    const uuid = memberProviderUuid(member.name);
+    try {
+      const written = await this.store.writeMemberRoot({
+        member: member.name,
+        ...(generation !== undefined ? { expectedGeneration: generation } : {}),
+        change,
+      });
+      this.runtime.model.upsertMember(written.member);
+      return memberRoot(written.member, written.row);
+    } catch (error) {
+      const details =
+        error instanceof EngineError ? (error.details as { reason?: string; classes?: string[] }) : {};
+      if (details?.reason === "generation")
+        throw refuse(
+          "conflict",
+          change.kind === "traits" ? text.traitsGenerationConflict() : text.generationConflict(),
+          "generation",
+        );
+      if (details?.reason === "inventory_in_use")
+        throw refuse(
+          "conflict",
+          text.inventoryInUse(uuid, [...(details.classes ?? [])].sort(byClassId)),
+          "inventory_in_use",
+        );
+      throw error;
     }
-    const next = {
-      ...row,
-      ...changes,
-      inventories: placementInventories(member.record.inventories),
-      generation: row.generation + 1,
-      updatedAt: this.now(),
-    };
-    return this.shown(await this.written(() => this.store.providers.update(next, row)));
   }
 
   /** A stored row as Placement shows it (a member's root with the member's inventories). */

@@ -6,7 +6,10 @@
  * `checkReshape`). This file adds the preconditions Placement checks first
  * (each provider exists and is at the generation the caller read, every
  * inventory is valid, allocations name existing providers and classes) and
- * words refusals as Placement's reshaper does.
+ * words refusals as Placement's reshaper does. A member's root is found
+ * as Placement shows it (with or without a stored row yet) and named as
+ * the member's in the write, so the Store writes the member's inventories
+ * (claim-rules/member-root.ts).
  */
 import {
   type Inventory,
@@ -20,6 +23,7 @@ import type { ConsumerWrite } from "../store/port.js";
 import type { AllocationRow } from "../store/records.js";
 import type { AllocationRequest } from "./consumers.js";
 import { providerMessages as text } from "./messages.js";
+import type { Providers } from "./providers.js";
 
 export interface ReshapeRequest {
   /** By provider uuid: the generation the caller read and every inventory the provider ends with. */
@@ -32,13 +36,17 @@ export interface ReshapeRequest {
 
 const MALFORMED = "malformed reshaper data";
 
-export async function reshape(runtime: EngineRuntime, request: ReshapeRequest): Promise<void> {
+export async function reshape(
+  runtime: EngineRuntime,
+  providers: Providers,
+  request: ReshapeRequest,
+): Promise<void> {
   const { store } = runtime;
   const classExists = async (name: string) =>
     isStandardResourceClass(name) || (await store.resourceClasses.get({ name })) !== undefined;
   const replacements = [];
   for (const [uuid, wanted] of Object.entries(request.inventories)) {
-    const provider = await store.providers.get({ name: uuid });
+    const provider = await providers.find(uuid);
     if (provider === undefined)
       throw invalid(`Resource provider ${uuid} in inventories not found: ${text.notFound(uuid)}`, {
         reason: "provider_missing",
@@ -60,14 +68,22 @@ export async function reshape(runtime: EngineRuntime, request: ReshapeRequest): 
         );
       inventories[resourceClass] = normalized.value;
     }
-    replacements.push({ provider: uuid, expectedGeneration: wanted.generation, inventories });
+    const member = providers.memberOf(provider);
+    replacements.push({
+      provider: uuid,
+      expectedGeneration: wanted.generation,
+      inventories,
+      ...(member !== undefined ? { member: member.name } : {}),
+    });
   }
   const writes: ConsumerWrite[] = [];
   for (const allocation of request.allocations) {
     const rows: AllocationRow[] = [];
     for (const [provider, resources] of Object.entries(allocation.allocations)) {
-      if ((await store.providers.get({ name: provider })) === undefined)
-        throw invalid(text.allocationProviderMissing(provider));
+      const found = await providers.find(provider);
+      if (found === undefined) throw invalid(text.allocationProviderMissing(provider));
+      // Allocations refer to the root's row: stored first, as a claim does.
+      if (providers.memberOf(found) !== undefined) await providers.row(provider);
       for (const [resourceClass, amount] of Object.entries(resources)) {
         if (!(await classExists(resourceClass)))
           throw invalid(`${MALFORMED}: ${text.noSuchClass(resourceClass)}.`);

@@ -131,6 +131,40 @@ describe("a member is a root resource provider", () => {
     expect(await other.consumers.providerUsage(root)).toMatchObject({ VCPU: 4 });
   });
 
+  it("writes a member root's inventories and traits on the member, and another engine's model follows", async () => {
+    const { engine, store } = await testCluster();
+    const other = (await testCluster({ store })).engine;
+    await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });
+    const root = memberProviderUuid("m1");
+    // A reshape of a root without a stored row: the member's inventories change.
+    const before = await engine.providers.get(root);
+    await engine.consumers.reshape({
+      inventories: {
+        [root]: {
+          generation: before.generation,
+          inventories: { VCPU: { total: 16 }, MEMORY_MB: { total: 4096 } },
+        },
+      },
+      allocations: [],
+    });
+    await other.sync();
+    expect(other.getMember("m1").record.inventories.VCPU?.total).toBe(16);
+    expect((await other.providers.get(root)).generation).toBe(before.generation + 2);
+    const traits = await engine.providers.setProviderTraits(root, before.generation + 2, ["HW_CPU_X86_AVX2"]);
+    expect(traits.generation).toBe(before.generation + 3);
+    await other.sync();
+    expect(other.getMember("m1").record.traits).toEqual(["HW_CPU_X86_AVX2"]);
+    expect((await other.providers.get(root)).traits).toEqual(["HW_CPU_X86_AVX2"]);
+    // The other engine holds a stale generation after the member's traits change through the LXD side.
+    await engine.updateMember("m1", { traits: [] });
+    await other.sync();
+    expect(
+      (await refusal(other.providers.setInventories(root, traits.generation, { VCPU: { total: 2 } })))
+        .message,
+    ).toBe("resource provider generation conflict");
+    expect(other.getMember("m1").record.inventories.VCPU?.total).toBe(16);
+  });
+
   it("gives children to a member's root: a claim spans the tree", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });

@@ -7,19 +7,9 @@
  * across processes. Part of `runStoreContract`.
  */
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
+import { refusal } from "./contract-refusal.js";
 import { inventory, mirroredInstance, newInstance, newMember } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
-
-async function refusal(promise: Promise<unknown>): Promise<EngineError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(EngineError);
-    return error as EngineError;
-  }
-  throw new Error("expected the store to refuse, but the call succeeded");
-}
 
 export function describeMirroredInstances(store: () => Store): void {
   describe("two-member instances (secondary)", () => {

@@ -6,9 +6,11 @@
  * in-use refusals, and aggregate snapshots.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { memberRootRow, rootGeneration } from "../claim-rules/member-root.js";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError } from "../errors.js";
 import { describeMirroredInstances } from "./contract-mirrors.js";
+import { describeTreeClaims } from "./contract-tree.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
 import type { ClaimFailureDetails, Store } from "./port.js";
 import { isRecordChanged } from "./record-version.js";
@@ -23,6 +25,12 @@ async function expectEngineError(promise: Promise<unknown>, kind: EngineError["k
     return error as EngineError;
   }
   throw new Error(`expected an EngineError of kind ${kind}, but the call succeeded`);
+}
+
+/** An inventory as Placement sets it (without where it came from). */
+function placed(total: number): Omit<InventoryRecord, "source"> {
+  const { source: _source, ...rest } = inventory(total);
+  return rest;
 }
 
 function reasonOf(error: EngineError): ClaimFailureDetails["reason"] | undefined {
@@ -493,21 +501,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
               : [{ member: provider, resourceClass: "VCPU", ledger: "used" as const, amount: vcpu }],
         },
       });
-      const rootOf = (name: string): ProviderRecord => {
-        const uuid = memberProviderUuid(name);
-        return {
-          uuid,
-          name,
-          parentUuid: null,
-          rootUuid: uuid,
-          generation: 0,
-          inventories: {},
-          traits: [],
-          aggregates: [],
-          createdAt: "2026-01-01T00:00:00.000Z",
-          updatedAt: "2026-01-01T00:00:00.000Z",
-        };
-      };
+      const rootOf = (name: string): ProviderRecord => memberRootRow(name, "2026-01-01T00:00:00.000Z");
 
       it("refuses an instance the root's consumers leave no room for, and the reverse", async () => {
         await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
@@ -539,11 +533,13 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
         // The root's row keeps a copy of the member's inventories (as the engine writes it).
         const root = await store.providers.create({ ...rootOf("m1"), inventories: { VCPU: inventory(4) } });
-        await store.claim({ create: [newInstance("i1", "m1", { VCPU: 3 })] });
+        const member = await store.claim({ create: [newInstance("i1", "m1", { VCPU: 3 })] });
+        expect(member.instances).toHaveLength(1);
+        const generation = rootGeneration((await store.getMember("m1"))!.generation, root.generation);
         const cursor = store.feed === undefined ? undefined : (await store.snapshot()).feedCursor;
         const reshapeOf = (vcpu: number) => ({
           inventories: [
-            { provider: root.uuid, expectedGeneration: root.generation, inventories: { VCPU: inventory(4) } },
+            { provider: root.uuid, expectedGeneration: generation, inventories: { VCPU: inventory(4) } },
           ],
           writes: [consumerOn("c1", root.uuid, vcpu)],
         });
@@ -563,6 +559,112 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
             }),
           );
         }
+      });
+
+      it("reshapes a member's root that has no row yet: the member's inventories, its generation, the row created", async () => {
+        const m1 = await store.createMember(newMember("m1", { inventories: { VCPU: inventory(4) } }));
+        const uuid = memberProviderUuid("m1");
+        const cursor = store.feed === undefined ? undefined : (await store.snapshot()).feedCursor;
+        const reshapeTo = (expectedGeneration: number, vcpu: number) => ({
+          inventories: [
+            { provider: uuid, member: "m1", expectedGeneration, inventories: { VCPU: placed(vcpu) } },
+          ],
+          writes: [],
+        });
+        const stale = await expectEngineError(
+          store.consumers.reshape(reshapeTo(m1.generation + 1, 8)),
+          "conflict",
+        );
+        expect((stale.details as { reason?: string }).reason).toBe("generation");
+        await store.consumers.reshape(reshapeTo(m1.generation, 8));
+        const after = (await store.getMember("m1"))!;
+        expect(after.inventories.VCPU).toMatchObject({ total: 8, source: "explicit" });
+        expect(after.generation).toBe(m1.generation + 1);
+        const row = (await store.providers.get({ name: uuid }))!;
+        expect(row).toMatchObject({ name: "m1", parentUuid: null, inventories: {}, traits: [] });
+        // Placement's moves of a reshape (interim and final inventories): two in all.
+        expect(rootGeneration(after.generation, row.generation)).toBe(m1.generation + 2);
+        if (store.feed !== undefined && cursor !== undefined) {
+          const { entries } = await store.feed.read(cursor);
+          expect(entries).toContainEqual(
+            expect.objectContaining({ kind: "member", name: "m1", change: "updated" }),
+          );
+        }
+      });
+
+      it("writes a member's root in one transaction: inventories and traits on the member, aggregates on the row", async () => {
+        const m1 = await store.createMember(
+          newMember("m1", { inventories: { VCPU: inventory(4), DISK_GB: inventory(10) } }),
+        );
+        const uuid = memberProviderUuid("m1");
+        const inventories = await store.writeMemberRoot({
+          member: "m1",
+          expectedGeneration: m1.generation,
+          change: { kind: "inventories", inventories: { VCPU: placed(6), DISK_GB: placed(10) } },
+        });
+        expect(inventories.member.inventories.VCPU).toMatchObject({ total: 6, source: "explicit" });
+        expect(inventories.member.generation).toBe(m1.generation + 1);
+        const stale = await expectEngineError(
+          store.writeMemberRoot({
+            member: "m1",
+            expectedGeneration: m1.generation,
+            change: { kind: "traits", traits: ["CUSTOM_X"] },
+          }),
+          "conflict",
+        );
+        expect((stale.details as { reason?: string }).reason).toBe("generation");
+        const traits = await store.writeMemberRoot({
+          member: "m1",
+          expectedGeneration: m1.generation + 1,
+          change: { kind: "traits", traits: ["CUSTOM_X", "HW_CPU_X86_AVX2"] },
+        });
+        expect(traits.member.traits.sort()).toEqual(["CUSTOM_X", "HW_CPU_X86_AVX2"]);
+        expect(traits.member.generation).toBe(m1.generation + 2);
+        const aggregates = await store.writeMemberRoot({
+          member: "m1",
+          expectedGeneration: m1.generation + 2,
+          change: { kind: "aggregates", aggregates: ["a-1"] },
+        });
+        expect(aggregates.row).toMatchObject({ uuid, name: "m1", aggregates: ["a-1"], generation: 1 });
+        expect(rootGeneration(aggregates.member.generation, aggregates.row?.generation)).toBe(
+          m1.generation + 3,
+        );
+        // A consumer on the root and an instance on the member hold classes: neither can go.
+        await store.consumers.claim([consumerOn("c1", uuid, 1)]);
+        await store.claim({ create: [newInstance("i1", "m1", { DISK_GB: 2 })] });
+        const expected = rootGeneration(
+          (await store.getMember("m1"))!.generation,
+          (await store.providers.get({ name: uuid }))!.generation,
+        );
+        const inUse = await expectEngineError(
+          store.writeMemberRoot({
+            member: "m1",
+            expectedGeneration: expected,
+            change: { kind: "inventories", inventories: {} },
+          }),
+          "conflict",
+        );
+        expect(inUse.details).toMatchObject({ reason: "inventory_in_use" });
+        expect([...(inUse.details as { classes: string[] }).classes].sort()).toEqual(["DISK_GB", "VCPU"]);
+        expect((await store.getMember("m1"))!.inventories.VCPU?.total).toBe(6);
+        await expectEngineError(
+          store.writeMemberRoot({ member: "nope", change: { kind: "aggregates", aggregates: [] } }),
+          "not_found",
+        );
+      });
+
+      it("refuses an LXD-side inventory change that drops a class the root's consumers hold", async () => {
+        const m1 = await store.createMember(
+          newMember("m1", { inventories: { VCPU: inventory(4), MEMORY_MB: inventory(64) } }),
+        );
+        await store.providers.create(rootOf("m1"));
+        await store.consumers.claim([consumerOn("c1", memberProviderUuid("m1"), 1)]);
+        await expectEngineError(
+          store.setInventories("m1", { MEMORY_MB: inventory(64) }, m1.generation),
+          "conflict",
+        );
+        const kept = await store.setInventories("m1", { VCPU: inventory(2) }, m1.generation);
+        expect(Object.keys(kept.inventories)).toEqual(["VCPU"]);
       });
 
       it("keeps other providers' consumers out of a member's ledger", async () => {
@@ -983,6 +1085,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
     });
 
     describeMirroredInstances(() => store);
+    describeTreeClaims(() => store);
 
     describe("config", () => {
       it("bumps the version on every change and deletes null keys", async () => {

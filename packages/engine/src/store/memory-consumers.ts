@@ -8,16 +8,36 @@ import {
   checkConsumerClaim,
   consumerProvidersToRead,
 } from "../claim-rules/consumer-claim.js";
+import type { InstanceConsumers } from "../claim-rules/instance-consumers.js";
+import {
+  explicitInventories,
+  type MemberRootRows,
+  memberRootReshapes,
+  memberRootRow,
+  type ReshapeMemberRoot,
+  reshapedMemberOf,
+  withMemberRootRows,
+} from "../claim-rules/member-root.js";
 import { checkReshape, type ReshapeProviderRows, reshapeProvidersToRead } from "../claim-rules/reshape.js";
 import type { ProviderRows } from "../claim-rules/rows.js";
 import { isMemberRoot, memberProviderUuid, sharedLedgerRows } from "../claim-rules/shared-ledger.js";
-import { addToLedger } from "../claim-rules/usage-after.js";
+import { addToLedger, type UsageChange } from "../claim-rules/usage-after.js";
 import { consumerClaimEntry } from "../feed/claim-effect.js";
 import type { ChangeEntry } from "./change-feed.js";
 import { cloneJson } from "./clone.js";
 import type { MemoryCatalog } from "./memory-catalog.js";
 import type { ConsumerTable, ConsumerWrite, ReshapeWrite } from "./port.js";
-import type { ConsumerRecord, ProviderRecord } from "./records.js";
+import type { ConsumerRecord, InventoryRecord, ProviderRecord } from "./records.js";
+
+/** The memory store's members as the consumers' writes need them. */
+export interface MemoryMembers {
+  /** A member's inventories and instance ledgers (its rows for an instance claim), if it exists. */
+  rows(name: string): ProviderRows | undefined;
+  /** A member's inventories, one ledger (its root's consumers too) and generation, if it exists. */
+  root(name: string): MemberRootRows["member"] | undefined;
+  /** Writes a member's inventories at `generation` (a reshape of its root), with its feed entry. */
+  setInventories(name: string, inventories: Record<string, InventoryRecord>, generation: number): void;
+}
 
 export class MemoryConsumers implements ConsumerTable {
   private readonly rows = new Map<string, ConsumerRecord>();
@@ -27,11 +47,29 @@ export class MemoryConsumers implements ConsumerTable {
   constructor(
     private readonly providers: MemoryCatalog<ProviderRecord>,
     private readonly now: () => string,
-    /** A member's inventories and instance ledgers (its rows for an instance claim), if it exists. */
-    private readonly memberRows: (name: string) => ProviderRows | undefined,
+    private readonly members: MemoryMembers,
     /** Appends the claim's change-feed entry (engines apply its member usage). */
     private readonly logged: (entry: ChangeEntry) => void,
+    /** True for a stored instance's id (its consumer is written by instance claims only). */
+    private readonly isInstance: (id: string) => boolean,
   ) {}
+
+  /** The written uuids that are instances' ids. */
+  private instancesOf(writes: readonly ConsumerWrite[]): Set<string> {
+    return new Set(writes.map((write) => write.record.uuid).filter((uuid) => this.isInstance(uuid)));
+  }
+
+  /** True when a consumer of that uuid exists (instance ids and consumer uuids share one namespace). */
+  has(uuid: string): boolean {
+    return this.rows.has(uuid);
+  }
+
+  /** What an instance claim writes for its instances' rows on child providers (claim-rules/instance-consumers.ts). */
+  writeInstanceConsumers(written: InstanceConsumers): void {
+    for (const uuid of written.deleted) this.rows.delete(uuid);
+    for (const record of written.stored) this.rows.set(record.uuid, cloneJson(record));
+    this.addUsage(written.usageChanges);
+  }
 
   /** Synchronous, for the providers table's in-use checks. */
   usedOn(provider: string): Readonly<Record<string, number>> {
@@ -45,7 +83,7 @@ export class MemoryConsumers implements ConsumerTable {
 
   /** A provider's rows for a consumer claim: a member's root counts the member's instances too. */
   private rowsOf(provider: ProviderRecord): ProviderRows {
-    const member = isMemberRoot(provider.uuid, provider.name) ? this.memberRows(provider.name) : undefined;
+    const member = isMemberRoot(provider.uuid, provider.name) ? this.members.rows(provider.name) : undefined;
     if (member !== undefined) return sharedLedgerRows(member, this.usedOn(provider.uuid));
     return { inventories: provider.inventories, used: this.usedOn(provider.uuid), forthcoming: {} };
   }
@@ -88,7 +126,11 @@ export class MemoryConsumers implements ConsumerTable {
       const provider = this.providers.peek(uuid);
       if (provider !== undefined) providers.set(uuid, this.rowsOf(provider));
     }
-    const checked = checkConsumerClaim(writes, { consumers, providers }, this.now());
+    const checked = checkConsumerClaim(
+      writes,
+      { consumers, providers, instances: this.instancesOf(writes) },
+      this.now(),
+    );
     const bumped: [string, number][] = [];
     for (const uuid of checked.providersChanged) {
       const provider = this.providers.peek(uuid);
@@ -100,26 +142,67 @@ export class MemoryConsumers implements ConsumerTable {
     return checked.stored.map((record) => cloneJson(record));
   }
 
-  /** Placement's reshaper: inventories and consumers, checked and written between two awaits. */
+  /**
+   * Placement's reshaper: inventories and consumers, checked and written
+   * between two awaits. A member's root is read as its member (with or
+   * without a row) and writes the member's inventories (member-root.ts).
+   */
   async reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
     const consumers = this.currentOf(change.writes);
     const providers = new Map<string, ReshapeProviderRows>();
+    const roots = new Map<string, ReshapeMemberRoot>();
     for (const uuid of reshapeProvidersToRead(change, consumers)) {
       const provider = this.providers.peek(uuid);
-      if (provider !== undefined)
+      const member = reshapedMemberOf(uuid, provider?.name, change);
+      const rows = member === undefined ? undefined : this.members.root(member);
+      if (member !== undefined && rows !== undefined)
+        roots.set(uuid, { member, rows, rowGeneration: provider?.generation });
+      else if (provider !== undefined)
         providers.set(uuid, { ...this.rowsOf(provider), generation: provider.generation });
     }
+    withMemberRootRows(providers, roots);
     const now = this.now();
-    const checked = checkReshape(change, { consumers, providers }, now);
-    for (const written of checked.providers) {
+    const checked = checkReshape(
+      change,
+      { consumers, providers, instances: this.instancesOf(change.writes) },
+      now,
+    );
+    const split = memberRootReshapes(change, checked, roots);
+    for (const written of split.providers) {
       const provider = this.providers.peek(written.uuid);
       if (provider !== undefined) this.providers.replace({ ...provider, ...written, updatedAt: now });
     }
-    this.write(
-      checked.consumers,
-      checked.providers.map((p) => [p.uuid, p.generation]),
-    );
+    for (const root of split.roots) {
+      if (root.inventories !== undefined)
+        this.members.setInventories(
+          root.member,
+          explicitInventories(root.inventories),
+          root.memberGeneration,
+        );
+      const row = this.providers.peek(root.uuid) ?? memberRootRow(root.member, now);
+      this.providers.replace({
+        ...row,
+        inventories: {},
+        traits: [],
+        generation: root.rowGeneration,
+        updatedAt: now,
+      });
+    }
+    this.write(checked.consumers, [
+      ...split.providers.map((p) => [p.uuid, p.generation] as const),
+      ...split.roots.map((r) => [r.uuid, r.rowGeneration] as const),
+    ]);
     return checked.consumers.stored.map((record) => cloneJson(record));
+  }
+
+  /** Adds usage changes to the providers' sums (ledger-blind: every consumer row is "used"). */
+  private addUsage(changes: readonly UsageChange[]): void {
+    for (const change of changes) {
+      const ledger = { ...(this.used.get(change.provider) ?? {}) };
+      addToLedger(ledger, change.resourceClass, change.amount);
+      if (Object.keys(ledger).length === 0) this.used.delete(change.provider);
+      else this.used.set(change.provider, ledger);
+    }
   }
 
   /** The written consumers' current rows. */
@@ -139,12 +222,7 @@ export class MemoryConsumers implements ConsumerTable {
   ): void {
     for (const uuid of checked.deleted) this.rows.delete(uuid);
     for (const record of checked.stored) this.rows.set(record.uuid, cloneJson(record));
-    for (const change of checked.usageChanges) {
-      const ledger = { ...(this.used.get(change.provider) ?? {}) };
-      addToLedger(ledger, change.resourceClass, change.amount);
-      if (Object.keys(ledger).length === 0) this.used.delete(change.provider);
-      else this.used.set(change.provider, ledger);
-    }
+    this.addUsage(checked.usageChanges);
     this.logged(
       consumerClaimEntry(
         checked,

@@ -8,6 +8,12 @@
 import { isCustomResourceClass } from "@berth/resources";
 import { consumedOf } from "../claim-rules/capacity.js";
 import { checkClaim } from "../claim-rules/check-claim.js";
+import {
+  checkMemberRootWrite,
+  explicitInventories,
+  inventoryInUse,
+  memberRootRow,
+} from "../claim-rules/member-root.js";
 import { addFailover } from "../claim-rules/mirrors.js";
 import {
   addProjectTotals,
@@ -17,7 +23,12 @@ import {
 } from "../claim-rules/project-usage.js";
 import { claimReads, projectTotalsToRead, providersToRead } from "../claim-rules/reads.js";
 import { type ClaimRows, nameKey, type ProviderRows } from "../claim-rules/rows.js";
-import { sharedLedgerRows, withConsumersUsed } from "../claim-rules/shared-ledger.js";
+import {
+  memberProviderUuid,
+  placementProviderRows,
+  sharedLedgerRows,
+  withConsumersUsed,
+} from "../claim-rules/shared-ledger.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
 import { conflict, EngineError, notFound } from "../errors.js";
 import { claimEffectOf } from "../feed/claim-effect.js";
@@ -32,6 +43,8 @@ import type {
   InstanceCountRow,
   InstanceFilter,
   MemberPatch,
+  MemberRootWrite,
+  MemberRootWritten,
   MemberUsage,
   NewMember,
   PlacementGroupCountRow,
@@ -206,14 +219,20 @@ export class MemoryStore implements Store {
     this.consumers = new MemoryConsumers(
       this.providers,
       () => new Date().toISOString(),
-      (name) => {
-        const member = this.members.get(name);
-        const ledgers = this.usage.get(name);
-        return member === undefined || ledgers === undefined
-          ? undefined
-          : { inventories: member.inventories, ...ledgers };
+      {
+        rows: (name) => this.instanceRowsOf(name),
+        root: (name) => {
+          const member = this.members.get(name);
+          const shared = this.sharedRowsOf(name);
+          return member === undefined || shared === undefined
+            ? undefined
+            : { ...shared, generation: member.generation };
+        },
+        setInventories: (name, inventories, generation) =>
+          this.writeInventories(name, inventories, generation),
       },
       (entry) => this.log.push(entry),
+      (id) => this.instances.has(id),
     );
     this.traits = new MemoryCatalog<TraitRecord>({
       changed: changed("traits"),
@@ -224,6 +243,33 @@ export class MemoryStore implements Store {
         return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
       },
     });
+  }
+
+  /** A member's inventories and instance ledgers (its rows for an instance claim), if it exists. */
+  private instanceRowsOf(name: string): ProviderRows | undefined {
+    const member = this.members.get(name);
+    const ledgers = this.usage.get(name);
+    return member === undefined || ledgers === undefined
+      ? undefined
+      : { inventories: member.inventories, ...ledgers };
+  }
+
+  /** A member's one ledger: its instances and reservations, and its root provider's consumers. */
+  private sharedRowsOf(name: string): ProviderRows | undefined {
+    const rows = this.instanceRowsOf(name);
+    return rows === undefined ? undefined : sharedLedgerRows(rows, this.consumers.usedOnMember(name));
+  }
+
+  /** Writes a member's inventories at `generation`, announced to other engines. */
+  private writeInventories(
+    name: string,
+    inventories: Record<string, InventoryRecord>,
+    generation: number,
+  ): void {
+    const member = this.requireMember(name);
+    const next: MemberRecord = { ...member, inventories: cloneJson(inventories), generation };
+    this.members.set(name, next);
+    this.log.push({ kind: "member", name, joinOrder: next.joinOrder, change: "updated" });
   }
 
   private assertOpen(): void {
@@ -310,24 +356,55 @@ export class MemoryStore implements Store {
       );
     }
     this.checkClasses(inventories);
-    const ledgers = this.usage.get(name)!;
-    for (const resourceClass of Object.keys(member.inventories)) {
-      if (inventories[resourceClass] !== undefined) continue;
-      const inUse = consumedOf(ledgers, resourceClass);
-      if (inUse > 0) {
-        throw conflict(
-          `Cannot remove inventory of ${resourceClass} from cluster member "${name}": ${inUse} allocated`,
-        );
-      }
+    const shared = this.sharedRowsOf(name) as ProviderRows;
+    const [inUse] = inventoryInUse(shared, inventories);
+    if (inUse !== undefined)
+      throw conflict(
+        `Cannot remove inventory of ${inUse} from cluster member "${name}": ${consumedOf(shared, inUse)} allocated`,
+        { reason: "inventory_in_use", classes: inventoryInUse(shared, inventories) },
+      );
+    this.writeInventories(name, inventories, member.generation + 1);
+    return cloneMember(this.requireMember(name));
+  }
+
+  async writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
+    this.assertOpen();
+    const member = this.requireMember(write.member);
+    const { change } = write;
+    if (change.kind === "inventories") this.checkClasses(explicitInventories(change.inventories));
+    const uuid = memberProviderUuid(write.member);
+    const row = this.providers.peek(uuid);
+    const checked = checkMemberRootWrite(write, {
+      member: { ...(this.sharedRowsOf(write.member) as ProviderRows), generation: member.generation },
+      row,
+    });
+    if (change.kind === "inventories")
+      this.writeInventories(
+        write.member,
+        explicitInventories(change.inventories),
+        checked.memberGeneration as number,
+      );
+    if (change.kind === "traits") {
+      const next = { ...member, traits: [...change.traits], generation: checked.memberGeneration as number };
+      this.members.set(write.member, next);
+      this.log.push({ kind: "member", name: write.member, joinOrder: next.joinOrder, change: "updated" });
     }
-    const next: MemberRecord = {
-      ...member,
-      inventories: cloneJson(inventories),
-      generation: member.generation + 1,
+    if (change.kind === "aggregates") {
+      const now = new Date().toISOString();
+      this.providers.replace({
+        ...(row ?? memberRootRow(write.member, now)),
+        inventories: {},
+        traits: [],
+        aggregates: [...change.aggregates],
+        generation: checked.rowGeneration as number,
+        updatedAt: now,
+      });
+    }
+    const stored = this.providers.peek(uuid);
+    return {
+      member: cloneMember(this.requireMember(write.member)),
+      row: stored === undefined ? undefined : cloneJson(stored),
     };
-    this.members.set(name, next);
-    this.log.push({ kind: "member", name, joinOrder: next.joinOrder, change: "updated" });
-    return cloneMember(next);
   }
 
   async deleteMember(name: string): Promise<void> {
@@ -394,6 +471,7 @@ export class MemoryStore implements Store {
       const ledgers = this.usage.get(change.provider)!;
       addToLedger(ledgers[change.ledger], change.resourceClass, change.amount);
     }
+    this.consumers.writeInstanceConsumers(checked.instanceConsumers);
     for (const change of checked.failoverChanges) {
       let sums = this.failover.get(change.secondary);
       if (sums === undefined) this.failover.set(change.secondary, (sums = {}));
@@ -422,7 +500,10 @@ export class MemoryStore implements Store {
       const instance = this.instances.get(id);
       if (instance !== undefined) instances.set(id, instance);
     }
-    const takenIds = new Set(reads.createIds.filter((id) => this.instances.has(id)));
+    // Instance ids and Placement consumer uuids share one namespace (claim-rules/instance-consumers.ts).
+    const takenIds = new Set(
+      reads.createIds.filter((id) => this.instances.has(id) || this.consumers.has(id)),
+    );
     const nameHolders = new Map<string, string>();
     for (const [project, name] of reads.names) {
       const key = nameKey(project, name);
@@ -434,7 +515,12 @@ export class MemoryStore implements Store {
     for (const name of providersToRead(claim, instances)) {
       const member = this.members.get(name);
       const ledgers = this.usage.get(name);
-      if (member === undefined || ledgers === undefined) continue;
+      if (member === undefined || ledgers === undefined) {
+        const child = this.providers.peek(name);
+        if (child !== undefined)
+          providers.set(name, placementProviderRows(child, this.consumers.usedOn(name)));
+        continue;
+      }
       // One ledger: the member's root provider's Placement consumers count too.
       const rows = sharedLedgerRows(
         { inventories: member.inventories, ...ledgers },

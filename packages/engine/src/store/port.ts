@@ -102,6 +102,12 @@ export interface InventoryReplacement {
   provider: string;
   expectedGeneration: number;
   inventories: Readonly<Record<string, Inventory>>;
+  /**
+   * The member whose root `provider` is (engine `memberProviderUuid`), when
+   * it is one: the reshape writes the member's inventories, and creates the
+   * root's row when it has none yet (claim-rules/member-root.ts).
+   */
+  member?: string;
 }
 
 /** One `POST /reshaper`: providers' new inventories and consumers' new allocations, together. */
@@ -109,6 +115,29 @@ export interface ReshapeWrite {
   inventories: readonly InventoryReplacement[];
   /** As a consumer claim writes them (empty allocations: the consumer goes). */
   writes: readonly ConsumerWrite[];
+}
+
+/** What one Placement write changes on a member's root provider. */
+export type MemberRootChange =
+  | { kind: "inventories"; inventories: Readonly<Record<string, Inventory>> }
+  | { kind: "traits"; traits: readonly string[] }
+  | { kind: "aggregates"; aggregates: readonly string[] };
+
+/**
+ * One Placement write of a member's root provider (claim-rules/member-root.ts):
+ * inventories and traits are the member's, aggregates the root's row's.
+ */
+export interface MemberRootWrite {
+  member: string;
+  /** Placement's generation of the root as the caller read it; absent: unchecked (aggregates before 1.19). */
+  expectedGeneration?: number;
+  change: MemberRootChange;
+}
+
+/** A member's root after a write: the member and the root's stored row (if it has one). */
+export interface MemberRootWritten {
+  member: MemberRecord;
+  row: ProviderRecord | undefined;
 }
 
 /** Fields of a member that `updateMember` may change. */
@@ -336,6 +365,17 @@ export interface Store {
   ): Promise<MemberRecord>;
   /** not_found if absent; conflict if any instance (or reservation) is located there. */
   deleteMember(name: string): Promise<void>;
+  /**
+   * Placement's write of a member's root provider, in one transaction:
+   * reads the member (inventories, one ledger of instances, reservations
+   * and the root's consumers, generation) and the root's row, calls the
+   * engine's `checkMemberRootWrite` (generation conflict, inventory in use:
+   * conflict with reason "generation" or "inventory_in_use") and writes the
+   * member's explicit inventories or traits (its generation moves, a member
+   * feed entry) or the row's aggregates (the row created when missing).
+   * not_found when the member does not exist; custom classes must exist.
+   */
+  writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten>;
 
   // --- catalog ---------------------------------------------------------------
   /** delete: conflict while any member is in the group. */

@@ -2,10 +2,11 @@
  * Every requested class fits, per Placement's formula (`checkFit` of
  * @berth/resources), with both ledgers and in-flight placements counted.
  */
-import { checkFit, type Inventory, noInventory } from "@berth/resources";
+import { checkFit, type FitFailure, type Inventory, noInventory } from "@berth/resources";
 import type { ExpandedRequest } from "../../../expand/expand.js";
 import { resourcesOn } from "../../../expand/member-demand.js";
 import type { MemberState } from "../../../model/member-state.js";
+import type { MemberTree } from "../../../model/member-tree.js";
 import { type UsageCheck, usageFilter } from "../filter.js";
 import { type Rejection, rejection } from "../rejection.js";
 
@@ -45,6 +46,29 @@ export interface Consumption {
   consumed(resourceClass: string): number;
 }
 
+/** The rejection for one class that does not fit, by why. */
+function misfitRejection(verdict: FitFailure, amount: number): Rejection {
+  const resourceClass = verdict.resource_class;
+  switch (verdict.kind) {
+    case "no-inventory":
+      return rejection(`lack:${resourceClass}`, `lacks ${resourceClass}`, `lack ${resourceClass}`, true);
+    case "exceeds-capacity":
+      return rejection(
+        `capacity:${resourceClass}`,
+        `has too little ${resourceClass}`,
+        `have too little ${resourceClass}`,
+        true,
+      );
+    default:
+      return rejection(
+        `constraints:${resourceClass}`,
+        `can't take ${amount} ${resourceClass} (inventory constraints)`,
+        `can't take ${amount} ${resourceClass} (inventory constraints)`,
+        true,
+      );
+  }
+}
+
 /** The first class of `demand` that does not fit, and why; undefined when all fit. */
 export function firstMisfit(
   inventories: Readonly<Record<string, Inventory>>,
@@ -58,27 +82,39 @@ export function firstMisfit(
       inventory === undefined
         ? noInventory(resourceClass, amount)
         : checkFit(resourceClass, inventory, usage.consumed(resourceClass), amount);
-    if (verdict.ok) continue;
-    switch (verdict.kind) {
-      case "no-inventory":
-        return rejection(`lack:${resourceClass}`, `lacks ${resourceClass}`, `lack ${resourceClass}`, true);
-      case "exceeds-capacity":
-        return rejection(
-          `capacity:${resourceClass}`,
-          `has too little ${resourceClass}`,
-          `have too little ${resourceClass}`,
-          true,
-        );
-      default:
-        return rejection(
-          `constraints:${resourceClass}`,
-          `can't take ${amount} ${resourceClass} (inventory constraints)`,
-          `can't take ${amount} ${resourceClass} (inventory constraints)`,
-          true,
-        );
-    }
+    if (!verdict.ok) return misfitRejection(verdict, amount);
   }
   return undefined;
+}
+
+/**
+ * `firstMisfit` on a member with a provider tree: a class the member has
+ * no inventory of is looked for among its child providers (model/member-tree.ts).
+ */
+export function firstMisfitInTree(
+  member: MemberState,
+  tree: MemberTree,
+  demand: Demand,
+): Rejection | undefined {
+  for (let index = 0; index < demand.length; index++) {
+    const [resourceClass, amount] = demand[index]!;
+    const inventory = member.inventories[resourceClass];
+    if (inventory === undefined) {
+      const choice = tree.choose(resourceClass, amount);
+      if ("refusal" in choice) return misfitRejection(choice.refusal, amount);
+      continue;
+    }
+    const verdict = checkFit(resourceClass, inventory, member.consumed(resourceClass), amount);
+    if (!verdict.ok) return misfitRejection(verdict, amount);
+  }
+  return undefined;
+}
+
+/** The first misfit of `demand` on a member, its tree included. */
+function memberMisfit(member: MemberState, demand: Demand): Rejection | undefined {
+  return member.tree === undefined
+    ? firstMisfit(member.inventories, member, demand)
+    : firstMisfitInTree(member, member.tree, demand);
 }
 
 /** `firstMisfit(...) === undefined`, without building a rejection. */
@@ -106,6 +142,8 @@ class CapacityCheck implements UsageCheck {
   constructor(private readonly demand: Demand) {}
 
   admits(member: MemberState): boolean {
+    // A tree's usage moves without the member's: its verdict is never remembered.
+    if (member.tree !== undefined) return firstMisfitInTree(member, member.tree, this.demand) === undefined;
     const known = member.knownFit(this.demand);
     if (known !== undefined) return known;
     const ok = fitsAll(member.inventories, member, this.demand);
@@ -114,7 +152,7 @@ class CapacityCheck implements UsageCheck {
   }
 
   reject(member: MemberState): Rejection | undefined {
-    return firstMisfit(member.inventories, member, this.demand);
+    return memberMisfit(member, this.demand);
   }
 }
 
@@ -132,6 +170,7 @@ class MemberDemandCheck implements UsageCheck {
 
   admits(member: MemberState): boolean {
     const demand = this.demandOn(member);
+    if (member.tree !== undefined) return firstMisfitInTree(member, member.tree, demand) === undefined;
     const known = member.knownFit(demand);
     if (known !== undefined) return known;
     const ok = fitsAll(member.inventories, member, demand);
@@ -140,7 +179,7 @@ class MemberDemandCheck implements UsageCheck {
   }
 
   reject(member: MemberState): Rejection | undefined {
-    return firstMisfit(member.inventories, member, this.demandOn(member));
+    return memberMisfit(member, this.demandOn(member));
   }
 }
 
