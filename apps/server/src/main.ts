@@ -24,6 +24,7 @@ async function serve(argv: string[]): Promise<void> {
     tickPeriodMs: options.tickSeconds * 1000,
     scriptletWorkers: options.scriptletWorkers,
     ...(options.scriptletHeapMb === undefined ? {} : { scriptletHeapMb: options.scriptletHeapMb }),
+    ...(options.tieSeed === undefined ? {} : { tieSeed: options.tieSeed }),
   });
   const metrics = new ServerMetrics({
     processMetrics: true,

@@ -79,6 +79,8 @@ export async function openBackend(
     scriptletWorkers?: number;
     /** Fixed heap limit per scriptlet worker, MiB (default: from max_memory). */
     scriptletHeapMb?: number;
+    /** Ties among equally loaded members in this seed's order (default: join order). */
+    tieSeed?: number;
   } = {},
 ): Promise<Backend> {
   const { store, tokens, trust, legacyTokenFile } = await openDatabase(db, options.database, (error) =>
@@ -105,6 +107,7 @@ export async function openBackend(
     clock,
     ...(scriptletRunner === undefined ? {} : { scriptletRunner }),
     ...(options.tickPeriodMs === undefined ? {} : { tickPeriodMs: options.tickPeriodMs }),
+    ...(options.tieSeed === undefined ? {} : { tieSeed: options.tieSeed }),
   });
   return {
     engine,

@@ -72,6 +72,23 @@ describe("berthd options", () => {
     expect(USAGE).toContain("Several servers on one PostgreSQL database");
   });
 
+  it("orders ties by a seed of its own on PostgreSQL, by join order on SQLite, or as told", () => {
+    expect(parseDaemonOptions(["--db", "a.db"], {}).tieSeed).toBeUndefined();
+    const drawn = new Set(
+      Array.from({ length: 4 }, () => parseDaemonOptions(["--db", "postgres://db/berth"], {}).tieSeed),
+    );
+    for (const seed of drawn) expect(Number.isInteger(seed)).toBe(true);
+    expect(drawn.size).toBeGreaterThan(1);
+    expect(
+      parseDaemonOptions(["--db", "postgres://db/berth", "--tie-seed", "join"], {}).tieSeed,
+    ).toBeUndefined();
+    expect(parseDaemonOptions(["--tie-seed", "42"], {}).tieSeed).toBe(42);
+    expect(parseDaemonOptions([], { BERTH_TIE_SEED: "4294967295" }).tieSeed).toBe(4294967295);
+    expect(typeof parseDaemonOptions(["--tie-seed", "random"], {}).tieSeed).toBe("number");
+    for (const bad of ["-1", "1.5", "4294967296", "often", ""])
+      expect(() => parseDaemonOptions([`--tie-seed=${bad}`], {})).toThrow(`Invalid --tie-seed "${bad}"`);
+  });
+
   it("takes the scriptlet worker count (0: on the event loop) and a fixed worker heap", () => {
     expect(parseDaemonOptions([], {})).toMatchObject({ scriptletWorkers: 2, scriptletHeapMb: undefined });
     expect(parseDaemonOptions(["--scriptlet-workers", "0"], {}).scriptletWorkers).toBe(0);

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +59,8 @@ export interface DaemonOptions {
   demo: boolean;
   /** Placement's noauth2 convention on /placement; only with loopback listeners. */
   placementNoauth: boolean;
+  /** Ties among equally loaded members in this seed's order; undefined: join order (engine `tieSeed`). */
+  tieSeed: number | undefined;
 }
 
 export class UsageError extends Error {
@@ -98,6 +101,11 @@ Options (environment variable in brackets):
                        heap limit of each scriptlet worker; a worker past it is replaced and only its
                        placement fails [BERTH_SCRIPTLET_HEAP_MB] (default: twice
                        instances.placement.scriptlet.max_memory plus 128)
+  --tie-seed N|random|join
+                       order of ties among equally loaded members: join order (LXD's), or the order of
+                       a seed of this server's own, so several servers on one database fill different
+                       members instead of waiting for each other's row locks [BERTH_TIE_SEED]
+                       (default: random with PostgreSQL, join with SQLite)
   --demo               load a small sample cluster if the database is empty
   --placement-noauth   /placement accepts Placement's noauth2 tokens ("admin" is an admin);
                        refused unless the TCP listener is loopback [BERTH_PLACEMENT_NOAUTH=1]
@@ -108,7 +116,7 @@ Several servers on one PostgreSQL database (each answers the whole API; put them
   berthd --db postgres://berth@db.example.com/berth --listen 0.0.0.0:8443 --socket none   (on host B)
   berthd --db postgres://berth@db.example.com/berth --listen 0.0.0.0:8443 --socket none   (on host C)
 They keep in step through the database's change log; one of them at a time runs offline detection and
-healing. Tokens live in the database: create them once with
+healing. Each takes ties among equally loaded members in an order of its own (--tie-seed). Tokens live in the database: create them once with
   berthd token create admin --admin --db postgres://berth@db.example.com/berth
 `;
 
@@ -141,6 +149,18 @@ function workerCount(value: string): number {
   return n;
 }
 
+/** `--tie-seed`: "join" (undefined), "random" (drawn now) or a seed from 0 to 2^32 - 1. */
+export function parseTieSeed(value: string): number | undefined {
+  if (value === "join") return undefined;
+  if (value === "random") return randomInt(0, 2 ** 32);
+  const seed = Number(value);
+  if (value.trim() === "" || !Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
+    throw new UsageError(
+      `Invalid --tie-seed "${value}": expected "random", "join" or a whole number from 0 to ${2 ** 32 - 1}`,
+    );
+  return seed;
+}
+
 const LOG_LEVELS = new Set(["trace", "debug", "info", "warn", "error", "fatal", "silent"]);
 
 export function parseDaemonOptions(argv: string[], env: Env = process.env): DaemonOptions {
@@ -168,6 +188,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "db-statement-timeout": { type: "string" },
       demo: { type: "boolean" },
       "placement-noauth": { type: "boolean" },
+      "tie-seed": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -184,10 +205,11 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
   if (typeof socketGroup === "object") throw new UsageError(socketGroup.error);
   const logLevel = values["log-level"] ?? env.BERTH_LOG_LEVEL ?? "info";
   if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`Invalid --log-level "${logLevel}"`);
+  const db = values.db ?? env.BERTH_DB ?? DEFAULT_DB;
   const count = (flag: string, value: string | undefined, fallback: number) =>
     value === undefined ? fallback : Math.floor(positiveNumber(flag, value));
   const options: DaemonOptions = {
-    db: values.db ?? env.BERTH_DB ?? DEFAULT_DB,
+    db,
     database: {
       poolSize: count("--db-pool", values["db-pool"] ?? env.BERTH_DB_POOL, DEFAULT_POOL_SIZE),
       readPoolSize: count(
@@ -198,9 +220,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       lockTimeoutMs: count(
         "--db-lock-timeout",
         values["db-lock-timeout"] ?? env.BERTH_DB_LOCK_TIMEOUT,
-        isPostgresUrl(values.db ?? env.BERTH_DB ?? DEFAULT_DB)
-          ? DEFAULT_LOCK_TIMEOUT_MS
-          : DEFAULT_BUSY_TIMEOUT_MS,
+        isPostgresUrl(db) ? DEFAULT_LOCK_TIMEOUT_MS : DEFAULT_BUSY_TIMEOUT_MS,
       ),
       statementTimeoutMs: count(
         "--db-statement-timeout",
@@ -241,6 +261,10 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
     ),
     demo: values.demo === true,
     placementNoauth: values["placement-noauth"] === true || env.BERTH_PLACEMENT_NOAUTH === "1",
+    // Servers sharing a PostgreSQL database each draw their own; one SQLite process keeps LXD's join order.
+    tieSeed: parseTieSeed(
+      values["tie-seed"] ?? env.BERTH_TIE_SEED ?? (isPostgresUrl(db) ? "random" : "join"),
+    ),
   };
   if (options.placementNoauth && options.listen !== undefined && !isLoopback(options.listen.host)) {
     throw new UsageError(

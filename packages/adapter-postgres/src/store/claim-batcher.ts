@@ -1,6 +1,12 @@
 /**
  * Group commit for PostgreSQL: create-only claims submitted in the same
- * turn of the event loop (concurrent placements) share ONE transaction.
+ * turn of the event loop (concurrent placements) share ONE transaction, and
+ * at most `MAX_BATCHES_RUNNING` such transactions run at once: claims that
+ * arrive meanwhile wait and go together in the next one. A server under
+ * load thus commits a few large batches instead of many small ones (each
+ * transaction costs round trips, a commit, a change-feed entry that every
+ * server reads, and a notification), while one batch can still be locking
+ * and reading as another waits for its commit.
  * The rows all of them touch are locked and read once (same fixed order as
  * a single claim), each claim is checked in turn by the engine's rules
  * against those rows plus the claims accepted before it (`foldClaim`: the
@@ -29,9 +35,8 @@ import {
 } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
 import { applyClaim } from "./claim.js";
-import { lookUpAndLockMembers, readProjectTotals, readProviders } from "./claim-reads.js";
+import { lockAndReadMembers, readProjectTotals } from "./claim-reads.js";
 import { writeClaim } from "./claim-writes.js";
-import { readPlacementProviders } from "./consumer-rows.js";
 
 type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
 
@@ -43,6 +48,9 @@ interface QueuedClaim {
 
 const NO_INSTANCES: ReadonlyMap<string, InstanceRecord> = new Map();
 
+/** Batch transactions of one store running at once (see above). */
+export const MAX_BATCHES_RUNNING = 2;
+
 function isCreateOnly(claim: Claim): boolean {
   return (
     (claim.remove ?? []).length === 0 &&
@@ -53,14 +61,12 @@ function isCreateOnly(claim: Claim): boolean {
 
 async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
   const all: Claim = { create: claims.flatMap((claim) => claim.create ?? []) };
-  const { existing, locked, lockedProviders } = await lookUpAndLockMembers(
+  const { existing, providers, memberIds } = await lockAndReadMembers(
     tx,
     all,
     claimReads(all),
     providersToRead(all, NO_INSTANCES),
   );
-  const { providers, memberIds } = await readProviders(tx, locked);
-  await readPlacementProviders(tx, lockedProviders, providers);
   const projectTotals = await readProjectTotals(tx, [
     ...new Set(claims.flatMap((claim) => projectTotalsToRead(claim, NO_INSTANCES))),
   ]);
@@ -84,22 +90,36 @@ async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
 export class ClaimBatcher {
   #queue: QueuedClaim[] = [];
   #flushQueued = false;
+  /** Batch transactions running now. */
+  #running = 0;
 
   constructor(
     private readonly pools: Pools,
     /** After a transaction that wrote something committed (wakes the other servers). */
     private readonly committed: () => void,
+    private readonly maxRunning = MAX_BATCHES_RUNNING,
   ) {}
 
   claim(claim: Claim): Promise<ClaimResult> {
     if (!isCreateOnly(claim)) return this.alone(claim);
     return new Promise<ClaimResult>((resolve, reject) => {
       this.#queue.push({ claim, resolve, reject });
-      if (!this.#flushQueued) {
-        this.#flushQueued = true;
-        // The requests whose data arrived in the same poll phase submit their claims first.
-        setImmediate(() => void this.#flush());
-      }
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#flushQueued || this.#queue.length === 0 || this.#running >= this.maxRunning) return;
+    this.#flushQueued = true;
+    // The requests whose data arrived in the same poll phase submit their claims first.
+    setImmediate(() => {
+      this.#flushQueued = false;
+      if (this.#running >= this.maxRunning) return;
+      this.#running += 1;
+      void this.#flush().finally(() => {
+        this.#running -= 1;
+        this.#schedule();
+      });
     });
   }
 
@@ -112,10 +132,9 @@ export class ClaimBatcher {
   async #flush(): Promise<void> {
     const batch = this.#queue;
     this.#queue = [];
-    this.#flushQueued = false;
     if (batch.length === 1) {
       const [only] = batch;
-      this.alone(only!.claim).then(only!.resolve, only!.reject);
+      await this.alone(only!.claim).then(only!.resolve, only!.reject);
       return;
     }
     let outcomes: Outcome[];
@@ -133,7 +152,7 @@ export class ClaimBatcher {
         return;
       }
       // A failed statement: one by one, so it stays with the claim that caused it.
-      for (const queued of batch) this.alone(queued.claim).then(queued.resolve, queued.reject);
+      await Promise.all(batch.map((queued) => this.alone(queued.claim).then(queued.resolve, queued.reject)));
       return;
     }
     if (outcomes.some((outcome) => outcome.ok)) this.committed();

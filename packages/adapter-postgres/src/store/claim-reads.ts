@@ -8,6 +8,10 @@
  * sees what committed before it began, so a lock statement and the read
  * after it are always two statements (a read in the same statement as the
  * lock could use a snapshot from before the previous holder committed).
+ * The two are sent together, though (the connection is pipelined): the
+ * server runs the read only once the lock statement finished, so it still
+ * starts after the locks were granted, and the claim waits one round trip
+ * for both.
  */
 import {
   type Claim,
@@ -54,20 +58,49 @@ export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
       instances.set(instance.id, instance);
   }
   // 2 and 3. Look up what the new records name and lock the members (one statement), then read the members.
-  const { existing, locked, lockedProviders } = await lookUpAndLockMembers(
+  const { existing, providers, memberIds } = await lockAndReadMembers(
     tx,
     claim,
     reads,
     providersToRead(claim, instances),
   );
-  const { providers, memberIds } = await readProviders(tx, locked);
-  await readPlacementProviders(tx, lockedProviders, providers);
   // 4. Limit counters, only for projects whose limits the claim could pass: lock every shard, then sum.
   const projectTotals = await readProjectTotals(tx, projectTotalsToRead(claim, instances));
   return { rows: { instances, ...existing, providers, projectTotals }, memberIds };
 }
 
 type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
+
+/**
+ * `lookUpAndLockMembers` and `readProviders` sent together (one round
+ * trip; the read runs after the lock statement, see the top of this file).
+ * Only members the lock statement locked are kept: a member created by
+ * another writer between the two statements was not locked, and the
+ * claim's rules then find it missing, as they would have a moment before.
+ */
+export async function lockAndReadMembers(
+  tx: Tx,
+  claim: Claim,
+  reads: ReturnType<typeof claimReads>,
+  memberNames: readonly string[],
+): Promise<{ existing: Existing; providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
+  const names = [...new Set(memberNames)].sort();
+  const [{ existing, locked, lockedProviders }, read] = await Promise.all([
+    lookUpAndLockMembers(tx, claim, reads, names),
+    readProviders(tx, names),
+  ]);
+  if (locked.length < read.providers.size) {
+    const lockedNames = new Set(locked.map((member) => member.name));
+    for (const name of [...read.providers.keys()]) {
+      if (lockedNames.has(name)) continue;
+      read.providers.delete(name);
+      read.memberIds.delete(name);
+    }
+  }
+  // Placement providers the claim touches (locked by the same statement): read after it.
+  await readPlacementProviders(tx, lockedProviders, read.providers);
+  return { existing, ...read };
+}
 
 export interface LockedMember {
   id: number;
@@ -211,18 +244,19 @@ export async function lockMembers(tx: Tx, names: readonly string[]): Promise<Loc
 }
 
 /**
- * The inventories and usage of members locked by `lookUpAndLockMembers` or
- * `lockMembers` (a statement after the locks): "used" counts their root
+ * The inventories and usage of the named members, read by a statement after
+ * the one that locked them (`lookUpAndLockMembers`, `lockMembers`; names of
+ * members that do not exist are skipped): "used" counts their root
  * providers' Placement consumers too (one ledger, engine `sharedLedgerRows`),
  * and the memory of the instances they mirror, per primary.
  */
 export async function readProviders(
   tx: Tx,
-  locked: readonly LockedMember[],
+  names: readonly string[],
 ): Promise<{ providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
   const providers = new Map<string, ProviderRows>();
   const memberIds = new Map<string, number>();
-  if (locked.length === 0) return { providers, memberIds };
+  if (names.length === 0) return { providers, memberIds };
   const [row] = await tx.rows<{ state: string | null }>(
     `SELECT json_agg(json_build_array(m.id, m.name,
        coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
@@ -240,12 +274,8 @@ export async function readProviders(
                  JOIN members AS p ON p.id = i.member_id
                  WHERE i.secondary_id = m.id), '[]')
        ))::text AS state
-     FROM members AS m JOIN unnest($1::bigint[], $2::text[]) AS w(id, uuid) ON w.id = m.id`,
-    [
-      locked.map((member) => member.id),
-      locked.map((member) => memberProviderUuid(member.name)),
-      FAILOVER_CLASS,
-    ],
+     FROM members AS m JOIN unnest($1::text[], $2::text[]) AS w(name, uuid) ON w.name = m.name`,
+    [names, names.map((name) => memberProviderUuid(name)), FAILOVER_CLASS],
   );
   const members = JSON.parse(row?.state ?? "[]") as [
     number,

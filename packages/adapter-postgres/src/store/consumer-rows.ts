@@ -143,7 +143,12 @@ export async function claimedProviders(
   // One ledger: a member's root provider has the member's inventories and instances. Its
   // member row is locked after the providers, in name order, as an instance claim locks it.
   if (memberRoots.size > 0) {
-    const members = (await readProviders(tx, await lockMembers(tx, [...memberRoots.values()]))).providers;
+    const members = (
+      await readProviders(
+        tx,
+        (await lockMembers(tx, [...memberRoots.values()])).map((member) => member.name),
+      )
+    ).providers;
     withMemberRows(rows, memberRoots, members);
   }
   return { rows, memberRoots };

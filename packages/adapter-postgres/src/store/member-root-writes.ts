@@ -80,7 +80,13 @@ export async function memberLedgers(
 ): Promise<Map<string, MemberRootRows["member"]>> {
   const out = new Map<string, MemberRootRows["member"]>();
   if (names.length === 0) return out;
-  const ledgers = (await readProviders(tx, await lockMembers(tx, names))).providers;
+  const locked = await lockMembers(tx, names);
+  const ledgers = (
+    await readProviders(
+      tx,
+      locked.map((member) => member.name),
+    )
+  ).providers;
   const rows = await tx.rows<{ name: string; generation: number }>(
     "SELECT name, generation FROM members WHERE name = ANY($1::text[])",
     [[...names]],

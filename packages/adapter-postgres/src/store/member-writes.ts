@@ -229,7 +229,7 @@ export async function setInventories(
     [current.id],
   );
   // One ledger: the root provider's consumers hold classes as the member's instances do.
-  const shared = (await readProviders(tx, [{ id: current.id, name }])).providers.get(name);
+  const shared = (await readProviders(tx, [name])).providers.get(name);
   const [first] = shared === undefined ? [] : inventoryInUse(shared, records);
   if (shared !== undefined && first !== undefined) {
     throw conflict(

@@ -68,6 +68,14 @@ export interface EngineOptions {
   scriptletRunner?: ScriptletRunner;
   clock?: Clock;
   logger?: Logger;
+  /**
+   * Orders ties among equally ranked members by this seed (an integer from
+   * 0 to 2^32 - 1; pipeline/stack/tie-order.ts) instead of join order,
+   * LXD/Incus's tie-break and the default. Servers sharing one database each
+   * use a seed of their own (berthd: `--tie-seed`), so their concurrent
+   * claims fill different members instead of queueing on the same rows.
+   */
+  tieSeed?: number;
   /** Claim attempts per placement when racing other writers (default 5). */
   maxClaimAttempts?: number;
   /**
@@ -145,7 +153,7 @@ export class Engine {
     const store = options.store;
     await ensureDefaults(store);
     const snapshot = await store.snapshot();
-    const stack = defaultStack();
+    const stack = defaultStack(options.tieSeed === undefined ? {} : { tieSeed: options.tieSeed });
     const events = new EngineEvents();
     const runtime = new EngineRuntime(
       store,

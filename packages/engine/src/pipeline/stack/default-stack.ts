@@ -15,7 +15,7 @@ import { targetGroupFilter } from "./filters/target-group.js";
 import { traitsFilter } from "./filters/traits.js";
 import { fewestInstancesRanker } from "./rankers/fewest-instances.js";
 import { placementGroupRanker } from "./rankers/placement-group.js";
-import { PlacementStack, type StackDefinition } from "./stack.js";
+import { PlacementStack, type StackDefinition, type StackOptions } from "./stack.js";
 
 export const DEFAULT_STACK: StackDefinition = {
   filters: [
@@ -32,6 +32,6 @@ export const DEFAULT_STACK: StackDefinition = {
   rankers: [fewestInstancesRanker, placementGroupRanker],
 };
 
-export function defaultStack(): PlacementStack {
-  return new PlacementStack(DEFAULT_STACK);
+export function defaultStack(options: StackOptions = {}): PlacementStack {
+  return new PlacementStack(DEFAULT_STACK, options);
 }

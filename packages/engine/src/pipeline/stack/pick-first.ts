@@ -1,6 +1,6 @@
 /**
  * The first candidate of a single ranking without ordering anyone: the
- * member (in join order) with the lowest key that the usage filters admit.
+ * member (in the stack's tie order) with the lowest key that the usage filters admit.
  * It is what the ordered list would put first, at a fraction of the cost.
  *
  * A full scan is O(members). For a ranking whose keys only grow while the

@@ -7,7 +7,8 @@
  * before: a ranking may first turn candidates down (strict placement
  * groups: one reason, said), then it sorts them by its key, lowest first,
  * stably, so members it ranks equal keep the order the rankings before it
- * gave them (and, under all of them, join order). The last ranking thus
+ * gave them (and, under all of them, the stack's tie order: join order
+ * unless seeded, see stack.ts). The last ranking thus
  * decides first and earlier ones break its ties: the default policy
  * (fewest instances) comes first, a placement group's policy after it.
  */

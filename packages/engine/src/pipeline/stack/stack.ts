@@ -16,7 +16,13 @@
  *   and the first rejection (for `?target=member` and any other path that
  *   names a member: named-member.ts).
  * - `staticCandidates(model, request)`: the members passing the static
- *   filters, in join order (cached).
+ *   filters, in tie order (cached).
+ *
+ * Tie order. Members a ranking keys alike keep the stack's tie order: join
+ * order (LXD/Incus's tie-break) by default. With a `tieSeed`, an order of
+ * the seed's own instead (tie-order.ts): servers sharing one database, each
+ * with a seed of its own, then fill different members among equals instead
+ * of all claiming (and locking) the same first ones.
  *
  * The cache. Static filters do not depend on usage or time, so the members
  * passing all of them are cached per request shape. The shape is the
@@ -51,6 +57,7 @@ import { pickFirst, type ScanHint } from "./pick-first.js";
 import type { Ranker, Ranking } from "./ranker.js";
 import type { Rejection } from "./rejection.js";
 import { isKeyedField, KEYED_FIELDS, type KeyedField } from "./request-fields.js";
+import { joinOrder, seededTieOrder, type TieOrder } from "./tie-order.js";
 
 export interface StackDefinition {
   /** In the order they run; a member's first rejection is the one reported. */
@@ -59,11 +66,16 @@ export interface StackDefinition {
   rankers: readonly Ranker[];
 }
 
+export interface StackOptions {
+  /** Ties in this seed's order (tie-order.ts) instead of join order (see "Tie order" above). */
+  tieSeed?: number;
+}
+
 /** "all": every candidate in rank order, listed; "first": the first is enough. */
 export type Wanted = "all" | "first";
 
 interface CachedSet {
-  /** Members passing every static filter, in join order. */
+  /** Members passing every static filter, in tie order. */
   members: readonly MemberState[];
   /** For pick-first; `owner` is the key function it was learnt for. */
   hint: ScanHint & { owner: ((member: MemberState) => number) | null };
@@ -82,8 +94,8 @@ type BoundFilter =
 /** Request shapes are few in practice; the bound only guards against unbounded growth. */
 const MAX_CACHED_SETS = 1024;
 
-/** Keys every member alike: join order decides. */
-const JOIN_ORDER: Ranking = { key: () => 0 };
+/** Keys every member alike: tie order decides. */
+const TIE_ORDER: Ranking = { key: () => 0 };
 
 function unique<T>(values: Iterable<T>): T[] {
   return [...new Set(values)];
@@ -126,7 +138,11 @@ export class PlacementStack {
   /** Reused key buffer for ordering (placements are planned one at a time). */
   private scratch = new Float64Array(64);
 
-  constructor(definition: StackDefinition) {
+  /** Puts members in tie order (see "Tie order" above). */
+  private readonly tieOrder: TieOrder;
+
+  constructor(definition: StackDefinition, options: StackOptions = {}) {
+    this.tieOrder = options.tieSeed === undefined ? joinOrder : seededTieOrder(options.tieSeed);
     this.filters = [...definition.filters];
     this.rankers = [...definition.rankers];
     const names = this.filters.map((filter) => filter.name);
@@ -161,7 +177,7 @@ export class PlacementStack {
 
   /**
    * What cached candidate sets read of a member record: the declared member
-   * fields, and the join order (cached sets are in join order). The model
+   * fields, and the join order (cached sets are in tie order, which starts from it). The model
    * compares it on every record change (heartbeats leave it equal).
    */
   readonly memberSignature = (record: MemberRecord): string => {
@@ -182,7 +198,7 @@ export class PlacementStack {
     return key;
   }
 
-  /** Members passing every static filter, in join order (cached per request shape). */
+  /** Members passing every static filter, in tie order (cached per request shape). */
   staticCandidates(model: ClusterModel, request: PlacementRequest): readonly MemberState[] {
     return this.cachedSet(model, request).members;
   }
@@ -246,7 +262,7 @@ export class PlacementStack {
     const rankings = this.rankingsOf(request, model);
     // One ranking that only orders: its first candidate is found without ordering anyone.
     if (wanted === "first" && rankings.length <= 1 && rankings[0]?.reject === undefined) {
-      const ranking = rankings[0] ?? JOIN_ORDER;
+      const ranking = rankings[0] ?? TIE_ORDER;
       const best = pickFirst(set.members, ranking, checks, time, this.hintFor(set, ranking));
       if (best !== undefined) return { candidates: [best], rejected: [] };
       return { candidates: [], rejected: this.explain(model, request, time) };
@@ -338,7 +354,7 @@ export class PlacementStack {
     if (set === undefined) {
       if (cache.sets.size >= MAX_CACHED_SETS) cache.sets.clear();
       const bound = this.bind(request, this.staticFilters);
-      const members = model.allMembers().filter((member) => this.passesStatic(member, bound));
+      const members = this.tieOrder(model.allMembers().filter((member) => this.passesStatic(member, bound)));
       set = { members, hint: { owner: null, epoch: -1, floor: Number.NaN, cursor: 0 } };
       cache.sets.set(key, set);
     }

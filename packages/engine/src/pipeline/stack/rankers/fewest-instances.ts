@@ -1,6 +1,7 @@
 /**
  * The default policy of LXD/Incus: fewest instances first (reservations and
- * in-flight placements included), ties in join order. Loads only grow
+ * in-flight placements included), ties in join order (or the stack's
+ * seeded tie order: stack.ts, "Tie order"). Loads only grow
  * while the model's load epoch stays (every shrink moves it), which lets
  * the stack pick the first candidate without scanning.
  */
