@@ -51,11 +51,16 @@ export function explicitInventories(
  */
 export function memberRootRow(member: string, now: string): ProviderRecord {
   const uuid = memberProviderUuid(member);
+  return newProviderRow({ uuid, name: member, parentUuid: null, rootUuid: uuid }, now);
+}
+
+/** A provider's first row: where it sits in its tree, generation 0, nothing on it yet. */
+export function newProviderRow(
+  place: Pick<ProviderRecord, "uuid" | "name" | "parentUuid" | "rootUuid">,
+  now: string,
+): ProviderRecord {
   return {
-    uuid,
-    name: member,
-    parentUuid: null,
-    rootUuid: uuid,
+    ...place,
     generation: 0,
     inventories: {},
     traits: [],

@@ -19,7 +19,7 @@ import {
   STANDARD_TRAITS,
   standardResourceClassId,
 } from "@berth/resources";
-import { memberRootRow } from "../claim-rules/member-root.js";
+import { memberRootRow, newProviderRow } from "../claim-rules/member-root.js";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import type { EngineRuntime } from "../engine/runtime.js";
 import { conflict, EngineError, invalid, notFound } from "../errors.js";
@@ -216,18 +216,7 @@ export class Providers {
     const now = this.now();
     try {
       return await this.written(() =>
-        this.store.providers.create({
-          uuid,
-          name: input.name,
-          parentUuid,
-          rootUuid,
-          generation: 0,
-          inventories: {},
-          traits: [],
-          aggregates: [],
-          createdAt: now,
-          updatedAt: now,
-        }),
+        this.store.providers.create(newProviderRow({ uuid, name: input.name, parentUuid, rootUuid }, now)),
       );
     } catch (error) {
       if (isNameTaken(error)) throw refuse("conflict", text.nameTaken(input.name), "name_taken");
