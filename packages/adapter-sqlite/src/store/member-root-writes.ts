@@ -17,7 +17,6 @@ import {
   type MemberRootWriters,
   type MemberRootWritten,
   memberProviderUuid,
-  memberRootRow,
   notFound,
   type ProviderRecord,
   writeCheckedMemberRoot,
@@ -47,14 +46,19 @@ async function writeRootRow(
   aggregates: readonly string[] | undefined,
   now: string,
 ): Promise<void> {
-  const row = memberRootRow(member, now);
   await raw.run(
     `INSERT INTO providers (uuid, name, parent_uuid, root_uuid, generation, inventories, traits, aggregates,
        created_at, updated_at)
      VALUES (?1, ?2, NULL, ?1, ?3, '{}', '[]', coalesce(?4, '[]'), ?5, ?5)
      ON CONFLICT (uuid) DO UPDATE SET generation = ?3, inventories = '{}', traits = '[]',
        aggregates = coalesce(?4, providers.aggregates), updated_at = ?5`,
-    [row.uuid, member, generation, aggregates === undefined ? null : JSON.stringify(aggregates), now],
+    [
+      memberProviderUuid(member),
+      member,
+      generation,
+      aggregates === undefined ? null : JSON.stringify(aggregates),
+      now,
+    ],
   );
   await appendChanges(raw, [{ kind: "catalog", table: "providers" }]);
 }
