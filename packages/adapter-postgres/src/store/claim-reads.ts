@@ -102,6 +102,70 @@ export async function lockAndReadMembers(
   return { existing, ...read };
 }
 
+/**
+ * Locks member rows by name (`$1`, sorted by the caller with the default
+ * `sort()`, so every claim takes them in one order), one name at a time
+ * through the unique index: written as `name = ANY($1)`, the planner prices
+ * a scan of every member row below a few index probes (1,000 members fit
+ * in 18 cached pages), and its cached plan then compares every member's
+ * name with every wanted one on every claim. The rows are locked in the
+ * order of `$1`: the subquery runs once per name, in array order.
+ */
+export const LOCK_MEMBERS_IN_ORDER = `SELECT m.id, m.name FROM unnest($1::text[]) AS w(name)
+         CROSS JOIN LATERAL (SELECT id, name FROM members WHERE name = w.name FOR NO KEY UPDATE) AS m`;
+
+/** `lookUpAndLockMembers`' statement (see there; exported for the plan test). */
+export const LOOK_UP_AND_LOCK = `WITH wanted_projects AS (
+       SELECT name FROM projects WHERE name = ANY($3::text[]) ORDER BY name FOR KEY SHARE
+     ), wanted_profiles AS (
+       SELECT 1 FROM profiles AS p JOIN jsonb_array_elements($4::jsonb) AS w
+         ON p.project = w->>0 AND p.name = w->>1 ORDER BY p.project, p.name FOR KEY SHARE OF p
+     ), wanted_groups AS (
+       SELECT 1 FROM placement_groups AS g JOIN jsonb_array_elements($5::jsonb) AS w
+         ON g.project = w->>0 AND g.name = w->>1 ORDER BY g.project, g.name FOR KEY SHARE OF g
+     ), locked_providers AS (
+       SELECT p.uuid FROM unnest($6::text[]) AS w(uuid)
+         CROSS JOIN LATERAL (SELECT uuid FROM providers WHERE uuid = w.uuid FOR UPDATE) AS p
+     ), locked_members AS (
+       ${LOCK_MEMBERS_IN_ORDER.replace("$1", "$6")}
+     )
+     SELECT 'id' AS kind, i.id, NULL AS project, NULL AS name FROM unnest($1::text[]) AS w(id)
+       CROSS JOIN LATERAL (SELECT id FROM instances WHERE id = w.id LIMIT 1) AS i
+     UNION ALL
+     SELECT 'id', c.uuid, NULL, NULL FROM unnest($1::text[]) AS w(uuid)
+       CROSS JOIN LATERAL (SELECT uuid FROM consumers WHERE uuid = w.uuid LIMIT 1) AS c
+     UNION ALL
+     SELECT 'name', i.id, i.project, i.name FROM jsonb_array_elements($2::jsonb) AS w
+       CROSS JOIN LATERAL (SELECT id, project, name FROM instances
+                           WHERE project = w->>0 AND name = w->>1 AND name <> '' LIMIT 1) AS i
+     UNION ALL
+     SELECT 'project', NULL, name, NULL FROM wanted_projects
+     UNION ALL
+     SELECT 'lock', NULL, NULL, NULL FROM (SELECT count(*) FROM wanted_profiles) AS a, (SELECT count(*) FROM wanted_groups) AS b
+     UNION ALL
+     SELECT 'provider', uuid, NULL, NULL FROM locked_providers
+     UNION ALL
+     SELECT 'member', id::text, NULL, name FROM locked_members`;
+
+/** `readProviders`' statement (see there; exported for the plan test). */
+export const READ_MEMBER_PROVIDERS = `SELECT json_agg(json_build_array(m.id, m.name,
+       coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
+                                                  allocation_ratio))
+                 FROM inventories WHERE member_id = m.id), '[]'),
+       coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
+                 FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
+       coalesce((SELECT json_agg(json_build_array(resource_class, amount)) FROM
+                   (SELECT resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
+                    WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]'),
+       coalesce((SELECT json_agg(json_build_array((SELECT name FROM members WHERE id = i.member_id), a.amount))
+                 FROM instances AS i
+                 JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
+                                      AND a.resource_class = $3
+                 WHERE i.secondary_id = m.id), '[]')
+       ))::text AS state
+     FROM unnest($1::text[], $2::text[]) AS w(name, uuid)
+       CROSS JOIN LATERAL (SELECT id, name FROM members WHERE name = w.name LIMIT 1) AS m`;
+
 export interface LockedMember {
   id: number;
   name: string;
@@ -117,9 +181,12 @@ export interface LockedMember {
  *    UPDATE`). Their inventories and usage are read by the next statement
  *    (`readProviders`), which starts after these locks were granted.
  * The UNION ALL's branches run in the order written (that is the lock
- * order). A name holder is found through the unique (project, name) index
- * one wanted name at a time (LATERAL … LIMIT 1), never by scanning every
- * instance.
+ * order). Taken ids, name holders, providers and members are each found
+ * through their unique index one wanted key at a time (a LATERAL subquery
+ * with LIMIT 1 or a lock, which the planner keeps as a loop of index
+ * probes), never by scanning a whole table: with `= ANY(...)` or a join, a
+ * plan made while a table was small (and cached with the prepared
+ * statement) keeps scanning it as it grows.
  */
 export async function lookUpAndLockMembers(
   tx: Tx,
@@ -144,44 +211,14 @@ export async function lookUpAndLockMembers(
     id: string | null;
     project: string | null;
     name: string | null;
-  }>(
-    `WITH wanted_projects AS (
-       SELECT name FROM projects WHERE name = ANY($3::text[]) ORDER BY name FOR KEY SHARE
-     ), wanted_profiles AS (
-       SELECT 1 FROM profiles AS p JOIN jsonb_array_elements($4::jsonb) AS w
-         ON p.project = w->>0 AND p.name = w->>1 ORDER BY p.project, p.name FOR KEY SHARE OF p
-     ), wanted_groups AS (
-       SELECT 1 FROM placement_groups AS g JOIN jsonb_array_elements($5::jsonb) AS w
-         ON g.project = w->>0 AND g.name = w->>1 ORDER BY g.project, g.name FOR KEY SHARE OF g
-     ), locked_providers AS (
-       SELECT uuid FROM providers WHERE uuid = ANY($6::text[]) ORDER BY uuid FOR UPDATE
-     ), locked_members AS (
-       SELECT id, name FROM members WHERE name = ANY($6::text[]) ORDER BY name FOR NO KEY UPDATE
-     )
-     SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id = ANY($1::text[])
-     UNION ALL
-     SELECT 'id', uuid, NULL, NULL FROM consumers WHERE uuid = ANY($1::text[])
-     UNION ALL
-     SELECT 'name', i.id, i.project, i.name FROM jsonb_array_elements($2::jsonb) AS w
-       CROSS JOIN LATERAL (SELECT id, project, name FROM instances
-                           WHERE project = w->>0 AND name = w->>1 AND name <> '' LIMIT 1) AS i
-     UNION ALL
-     SELECT 'project', NULL, name, NULL FROM wanted_projects
-     UNION ALL
-     SELECT 'lock', NULL, NULL, NULL FROM (SELECT count(*) FROM wanted_profiles) AS a, (SELECT count(*) FROM wanted_groups) AS b
-     UNION ALL
-     SELECT 'provider', uuid, NULL, NULL FROM locked_providers
-     UNION ALL
-     SELECT 'member', id::text, NULL, name FROM locked_members`,
-    [
-      reads.createIds,
-      JSON.stringify(reads.names),
-      reads.projects,
-      `[${[...profiles].join(",")}]`,
-      `[${[...groups].join(",")}]`,
-      names,
-    ],
-  );
+  }>(LOOK_UP_AND_LOCK, [
+    reads.createIds,
+    JSON.stringify(reads.names),
+    reads.projects,
+    `[${[...profiles].join(",")}]`,
+    `[${[...groups].join(",")}]`,
+    names,
+  ]);
   for (const row of rows) {
     if (row.kind === "id") existing.takenIds.add(String(row.id));
     else if (row.kind === "name")
@@ -237,10 +274,7 @@ export async function readProjectTotals(
  */
 export async function lockMembers(tx: Tx, names: readonly string[]): Promise<LockedMember[]> {
   if (names.length === 0) return [];
-  return tx.rows<LockedMember>(
-    "SELECT id, name FROM members WHERE name = ANY($1::text[]) ORDER BY name FOR NO KEY UPDATE",
-    [[...new Set(names)]],
-  );
+  return tx.rows<LockedMember>(LOCK_MEMBERS_IN_ORDER, [[...new Set(names)].sort()]);
 }
 
 /**
@@ -257,26 +291,11 @@ export async function readProviders(
   const providers = new Map<string, ProviderRows>();
   const memberIds = new Map<string, number>();
   if (names.length === 0) return { providers, memberIds };
-  const [row] = await tx.rows<{ state: string | null }>(
-    `SELECT json_agg(json_build_array(m.id, m.name,
-       coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
-                                                  allocation_ratio))
-                 FROM inventories WHERE member_id = m.id), '[]'),
-       coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
-                 FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
-       coalesce((SELECT json_agg(json_build_array(resource_class, amount)) FROM
-                   (SELECT resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
-                    WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]'),
-       coalesce((SELECT json_agg(json_build_array(p.name, a.amount))
-                 FROM instances AS i
-                 JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
-                                      AND a.resource_class = $3
-                 JOIN members AS p ON p.id = i.member_id
-                 WHERE i.secondary_id = m.id), '[]')
-       ))::text AS state
-     FROM members AS m JOIN unnest($1::text[], $2::text[]) AS w(name, uuid) ON w.name = m.name`,
-    [names, names.map((name) => memberProviderUuid(name)), FAILOVER_CLASS],
-  );
+  const [row] = await tx.rows<{ state: string | null }>(READ_MEMBER_PROVIDERS, [
+    names,
+    names.map((name) => memberProviderUuid(name)),
+    FAILOVER_CLASS,
+  ]);
   const members = JSON.parse(row?.state ?? "[]") as [
     number,
     string,
