@@ -1,6 +1,6 @@
 /**
- * A placement whose HTTP client goes away stops its scriptlet: berthd passes the request's
- * AbortSignal to the scriptlet worker, the run ends at once with the interpreter's own text
+ * A placement (a create, or a move to a group) whose HTTP client goes away stops its scriptlet:
+ * berthd passes the request's AbortSignal to the scriptlet worker, the run ends at once with the interpreter's own text
  * instead of running on to its deadline, and the worker serves the next placement.
  */
 
@@ -17,18 +17,18 @@ const RUNAWAY =
   "def instance_placement(request, candidate_members):\n    for i in range(1000000000):\n        pass\n";
 const DEADLINE_MS = 10_000;
 
-/** POSTs a create on the Unix socket and hangs up after `afterMs`, before any answer. */
-function createThenHangUp(socketPath: string, afterMs: number): Promise<void> {
+/** POSTs `body` to `path` on the Unix socket and hangs up after `afterMs`, before any answer. */
+function postThenHangUp(socketPath: string, path: string, body: unknown, afterMs: number): Promise<void> {
   return new Promise((resolve) => {
     const req = request({
       socketPath,
-      path: "/1.0/instances",
+      path,
       method: "POST",
       headers: { "content-type": "application/json" },
     });
     req.on("error", () => resolve());
     req.on("response", () => resolve());
-    req.end(JSON.stringify({ name: "gone" }));
+    req.end(JSON.stringify(body));
     setTimeout(() => {
       req.destroy();
       resolve();
@@ -77,7 +77,7 @@ describe("a placement whose client goes away", () => {
       "instances.placement.scriptlet.timeout_ms": String(DEADLINE_MS),
       "instances.placement.scriptlet": RUNAWAY,
     });
-    await createThenHangUp(socket, 500);
+    await postThenHangUp(socket, "/1.0/instances", { name: "gone" }, 500);
     // The handler still answers (to nobody) once the run has stopped: its access-log line says when.
     await expect
       .poll(() => accessLines(daemon.stdout()).find((line) => line.path === "/1.0/instances"), {
@@ -93,6 +93,28 @@ describe("a placement whose client goes away", () => {
     expect(placed.metadata.location).toMatch(/^node[12]$/);
     expect(await local.instances.names()).toEqual(["next"]);
     // The run stopped itself: no worker had to be terminated.
+    expect(daemon.stdout()).not.toContain("scriptlet worker replaced");
+  });
+
+  it("a move to a group stops its scriptlet run too, and the instance stays where it was", async () => {
+    const placed = await local.createInstance({ name: "mover" });
+    const from = placed.metadata.location;
+    await local.patchServerConfig({
+      "instances.placement.scriptlet.max_steps": "1000000000000",
+      "instances.placement.scriptlet.timeout_ms": String(DEADLINE_MS),
+      "instances.placement.scriptlet": RUNAWAY,
+    });
+    await postThenHangUp(socket, "/1.0/instances/mover?target=@default", {}, 500);
+    await expect
+      .poll(() => accessLines(daemon.stdout()).find((line) => line.path === "/1.0/instances/mover"), {
+        timeout: 30_000,
+      })
+      .toBeDefined();
+    const line = accessLines(daemon.stdout()).find((one) => one.path === "/1.0/instances/mover")!;
+    expect(line).toMatchObject({ method: "POST", status: 400, error_kind: "scriptlet" });
+    expect(line.ms).toBeLessThan(DEADLINE_MS - 1_000);
+    await local.patchServerConfig({ "instances.placement.scriptlet": "" });
+    expect((await local.instances.get("mover")).location).toBe(from);
     expect(daemon.stdout()).not.toContain("scriptlet worker replaced");
   });
 });

@@ -246,7 +246,7 @@ export const instanceRoutes: RouteSpec[] = [
     body: "InstancePost",
     errors: [404, 409, 507],
     operation: { description: "Migrating instance", resources: instanceResources },
-    handle: async ({ services, params, body, project, target }) => {
+    handle: async ({ services, params, body, project, target, signal }) => {
       const ref = params.name;
       if (body.target !== undefined)
         throw badRequest(
@@ -261,7 +261,7 @@ export const instanceRoutes: RouteSpec[] = [
         if (body.name !== undefined && body.name !== ref) {
           throw badRequest('Rename and move are separate requests: drop "name" or "?target="');
         }
-        const moved = await services.engine.moveInstance(project, ref, target);
+        const moved = await services.engine.moveInstance(project, ref, target, { signal });
         return { metadata: await wireOne(services.engine, moved.instance) };
       }
       if (body.name === undefined) {

@@ -458,8 +458,13 @@ export class Engine {
     }));
     return record;
   }
-  async moveInstance(project: string, ref: string, target: string): Promise<MoveOutcome> {
-    const outcome = await this.track("move", () => this.instanceOps.move(project, ref, target));
+  async moveInstance(
+    project: string,
+    ref: string,
+    target: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MoveOutcome> {
+    const outcome = await this.track("move", () => this.instanceOps.move(project, ref, target, options));
     this.events.lifecycle(() => ({
       action: "instance-moved",
       project,

@@ -209,9 +209,15 @@ export class InstanceOps {
    * Moves an instance (or reservation). `@group` runs the pipeline with
    * reason `relocation` (the scriptlet included) without the current member;
    * a member target goes through the whole stack (named-member.ts: not the
-   * current member, online, not evacuated, ..., capacity).
+   * current member, online, not evacuated, ..., capacity). `signal`: the
+   * caller gave up (the scriptlet stops).
    */
-  async move(project: string, ref: string, target: string): Promise<MoveOutcome> {
+  async move(
+    project: string,
+    ref: string,
+    target: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MoveOutcome> {
     const runtime = this.runtime;
     if (target === "") throw invalid("A move needs a target (a member or @group)");
     await runtime.sync();
@@ -222,7 +228,9 @@ export class InstanceOps {
       target,
       excluded: new Set([record.location]),
     });
-    const scriptlet = request.target?.kind === "group" ? await scriptletSetup(runtime) : null;
+    // The caller giving up (`signal`) stops the scriptlet's run, as for a create.
+    const scriptlet =
+      request.target?.kind === "group" ? await scriptletSetup(runtime, undefined, options.signal) : null;
     let decidedBy: DecidedBy = "default";
     let candidates: string[] = [];
     const { result } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
