@@ -71,24 +71,27 @@ describe("a placement whose client goes away", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("stops its scriptlet run in the worker; the worker then serves the next placement", async () => {
+  /**
+   * With a runaway scriptlet, POSTs `body` to `path` and hangs up: the handler still answers (to
+   * nobody) once the run has stopped, and its access-log line says how and when. Then no scriptlet.
+   */
+  async function expectRunStoppedWhenClientLeaves(path: string, body: unknown): Promise<void> {
     await local.patchServerConfig({
       "instances.placement.scriptlet.max_steps": "1000000000000",
       "instances.placement.scriptlet.timeout_ms": String(DEADLINE_MS),
       "instances.placement.scriptlet": RUNAWAY,
     });
-    await postThenHangUp(socket, "/1.0/instances", { name: "gone" }, 500);
-    // The handler still answers (to nobody) once the run has stopped: its access-log line says when.
-    await expect
-      .poll(() => accessLines(daemon.stdout()).find((line) => line.path === "/1.0/instances"), {
-        timeout: 30_000,
-      })
-      .toBeDefined();
-    const line = accessLines(daemon.stdout()).find((one) => one.path === "/1.0/instances")!;
-    expect(line).toMatchObject({ method: "POST", status: 400, error_kind: "scriptlet" });
+    await postThenHangUp(socket, path, body, 500);
+    const logged = () => accessLines(daemon.stdout()).find((line) => line.path === path.split("?")[0]);
+    await expect.poll(logged, { timeout: 30_000 }).toBeDefined();
+    expect(logged()).toMatchObject({ method: "POST", status: 400, error_kind: "scriptlet" });
     // Without the signal the run went on to its 10 s deadline.
-    expect(line.ms).toBeLessThan(DEADLINE_MS - 1_000);
+    expect(logged()!.ms).toBeLessThan(DEADLINE_MS - 1_000);
     await local.patchServerConfig({ "instances.placement.scriptlet": "" });
+  }
+
+  it("stops its scriptlet run in the worker; the worker then serves the next placement", async () => {
+    await expectRunStoppedWhenClientLeaves("/1.0/instances", { name: "gone" });
     const placed = await local.createInstance({ name: "next" });
     expect(placed.metadata.location).toMatch(/^node[12]$/);
     expect(await local.instances.names()).toEqual(["next"]);
@@ -99,21 +102,7 @@ describe("a placement whose client goes away", () => {
   it("a move to a group stops its scriptlet run too, and the instance stays where it was", async () => {
     const placed = await local.createInstance({ name: "mover" });
     const from = placed.metadata.location;
-    await local.patchServerConfig({
-      "instances.placement.scriptlet.max_steps": "1000000000000",
-      "instances.placement.scriptlet.timeout_ms": String(DEADLINE_MS),
-      "instances.placement.scriptlet": RUNAWAY,
-    });
-    await postThenHangUp(socket, "/1.0/instances/mover?target=@default", {}, 500);
-    await expect
-      .poll(() => accessLines(daemon.stdout()).find((line) => line.path === "/1.0/instances/mover"), {
-        timeout: 30_000,
-      })
-      .toBeDefined();
-    const line = accessLines(daemon.stdout()).find((one) => one.path === "/1.0/instances/mover")!;
-    expect(line).toMatchObject({ method: "POST", status: 400, error_kind: "scriptlet" });
-    expect(line.ms).toBeLessThan(DEADLINE_MS - 1_000);
-    await local.patchServerConfig({ "instances.placement.scriptlet": "" });
+    await expectRunStoppedWhenClientLeaves("/1.0/instances/mover?target=@default", {});
     expect((await local.instances.get("mover")).location).toBe(from);
     expect(daemon.stdout()).not.toContain("scriptlet worker replaced");
   });
