@@ -12,7 +12,9 @@
  *    middle of a transaction (SIGSTOP, a debugger) loses its session after
  *    this long, which releases its locks for the others;
  *  - `connectionTimeoutMillis` (pg-pool): the bound on connecting and on
- *    waiting for a free connection.
+ *    waiting for a free connection;
+ *  - on the write pool only, `plan_cache_mode = force_generic_plan`
+ *    (`WRITE_SESSION_OPTIONS`), after any `options` the URL gives.
  * A connection that fails is discarded by pg-pool and replaced on the next
  * checkout, so a restarted database is reconnected to without a restart.
  */
@@ -187,6 +189,32 @@ const types = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Settings of the write pool's sessions beyond the timeouts: its prepared
+ * statements always run their generic plan, made once per connection.
+ * Left to choose (`plan_cache_mode = auto`), PostgreSQL planned a claim's
+ * look-up and member read afresh on every execution whenever a claim
+ * held a few creates, since their generic plans price above the custom
+ * ones: planning then cost five times the execution (0.5 ms of the
+ * database's CPU per single create, pg_stat_statements.track_planning).
+ * The claim statements are written so that their generic plans probe
+ * unique indexes whatever the planner believes about the tables
+ * (`store/claim-plans.test.ts` makes them on an empty database); every
+ * other write finds its rows by key too.
+ */
+export const WRITE_SESSION_OPTIONS = "-c plan_cache_mode=force_generic_plan";
+
+/**
+ * The connection string without its `options` and the `options` to send:
+ * the URL's, then `extra` (pg takes a URL's `options` over the config's).
+ */
+function withSessionOptions(url: string, extra: string): { connectionString: string; options: string } {
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get("options");
+  parsed.searchParams.delete("options");
+  return { connectionString: parsed.toString(), options: own === null ? extra : `${own} ${extra}` };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Pools {
@@ -215,7 +243,13 @@ export class Pools {
       types,
     };
     // Pipelined (pg >= 8.23): a transaction sends BEGIN with its first statement and COMMIT with its last.
-    this.write = new pg.Pool({ ...base, pipeline: true, max: options.poolSize ?? DEFAULT_POOL_SIZE });
+    // Generic plans only (see WRITE_SESSION_OPTIONS).
+    this.write = new pg.Pool({
+      ...base,
+      ...withSessionOptions(url, WRITE_SESSION_OPTIONS),
+      pipeline: true,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    });
     this.read = new pg.Pool({ ...base, max: options.readPoolSize ?? DEFAULT_READ_POOL_SIZE });
     // An idle connection that dies (server restart) emits here; without a
     // listener Node would crash. pg-pool drops it and connects afresh.
