@@ -23,7 +23,7 @@ import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { checkInvariants } from "./check.js";
-import { ClaimBatcher } from "./claim-batcher.js";
+import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
 import { acquireLease, releaseLease } from "./leases.js";
@@ -44,6 +44,8 @@ export interface PostgresStoreOptions {
   feedRetentionMs?: number;
   /** Called with connection errors the store recovers from by itself (logging). */
   onConnectionError?: (error: Error) => void;
+  /** Group commit of concurrent creates (claim-batcher.ts); the defaults suit every deployment measured. */
+  claimBatches?: ClaimBatcherOptions;
 }
 
 /** How often this store prunes old change-feed entries. */
@@ -85,7 +87,7 @@ export class PostgresStore implements Store {
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
-    this.#claims = new ClaimBatcher(pools, () => this.#listener.notify());
+    this.#claims = new ClaimBatcher(pools, () => this.#listener.notify(), options.claimBatches);
     this.tokens = new PostgresTokenStore(pools, this.#listener);
     this.trust = new PostgresTrustStore(pools, this.#listener);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
