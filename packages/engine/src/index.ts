@@ -2,7 +2,7 @@ export * from "./claim-rules/index.js";
 export * from "./clock.js";
 export * from "./engine/index.js";
 export * from "./errors.js";
-export { claimEffectOf, consumerClaimEntry } from "./feed/claim-effect.js";
+export { claimEffectOf, claimEntryOf, claimResultOf, consumerClaimEntry } from "./feed/claim-effect.js";
 export * from "./logger.js";
 export type { DecidedBy, Decision } from "./pipeline/decide.js";
 export { instanceConfig, instanceView, type MemberStatus, memberStatus } from "./pipeline/views.js";

@@ -32,6 +32,7 @@ import {
   type ClaimRows,
   checkClaim,
   claimReads,
+  claimResultOf,
   combineClaims,
   EngineError,
   foldClaim,
@@ -86,7 +87,7 @@ async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
       const checked = checkClaim(claim, rows);
       foldClaim(rows, checked);
       accepted.push(checked);
-      outcomes.push({ ok: true, result: { instances: checked.stored, usage: checked.usage } });
+      outcomes.push({ ok: true, result: claimResultOf(checked) });
     } catch (error) {
       outcomes.push({ ok: false, error });
     }

@@ -6,7 +6,7 @@
  * meaningful) and moves to the end of the listing order, as a new version
  * does in the other stores.
  */
-import { type ChangeEntry, type CheckedClaim, claimEffectOf, type InstanceRecord } from "@berth/engine";
+import { type ChangeEntry, type CheckedClaim, claimEntryOf, type InstanceRecord } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
 import { insertConsumers } from "./consumer-rows.js";
 import { appendChangesSql } from "./feed-writes.js";
@@ -161,7 +161,7 @@ export async function writeClaim(
       change: "updated",
     }),
   );
-  const entries = [...memberEntries, { kind: "claim", effect: claimEffectOf(claim) }, ...extraEntries];
+  const entries = [...memberEntries, claimEntryOf(claim), ...extraEntries];
   await tx.finalRun(CLAIM_WRITE, [
     JSON.stringify(created.map((record) => instanceRow(record, memberIds))),
     JSON.stringify(claim.stored.flatMap((record) => allocationRows(record, memberIds))),

@@ -1,4 +1,4 @@
-import { type Claim, type ClaimResult, checkClaim } from "@berth/engine";
+import { type Claim, type ClaimResult, checkClaim, claimResultOf } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
 import { readClaimRows } from "./claim-reads.js";
 import { writeClaim } from "./claim-writes.js";
@@ -13,5 +13,5 @@ export async function applyClaim(tx: Tx, claim: Claim): Promise<ClaimResult> {
   const { rows, memberIds } = await readClaimRows(tx, claim);
   const checked = checkClaim(claim, rows);
   await writeClaim(tx, checked, memberIds);
-  return { instances: checked.stored, usage: checked.usage };
+  return claimResultOf(checked);
 }

@@ -3,7 +3,7 @@
  * engine's claim rules (`checkClaim`) did, against the rows claim-reads.ts
  * read in the same transaction.
  */
-import { type CheckedClaim, claimEffectOf, type InstanceRecord } from "@berth/engine";
+import { type CheckedClaim, claimEntryOf, type InstanceRecord } from "@berth/engine";
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
@@ -187,7 +187,7 @@ export async function writeClaim(
        cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,
        disk_bytes = disk_bytes + excluded.disk_bytes`,
   );
-  await appendChanges(raw, [{ kind: "claim", effect: claimEffectOf(claim) }]);
+  await appendChanges(raw, [claimEntryOf(claim)]);
 }
 
 /**

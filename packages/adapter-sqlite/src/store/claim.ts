@@ -1,5 +1,5 @@
 import type { Claim, ClaimResult } from "@berth/engine";
-import { checkClaim } from "@berth/engine";
+import { checkClaim, claimResultOf } from "@berth/engine";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import { readClaimRows } from "./claim-reads.js";
 import { writeClaim } from "./claim-writes.js";
@@ -18,5 +18,5 @@ export async function applyClaim(db: Database, raw: RawSql, claim: Claim): Promi
   const { rows, memberIds } = await readClaimRows(db, raw, claim);
   const checked = checkClaim(claim, rows);
   await writeClaim(raw, checked, memberIds);
-  return { instances: checked.stored, usage: checked.usage };
+  return claimResultOf(checked);
 }

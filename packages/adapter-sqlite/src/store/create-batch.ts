@@ -5,6 +5,7 @@ import {
   type ClaimRows,
   checkClaim,
   claimReads,
+  claimResultOf,
   combineClaims,
   foldClaim,
   type InstanceRecord,
@@ -61,7 +62,7 @@ export async function applyCreateClaims(raw: RawSql, claims: Claim[]): Promise<O
       const checked = checkClaim(claim, rows);
       foldClaim(rows, checked);
       accepted.push(checked);
-      outcomes.push({ ok: true, result: { instances: checked.stored, usage: checked.usage } });
+      outcomes.push({ ok: true, result: claimResultOf(checked) });
     } catch (error) {
       outcomes.push({ ok: false, error: translateDriverError(error) });
     }

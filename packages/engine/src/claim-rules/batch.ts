@@ -85,5 +85,6 @@ export function combineClaims(claims: readonly CheckedClaim[]): CheckedClaim {
     memberStates: claims.flatMap((claim) => claim.memberStates),
     failoverChanges: claims.flatMap((claim) => claim.failoverChanges),
     instanceConsumers: combineInstanceConsumers(claims.map((claim) => claim.instanceConsumers)),
+    tokens: claims.flatMap((claim) => claim.tokens),
   };
 }

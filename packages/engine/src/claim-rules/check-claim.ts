@@ -41,6 +41,8 @@ export interface CheckedClaim {
   readonly memberStates: readonly MemberStateChange[];
   /** How the mirrored memory of secondaries changes, per primary (for Stores that keep those sums). */
   readonly failoverChanges: readonly FailoverChange[];
+  /** The claims' tokens (`Claim.token`), for the change-feed entry (feed/claim-effect.ts `claimEntryOf`). */
+  readonly tokens: readonly string[];
 }
 
 /**
@@ -88,5 +90,6 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
     projectChanges,
     memberStates,
     failoverChanges,
+    tokens: claim.token === undefined ? [] : [claim.token],
   };
 }

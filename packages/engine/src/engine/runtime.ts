@@ -16,7 +16,7 @@ import type { PlacementStack } from "../pipeline/stack/stack.js";
 import { attachMemberTrees } from "../providers/member-trees.js";
 import { ProviderModel } from "../providers/provider-model.js";
 import type { ScriptletRunner } from "../scriptlet/port.js";
-import type { Store } from "../store/port.js";
+import type { Claim, ClaimResult, Store } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
 import { EngineMetrics } from "./metrics.js";
 import { clockStalls, offlineThresholdAfterStalls, type StallSource } from "./own-stall.js";
@@ -65,10 +65,23 @@ export class EngineRuntime {
 
   /** This engine's claims being written to the store (the feed path waits for them before a 507). */
   private readonly claimsInFlight = new Set<Promise<unknown>>();
+  /** Set while a re-hydration waits for the claims in flight and rebuilds the model: new claims wait. */
+  private hydrating: Promise<void> | null = null;
 
-  /** Runs a store claim, counted as in flight until it settles. */
-  trackClaim<T>(claim: Promise<T>): Promise<T> {
-    const tracked = claim.finally(() => this.claimsInFlight.delete(tracked));
+  /**
+   * Runs a store claim, counted as in flight until it settles; `committed`
+   * runs with its answer before anything else sees it. A claim waits while
+   * the model is being re-hydrated (see `withoutClaimsInFlight`).
+   */
+  async runClaim(claim: Claim, committed: (result: ClaimResult) => void): Promise<ClaimResult> {
+    while (this.hydrating !== null) await this.hydrating;
+    const tracked: Promise<ClaimResult> = this.store
+      .claim(claim)
+      .then((result) => {
+        committed(result);
+        return result;
+      })
+      .finally(() => this.claimsInFlight.delete(tracked));
     this.claimsInFlight.add(tracked);
     return tracked;
   }
@@ -80,14 +93,34 @@ export class EngineRuntime {
     return true;
   }
 
+  /**
+   * Runs `rebuild` once no claim of this engine is in flight, holding new
+   * ones back until it is done: a claim that commits while a snapshot is
+   * taken would otherwise be both in the snapshot and applied to the model
+   * built from it (feed/feed-sync.ts).
+   */
+  async withoutClaimsInFlight<T>(rebuild: () => Promise<T>): Promise<T> {
+    while (this.hydrating !== null) await this.hydrating;
+    let done!: () => void;
+    this.hydrating = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      await Promise.allSettled([...this.claimsInFlight]);
+      return await rebuild();
+    } finally {
+      this.hydrating = null;
+      done();
+    }
+  }
+
   /** Rebuilds the model from a fresh snapshot (aggregates), keeping the feed cursor in step. */
   async rehydrate(): Promise<void> {
-    const settles = this.feedSync?.takeSettles() ?? [];
+    if (this.feedSync !== undefined) return this.feedSync.rehydrate();
     const snapshot = await this.rawStore.snapshot();
     this.model.hydrate(snapshot);
     this.providerModel.hydrate(snapshot);
     this.setConfig(snapshot.config);
-    this.feedSync?.hydrated(snapshot, settles);
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   type CountedChange,
   countedChangeOf,
 } from "../store/change-feed.js";
+import type { ClaimResult } from "../store/port.js";
 import type { InstanceRecord } from "../store/records.js";
 
 function shapeKey(instance: InstanceRecord): string {
@@ -53,6 +54,20 @@ export function claimEffectOf(
     // A move within one member with the same shape nets out: nothing to count.
     instances: [...groups.values()].filter((group) => group.count !== 0),
   };
+}
+
+/** The change-feed entry every Store writes for a checked claim, in the claim's own transaction. */
+export function claimEntryOf(
+  checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges" | "instanceConsumers" | "tokens">,
+): ChangeEntry {
+  const entry: ChangeEntry = { kind: "claim", effect: claimEffectOf(checked) };
+  if (checked.tokens.length > 0) entry.tokens = [...checked.tokens];
+  return entry;
+}
+
+/** What every Store answers for a claim it wrote (`Store.claim`). */
+export function claimResultOf(checked: CheckedClaim): ClaimResult {
+  return { instances: checked.stored, usage: checked.usage, effect: claimEffectOf(checked) };
 }
 
 /**

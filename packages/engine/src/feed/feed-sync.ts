@@ -1,24 +1,34 @@
 /**
  * Keeping an engine's model in step with a store's change feed
  * (store/change-feed.ts). The model is the store's state as of the feed
- * cursor, plus this engine's in-flight placements:
+ * cursor, plus the effects of this engine's own claims committed since
+ * (each applied as its claim commits), plus its in-flight placements:
  *  - before planning, the engine reads what it has not applied yet
  *    (`beforePlan`); with a store that wakes it (PostgreSQL LISTEN) only
  *    after a wake-up, or when the last read is older than a second, so a
  *    lost notification costs at most that much latency;
- *  - after its own claim commits, it reads again (`fresh`: a read that
- *    starts after the call) and releases the claim's in-flight placements
- *    in the same synchronous step as it applies the claim's entry
- *    (`settleAfterRead`), so the capacity is never counted twice or not at
- *    all;
- *  - concurrent callers share reads: at most one read runs and one waits.
+ *  - when its own claim commits, the engine applies the claim's effect
+ *    and releases the claim's in-flight placements in one synchronous step
+ *    (`applyOwnClaim`), so the capacity is never counted twice or not at
+ *    all, and the caller's next read of the model already has it. The
+ *    claim carries a token (`newToken`) the store writes into its entry;
+ *    a later read skips the entry of a token applied so. Should a read
+ *    bring the entry first (its answer overtook the claim's own), the read
+ *    applies it and the claim then only releases its placements; a claim
+ *    whose outcome the engine never learnt (a connection lost at COMMIT)
+ *    has its entry applied by whichever read brings it;
+ *  - reads and re-hydrations run one at a time, and concurrent callers
+ *    share them: at most one runs and one waits. A re-hydration (a fresh
+ *    snapshot; also when the cursor fell behind what the store keeps) runs
+ *    while no claim of this engine is in flight, so every own claim is
+ *    either in the snapshot or applied to the new model, never both.
  * Entries are applied in the order given; members and catalog tables named
  * by a read are re-read (current rows) before any entry is applied, so a
  * member created in the read exists before the claims that use it.
  */
+import { randomUUID } from "node:crypto";
 import type { EngineRuntime } from "../engine/runtime.js";
 import type { ChangeEntry, ChangeFeed, ClaimEffect, FeedWatch } from "../store/change-feed.js";
-import type { StoreSnapshot } from "../store/port.js";
 import type { ConfigRecord, MemberRecord } from "../store/records.js";
 
 /** Re-read at least this often even when nothing woke us (a lost notification costs no more). */
@@ -37,11 +47,21 @@ export class FeedSync {
   private readonly watch: FeedWatch | undefined;
   private running: Promise<void> | null = null;
   private next: Promise<void> | null = null;
-  /** Work to do once a read that started after it was registered has been applied. */
-  private settles: (() => void)[] = [];
+  /** The next read is a re-hydration instead. */
+  private hydrateWanted = false;
+  /** Tokens start with this: the entries of this engine's claims. */
+  private readonly origin = `${randomUUID()}:`;
+  private tokens = 0;
+  /** Tokens of own claims applied as they committed, whose entries no read has brought yet. */
+  private readonly ownApplied = new Set<string>();
+  /** Tokens of own claims whose entries a read applied before the claim's answer arrived. */
+  private readonly readApplied = new Set<string>();
   /** Moves with every applied catalog, config or member change (derived caches key on it). */
   epoch = 0;
-  /** Entries applied so far (and re-hydrations): tells whether a read brought anything. */
+  /**
+   * Entries of other writers applied so far (and re-hydrations): tells
+   * whether a read brought anything this engine did not know.
+   */
   applied = 0;
 
   constructor(
@@ -53,6 +73,25 @@ export class FeedSync {
     this.watch = feed.watch?.(() => {
       this.dirty = true;
     });
+  }
+
+  /** A token for the next claim (`Claim.token`): unique per claim attempt. */
+  newToken(): string {
+    this.tokens += 1;
+    return `${this.origin}${this.tokens}`;
+  }
+
+  /**
+   * An own claim committed: applies its effect (unless a read already
+   * brought its entry), then `settle` releases its in-flight placements,
+   * in one synchronous step.
+   */
+  applyOwnClaim(token: string, effect: ClaimEffect, settle: () => void): void {
+    if (!this.readApplied.delete(token)) {
+      this.applyClaimEffect(effect);
+      this.ownApplied.add(token);
+    }
+    settle();
   }
 
   /** This engine wrote something: read before the next plan, and treat derived caches as stale. */
@@ -83,24 +122,10 @@ export class FeedSync {
     return this.next;
   }
 
-  /** Runs `settle` in the same step as the first read that starts after this call is applied. */
-  settleAfterRead(settle: () => void): void {
-    this.settles.push(settle);
-  }
-
-  /** Before taking a snapshot: the settles whose claims it will include (they committed already). */
-  takeSettles(): (() => void)[] {
-    const settles = this.settles;
-    this.settles = [];
-    return settles;
-  }
-
-  /** The model was rebuilt from `snapshot` (taken after the `settles`' claims committed). */
-  hydrated(snapshot: StoreSnapshot, settles: (() => void)[]): void {
-    if (snapshot.feedCursor !== undefined) this.cursor = snapshot.feedCursor;
-    this.epoch += 1;
-    this.applied += 1;
-    for (const settle of settles) settle();
+  /** Rebuilds the model from a fresh snapshot, in turn with the reads (see the top of this file). */
+  rehydrate(): Promise<void> {
+    this.hydrateWanted = true;
+    return this.fresh();
   }
 
   stop(): void {
@@ -116,31 +141,43 @@ export class FeedSync {
   }
 
   private async read(): Promise<void> {
-    const settles = this.settles;
-    this.settles = [];
     this.dirty = false;
     try {
-      const read = await this.feed.read(this.cursor);
-      this.lastReadMs = Date.now();
-      if (read.reset) {
-        // Fell behind the kept entries: rebuild from a snapshot (its own cursor).
-        const snapshot = await this.runtime.store.snapshot();
-        this.runtime.model.hydrate(snapshot);
-        this.runtime.providerModel.hydrate(snapshot);
-        this.runtime.setConfig(snapshot.config);
-        this.hydrated(snapshot, settles);
+      if (this.hydrateWanted) {
+        this.hydrateWanted = false;
+        await this.hydrate();
         return;
       }
+      const read = await this.feed.read(this.cursor);
+      this.lastReadMs = Date.now();
+      // Fell behind the kept entries: rebuild from a snapshot (its own cursor).
+      if (read.reset) return await this.hydrate();
       const rows = await this.rowsFor(read.entries);
       this.apply(read.entries, rows);
       this.cursor = read.cursor;
-      for (const settle of settles) settle();
     } catch (error) {
-      // Nothing applied: the next read starts from the same cursor and settles these then.
+      // Nothing applied: the next read starts from the same cursor.
       this.dirty = true;
-      this.settles.unshift(...settles);
       throw error;
     }
+  }
+
+  /** The model from a fresh snapshot, taken and applied while no own claim is in flight. */
+  private hydrate(): Promise<void> {
+    const runtime = this.runtime;
+    return runtime.withoutClaimsInFlight(async () => {
+      const snapshot = await runtime.store.snapshot();
+      runtime.model.hydrate(snapshot);
+      runtime.providerModel.hydrate(snapshot);
+      runtime.setConfig(snapshot.config);
+      if (snapshot.feedCursor !== undefined) this.cursor = snapshot.feedCursor;
+      // Every own claim is in the snapshot: entries read from here on are all to be applied.
+      this.ownApplied.clear();
+      this.readApplied.clear();
+      this.lastReadMs = Date.now();
+      this.epoch += 1;
+      this.applied += 1;
+    });
   }
 
   /** The current rows of everything the entries name that is not in the entries themselves. */
@@ -196,16 +233,46 @@ export class FeedSync {
       this.runtime.providerModel.applyConsumers({ usage: onProviders, instances: [] }, []);
   }
 
+  /** A claim's usage and counts, on members and on the providers of their trees. */
+  private applyClaimEffect(effect: ClaimEffect): void {
+    this.runtime.model.applyClaimEffect(effect);
+    this.applyChildUsage(effect);
+  }
+
+  /**
+   * Whether a read applies a claim entry: not when every claim in it is an
+   * own claim applied as it committed. The claims of one entry commit
+   * together and their answers are handled in one synchronous run, so its
+   * own tokens are either all applied or none are.
+   */
+  private appliesClaimEntry(tokens: readonly string[] | undefined): boolean {
+    if (tokens === undefined || tokens.length === 0) return true;
+    const own = tokens.filter((token) => this.ownApplied.delete(token)).length;
+    if (own === tokens.length) return false;
+    if (own > 0) {
+      // Part of it is in the model already, and an entry is applied whole: rebuild the model next.
+      this.runtime.logger.log("warn", "change feed: a claim entry was partly applied already; re-hydrating", {
+        claims: tokens.length,
+        applied: own,
+      });
+      this.hydrateWanted = true;
+      this.dirty = true;
+    }
+    for (const token of tokens) if (token.startsWith(this.origin)) this.readApplied.add(token);
+    return true;
+  }
+
   /** Applies a read, synchronously (no other placement sees it half-applied). */
   private apply(entries: readonly ChangeEntry[], rows: ChangedRows): void {
     const model = this.runtime.model;
-    this.applied += entries.length;
     for (const entry of entries) {
       if (entry.kind === "claim") {
-        model.applyClaimEffect(entry.effect);
-        this.applyChildUsage(entry.effect);
+        if (!this.appliesClaimEntry(entry.tokens)) continue;
+        this.applied += 1;
+        this.applyClaimEffect(entry.effect);
         continue;
       }
+      this.applied += 1;
       if (entry.kind === "consumers") {
         model.applyClaimEffect(entry.effect);
         this.runtime.providerModel.applyConsumers(entry.effect, entry.bumped);

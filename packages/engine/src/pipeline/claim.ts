@@ -246,14 +246,19 @@ function settleAll(runtime: EngineRuntime, draft: ClaimDraft, result: ClaimResul
   else draft.release();
 }
 
-/** Brings the model in line with the store after a claim succeeded. */
-export function applyClaim(runtime: EngineRuntime, draft: ClaimDraft, result: ClaimResult): void {
-  runtime.model.setUsage(result.usage);
+/** The maintenance states a committed claim set (evacuation, restore), in the model at once. */
+function applyMemberStates(runtime: EngineRuntime, draft: ClaimDraft): void {
   for (const { member, evacuated } of draft.claim.memberStates ?? []) {
     const state = runtime.model.member(member);
     if (state !== undefined && state.record.evacuated !== evacuated)
       runtime.model.upsertMember({ ...state.record, evacuated });
   }
+}
+
+/** Brings the model in line with the store after a claim succeeded (a store without a change feed). */
+export function applyClaim(runtime: EngineRuntime, draft: ClaimDraft, result: ClaimResult): void {
+  runtime.model.setUsage(result.usage);
+  applyMemberStates(runtime, draft);
   for (const old of draft.previous) runtime.model.countInstance(old, -1);
   for (const stored of result.instances) runtime.model.countInstance(stored, 1);
 }
@@ -286,10 +291,10 @@ const FEED_ATTEMPTS = 50;
  * to date from the feed instead: after a lost race (someone else's claim
  * committed, so there is something to read), and before a "no capacity"
  * answer, which is only given once this engine's own claims in flight have
- * settled and a fresh read of the feed still leaves no room. After a
- * successful claim the engine reads the feed too: its own claim's entry
- * brings usage and counts, and its in-flight placements are released in the
- * same step.
+ * settled and a fresh read of the feed still leaves no room. A successful
+ * claim's effect goes into the model as it commits, and its in-flight
+ * placements are released in the same step (feed/feed-sync.ts
+ * `applyOwnClaim`); no read is needed for it.
  */
 export async function claimWithRetries(
   runtime: EngineRuntime,
@@ -302,9 +307,19 @@ export async function claimWithRetries(
     const draft =
       feed === undefined ? await planDraft(runtime, plan) : await planAuthoritatively(runtime, plan);
     const appliedBefore = feed?.applied ?? 0;
+    if (feed !== undefined) draft.claim.token = feed.newToken();
     let result: ClaimResult;
     try {
-      result = await runtime.trackClaim(runtime.store.claim(draft.claim));
+      result = await runtime.runClaim(draft.claim, (committed) => {
+        if (feed === undefined) {
+          settleAll(runtime, draft, committed);
+          applyClaim(runtime, draft, committed);
+          return;
+        }
+        // The claim's effect is in the model, and its placements released, before anyone reads it.
+        feed.applyOwnClaim(draft.claim.token!, committed.effect, () => settleAll(runtime, draft, committed));
+        applyMemberStates(runtime, draft);
+      });
     } catch (error) {
       draft.release();
       if (!isRetriable(error)) throw error;
@@ -329,19 +344,6 @@ export async function claimWithRetries(
         if (feed.applied === appliedBefore) throw error;
       }
       continue;
-    }
-    if (feed === undefined) {
-      settleAll(runtime, draft, result);
-      applyClaim(runtime, draft, result);
-    } else {
-      const claimed = result;
-      feed.settleAfterRead(() => settleAll(runtime, draft, claimed));
-      // The claim is committed whatever happens to this read; a failed read is retried by the next one.
-      await feed.fresh().catch((error: unknown) =>
-        runtime.logger.log("warn", "change feed read after a claim failed", {
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
     }
     return { result, draft, attempts: attempt };
   }

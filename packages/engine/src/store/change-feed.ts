@@ -72,7 +72,12 @@ export type CatalogTableName =
   | "traits";
 
 export type ChangeEntry =
-  | { kind: "claim"; effect: ClaimEffect }
+  /**
+   * A claim's effect; `tokens` are the `Claim.token`s of the claims it
+   * holds (a group commit writes one entry for several), absent when none
+   * had one.
+   */
+  | { kind: "claim"; effect: ClaimEffect; tokens?: string[] }
   /**
    * A Placement consumer claim: its usage changes (on member root
    * providers keyed by the member's name, so the model adds them to the

@@ -31,7 +31,7 @@ import {
 } from "../claim-rules/shared-ledger.js";
 import { addToLedger } from "../claim-rules/usage-after.js";
 import { conflict, EngineError, notFound } from "../errors.js";
-import { claimEffectOf } from "../feed/claim-effect.js";
+import { claimEntryOf, claimResultOf } from "../feed/claim-effect.js";
 import type { CatalogTableName, ChangeEntry, ChangeFeed } from "./change-feed.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "./clone.js";
 import { MemoryCatalog } from "./memory-catalog.js";
@@ -488,8 +488,8 @@ export class MemoryStore implements Store {
       if (totals === undefined) this.projectTotals.set(project, (totals = zeroProjectTotals()));
       addProjectTotals(totals, change);
     }
-    this.log.push({ kind: "claim", effect: claimEffectOf(checked) });
-    return { instances: checked.stored, usage: checked.usage };
+    this.log.push(claimEntryOf(checked));
+    return claimResultOf(checked);
   }
 
   /** The claim's rows, straight from the maps (the rules only read them). */

@@ -15,7 +15,7 @@
  */
 
 import type { Inventory } from "@berth/resources";
-import type { ChangeFeed } from "./change-feed.js";
+import type { ChangeFeed, ClaimEffect } from "./change-feed.js";
 import type {
   ConfigRecord,
   ConsumerRecord,
@@ -214,6 +214,14 @@ export interface Claim {
    * cluster before or after, never half-way.
    */
   memberStates?: MemberStateChange[];
+  /**
+   * Set by an engine that applies the claim's effect to its own model as
+   * soon as the claim commits (feed/feed-sync.ts): the store writes it into
+   * the claim's change-feed entry (`claimEntryOf`), by which that engine
+   * knows the entry when it reads it back and does not apply it twice.
+   * Unique per claim attempt.
+   */
+  token?: string;
 }
 
 export interface MemberStateChange {
@@ -226,6 +234,8 @@ export interface ClaimResult {
   instances: InstanceRecord[];
   /** Authoritative usage of every member the claim touched, after the claim. */
   usage: MemberUsage[];
+  /** What the claim did to usage and counts: the effect its change-feed entry carries (`claimResultOf`). */
+  effect: ClaimEffect;
 }
 
 /** What `EngineError.details` holds when a claim fails. */
