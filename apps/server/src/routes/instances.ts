@@ -9,7 +9,7 @@ import { dryRunToWire } from "../wire/dry-run.js";
 import { instanceFullToWire, instanceStateToWire, instanceToWire } from "../wire/instances.js";
 import { placementRecordToWire } from "../wire/placement-record.js";
 import { resourceUrl } from "../wire/urls.js";
-import { defineRoute, type RouteSpec } from "./route-spec.js";
+import { defineRoute, type RouteInput, type RouteSpec } from "./route-spec.js";
 
 /** Instances on the wire, expanded by the engine with their profiles as they are now. */
 async function wireOf(engine: Engine, records: InstanceRecord[], full = false): Promise<Instance[]> {
@@ -30,6 +30,24 @@ async function wireOne(engine: Engine, record: InstanceRecord): Promise<Instance
 }
 
 const instance = "/1.0/instances/:name";
+
+/**
+ * The engine's options for a placement of this request: project, target,
+ * and the client's signal, read only if a scriptlet runs (the getter keeps
+ * it unmade otherwise, see http/client-signal.ts).
+ */
+function engineOptions<Extra extends object>(
+  input: Pick<RouteInput<unknown>, "project" | "target" | "signal">,
+  extra?: Extra,
+): { project: string; target?: string; readonly signal: AbortSignal } & Extra {
+  const options = {
+    ...(extra as Extra),
+    project: input.project,
+    ...(input.target !== undefined ? { target: input.target } : {}),
+  };
+  Object.defineProperty(options, "signal", { get: () => input.signal, enumerable: true });
+  return options as typeof options & { readonly signal: AbortSignal };
+}
 
 /** The operation resources of a request on one instance. */
 function instanceResources({ params, project }: { params: Record<string, string>; project: string }) {
@@ -81,18 +99,18 @@ export const instanceRoutes: RouteSpec[] = [
         instances: body.name !== undefined ? [resourceUrl("/1.0/instances", body.name, project)] : [],
       }),
     },
-    handle: async ({ services, body, project, target, dryRun, principal, header, signal }) => {
+    handle: async (input) => {
+      const { services, body, dryRun, principal, header } = input;
       refuseChosenUuids(principal, [body]);
-      const options = { project, signal, ...(target !== undefined ? { target } : {}) };
       const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
       if (dryRun) {
-        const outcome = await services.engine.dryRun(body, {
-          ...options,
-          ...(scriptletSource !== undefined ? { scriptletSource } : {}),
-        });
+        const outcome = await services.engine.dryRun(
+          body,
+          engineOptions(input, scriptletSource !== undefined ? { scriptletSource } : {}),
+        );
         return { metadata: dryRunToWire(outcome) };
       }
-      const outcome = await services.engine.createInstance(body, options);
+      const outcome = await services.engine.createInstance(body, engineOptions(input));
       const record = outcome.instance;
       return {
         // The placement read the profiles already: its outcome carries the expansion.
@@ -113,10 +131,10 @@ export const instanceRoutes: RouteSpec[] = [
     body: "BulkCreateRequest",
     response: "BulkCreateResult",
     errors: [404, 409, 507],
-    handle: async ({ services, body, project, target, principal, signal }) => {
+    handle: async (input) => {
+      const { services, body, principal } = input;
       refuseChosenUuids(principal, body.instances);
-      const options = { project, signal, ...(target !== undefined ? { target } : {}) };
-      const outcome = await services.engine.bulkCreate(body.instances, options);
+      const outcome = await services.engine.bulkCreate(body.instances, engineOptions(input));
       const result: BulkCreateResult = {
         placements: outcome.instances.map((r) => ({ name: r.name, uuid: r.id, location: r.location })),
       };
@@ -246,7 +264,8 @@ export const instanceRoutes: RouteSpec[] = [
     body: "InstancePost",
     errors: [404, 409, 507],
     operation: { description: "Migrating instance", resources: instanceResources },
-    handle: async ({ services, params, body, project, target, signal }) => {
+    handle: async (input) => {
+      const { services, params, body, project, target } = input;
       const ref = params.name;
       if (body.target !== undefined)
         throw badRequest(
@@ -261,7 +280,7 @@ export const instanceRoutes: RouteSpec[] = [
         if (body.name !== undefined && body.name !== ref) {
           throw badRequest('Rename and move are separate requests: drop "name" or "?target="');
         }
-        const moved = await services.engine.moveInstance(project, ref, target, { signal });
+        const moved = await services.engine.moveInstance(project, ref, target, engineOptions(input));
         return { metadata: await wireOne(services.engine, moved.instance) };
       }
       if (body.name === undefined) {

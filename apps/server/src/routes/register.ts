@@ -1,6 +1,7 @@
 import { apiSchemas, syncResponse } from "@berth/api-types";
 import type { Hono } from "hono";
 import { canUseProject, isAdmin, type Principal, projectRefusal } from "../auth/principal.js";
+import { lazyClientSignal } from "../http/client-signal.js";
 import { headerOf } from "../http/header.js";
 import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
@@ -53,6 +54,7 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
         )
       : undefined;
     if (spec.readsModel === true) await services.engine.sync();
+    const clientSignal = lazyClientSignal(c);
     const input: RouteInput<unknown> = {
       services,
       params,
@@ -66,7 +68,9 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
       header: (name) => headerOf(c, name),
       precondition: spec.etag === true ? preconditionOf(headerOf(c, "if-match")) : {},
       log: c.get("log"),
-      signal: c.req.raw.signal,
+      get signal() {
+        return clientSignal();
+      },
     };
     const protocol = operationProtocol(headerOf(c, "user-agent"), headerOf(c, "prefer"));
     if (spec.operation !== undefined && !input.dryRun && protocol !== undefined) {

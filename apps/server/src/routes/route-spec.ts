@@ -40,8 +40,13 @@ export interface RouteInput<Body, Path extends string = string> {
   /** The version the caller last read (`If-Match`), for routes with `etag: true`. */
   precondition: Precondition;
   log: Logger;
-  /** Aborts when the client goes away before its answer is written (a placement's scriptlet run then stops). */
-  signal: AbortSignal;
+  /**
+   * Aborts when the client goes away before its answer is written (a
+   * placement's scriptlet run then stops). Made when first read (a getter,
+   * http/client-signal.ts): pass it on without reading it where no
+   * scriptlet may run (`engineOptions` in routes/instances.ts).
+   */
+  readonly signal: AbortSignal;
 }
 
 export interface RouteReply {

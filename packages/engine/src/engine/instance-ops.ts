@@ -230,7 +230,7 @@ export class InstanceOps {
     });
     // The caller giving up (`signal`) stops the scriptlet's run, as for a create.
     const scriptlet =
-      request.target?.kind === "group" ? await scriptletSetup(runtime, undefined, options.signal) : null;
+      request.target?.kind === "group" ? await scriptletSetup(runtime, undefined, options) : null;
     let decidedBy: DecidedBy = "default";
     let candidates: string[] = [];
     const { result } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {

@@ -118,7 +118,7 @@ export class Placer {
     );
     // SCRIPTLET.md: the scriptlet runs only without a member target.
     const scriptlet =
-      request.target?.kind === "member" ? null : await scriptletSetup(runtime, undefined, options.signal);
+      request.target?.kind === "member" ? null : await scriptletSetup(runtime, undefined, options);
     let decision: PlannedDecision | undefined;
     const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
       decision = await plan(runtime, request, { scriptlet });
@@ -159,7 +159,7 @@ export class Placer {
       this.memo(),
     );
     const scriptlet =
-      request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed, options.signal);
+      request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed, options);
     await runtime.syncTrees();
     try {
       const decision = await plan(runtime, request, { scriptlet, listAll: true });
@@ -228,9 +228,7 @@ export class Placer {
       }
     }
     const scriptlet =
-      options.target?.startsWith("@") === false
-        ? null
-        : await scriptletSetup(runtime, undefined, options.signal);
+      options.target?.startsWith("@") === false ? null : await scriptletSetup(runtime, undefined, options);
     const order = requests.map((_, index) => index);
     const wantsLargestFirst = (options.order ?? "largest-first") === "largest-first";
     if (scriptlet === null && wantsLargestFirst) {

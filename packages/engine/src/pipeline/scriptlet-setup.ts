@@ -29,16 +29,18 @@ async function listedInstances(runtime: EngineRuntime): Promise<ListedInstance[]
 /**
  * The scriptlet setup for this operation, or null when none is configured.
  * `proposedSource` (a dry run's `scriptletSource`, already validated) runs
- * instead of the configured scriptlet; "" means no scriptlet. `signal` (the
- * caller gave up) reaches every run of the operation.
+ * instead of the configured scriptlet; "" means no scriptlet. The caller's
+ * `signal` (the caller gave up) reaches every run of the operation; it is
+ * read only when a scriptlet runs (a server may make it on first read).
  */
 export async function scriptletSetup(
   runtime: EngineRuntime,
   proposedSource?: string,
-  signal?: AbortSignal,
+  caller?: { readonly signal?: AbortSignal | undefined },
 ): Promise<ScriptletSetup | null> {
   const source = proposedSource ?? runtime.effective.scriptlet;
   if (source === "") return null;
+  const signal = caller?.signal;
   const prefetched = needsInstanceList(source) ? await listedInstances(runtime) : null;
   const logger: ScriptletLogger = {
     log: (line) =>
