@@ -32,9 +32,25 @@ export function nameBasedUuid(namespace: string, name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * Root uuids computed so far, by member name: a claim asks for those of
+ * every member it locks, the provider view for every member, and a SHA-1 per
+ * ask was a visible share of a create's CPU. Any provider name can be asked
+ * about (`isMemberRoot`), so the map is emptied when it reaches
+ * `ROOT_UUIDS_KEPT` names rather than growing without bound.
+ */
+const rootUuids = new Map<string, string>();
+const ROOT_UUIDS_KEPT = 65_536;
+
 /** The uuid of the root provider that is the member `name`. */
 export function memberProviderUuid(name: string): string {
-  return nameBasedUuid(MEMBER_NAMESPACE, name);
+  let uuid = rootUuids.get(name);
+  if (uuid === undefined) {
+    if (rootUuids.size >= ROOT_UUIDS_KEPT) rootUuids.clear();
+    uuid = nameBasedUuid(MEMBER_NAMESPACE, name);
+    rootUuids.set(name, uuid);
+  }
+  return uuid;
 }
 
 /** True when the provider `uuid` named `name` is the member of that name's root provider. */

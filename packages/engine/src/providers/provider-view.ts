@@ -113,8 +113,6 @@ export class ProviderViews {
   private view: ProviderView | null = null;
   private rows: readonly ProviderRecord[] | null = null;
   private consumers: ReadonlyMap<string, Used> | null = null;
-  /** Member name to its root's uuid (a name-based uuid costs a hash: computed once per name). */
-  private readonly rootUuids = new Map<string, string>();
 
   /**
    * The view over these rows (read at `shape`; undefined when the read
@@ -140,22 +138,13 @@ export class ProviderViews {
     return this.view;
   }
 
-  private rootUuid(name: string): string {
-    let uuid = this.rootUuids.get(name);
-    if (uuid === undefined) {
-      uuid = memberProviderUuid(name);
-      this.rootUuids.set(name, uuid);
-    }
-    return uuid;
-  }
-
   private lay(
     rows: readonly ProviderRecord[],
     shape: number | undefined,
     members: readonly MemberState[],
   ): Layout {
     const pending = new Map<string, MemberState>();
-    for (const member of members) pending.set(this.rootUuid(member.name), member);
+    for (const member of members) pending.set(memberProviderUuid(member.name), member);
     const memberRoots = new Map<string, MemberState>();
     for (const row of rows) {
       const member = pending.get(row.uuid);

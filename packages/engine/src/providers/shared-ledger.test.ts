@@ -35,6 +35,15 @@ describe("a member is a root resource provider", () => {
     expect(memberProviderUuid("m1")).not.toBe(memberProviderUuid("m2"));
   });
 
+  it("answers the same uuid from its kept answers, also after more names than it keeps", () => {
+    const namespace = "5b1e8c2e-6f0a-4c49-9d3e-1f6b2a7c8d90";
+    const first = memberProviderUuid("m1");
+    expect(first).toBe(nameBasedUuid(namespace, "m1"));
+    for (let i = 0; i < 70_000; i++) memberProviderUuid(`name-${i}`);
+    expect(memberProviderUuid("m1")).toBe(first);
+    expect(memberProviderUuid("name-69999")).toBe(nameBasedUuid(namespace, "name-69999"));
+  });
+
   it("is listed by Placement with the member's inventories and usage", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });
