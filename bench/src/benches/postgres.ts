@@ -7,7 +7,8 @@
  *    64 connections in total, the storm tests' 64 clients, split evenly),
  *    each on a fresh database of 1,000 members with room to spare, so every
  *    answer must be a 201; each run is measured after the same load warmed
- *    every server for a few seconds (see WARM_SECONDS);
+ *    every server for as many requests as one server alone gets in 10 s
+ *    (see WARM_SECONDS_PER_SERVER);
  *  - the database's own CPU time per create (every PostgreSQL process,
  *    from /proc), from which the README projects what one primary carries,
  *    and berthd's (all servers summed);
@@ -31,13 +32,17 @@ const quick = process.argv.includes("--quick");
 const MEMBERS = 1000;
 const SUSTAINED_SECONDS = quick ? 3 : 10;
 /**
- * The same load first, unmeasured: V8 compiles a server's hot paths only
- * after thousands of requests, and every process compiles its own. With a
- * warm-up of a few dozen requests, each of three servers was still
- * compiling through the measured seconds (perf: a fifth of all CPU with three
- * servers, a tenth with one), a cost a long-running server pays once.
+ * The same load first, unmeasured, for this long per server: V8 compiles a
+ * server's hot paths only after thousands of requests, and every process
+ * compiles its own while it serves its share of the load. With the same
+ * 10 s for three servers as for one, each of the three had served a third
+ * as many requests and was still compiling through the measured seconds
+ * (perf: 7-8 % of all CPU in V8's compiler with three servers, 1-4 % with
+ * one; 1 % for three after 30 s). So every server is warmed by about as
+ * many requests as the one server is (10 s times the servers), a cost a
+ * long-running server pays once.
  */
-const WARM_SECONDS = quick ? 1 : 10;
+const WARM_SECONDS_PER_SERVER = quick ? 1 : 10;
 /**
  * In total, split evenly over the servers: the storm tests' 64 clients. (With
  * 24, three servers got 8 each: too few concurrent creates per server for
@@ -145,7 +150,7 @@ try {
           }),
         ),
       );
-    const warm = await load(WARM_SECONDS);
+    const warm = await load(WARM_SECONDS_PER_SERVER * servers);
     const warmFailures = warm.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
     const dbBefore = postgresCpuMs(postmaster);
     const serversBefore = berthds.map((server) => server.cpuMs());
