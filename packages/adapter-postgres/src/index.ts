@@ -11,6 +11,7 @@ export {
 export { isPostgresUrl, PostgresUrlError, parsePostgresUrl, redactedUrl } from "./connection/store-url.js";
 export { MIGRATIONS_FOLDER, MigrationError, type MigrationReport } from "./migrations/apply-migrations.js";
 export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-store.js";
+export { COMMIT_DELAY_MS } from "./store/batch-turns.js";
 export type { ClaimBatcherOptions } from "./store/claim-batcher.js";
 export { DEFAULT_FEED_RETENTION_MS, FEED_CHANNEL } from "./store/feed.js";
 export { PostgresStore, type PostgresStoreOptions } from "./store/postgres-store.js";

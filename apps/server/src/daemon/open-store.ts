@@ -36,6 +36,7 @@ export async function openDatabase(
             readPoolSize: options.readPoolSize,
             lockTimeoutMs: options.lockTimeoutMs,
             statementTimeoutMs: options.statementTimeoutMs,
+            claimBatches: { commitDelayMs: options.commitDelayMs },
           }),
       ...(onConnectionError === undefined ? {} : { onConnectionError }),
     });

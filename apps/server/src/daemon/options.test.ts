@@ -72,6 +72,16 @@ describe("berthd options", () => {
     expect(USAGE).toContain("Several servers on one PostgreSQL database");
   });
 
+  it("takes the group commit's delay in milliseconds, 0 turning it off", () => {
+    expect(parseDaemonOptions(["--db", "postgres://db/berth"], {}).database.commitDelayMs).toBe(2);
+    expect(parseDaemonOptions(["--db-commit-delay", "0"], {}).database.commitDelayMs).toBe(0);
+    expect(parseDaemonOptions([], { BERTH_DB_COMMIT_DELAY: "0.5" }).database.commitDelayMs).toBe(0.5);
+    for (const bad of ["-1", "abc", "", "5000"])
+      expect(() => parseDaemonOptions([`--db-commit-delay=${bad}`], {})).toThrow(
+        `Invalid --db-commit-delay "${bad}": expected milliseconds from 0 to 1000`,
+      );
+  });
+
   it("orders ties by a seed of its own on PostgreSQL, by join order on SQLite, or as told", () => {
     expect(parseDaemonOptions(["--db", "a.db"], {}).tieSeed).toBeUndefined();
     const drawn = new Set(

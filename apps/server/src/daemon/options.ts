@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
+  COMMIT_DELAY_MS,
   DEFAULT_LOCK_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
   DEFAULT_READ_POOL_SIZE,
@@ -29,6 +30,8 @@ export interface DatabaseOptions {
   lockTimeoutMs: number;
   /** The longest any one statement runs (ms). */
   statementTimeoutMs: number;
+  /** While other servers write, the pause after a busy claim transaction so more creates share the next (ms; 0: none). */
+  commitDelayMs: number;
 }
 
 /** Placements run one at a time; a second worker serves dry runs and checks beside them. */
@@ -82,6 +85,9 @@ Options (environment variable in brackets):
                        (default ${DEFAULT_LOCK_TIMEOUT_MS}; SQLite: ${DEFAULT_BUSY_TIMEOUT_MS})
   --db-statement-timeout MS
                        PostgreSQL: the longest any one statement runs [BERTH_DB_STATEMENT_TIMEOUT] (default ${DEFAULT_STATEMENT_TIMEOUT_MS})
+  --db-commit-delay MS PostgreSQL: while other servers write to the database, pause this long after a claim
+                       transaction of 4 or more creates, so more concurrent creates share the next (fewer,
+                       larger transactions for the shared database); 0: never [BERTH_DB_COMMIT_DELAY] (default ${COMMIT_DELAY_MS})
   --listen HOST:PORT   TCP listener, "none" to disable [BERTH_LISTEN] (default ${DEFAULT_LISTEN})
   --socket PATH        Unix socket, "none" to disable [BERTH_SOCKET] (default ${defaultSocketPath()})
   --socket-group GROUP group owning the socket (name or id); its members are local admins [BERTH_SOCKET_GROUP]
@@ -142,6 +148,15 @@ function positiveNumber(flag: string, value: string): number {
   return n;
 }
 
+/** A pause in ms, 0 included (at most a second: longer would hold every create back). */
+function milliseconds(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1000)
+    throw new UsageError(`Invalid ${flag} "${value}": expected milliseconds from 0 to 1000`);
+  return n;
+}
+
 function workerCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 64)
@@ -186,6 +201,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "db-read-pool": { type: "string" },
       "db-lock-timeout": { type: "string" },
       "db-statement-timeout": { type: "string" },
+      "db-commit-delay": { type: "string" },
       demo: { type: "boolean" },
       "placement-noauth": { type: "boolean" },
       "tie-seed": { type: "string" },
@@ -226,6 +242,11 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
         "--db-statement-timeout",
         values["db-statement-timeout"] ?? env.BERTH_DB_STATEMENT_TIMEOUT,
         DEFAULT_STATEMENT_TIMEOUT_MS,
+      ),
+      commitDelayMs: milliseconds(
+        "--db-commit-delay",
+        values["db-commit-delay"] ?? env.BERTH_DB_COMMIT_DELAY,
+        COMMIT_DELAY_MS,
       ),
     },
     listen: parseListen(values.listen ?? env.BERTH_LISTEN ?? DEFAULT_LISTEN),

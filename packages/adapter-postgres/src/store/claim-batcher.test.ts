@@ -9,7 +9,8 @@ import pg from "pg";
 import { afterEach, beforeEach, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
-import { type ClaimBatcherOptions, MAX_BATCHES_RUNNING } from "./claim-batcher.js";
+import { MAX_BATCHES_RUNNING } from "./batch-turns.js";
+import type { ClaimBatcherOptions } from "./claim-batcher.js";
 import type { PostgresStore } from "./postgres-store.js";
 
 const unavailable = inject("postgresUnavailable");

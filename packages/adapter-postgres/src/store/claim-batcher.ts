@@ -1,18 +1,10 @@
 /**
- * Group commit for PostgreSQL: create-only claims submitted in the same
- * turn of the event loop (concurrent placements) share ONE transaction, and
- * one such transaction runs at a time: claims that arrive meanwhile wait
- * and go together in the next one. A server under load thus commits a few
- * large batches instead of many small ones (each transaction costs round
- * trips, the planning of its statements' executions, a commit, a
- * change-feed entry that every server reads, and a notification). A second
- * batch starts beside the first only once the first has run
- * `SLOW_BATCH_MS`: it is then waiting (a row lock another server holds, a
- * database that stalls), and the creates that queued behind it need not
- * wait too when they touch other rows. With two at once, batches held half
- * the creates a server had in flight, and with three servers on one
- * database (a third of the load each) a batch was ~6 creates against ~9
- * one at a time; the bench's database CPU per create fell by a fifth.
+ * Group commit for PostgreSQL: create-only claims submitted while a batch
+ * transaction may not start yet share ONE transaction when it may
+ * (batch-turns.ts says when: one at a time, a second beside a slow one, a
+ * short pause while other servers write). A server under load thus commits
+ * a few large batches instead of many small ones.
+ *
  * The rows all of them touch are locked and read once (same fixed order as
  * a single claim), each claim is checked in turn by the engine's rules
  * against those rows plus the claims accepted before it (`foldClaim`: the
@@ -41,6 +33,7 @@ import {
   providersToRead,
 } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
+import { BatchTurns, type BatchTurnsOptions } from "./batch-turns.js";
 import { applyClaim } from "./claim.js";
 import { lockAndReadMembers, readProjectTotals } from "./claim-reads.js";
 import { writeClaim } from "./claim-writes.js";
@@ -54,11 +47,6 @@ interface QueuedClaim {
 }
 
 const NO_INSTANCES: ReadonlyMap<string, InstanceRecord> = new Map();
-
-/** Batch transactions of one store running at once, at most (see above). */
-export const MAX_BATCHES_RUNNING = 2;
-/** A batch running this long is waiting on something: the next may start beside it (see above). */
-export const SLOW_BATCH_MS = 50;
 
 function isCreateOnly(claim: Claim): boolean {
   return (
@@ -96,70 +84,33 @@ async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
   return outcomes;
 }
 
-export interface ClaimBatcherOptions {
-  /** At most this many batch transactions at once. Default `MAX_BATCHES_RUNNING`. */
-  maxRunning?: number;
-  /** A batch starts beside a running one only once that one has run this long (ms). Default `SLOW_BATCH_MS`. */
-  slowBatchMs?: number;
-}
+export type ClaimBatcherOptions = BatchTurnsOptions;
 
 export class ClaimBatcher {
   #queue: QueuedClaim[] = [];
-  #flushQueued = false;
-  /** When each batch transaction running now started (performance.now()), by batch number. */
-  readonly #running = new Map<number, number>();
-  #batches = 0;
-  /** Wakes #schedule when the oldest running batch turns slow. */
-  #slowTimer: NodeJS.Timeout | undefined;
-  readonly #maxRunning: number;
-  readonly #slowBatchMs: number;
+  readonly #turns: BatchTurns;
 
   constructor(
     private readonly pools: Pools,
     /** After a transaction that wrote something committed (wakes the other servers). */
     private readonly committed: () => void,
+    /** Whether other servers wrote to the database lately (their notifications arrived). */
+    othersWriting: () => boolean,
     options: ClaimBatcherOptions = {},
   ) {
-    this.#maxRunning = options.maxRunning ?? MAX_BATCHES_RUNNING;
-    this.#slowBatchMs = options.slowBatchMs ?? SLOW_BATCH_MS;
+    this.#turns = new BatchTurns(
+      () => this.#queue.length > 0,
+      () => this.#flush(),
+      othersWriting,
+      options,
+    );
   }
 
   claim(claim: Claim): Promise<ClaimResult> {
     if (!isCreateOnly(claim)) return this.alone(claim);
     return new Promise<ClaimResult>((resolve, reject) => {
       this.#queue.push({ claim, resolve, reject });
-      this.#schedule();
-    });
-  }
-
-  /** Starts the next batch if one may start now, else makes sure #schedule runs again when one may. */
-  #schedule(): void {
-    if (this.#flushQueued || this.#queue.length === 0 || this.#running.size >= this.#maxRunning) return;
-    if (this.#running.size > 0) {
-      const waitMs = Math.min(...this.#running.values()) + this.#slowBatchMs - performance.now();
-      if (waitMs > 0) {
-        this.#slowTimer ??= setTimeout(() => {
-          this.#slowTimer = undefined;
-          this.#schedule();
-        }, waitMs);
-        return;
-      }
-    }
-    this.#flushQueued = true;
-    // The requests whose data arrived in the same poll phase submit their claims first.
-    setImmediate(() => {
-      this.#flushQueued = false;
-      if (this.#running.size >= this.#maxRunning) return;
-      const batch = ++this.#batches;
-      this.#running.set(batch, performance.now());
-      void this.#flush().finally(() => {
-        this.#running.delete(batch);
-        if (this.#running.size === 0 && this.#slowTimer !== undefined) {
-          clearTimeout(this.#slowTimer);
-          this.#slowTimer = undefined;
-        }
-        this.#schedule();
-      });
+      this.#turns.poke();
     });
   }
 
@@ -169,13 +120,14 @@ export class ClaimBatcher {
     return result;
   }
 
-  async #flush(): Promise<void> {
+  /** One batch of every claim waiting; answers how many it held. */
+  async #flush(): Promise<number> {
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length === 1) {
       const [only] = batch;
       await this.alone(only!.claim).then(only!.resolve, only!.reject);
-      return;
+      return 1;
     }
     let outcomes: Outcome[];
     try {
@@ -189,11 +141,11 @@ export class ClaimBatcher {
       if (error instanceof EngineError) {
         // The transaction failed as a whole (busy, unavailable): none of the batch was written.
         for (const queued of batch) queued.reject(error);
-        return;
+        return batch.length;
       }
       // A failed statement: one by one, so it stays with the claim that caused it.
       await Promise.all(batch.map((queued) => this.alone(queued.claim).then(queued.resolve, queued.reject)));
-      return;
+      return batch.length;
     }
     if (outcomes.some((outcome) => outcome.ok)) this.committed();
     batch.forEach((queued, index) => {
@@ -201,5 +153,6 @@ export class ClaimBatcher {
       if (outcome.ok) queued.resolve(outcome.result);
       else queued.reject(outcome.error);
     });
+    return batch.length;
   }
 }

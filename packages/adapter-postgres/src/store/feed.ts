@@ -72,6 +72,8 @@ export class FeedListener {
   readonly #tokenWatchers = new Set<() => void>();
   #notifying = false;
   #notifyQueued = false;
+  /** When another server's notification last arrived (performance.now()). */
+  #othersWroteAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly url: string,
@@ -85,6 +87,11 @@ export class FeedListener {
 
   get live(): boolean {
     return this.#live;
+  }
+
+  /** Whether another server notified a write of its own within the last `ms` (group commit's delay). */
+  othersWroteWithin(ms: number): boolean {
+    return performance.now() - this.#othersWroteAt <= ms;
   }
 
   private async connect(): Promise<void> {
@@ -108,6 +115,7 @@ export class FeedListener {
     client.on("notification", (message) => {
       if (message.channel === TOKENS_CHANNEL) return this.tokensChanged();
       if (message.processId === this.#backendPid) return;
+      this.#othersWroteAt = performance.now();
       this.wakeAll();
     });
     this.#client = client;

@@ -48,6 +48,9 @@ export interface PostgresStoreOptions {
   claimBatches?: ClaimBatcherOptions;
 }
 
+/** Another server that notified a write this recently counts as writing now (group commit's delay). */
+const OTHERS_WRITING_MS = 1_000;
+
 /** How often this store prunes old change-feed entries. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -87,7 +90,12 @@ export class PostgresStore implements Store {
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
-    this.#claims = new ClaimBatcher(pools, () => this.#listener.notify(), options.claimBatches);
+    this.#claims = new ClaimBatcher(
+      pools,
+      () => this.#listener.notify(),
+      () => this.#listener.othersWroteWithin(OTHERS_WRITING_MS),
+      options.claimBatches,
+    );
     this.tokens = new PostgresTokenStore(pools, this.#listener);
     this.trust = new PostgresTrustStore(pools, this.#listener);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
