@@ -83,7 +83,13 @@ const STEPS: Step[] = [
     cwd: here,
     own: true,
   },
-  { name: "postgres", result: "postgres.json", command: ownBench("postgres.js"), cwd: here, own: true },
+  {
+    name: "postgres",
+    result: "postgres.json",
+    command: [...ownBench("postgres.js"), ...process.argv.filter((a) => a.startsWith("--baseline="))],
+    cwd: here,
+    own: true,
+  },
   {
     name: "scriptlet-storm",
     result: "scriptlet-storm.json",

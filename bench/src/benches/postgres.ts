@@ -14,7 +14,7 @@
  *    and berthd's (all servers summed);
  *  - bulk create of 10,000 on 1,000 members, in-process (engine + store) and
  *    over HTTP.
- *   node dist/benches/postgres.js [--quick]
+ *   node dist/benches/postgres.js [--quick] [--baseline=PATH]
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { openPostgresStore } from "@berth/adapter-postgres";
@@ -22,6 +22,7 @@ import { postgresUnavailable, startPostgres } from "@berth/adapter-postgres/test
 import { Engine } from "@berth/engine";
 import { issueToken } from "@berth/server";
 import autocannon from "autocannon";
+import pg from "pg";
 import { BENCH_OFFLINE_THRESHOLD_S } from "../cluster/shape.js";
 import { median, round } from "../measure/stats.js";
 import { log, since, timeEach, timeEachWithCpu } from "../measure/timing.js";
@@ -29,6 +30,13 @@ import { atLeast, atMost, type BarResult, figure, writeResult } from "../report/
 import { Berthd } from "../server/berthd.js";
 
 const quick = process.argv.includes("--quick");
+/**
+ * `--baseline=PATH`: another build's berthd (its apps/server/dist/main.js,
+ * e.g. a checkout of `main` before a change) measured too, each server count
+ * in turn with this build's, for before/after figures from one run. It must
+ * accept this workspace's PostgreSQL schema (the databases are made here).
+ */
+const baselineMain = process.argv.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
 const MEMBERS = 1000;
 const SUSTAINED_SECONDS = quick ? 3 : 10;
 /**
@@ -93,14 +101,14 @@ if (unavailable !== undefined) {
 
 const started = performance.now();
 const durable = process.env.BERTH_BENCH_PG_FAST !== "1";
-const pg = await startPostgres({ durable, settings: { max_connections: "200" } });
-const postmaster = postmasterPid(pg.dataDir);
+const postgres = await startPostgres({ durable, settings: { max_connections: "200" } });
+const postmaster = postmasterPid(postgres.dataDir);
 const bars: BarResult[] = [];
 const details: Record<string, unknown> = { members: MEMBERS, connections: CONNECTIONS, durable };
 
 /** A fresh database with MEMBERS members (room for every create of a run) and an admin token. */
 async function freshCluster(): Promise<{ url: string; token: string }> {
-  const url = await pg.createDatabase();
+  const url = await postgres.createDatabase();
   const store = await openPostgresStore(url);
   try {
     const engine = await Engine.open({ store });
@@ -118,61 +126,124 @@ async function freshCluster(): Promise<{ url: string; token: string }> {
   }
 }
 
-try {
-  const rates = new Map<number, number>();
-  for (const servers of [1, 2, 3]) {
-    const cluster = await freshCluster();
-    const berthds = await Promise.all(
-      Array.from({ length: servers }, () =>
-        Berthd.start({ db: cluster.url, token: cluster.token, logLevel: "warn" }),
+interface SustainedRun {
+  createsPerSecond: number;
+  ok: number;
+  non2xx: number;
+  dbCpuPerCreate: number;
+  serverCpuPerCreate: number;
+  /** Creates per claim transaction (change-feed claim entries written in the measured seconds). */
+  createsPerClaim: number;
+}
+
+/**
+ * Warms, then measures, `servers` berthd of the build `main` (undefined:
+ * this workspace's) on a fresh database; every answer must be a 201 and
+ * `check()` clean afterwards.
+ */
+async function sustained(servers: number, main: string | undefined): Promise<SustainedRun> {
+  const cluster = await freshCluster();
+  const berthds = await Promise.all(
+    Array.from({ length: servers }, () =>
+      Berthd.start({
+        db: cluster.url,
+        token: cluster.token,
+        logLevel: "warn",
+        ...(main === undefined ? {} : { main }),
+      }),
+    ),
+  );
+  let counter = 0;
+  /** Creates through every server at once, the 64 connections split over them. */
+  const load = (seconds: number) =>
+    Promise.all(
+      berthds.map((server, index) =>
+        autocannon({
+          url: `${server.url}/1.0/instances`,
+          // 64 over 3: 22, 21, 21.
+          connections: Math.floor(CONNECTIONS / servers) + (index < CONNECTIONS % servers ? 1 : 0),
+          duration: seconds,
+          headers: { authorization: `Bearer ${cluster.token}`, "content-type": "application/json" },
+          requests: [
+            {
+              method: "POST",
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({ name: `s${index}-${++counter}`, config: REQUEST_CONFIG }),
+              }),
+            },
+          ],
+        }),
       ),
     );
-    let counter = 0;
-    /** Creates through every server at once, the 64 connections split over them. */
-    const load = (seconds: number) =>
-      Promise.all(
-        berthds.map((server, index) =>
-          autocannon({
-            url: `${server.url}/1.0/instances`,
-            // 64 over 3: 22, 21, 21.
-            connections: Math.floor(CONNECTIONS / servers) + (index < CONNECTIONS % servers ? 1 : 0),
-            duration: seconds,
-            headers: { authorization: `Bearer ${cluster.token}`, "content-type": "application/json" },
-            requests: [
-              {
-                method: "POST",
-                setupRequest: (request) => ({
-                  ...request,
-                  body: JSON.stringify({ name: `s${index}-${++counter}`, config: REQUEST_CONFIG }),
-                }),
-              },
-            ],
-          }),
-        ),
-      );
+  const checker = await openPostgresStore(cluster.url);
+  try {
     const warm = await load(WARM_SECONDS_PER_SERVER * servers);
     const warmFailures = warm.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
+    const claimsBefore = await claimEntries(cluster.url);
     const dbBefore = postgresCpuMs(postmaster);
     const serversBefore = berthds.map((server) => server.cpuMs());
     const results = await load(SUSTAINED_SECONDS);
     const dbCpuMs = cpuSince(dbBefore, postgresCpuMs(postmaster));
     const serverCpuMs = berthds.reduce((sum, server, i) => sum + server.cpuMs() - serversBefore[i]!, 0);
+    const claims = (await claimEntries(cluster.url)) - claimsBefore;
     const ok = results.reduce((sum, r) => sum + r["2xx"], 0);
     const non2xx = warmFailures + results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
-    const rate = Math.round(ok / SUSTAINED_SECONDS);
-    rates.set(servers, non2xx === 0 ? rate : 0);
-    const dbCpuPerCreate = round(dbCpuMs / Math.max(ok, 1), 3);
-    const serverCpuPerCreate = round(serverCpuMs / Math.max(ok, 1), 3);
-    log(
-      `${servers} berthd on PostgreSQL: ${rate} creates/s (2xx ${ok}, other ${non2xx}); PostgreSQL CPU ${dbCpuPerCreate} ms per create, berthd CPU ${serverCpuPerCreate} ms per create`,
-    );
-    details[`servers${servers}`] = { createsPerSecond: rate, ok, non2xx, dbCpuPerCreate, serverCpuPerCreate };
-    const check = await openPostgresStore(cluster.url);
-    const report = await check.check();
-    await check.close();
     for (const server of berthds) await server.stop();
+    const report = await checker.check();
     if (!report.ok)
       throw new Error(`check() after ${servers} servers: ${JSON.stringify(report.violations.slice(0, 3))}`);
+    return {
+      createsPerSecond: Math.round(ok / SUSTAINED_SECONDS),
+      ok,
+      non2xx,
+      dbCpuPerCreate: round(dbCpuMs / Math.max(ok, 1), 3),
+      serverCpuPerCreate: round(serverCpuMs / Math.max(ok, 1), 3),
+      createsPerClaim: round(ok / Math.max(claims, 1), 1),
+    };
+  } finally {
+    await checker.close();
+  }
+}
+
+/** Claim entries in the change feed so far (one per claim transaction). */
+async function claimEntries(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "SELECT count(*)::int AS n FROM change_log WHERE entry->>'kind' = 'claim'",
+    );
+    return (rows[0] as { n: number }).n;
+  } finally {
+    await client.end();
+  }
+}
+
+function describe(who: string, servers: number, run: SustainedRun): string {
+  return `${who}${servers} berthd on PostgreSQL: ${run.createsPerSecond} creates/s (2xx ${run.ok}, other ${run.non2xx}); PostgreSQL CPU ${run.dbCpuPerCreate} ms per create, berthd CPU ${run.serverCpuPerCreate} ms per create, ${run.createsPerClaim} creates per claim transaction`;
+}
+
+try {
+  const rates = new Map<number, number>();
+  const baselineRates = new Map<number, number>();
+  for (const servers of [1, 2, 3]) {
+    // With a baseline, the two builds take turns (which goes first alternates), on the same machine state.
+    const baselineFirst = baselineMain !== undefined && servers % 2 === 0;
+    const runBaseline = async () => {
+      if (baselineMain === undefined) return;
+      const run = await sustained(servers, baselineMain);
+      log(describe("baseline: ", servers, run));
+      details[`baseline${servers}`] = run;
+      baselineRates.set(servers, run.non2xx === 0 ? run.createsPerSecond : 0);
+    };
+    if (baselineFirst) await runBaseline();
+    const run = await sustained(servers, undefined);
+    if (!baselineFirst) await runBaseline();
+    const { createsPerSecond: rate, non2xx, dbCpuPerCreate, serverCpuPerCreate, createsPerClaim } = run;
+    rates.set(servers, non2xx === 0 ? rate : 0);
+    log(describe("", servers, run));
+    details[`servers${servers}`] = run;
     bars.push(
       servers === 1
         ? atLeast(
@@ -209,7 +280,23 @@ try {
         serverCpuPerCreate,
         "ms",
       ),
+      figure(
+        `pg.creates.${servers}.per-claim`,
+        `  ${servers} berthd: creates per claim transaction (group commit)`,
+        createsPerClaim,
+        "creates",
+      ),
     );
+    if (baselineMain !== undefined) {
+      bars.push(
+        figure(
+          `pg.baseline.creates.${servers}`,
+          `  baseline build, ${servers} berthd (same run, alternated)`,
+          baselineRates.get(servers)!,
+          "placements/s",
+        ),
+      );
+    }
     if (servers === 1) {
       // One core of the primary's CPU serves 1000 / (CPU ms per create) creates per second.
       bars.push(
@@ -261,7 +348,7 @@ try {
     figure("pg.bulk.http", "  same over HTTP through berthd, median", Math.round(median(bulkHttp)), "ms"),
   );
 } finally {
-  await pg.stop();
+  await postgres.stop();
 }
 writeResult("postgres.json", {
   benchmark: "several berthd servers on one PostgreSQL",
