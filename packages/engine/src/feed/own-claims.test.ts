@@ -43,6 +43,14 @@ async function engineOn(store: ObservedStore, clock = new ManualClock()) {
   return engine;
 }
 
+/** One engine on its own observed store, with the member "n1". */
+async function oneMember() {
+  const store = new ObservedStore();
+  const engine = await engineOn(store);
+  await addMember(engine, "n1");
+  return { store, engine };
+}
+
 /** The model's view of a member against the store's rows: usage and instance count. */
 async function expectModelMatchesStore(engine: Engine, store: MemoryStore, member: string) {
   const [stored] = await store.memberUsage([member]);
@@ -54,9 +62,7 @@ async function expectModelMatchesStore(engine: Engine, store: MemoryStore, membe
 
 describe("an engine's own claims", () => {
   it("are in its model when the create answers, with no read of the feed after the commit", async () => {
-    const store = new ObservedStore();
-    const engine = await engineOn(store);
-    await addMember(engine, "n1");
+    const { store, engine } = await oneMember();
     await engine.sync();
     const reads = store.feedReads;
     await engine.createInstance({ name: "a", ...ONE_CPU });
@@ -74,9 +80,7 @@ describe("an engine's own claims", () => {
   });
 
   it("are skipped when a later read brings their entries", async () => {
-    const store = new ObservedStore();
-    const engine = await engineOn(store);
-    await addMember(engine, "n1");
+    const { store, engine } = await oneMember();
     for (const name of ["a", "b", "c"]) await engine.createInstance({ name, ...ONE_CPU });
     await engine.deleteInstance("default", "b");
     await engine.sync();
@@ -85,9 +89,7 @@ describe("an engine's own claims", () => {
   });
 
   it("count once when a read's answer overtakes the claim's own", async () => {
-    const store = new ObservedStore();
-    const engine = await engineOn(store);
-    await addMember(engine, "n1");
+    const { store, engine } = await oneMember();
     // The entry is read (and applied) after the commit and before the claim answers.
     store.afterCommit = () => engine.sync();
     await engine.createInstance({ name: "a", ...ONE_CPU });
@@ -98,9 +100,7 @@ describe("an engine's own claims", () => {
   });
 
   it("whose answer is lost are applied by the read that brings their entries", async () => {
-    const store = new ObservedStore();
-    const engine = await engineOn(store);
-    await addMember(engine, "n1");
+    const { store, engine } = await oneMember();
     // Committed, but the engine hears a failure (as when the connection drops at COMMIT).
     store.afterCommit = async () => {
       store.afterCommit = undefined;
@@ -116,9 +116,7 @@ describe("an engine's own claims", () => {
   });
 
   it("in flight during a re-hydration are in the snapshot or applied to the new model, never both", async () => {
-    const store = new ObservedStore();
-    const engine = await engineOn(store);
-    await addMember(engine, "n1");
+    const { store, engine } = await oneMember();
     let refreshed: Promise<void> | undefined;
     // A re-hydration asked for while the claim is committed but not yet answered waits for it.
     store.afterCommit = async () => {
