@@ -16,7 +16,7 @@ import type { PlacementStack } from "../pipeline/stack/stack.js";
 import { attachMemberTrees } from "../providers/member-trees.js";
 import { ProviderModel } from "../providers/provider-model.js";
 import type { ScriptletRunner } from "../scriptlet/port.js";
-import type { Claim, ClaimResult, Store } from "../store/port.js";
+import type { Claim, ClaimResult, Store, StoreSnapshot } from "../store/port.js";
 import type { ConfigRecord } from "../store/records.js";
 import { EngineMetrics } from "./metrics.js";
 import { clockStalls, offlineThresholdAfterStalls, type StallSource } from "./own-stall.js";
@@ -117,7 +117,11 @@ export class EngineRuntime {
   /** Rebuilds the model from a fresh snapshot (aggregates), keeping the feed cursor in step. */
   async rehydrate(): Promise<void> {
     if (this.feedSync !== undefined) return this.feedSync.rehydrate();
-    const snapshot = await this.rawStore.snapshot();
+    this.applySnapshot(await this.rawStore.snapshot());
+  }
+
+  /** The model, the provider model and the config as a snapshot has them. */
+  applySnapshot(snapshot: StoreSnapshot): void {
     this.model.hydrate(snapshot);
     this.providerModel.hydrate(snapshot);
     this.setConfig(snapshot.config);

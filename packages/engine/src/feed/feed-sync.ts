@@ -167,9 +167,7 @@ export class FeedSync {
     const runtime = this.runtime;
     return runtime.withoutClaimsInFlight(async () => {
       const snapshot = await runtime.store.snapshot();
-      runtime.model.hydrate(snapshot);
-      runtime.providerModel.hydrate(snapshot);
-      runtime.setConfig(snapshot.config);
+      runtime.applySnapshot(snapshot);
       if (snapshot.feedCursor !== undefined) this.cursor = snapshot.feedCursor;
       // Every own claim is in the snapshot: entries read from here on are all to be applied.
       this.ownApplied.clear();
