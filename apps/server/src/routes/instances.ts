@@ -39,14 +39,15 @@ const instance = "/1.0/instances/:name";
 function engineOptions<Extra extends object>(
   input: Pick<RouteInput<unknown>, "project" | "target" | "signal">,
   extra?: Extra,
-): { project: string; target?: string; readonly signal: AbortSignal } & Extra {
-  const options = {
-    ...(extra as Extra),
+) {
+  return {
+    ...extra,
     project: input.project,
     ...(input.target !== undefined ? { target: input.target } : {}),
+    get signal(): AbortSignal {
+      return input.signal;
+    },
   };
-  Object.defineProperty(options, "signal", { get: () => input.signal, enumerable: true });
-  return options as typeof options & { readonly signal: AbortSignal };
 }
 
 /** The operation resources of a request on one instance. */
