@@ -1,7 +1,7 @@
 import { bench, describe } from "vitest";
-import { ManualClock } from "../src/clock.js";
-import { Engine } from "../src/engine/engine.js";
-import { MemoryStore } from "../src/store/memory-store.js";
+import { ManualClock } from "../src/base/clock.js";
+import { MemoryStore } from "../src/memory-store/memory-store.js";
+import { Engine } from "../src/services/engine.js";
 
 // One placement against 1,000 members that already hold 20,000 instances.
 // The engine never reads instance rows to decide, so the cost is flat in the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import { createScriptletHost } from "./host.js";
 import { createPlainClusterView } from "./plain-cluster.js";
 import type { ClusterMemberView, ScriptletCall, ScriptletLimits, ScriptletLogger } from "./port.js";

@@ -13,7 +13,7 @@ import {
   type Thread,
   type Value,
 } from "@berth/starlark";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import { candidateList, createBuiltins, type RunState } from "./builtins.js";
 import { ProgramCache } from "./cache.js";
 import {
