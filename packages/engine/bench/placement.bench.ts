@@ -5,7 +5,7 @@ import { Engine } from "../src/services/engine.js";
 
 // One placement against 1,000 members that already hold 20,000 instances.
 // The engine never reads instance rows to decide, so the cost is flat in the
-// instance count (QUALITY.md targets: p50 <= 1 ms default policy, <= 3 ms
+// instance count (targets: p50 <= 1 ms default policy, <= 3 ms
 // with a scriptlet reading every candidate's state).
 const MEMBERS = 1000;
 const EXISTING = 20_000;

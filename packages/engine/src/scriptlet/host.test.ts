@@ -122,7 +122,7 @@ describe("validate", () => {
   });
 
   it("runs the top level without builtins", () => {
-    // Incus's text (lxd-scriptlet.md §6.2), with the position SCRIPTLET.md asks for.
+    // Incus's text (lxd-scriptlet.md §6.2), with the position first.
     expect(validationError(`log_info("hello")\n${scriptlet("pass")}`)).toBe(
       "instance_placement:1:1: internal error: predeclared variable log_info is uninitialized",
     );

@@ -1,6 +1,7 @@
 /**
  * The scriptlet host: validates `instances.placement.scriptlet` values and
- * runs the scriptlet for one placement (SCRIPTLET.md).
+ * runs the scriptlet for one placement (the LXD/Incus
+ * `instance_placement(request, candidate_members)` contract).
  */
 import { createHash } from "node:crypto";
 import {

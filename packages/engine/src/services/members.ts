@@ -3,7 +3,7 @@
  * and inventories. Standard inventories (VCPU, MEMORY_MB, DISK_GB) are
  * derived from what a member reports with the cluster's default allocation
  * ratios; explicit inventories always win; custom classes exist only where
- * set explicitly (RESOURCES.md).
+ * set explicitly.
  */
 
 import {

@@ -116,7 +116,7 @@ export class Placer {
       options.target,
       this.memo(),
     );
-    // SCRIPTLET.md: the scriptlet runs only without a member target.
+    // As in LXD and Incus, the scriptlet runs only without a member target.
     const scriptlet =
       request.target?.kind === "member" ? null : await scriptletSetup(runtime, undefined, options);
     let decision: PlannedDecision | undefined;

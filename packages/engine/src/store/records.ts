@@ -156,7 +156,7 @@ export interface TraitRecord {
   createdAt: string;
 }
 
-/** Which ledger an allocation counts in (RESOURCES.md "Two ledgers"). */
+/** Which ledger an allocation counts in (the README's "Two ledgers": `used` is held now, `forthcoming` by reservations). */
 export type Ledger = "used" | "forthcoming";
 
 export interface AllocationRow {
