@@ -18,3 +18,4 @@ export {
 } from "./scriptlet/workers/pool.js";
 export * from "./snapshot/index.js";
 export * from "./store/index.js";
+export * from "./write-rules/index.js";

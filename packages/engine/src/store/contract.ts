@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memberRootRow, rootGeneration } from "../claim-rules/member-root.js";
 import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import { EngineError } from "../errors.js";
+import { describeGroupMembers } from "./contract-groups.js";
 import { describeMirroredInstances } from "./contract-mirrors.js";
 import { describeTreeClaims } from "./contract-tree.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "./fixtures.js";
@@ -1084,6 +1085,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
+    describeGroupMembers(() => store);
     describeMirroredInstances(() => store);
     describeTreeClaims(() => store);
 
