@@ -126,16 +126,14 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberPatch",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      await services.engine.updateMember(params.name, {
-        ...(body.roles !== undefined ? { roles: body.roles } : {}),
-        ...(body.failure_domain !== undefined ? { failureDomain: body.failure_domain } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        // LXD PATCH merges config maps key by key.
-        ...(body.config !== undefined
-          ? { config: { ...services.engine.getMember(params.name).record.config, ...body.config } }
-          : {}),
-        ...(body.groups !== undefined ? { groups: body.groups } : {}),
-        ...(body.traits !== undefined ? { traits: body.traits } : {}),
+      // LXD PATCH merges config maps key by key: the engine merges into the version it read.
+      await services.engine.patchMember(params.name, {
+        roles: body.roles,
+        failureDomain: body.failure_domain,
+        description: body.description,
+        config: body.config,
+        groups: body.groups,
+        traits: body.traits,
       });
       return { metadata: {} };
     },

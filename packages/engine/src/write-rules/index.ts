@@ -9,6 +9,7 @@
 export * from "./catalog-in-use.js";
 export * from "./catalog-records.js";
 export * from "./catalog-references.js";
+export * from "./config-patch.js";
 export * from "./default-group.js";
 export * from "./group-members.js";
 export * from "./member-create.js";
