@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { newProviderRow } from "../claim-rules/member-root.js";
 import { isRecordChanged } from "../store/record-version.js";
-import type { ProviderRecord } from "../store/records.js";
 import { groupInUse, projectInUse, providerInUse, resourceClassInUse, traitInUse } from "./catalog-in-use.js";
 import {
   catalogEntry,
@@ -53,18 +53,7 @@ describe("in-use reasons", () => {
 });
 
 describe("catalog references", () => {
-  const provider: ProviderRecord = {
-    uuid: "u",
-    name: "n",
-    parentUuid: "p",
-    rootUuid: "p",
-    generation: 0,
-    inventories: {},
-    traits: [],
-    aggregates: [],
-    createdAt: "",
-    updatedAt: "",
-  };
+  const provider = newProviderRow({ uuid: "u", name: "n", parentUuid: "p", rootUuid: "p" }, "");
 
   it("refuses a missing project, a held class dropped, a taken name, a missing parent", () => {
     expect(() => requireProject("p", false)).toThrow('Project "p" not found');

@@ -1,37 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { inventory, newMember } from "../store/fixtures.js";
 import type { NewMember } from "../store/port.js";
-import type { InventoryRecord } from "../store/records.js";
 import { checkMemberCreate } from "./member-create.js";
 import { checkMemberDelete } from "./member-delete.js";
 import { checkMemberInventories, grandfatheredUsage } from "./member-inventories.js";
 
-const inventory = (total: number): InventoryRecord => ({
-  total,
-  reserved: 0,
-  minUnit: 1,
-  maxUnit: total,
-  stepSize: 1,
-  allocationRatio: 1,
-  source: "explicit",
-});
-
-const member = (overrides: Partial<NewMember> = {}): NewMember => ({
-  name: "m",
-  url: "",
-  architecture: "x86_64",
-  description: "",
-  failureDomain: "default",
-  roles: [],
-  groups: ["default"],
-  config: {},
-  traits: [],
-  evacuated: false,
-  lastHeartbeat: null,
-  state: null,
-  resources: null,
-  inventories: {},
-  ...overrides,
-});
+const member = (overrides: Partial<NewMember> = {}) => newMember("m", { groups: ["default"], ...overrides });
 
 describe("checkMemberCreate", () => {
   const found = { taken: false, groups: new Set(["default"]), customClasses: new Set(["CUSTOM_A"]) };
