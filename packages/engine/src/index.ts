@@ -12,6 +12,7 @@ export {
   consumerClaimEntry,
 } from "./rules/claims/claim-effect.js";
 export * from "./rules/index.js";
+export * from "./rules/writes/index.js";
 export { inProcessRunner } from "./scriptlet/in-process-runner.js";
 export { createScriptletHost } from "./scriptlet/index.js";
 export type * from "./scriptlet/port.js";

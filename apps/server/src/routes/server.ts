@@ -146,11 +146,8 @@ export const serverRoutes: RouteSpec[] = [
     body: "ServerPut",
     errors: [409],
     handle: async ({ services, body }) => {
-      const values: Record<string, string> = {};
-      for (const [key, value] of Object.entries(body.config))
-        if (value !== undefined && value !== "") values[key] = value;
       const before = (await services.engine.getConfig()).values;
-      await services.engine.replaceConfig(values);
+      await services.engine.replaceConfig(body.config);
       await applyToDaemon(services, before);
       return { metadata: {} };
     },
@@ -165,11 +162,8 @@ export const serverRoutes: RouteSpec[] = [
     body: "ServerPatch",
     errors: [409],
     handle: async ({ services, body }) => {
-      const patch: Record<string, string | null> = {};
-      for (const [key, value] of Object.entries(body.config))
-        if (value !== undefined) patch[key] = value === "" ? null : value;
       const before = (await services.engine.getConfig()).values;
-      await services.engine.setConfig(patch);
+      await services.engine.setConfig(body.config);
       await applyToDaemon(services, before);
       return { metadata: {} };
     },

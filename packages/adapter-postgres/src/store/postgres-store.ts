@@ -14,6 +14,7 @@ import {
   type MemberRootWritten,
   type MemberUsage,
   type NewMember,
+  patchMovesFeed,
   type Store,
   type StoreSnapshot,
   withConsumersUsed,
@@ -30,7 +31,13 @@ import { acquireLease, releaseLease } from "./leases.js";
 import { consumersOnMembers } from "./member-consumers.js";
 import { writeMemberRoot } from "./member-root-writes.js";
 import { loadMember, loadMembers } from "./member-rows.js";
-import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
+import {
+  createMember,
+  deleteMember,
+  setGroupMembers,
+  setInventories,
+  updateMember,
+} from "./member-writes.js";
 import { PostgresConsumers } from "./postgres-consumers.js";
 import { readConfig, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
@@ -144,8 +151,20 @@ export class PostgresStore implements Store {
     return this.write((tx) => createMember(tx, member, this.#now()));
   }
 
-  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
-    return this.write((tx) => updateMember(tx, name, patch, expectedGeneration), patchMovesFeed(patch));
+  updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord> {
+    return this.write(
+      (tx) => updateMember(tx, name, patch, expectedGeneration, expectedFields),
+      patchMovesFeed(patch),
+    );
+  }
+
+  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
+    return this.write((tx) => setGroupMembers(tx, group, members));
   }
 
   setInventories(

@@ -30,7 +30,13 @@ import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
 import { writeMemberRoot } from "./member-root-writes.js";
 import { loadMember, loadMembers } from "./member-rows.js";
 import { readMemberUsage } from "./member-usage.js";
-import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
+import {
+  createMember,
+  deleteMember,
+  setGroupMembers,
+  setInventories,
+  updateMember,
+} from "./member-writes.js";
 import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 import { readSnapshot } from "./snapshot.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
@@ -118,8 +124,17 @@ export class SqliteStore implements Store {
     return this.write((db, raw) => createMember(db, raw, member, this.now()));
   }
 
-  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
-    return this.write((db, raw) => updateMember(db, raw, name, patch, expectedGeneration));
+  updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord> {
+    return this.write((db, raw) => updateMember(db, raw, name, patch, expectedGeneration, expectedFields));
+  }
+
+  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
+    return this.write((db, raw) => setGroupMembers(db, raw, group, members));
   }
 
   setInventories(

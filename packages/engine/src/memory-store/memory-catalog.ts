@@ -1,27 +1,31 @@
 /**
  * A keyed in-memory table for the memory store's catalog (groups, projects,
  * profiles, ...). Records are cloned on the way in and out so callers can
- * never mutate stored state behind the store's back.
+ * never mutate stored state behind the store's back. It reads its rows and
+ * lets the write rules (write-rules/catalog-records.ts) judge every write.
  */
-import { conflict, notFound } from "../base/errors.js";
+import {
+  catalogEntry,
+  catalogKeyString,
+  checkCatalogCreate,
+  checkCatalogDelete,
+  checkCatalogUpdate,
+  requireCatalogRecord,
+} from "../rules/writes/catalog-records.js";
+import type { CatalogTableName, ChangeEntry } from "../store/change-feed.js";
 import { cloneJson } from "../store/clone.js";
 import type { CatalogTable, RecordKey } from "../store/port.js";
-import { recordChanged, sameVersion } from "../store/record-version.js";
 
 export interface MemoryCatalogOptions<T> {
-  /** Human name used in error messages, e.g. "Profile". */
-  label: string;
+  /** Which table this is (its label in messages, its feed entries). */
+  table: CatalogTableName;
   keyOf(record: T): RecordKey;
-  /** Returns a reason the record is still referenced, or undefined if it may go. */
+  /** Why the record is still referenced (the table's rule in write-rules/catalog-in-use.ts), or undefined. */
   inUse?(key: RecordKey): string | undefined;
-  /** Throws if the record refers to something missing (e.g. its project). */
+  /** Throws if the record refers to something missing (the table's rule in write-rules/catalog-references.ts). */
   validate?(record: T): void;
-  /** Called after every committed create, update or delete (the store's change counter). */
-  changed?(): void;
-}
-
-export function keyString(key: RecordKey): string {
-  return key.project === undefined ? key.name : `${key.project}/${key.name}`;
+  /** Appends a committed write's feed entry. */
+  log(entry: ChangeEntry): void;
 }
 
 export class MemoryCatalog<T extends object> implements CatalogTable<T> {
@@ -40,7 +44,7 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
   }
 
   has(key: RecordKey): boolean {
-    return this.rows.has(keyString(key));
+    return this.rows.has(catalogKeyString(key));
   }
 
   /**
@@ -48,9 +52,9 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
    * write it already checked (a consumer claim bumping provider generations).
    */
   replace(record: T, announce = true): void {
-    this.rows.set(keyString(this.options.keyOf(record)), cloneJson(record));
+    this.rows.set(catalogKeyString(this.options.keyOf(record)), cloneJson(record));
     // A write that announces itself otherwise (a consumer claim's own feed entry) says so.
-    if (announce) this.options.changed?.();
+    if (announce) this.changed();
   }
 
   async list(filter?: { project?: string }): Promise<T[]> {
@@ -60,37 +64,37 @@ export class MemoryCatalog<T extends object> implements CatalogTable<T> {
   }
 
   async get(key: RecordKey): Promise<T | undefined> {
-    const row = this.rows.get(keyString(key));
+    const row = this.rows.get(catalogKeyString(key));
     return row === undefined ? undefined : cloneJson(row);
   }
 
   async create(record: T): Promise<T> {
-    const key = keyString(this.options.keyOf(record));
-    if (this.rows.has(key)) throw conflict(`${this.options.label} "${key}" already exists`);
+    const key = this.options.keyOf(record);
+    checkCatalogCreate(this.options.table, key, this.has(key));
     this.options.validate?.(record);
-    this.rows.set(key, cloneJson(record));
-    this.options.changed?.();
+    this.rows.set(catalogKeyString(key), cloneJson(record));
+    this.changed();
     return cloneJson(record);
   }
 
   async update(record: T, expected?: T): Promise<T> {
-    const key = keyString(this.options.keyOf(record));
-    const stored = this.rows.get(key);
-    if (stored === undefined) throw notFound(`${this.options.label} "${key}" not found`);
-    if (expected !== undefined && !sameVersion(stored, expected))
-      throw recordChanged(this.options.label, key);
+    const key = this.options.keyOf(record);
+    checkCatalogUpdate(this.options.table, key, this.rows.get(catalogKeyString(key)), expected);
     this.options.validate?.(record);
-    this.rows.set(key, cloneJson(record));
-    this.options.changed?.();
+    this.rows.set(catalogKeyString(key), cloneJson(record));
+    this.changed();
     return cloneJson(record);
   }
 
   async delete(key: RecordKey): Promise<void> {
-    const id = keyString(key);
-    if (!this.rows.has(id)) throw notFound(`${this.options.label} "${id}" not found`);
-    const reason = this.options.inUse?.(key);
-    if (reason !== undefined) throw conflict(`${this.options.label} "${id}" is in use: ${reason}`);
+    const id = catalogKeyString(key);
+    requireCatalogRecord(this.options.table, key, this.rows.get(id));
+    checkCatalogDelete(this.options.table, key, this.options.inUse?.(key));
     this.rows.delete(id);
-    this.options.changed?.();
+    this.changed();
+  }
+
+  private changed(): void {
+    this.options.log(catalogEntry(this.options.table));
   }
 }

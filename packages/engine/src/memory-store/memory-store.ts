@@ -5,8 +5,8 @@
  * applies synchronously between two awaits, so no other claim can interleave.
  * Usage per member is kept incrementally so a claim costs O(rows it touches).
  */
-import { isCustomResourceClass } from "@berth/resources";
-import { conflict, EngineError, notFound } from "../base/errors.js";
+
+import { conflict, EngineError } from "../base/errors.js";
 import { consumedOf } from "../rules/claims/capacity.js";
 import { checkClaim } from "../rules/claims/check-claim.js";
 import { claimEntryOf, claimResultOf } from "../rules/claims/claim-effect.js";
@@ -20,19 +20,32 @@ import {
 import { claimReads, projectTotalsToRead, providersToRead } from "../rules/claims/reads.js";
 import { type ClaimRows, nameKey, type ProviderRows } from "../rules/claims/rows.js";
 import { addToLedger } from "../rules/claims/usage-after.js";
-import {
-  checkMemberRootWrite,
-  explicitInventories,
-  inventoryInUse,
-  memberRootRow,
-} from "../rules/ledger/member-root.js";
+import { checkMemberRootWrite, explicitInventories, memberRootRow } from "../rules/ledger/member-root.js";
 import {
   memberProviderUuid,
   placementProviderRows,
   sharedLedgerRows,
   withConsumersUsed,
 } from "../rules/ledger/shared-ledger.js";
-import type { CatalogTableName, ChangeEntry, ChangeFeed } from "../store/change-feed.js";
+import {
+  groupInUse,
+  placementGroupInUse,
+  profileInUse,
+  projectInUse,
+  providerInUse,
+  resourceClassInUse,
+  traitInUse,
+} from "../rules/writes/catalog-in-use.js";
+import { checkProviderWrite, requireProject } from "../rules/writes/catalog-references.js";
+import { checkGroupMembers } from "../rules/writes/group-members.js";
+import { checkMemberCreate } from "../rules/writes/member-create.js";
+import { checkMemberDelete } from "../rules/writes/member-delete.js";
+import { memberEntry } from "../rules/writes/member-entries.js";
+import { requireMemberRow } from "../rules/writes/member-generation.js";
+import { checkMemberInventories } from "../rules/writes/member-inventories.js";
+import { customClassesOf, requireCustomClasses } from "../rules/writes/member-references.js";
+import { checkMemberUpdate } from "../rules/writes/member-update.js";
+import type { ChangeEntry, ChangeFeed } from "../store/change-feed.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "../store/clone.js";
 import type {
   CatalogTable,
@@ -107,114 +120,85 @@ export class MemoryStore implements Store {
   readonly consumers: MemoryConsumers;
 
   constructor() {
-    const changed = (table: CatalogTableName) => () => {
-      this.log.push({ kind: "catalog", table });
-    };
+    const log = (entry: ChangeEntry) => this.log.push(entry);
     const instancesWhere = (predicate: (i: InstanceRecord) => boolean) => {
       let count = 0;
       for (const instance of this.instances.values()) if (predicate(instance)) count += 1;
       return count;
     };
-    const requireProject = (project: string) => {
-      if (!this.projects.has({ name: project })) throw notFound(`Project "${project}" not found`);
-    };
+    const projectExists = (project: string) => requireProject(project, this.projects.has({ name: project }));
     this.groups = new MemoryCatalog<GroupRecord>({
-      changed: changed("groups"),
-      label: "Cluster group",
+      table: "groups",
+      log,
       keyOf: (g) => ({ name: g.name }),
-      inUse: (key) => {
-        const users = [...this.members.values()].filter((m) => m.groups.includes(key.name)).length;
-        return users > 0 ? `${users} member(s) belong to it` : undefined;
-      },
+      inUse: (key) =>
+        groupInUse([...this.members.values()].filter((m) => m.groups.includes(key.name)).length),
     });
     this.projects = new MemoryCatalog<ProjectRecord>({
-      changed: changed("projects"),
-      label: "Project",
+      table: "projects",
+      log,
       keyOf: (p) => ({ name: p.name }),
-      inUse: (key) => {
-        const instances = instancesWhere((i) => i.project === key.name);
-        if (instances > 0) return `${instances} instance(s)`;
-        if (this.profiles.values().some((p) => p.project === key.name)) return "it has profiles";
-        if (this.placementGroups.values().some((p) => p.project === key.name))
-          return "it has placement groups";
-        return undefined;
-      },
+      inUse: (key) =>
+        projectInUse({
+          instances: instancesWhere((i) => i.project === key.name),
+          hasProfiles: this.profiles.values().some((p) => p.project === key.name),
+          hasPlacementGroups: this.placementGroups.values().some((p) => p.project === key.name),
+        }),
     });
     this.profiles = new MemoryCatalog<ProfileRecord>({
-      changed: changed("profiles"),
-      label: "Profile",
+      table: "profiles",
+      log,
       keyOf: (p) => ({ project: p.project, name: p.name }),
-      validate: (p) => requireProject(p.project),
-      inUse: (key) => {
-        const users = instancesWhere((i) => i.project === key.project && i.profiles.includes(key.name));
-        return users > 0 ? `used by ${users} instance(s)` : undefined;
-      },
+      validate: (p) => projectExists(p.project),
+      inUse: (key) =>
+        profileInUse(instancesWhere((i) => i.project === key.project && i.profiles.includes(key.name))),
     });
     this.flavors = new MemoryCatalog<FlavorRecord>({
-      changed: changed("flavors"),
-      label: "Flavor",
+      table: "flavors",
+      log,
       keyOf: (f) => ({ name: f.name }),
     });
     this.images = new MemoryCatalog<ImageRecord>({
-      changed: changed("images"),
-      label: "Image",
+      table: "images",
+      log,
       keyOf: (i) => ({ name: i.fingerprint }),
     });
     this.placementGroups = new MemoryCatalog<PlacementGroupRecord>({
-      changed: changed("placementGroups"),
-      label: "Placement group",
+      table: "placementGroups",
+      log,
       keyOf: (p) => ({ project: p.project, name: p.name }),
-      validate: (p) => requireProject(p.project),
-      inUse: (key) => {
-        const users = instancesWhere((i) => i.project === key.project && i.placementGroup === key.name);
-        return users > 0 ? `${users} instance(s) belong to it` : undefined;
-      },
+      validate: (p) => projectExists(p.project),
+      inUse: (key) =>
+        placementGroupInUse(
+          instancesWhere((i) => i.project === key.project && i.placementGroup === key.name),
+        ),
     });
     this.resourceClasses = new MemoryCatalog<ResourceClassRecord>({
-      changed: changed("resourceClasses"),
-      label: "Resource class",
+      table: "resourceClasses",
+      log,
       keyOf: (r) => ({ name: r.name }),
-      inUse: (key) => {
-        for (const member of this.members.values()) {
-          if (member.inventories[key.name] !== undefined)
-            return `member "${member.name}" has an inventory of it`;
-        }
-        for (const provider of this.providers.values()) {
-          if (provider.inventories[key.name] !== undefined)
-            return `provider "${provider.uuid}" has an inventory of it`;
-        }
-        for (const ledgers of this.usage.values()) {
-          if (consumedOf(ledgers, key.name) > 0) {
-            return "instances have allocations of it";
-          }
-        }
-        return undefined;
-      },
+      inUse: (key) =>
+        resourceClassInUse({
+          memberInventory: [...this.members.values()].some((m) => m.inventories[key.name] !== undefined),
+          providerInventory: this.providers.values().find((p) => p.inventories[key.name] !== undefined)?.uuid,
+          allocated: [...this.usage.values()].some((ledgers) => consumedOf(ledgers, key.name) > 0),
+        }),
     });
     this.providers = new MemoryCatalog<ProviderRecord>({
-      changed: changed("providers"),
-      label: "Resource provider",
+      table: "providers",
+      log,
       keyOf: (p) => ({ name: p.uuid }),
-      validate: (p) => {
-        for (const resourceClass of Object.keys(this.consumers.usedOn(p.uuid))) {
-          if (p.inventories[resourceClass] === undefined)
-            throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
-              reason: "inventory_in_use",
-              resourceClass,
-            });
-        }
-        for (const other of this.providers.values()) {
-          if (other.name === p.name && other.uuid !== p.uuid)
-            throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
-        }
-        if (p.parentUuid !== null && !this.providers.has({ name: p.parentUuid }))
-          throw notFound(`Resource provider "${p.parentUuid}" not found`);
-      },
-      inUse: (key) => {
-        const children = this.providers.values().filter((p) => p.parentUuid === key.name).length;
-        if (children > 0) return `${children} child provider(s)`;
-        return Object.keys(this.consumers.usedOn(key.name)).length > 0 ? "it has allocations" : undefined;
-      },
+      validate: (p) =>
+        checkProviderWrite(p, {
+          heldClasses: Object.keys(this.consumers.usedOn(p.uuid)),
+          nameTaken: this.providers.values().some((other) => other.name === p.name && other.uuid !== p.uuid),
+          parentExists: p.parentUuid !== null && this.providers.has({ name: p.parentUuid }),
+        }),
+      inUse: (key) =>
+        providerInUse({
+          children: this.providers.values().filter((p) => p.parentUuid === key.name).length,
+          allocated: Object.keys(this.consumers.usedOn(key.name)).length > 0,
+        }),
     });
     this.consumers = new MemoryConsumers(
       this.providers,
@@ -231,20 +215,16 @@ export class MemoryStore implements Store {
         setInventories: (name, inventories, generation) =>
           this.writeInventories(name, inventories, generation),
       },
-      (entry) => this.log.push(entry),
+      log,
       (id) => this.instances.has(id),
     );
     this.traits = new MemoryCatalog<TraitRecord>({
-      changed: changed("traits"),
-      label: "Trait",
+      table: "traits",
+      log,
       keyOf: (t) => ({ name: t.name }),
-      inUse: (key) => {
-        const holder = this.providers.values().find((p) => p.traits.includes(key.name));
-        return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
-      },
+      inUse: (key) => traitInUse(this.providers.values().find((p) => p.traits.includes(key.name))?.uuid),
     });
   }
-
   /** A member's inventories and instance ledgers (its rows for an instance claim), if it exists. */
   private instanceRowsOf(name: string): ProviderRows | undefined {
     const member = this.members.get(name);
@@ -267,9 +247,10 @@ export class MemoryStore implements Store {
     generation: number,
   ): void {
     const member = this.requireMember(name);
-    const next: MemberRecord = { ...member, inventories: cloneJson(inventories), generation };
-    this.members.set(name, next);
-    this.log.push({ kind: "member", name, joinOrder: next.joinOrder, change: "updated" });
+    this.writeMember(
+      { ...member, inventories: cloneJson(inventories), generation },
+      memberEntry(name, member.joinOrder, "updated"),
+    );
   }
 
   private assertOpen(): void {
@@ -277,25 +258,29 @@ export class MemoryStore implements Store {
   }
 
   // --- members -------------------------------------------------------------------
+  // Every rule is in write-rules/: these read the maps, call it, and write the maps.
 
   private requireMember(name: string): MemberRecord {
-    const member = this.members.get(name);
-    if (member === undefined) throw notFound(`Cluster member "${name}" not found`);
-    return member;
+    return requireMemberRow(name, this.members.get(name));
   }
 
-  private checkGroups(groups: string[]): void {
-    for (const group of groups) {
-      if (!this.groups.has({ name: group })) throw notFound(`Cluster group "${group}" not found`);
-    }
+  /** Which of `names` are stored groups. */
+  private foundGroups(names: readonly string[]): Set<string> {
+    return new Set(names.filter((name) => this.groups.has({ name })));
   }
 
-  private checkClasses(inventories: Record<string, InventoryRecord>): void {
-    for (const resourceClass of Object.keys(inventories)) {
-      if (isCustomResourceClass(resourceClass) && !this.resourceClasses.has({ name: resourceClass })) {
-        throw notFound(`Resource class "${resourceClass}" not found`);
-      }
-    }
+  /** Which custom classes of `inventories` are stored. */
+  private foundClasses(inventories: Record<string, unknown>): Set<string> {
+    return new Set(
+      customClassesOf(Object.keys(inventories)).filter((name) => this.resourceClasses.has({ name })),
+    );
+  }
+
+  /** Stores a member's new version with its feed entry (none: a heartbeat). */
+  private writeMember(next: MemberRecord, entry: ChangeEntry | undefined): MemberRecord {
+    this.members.set(next.name, next);
+    if (entry !== undefined) this.log.push(entry);
+    return cloneMember(next);
   }
 
   async listMembers(): Promise<MemberRecord[]> {
@@ -311,36 +296,53 @@ export class MemoryStore implements Store {
 
   async createMember(member: NewMember): Promise<MemberRecord> {
     this.assertOpen();
-    if (this.members.has(member.name)) throw conflict(`Cluster member "${member.name}" already exists`);
-    this.checkGroups(member.groups);
-    this.checkClasses(member.inventories);
+    const checked = checkMemberCreate(member, {
+      taken: this.members.has(member.name),
+      groups: this.foundGroups(member.groups),
+      customClasses: this.foundClasses(member.inventories),
+    });
     const record: MemberRecord = {
-      ...cloneJson(member),
+      ...cloneJson(checked),
       generation: 1,
       joinOrder: this.nextJoinOrder++,
       createdAt: new Date().toISOString(),
     };
-    this.members.set(member.name, record);
     this.usage.set(member.name, { used: {}, forthcoming: {} });
-    this.log.push({ kind: "member", name: member.name, joinOrder: record.joinOrder, change: "created" });
-    return cloneMember(record);
+    return this.writeMember(record, memberEntry(member.name, record.joinOrder, "created"));
   }
 
-  async updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
+  async updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord> {
     this.assertOpen();
     const member = this.requireMember(name);
-    if (expectedGeneration !== undefined && expectedGeneration !== member.generation) {
-      throw conflict(
-        `Cluster member "${name}" generation conflict: expected ${expectedGeneration}, current ${member.generation}`,
-      );
-    }
-    if (patch.groups !== undefined) this.checkGroups(patch.groups);
-    const next: MemberRecord = { ...member, ...cloneJson(patch) };
-    if (patch.traits !== undefined) next.generation = member.generation + 1;
-    this.members.set(name, next);
-    if (Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state"))
-      this.log.push({ kind: "member", name, joinOrder: next.joinOrder, change: "updated" });
-    return cloneMember(next);
+    const checked = checkMemberUpdate(
+      name,
+      patch,
+      { generation: expectedGeneration, fields: expectedFields },
+      { member, groups: this.foundGroups(patch.groups ?? []) },
+    );
+    return this.writeMember(
+      { ...member, ...cloneJson(checked.patch), generation: checked.generation },
+      checked.entry,
+    );
+  }
+
+  async setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
+    this.assertOpen();
+    const rows = [...this.members.values()].filter(
+      (m) => members.includes(m.name) || m.groups.includes(group),
+    );
+    const checked = checkGroupMembers(group, members, {
+      groupExists: this.groups.has({ name: group }),
+      members: rows,
+    });
+    return checked.writes.map((write, i) =>
+      this.writeMember({ ...this.requireMember(write.name), groups: write.groups }, checked.entries[i]),
+    );
   }
 
   async setInventories(
@@ -350,28 +352,25 @@ export class MemoryStore implements Store {
   ): Promise<MemberRecord> {
     this.assertOpen();
     const member = this.requireMember(name);
-    if (expectedGeneration !== member.generation) {
-      throw conflict(
-        `Cluster member "${name}" generation conflict: expected ${expectedGeneration}, current ${member.generation}`,
-      );
-    }
-    this.checkClasses(inventories);
-    const shared = this.sharedRowsOf(name) as ProviderRows;
-    const [inUse] = inventoryInUse(shared, inventories);
-    if (inUse !== undefined)
-      throw conflict(
-        `Cannot remove inventory of ${inUse} from cluster member "${name}": ${consumedOf(shared, inUse)} allocated`,
-        { reason: "inventory_in_use", classes: inventoryInUse(shared, inventories) },
-      );
-    this.writeInventories(name, inventories, member.generation + 1);
-    return cloneMember(this.requireMember(name));
+    const checked = checkMemberInventories(name, inventories, expectedGeneration, {
+      member,
+      customClasses: this.foundClasses(inventories),
+      ledger: this.sharedRowsOf(name) as ProviderRows,
+    });
+    return this.writeMember(
+      { ...member, inventories: cloneJson(inventories), generation: checked.generation },
+      checked.entry,
+    );
   }
 
   async writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
     this.assertOpen();
     const member = this.requireMember(write.member);
     const { change } = write;
-    if (change.kind === "inventories") this.checkClasses(explicitInventories(change.inventories));
+    if (change.kind === "inventories") {
+      const inventories = explicitInventories(change.inventories);
+      requireCustomClasses(Object.keys(inventories), this.foundClasses(inventories));
+    }
     const uuid = memberProviderUuid(write.member);
     const row = this.providers.peek(uuid);
     const checked = checkMemberRootWrite(write, {
@@ -386,8 +385,7 @@ export class MemoryStore implements Store {
       );
     if (change.kind === "traits") {
       const next = { ...member, traits: [...change.traits], generation: checked.memberGeneration as number };
-      this.members.set(write.member, next);
-      this.log.push({ kind: "member", name: write.member, joinOrder: next.joinOrder, change: "updated" });
+      this.writeMember(next, memberEntry(write.member, next.joinOrder, "updated"));
     }
     if (change.kind === "aggregates") {
       const now = new Date().toISOString();
@@ -410,14 +408,14 @@ export class MemoryStore implements Store {
   async deleteMember(name: string): Promise<void> {
     this.assertOpen();
     const { joinOrder } = this.requireMember(name);
-    for (const instance of this.instances.values()) {
-      if (instance.location === name || instance.secondary === name) {
-        throw conflict(`Cluster member "${name}" still hosts instances (e.g. "${instance.name}")`);
-      }
-    }
+    const instances = [...this.instances.values()];
+    checkMemberDelete(name, {
+      hostedInstance: instances.find((i) => i.location === name || i.secondary === name)?.name,
+      allocatedInstance: instances.find((i) => i.allocations.some((a) => a.member === name))?.id,
+    });
     this.members.delete(name);
     this.usage.delete(name);
-    this.log.push({ kind: "member", name, joinOrder, change: "deleted" });
+    this.log.push(memberEntry(name, joinOrder, "deleted"));
   }
 
   // --- instances -------------------------------------------------------------------

@@ -1,16 +1,12 @@
 /**
  * LXD's `default` cluster group: it always exists, every member belongs to
- * it (new members join it, an edit of a member's groups keeps it), and it
- * can be neither deleted nor renamed.
+ * it (new members join it, an edit of a member's groups keeps it:
+ * write-rules/default-group.ts), and it can be neither deleted nor renamed.
  */
 import { forbidden } from "../base/errors.js";
+import { DEFAULT_GROUP } from "../rules/writes/default-group.js";
 
-export const DEFAULT_GROUP = "default";
-
-/** `groups` with `default` first when it is missing. */
-export function withDefaultGroup(groups: readonly string[]): string[] {
-  return groups.includes(DEFAULT_GROUP) ? [...groups] : [DEFAULT_GROUP, ...groups];
-}
+export { DEFAULT_GROUP, withDefaultGroup } from "../rules/writes/default-group.js";
 
 /** LXD's refusals (403) for deleting or renaming the default group. */
 export function refuseDefaultGroupChange(name: string, change: "deleted" | "renamed"): void {

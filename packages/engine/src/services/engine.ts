@@ -21,6 +21,7 @@ import { expandInstances, type InstanceExpansion } from "../expand/instance-expa
 import { HealerDuty } from "../health/healer-duty.js";
 import { syncMemberHeartbeats } from "../health/heartbeat-sync.js";
 import { ClusterModel } from "../model/cluster-model.js";
+import { normalizedConfigPatch } from "../rules/writes/config-patch.js";
 import { EngineEvents } from "../runtime/events.js";
 import type { EngineMetricsSnapshot, PlacementOperation } from "../runtime/metrics.js";
 import { awakeSilenceMs } from "../runtime/own-stall.js";
@@ -204,24 +205,27 @@ export class Engine {
    * PATCH semantics (`null` or "" removes a key). Every value is checked
    * (api-types' rules); a scriptlet is compiled and signature-checked by the
    * scriptlet host first, so a bad one never replaces the one in force.
+   * `""` unsets a key as null does (LXD's rule, applied here once:
+   * write-rules/config-patch.ts), so callers pass values as given.
    */
-  async setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
+  async setConfig(
+    given: Record<string, string | null | undefined>,
+    expectedVersion?: number,
+  ): Promise<ConfigRecord> {
+    const patch = normalizedConfigPatch(given);
     for (const [key, value] of Object.entries(patch)) {
-      if (value === null || value === "") continue;
+      if (value === null) continue;
       const reason = checkServerConfigValue(key, value);
       if (reason !== undefined) throw invalid(serverConfigErrorMessage(key, value, reason));
     }
     const merged: Record<string, string | undefined> = { ...this.runtime.config.values };
-    for (const [key, value] of Object.entries(patch))
-      merged[key] = value === null || value === "" ? undefined : value;
+    for (const [key, value] of Object.entries(patch)) merged[key] = value ?? undefined;
     const clash = checkServerConfigCombination(merged);
     if (clash !== undefined) throw invalid(serverConfigErrorMessage(clash.key, clash.value, clash.reason));
     const scriptlet = patch[SCRIPTLET_KEY];
     if (scriptlet !== undefined && scriptlet !== null)
       await checkScriptletValue(this.runtime.scriptlets, scriptlet);
-    const normalized: Record<string, string | null> = {};
-    for (const [key, value] of Object.entries(patch)) normalized[key] = value === "" ? null : value;
-    const next = await this.runtime.store.setConfig(normalized, expectedVersion);
+    const next = await this.runtime.store.setConfig(patch, expectedVersion);
     this.runtime.setConfig(next);
     if (RATIO_KEYS.some((key) => key in patch)) await this.members.rederiveAll();
     return cloneJson(next);
@@ -239,12 +243,15 @@ export class Engine {
     return scriptletProblem(this.runtime.scriptlets, source);
   }
 
-  /** PUT semantics: the given values replace the whole config. */
-  async replaceConfig(values: Record<string, string>, expectedVersion?: number): Promise<ConfigRecord> {
+  /** PUT semantics: the given values replace the whole config (keys left out, or `""`, are unset). */
+  async replaceConfig(
+    values: Record<string, string | undefined>,
+    expectedVersion?: number,
+  ): Promise<ConfigRecord> {
     const current = await this.getConfig();
-    const patch: Record<string, string | null> = {};
-    for (const key of Object.keys(current.values)) if (!(key in values)) patch[key] = null;
-    Object.assign(patch, values);
+    const patch: Record<string, string | null | undefined> = {};
+    for (const key of Object.keys(current.values)) patch[key] = null;
+    for (const [key, value] of Object.entries(values)) if (value !== undefined) patch[key] = value;
     return this.setConfig(patch, expectedVersion);
   }
 
@@ -261,6 +268,14 @@ export class Engine {
   }
   updateMember(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
     return this.members.update(name, update, expectedGeneration);
+  }
+  /** LXD's PATCH of a member: `config` merged key by key into the current one, written over the version read. */
+  patchMember(name: string, changes: MemberUpdate): Promise<MemberInfo> {
+    return this.members.patch(name, changes);
+  }
+  /** Makes exactly `members` the members of cluster group `group`, all at once (not_found: nothing changes). */
+  setGroupMembers(group: string, members: readonly string[]): Promise<void> {
+    return this.members.setGroupMembers(group, members);
   }
   /** Renames a member that hosts nothing (conflict otherwise). */
   renameMember(name: string, newName: string): Promise<MemberInfo> {

@@ -16,12 +16,14 @@ import {
 } from "@berth/resources";
 import { EngineError, invalid, notFound } from "../base/errors.js";
 import { isMemberRoot, memberProviderUuid } from "../rules/ledger/shared-ledger.js";
+import { requireMemberRow } from "../rules/writes/member-generation.js";
 import type { EngineRuntime } from "../runtime/runtime.js";
 import { cloneMember } from "../store/clone.js";
 import type { MemberPatch, NewMember } from "../store/port.js";
 import type { InventoryRecord, MemberRecord } from "../store/records.js";
 import { type MemberStatus, memberStatus } from "../views/views.js";
 import { withDefaultGroup } from "./default-group.js";
+import { guardedUpdate } from "./guarded-update.js";
 
 export interface MemberInput {
   name: string;
@@ -100,6 +102,14 @@ function nonZero(map: ReadonlyMap<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [resourceClass, amount] of map) if (amount !== 0) out[resourceClass] = amount;
   return out;
+}
+
+/** The fields of `member` an edit names (each edit of a merge writes, and is conditional on, exactly those). */
+function editedFields(member: MemberRecord, changes: MemberUpdate): MemberUpdate {
+  const out: Record<string, unknown> = {};
+  for (const field of Object.keys(changes) as (keyof MemberUpdate)[])
+    if (changes[field] !== undefined) out[field] = member[field];
+  return out as MemberUpdate;
 }
 
 function validateConfig(config: Record<string, string>): void {
@@ -245,8 +255,8 @@ export class Members {
     }
   }
 
-  async update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
-    await this.runtime.ensureMember(name);
+  /** The store's patch for an edit, checked (config, traits) and keeping the default group. */
+  private patchOf(update: MemberUpdate): MemberPatch {
     if (update.config !== undefined) validateConfig(update.config);
     if (update.traits !== undefined) validateTraits(update.traits);
     const patch: MemberPatch = {};
@@ -258,9 +268,54 @@ export class Members {
     if (update.config !== undefined) patch.config = update.config;
     if (update.traits !== undefined) patch.traits = update.traits;
     if (update.architecture !== undefined) patch.architecture = update.architecture;
-    const record = await this.runtime.store.updateMember(name, patch, expectedGeneration);
+    return patch;
+  }
+
+  async update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
+    await this.runtime.ensureMember(name);
+    const record = await this.runtime.store.updateMember(name, this.patchOf(update), expectedGeneration);
     this.runtime.model.upsertMember(record);
     return this.info(name);
+  }
+
+  /**
+   * LXD's PATCH: the given fields replace the member's, except `config`,
+   * merged key by key into the stored one. The merge is written only over
+   * the version it was made from (the store's conditional update); a lost
+   * race merges again into the new version (guarded-update.ts).
+   */
+  async patch(name: string, changes: MemberUpdate): Promise<MemberInfo> {
+    await this.runtime.ensureMember(name);
+    const store = this.runtime.store;
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const record = await guardedUpdate<MemberRecord>(
+      {
+        label: `Cluster member "${name}"`,
+        read: async () => requireMemberRow(name, await store.getMember(name)),
+        write: (next, expected) => {
+          const patch = this.patchOf(editedFields(next, changes));
+          return store.updateMember(name, patch, undefined, editedFields(expected, changes));
+        },
+      },
+      (current) => ({
+        ...current,
+        ...given,
+        ...(changes.config !== undefined ? { config: { ...current.config, ...changes.config } } : {}),
+      }),
+    );
+    this.runtime.model.upsertMember(record);
+    return this.info(name);
+  }
+
+  /**
+   * Makes exactly `members` the members of cluster group `group`, in one
+   * store transaction (write-rules/group-members.ts): a refusal (an
+   * unknown group or member) changes nothing.
+   */
+  async setGroupMembers(group: string, members: readonly string[]): Promise<void> {
+    await this.runtime.sync();
+    for (const record of await this.runtime.store.setGroupMembers(group, members))
+      this.runtime.model.upsertMember(record);
   }
 
   /**

@@ -360,9 +360,25 @@ export interface Store {
   createMember(member: NewMember): Promise<MemberRecord>;
   /**
    * not_found if absent. With `expectedGeneration`, conflict when it differs.
-   * A change of `traits` bumps the generation; heartbeats and state do not.
+   * With `expectedFields` (those fields as the caller read them), the write
+   * is conditional: when any differs from the stored member nothing is
+   * written and the store throws `recordChanged` (a merge of a PATCH,
+   * engine/members.ts). A change of `traits` bumps the generation;
+   * heartbeats and state do not (write-rules/member-update.ts).
    */
-  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord>;
+  updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord>;
+  /**
+   * Makes exactly `members` the members of cluster group `group`, in one
+   * transaction (write-rules/group-members.ts): not_found when the group or
+   * a named member does not exist, and then nothing changes. Answers the
+   * members it wrote.
+   */
+  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]>;
   /**
    * Replaces all inventories of a member. conflict when `expectedGeneration`
    * differs, or when a class that has allocations on this member would be

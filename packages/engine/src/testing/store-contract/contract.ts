@@ -13,6 +13,7 @@ import type { ClaimFailureDetails, Store } from "../../store/port.js";
 import { isRecordChanged } from "../../store/record-version.js";
 import type { InventoryRecord, ProviderRecord } from "../../store/records.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "../fixtures.js";
+import { describeGroupMembers } from "./contract-groups.js";
 import { describeMirroredInstances } from "./contract-mirrors.js";
 import { describeTreeClaims } from "./contract-tree.js";
 
@@ -1084,6 +1085,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
+    describeGroupMembers(() => store);
     describeMirroredInstances(() => store);
     describeTreeClaims(() => store);
 
