@@ -4,7 +4,7 @@ import type { ParamKeys } from "hono/types";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.js";
-import type { ServerServices } from "../services.js";
+import type { ServerServices } from "./services.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
