@@ -47,23 +47,14 @@ const DRIVERS_AND_HTTP =
   "(^|node_modules/)(pg|@libsql/client|libsql|drizzle-orm|hono|@hono/[^/]+|undici|ws)(/|$)";
 
 /**
- * The engine's rooms are being regrouped (issue #29): until that lands, its
- * folder and module cycles are not checked. `BERTH_ENFORCE_ENGINE_ROOMS=1
- * pnpm check:layers` checks them now; once that passes, set this to true.
- */
-const ENGINE_ROOMS_ENFORCED = process.env.BERTH_ENFORCE_ENGINE_ROOMS === "1";
-const ENGINE_RULES_SEVERITY = ENGINE_ROOMS_ENFORCED ? "error" : "ignore";
-const ENGINE_SRC = "packages/engine/src/";
-
-/**
  * The top-level folders ("rooms") of `src` import each other one way only.
  * dependency-cruiser's folder scope counts a folder's imports together with
  * its subfolders', so a cycle through a subfolder is one of its room's.
  */
-const roomsAcyclic = (name, src, severity = "error") => ({
+const roomsAcyclic = (name, src) => ({
   name,
   comment: `No top-level folder of ${src} imports one that imports it back.`,
-  severity,
+  severity: "error",
   scope: "folder",
   from: { path: `^${src}[^/]+$` },
   to: { path: `^${src}`, circular: true },
@@ -122,19 +113,11 @@ module.exports = {
       name: "no-module-cycles",
       comment: "No module imports one that imports it back, directly or through others.",
       severity: "error",
-      from: { path: under("packages/", "apps/"), pathNot: `^${ENGINE_SRC}` },
-      to: { circular: true },
-    },
-    {
-      name: "no-module-cycles-in-the-engine",
-      comment:
-        "no-module-cycles for the engine's sources, switched on with its rooms (ENGINE_ROOMS_ENFORCED).",
-      severity: ENGINE_RULES_SEVERITY,
-      from: { path: `^${ENGINE_SRC}` },
+      from: { path: under("packages/", "apps/") },
       to: { circular: true },
     },
     roomsAcyclic("server-rooms-acyclic", "apps/server/src/"),
-    roomsAcyclic("engine-rooms-acyclic", ENGINE_SRC, ENGINE_RULES_SEVERITY),
+    roomsAcyclic("engine-rooms-acyclic", "packages/engine/src/"),
     {
       name: "server-root-files-are-entry-points",
       comment:
