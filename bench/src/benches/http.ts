@@ -1,5 +1,6 @@
 /**
- * Placements over HTTP against the real berthd (QUALITY.md rows 2, 5, 6):
+ * Placements over HTTP against the real berthd (the Performance bars: one
+ * placement over HTTP, sustained creates, bulk create):
  * 1,000 members / 100,000 instances in a SQLite file, then
  *  - one create at a time (latency p50/p99),
  *  - sustained creates with autocannon (unique names per request), 2xx per second,

@@ -1,5 +1,5 @@
 /**
- * berthd at 10,000 members / 1,000,000 instances (QUALITY.md last row): the
+ * berthd at 10,000 members / 1,000,000 instances (bars: <= 512 MiB RSS, start-up <= 10 s): the
  * database is generated once per run, then the real berthd is started on it
  * several times; each start measures spawn -> first successful `GET /1.0`,
  * and RSS (VmRSS, and the peak VmHWM) after start-up and after a burst of

@@ -6,13 +6,13 @@ import { type MachineInfo, machineInfo } from "../measure/machine.js";
 /** bench/results at the repository root (this file runs from bench/dist/report/). */
 export const RESULTS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "results");
 
-/** One line of the combined table: a QUALITY.md bar (or a supporting figure) and what was measured. */
+/** One line of the combined table: a quality bar (or a supporting figure) and what was measured. */
 export interface BarResult {
   /** Stable key, e.g. "placement.1k.default.p50". */
   id: string;
   /** What was measured, in words. */
   bar: string;
-  /** The target as QUALITY.md states it, e.g. "<= 1 ms"; "" for supporting figures. */
+  /** The bar's target, e.g. "<= 1 ms" (the README's Performance table); "" for supporting figures. */
   target: string;
   /** The measured median (or the single figure the bar is about). */
   measured: number;

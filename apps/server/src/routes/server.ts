@@ -2,8 +2,8 @@ import { hostname } from "node:os";
 import { type Server, type ServerUntrusted, serverConfigErrorMessage } from "@berth/api-types";
 import { isAdmin, type Principal } from "../auth/principal.js";
 import { badRequest } from "../http/http-error.js";
-import type { ServerServices } from "../services.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
+import type { ServerServices } from "./services.js";
 
 /** LXD extension names for the features Berth implements. */
 export const API_EXTENSIONS = [

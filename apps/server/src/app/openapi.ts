@@ -1,8 +1,8 @@
 import { type ApiSchemaName, apiJsonSchemas, apiSchemas } from "@berth/api-types";
-import { eventsOpenApiPaths } from "./events/events-route.js";
-import { rawRoutePaths } from "./routes/raw-routes.js";
-import type { QueryName, RouteSpec } from "./routes/route-spec.js";
-import { certificatesOpenApiPaths } from "./trust/certificates-route.js";
+import { certificatesOpenApiPaths } from "../routes/certificates.js";
+import { eventsOpenApiPaths } from "../routes/events.js";
+import { rawRoutePaths } from "../routes/raw-routes.js";
+import type { QueryName, RouteSpec } from "../routes/route-spec.js";
 
 type JsonObject = Record<string, unknown>;
 

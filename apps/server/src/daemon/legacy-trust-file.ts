@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { importEach, markImported } from "../daemon/import-once.js";
-import type { TrustedCertificate, TrustStore } from "./trust-store.js";
+import type { TrustedCertificate, TrustStore } from "../trust/trust-store.js";
+import { importEach, markImported } from "./import-once.js";
 
 /** What an older berthd kept in its state directory before trust moved into the database. */
 interface LegacyTrustFile {

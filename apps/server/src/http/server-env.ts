@@ -1,7 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { Logger } from "pino";
-import type { Principal } from "./auth/principal.js";
-import type { EventType } from "./events/event-hub.js";
+import type { Principal } from "../auth/principal.js";
+import type { EventType } from "../events/event-hub.js";
 
 /** Which listener a request arrived on: the Unix socket trusts file permissions, TCP needs a token. */
 export type ListenerKind = "unix" | "tcp";

@@ -11,16 +11,16 @@
 import { syncResponse } from "@berth/api-types";
 import type { Context, Hono } from "hono";
 import { isAdmin } from "../auth/principal.js";
-import { missingProject } from "../auth/project-bindings.js";
 import { badRequest, forbiddenHttp, HttpError, notFoundHttp } from "../http/http-error.js";
 import { parseRecursion } from "../http/query.js";
+import type { ServerEnv } from "../http/server-env.js";
 import { operationUrl } from "../operations/operations.js";
-import { asyncResponse } from "../routes/register.js";
-import type { ServerEnv } from "../server-env.js";
-import type { ServerServices } from "../services.js";
-import { tokenOperation } from "./token-operations.js";
-import { type Trust, trustedCertificateOf } from "./trust.js";
-import type { TrustedCertificate } from "./trust-store.js";
+import { missingProject } from "../trust/project-bindings.js";
+import { tokenOperation } from "../trust/token-operations.js";
+import { type Trust, trustedCertificateOf } from "../trust/trust.js";
+import type { TrustedCertificate } from "../trust/trust-store.js";
+import { asyncResponse } from "./register.js";
+import type { ServerServices } from "./services.js";
 
 /** LXD `api.CertificatesPost`. */
 interface CertificatesPost {
@@ -87,7 +87,7 @@ async function readPost(c: Context<ServerEnv>): Promise<CertificatesPost> {
 
 /**
  * A restricted certificate (or token for one) may only name projects that
- * exist: it is bound to them, not to their names (auth/project-bindings.ts).
+ * exist: it is bound to them, not to their names (trust/project-bindings.ts).
  */
 async function requireProjects(services: ServerServices, post: CertificatesPost): Promise<void> {
   if (!post.restricted) return;

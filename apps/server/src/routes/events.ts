@@ -10,11 +10,11 @@
 import type { NodeWebSocket } from "@hono/node-ws";
 import type { Hono } from "hono";
 import { canUseProject, isAdmin, projectRefusal } from "../auth/principal.js";
+import { EVENT_TYPES, type EventType } from "../events/event-hub.js";
 import { badRequest, forbiddenHttp } from "../http/http-error.js";
 import { parseBoolean, parseProject } from "../http/query.js";
-import type { ServerEnv } from "../server-env.js";
-import type { ServerServices } from "../services.js";
-import { EVENT_TYPES, type EventType } from "./event-hub.js";
+import type { ServerEnv } from "../http/server-env.js";
+import type { ServerServices } from "./services.js";
 
 export function parseEventTypes(raw: string | undefined): Set<EventType> {
   if (raw === undefined || raw.trim() === "") return new Set(EVENT_TYPES);

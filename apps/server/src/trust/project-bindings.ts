@@ -11,8 +11,9 @@
  * back (renamed) after: a crash in between leaves tokens with less access,
  * never with access to a project they were not given.
  */
-import type { TrustStore } from "../trust/trust-store.js";
-import type { TokenStore } from "./token-store.js";
+
+import type { TokenStore } from "../auth/token-store.js";
+import type { TrustStore } from "./trust-store.js";
 
 /** Whatever is restricted to named projects: API tokens and restricted client certificates. */
 export interface ProjectBound {

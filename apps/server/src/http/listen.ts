@@ -5,9 +5,9 @@ import { connect, type Server as NetServer } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
-import { answerClientErrorsWithEnvelope } from "./http/client-error.js";
-import { dualProtocolServer } from "./http/dual-protocol.js";
-import { tagListener } from "./http/listener.js";
+import { answerClientErrorsWithEnvelope } from "./client-error.js";
+import { dualProtocolServer } from "./dual-protocol.js";
+import { tagListener } from "./listener.js";
 import type { ListenerKind, ServerEnv } from "./server-env.js";
 import { websocketsOf } from "./websockets.js";
 

@@ -4,10 +4,10 @@ import { fileURLToPath } from "node:url";
 import { routes } from "@berth/client";
 import { describe, expect, it } from "vitest";
 import { CLIENT_ROUTES_FILE, renderClientRoutes } from "./client-routes.js";
-import { allRoutes } from "./routes/index.js";
-import { rawRoutePaths } from "./routes/raw-routes.js";
+import { allRoutes } from "./index.js";
+import { rawRoutePaths } from "./raw-routes.js";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../../..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const REGENERATE = "npx pnpm@10.34.8 --filter @berth/server generate:client-routes";
 
 describe("@berth/client's route table is the server's", () => {

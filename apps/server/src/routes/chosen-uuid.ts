@@ -1,6 +1,6 @@
 import type { InstancesPost } from "@berth/api-types";
+import { isAdmin, type Principal } from "../auth/principal.js";
 import { forbiddenHttp } from "../http/http-error.js";
-import { isAdmin, type Principal } from "./principal.js";
 
 /**
  * Instance UUIDs are unique across projects, so a create naming one that

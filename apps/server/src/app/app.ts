@@ -3,28 +3,28 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import type { TokenStore } from "./auth/token-store.js";
-import { registerConsole } from "./console/console-routes.js";
-import { EventHub } from "./events/event-hub.js";
-import { registerEventsRoute } from "./events/events-route.js";
-import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES } from "./http/body-budget.js";
-import { declaredBodyLimit } from "./http/request-body.js";
-import type { ServerMetrics } from "./metrics/server-metrics.js";
-import { accessLog } from "./middleware/access-log.js";
-import { authenticate } from "./middleware/authenticate.js";
-import { handleError, methodNotAllowedHandler, notFoundHandler } from "./middleware/error-handler.js";
+import type { TokenStore } from "../auth/token-store.js";
+import { registerConsole } from "../console/console-routes.js";
+import { EventHub } from "../events/event-hub.js";
+import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES } from "../http/body-budget.js";
+import { declaredBodyLimit } from "../http/request-body.js";
+import type { ServerEnv } from "../http/server-env.js";
+import { enableWebsockets } from "../http/websockets.js";
+import type { ServerMetrics } from "../metrics/server-metrics.js";
+import { accessLog } from "../middleware/access-log.js";
+import { authenticate } from "../middleware/authenticate.js";
+import { handleError, methodNotAllowedHandler, notFoundHandler } from "../middleware/error-handler.js";
+import { Operations } from "../operations/operations.js";
+import { PLACEMENT_PREFIX, placementHandler } from "../placement/placement-app.js";
+import { registerCertificatesRoutes } from "../routes/certificates.js";
+import { registerEventsRoute } from "../routes/events.js";
+import { allRoutes } from "../routes/index.js";
+import { registerRawRoutes } from "../routes/raw-routes.js";
+import { registerRoute } from "../routes/register.js";
+import type { ServerServices } from "../routes/services.js";
+import { MemoryTrustStore } from "../trust/memory-trust-store.js";
+import { Trust } from "../trust/trust.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { Operations } from "./operations/operations.js";
-import { PLACEMENT_PREFIX, placementHandler } from "./placement/placement-app.js";
-import { allRoutes } from "./routes/index.js";
-import { registerRawRoutes } from "./routes/raw-routes.js";
-import { registerRoute } from "./routes/register.js";
-import type { ServerEnv } from "./server-env.js";
-import type { ServerServices } from "./services.js";
-import { registerCertificatesRoutes } from "./trust/certificates-route.js";
-import { MemoryTrustStore } from "./trust/memory-trust-store.js";
-import { Trust } from "./trust/trust.js";
-import { enableWebsockets } from "./websockets.js";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -57,7 +57,7 @@ export interface AppOptions {
 }
 
 /**
- * Builds the berthd Hono application (no listening: see `listen.ts`).
+ * Builds the berthd Hono application (no listening: see `http/listen.ts`).
  * Middleware order matters: request id first so every log line has it,
  * then the access log (which must see the final status), the Placement
  * API (its own errors, auth and 405s), the 405 answer

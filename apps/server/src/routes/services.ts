@@ -1,9 +1,9 @@
 import type { Engine } from "@berth/engine";
-import type { TokenStore } from "./auth/token-store.js";
-import type { EventHub } from "./events/event-hub.js";
-import type { BodyBudget } from "./http/body-budget.js";
-import type { Operations } from "./operations/operations.js";
-import type { Trust } from "./trust/trust.js";
+import type { TokenStore } from "../auth/token-store.js";
+import type { EventHub } from "../events/event-hub.js";
+import type { BodyBudget } from "../http/body-budget.js";
+import type { Operations } from "../operations/operations.js";
+import type { Trust } from "../trust/trust.js";
 
 /** What route handlers work with: the engine does the thinking, berthd only translates. */
 export interface ServerServices {

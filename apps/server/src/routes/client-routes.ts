@@ -5,8 +5,8 @@
  * rewrites it, and client-routes.test.ts fails while the committed file and
  * the server's routes disagree.
  */
-import { rawRoutePaths } from "./routes/raw-routes.js";
-import type { RouteSpec } from "./routes/route-spec.js";
+import { rawRoutePaths } from "./raw-routes.js";
+import type { RouteSpec } from "./route-spec.js";
 
 interface ClientRoute {
   operationId: string;
@@ -46,7 +46,7 @@ export function renderClientRoutes(routes: readonly RouteSpec[]): string {
   return [
     "// Generated from berthd's route table (apps/server/src/routes) by",
     "// `npx pnpm@10.34.8 --filter @berth/server generate:client-routes`: do not edit by hand.",
-    "// apps/server/src/client-routes.test.ts fails while this file and the server's routes disagree.",
+    "// apps/server/src/routes/client-routes.test.ts fails while this file and the server's routes disagree.",
     'import type { RouteTable } from "./route-table.js";',
     "",
     "/** Every berthd operation by its OpenAPI operationId: HTTP method, path pattern, query names, body schema. */",

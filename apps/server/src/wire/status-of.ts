@@ -2,13 +2,13 @@ import type { EngineErrorKind } from "@berth/engine";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /**
- * The HTTP status of each engine error kind (API.md): the one place the
+ * The HTTP status of each engine error kind: the one place the
  * engine's vocabulary meets HTTP. Scriptlet rejections are 400 (the
  * operator's policy refused the request, which is not a server bug); no
  * capacity is 507, LXD's answer when no member can take an instance; a
  * stale ETag is 412, as LXD/Incus answer a failed `If-Match`; a database
  * past its bound (a lock held elsewhere, a lost connection) is 503 with
- * `Retry-After` (API.md), nothing written.
+ * `Retry-After`, nothing written.
  */
 export function httpStatusOf(kind: EngineErrorKind): ContentfulStatusCode {
   switch (kind) {
