@@ -73,7 +73,7 @@ export function prepareBaseline(repoRoot: string, ref: string): BaselineBuild {
     const shared = resolve(repoRoot, "..", "shared");
     if (existsSync(shared)) symlinkSync(shared, join(dir, "shared"));
     log(`baseline ${ref} (${commit.slice(0, 12)}): worktree in ${root}`);
-    run(["git", "worktree", "add", "--detach", root, commit], repoRoot);
+    run(["git", "worktree", "add", "--quiet", "--detach", root, commit], repoRoot);
     log("baseline: pnpm install --frozen-lockfile --offline");
     run(pnpm(["install", "--frozen-lockfile", "--offline"]), root);
     log("baseline: building the packages the bench needs");
