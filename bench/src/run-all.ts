@@ -17,7 +17,7 @@ import { type BarResult, RESULTS_DIR } from "./report/results.js";
 import { markdownTable } from "./report/summary.js";
 import { type BaselineBuild, prepareBaseline } from "./run/baseline-build.js";
 import { runOrder } from "./run/run-order.js";
-import { runStep, type StepOutcome } from "./run/run-step.js";
+import { runStep, type StepOutcome, signalRunningStep } from "./run/run-step.js";
 import { defineSteps } from "./run/steps.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -39,11 +39,12 @@ const selected = allSteps.filter((step) => only === undefined || only.includes(s
 const THIS_BUILD = "this build";
 const started = performance.now();
 let baseline: BaselineBuild | undefined;
-// A Ctrl-C or kill still removes the baseline's worktree (spawnSync lets the handler run once the step's process ends).
+// A Ctrl-C or kill stops the running step and ends the loop; the `finally` below removes the baseline's worktree.
+let interrupted: NodeJS.Signals | undefined;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    baseline?.remove();
-    process.exit(130);
+    interrupted = signal;
+    signalRunningStep(signal);
   });
 }
 const outcomes: StepOutcome[] = [];
@@ -54,10 +55,12 @@ try {
   const builds = [{ name: THIS_BUILD, root: repoRoot }];
   if (baseline !== undefined) builds.push({ name: `baseline ${baseline.ref}`, root: baseline.root });
   for (const step of selected) {
+    if (interrupted !== undefined) break;
     const barsOf = new Map(builds.map((build) => [build.name, [] as BarResult[][]]));
-    for (let run = 0; run < runs; run++) {
+    for (let run = 0; run < runs && interrupted === undefined; run++) {
       for (const build of runOrder(builds, run)) {
-        const { outcome, bars } = runStep(step, build.root, build.name, run);
+        if (interrupted !== undefined) break;
+        const { outcome, bars } = await runStep(step, build.root, build.name, run);
         outcomes.push(outcome);
         if (bars !== undefined) barsOf.get(build.name)!.push(bars);
       }
@@ -72,6 +75,10 @@ try {
   }
 } finally {
   baseline?.remove();
+}
+if (interrupted !== undefined) {
+  log(`interrupted by ${interrupted}: baseline worktree removed, no summary written`);
+  process.exit(130);
 }
 
 const totalMs = since(started);

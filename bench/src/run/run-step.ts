@@ -1,5 +1,5 @@
 /** One run of one step against one checkout, and the rows it left in that checkout's bench/results. */
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { log, since } from "../measure/timing.js";
@@ -21,23 +21,45 @@ export interface StepOutcome {
 /** The results folder of the checkout at `root`. */
 export const resultsDirOf = (root: string) => join(root, "bench", "results");
 
-/** Runs `step` for the checkout at `root` (its stale result removed first); bars undefined when it left none. */
-export function runStep(
+/** The step's process while one runs, so an interrupt can stop it before the baseline's worktree goes. */
+let running: ChildProcess | undefined;
+
+/** Sends `signal` to the running step's process, if any. */
+export function signalRunningStep(signal: NodeJS.Signals): void {
+  running?.kill(signal);
+}
+
+/** The child's end: its exit code, or the signal that ended it, or why it could not start. */
+function ended(child: ChildProcess): Promise<{ status: number | null; reason: string }> {
+  return new Promise((resolve) => {
+    child.once("error", (error) => resolve({ status: null, reason: error.message }));
+    child.once("exit", (code, signal) => resolve({ status: code, reason: String(code ?? signal) }));
+  });
+}
+
+/**
+ * Runs `step` for the checkout at `root` (its stale result removed first);
+ * bars undefined when it left none. Asynchronous, so that SIGINT/SIGTERM
+ * handlers run while a step does.
+ */
+export async function runStep(
   step: Step,
   root: string,
   build: string,
   run: number,
-): { outcome: StepOutcome; bars: BarResult[] | undefined } {
+): Promise<{ outcome: StepOutcome; bars: BarResult[] | undefined }> {
   const resultsDir = resultsDirOf(root);
   rmSync(join(resultsDir, step.result), { force: true });
   const { argv, cwd } = step.command(root);
   log(`=== ${step.name} (${build}, run ${run + 1}): ${argv.slice(1).join(" ")}`);
   const started = performance.now();
   const [command, ...args] = argv;
-  const result = spawnSync(command!, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
-  const ok = result.status === 0;
+  running = spawn(command!, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
+  const { status, reason } = await ended(running);
+  running = undefined;
+  const ok = status === 0;
   const ms = since(started);
-  const exit = ok ? undefined : String(result.status ?? result.signal ?? result.error?.message);
+  const exit = ok ? undefined : reason;
   log(`=== ${step.name} (${build}): ${ok ? "done" : `FAILED (exit ${exit})`} in ${Math.round(ms / 1000)} s`);
   const outcome: StepOutcome = {
     step: step.name,
