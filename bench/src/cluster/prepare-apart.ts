@@ -2,9 +2,9 @@
  * A generated cluster file and an admin token for berthd, prepared in a child
  * process. In this process the file would stay open after `close()`: libSQL's
  * native connection lives on while any statement compiled on it does, i.e.
- * until the garbage collector frees them (with a 1M-instance heap, long after
- * berthd has started on the file and met the open handle as SQLITE_BUSY). A
- * process that has exited holds nothing.
+ * until the garbage collector frees them (with a 1M-instance heap, possibly
+ * long after berthd has started on the file: a full run saw berthd exit with
+ * SQLITE_BUSY at start-up there). A process that has exited holds nothing.
  */
 import { execFile } from "node:child_process";
 import { dirname, join } from "node:path";
