@@ -11,7 +11,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClusterShape } from "./shape.js";
 
-const PREPARE_MAIN = join(dirname(fileURLToPath(import.meta.url)), "prepare-main.js");
+/** The compiled child (bench/dist/cluster/), found the same from dist/ and, under vitest, from src/. */
+const PREPARE_MAIN = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "dist",
+  "cluster",
+  "prepare-main.js",
+);
 
 /** Generates `shape` into `file` (which must not exist) and returns an admin token for it. */
 export function prepareClusterFile(file: string, shape: ClusterShape): Promise<string> {
