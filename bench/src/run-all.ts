@@ -11,11 +11,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { machineInfo } from "./measure/machine.js";
 import { log, since } from "./measure/timing.js";
-import { type ComparedRow, compareBars, comparisonTable, regressions } from "./report/compare.js";
+import { type ComparedRow, compareBars } from "./report/compare.js";
+import { writeComparison } from "./report/comparison-report.js";
 import { medianBars } from "./report/median-bars.js";
 import { type BarResult, RESULTS_DIR } from "./report/results.js";
 import { markdownTable } from "./report/summary.js";
-import { type BaselineBuild, prepareBaseline } from "./run/baseline-build.js";
+import { type BaselineBuild, prepareBaseline, resolveCommit } from "./run/baseline-build.js";
 import { runOrder } from "./run/run-order.js";
 import { runStep, type StepOutcome, signalRunningStep } from "./run/run-step.js";
 import { defineSteps } from "./run/steps.js";
@@ -97,22 +98,21 @@ process.stdout.write(`\n${table}\n\n${caption}\n`);
 if (missing.length > 0) process.stdout.write(`missing results: ${missing.join(", ")}\n`);
 
 if (baseline !== undefined) {
-  const name = `${baseline.ref} ${baseline.commit.slice(0, 12)}`;
-  const worse = regressions(rows);
-  const verdict =
-    worse.length === 0
-      ? "no row more than 10 % worse than the baseline"
-      : `${worse.length} row(s) more than 10 % worse than the baseline: ${worse.map((r) => r.id).join(", ")}`;
-  const comparison = comparisonTable(rows, name);
-  const order =
-    "each step alternated per run: this build first in runs 1, 3, 5, ..., the baseline first in runs 2, 4, ...";
-  writeFileSync(
-    join(RESULTS_DIR, "comparison.json"),
-    `${JSON.stringify({ date: new Date().toISOString(), machine, quick, runs, order, baseline: { ref: baseline.ref, commit: baseline.commit }, totalMs, steps: outcomes, rows, regressions: worse.map((r) => r.id) }, null, 2)}\n`,
-  );
-  writeFileSync(join(RESULTS_DIR, "comparison.md"), `${comparison}\n\n${caption}\n\n${verdict}\n`);
-  process.stdout.write(`\n${comparison}\n\n${verdict}\n`);
-  if (worse.length > 0) process.exitCode = 1;
+  const { text, regressed } = writeComparison(RESULTS_DIR, {
+    machine,
+    quick,
+    runs,
+    order:
+      "each step alternated per run: this build first in runs 1, 3, 5, ..., the baseline first in runs 2, 4, ...",
+    current: { commit: resolveCommit(repoRoot, "HEAD") },
+    baseline: { ref: baseline.ref, commit: baseline.commit },
+    totalMs,
+    steps: outcomes,
+    rows,
+    caption,
+  });
+  process.stdout.write(`\n${text}`);
+  if (regressed.length > 0) process.exitCode = 1;
   const baselineFailed = outcomes.filter((o) => o.build !== THIS_BUILD && !o.ok);
   if (baselineFailed.length > 0)
     log(
