@@ -93,7 +93,7 @@ writeFileSync(
   join(RESULTS_DIR, "summary.json"),
   `${JSON.stringify({ date: new Date().toISOString(), machine, quick, runs, totalMs, steps: outcomes, missing, bars: ours }, null, 2)}\n`,
 );
-writeFileSync(join(RESULTS_DIR, "summary.md"), `${table}\n\n${caption}\n`);
+let summaryText = `${table}\n\n${caption}\n`;
 process.stdout.write(`\n${table}\n\n${caption}\n`);
 if (missing.length > 0) process.stdout.write(`missing results: ${missing.join(", ")}\n`);
 
@@ -112,6 +112,7 @@ if (baseline !== undefined) {
     caption,
   });
   process.stdout.write(`\n${text}`);
+  summaryText += `\n## Against the baseline\n\n${text}`;
   if (regressed.length > 0) process.exitCode = 1;
   const baselineFailed = outcomes.filter((o) => o.build !== THIS_BUILD && !o.ok);
   if (baselineFailed.length > 0)
@@ -119,6 +120,7 @@ if (baseline !== undefined) {
       `baseline steps that failed (their rows say n/a in baseline): ${baselineFailed.map((o) => o.step).join(", ")}`,
     );
 }
+writeFileSync(join(RESULTS_DIR, "summary.md"), summaryText);
 const failed = outcomes.filter((o) => o.build === THIS_BUILD && !o.ok);
 if (failed.length > 0) {
   process.stdout.write(`failed steps: ${[...new Set(failed.map((o) => o.step))].join(", ")}\n`);
