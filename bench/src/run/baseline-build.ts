@@ -52,6 +52,21 @@ export function resolveCommit(repoRoot: string, ref: string): string {
 }
 
 /**
+ * The `shared/` folder beside the repository (Starlark workloads, the
+ * Placement kit), looked for beside this checkout and, for a checkout that
+ * is itself a linked worktree, beside the main one; undefined when absent.
+ */
+function sharedFolder(repoRoot: string): string | undefined {
+  const common = spawnSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  }).stdout.trim();
+  const candidates = [resolve(repoRoot, "..", "shared")];
+  if (common !== "") candidates.push(resolve(common, "..", "..", "shared"));
+  return candidates.find((path) => existsSync(path));
+}
+
+/**
  * Checks REF out beside a link to the shared folder (benches find
  * `../shared` from the repository root), installs it offline, builds the
  * packages the bench depends on, and lays this checkout's bench code over it.
@@ -70,8 +85,8 @@ export function prepareBaseline(repoRoot: string, ref: string): BaselineBuild {
     spawnSync("git", ["worktree", "prune"], { cwd: repoRoot, stdio: "ignore" });
   };
   try {
-    const shared = resolve(repoRoot, "..", "shared");
-    if (existsSync(shared)) symlinkSync(shared, join(dir, "shared"));
+    const shared = sharedFolder(repoRoot);
+    if (shared !== undefined) symlinkSync(shared, join(dir, "shared"));
     log(`baseline ${ref} (${commit.slice(0, 12)}): worktree in ${root}`);
     run(["git", "worktree", "add", "--quiet", "--detach", root, commit], repoRoot);
     log("baseline: pnpm install --frozen-lockfile --offline");
