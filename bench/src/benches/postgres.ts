@@ -292,6 +292,7 @@ try {
           `  baseline build, ${servers} berthd (same run, alternated)`,
           baselineRates.get(servers)!,
           "placements/s",
+          null,
         ),
       );
     }
