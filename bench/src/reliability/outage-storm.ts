@@ -35,12 +35,15 @@ export async function outageStorm(
     total,
     body,
     busyRetries,
+    prefix = "c",
     onProgress,
   }: {
     clients: number;
     total: number;
     body: (name: string) => unknown;
     busyRetries: number;
+    /** Instance names are `${prefix}${i}`. */
+    prefix?: string;
     /** Called after each final answer with how many creates are answered so far. */
     onProgress?: (answered: number) => void;
   },
@@ -79,7 +82,7 @@ export async function outageStorm(
     for (;;) {
       const i = next++;
       if (i >= total) return;
-      const name = `c${i}`;
+      const name = `${prefix}${i}`;
       const index = i % servers.length;
       try {
         for (let retried = 0; ; retried++) {

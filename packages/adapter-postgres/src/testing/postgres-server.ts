@@ -174,7 +174,18 @@ export async function startPostgres(options: PostgresServerOptions = {}): Promis
     .map(([key, value]) => `-c ${key}=${value}`)
     .join(" ");
   const start = () =>
-    exec("pg_ctl", ["-D", dataDir, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", serverArgs, "start"]);
+    exec("pg_ctl", [
+      "-D",
+      dataDir,
+      "-l",
+      join(dir, "server.log"),
+      "-w",
+      "-t",
+      "60",
+      "-o",
+      serverArgs,
+      "start",
+    ]);
   await start();
   const host = "127.0.0.1";
   const url = (database: string) => `postgres://${user}@${host}:${port}/${database}`;
