@@ -20,7 +20,8 @@ const STORAGE_FAULTS: Record<string, { reason: string; retryAfterSeconds: number
   SQLITE_IOERR: {
     reason: "io_error",
     retryAfterSeconds: 5,
-    cause: "the operating system reported an I/O error on the database file; check the disk",
+    cause:
+      "the operating system refused or failed a write to the database file (an I/O error: a file made read-only or immutable, a failing disk); check the file and its disk",
   },
   SQLITE_READONLY: {
     reason: "read_only",
