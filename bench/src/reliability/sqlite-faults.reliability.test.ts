@@ -52,6 +52,21 @@ async function create(berthd: Berthd) {
   return { name, ...answer };
 }
 
+/** A cluster in `dir`, berthd on it, and ten instances placed while all is well. */
+async function placingServerIn(dir: string) {
+  const db = join(dir, "berth.db");
+  const token = await clusterFile(db, MEMBERS, INVENTORIES);
+  const berthd = await Berthd.start({ db, token, logLevel: "warn" });
+  cleanups.push(() => void berthd.kill());
+  const created201: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const answer = await create(berthd);
+    expect(answer.status).toBe(201);
+    created201.push(answer.name);
+  }
+  return { db, berthd, created201 };
+}
+
 /** Creates until one is answered 201; answers how long that took (ms). */
 async function untilPlaced(berthd: Berthd, created201: string[]): Promise<number> {
   const started = performance.now();
@@ -108,16 +123,7 @@ describe.skipIf(!IS_ROOT)("berthd on SQLite when its storage fails", () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", dir]);
     cleanups.push(() => execFileSync("umount", ["-l", dir]));
-    const db = join(dir, "berth.db");
-    const token = await clusterFile(db, MEMBERS, INVENTORIES);
-    const berthd = await Berthd.start({ db, token, logLevel: "warn" });
-    cleanups.push(() => void berthd.kill());
-    const created201: string[] = [];
-    for (let i = 0; i < 10; i++) {
-      const answer = await create(berthd);
-      expect(answer.status).toBe(201);
-      created201.push(answer.name);
-    }
+    const { db, berthd, created201 } = await placingServerIn(dir);
     // Fill the filesystem to the last block.
     const filler = join(dir, "filler");
     const fd = openSync(filler, "w");
@@ -153,16 +159,7 @@ describe.skipIf(!IS_ROOT)("berthd on SQLite when its storage fails", () => {
   }) => {
     const dir = mkdtempSync(join(tmpdir(), "berth-read-only-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const db = join(dir, "berth.db");
-    const token = await clusterFile(db, MEMBERS, INVENTORIES);
-    const berthd = await Berthd.start({ db, token, logLevel: "warn" });
-    cleanups.push(() => void berthd.kill());
-    const created201: string[] = [];
-    for (let i = 0; i < 10; i++) {
-      const answer = await create(berthd);
-      expect(answer.status).toBe(201);
-      created201.push(answer.name);
-    }
+    const { db, berthd, created201 } = await placingServerIn(dir);
     // The file and its WAL, as a filesystem remounted read-only after an error would leave them.
     const files = [db, `${db}-wal`].filter((file) => existsSync(file));
     const chattr = (flag: string) => execFileSync("chattr", [flag, ...files]);
