@@ -16,7 +16,11 @@
  *  - on the write pool only, `plan_cache_mode = force_generic_plan`
  *    (`WRITE_SESSION_OPTIONS`), after any `options` the URL gives.
  * A connection that fails is discarded by pg-pool and replaced on the next
- * checkout, so a restarted database is reconnected to without a restart.
+ * checkout, so a restarted database is reconnected to without a restart. A
+ * checked-out connection has an `error` listener too (a server that ends it
+ * between two statements must not crash the process); a transaction that
+ * loses its connection before COMMIT is sent is run again on a fresh one,
+ * after it the outcome is unknown (`commitOutcomeUnknown`, driver-errors.ts).
  */
 import { createHash } from "node:crypto";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
