@@ -8,85 +8,31 @@
  * or COMMIT is held back and both sides are closed (PostgreSQL rolls back:
  * a 503 that says nothing was written).
  */
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { EngineError } from "@berth/engine";
 import { inventory, newInstance, newMember } from "@berth/engine/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
+import { LoopbackRelay } from "../testing/loopback-relay.fixture.js";
 import type { PostgresStore } from "./postgres-store.js";
 
 const unavailable = inject("postgresUnavailable");
 
-type Cut = { token: string; commit: "delivered" | "held back" };
-
-/** Relays every connection to PostgreSQL; an armed cut ends the one that carries its token at COMMIT. */
-class CuttingRelay {
-  cut: Cut | undefined;
-  cuts = 0;
-  readonly server: Server;
-
-  constructor(target: URL) {
-    this.server = createServer((client) => this.relay(client, Number(target.port), target.hostname));
-  }
-
-  listen(): Promise<number> {
-    return new Promise((resolve) => {
-      this.server.listen(0, "127.0.0.1", () => resolve((this.server.address() as { port: number }).port));
-    });
-  }
-
-  private relay(client: Socket, port: number, host: string): void {
-    const upstream = connect(port, host);
-    let carriesToken = false;
-    client.on("data", (chunk: Buffer) => {
-      const cut = this.cut;
-      if (cut !== undefined && chunk.includes(cut.token)) carriesToken = true;
-      if (cut === undefined || !carriesToken || !chunk.includes("COMMIT\u0000")) {
-        upstream.write(chunk);
-        return;
-      }
-      this.cut = undefined;
-      this.cuts += 1;
-      client.destroy();
-      if (cut.commit === "held back") upstream.destroy();
-      // PostgreSQL gets COMMIT and answers it to no one.
-      else upstream.end(chunk);
-    });
-    upstream.on("data", (chunk: Buffer) => {
-      if (!client.destroyed) client.write(chunk);
-    });
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on("error", close);
-    upstream.on("error", close);
-    client.on("close", () => {
-      if (this.cuts === 0 || upstream.writableEnded) return;
-      upstream.destroy();
-    });
-    upstream.on("close", () => client.destroy());
-  }
-}
-
 let url: string;
-let relay: CuttingRelay;
+let relay: LoopbackRelay;
 let store: PostgresStore;
 beforeAll(async () => {
   if (unavailable !== "") return;
   url = await createTestDatabase(inject("postgresAdminUrl"));
-  relay = new CuttingRelay(new URL(url));
-  const relayed = new URL(url);
-  relayed.port = String(await relay.listen());
-  store = await openPostgresStore(relayed.toString());
+  relay = new LoopbackRelay(new URL(url));
+  store = await openPostgresStore((await relay.start()).toString());
   await store.projects.create({ name: "default", description: "", config: {} });
   await store.createMember(newMember("m", { inventories: { VCPU: inventory(100) } }));
 });
 afterAll(async () => {
   await store?.close();
-  relay?.server.close();
+  relay?.close();
 });
 
 async function logEntriesWith(token: string): Promise<number> {
