@@ -62,7 +62,10 @@ export interface Connection {
    * the change feed may be reused.
    */
   readonly writes: number;
-  /** Runs `work` on the bare client, queued like a transaction (migrations). */
+  /**
+   * Runs `work` on the bare client, queued like a transaction (migrations);
+   * re-run whole while another process holds the file, up to the busy timeout.
+   */
   exclusive<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
    * Changes whenever another connection committed to the database (and
@@ -122,8 +125,38 @@ export async function openConnection(
    * Another process's commit during that turn is seen from the next turn on.
    */
   let turnVersion: string | undefined;
+  /**
+   * Start-up work (the pragmas, then the migrations through `exclusive`)
+   * that finds another process holding the file (a copy or backup of a
+   * freshly made file, another berthd migrating it) waits for it on timers,
+   * up to `busyTimeoutMs` as a write does, instead of failing after
+   * SQLite's few-millisecond busy wait. Each try is whole: the pragmas are
+   * idempotent and a migration run is one transaction.
+   */
+  const waitingOutBusy = async <T>(work: () => Promise<T>): Promise<T> => {
+    const deadline = Date.now() + busyTimeoutMs;
+    let afresh = false;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        return await lock.run(async () => {
+          if (afresh) {
+            // A statement that failed with SQLITE_BUSY may stay mid-step (see recoverFrom): a new connection.
+            await client.reconnect();
+            await applyPragmas();
+            afresh = false;
+          }
+          return work();
+        });
+      } catch (error) {
+        const translated = translateDriverError(error);
+        if (!isBusy(translated) || Date.now() + pause > deadline) throw translated;
+        afresh = location.kind === "file";
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
   try {
-    await lock.run(applyPragmas);
+    await waitingOutBusy(applyPragmas);
   } catch (error) {
     client.close();
     throw error;
@@ -217,7 +250,7 @@ export async function openConnection(
     get writes() {
       return writes;
     },
-    exclusive: (work) => lock.run(() => work(client)),
+    exclusive: (work) => waitingOutBusy(() => work(client)),
     dataVersion: async () => {
       if (location.kind === "remote") return undefined;
       // Other connections of this process: counted here, so a read right after their commit sees it.

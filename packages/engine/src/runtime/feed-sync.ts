@@ -27,6 +27,7 @@
  * member created in the read exists before the claims that use it.
  */
 import { randomUUID } from "node:crypto";
+import { isEngineError } from "../base/errors.js";
 import type { ChangeEntry, ChangeFeed, ClaimEffect, FeedWatch } from "../store/change-feed.js";
 import type { ConfigRecord, MemberRecord } from "../store/records.js";
 import type { EngineRuntime } from "./runtime.js";
@@ -100,9 +101,22 @@ export class FeedSync {
     this.epoch += 1;
   }
 
-  /** Before planning: reads when anything may have been committed that is not applied yet. */
+  /**
+   * Before planning: reads when anything may have been committed that is
+   * not applied yet. A read the store cannot answer (`unavailable`: the
+   * database is down) leaves the model as last read, and the next call
+   * reads again: what is answered from the model keeps answering through an
+   * outage, and nothing is written on a stale model, since every claim is
+   * checked against the store's rows as it commits (and fails meanwhile).
+   */
   beforePlan(): Promise<void> {
-    if (this.running !== null) return this.running;
+    const read = this.running ?? this.readIfDue();
+    return read.catch((error: unknown) => {
+      if (!isEngineError(error, "unavailable")) throw error;
+    });
+  }
+
+  private readIfDue(): Promise<void> {
     const quiet = this.watch?.live() === true && Date.now() - this.lastReadMs < MAX_QUIET_MS;
     if (!this.dirty && quiet) return Promise.resolve();
     return this.fresh();
