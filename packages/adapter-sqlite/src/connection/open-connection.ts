@@ -62,6 +62,12 @@ export interface Connection {
    * the change feed may be reused.
    */
   readonly writes: number;
+  /**
+   * Calls `listener` with the handle (`raw`) of each write transaction once
+   * it committed, before `write` answers: the store tells its listeners
+   * what that transaction appended to the change feed (store/feed-writes.ts).
+   */
+  afterCommit(listener: (raw: RawSql) => void): void;
   /** Runs `work` on the bare client, queued like a transaction (migrations). */
   exclusive<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
@@ -137,6 +143,7 @@ export async function openConnection(
    */
   let reconnects = 0;
   let writes = 0;
+  const commitListeners: ((raw: RawSql) => void)[] = [];
   const recoverFrom = async (error: unknown): Promise<unknown> => {
     const translated = translateDriverError(error);
     if (location.kind === "file" && isBusy(translated)) {
@@ -175,6 +182,7 @@ export async function openConnection(
         if (mode === "write") {
           ownCommits += 1;
           shared.commits += 1;
+          for (const listener of commitListeners) listener(raw);
         }
         return { value };
       } catch (error) {
@@ -216,6 +224,9 @@ export async function openConnection(
     },
     get writes() {
       return writes;
+    },
+    afterCommit: (listener) => {
+      commitListeners.push(listener);
     },
     exclusive: (work) => lock.run(() => work(client)),
     dataVersion: async () => {
