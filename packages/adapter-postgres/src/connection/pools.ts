@@ -234,6 +234,7 @@ export class Pools {
   readonly read: pg.Pool;
   readonly lockTimeoutMs: number;
   #closed = false;
+  readonly #commitListeners: ((tx: Tx) => void)[] = [];
 
   constructor(
     readonly url: string,
@@ -279,6 +280,15 @@ export class Pools {
     return this.transaction(this.write, work, options);
   }
 
+  /**
+   * Calls `listener` with each write transaction (`writeTx`'s `tx`) once it
+   * committed, before `writeTx` answers: the store tells its listeners what
+   * that transaction appended to the change feed (store/feed-writes.ts).
+   */
+  afterCommit(listener: (tx: Tx) => void): void {
+    this.#commitListeners.push(listener);
+  }
+
   /** One read-only transaction on a read connection. */
   readTx<T>(work: TxWork<T>, options: Omit<TransactionOptions, "readOnly"> = {}): Promise<T> {
     return this.transaction(this.read, work, { ...options, readOnly: true });
@@ -320,6 +330,7 @@ export class Pools {
           tx.commitSent = true;
           await client.query("COMMIT");
         }
+        if (pool === this.write) for (const listener of this.#commitListeners) listener(tx);
         return result;
       } catch (error) {
         const lost = isConnectionFailure(error);

@@ -9,7 +9,7 @@
 import { type ChangeEntry, type CheckedClaim, claimEntryOf, type InstanceRecord } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
 import { insertConsumers } from "./consumer-rows.js";
-import { appendChangesSql } from "./feed-writes.js";
+import { appendChangesSql, feedEntriesParameter } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
 
 function instanceRow(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[] {
@@ -191,6 +191,6 @@ export async function writeClaim(
         t.diskBytes,
       ]),
     ),
-    entries.map((entry) => JSON.stringify(entry)),
+    feedEntriesParameter(tx, entries),
   ]);
 }

@@ -3,6 +3,8 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
+  type CommittedWriteListener,
+  CommittedWrites,
   type ConfigRecord,
   EngineError,
   type InstanceFilter,
@@ -26,6 +28,7 @@ import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { checkInvariants } from "./check.js";
 import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
+import { announceCommittedWrites } from "./feed-writes.js";
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
 import { acquireLease, releaseLease } from "./leases.js";
 import { consumersOnMembers } from "./member-consumers.js";
@@ -85,6 +88,7 @@ export class PostgresStore implements Store {
   readonly #now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
   readonly #claims: ClaimBatcher;
+  readonly #committedWrites = new CommittedWrites();
   #closed = false;
 
   constructor(
@@ -97,6 +101,7 @@ export class PostgresStore implements Store {
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
+    announceCommittedWrites(pools, this.#committedWrites);
     this.#claims = new ClaimBatcher(
       pools,
       () => this.#listener.notify(),
@@ -123,6 +128,10 @@ export class PostgresStore implements Store {
       );
     }, PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
+  }
+
+  onCommittedWrite(listener: CommittedWriteListener): () => void {
+    return this.#committedWrites.listen(listener);
   }
 
   /** Where it lives, without the password. */

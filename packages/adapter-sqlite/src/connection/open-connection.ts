@@ -63,6 +63,12 @@ export interface Connection {
    */
   readonly writes: number;
   /**
+   * Calls `listener` with the handle (`raw`) of each write transaction once
+   * it committed, before `write` answers: the store tells its listeners
+   * what that transaction appended to the change feed (store/feed-writes.ts).
+   */
+  afterCommit(listener: (raw: RawSql) => void): void;
+  /**
    * Runs `work` on the bare client, queued like a transaction (migrations);
    * re-run whole while another process holds the file, up to the busy timeout.
    */
@@ -170,6 +176,7 @@ export async function openConnection(
    */
   let reconnects = 0;
   let writes = 0;
+  const commitListeners: ((raw: RawSql) => void)[] = [];
   const recoverFrom = async (error: unknown): Promise<unknown> => {
     const translated = translateDriverError(error);
     if (location.kind === "file" && isBusy(translated)) {
@@ -208,6 +215,7 @@ export async function openConnection(
         if (mode === "write") {
           ownCommits += 1;
           shared.commits += 1;
+          for (const listener of commitListeners) listener(raw);
         }
         return { value };
       } catch (error) {
@@ -249,6 +257,9 @@ export async function openConnection(
     },
     get writes() {
       return writes;
+    },
+    afterCommit: (listener) => {
+      commitListeners.push(listener);
     },
     exclusive: (work) => waitingOutBusy(() => work(client)),
     dataVersion: async () => {

@@ -3,6 +3,8 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
+  type CommittedWriteListener,
+  CommittedWrites,
   type ConfigRecord,
   EngineError,
   type InstanceFilter,
@@ -26,6 +28,7 @@ import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { checkInvariants } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
+import { announceCommittedWrites } from "./feed-writes.js";
 import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
 import { writeMemberRoot } from "./member-root-writes.js";
 import { loadMember, loadMembers } from "./member-rows.js";
@@ -63,6 +66,7 @@ export class SqliteStore implements Store {
   readonly #pruneTimer: NodeJS.Timeout | undefined;
   /** See the engine's store/change-feed.ts and ./feed.ts. */
   readonly feed: ChangeFeed;
+  readonly #committedWrites = new CommittedWrites();
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: SqliteTokenStore;
   /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
@@ -75,6 +79,7 @@ export class SqliteStore implements Store {
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
     this.#claims = new ClaimBatcher(connection);
+    announceCommittedWrites(connection, this.#committedWrites);
     const feed = new SqliteFeed(connection);
     this.feed = { read: (cursor) => (this.#closed ? Promise.reject(closedError()) : feed.read(cursor)) };
     // Old entries go every minute (any process sharing the file may do it; it is idempotent).
@@ -97,6 +102,10 @@ export class SqliteStore implements Store {
     this.providers = catalogs.providers;
     this.traits = catalogs.traits;
     this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
+  }
+
+  onCommittedWrite(listener: CommittedWriteListener): () => void {
+    return this.#committedWrites.listen(listener);
   }
 
   /** Where this store lives (file, memory or remote). */

@@ -14,7 +14,7 @@
 import { EngineError, insufficientCapacity, invalid, notFound } from "../base/errors.js";
 import { type PlacementRequest, subjectOf } from "../expand/request.js";
 import type { MemberState } from "../model/member-state.js";
-import type { EngineRuntime } from "../runtime/runtime.js";
+import type { PlanContext } from "./context.js";
 
 export interface NamedMemberOptions {
   /** Filters the path settles itself (by filter name), e.g. "evacuated" for a restore. */
@@ -23,19 +23,19 @@ export interface NamedMemberOptions {
 
 /** The named member when `request` may go there; throws the first refusal otherwise. */
 export function checkNamedMember(
-  runtime: EngineRuntime,
+  context: Pick<PlanContext, "model" | "stack" | "timing">,
   request: PlacementRequest,
   name: string,
   options: NamedMemberOptions = {},
 ): MemberState {
-  const member = runtime.model.member(name);
+  const member = context.model.member(name);
   if (member === undefined) throw notFound(`Cluster member "${name}" not found`);
   // The filters read the target: naming the member is what makes it a target (scheduler.instance).
   const named: PlacementRequest =
     request.target?.kind === "member" && request.target.name === name
       ? request
       : { ...request, target: { kind: "member", name } };
-  const why = runtime.stack.check(member, named, runtime.timing(), options.skip);
+  const why = context.stack.check(member, named, context.timing(), options.skip);
   if (why === undefined) return member;
   const details = { member: name, rejection: why.code };
   const refusal = why.refusal?.({ member: name, moving: request.reason !== "new" });

@@ -13,8 +13,8 @@ import type { ClusterModel } from "../model/cluster-model.js";
 import { projectLimitMessage, shownLimit } from "../rules/claims/failures.js";
 import { exceededLimit } from "../rules/claims/project-limits.js";
 import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../rules/claims/project-usage.js";
-import type { EngineRuntime } from "../runtime/runtime.js";
 import type { PlacementDecisionRecord } from "../store/records.js";
+import type { PlanContext } from "./context.js";
 import { type Decision, decide, type ScriptletSetup } from "./decide.js";
 import { explainPlacement, type PlacementExplanation } from "./explain.js";
 import { checkNamedMember } from "./named-member.js";
@@ -68,33 +68,33 @@ export interface PlannedDecision extends Decision {
 }
 
 export async function plan(
-  runtime: EngineRuntime,
+  context: PlanContext,
   request: PlacementRequest,
   options: PlanOptions,
 ): Promise<PlannedDecision> {
-  const model = runtime.model;
+  const model = context.model;
   // Moves and evacuations add no instance to the project.
   if (request.reason === "new") checkProjectLimits(model, request);
   const target = request.target;
   if (target?.kind === "member") {
-    const member = checkNamedMember(runtime, request, target.name);
+    const member = checkNamedMember(context, request, target.name);
     return { member, decidedBy: "target", candidates: [member.name], scriptlet: null, explanation: null };
   }
   const listAll = options.scriptlet !== null || options.listAll === true;
-  const time = runtime.timing();
-  const set = runtime.stack.candidates(model, request, time, listAll ? "all" : "first");
+  const time = context.timing();
+  const set = context.stack.candidates(model, request, time, listAll ? "all" : "first");
   const decision = await decide(set, request, options.scriptlet, time);
   // The default policy took the first candidate without listing the rest: the walk counts them.
   const listed = listAll ? decision.candidates : null;
-  return { ...decision, explanation: explainPlacement(runtime.stack, model, request, time, listed) };
+  return { ...decision, explanation: explainPlacement(context.stack, model, request, time, listed) };
 }
 
 /** The decision record an instance placed by `decision` keeps. */
 export function recordOfDecision(
-  runtime: EngineRuntime,
+  context: Pick<PlanContext, "model" | "clock">,
   request: PlacementRequest,
   decision: PlannedDecision,
-  at: string = runtime.clock.now().toISOString(),
+  at: string = context.clock.now().toISOString(),
 ): PlacementDecisionRecord {
   const target = request.target;
   return decisionRecord({
@@ -106,7 +106,7 @@ export function recordOfDecision(
     placementGroup: request.groupPolicy,
     candidates: decision.candidates,
     explanation: decision.explanation,
-    members: runtime.model.allMembers().length,
+    members: context.model.allMembers().length,
     scriptlet: decision.scriptlet,
   });
 }

@@ -6,9 +6,9 @@
 import { EngineError } from "../base/errors.js";
 import { CatalogCache } from "../expand/catalog-cache.js";
 import { expandInstances } from "../expand/instance-expansion.js";
-import type { EngineRuntime } from "../runtime/runtime.js";
 import type { ScriptletLogger } from "../scriptlet/port.js";
 import { type ListedInstance, ModelClusterView, needsInstanceList } from "./cluster-view.js";
+import type { ScriptletContext } from "./context.js";
 import type { ScriptletSetup } from "./decide.js";
 import { withOperationDeadline } from "./scriptlet-deadline.js";
 
@@ -17,10 +17,10 @@ import { withOperationDeadline } from "./scriptlet-deadline.js";
  * flavor sizing), as `get_instances()` shows them: the same expansion the
  * API answers with.
  */
-async function listedInstances(runtime: EngineRuntime): Promise<ListedInstance[]> {
-  const records = await runtime.store.listInstances();
-  const expansions = await expandInstances(records, new CatalogCache(runtime), async (name) => {
-    const project = runtime.model.projects.get(name) ?? (await runtime.store.projects.get({ name }));
+async function listedInstances(context: ScriptletContext): Promise<ListedInstance[]> {
+  const records = await context.store.listInstances();
+  const expansions = await expandInstances(records, new CatalogCache(context), async (name) => {
+    const project = context.model.projects.get(name) ?? (await context.store.projects.get({ name }));
     if (project === undefined) throw new EngineError("not_found", `Project "${name}" not found`);
     return project;
   });
@@ -35,24 +35,24 @@ async function listedInstances(runtime: EngineRuntime): Promise<ListedInstance[]
  * read only when a scriptlet runs (a server may make it on first read).
  */
 export async function scriptletSetup(
-  runtime: EngineRuntime,
+  context: ScriptletContext,
   proposedSource?: string,
   caller?: { readonly signal?: AbortSignal | undefined },
 ): Promise<ScriptletSetup | null> {
-  const source = proposedSource ?? runtime.effective.scriptlet;
+  const source = proposedSource ?? context.effective.scriptlet;
   if (source === "") return null;
   const signal = caller?.signal;
-  const prefetched = needsInstanceList(source) ? await listedInstances(runtime) : null;
+  const prefetched = needsInstanceList(source) ? await listedInstances(context) : null;
   const logger: ScriptletLogger = {
     log: (line) =>
-      runtime.logger.log(line.level, `Instance placement scriptlet: ${line.message}`, {
+      context.logger.log(line.level, `Instance placement scriptlet: ${line.message}`, {
         instance: line.instance,
         project: line.project,
         reason: line.reason,
       }),
   };
-  const host = runtime.scriptlets;
-  const run = withOperationDeadline(host, runtime.effective.scriptletTotalTimeoutMs);
+  const host = context.scriptlets;
+  const run = withOperationDeadline(host, context.effective.scriptletTotalTimeoutMs);
   return {
     // Counts every run (and its steps) for the metrics endpoint.
     host: {
@@ -60,15 +60,15 @@ export async function scriptletSetup(
       close: () => host.close(),
       run: async (version, text, call, log) => {
         const result = await run(version, text, signal === undefined ? call : { ...call, signal }, log);
-        runtime.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
+        context.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
         return result;
       },
     },
     // A proposed scriptlet is not a configuration version: the host caches it by source.
-    version: proposedSource === undefined ? runtime.config.version : null,
+    version: proposedSource === undefined ? context.config.version : null,
     source,
-    limits: runtime.effective.scriptletLimits,
-    cluster: new ModelClusterView(runtime.model, runtime.timing(), prefetched),
+    limits: context.effective.scriptletLimits,
+    cluster: new ModelClusterView(context.model, context.timing(), prefetched),
     logger,
   };
 }

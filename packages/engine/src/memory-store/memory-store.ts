@@ -45,12 +45,13 @@ import { requireMemberRow } from "../rules/writes/member-generation.js";
 import { checkMemberInventories } from "../rules/writes/member-inventories.js";
 import { customClassesOf, requireCustomClasses } from "../rules/writes/member-references.js";
 import { checkMemberUpdate } from "../rules/writes/member-update.js";
-import type { ChangeEntry, ChangeFeed } from "../store/change-feed.js";
+import type { CatalogTableName, ChangeEntry, ChangeFeed } from "../store/change-feed.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "../store/clone.js";
 import type {
   CatalogTable,
   Claim,
   ClaimResult,
+  CommittedWriteListener,
   InstanceCountRow,
   InstanceFilter,
   MemberPatch,
@@ -78,6 +79,7 @@ import type {
   ResourceClassRecord,
   TraitRecord,
 } from "../store/records.js";
+import { FeedLog } from "./feed-log.js";
 import { MemoryCatalog } from "./memory-catalog.js";
 import { MemoryConsumers } from "./memory-consumers.js";
 
@@ -99,7 +101,7 @@ export class MemoryStore implements Store {
   private nextJoinOrder = 1;
   private closed = false;
   /** The change feed (store/change-feed.ts): every entry ever written; a cursor is an index into it. */
-  private readonly log: ChangeEntry[] = [];
+  private readonly log = new FeedLog();
   readonly feed: ChangeFeed = {
     read: async (cursor) => {
       this.assertOpen();
@@ -107,6 +109,10 @@ export class MemoryStore implements Store {
       return { entries: this.log.slice(from), cursor: String(this.log.length) };
     },
   };
+
+  onCommittedWrite(listener: CommittedWriteListener): () => void {
+    return this.log.listen(listener);
+  }
 
   readonly groups: MemoryCatalog<GroupRecord>;
   readonly projects: MemoryCatalog<ProjectRecord>;

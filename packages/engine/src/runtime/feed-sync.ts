@@ -29,6 +29,7 @@
 import { randomUUID } from "node:crypto";
 import { isEngineError } from "../base/errors.js";
 import type { ChangeEntry, ChangeFeed, ClaimEffect, FeedWatch } from "../store/change-feed.js";
+import type { Store } from "../store/port.js";
 import type { ConfigRecord, MemberRecord } from "../store/records.js";
 import type { EngineRuntime } from "./runtime.js";
 
@@ -95,8 +96,26 @@ export class FeedSync {
     settle();
   }
 
-  /** This engine wrote something: read before the next plan, and treat derived caches as stale. */
-  noteOwnWrite(): void {
+  /**
+   * Has `store` tell this sync of every write it commits (Store.onCommittedWrite),
+   * so derived caches (expanded bodies, profiles) are dropped at once and the
+   * feed is read before the next plan, even on a store whose feed does not
+   * wake its own writer. Answers the function that stops it.
+   */
+  followOwnWrites(store: Store): () => void {
+    if (store.onCommittedWrite === undefined)
+      throw new TypeError("A Store with a change feed must tell of its committed writes (onCommittedWrite)");
+    return store.onCommittedWrite((entries) => this.ownWriteCommitted(entries));
+  }
+
+  /**
+   * A write of this engine's store committed. A claim's entries (its effect
+   * and the member states it set) are in the model already, applied as the
+   * claim committed (`applyOwnClaim`); anything else is read before the next
+   * plan, and derived caches treat it as stale at once.
+   */
+  private ownWriteCommitted(entries: readonly ChangeEntry[]): void {
+    if (entries.some((entry) => entry.kind === "claim")) return;
     this.dirty = true;
     this.epoch += 1;
   }

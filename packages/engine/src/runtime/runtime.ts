@@ -21,7 +21,6 @@ import { FeedSync } from "./feed-sync.js";
 import { EngineMetrics } from "./metrics.js";
 import { clockStalls, offlineThresholdAfterStalls, type StallSource } from "./own-stall.js";
 import { PlanLock } from "./plan-lock.js";
-import { trackOwnWrites } from "./store-sync.js";
 
 export class EngineRuntime {
   config: ConfigRecord;
@@ -36,13 +35,15 @@ export class EngineRuntime {
   readonly planLock = new PlanLock();
   /** Placement's providers and what consumers hold on them (providers/provider-model.ts). */
   readonly providerModel = new ProviderModel();
-  /** The store, with this engine's own writes tracked (see store-sync.ts). */
-  readonly store: Store;
   /** For stores with a change feed: how this engine follows it (see feed/feed-sync.ts). */
   readonly feedSync: FeedSync | undefined;
 
+  /** Stops telling the feed of this engine's own writes (`detach`). */
+  private readonly stopOwnWrites: (() => void) | undefined;
+
   constructor(
-    private readonly rawStore: Store,
+    /** The store; it tells the feed sync of its own committed writes (`Store.onCommittedWrite`). */
+    readonly store: Store,
     readonly model: ClusterModel,
     readonly clock: Clock,
     readonly logger: Logger,
@@ -57,10 +58,10 @@ export class EngineRuntime {
     this.stalls = clockStalls(this.clock);
     this.effective = effectiveServerConfig(config.values);
     this.feedSync =
-      rawStore.feed !== undefined && feedCursor !== undefined
-        ? new FeedSync(this, rawStore.feed, feedCursor)
+      store.feed !== undefined && feedCursor !== undefined
+        ? new FeedSync(this, store.feed, feedCursor)
         : undefined;
-    this.store = trackOwnWrites(rawStore, () => this.feedSync?.noteOwnWrite());
+    this.stopOwnWrites = this.feedSync?.followOwnWrites(store);
   }
 
   /** This engine's claims being written to the store (the feed path waits for them before a 507). */
@@ -114,10 +115,15 @@ export class EngineRuntime {
     }
   }
 
+  /** The engine stops: its store no longer tells it of writes. */
+  detach(): void {
+    this.stopOwnWrites?.();
+  }
+
   /** Rebuilds the model from a fresh snapshot (aggregates), keeping the feed cursor in step. */
   async rehydrate(): Promise<void> {
     if (this.feedSync !== undefined) return this.feedSync.rehydrate();
-    this.applySnapshot(await this.rawStore.snapshot());
+    this.applySnapshot(await this.store.snapshot());
   }
 
   /** The model, the provider model and the config as a snapshot has them. */

@@ -385,6 +385,7 @@ export class Engine {
 
   /** Stops what the scriptlet runner started (worker threads); the store is the caller's to close. */
   close(): Promise<void> {
+    this.runtime.detach();
     return this.runtime.scriptlets.close();
   }
 

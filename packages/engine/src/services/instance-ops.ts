@@ -8,9 +8,10 @@
 import type { InstancePut, InstancesPost } from "@berth/api-types";
 import { conflict, invalid, notFound } from "../base/errors.js";
 import { claimWithRetries } from "../claim/claim.js";
+import { EditsPlan } from "../claim/edits.js";
+import { PlacementsPlan } from "../claim/placements.js";
 import type { DecidedBy } from "../decide/decide.js";
 import { checkNamedMember } from "../decide/named-member.js";
-import { plan, recordOfDecision } from "../decide/plan.js";
 import { scriptletSetup } from "../decide/scriptlet-setup.js";
 import { CatalogCache } from "../expand/catalog-cache.js";
 import { type ExpandedRequest, expandRequest } from "../expand/expand.js";
@@ -66,10 +67,11 @@ export class InstanceOps {
   ): Promise<InstanceRecord> {
     const runtime = this.runtime;
     const limits = withLimits ? projectLimitsOf(projectOf(runtime, next.project)) : {};
-    const { result } = await claimWithRetries(runtime, 1, (draft) => {
-      draft.replace(previous, next);
-      draft.limit(next.project, limits);
+    const edit = new EditsPlan(runtime, {
+      replace: [{ previous, next }],
+      limits: { project: next.project, limits },
     });
+    const { result } = await claimWithRetries(runtime, 1, edit);
     return result.instances[0]!;
   }
 
@@ -169,7 +171,7 @@ export class InstanceOps {
 
   async delete(project: string, ref: string): Promise<void> {
     const record = await this.find(project, ref);
-    await claimWithRetries(this.runtime, 1, (draft) => draft.remove(record));
+    await claimWithRetries(this.runtime, 1, new EditsPlan(this.runtime, { remove: [record] }));
   }
 
   /**
@@ -231,14 +233,11 @@ export class InstanceOps {
     // The caller giving up (`signal`) stops the scriptlet's run, as for a create.
     const scriptlet =
       request.target?.kind === "group" ? await scriptletSetup(runtime, undefined, options) : null;
-    let decidedBy: DecidedBy = "default";
-    let candidates: string[] = [];
-    const { result } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
-      const decision = await plan(runtime, request, { scriptlet });
-      decidedBy = decision.decidedBy;
-      candidates = decision.candidates;
-      draft.move(request, record, decision.member.name, null, recordOfDecision(runtime, request, decision));
+    const placement = new PlacementsPlan(runtime, [{ request, moving: { record, origin: null } }], {
+      scriptlet,
     });
+    const { result } = await claimWithRetries(runtime, this.maxAttempts, placement);
+    const { decidedBy, candidates } = placement.decisions[0]!;
     return { instance: result.instances[0]!, from: record.location, decidedBy, candidates };
   }
 }

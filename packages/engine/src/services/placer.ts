@@ -6,8 +6,9 @@
 import type { InstancesPost } from "@berth/api-types";
 import { EngineError, invalid } from "../base/errors.js";
 import { claimWithRetries } from "../claim/claim.js";
+import { PlacementsPlan } from "../claim/placements.js";
 import type { DecidedBy } from "../decide/decide.js";
-import { type PlannedDecision, plan, recordOfDecision } from "../decide/plan.js";
+import { plan } from "../decide/plan.js";
 import { scriptletSetup } from "../decide/scriptlet-setup.js";
 import { REJECTION_SAMPLE } from "../decide/tally.js";
 import { BatchMemo } from "../expand/batch-memo.js";
@@ -119,13 +120,9 @@ export class Placer {
     // As in LXD and Incus, the scriptlet runs only without a member target.
     const scriptlet =
       request.target?.kind === "member" ? null : await scriptletSetup(runtime, undefined, options);
-    let decision: PlannedDecision | undefined;
-    const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
-      decision = await plan(runtime, request, { scriptlet });
-      draft.create(request, decision.member.name, recordOfDecision(runtime, request, decision));
-      draft.limit(request.projectName, request.limits);
-    });
-    const final = decision!;
+    const placement = new PlacementsPlan(runtime, [{ request }], { scriptlet });
+    const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, placement);
+    const final = placement.decisions[0]!;
     const instance = result.instances[0]!;
     return {
       instance,
@@ -235,22 +232,20 @@ export class Placer {
       const keys = requests.map(sizeKey);
       order.sort((a, b) => compareSizeDesc(keys[a]!, keys[b]!) || a - b);
     }
-    const claimed = claimWithRetries(runtime, this.maxAttempts, async (draft) => {
-      const createdAt = runtime.clock.now().toISOString();
-      for (const index of order) {
-        const request = requests[index]!;
-        let decision: PlannedDecision;
-        try {
-          decision = await plan(runtime, request, { scriptlet });
-        } catch (error) {
-          throw bulkFailure(error, index, request.name === "" ? request.id : request.name);
-        }
-        // In request order (as the store answers), whatever the placement order.
-        const record = recordOfDecision(runtime, request, decision, createdAt);
-        draft.create(request, decision.member.name, record, createdAt, index);
-      }
-      for (const request of requests) draft.limit(request.projectName, request.limits);
-    });
+    // Placed in `order`, claimed in request order (as the store answers).
+    const placements = new PlacementsPlan(
+      runtime,
+      requests.map((request) => ({ request })),
+      {
+        scriptlet,
+        order,
+        refusal: (error, index) => {
+          const request = requests[index]!;
+          return bulkFailure(error, index, request.name === "" ? request.id : request.name);
+        },
+      },
+    );
+    const claimed = claimWithRetries(runtime, this.maxAttempts, placements);
     const { result, attempts } = await claimed.catch((error: unknown) => {
       throw storeFailureInBatch(error, requests);
     });

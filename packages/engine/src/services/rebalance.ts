@@ -14,6 +14,7 @@ import { inventoryCapacity } from "@berth/resources";
 import { EngineError } from "../base/errors.js";
 import { demandOf, fitsAll } from "../candidates/filters/capacity.js";
 import { claimWithRetries } from "../claim/claim.js";
+import { type ChosenMove, EditsPlan } from "../claim/edits.js";
 import { decide, type ScriptletSetup } from "../decide/decide.js";
 import { movedDecision } from "../decide/record.js";
 import { scriptletSetup } from "../decide/scriptlet-setup.js";
@@ -244,16 +245,16 @@ export class Rebalancer {
     for (const id of finalLocation.keys()) {
       requests.set(id, await expandStored(runtime, catalog, records.get(id)!, { reason: "rebalance" }));
     }
-    await claimWithRetries(runtime, 1, (draft) => {
-      draft.claim.replace = [];
-      const at = runtime.clock.now().toISOString();
-      const members = runtime.model.allMembers().length;
-      for (const [id, to] of finalLocation) {
-        const record = records.get(id)!;
-        if (record.location === to) continue;
-        draft.move(requests.get(id)!, record, to, record.origin, movedDecision("rebalance", to, at, members));
-      }
-    });
+    const at = runtime.clock.now().toISOString();
+    const members = runtime.model.allMembers().length;
+    const moves: ChosenMove[] = [];
+    for (const [id, to] of finalLocation) {
+      const record = records.get(id)!;
+      if (record.location === to) continue;
+      const decision = movedDecision("rebalance", to, at, members);
+      moves.push({ request: requests.get(id)!, record, member: to, origin: record.origin, decision });
+    }
+    await claimWithRetries(runtime, 1, new EditsPlan(runtime, { moves }));
     return { ...plan, applied: true };
   }
 }

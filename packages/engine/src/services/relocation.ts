@@ -11,8 +11,8 @@
 
 import { EngineError, invalid } from "../base/errors.js";
 import { claimWithRetries } from "../claim/claim.js";
-import { checkNamedMember } from "../decide/named-member.js";
-import { plan, recordOfDecision } from "../decide/plan.js";
+import { EditsPlan } from "../claim/edits.js";
+import { PlacementsPlan } from "../claim/placements.js";
 import { movedDecision } from "../decide/record.js";
 import { scriptletSetup } from "../decide/scriptlet-setup.js";
 import { CatalogCache } from "../expand/catalog-cache.js";
@@ -20,7 +20,7 @@ import type { PlacementRequest } from "../expand/request.js";
 import { expandStored } from "../expand/stored.js";
 import type { EngineRuntime } from "../runtime/runtime.js";
 import type { PlacementReason } from "../scriptlet/port.js";
-import type { InstanceRecord, MemberRecord, PlacementDecisionRecord } from "../store/records.js";
+import type { InstanceRecord, MemberRecord } from "../store/records.js";
 import { refuseMirroredEvacuation } from "./mirrored-moves.js";
 
 export interface MovedInstance {
@@ -83,30 +83,24 @@ export class Relocation {
     // Evacuated in the model while planning: nothing (these moves included) is placed on it meanwhile.
     const before = this.markInModel(name, true);
     try {
-      const { result } = await claimWithRetries(runtime, this.maxAttempts, async (draft) => {
-        draft.claim.replace = [];
-        const at = runtime.clock.now().toISOString();
-        // The member's new state lands with the moves, in one transaction.
-        draft.setEvacuated(name, true);
-        for (const [index, record] of movable.entries()) {
-          const request = requests[index]!;
-          let member: string;
-          let decision: PlacementDecisionRecord;
-          try {
-            const planned = await plan(runtime, request, { scriptlet });
-            member = planned.member.name;
-            decision = recordOfDecision(runtime, request, planned, at);
-          } catch (error) {
-            if (!(error instanceof EngineError)) throw error;
-            throw new EngineError(
+      const moves = new PlacementsPlan(
+        runtime,
+        movable.map((record, index) => ({ request: requests[index]!, moving: { record, origin: name } })),
+        {
+          scriptlet,
+          evacuating: name,
+          refusal: (error, index) => {
+            if (!(error instanceof EngineError)) return error;
+            const record = movable[index]!;
+            return new EngineError(
               error.kind,
               `Failed to evacuate cluster member "${name}": instance "${labelOf(record)}" in project "${record.project}": ${error.message}`,
               { ...(error.details ?? {}), instance: labelOf(record), project: record.project },
             );
-          }
-          draft.move(request, record, member, name, decision);
-        }
-      });
+          },
+        },
+      );
+      const { result } = await claimWithRetries(runtime, this.maxAttempts, moves);
       return {
         member: name,
         moved: result.instances.map((instance) => ({
@@ -157,14 +151,18 @@ export class Relocation {
       runtime.clock.now().toISOString(),
       runtime.model.allMembers().length,
     );
-    const { result } = await claimWithRetries(runtime, 1, (draft) => {
-      draft.setEvacuated(name, false);
-      for (const [index, record] of returning.entries()) {
-        const request = requests[index]!;
-        checkNamedMember(runtime, request, name, { skip: LIFTED_BY_RESTORE });
-        draft.move(request, record, name, null, decision);
-      }
+    const restore = new EditsPlan(runtime, {
+      memberState: { member: name, evacuated: false },
+      moves: returning.map((record, index) => ({
+        request: requests[index]!,
+        record,
+        member: name,
+        origin: null,
+        decision,
+        checked: { skip: LIFTED_BY_RESTORE },
+      })),
     });
+    const { result } = await claimWithRetries(runtime, 1, restore);
     return {
       member: name,
       moved: result.instances.map((instance, index) => ({

@@ -15,7 +15,7 @@
  */
 
 import type { Inventory } from "@berth/resources";
-import type { ChangeFeed, ClaimEffect } from "./change-feed.js";
+import type { ChangeEntry, ChangeFeed, ClaimEffect } from "./change-feed.js";
 import type {
   ConfigRecord,
   ConsumerRecord,
@@ -349,6 +349,9 @@ export interface InstanceFilter {
   placementGroup?: string;
 }
 
+/** Told of one committed write: the change-feed entries its transaction appended (see `Store.onCommittedWrite`). */
+export type CommittedWriteListener = (entries: readonly ChangeEntry[]) => void;
+
 export interface Store {
   /** Aggregated state for hydrating the engine's model. */
   snapshot(): Promise<StoreSnapshot>;
@@ -460,6 +463,18 @@ export interface Store {
    * config changes; `snapshot()` must then return `feedCursor`.
    */
   readonly feed?: ChangeFeed;
+
+  /**
+   * Required with `feed`: calls `listener` once after each committed
+   * transaction of this store object that appended change-feed entries,
+   * with those entries in order, before the writer's `await` returns.
+   * Heartbeats and state reports append no entry, so they never call it;
+   * nor does a write that was refused or rolled back. Answers a function
+   * that stops the calls. An engine learns of its own writes this way
+   * (runtime/feed-sync.ts): every write that other engines will read from
+   * the feed is one it must not wait to read itself.
+   */
+  onCommittedWrite?(listener: CommittedWriteListener): () => void;
 
   /**
    * Optional: a named lease (one holder at a time, for `ttlMs` unless

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EngineError } from "../../base/errors.js";
 import { memberRootRow, rootGeneration } from "../../rules/ledger/member-root.js";
 import { memberProviderUuid } from "../../rules/ledger/shared-ledger.js";
+import type { ChangeEntry } from "../../store/change-feed.js";
 import type { ClaimFailureDetails, Store } from "../../store/port.js";
 import { isRecordChanged } from "../../store/record-version.js";
 import type { InventoryRecord, ProviderRecord } from "../../store/records.js";
@@ -1199,6 +1200,84 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         });
         // Nothing new: nothing read.
         expect(await next()).toEqual([]);
+      });
+
+      it("tells its write listeners once per committed write what it appended, and nothing of heartbeats or refusals", async () => {
+        const feed = store.feed;
+        if (feed === undefined) return;
+        // Required with a feed: engines learn of their own writes through it.
+        expect(store.onCommittedWrite).toBeTypeOf("function");
+        let cursor = (await store.snapshot()).feedCursor!;
+        const told: (readonly ChangeEntry[])[] = [];
+        const stop = store.onCommittedWrite!((entries) => told.push(entries));
+        /** Runs `write`: listeners were told once, before its await returned, exactly the feed's entries of it. */
+        const expectTold = async (write: () => Promise<unknown>, kinds: ChangeEntry["kind"][]) => {
+          told.length = 0;
+          await write();
+          const read = await feed.read(cursor);
+          cursor = read.cursor;
+          expect(read.entries.map((entry) => entry.kind)).toEqual(kinds);
+          expect(told).toEqual(kinds.length === 0 ? [] : [read.entries]);
+        };
+        await expectTold(() => addMember("a"), ["member"]);
+        await expectTold(() => store.updateMember("a", { lastHeartbeat: "2026-01-01T00:00:05.000Z" }), []);
+        await expectTold(() => store.updateMember("a", { state: { sysinfo: { load_averages: [0.1] } } }), []);
+        await expectTold(() => store.updateMember("a", { description: "rack 1" }), ["member"]);
+        const generation = (await store.getMember("a"))!.generation;
+        await expectTold(() => store.setInventories("a", { VCPU: inventory(16) }, generation), ["member"]);
+        await expectTold(() => store.claim({ create: [newInstance("i1", "a", { VCPU: 2 })] }), ["claim"]);
+        // Refused: nothing committed, nothing told.
+        await expectTold(
+          () =>
+            expectEngineError(
+              store.claim({ create: [newInstance("i2", "a", { VCPU: 99 })] }),
+              "insufficient_capacity",
+            ),
+          [],
+        );
+        await expectTold(
+          () => store.claim({ memberStates: [{ member: "a", evacuated: true }] }),
+          ["member", "claim"],
+        );
+        await expectTold(() => store.groups.create({ name: "g", description: "" }), ["catalog"]);
+        await expectTold(() => store.groups.update({ name: "g", description: "rack" }), ["catalog"]);
+        await expectTold(() => store.groups.delete({ name: "g" }), ["catalog"]);
+        await expectTold(() => store.setConfig({ "cluster.offline_threshold": "30" }), ["config"]);
+        await expectTold(
+          () => store.resourceClasses.create({ name: "CUSTOM_FPGA", custom: true }),
+          ["catalog"],
+        );
+        await expectTold(
+          () => store.traits.create({ name: "CUSTOM_FAST", createdAt: "2026-01-01T00:00:00.000Z" }),
+          ["catalog"],
+        );
+        const root = memberRootRow("a", "2026-01-01T00:00:00.000Z");
+        await expectTold(() => store.providers.create(root), ["catalog"]);
+        const consumer = {
+          record: {
+            uuid: "c1",
+            projectId: "proj",
+            userId: "user",
+            consumerType: "INSTANCE",
+            allocations: [{ member: root.uuid, resourceClass: "VCPU", ledger: "used" as const, amount: 1 }],
+          },
+        };
+        await expectTold(() => store.consumers.claim([consumer]), ["consumers"]);
+        const member = (await store.getMember("a"))!;
+        const rootRow = (await store.providers.get({ name: root.uuid }))!;
+        await expectTold(
+          () =>
+            store.writeMemberRoot({
+              member: "a",
+              expectedGeneration: rootGeneration(member.generation, rootRow.generation),
+              change: { kind: "traits", traits: ["CUSTOM_FAST"] },
+            }),
+          ["member"],
+        );
+        stop();
+        told.length = 0;
+        await store.groups.create({ name: "h", description: "" });
+        expect(told).toEqual([]);
       });
 
       it("a snapshot's cursor starts after everything the snapshot includes", async () => {
