@@ -32,6 +32,7 @@ import type {
   ProfileRecord,
   ProjectRecord,
 } from "../store/records.js";
+import type { FlavorInput } from "./catalog-patches.js";
 import {
   type FlavorChanges,
   type FlavorFields,
@@ -60,15 +61,6 @@ async function must<T>(value: Promise<T | undefined>, message: string): Promise<
   const found = await value;
   if (found === undefined) throw notFound(message);
   return found;
-}
-
-export interface FlavorInput {
-  name: string;
-  description?: string;
-  vcpus: unknown;
-  memory_mb: unknown;
-  disk_gb?: unknown;
-  extra_specs?: Record<string, unknown>;
 }
 
 export interface ResourceClassInfo {
