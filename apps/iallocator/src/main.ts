@@ -5,7 +5,7 @@
  * command line (`cli.ts`) from the one-file bundle `berth-iallocator.cjs`
  * that `pnpm build` writes beside it (see `scripts/bundle.mjs`), with
  * V8's code cache (`code-cache.ts`), instead of resolving and compiling
- * ~100 modules of the engine and zod on every call. Without the bundle (a
+ * ~190 modules of the engine and zod on every call. Without the bundle (a
  * build that ran `tsc` alone) it runs the same modules unbundled.
  */
 import { fileURLToPath } from "node:url";
