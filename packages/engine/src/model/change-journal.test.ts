@@ -19,5 +19,12 @@ describe("ChangeJournal", () => {
     expect(journal.since(caughtUp, () => {})).toBe(false);
     expect(journal.since(journal.end, () => seen.push("none"))).toBe(true);
     expect(seen).toEqual(["a", "b"]);
+    // A reader a little behind still reads across the window's turn.
+    const recent = journal.end;
+    for (let index = 0; index < 3000; index++) journal.note(a);
+    journal.note(b);
+    let last = "";
+    expect(journal.since(recent, (member) => (last = member.name))).toBe(true);
+    expect(last).toBe("b");
   });
 });

@@ -6,13 +6,13 @@
  * has read and, next time, re-judges only the members appended since,
  * instead of walking every member.
  *
- * The journal keeps a bounded window: once it is full it starts over, and
- * a reader that had not caught up is told so (`since` answers false) and
- * rebuilds from the members themselves.
+ * The journal keeps a bounded window: once it is full it forgets its older
+ * half, and a reader that had not caught up with that half is told so
+ * (`since` answers false) and rebuilds from the members themselves.
  */
 import type { MemberState } from "./member-state.js";
 
-/** Entries kept before the journal starts over: a few placements' worth is all a steady reader needs. */
+/** Entries kept at most: far more than a reader that explains every placement falls behind by. */
 const WINDOW = 4096;
 
 export class ChangeJournal {
@@ -27,8 +27,10 @@ export class ChangeJournal {
 
   note(member: MemberState): void {
     if (this.entries.length >= WINDOW) {
-      this.base += this.entries.length;
-      this.entries = [];
+      // Dropping half at a time keeps a note O(1) amortized and the recent past readable.
+      const dropped = WINDOW / 2;
+      this.entries.splice(0, dropped);
+      this.base += dropped;
     }
     this.entries.push(member);
   }
