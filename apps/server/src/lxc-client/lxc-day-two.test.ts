@@ -77,4 +77,30 @@ describeWithLxc("lxc day-two tests")("lxc day two: config keys, copies, warnings
     await ok(["init", "debian/12", "fine", "-c", "user.owner=ops", "-c", "environment.TZ=UTC", "-c", "limits.cpu=2"]);
     expect(await locationOf("fine")).toBe("node1");
   });
+
+  it("lxc copy places the copy like a new instance, scriptlet included; --target checks the member", async () => {
+    await ok(["config", "set", "instances.placement.scriptlet", SCRIPTLET]);
+    await ok(["init", "debian/12", "w1", "-c", "limits.cpu=2", "-c", "user.role=web"]);
+    expect(await locationOf("w1")).toBe("node1");
+    await ok(["copy", "w1", "w1copy"]);
+    const copy = await server.engine.getInstance("default", "w1copy");
+    expect(copy.location).toBe("node2");
+    expect(copy.config["user.role"]).toBe("web");
+    expect(copy.config["limits.cpu"]).toBe("2");
+    await ok(["copy", "w1", "w1pinned", "--target", "node1"]);
+    expect(await locationOf("w1pinned")).toBe("node1");
+    const nowhere = await lxc(["copy", "w1", "w1lost", "--target", "node9"]);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain("node9");
+    const missing = await lxc(["copy", "nosuch", "nosuchcopy"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`Instance "nosuch" not found in project "default"`);
+    // A client that skips lxc's own lookup gets the same answer from the create.
+    const direct = await server.call("POST", "/1.0/instances", {
+      name: "ghostcopy",
+      source: { type: "copy", source: "ghost/snap0" },
+    });
+    expect(direct.status).toBe(404);
+    expect(direct.body.error).toBe(`Instance "ghost" not found in project "default"`);
+  });
 });

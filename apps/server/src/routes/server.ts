@@ -45,6 +45,9 @@ export const API_EXTENSIONS = [
   // restricted certificates confined to their projects.
   "certificate_token",
   "certificate_project",
+  // lxc copy within the cluster: the client sends one POST /1.0/instances with source.type=copy
+  // (without it, it tries a migration through POST /1.0/instances/NAME). Berth places the copy.
+  "cluster_internal_copy",
 ] as const;
 
 /** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */
