@@ -7,7 +7,7 @@
  * where they happen (services/engine.ts).
  */
 import { inventoryCapacity } from "@berth/resources";
-import type { MemberInfo } from "../services/members.js";
+import type { MemberRecord } from "../store/records.js";
 import type { WarningCondition } from "./warning-registry.js";
 
 export const WARNING_TYPES = {
@@ -28,6 +28,13 @@ export const DERIVED_WARNING_TYPES = [
 /** An evacuation is maintenance; one that lasts a day has likely been forgotten. */
 export const EVACUATED_WARNING_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/** What the conditions read of a member (services/members.ts `MemberInfo` is one). */
+export interface ObservedMember {
+  record: Pick<MemberRecord, "name" | "evacuated" | "lastHeartbeat" | "inventories">;
+  status: string;
+  usage: { used: Record<string, number> };
+}
+
 const memberUrl = (name: string) => `/1.0/cluster/members/${name}`;
 
 /**
@@ -36,7 +43,7 @@ const memberUrl = (name: string) => `/1.0/cluster/members/${name}`;
  * evacuation time).
  */
 export function memberConditions(
-  members: readonly MemberInfo[],
+  members: readonly ObservedMember[],
   now: Date,
   evacuatedSince: ReadonlyMap<string, Date>,
 ): WarningCondition[] {

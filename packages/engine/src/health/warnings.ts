@@ -5,8 +5,12 @@
  */
 import type { Warning } from "@berth/api-types";
 import type { Clock } from "../base/clock.js";
-import type { MemberInfo } from "../services/members.js";
-import { DERIVED_WARNING_TYPES, memberConditions, WARNING_TYPES } from "./warning-conditions.js";
+import {
+  DERIVED_WARNING_TYPES,
+  memberConditions,
+  type ObservedMember,
+  WARNING_TYPES,
+} from "./warning-conditions.js";
 import { WarningRegistry } from "./warning-registry.js";
 
 export class Warnings {
@@ -16,7 +20,7 @@ export class Warnings {
 
   constructor(
     private readonly clock: Clock,
-    private readonly members: () => MemberInfo[],
+    private readonly members: () => ObservedMember[],
   ) {
     this.registry = new WarningRegistry(clock);
   }
