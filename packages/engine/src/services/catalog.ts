@@ -13,8 +13,8 @@ import {
   PROJECT_NAME_PATTERN,
 } from "@berth/api-types";
 import {
+  instanceConfigProblem,
   isStandardResourceClass,
-  memoryLimitProblem,
   resourceClassMessages,
   STANDARD_RESOURCE_CLASSES,
   validateCustomName,
@@ -95,12 +95,12 @@ async function renameByCopy<T>(
 
 /**
  * A profile's config is checked as LXD's validator checks it when it is
- * written, so a bad value is refused there rather than failing every
- * placement that uses the profile: `limits.memory` (a size, or a
- * percentage that is an integer other than 0 and not negative).
+ * written (keys of either instance type, no `volatile.`/`image.` keys), so
+ * a typo or bad value is refused there rather than failing every placement
+ * that uses the profile.
  */
 function checkProfileConfig(profile: ProfileRecord): void {
-  const problem = memoryLimitProblem(profile.config["limits.memory"]);
+  const problem = instanceConfigProblem(profile.config, "any");
   if (problem !== undefined) throw invalid(problem);
 }
 
