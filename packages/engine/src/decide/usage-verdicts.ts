@@ -61,7 +61,12 @@ export class UsageVerdicts {
   }
 
   /** Brings every verdict up to `time`: re-judges what may have moved since the last update. */
-  update(journal: ChangeJournal, checks: readonly UsageCheck[], judge: Judge, time: Timing): void {
+  update(
+    journal: ChangeJournal<MemberState>,
+    checks: readonly UsageCheck[],
+    judge: Judge,
+    time: Timing,
+  ): void {
     const timeKept =
       time.nowMs >= this.lastNowMs &&
       time.nowMs <= this.steadyUntilMs &&

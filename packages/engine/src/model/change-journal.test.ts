@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { memberState } from "../testing/stack.fixture.js";
 import { ChangeJournal } from "./change-journal.js";
+import type { MemberState } from "./member-state.js";
 
 describe("ChangeJournal", () => {
   it("names the members changed since a position, and says when it no longer reaches back", () => {
-    const journal = new ChangeJournal();
+    const journal = new ChangeJournal<MemberState>();
     const a = memberState("a");
     const b = memberState("b");
     const start = journal.end;

@@ -10,13 +10,12 @@
  * half, and a reader that had not caught up with that half is told so
  * (`since` answers false) and rebuilds from the members themselves.
  */
-import type { MemberState } from "./member-state.js";
-
 /** Entries kept at most: far more than a reader that explains every placement falls behind by. */
 const WINDOW = 4096;
 
-export class ChangeJournal {
-  private entries: MemberState[] = [];
+/** Generic in what it records (the model records its `MemberState`s), so it imports none of them. */
+export class ChangeJournal<Changed> {
+  private entries: Changed[] = [];
   /** Position of `entries[0]` in the journal's whole history. */
   private base = 0;
 
@@ -25,7 +24,7 @@ export class ChangeJournal {
     return this.base + this.entries.length;
   }
 
-  note(member: MemberState): void {
+  note(member: Changed): void {
     if (this.entries.length >= WINDOW) {
       // Dropping half at a time keeps a note O(1) amortized and the recent past readable.
       const dropped = WINDOW / 2;
@@ -40,7 +39,7 @@ export class ChangeJournal {
    * member changed twice comes twice). False, visiting nobody, when the
    * journal no longer reaches back to `from`.
    */
-  since(from: number, visit: (member: MemberState) => void): boolean {
+  since(from: number, visit: (member: Changed) => void): boolean {
     if (from < this.base || from > this.end) return false;
     const entries = this.entries;
     for (let index = from - this.base; index < entries.length; index++) visit(entries[index]!);

@@ -56,7 +56,7 @@ export class ClusterModel {
   /** What in-flight placements hold on child providers of members' trees. */
   readonly treeHolds = new TreeHolds();
   /** Members whose usage-relevant state changed, in order (decide/usage-verdicts.ts reads it). */
-  readonly changes = new ChangeJournal();
+  readonly changes = new ChangeJournal<MemberState>();
   private loadMoves = 0;
   private staticMoves = 0;
 

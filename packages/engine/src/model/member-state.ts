@@ -78,7 +78,7 @@ export class MemberState {
   /** `journal`: where this member notes its changes (its model's; none for a member built alone). */
   constructor(
     record: MemberRecord,
-    private readonly journal: ChangeJournal | null = null,
+    private readonly journal: ChangeJournal<MemberState> | null = null,
   ) {
     this.name = record.name;
     this.record = record;
