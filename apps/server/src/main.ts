@@ -78,11 +78,11 @@ async function serve(argv: string[]): Promise<void> {
     moved: advertise,
   });
   follower = https;
-  await https.follow((await backend.engine.getConfig()).values);
+  await https.follow((await backend.engine.config.get()).values);
   const ticker = startTicker(
     async () => {
       await backend.tick();
-      await https.follow((await backend.engine.getConfig()).values);
+      await https.follow((await backend.engine.config.get()).values);
     },
     options.tickSeconds * 1000,
     logger,

@@ -102,10 +102,10 @@ try {
   // separates the server's share of the latency from the store's.
   const store = await openStore(db);
   const engine = await Engine.open({ store });
-  await timeEach(50, () => engine.createInstance({ name: `wi${++counter}`, config: REQUEST_CONFIG }));
+  await timeEach(50, () => engine.instances.create({ name: `wi${++counter}`, config: REQUEST_CONFIG }));
   const inProcessCreate = distribution(
     await timeEach(LATENCY_SAMPLES / 2, () =>
-      engine.createInstance({ name: `li${++counter}`, config: REQUEST_CONFIG }),
+      engine.instances.create({ name: `li${++counter}`, config: REQUEST_CONFIG }),
     ),
   );
   log(
@@ -114,7 +114,7 @@ try {
 
   // Bulk in-process on the same file: engine + SQLite store, one committed claim.
   const bulkInProcess = await timeEachWithCpu(BULK_RUNS, (run) =>
-    engine.bulkCreate(
+    engine.instances.bulkCreate(
       Array.from({ length: BULK_SIZE }, (_, i) => ({ name: `bp${run}-${i}`, config: REQUEST_CONFIG })),
     ),
   );

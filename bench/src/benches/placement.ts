@@ -63,10 +63,12 @@ type Measured = Distribution & { gcMsPerPlacement: number; cpu: Distribution };
 
 async function measure(engine: Engine, samples: number): Promise<Measured> {
   const warmUp = Math.max(20, Math.round(samples / 10));
-  await timeEach(warmUp, () => engine.createInstance({ name: `warm-${++counter}`, config: REQUEST_CONFIG }));
+  await timeEach(warmUp, () =>
+    engine.instances.create({ name: `warm-${++counter}`, config: REQUEST_CONFIG }),
+  );
   const { result: times, gcMs } = await withGcTime(() =>
     timeEachWithCpu(samples, () =>
-      engine.createInstance({ name: `bench-${++counter}`, config: REQUEST_CONFIG }),
+      engine.instances.create({ name: `bench-${++counter}`, config: REQUEST_CONFIG }),
     ),
   );
   return {
@@ -92,7 +94,7 @@ for (const scenario of SCENARIOS) {
   log(
     `  default policy: p50 ${plain.p50} ms, p99 ${plain.p99} ms, GC ${plain.gcMsPerPlacement} ms/placement`,
   );
-  await engine.setConfig({ "instances.placement.scriptlet": STATE_READING_SCRIPTLET });
+  await engine.config.set({ "instances.placement.scriptlet": STATE_READING_SCRIPTLET });
   const scripted = await measure(engine, scenario.scriptletSamples);
   log(
     `  state-reading scriptlet: p50 ${scripted.p50} ms (CPU ${scripted.cpu.p50} ms), p99 ${scripted.p99} ms, GC ${scripted.gcMsPerPlacement} ms/placement`,

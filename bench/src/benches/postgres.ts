@@ -112,9 +112,9 @@ async function freshCluster(): Promise<{ url: string; token: string }> {
   const store = await openPostgresStore(url);
   try {
     const engine = await Engine.open({ store });
-    await engine.setConfig({ "cluster.offline_threshold": BENCH_OFFLINE_THRESHOLD_S });
+    await engine.config.set({ "cluster.offline_threshold": BENCH_OFFLINE_THRESHOLD_S });
     for (let i = 1; i <= MEMBERS; i++) {
-      await engine.createMember({
+      await engine.members.create({
         name: `node${i}`,
         inventories: { VCPU: { total: 4096, allocation_ratio: 1 }, MEMORY_MB: { total: 16 * 1024 * 1024 } },
       });
@@ -314,7 +314,7 @@ try {
   const store = await openPostgresStore(cluster.url);
   const engine = await Engine.open({ store });
   const bulkInProcess = await timeEachWithCpu(BULK_RUNS, (run) =>
-    engine.bulkCreate(
+    engine.instances.bulkCreate(
       Array.from({ length: BULK_SIZE }, (_, i) => ({ name: `bp${run}-${i}`, config: REQUEST_CONFIG })),
     ),
   );

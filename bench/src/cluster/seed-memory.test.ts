@@ -20,7 +20,7 @@ describe("seedMemoryEngine", () => {
 
   it("hydrates an engine that places on the generated members", async () => {
     const engine = await seedMemoryEngine({ members: 10, instances: 100 });
-    const { instance } = await engine.createInstance({ name: "probe", config: { "limits.cpu": "1" } });
+    const { instance } = await engine.instances.create({ name: "probe", config: { "limits.cpu": "1" } });
     expect(instance.location).toMatch(/^member-000\d\d$/);
   });
 });

@@ -37,10 +37,10 @@ export async function clusterFile(
   const store = await openStore(db);
   try {
     const engine = await Engine.open({ store });
-    await engine.setConfig({ "cluster.offline_threshold": BENCH_OFFLINE_THRESHOLD_S });
+    await engine.config.set({ "cluster.offline_threshold": BENCH_OFFLINE_THRESHOLD_S });
     for (const project of projects)
       await engine.catalog.createProject({ name: project, description: "", config: {} });
-    for (let i = 1; i <= members; i++) await engine.createMember({ name: `node${i}`, inventories });
+    for (let i = 1; i <= members; i++) await engine.members.create({ name: `node${i}`, inventories });
   } finally {
     await store.close();
   }

@@ -31,8 +31,8 @@ export async function postgresCluster(
   const store = await openPostgresStore(url);
   try {
     const engine = await Engine.open({ store });
-    await engine.setConfig({ "cluster.offline_threshold": BENCH_OFFLINE_THRESHOLD_S });
-    for (let i = 1; i <= members; i++) await engine.createMember({ name: `node${i}`, inventories });
+    await engine.config.set({ "cluster.offline_threshold": BENCH_OFFLINE_THRESHOLD_S });
+    for (let i = 1; i <= members; i++) await engine.members.create({ name: `node${i}`, inventories });
     const { secret } = await issueToken(store.tokens, "admin", { admin: true });
     return { url, token: secret };
   } finally {

@@ -11,17 +11,17 @@ describe("the engine on a SQLite file", () => {
     const file = dir.file("engine.db");
     const store = await openStore(file);
     const engine = await Engine.open({ store });
-    await engine.createMember({
+    await engine.members.create({
       name: "node1",
       inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 8192 } },
     });
-    await engine.createMember({
+    await engine.members.create({
       name: "node2",
       inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 8192 } },
     });
     const placed = [];
     for (const name of ["web1", "web2", "web3"]) {
-      placed.push((await engine.createInstance({ name, config: { "limits.cpu": "2" } })).instance.location);
+      placed.push((await engine.instances.create({ name, config: { "limits.cpu": "2" } })).instance.location);
     }
     // Default policy: fewest instances first, ties by join order.
     expect(placed).toEqual(["node1", "node2", "node1"]);
@@ -32,10 +32,10 @@ describe("the engine on a SQLite file", () => {
     const second = await Engine.open({ store: reopened });
     // node1 is full for 2-CPU instances (4 of 4 used); the hydrated model knows it.
     expect(
-      (await second.createInstance({ name: "web4", config: { "limits.cpu": "2" } })).instance.location,
+      (await second.instances.create({ name: "web4", config: { "limits.cpu": "2" } })).instance.location,
     ).toBe("node2");
     await expect(
-      second.createInstance({ name: "web5", config: { "limits.cpu": "2" } }),
+      second.instances.create({ name: "web5", config: { "limits.cpu": "2" } }),
     ).rejects.toMatchObject({
       kind: "insufficient_capacity",
     });

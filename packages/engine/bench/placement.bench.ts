@@ -13,14 +13,14 @@ const EXISTING = 20_000;
 async function cluster(): Promise<Engine> {
   const engine = await Engine.open({ store: new MemoryStore(), clock: new ManualClock() });
   for (let i = 0; i < MEMBERS; i++) {
-    await engine.createMember({
+    await engine.members.create({
       name: `m${i}`,
       inventories: { VCPU: { total: 4096 }, MEMORY_MB: { total: 16 * 1024 * 1024 } },
       state: { sysinfo: { free_ram: ((i * 7919) % 1000) * 1048576 }, storage_pools: {} },
     });
   }
   for (let done = 0; done < EXISTING; done += 10_000) {
-    await engine.bulkCreate(
+    await engine.instances.bulkCreate(
       Array.from({ length: 10_000 }, (_, i) => ({
         name: `x${done + i}`,
         config: { "limits.memory": "256MiB" },
@@ -32,7 +32,7 @@ async function cluster(): Promise<Engine> {
 
 const plain = await cluster();
 const scripted = await cluster();
-await scripted.setConfig({
+await scripted.config.set({
   "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     best = None
@@ -49,12 +49,12 @@ let counter = 0;
 
 describe(`one placement, ${MEMBERS} members, ${EXISTING} instances`, () => {
   bench("default policy (create + claim)", async () => {
-    await plain.createInstance({ name: `p${++counter}`, config: { "limits.memory": "256MiB" } });
+    await plain.instances.create({ name: `p${++counter}`, config: { "limits.memory": "256MiB" } });
   });
   bench("dry run, default policy (full candidate list)", async () => {
-    await plain.dryRun({ name: `d${++counter}`, config: { "limits.memory": "256MiB" } });
+    await plain.instances.dryRun({ name: `d${++counter}`, config: { "limits.memory": "256MiB" } });
   });
   bench("scriptlet reading get_cluster_member_state of every candidate", async () => {
-    await scripted.createInstance({ name: `s${++counter}`, config: { "limits.memory": "256MiB" } });
+    await scripted.instances.create({ name: `s${++counter}`, config: { "limits.memory": "256MiB" } });
   });
 });

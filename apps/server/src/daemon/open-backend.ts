@@ -49,8 +49,8 @@ export async function openTokenAdmin(db: string): Promise<TokenAdmin> {
 /** Usage per member and class from the engine's model, for the Prometheus gauges. */
 export function usageOf(engine: Engine): UsageSample[] {
   const samples: UsageSample[] = [];
-  for (const info of engine.listMembers()) {
-    const { inventories } = engine.inventories(info.record.name);
+  for (const info of engine.members.list()) {
+    const { inventories } = engine.members.inventories(info.record.name);
     for (const [resourceClass, inv] of Object.entries(inventories)) {
       samples.push({
         member: info.record.name,

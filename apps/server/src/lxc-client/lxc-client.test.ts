@@ -43,7 +43,7 @@ describeWithLxc("lxc client tests")(
       return run.stdout;
     }
 
-    const locationOf = async (name: string) => (await server.engine.getInstance("default", name)).location;
+    const locationOf = async (name: string) => (await server.engine.instances.get("default", name)).location;
 
     beforeAll(async () => {
       server = await startTestServer();
@@ -56,7 +56,7 @@ describeWithLxc("lxc client tests")(
         { name: "node2", cpus: 16 },
         { name: "node3", cpus: 32 },
       ]);
-      for (const name of ["node1", "node2", "node3"]) await server.engine.heartbeat(name);
+      for (const name of ["node1", "node2", "node3"]) await server.engine.members.heartbeat(name);
       await local.images.create({
         fingerprint: FINGERPRINT,
         architecture: "x86_64",
@@ -90,7 +90,7 @@ describeWithLxc("lxc client tests")(
       expect(await ok(["cluster", "group", "create", "fast"])).toContain("Cluster group fast created");
       await ok(["cluster", "group", "assign", "node2", "fast"]);
       // Every member stays in the `default` group (#15: it always exists and holds every member).
-      expect(server.engine.getMember("node2").record.groups).toEqual(["default", "fast"]);
+      expect(server.engine.members.get("node2").record.groups).toEqual(["default", "fast"]);
       expect(await ok(["cluster", "group", "list", "-f", "csv"])).toMatch(/^fast,,1$/m);
     });
 
@@ -109,7 +109,7 @@ describeWithLxc("lxc client tests")(
       expect(refused.stderr).toBe(
         'Error: Failed instance creation: Failed instance placement scriptlet: Failed with return value: "Invalid name"\n',
       );
-      await expect(server.engine.getInstance("default", "foo")).rejects.toThrow(/not found/);
+      await expect(server.engine.instances.get("default", "foo")).rejects.toThrow(/not found/);
     });
 
     it("init --target places on the named member", async () => {
@@ -132,7 +132,7 @@ describeWithLxc("lxc client tests")(
 
     it("config set NAME changes the instance's config", async () => {
       await ok(["config", "set", "c1", "limits.cpu=2"]);
-      expect((await server.engine.getInstance("default", "c1")).config["limits.cpu"]).toBe("2");
+      expect((await server.engine.instances.get("default", "c1")).config["limits.cpu"]).toBe("2");
       expect(await ok(["config", "get", "c1", "limits.cpu"])).toBe("2\n");
     });
 
@@ -235,7 +235,7 @@ describeWithLxc("lxc client tests")(
 
     it("delete", async () => {
       await ok(["delete", "c2"]);
-      await expect(server.engine.getInstance("default", "c2")).rejects.toThrow(/not found/);
+      await expect(server.engine.instances.get("default", "c2")).rejects.toThrow(/not found/);
     });
   },
 );

@@ -39,7 +39,7 @@ describeWithLxc("lxc day-two tests")(
       return run.stdout;
     }
 
-    const locationOf = async (name: string) => (await server.engine.getInstance("default", name)).location;
+    const locationOf = async (name: string) => (await server.engine.instances.get("default", name)).location;
 
     beforeAll(async () => {
       server = await startTestServer();
@@ -51,7 +51,7 @@ describeWithLxc("lxc day-two tests")(
         { name: "node1", cpus: 16 },
         { name: "node2", cpus: 16 },
       ]);
-      for (const name of ["node1", "node2"]) await server.engine.heartbeat(name);
+      for (const name of ["node1", "node2"]) await server.engine.members.heartbeat(name);
       await local.images.create({
         fingerprint: FINGERPRINT,
         architecture: "x86_64",
@@ -98,7 +98,7 @@ describeWithLxc("lxc day-two tests")(
       await ok(["init", "debian/12", "w1", "-c", "limits.cpu=2", "-c", "user.role=web"]);
       expect(await locationOf("w1")).toBe("node1");
       await ok(["copy", "w1", "w1copy"]);
-      const copy = await server.engine.getInstance("default", "w1copy");
+      const copy = await server.engine.instances.get("default", "w1copy");
       expect(copy.location).toBe("node2");
       expect(copy.config["user.role"]).toBe("web");
       expect(copy.config["limits.cpu"]).toBe("2");
@@ -130,8 +130,8 @@ describeWithLxc("lxc day-two tests")(
       expect(failed.code).toBe(1);
       await ok(["config", "set", "instances.placement.scriptlet", SCRIPTLET]);
       // node1 holds w1 and w1pinned (2 VCPU each): shrink its VCPU inventory below that.
-      const member = server.engine.getMember("node1");
-      await server.engine.setInventories(
+      const member = server.engine.members.get("node1");
+      await server.engine.members.setInventories(
         "node1",
         { VCPU: { total: 1, allocation_ratio: 1 } },
         member.record.generation,

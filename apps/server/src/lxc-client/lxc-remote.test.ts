@@ -49,7 +49,7 @@ describeWithLxc("lxc remote tests")(
         { name: "node1", cpus: 16 },
         { name: "node2", cpus: 16 },
       ]);
-      for (const name of ["node1", "node2"]) await server.engine.heartbeat(name);
+      for (const name of ["node1", "node2"]) await server.engine.members.heartbeat(name);
       await local.images.create({
         fingerprint: FINGERPRINT,
         architecture: "x86_64",
@@ -78,7 +78,7 @@ describeWithLxc("lxc remote tests")(
       expect(members).toMatch(/^node1,/m);
       expect(members).toMatch(/^node2,/m);
       await ok("alice-conf", ["init", "berth:ubuntu/24.04", "berth:r1", "--target", "node2"]);
-      expect((await server.engine.getInstance("default", "r1")).location).toBe("node2");
+      expect((await server.engine.instances.get("default", "r1")).location).toBe("node2");
       expect(await ok("alice-conf", ["list", "berth:", "-c", "nL", "-f", "csv"])).toContain("r1,node2");
       // lxc followed the create's operation on the events websocket, authenticated by its certificate.
       expect(

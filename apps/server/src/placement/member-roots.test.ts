@@ -30,7 +30,7 @@ describe("a member's root provider written through the Placement API", () => {
   });
 
   it("reshapes a member's root that has no row yet: the member's inventories change", async () => {
-    await server.engine.createMember({ name: "r1", inventories: { VCPU: { total: 2 } } });
+    await server.engine.members.create({ name: "r1", inventories: { VCPU: { total: 2 } } });
     const root = memberProviderUuid("r1");
     const generation = await generationOf(root);
     const stale = await placement("POST", "/reshaper", {
@@ -65,7 +65,7 @@ describe("a member's root provider written through the Placement API", () => {
   });
 
   it("writes a member root's inventories on the member, refused while the one ledger holds a class", async () => {
-    await server.engine.createMember({
+    await server.engine.members.create({
       name: "i1",
       inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 4096 } },
     });
@@ -131,7 +131,7 @@ describe("a member's root provider written through the Placement API", () => {
   });
 
   it("has the member's traits: set through either API, seen by both, generation-checked", async () => {
-    await server.engine.createMember({ name: "t1", inventories: { VCPU: { total: 2 } } });
+    await server.engine.members.create({ name: "t1", inventories: { VCPU: { total: 2 } } });
     const root = memberProviderUuid("t1");
     expect((await placement("PUT", "/traits/CUSTOM_GOLD")).status).toBe(201);
     const generation = await generationOf(root);
@@ -167,7 +167,7 @@ describe("a member's root provider written through the Placement API", () => {
   });
 
   it("keeps aggregates on the root's row, generation-checked from 1.19", async () => {
-    await server.engine.createMember({ name: "a1", inventories: { VCPU: { total: 2 } } });
+    await server.engine.members.create({ name: "a1", inventories: { VCPU: { total: 2 } } });
     const root = memberProviderUuid("a1");
     const generation = await generationOf(root);
     const aggregate = randomUUID();

@@ -42,7 +42,7 @@ describe("the Placement API and the LXD API share one ledger", () => {
   });
 
   it("shows a member as a root provider and refuses each API what the other claimed", async () => {
-    await server.engine.createMember({
+    await server.engine.members.create({
       name: "m1",
       inventories: { VCPU: { total: 4 }, MEMORY_MB: { total: 8192 } },
     });
@@ -78,11 +78,11 @@ describe("the Placement API and the LXD API share one ledger", () => {
   it("never overcommits under a storm of both APIs at once, and check() stays clean", {
     timeout: 60_000,
   }, async () => {
-    await server.engine.createMember({
+    await server.engine.members.create({
       name: "m2",
       inventories: { VCPU: { total: 6 }, MEMORY_MB: { total: 8192 } },
     });
-    await server.engine.createMember({
+    await server.engine.members.create({
       name: "m3",
       inventories: { VCPU: { total: 6 }, MEMORY_MB: { total: 8192 } },
     });

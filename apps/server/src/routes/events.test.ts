@@ -96,7 +96,7 @@ describe("GET /1.0/events (LXD's websocket)", () => {
   });
 
   it("sends scriptlet log_* lines as logging events, and only the types asked for", async () => {
-    await server.engine.setConfig({
+    await server.engine.config.set({
       "instances.placement.scriptlet":
         'def instance_placement(request, candidate_members):\n    log_warn("placing ", request.name)\n',
     });

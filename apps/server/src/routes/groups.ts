@@ -6,8 +6,8 @@ import { defineRoute, type RouteSpec, readingTheModel } from "./route-spec.js";
 const BASE = "/1.0/cluster/groups";
 
 function membersOf(engine: Engine, group: string): string[] {
-  return engine
-    .listMembers()
+  return engine.members
+    .list()
     .filter((m) => m.record.groups.includes(group))
     .map((m) => m.record.name);
 }
@@ -50,7 +50,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
         name: body.name,
         description: body.description ?? "",
       });
-      if (body.members !== undefined) await services.engine.setGroupMembers(group.name, body.members);
+      if (body.members !== undefined) await services.engine.catalog.setGroupMembers(group.name, body.members);
       return {
         metadata: groupToWire(group, membersOf(services.engine, group.name)),
         status: 201,
@@ -84,7 +84,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
     handle: async ({ services, params, body }) => {
       const group = await services.engine.catalog.getGroup(params.name);
       await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
-      await services.engine.setGroupMembers(group.name, body.members);
+      await services.engine.catalog.setGroupMembers(group.name, body.members);
       return { metadata: {} };
     },
   }),
@@ -102,7 +102,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
       if (body.description !== undefined) {
         await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
       }
-      if (body.members !== undefined) await services.engine.setGroupMembers(group.name, body.members);
+      if (body.members !== undefined) await services.engine.catalog.setGroupMembers(group.name, body.members);
       return { metadata: {} };
     },
   }),

@@ -13,7 +13,7 @@ import { defineRoute, type RouteInput, type RouteSpec } from "./route-spec.js";
 
 /** Instances on the wire, expanded by the engine with their profiles as they are now. */
 async function wireOf(engine: Engine, records: InstanceRecord[], full = false): Promise<Instance[]> {
-  const expansions = await engine.expandedInstances(records);
+  const expansions = await engine.instances.expandMany(records);
   const wire = full ? instanceFullToWire : instanceToWire;
   return records.map((record, i) => wire(record, expansions[i]!));
 }
@@ -26,7 +26,7 @@ function notRunHere(what: string): Error {
 }
 
 async function wireOne(engine: Engine, record: InstanceRecord): Promise<Instance> {
-  return instanceToWire(record, await engine.expandedInstance(record));
+  return instanceToWire(record, await engine.instances.expand(record));
 }
 
 const instance = "/1.0/instances/:name";
@@ -69,7 +69,7 @@ export const instanceRoutes: RouteSpec[] = [
     handle: async ({ services, recursion, project, query }) => {
       await services.engine.catalog.getProject(project); // 404 for an unknown project, not an empty list
       const filter = parseLxdFilter(query("filter"));
-      const records = await services.engine.listInstances({ project });
+      const records = await services.engine.instances.list({ project });
       if (filter === undefined && recursion === 0) return { metadata: records.map(instanceUrlOf) };
       let wire = await wireOf(services.engine, records, recursion === 2);
       if (filter !== undefined) wire = wire.filter((one) => matchesLxdFilter(filter, one));
@@ -105,13 +105,13 @@ export const instanceRoutes: RouteSpec[] = [
       refuseChosenUuids(principal, [body]);
       const scriptletSource = proposedScriptlet(header(SCRIPTLET_HEADER), dryRun, principal);
       if (dryRun) {
-        const outcome = await services.engine.dryRun(
+        const outcome = await services.engine.instances.dryRun(
           body,
           engineOptions(input, scriptletSource !== undefined ? { scriptletSource } : {}),
         );
         return { metadata: dryRunToWire(outcome) };
       }
-      const outcome = await services.engine.createInstance(body, engineOptions(input));
+      const outcome = await services.engine.instances.create(body, engineOptions(input));
       const record = outcome.instance;
       return {
         // The placement read the profiles already: its outcome carries the expansion.
@@ -135,7 +135,7 @@ export const instanceRoutes: RouteSpec[] = [
     handle: async (input) => {
       const { services, body, principal } = input;
       refuseChosenUuids(principal, body.instances);
-      const outcome = await services.engine.bulkCreate(body.instances, engineOptions(input));
+      const outcome = await services.engine.instances.bulkCreate(body.instances, engineOptions(input));
       const result: BulkCreateResult = {
         placements: outcome.instances.map((r) => ({ name: r.name, uuid: r.id, location: r.location })),
       };
@@ -153,9 +153,9 @@ export const instanceRoutes: RouteSpec[] = [
     response: "Instance",
     errors: [404],
     handle: async ({ services, params, project, recursion }) => {
-      const record = await services.engine.getInstance(project, params.name);
+      const record = await services.engine.instances.get(project, params.name);
       if (recursion > 0)
-        return { metadata: instanceFullToWire(record, await services.engine.expandedInstance(record)) };
+        return { metadata: instanceFullToWire(record, await services.engine.instances.expand(record)) };
       return { metadata: await wireOne(services.engine, record) };
     },
   }),
@@ -169,7 +169,7 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project"],
     errors: [404],
     handle: async ({ services, params, project }) => {
-      const record = await services.engine.getInstance(project, params.name);
+      const record = await services.engine.instances.get(project, params.name);
       return { metadata: instanceStateToWire(record) };
     },
   }),
@@ -183,7 +183,7 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project"],
     errors: [404],
     handle: async ({ services, params, project }) => {
-      await services.engine.getInstance(project, params.name); // an unknown instance is still a 404
+      await services.engine.instances.get(project, params.name); // an unknown instance is still a 404
       throw notRunHere("changing its state (start, stop, restart, freeze)");
     },
   }),
@@ -197,7 +197,7 @@ export const instanceRoutes: RouteSpec[] = [
     query: ["project"],
     errors: [404],
     handle: async ({ services, params, project }) => {
-      await services.engine.getInstance(project, params.name);
+      await services.engine.instances.get(project, params.name);
       throw notRunHere("running commands (exec)");
     },
   }),
@@ -213,7 +213,7 @@ export const instanceRoutes: RouteSpec[] = [
     response: "InstancePlacementRecord",
     errors: [404],
     handle: async ({ services, params, project }) => {
-      const record = await services.engine.getInstance(project, params.name);
+      const record = await services.engine.instances.get(project, params.name);
       if (record.decision === null) {
         throw notFoundHttp(
           `No placement decision is recorded for instance "${params.name}" in project "${project}" (it was stored before decisions were recorded)`,
@@ -234,7 +234,7 @@ export const instanceRoutes: RouteSpec[] = [
     errors: [404, 409, 507],
     operation: { description: "Updating instance", resources: instanceResources },
     handle: async ({ services, params, body, project }) => {
-      await services.engine.updateInstance(project, params.name, body, "put");
+      await services.engine.instances.update(project, params.name, body, "put");
       return { metadata: {} };
     },
   }),
@@ -250,7 +250,7 @@ export const instanceRoutes: RouteSpec[] = [
     errors: [404, 409, 507],
     operation: { description: "Updating instance", resources: instanceResources },
     handle: async ({ services, params, body, project }) => {
-      await services.engine.updateInstance(project, params.name, body, "patch");
+      await services.engine.instances.update(project, params.name, body, "patch");
       return { metadata: {} };
     },
   }),
@@ -281,13 +281,13 @@ export const instanceRoutes: RouteSpec[] = [
         if (body.name !== undefined && body.name !== ref) {
           throw badRequest('Rename and move are separate requests: drop "name" or "?target="');
         }
-        const moved = await services.engine.moveInstance(project, ref, target, engineOptions(input));
+        const moved = await services.engine.instances.move(project, ref, target, engineOptions(input));
         return { metadata: await wireOne(services.engine, moved.instance) };
       }
       if (body.name === undefined) {
         throw badRequest('Nothing to do: give ?target= to move the instance or "name" to rename it');
       }
-      const renamed = await services.engine.renameInstance(project, ref, body.name);
+      const renamed = await services.engine.instances.rename(project, ref, body.name);
       return {
         metadata: await wireOne(services.engine, renamed),
         status: 201,
@@ -306,7 +306,7 @@ export const instanceRoutes: RouteSpec[] = [
     errors: [404],
     operation: { description: "Deleting instance", resources: instanceResources },
     handle: async ({ services, params, project }) => {
-      await services.engine.deleteInstance(project, params.name);
+      await services.engine.instances.delete(project, params.name);
       return { metadata: {} };
     },
   }),
@@ -323,7 +323,7 @@ export const instanceRoutes: RouteSpec[] = [
     response: "Instance",
     errors: [404, 409],
     handle: async ({ services, params, body, project }) => {
-      const record = await services.engine.commitReservation(
+      const record = await services.engine.instances.commitReservation(
         project,
         params.name,
         body.name !== undefined ? { name: body.name } : {},

@@ -40,11 +40,11 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     query: ["recursion"],
     handle: async ({ services, recursion }) => {
       const members = listing(
-        services.engine.listMembers(),
+        services.engine.members.list(),
         recursion,
         (m) => member(m.record.name),
         recursion === 2
-          ? (m) => memberFullToWire(m, services.engine.inventories(m.record.name))
+          ? (m) => memberFullToWire(m, services.engine.members.inventories(m.record.name))
           : memberToWire,
       );
       // Root providers created through Placement are listed too, with a status that says so.
@@ -71,7 +71,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     creates: true,
     errors: [404, 409],
     handle: async ({ services, body }) => {
-      const info = await services.engine.createMember({
+      const info = await services.engine.members.create({
         name: body.server_name,
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(body.architecture !== undefined ? { architecture: body.architecture } : {}),
@@ -96,7 +96,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     errors: [404],
     handle: async ({ services, params }) => {
       try {
-        return { metadata: memberToWire(services.engine.getMember(params.name)) };
+        return { metadata: memberToWire(services.engine.members.get(params.name)) };
       } catch (error) {
         // Not a member: a root provider created through Placement is shown as one, with its status.
         const root = isEngineError(error, "not_found")
@@ -118,7 +118,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberPut",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      await services.engine.updateMember(params.name, memberEditOf(body));
+      await services.engine.members.update(params.name, memberEditOf(body));
       return { metadata: {} };
     },
   }),
@@ -133,7 +133,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
       // LXD PATCH merges config maps key by key: the engine merges into the version it read.
-      await services.engine.patchMember(params.name, memberEditOf(body));
+      await services.engine.members.patch(params.name, memberEditOf(body));
       return { metadata: {} };
     },
   }),
@@ -149,7 +149,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     creates: true,
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const info = await services.engine.renameMember(params.name, body.server_name);
+      const info = await services.engine.members.rename(params.name, body.server_name);
       return { metadata: memberToWire(info), status: 201, location: member(info.record.name) };
     },
   }),
@@ -162,7 +162,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "admin",
     errors: [404, 409],
     handle: async ({ services, params }) => {
-      await services.engine.deleteMember(params.name);
+      await services.engine.members.delete(params.name);
       return { metadata: {} };
     },
   }),
@@ -175,7 +175,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "any",
     response: "ClusterMemberState",
     errors: [404],
-    handle: ({ services, params }) => ({ metadata: services.engine.getMemberState(params.name) }),
+    handle: ({ services, params }) => ({ metadata: services.engine.members.state(params.name) }),
   }),
   defineRoute({
     method: "PUT",
@@ -187,7 +187,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberState",
     errors: [404],
     handle: async ({ services, params, body }) => {
-      await services.engine.heartbeat(params.name, body as Record<string, unknown>);
+      await services.engine.members.heartbeat(params.name, body as Record<string, unknown>);
       return { metadata: {} };
     },
   }),
@@ -208,10 +208,10 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     handle: async ({ services, params, body }) => {
       const name = params.name;
       if (body.action === "evacuate") {
-        const outcome = await services.engine.evacuateMember(name);
+        const outcome = await services.engine.members.evacuate(name);
         return { metadata: outcome };
       }
-      return { metadata: await services.engine.restoreMember(name) };
+      return { metadata: await services.engine.members.restore(name) };
     },
   }),
   defineRoute({
@@ -223,7 +223,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     access: "any",
     response: "Resources",
     errors: [404],
-    handle: ({ services, params }) => ({ metadata: services.engine.getMemberResources(params.name) }),
+    handle: ({ services, params }) => ({ metadata: services.engine.members.resources(params.name) }),
   }),
   defineRoute({
     method: "PUT",
@@ -235,7 +235,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "Resources",
     errors: [404],
     handle: async ({ services, params, body }) => {
-      await services.engine.setMemberResources(params.name, body as unknown as Record<string, unknown>);
+      await services.engine.members.setResources(params.name, body as unknown as Record<string, unknown>);
       return { metadata: {} };
     },
   }),
@@ -249,7 +249,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     response: "MemberInventories",
     errors: [404],
     handle: ({ services, params }) => ({
-      metadata: inventoriesToWire(services.engine.inventories(params.name)),
+      metadata: inventoriesToWire(services.engine.members.inventories(params.name)),
     }),
   }),
   defineRoute({
@@ -263,7 +263,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     response: "MemberInventories",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      const result = await services.engine.setInventories(
+      const result = await services.engine.members.setInventories(
         params.name,
         body.inventories,
         body.generation,
@@ -284,7 +284,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     handle: ({ services, params }) => {
       const name = params.name;
       const resourceClass = params.class;
-      const view = services.engine.inventories(name).inventories[resourceClass];
+      const view = services.engine.members.inventories(name).inventories[resourceClass];
       if (!view) throw notFoundHttp(`No inventory of ${resourceClass} on cluster member "${name}"`);
       return { metadata: inventoryToWire(view) };
     },
@@ -301,7 +301,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
       const { generation, ...inventory } = body;
-      const result = await services.engine.setInventories(
+      const result = await services.engine.members.setInventories(
         params.name,
         { [params.class]: inventory },
         generation,
@@ -320,8 +320,8 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     errors: [404, 409],
     handle: async ({ services, params }) => {
       const name = params.name;
-      const { generation } = services.engine.inventories(name);
-      const result = await services.engine.deleteInventory(name, params.class, generation);
+      const { generation } = services.engine.members.inventories(name);
+      const result = await services.engine.members.deleteInventory(name, params.class, generation);
       return { metadata: inventoriesToWire(result) };
     },
   }),

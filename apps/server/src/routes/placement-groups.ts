@@ -6,7 +6,7 @@ import { defineRoute, type RouteSpec } from "./route-spec.js";
 const BASE = "/1.0/placement-groups";
 
 async function toWire(engine: Engine, group: PlacementGroupRecord) {
-  const members = await engine.listInstances({ project: group.project, placementGroup: group.name });
+  const members = await engine.instances.list({ project: group.project, placementGroup: group.name });
   return placementGroupToWire(group, members.map(instanceUrlOf));
 }
 

@@ -6,7 +6,7 @@ import { defineRoute, type RouteSpec } from "./route-spec.js";
 const BASE = "/1.0/profiles";
 
 async function usedBy(engine: Engine, profile: ProfileRecord): Promise<string[]> {
-  const instances = await engine.listInstances({ project: profile.project });
+  const instances = await engine.instances.list({ project: profile.project });
   return instances.filter((i) => i.profiles.includes(profile.name)).map(instanceUrlOf);
 }
 

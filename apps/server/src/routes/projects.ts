@@ -17,7 +17,7 @@ const BASE = "/1.0/projects";
 
 /** LXD `used_by`: the instances and profiles that live in the project. */
 async function usedBy(engine: Engine, project: string): Promise<string[]> {
-  const instances = await engine.listInstances({ project });
+  const instances = await engine.instances.list({ project });
   const profiles = await engine.catalog.listProfiles(project);
   return [
     ...instances.map(instanceUrlOf),

@@ -27,7 +27,7 @@ export const rebalanceRoutes: RouteSpec[] = [
     tag: "cluster",
     access: "admin",
     response: "RebalancePlan",
-    handle: async ({ services }) => ({ metadata: planToWire(await services.engine.planRebalance()) }),
+    handle: async ({ services }) => ({ metadata: planToWire(await services.engine.rebalance.plan()) }),
   }),
   defineRoute({
     method: "POST",
@@ -38,6 +38,6 @@ export const rebalanceRoutes: RouteSpec[] = [
     access: "admin",
     response: "RebalancePlan",
     errors: [409],
-    handle: async ({ services }) => ({ metadata: planToWire(await services.engine.applyRebalance()) }),
+    handle: async ({ services }) => ({ metadata: planToWire(await services.engine.rebalance.apply()) }),
   }),
 ];

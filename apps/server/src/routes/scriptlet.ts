@@ -18,7 +18,7 @@ export const scriptletRoutes: RouteSpec[] = [
     body: "ScriptletCheckRequest",
     response: "ScriptletCheckResult",
     handle: async ({ services, body }) => {
-      const problem = await services.engine.checkScriptlet(body.source);
+      const problem = await services.engine.config.checkScriptlet(body.source);
       const metadata: ScriptletCheckResult =
         problem === undefined ? { valid: true, error: null } : { valid: false, error: problem };
       return { metadata };

@@ -55,10 +55,10 @@ export const API_EXTENSIONS = [
 
 /** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */
 function clusterArchitectures(services: {
-  engine: { listMembers(): { record: { architecture: string } }[] };
+  engine: { members: { list(): { record: { architecture: string } }[] } };
 }) {
   const seen = new Set<string>();
-  for (const member of services.engine.listMembers()) seen.add(member.record.architecture);
+  for (const member of services.engine.members.list()) seen.add(member.record.architecture);
   return [...seen].sort();
 }
 
@@ -88,10 +88,10 @@ function authUser(
  */
 async function applyToDaemon(services: ServerServices, before: Record<string, string>): Promise<void> {
   if (services.applyServerConfig === undefined) return;
-  const after = (await services.engine.getConfig()).values;
+  const after = (await services.engine.config.get()).values;
   const problem = await services.applyServerConfig(after);
   if (problem === undefined) return;
-  await services.engine.setConfig({ [problem.key]: before[problem.key] ?? null });
+  await services.engine.config.set({ [problem.key]: before[problem.key] ?? null });
   throw badRequest(serverConfigErrorMessage(problem.key, after[problem.key] ?? "", problem.reason));
 }
 
@@ -121,7 +121,7 @@ export const serverRoutes: RouteSpec[] = [
         return { metadata: untrusted };
       }
       // A project-scoped token must not read server config (it holds the scriptlet, thresholds...).
-      const config = isAdmin(principal) ? (await services.engine.getConfig()).values : {};
+      const config = isAdmin(principal) ? (await services.engine.config.get()).values : {};
       const metadata: Server = {
         api_extensions: [...API_EXTENSIONS],
         api_status: "stable",
@@ -152,8 +152,8 @@ export const serverRoutes: RouteSpec[] = [
     body: "ServerPut",
     errors: [409],
     handle: async ({ services, body }) => {
-      const before = (await services.engine.getConfig()).values;
-      await services.engine.replaceConfig(body.config);
+      const before = (await services.engine.config.get()).values;
+      await services.engine.config.replace(body.config);
       await applyToDaemon(services, before);
       return { metadata: {} };
     },
@@ -168,8 +168,8 @@ export const serverRoutes: RouteSpec[] = [
     body: "ServerPatch",
     errors: [409],
     handle: async ({ services, body }) => {
-      const before = (await services.engine.getConfig()).values;
-      await services.engine.setConfig(body.config);
+      const before = (await services.engine.config.get()).values;
+      await services.engine.config.set(body.config);
       await applyToDaemon(services, before);
       return { metadata: {} };
     },

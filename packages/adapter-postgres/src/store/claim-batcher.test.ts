@@ -46,7 +46,7 @@ async function countingEngine(claimBatches?: ClaimBatcherOptions) {
     return claim(submitted);
   };
   const engine = await Engine.open({ store });
-  await engine.createMember({
+  await engine.members.create({
     name: "n1",
     inventories: { VCPU: { total: 64 }, MEMORY_MB: { total: 65536 } },
   });
@@ -92,7 +92,7 @@ async function createOneByOne(
   const creates: Promise<unknown>[] = [];
   for (let i = 0; i < count; i++) {
     const submitted = setup.counter.submitted;
-    creates.push(setup.engine.createInstance({ name: `${prefix}${i}`, config: { "limits.cpu": "1" } }));
+    creates.push(setup.engine.instances.create({ name: `${prefix}${i}`, config: { "limits.cpu": "1" } }));
     while (setup.counter.submitted === submitted) await nextTurn();
     for (let turn = 0; turn < 5; turn++) await nextTurn();
   }
@@ -105,7 +105,7 @@ async function expectAllCreated(
 ) {
   const outcomes = await Promise.allSettled(creates);
   expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(creates.length);
-  expect(await setup.engine.listInstances()).toHaveLength(creates.length);
+  expect(await setup.engine.instances.list()).toHaveLength(creates.length);
 }
 
 it.skipIf(unavailable !== "")(

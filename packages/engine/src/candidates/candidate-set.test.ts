@@ -20,25 +20,25 @@ describe("the candidate set as a scriptlet sees it", () => {
       ["n2", 8],
     ] as const) {
       await addMember(engine, name, { vcpu });
-      await engine.heartbeat(name, { sysinfo: { free_ram: vcpu * 1000 } });
+      await engine.members.heartbeat(name, { sysinfo: { free_ram: vcpu * 1000 } });
     }
-    await engine.setConfig({ "instances.placement.scriptlet": LISTING_SCRIPTLET });
+    await engine.config.set({ "instances.placement.scriptlet": LISTING_SCRIPTLET });
     const seen = async (name: string, description = "") => {
-      const result = await engine.dryRun({ name, description, config: { "limits.cpu": "2" } });
+      const result = await engine.instances.dryRun({ name, description, config: { "limits.cpu": "2" } });
       return result.logs.map((line) => line.message);
     };
     expect(await seen("a")).toEqual(["n0:2000", "n1:8000", "n2:8000"]);
     // Two CPUs on n0 fill it: the next request of the same size no longer lists it.
-    await engine.createInstance({ name: "a", description: "n0", config: { "limits.cpu": "2" } });
+    await engine.instances.create({ name: "a", description: "n0", config: { "limits.cpu": "2" } });
     expect(await seen("b")).toEqual(["n1:8000", "n2:8000"]);
     // A member that is not a candidate is refused, with LXD's text.
     await expect(
-      engine.createInstance({ name: "b", description: "n0", config: { "limits.cpu": "2" } }),
+      engine.instances.create({ name: "b", description: "n0", config: { "limits.cpu": "2" } }),
     ).rejects.toThrow("Failed instance placement scriptlet: Failed to run: Invalid member name: n0");
     // Freed capacity brings it back.
-    await engine.deleteInstance("default", "a");
+    await engine.instances.delete("default", "a");
     expect(await seen("c")).toEqual(["n0:2000", "n1:8000", "n2:8000"]);
-    const placed = await engine.createInstance({
+    const placed = await engine.instances.create({
       name: "c",
       description: "n1",
       config: { "limits.cpu": "2" },
@@ -47,7 +47,7 @@ describe("the candidate set as a scriptlet sees it", () => {
     // n1 now has one instance: it moves behind the empty members.
     expect(await seen("d")).toEqual(["n0:2000", "n2:8000", "n1:8000"]);
     await expect(
-      engine.createInstance({ name: "e", description: "nope", config: { "limits.cpu": "2" } }),
+      engine.instances.create({ name: "e", description: "nope", config: { "limits.cpu": "2" } }),
     ).rejects.toBeInstanceOf(EngineError);
   });
 });

@@ -226,10 +226,10 @@ describe("default policy pick through the engine (property)", () => {
           switch (op.kind) {
             case "create": {
               const body = { name: `i${created++}`, config: { "limits.memory": `${op.memory}GiB` } };
-              const dry = await engine.dryRun(body);
+              const dry = await engine.instances.dryRun(body);
               compared += 1;
               try {
-                const outcome = await engine.createInstance(body);
+                const outcome = await engine.instances.create(body);
                 expect(dry.decision).toMatchObject({ outcome: "placed", member: outcome.instance.location });
                 live.push(body.name);
               } catch (error) {
@@ -244,7 +244,7 @@ describe("default policy pick through the engine (property)", () => {
                 name: `i${created++}`,
                 config: { "limits.memory": `${memory}GiB` },
               }));
-              const outcome = await engine.bulkCreate(bodies).catch((error: unknown) => {
+              const outcome = await engine.instances.bulkCreate(bodies).catch((error: unknown) => {
                 if (!(error instanceof EngineError)) throw error;
               });
               if (outcome !== undefined) live.push(...bodies.map((body) => body.name));
@@ -252,13 +252,13 @@ describe("default policy pick through the engine (property)", () => {
             }
             case "delete": {
               const [name] = live.splice(op.pick % Math.max(1, live.length), 1);
-              if (name !== undefined) await engine.deleteInstance("default", name);
+              if (name !== undefined) await engine.instances.delete("default", name);
               break;
             }
             case "move": {
               const name = live[op.pick % Math.max(1, live.length)];
               if (name === undefined) break;
-              await engine.moveInstance("default", name, `n${op.to}`).catch((error: unknown) => {
+              await engine.instances.move("default", name, `n${op.to}`).catch((error: unknown) => {
                 if (!(error instanceof EngineError)) throw error;
               });
               break;
@@ -266,7 +266,7 @@ describe("default policy pick through the engine (property)", () => {
             case "quiet":
               // Some members go quiet for a while, the others heartbeat.
               clock.advance(15_000);
-              for (const [i, alive] of op.alive.entries()) if (alive) await engine.heartbeat(`n${i}`);
+              for (const [i, alive] of op.alive.entries()) if (alive) await engine.members.heartbeat(`n${i}`);
               break;
           }
         }
@@ -280,8 +280,8 @@ describe("default policy pick through the engine (property)", () => {
   it("a bulk create spreads like one create at a time", async () => {
     const { engine } = await testCluster();
     for (let i = 0; i < 5; i++) await addMember(engine, `n${i}`);
-    await engine.createInstance({ name: "first" }, { target: "n2" });
-    const bulk = await engine.bulkCreate(
+    await engine.instances.create({ name: "first" }, { target: "n2" });
+    const bulk = await engine.instances.bulkCreate(
       Array.from({ length: 12 }, (_, i) => ({ name: `b${i}`, config: { "limits.memory": "1GiB" } })),
     );
     const perMember = new Map<string, number>();

@@ -16,9 +16,9 @@ async function mixedCluster() {
   await addMember(engine, "n5", { architecture: "aarch64" });
   await addMember(engine, "n6", { memoryMb: 2048 });
   await addMember(engine, "n7");
-  await engine.evacuateMember("n4");
+  await engine.members.evacuate("n4");
   clock.advance(15_000);
-  for (const name of ["n1", "n2", "n3", "n4", "n5", "n6"]) await engine.heartbeat(name);
+  for (const name of ["n1", "n2", "n3", "n4", "n5", "n6"]) await engine.members.heartbeat(name);
   clock.advance(10_000); // n7 silent for 25 s > the 20 s default
   return cluster;
 }
@@ -26,7 +26,7 @@ async function mixedCluster() {
 describe("decision records", () => {
   it("say which policy decided, how many members passed, and why each other was turned down", async () => {
     const { engine, store } = await mixedCluster();
-    const { instance } = await engine.createInstance({ ...withMemory("web1", 4), architecture: "x86_64" });
+    const { instance } = await engine.instances.create({ ...withMemory("web1", 4), architecture: "x86_64" });
     expect(instance.location).toBe("n1");
     const decision = instance.decision!;
     expect(decision).toMatchObject({
@@ -60,16 +60,16 @@ describe("decision records", () => {
 
   it("follow the cluster: a member record change is seen by the next decision", async () => {
     const { engine } = await mixedCluster();
-    await engine.createInstance({ name: "a" });
-    await engine.restoreMember("n4");
-    const { instance } = await engine.createInstance({ name: "b", architecture: "x86_64" });
+    await engine.instances.create({ name: "a" });
+    await engine.members.restore("n4");
+    const { instance } = await engine.instances.create({ name: "b", architecture: "x86_64" });
     expect(instance.decision!.rejections.map((group) => group.code)).toEqual(["arch:x86_64", "offline"]);
     expect(instance.decision!.candidates!.count).toBe(5);
   });
 
   it("keep what the scriptlet logged and cost, and the candidates in the order it saw them", async () => {
     const { engine } = await mixedCluster();
-    await engine.setConfig({
+    await engine.config.set({
       "instances.placement.scriptlet": [
         "def instance_placement(request, candidate_members):",
         '    log_info("placing ", request.name)',
@@ -77,7 +77,7 @@ describe("decision records", () => {
         "    set_target(candidate_members[-1].server_name)",
       ].join("\n"),
     });
-    const { instance } = await engine.createInstance(withMemory("web1", 4));
+    const { instance } = await engine.instances.create(withMemory("web1", 4));
     const decision = instance.decision!;
     expect(decision.decidedBy).toBe("scriptlet");
     // No architecture asked for: the aarch64 member is a candidate too.
@@ -100,14 +100,14 @@ describe("decision records", () => {
     for (let index = 1; index <= 30; index++) {
       await addMember(engine, `n${index}`, { memoryMb: index <= 12 ? 1024 : 65536 });
     }
-    await engine.setConfig({
+    await engine.config.set({
       "instances.placement.scriptlet": [
         "def instance_placement(request, candidate_members):",
         "    for i in range(40):",
         `        log_info("line ", i, " ", "x" * ${LOG_LINE_CHARS * 2})`,
       ].join("\n"),
     });
-    const decision = (await engine.createInstance(withMemory("big", 4))).instance.decision!;
+    const decision = (await engine.instances.create(withMemory("big", 4))).instance.decision!;
     expect(decision.candidates).toEqual({
       count: 18,
       leading: Array.from({ length: LEADING_CANDIDATES }, (_, i) => `n${i + 13}`),
@@ -138,8 +138,8 @@ describe("decision records", () => {
       rigor: "strict",
     });
     const member = (name: string) => ({ name, config: { "placement.group": "pg" } });
-    await engine.createInstance(member("a"));
-    const { instance } = await engine.createInstance(member("b"));
+    await engine.instances.create(member("a"));
+    const { instance } = await engine.instances.create(member("b"));
     expect(instance.decision).toMatchObject({
       decidedBy: "default",
       placementGroup: { name: "pg", policy: "spread", rigor: "strict" },
@@ -160,7 +160,7 @@ describe("decision records", () => {
     const { engine } = await testCluster();
     await addGroups(engine, "g");
     for (const name of ["n1", "n2", "n3"]) await addMember(engine, name, { groups: ["g"] });
-    const placed = await engine.createInstance({ name: "a" }, { target: "n1" });
+    const placed = await engine.instances.create({ name: "a" }, { target: "n1" });
     expect(placed.instance.decision).toMatchObject({
       reason: "new",
       decidedBy: "target",
@@ -168,31 +168,31 @@ describe("decision records", () => {
       candidates: null,
       rejections: [],
     });
-    await engine.evacuateMember("n1");
-    const evacuated = (await engine.getInstance("default", "a")).decision!;
+    await engine.members.evacuate("n1");
+    const evacuated = (await engine.instances.get("default", "a")).decision!;
     expect(evacuated).toMatchObject({ reason: "evacuation", decidedBy: "default", member: "n2" });
     expect(evacuated.rejections).toEqual([
       { code: "evacuated", count: 1, text: "1 member is evacuated", members: ["n1"], capacity: false },
     ]);
-    await engine.restoreMember("n1");
-    expect((await engine.getInstance("default", "a")).decision).toMatchObject({
+    await engine.members.restore("n1");
+    expect((await engine.instances.get("default", "a")).decision).toMatchObject({
       reason: "restore",
       decidedBy: "restore",
       member: "n1",
       candidates: null,
     });
-    await engine.moveInstance("default", "a", "@g");
-    const moved = (await engine.getInstance("default", "a")).decision!;
+    await engine.instances.move("default", "a", "@g");
+    const moved = (await engine.instances.get("default", "a")).decision!;
     expect(moved).toMatchObject({ reason: "relocation", decidedBy: "default", target: "@g", member: "n2" });
     expect(moved.rejections[0]).toMatchObject({ code: "excluded", members: ["n1"] });
     // A rename keeps the decision that placed it.
-    await engine.renameInstance("default", "a", "b");
-    expect((await engine.getInstance("default", "b")).decision).toEqual(moved);
-    for (const name of ["c", "d", "e"]) await engine.createInstance({ name }, { target: "n3" });
+    await engine.instances.rename("default", "a", "b");
+    expect((await engine.instances.get("default", "b")).decision).toEqual(moved);
+    for (const name of ["c", "d", "e"]) await engine.instances.create({ name }, { target: "n3" });
     await heartbeatAll(engine);
-    const plan = await engine.applyRebalance();
+    const plan = await engine.rebalance.apply();
     expect(plan.moves.length).toBeGreaterThan(0);
-    const rebalanced = await engine.getInstance("default", plan.moves[0]!.name);
+    const rebalanced = await engine.instances.get("default", plan.moves[0]!.name);
     expect(rebalanced.decision).toMatchObject({
       reason: "rebalance",
       decidedBy: "rebalance",
@@ -203,7 +203,7 @@ describe("decision records", () => {
   it("are written for every instance of a bulk create", async () => {
     const { engine } = await testCluster();
     for (const name of ["n1", "n2"]) await addMember(engine, name);
-    const outcome = await engine.bulkCreate([{ name: "a" }, { name: "b" }, { name: "c" }]);
+    const outcome = await engine.instances.bulkCreate([{ name: "a" }, { name: "b" }, { name: "c" }]);
     expect(outcome.instances.map((record) => record.decision?.member)).toEqual(["n1", "n2", "n1"]);
     expect(outcome.instances.every((record) => record.decision?.candidates?.count === 2)).toBe(true);
   });
@@ -212,7 +212,7 @@ describe("decision records", () => {
 describe("dry runs", () => {
   it("answer the same rejections a placement would record", async () => {
     const { engine } = await mixedCluster();
-    const dry = await engine.dryRun(withMemory("web1", 4));
+    const dry = await engine.instances.dryRun(withMemory("web1", 4));
     expect(dry.decision).toEqual({ outcome: "placed", member: "n1", decidedBy: "default" });
     expect(dry.rejections.map((group) => `${group.code}:${group.members.join(",")}`)).toEqual([
       "evacuated:n4",
@@ -223,7 +223,7 @@ describe("dry runs", () => {
 
   it("answer why nothing fits, the first members of each reason named", async () => {
     const { engine } = await mixedCluster();
-    const dry = await engine.dryRun(withMemory("huge", 512));
+    const dry = await engine.instances.dryRun(withMemory("huge", 512));
     expect(dry.decision.outcome).toBe("rejected");
     expect(dry.rejections).toEqual([
       {

@@ -19,8 +19,8 @@ describe("expandedInstance(s): a stored instance's expansion follows LXD's featu
       config: { "limits.cpu": "4" },
       devices: { root: { type: "disk", path: "/", pool: "own" } },
     });
-    const team = await engine.createInstance({ name: "t" }, { project: "team" });
-    const own = await engine.createInstance(
+    const team = await engine.instances.create({ name: "t" }, { project: "team" });
+    const own = await engine.instances.create(
       { name: "o", devices: { eth0: { type: "nic" } } },
       { project: "own" },
     );
@@ -30,8 +30,8 @@ describe("expandedInstance(s): a stored instance's expansion follows LXD's featu
       config: { "limits.cpu": "4" },
       devices: { root: { type: "disk", path: "/", pool: "own" }, eth0: { type: "nic" } },
     });
-    expect(await engine.expandedInstance(team.instance)).toEqual(team.expanded);
-    expect(await engine.expandedInstances([own.instance, team.instance])).toEqual([
+    expect(await engine.instances.expand(team.instance)).toEqual(team.expanded);
+    expect(await engine.instances.expandMany([own.instance, team.instance])).toEqual([
       own.expanded,
       team.expanded,
     ]);

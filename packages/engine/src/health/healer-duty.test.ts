@@ -19,7 +19,7 @@ async function tickFor(engine: Engine, clock: ManualClock, totalMs: number) {
 describe("offline detection never counts the engine's own stall against members", () => {
   it("marks a member offline when it has been silent past the threshold while the engine was awake", async () => {
     const { engine, clock } = await testCluster({ tickPeriodMs: TICK_MS });
-    await engine.setConfig({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "0" });
+    await engine.config.set({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "0" });
     await addMember(engine, "n1");
     const report = await tickFor(engine, clock, 25_000);
     expect(report).toMatchObject({ role: "healer", stalled: false, offline: ["n1"] });
@@ -27,7 +27,7 @@ describe("offline detection never counts the engine's own stall against members"
 
   it("after a stall (a tick far later than due), counts silence from the end of the stall", async () => {
     const { engine, clock } = await testCluster({ tickPeriodMs: TICK_MS });
-    await engine.setConfig({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "30" });
+    await engine.config.set({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "30" });
     await addMember(engine, "n1");
     await engine.tick();
     // The engine was stopped (SIGSTOP, a blocked event loop) for 60 s: its ticks stopped too.
@@ -35,7 +35,7 @@ describe("offline detection never counts the engine's own stall against members"
     const resumed = await engine.tick();
     expect(resumed).toMatchObject({ stalled: true, offline: [], healed: [] });
     // Members that keep beating stay online; one that does not goes offline a threshold later.
-    await engine.heartbeat("n1");
+    await engine.members.heartbeat("n1");
     const awake = await tickFor(engine, clock, 15_000);
     expect(awake).toMatchObject({ stalled: false, offline: [] });
     const later = await tickFor(engine, clock, 10_000);
@@ -44,7 +44,7 @@ describe("offline detection never counts the engine's own stall against members"
 
   it("without a tick period (a library caller ticking at will), silence counts from the last heartbeat", async () => {
     const { engine, clock } = await testCluster();
-    await engine.setConfig({ "cluster.offline_threshold": "20" });
+    await engine.config.set({ "cluster.offline_threshold": "20" });
     await addMember(engine, "n1");
     clock.advance(60_000);
     expect((await engine.tick()).offline).toEqual(["n1"]);
@@ -56,7 +56,7 @@ describe("one healer at a time", () => {
     const store = new MemoryStore();
     const clock = new ManualClock();
     const first = await Engine.open({ store, clock, tickPeriodMs: TICK_MS });
-    await first.setConfig({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "0" });
+    await first.config.set({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "0" });
     await addMember(first, "n1");
     const second = await Engine.open({ store, clock, tickPeriodMs: TICK_MS });
     // Both tick on schedule (a started engine counts silence from its first tick).

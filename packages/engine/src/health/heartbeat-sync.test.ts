@@ -26,7 +26,7 @@ describe("tick re-reads only members it has not heard from lately", () => {
   it("reads no member when every one sent a heartbeat within half the offline threshold", async () => {
     const store = new CountingStore();
     const { engine, clock } = await testCluster({ store });
-    await engine.setConfig({ "cluster.offline_threshold": "20" });
+    await engine.config.set({ "cluster.offline_threshold": "20" });
     for (const name of ["n1", "n2", "n3"]) await addMember(engine, name);
     clock.advance(9_000);
     store.resetCounts();
@@ -39,13 +39,13 @@ describe("tick re-reads only members it has not heard from lately", () => {
   it("re-reads just the quiet members, and sees heartbeats another engine received", async () => {
     const store = new CountingStore();
     const first = await testCluster({ store });
-    await first.engine.setConfig({ "cluster.offline_threshold": "20" });
+    await first.engine.config.set({ "cluster.offline_threshold": "20" });
     for (const name of ["n1", "n2", "n3"]) await addMember(first.engine, name);
     const second = await Engine.open({ store, clock: first.clock });
     first.clock.advance(12_000);
     // n1 beats to the other engine only; n2 to this one; n3 stays silent.
-    await first.engine.heartbeat("n1");
-    await second.heartbeat("n2");
+    await first.engine.members.heartbeat("n1");
+    await second.members.heartbeat("n2");
     store.resetCounts();
     const early = await second.tick();
     expect(early.offline).toEqual([]);
@@ -55,13 +55,13 @@ describe("tick re-reads only members it has not heard from lately", () => {
     const late = await second.tick();
     // n1's heartbeat (12 s old) came from the store: online; n3 has been silent for 24 s.
     expect(late.offline).toEqual(["n3"]);
-    expect(second.getMember("n1").status).toBe("Online");
+    expect(second.members.get("n1").status).toBe("Online");
   });
 
   it("lists every member once when many are quiet", async () => {
     const store = new CountingStore();
     const { engine, clock } = await testCluster({ store });
-    await engine.setConfig({ "cluster.offline_threshold": "20" });
+    await engine.config.set({ "cluster.offline_threshold": "20" });
     for (let i = 0; i < 80; i++) await addMember(engine, `m${i}`);
     clock.advance(30_000);
     store.resetCounts();
@@ -74,12 +74,12 @@ describe("tick re-reads only members it has not heard from lately", () => {
   it("notices a member deleted behind its back and re-hydrates", async () => {
     const store = new CountingStore();
     const first = await testCluster({ store });
-    await first.engine.setConfig({ "cluster.offline_threshold": "20" });
+    await first.engine.config.set({ "cluster.offline_threshold": "20" });
     for (const name of ["n1", "n2"]) await addMember(first.engine, name);
     const second = await Engine.open({ store, clock: first.clock });
-    await first.engine.deleteMember("n2");
+    await first.engine.members.delete("n2");
     first.clock.advance(15_000);
     await second.tick();
-    expect(second.listMembers().map((member) => member.record.name)).toEqual(["n1"]);
+    expect(second.members.list().map((member) => member.record.name)).toEqual(["n1"]);
   });
 });

@@ -74,7 +74,7 @@ describe("the provider view kept between requests", () => {
     const root = memberProviderUuid("m1");
     expect((await candidates(engine, 4)).takers).toEqual([root]);
 
-    await engine.createInstance({ name: "a", config: { "limits.cpu": "2" } });
+    await engine.instances.create({ name: "a", config: { "limits.cpu": "2" } });
     expect(await candidates(engine, 2)).toEqual({ takers: [root], used: { [root]: 2 } });
     expect((await candidates(engine, 4)).takers).toEqual([]);
 

@@ -47,7 +47,7 @@ describe("a member is a root resource provider", () => {
   it("is listed by Placement with the member's inventories and usage", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });
-    await engine.createInstance({ name: "a", config: { "limits.cpu": "1" } });
+    await engine.instances.create({ name: "a", config: { "limits.cpu": "1" } });
     const [root] = await engine.providers.list();
     expect(root).toMatchObject({ uuid: memberProviderUuid("m1"), name: "m1", parentUuid: null });
     expect(root?.inventories.VCPU?.total).toBe(4);
@@ -59,10 +59,10 @@ describe("a member is a root resource provider", () => {
     await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });
     const root = memberProviderUuid("m1");
     await engine.consumers.allocate([claimOn("c1", root, { VCPU: 4 })]);
-    const lxd = await refusal(engine.createInstance({ name: "a", config: { "limits.cpu": "1" } }));
+    const lxd = await refusal(engine.instances.create({ name: "a", config: { "limits.cpu": "1" } }));
     expect(lxd.kind).toBe("insufficient_capacity");
     await engine.consumers.remove("c1");
-    await engine.createInstance({ name: "b", config: { "limits.cpu": "3" } });
+    await engine.instances.create({ name: "b", config: { "limits.cpu": "3" } });
     const placement = await refusal(engine.consumers.allocate([claimOn("c2", root, { VCPU: 2 })]));
     expect(placement.message).toBe(
       `Unable to allocate inventory for consumer c2: Unable to create allocation for 'VCPU' on resource provider '${root}'. The requested amount would exceed the capacity.`,
@@ -70,7 +70,7 @@ describe("a member is a root resource provider", () => {
     await engine.consumers.allocate([claimOn("c3", root, { VCPU: 1 })]);
     // The member's own view counts the consumer as in use (after the feed read every read starts with).
     await engine.sync();
-    expect(engine.getMember("m1").usage.used.VCPU).toBe(4);
+    expect(engine.members.get("m1").usage.used.VCPU).toBe(4);
   });
 
   it("keeps its inventories on the member and its name and place fixed", async () => {
@@ -92,7 +92,7 @@ describe("a member is a root resource provider", () => {
       MEMORY_MB: { total: 4096 },
     });
     expect(set.generation).toBe(before.generation + 1);
-    expect(engine.inventories("m1").inventories.VCPU).toMatchObject({ total: 8, source: "explicit" });
+    expect(engine.members.inventories("m1").inventories.VCPU).toMatchObject({ total: 8, source: "explicit" });
     const stale = await refusal(
       engine.providers.setInventories(uuid, before.generation, { VCPU: { total: 2 } }),
     );
@@ -106,9 +106,9 @@ describe("a member is a root resource provider", () => {
     await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });
     const root = memberProviderUuid("m1");
     await engine.consumers.allocate([claimOn("c1", root, { VCPU: 1 })]);
-    expect((await refusal(engine.deleteMember("m1"))).message).toContain("has Placement allocations");
+    expect((await refusal(engine.members.delete("m1"))).message).toContain("has Placement allocations");
     await engine.consumers.remove("c1");
-    await engine.deleteMember("m1");
+    await engine.members.delete("m1");
     expect(await engine.providers.list()).toEqual([]);
   });
 
@@ -117,7 +117,7 @@ describe("a member is a root resource provider", () => {
     const other = (await testCluster({ store })).engine;
     await addMember(engine, "m1", { vcpu: 4, memoryMb: 4096 });
     const root = memberProviderUuid("m1");
-    await engine.createInstance({ name: "a", config: { "limits.cpu": "2" } });
+    await engine.instances.create({ name: "a", config: { "limits.cpu": "2" } });
     await engine.consumers.allocate([claimOn("c1", root, { VCPU: 1 })]);
     const { generation } = await engine.providers.get(root);
     const reshapeTo = (vcpu: number) =>
@@ -133,10 +133,10 @@ describe("a member is a root resource provider", () => {
       `Unable to allocate inventory: Unable to create allocation for 'VCPU' on resource provider '${root}'. The requested amount would exceed the capacity.`,
     );
     await other.sync();
-    expect(other.getMember("m1").usage.used.VCPU).toBe(3);
+    expect(other.members.get("m1").usage.used.VCPU).toBe(3);
     await reshapeTo(2);
     await other.sync();
-    expect(other.getMember("m1").usage.used.VCPU).toBe(4);
+    expect(other.members.get("m1").usage.used.VCPU).toBe(4);
     expect(await other.consumers.providerUsage(root)).toMatchObject({ VCPU: 4 });
   });
 
@@ -157,21 +157,21 @@ describe("a member is a root resource provider", () => {
       allocations: [],
     });
     await other.sync();
-    expect(other.getMember("m1").record.inventories.VCPU?.total).toBe(16);
+    expect(other.members.get("m1").record.inventories.VCPU?.total).toBe(16);
     expect((await other.providers.get(root)).generation).toBe(before.generation + 2);
     const traits = await engine.providers.setProviderTraits(root, before.generation + 2, ["HW_CPU_X86_AVX2"]);
     expect(traits.generation).toBe(before.generation + 3);
     await other.sync();
-    expect(other.getMember("m1").record.traits).toEqual(["HW_CPU_X86_AVX2"]);
+    expect(other.members.get("m1").record.traits).toEqual(["HW_CPU_X86_AVX2"]);
     expect((await other.providers.get(root)).traits).toEqual(["HW_CPU_X86_AVX2"]);
     // The other engine holds a stale generation after the member's traits change through the LXD side.
-    await engine.updateMember("m1", { traits: [] });
+    await engine.members.update("m1", { traits: [] });
     await other.sync();
     expect(
       (await refusal(other.providers.setInventories(root, traits.generation, { VCPU: { total: 2 } })))
         .message,
     ).toBe("resource provider generation conflict");
-    expect(other.getMember("m1").record.inventories.VCPU?.total).toBe(16);
+    expect(other.members.get("m1").record.inventories.VCPU?.total).toBe(16);
   });
 
   it("gives children to a member's root: a claim spans the tree", async () => {
@@ -191,7 +191,7 @@ describe("a member is a root resource provider", () => {
       { ...claimOn("c1", root, { VCPU: 1 }), allocations: answer.candidates[0]!.allocations },
     ]);
     await engine.sync();
-    expect(engine.getMember("m1").usage.used.VCPU).toBe(1);
+    expect(engine.members.get("m1").usage.used.VCPU).toBe(1);
     expect(
       (await engine.providers.candidates({ groups: [{ suffix: "", resources: { CUSTOM_FPGA: 1 } }] }))
         .candidates,
@@ -207,7 +207,7 @@ describe("a member is a root resource provider", () => {
     for (let i = 0; i < 30; i++) {
       work.push(
         i % 2 === 0
-          ? engine.createInstance({ name: `i${i}`, config: { "limits.cpu": "1" } })
+          ? engine.instances.create({ name: `i${i}`, config: { "limits.cpu": "1" } })
           : engine.consumers.allocate([
               claimOn(`c${i}`, roots[i % 2 === 1 ? (i >> 1) % 2 : 0]!, { VCPU: 1 }),
             ]),
@@ -217,6 +217,6 @@ describe("a member is a root resource provider", () => {
     const placed = settled.filter((s) => s.status === "fulfilled").length;
     expect(placed).toBe(16);
     await engine.sync();
-    for (const name of ["m1", "m2"]) expect(engine.getMember(name).usage.used.VCPU).toBe(8);
+    for (const name of ["m1", "m2"]) expect(engine.members.get(name).usage.used.VCPU).toBe(8);
   });
 });

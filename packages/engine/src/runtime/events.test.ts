@@ -17,13 +17,13 @@ async function watched() {
 describe("the engine's event stream", () => {
   it("tells creates, reservations, commits, bulk creates, updates, renames and deletes", async () => {
     const { engine, lifecycle } = await watched();
-    const created = await engine.createInstance({ name: "a" }, { target: "n1" });
-    const reserved = await engine.createInstance({ name: "r", forthcoming: true }, { target: "n2" });
-    await engine.commitReservation("default", "r");
-    await engine.bulkCreate([{ name: "b1" }, { name: "b2" }], { target: "n2" });
-    await engine.updateInstance("default", "a", { config: { "limits.cpu": "1" } });
-    await engine.renameInstance("default", "a", "a2");
-    await engine.deleteInstance("default", "a2");
+    const created = await engine.instances.create({ name: "a" }, { target: "n1" });
+    const reserved = await engine.instances.create({ name: "r", forthcoming: true }, { target: "n2" });
+    await engine.instances.commitReservation("default", "r");
+    await engine.instances.bulkCreate([{ name: "b1" }, { name: "b2" }], { target: "n2" });
+    await engine.instances.update("default", "a", { config: { "limits.cpu": "1" } });
+    await engine.instances.rename("default", "a", "a2");
+    await engine.instances.delete("default", "a2");
     expect(lifecycle()).toEqual([
       ["instance-created", "a", { location: "n1", decided_by: "target", uuid: created.instance.id }],
       ["instance-reserved", "r", { location: "n2", decided_by: "target", uuid: reserved.instance.id }],
@@ -38,10 +38,10 @@ describe("the engine's event stream", () => {
 
   it("tells moves, evacuations and restores, one event per instance moved", async () => {
     const { engine, lifecycle } = await watched();
-    await engine.createInstance({ name: "a" }, { target: "n1" });
-    await engine.moveInstance("default", "a", "n2");
-    await engine.evacuateMember("n2");
-    await engine.restoreMember("n2");
+    await engine.instances.create({ name: "a" }, { target: "n1" });
+    await engine.instances.move("default", "a", "n2");
+    await engine.members.evacuate("n2");
+    await engine.members.restore("n2");
     expect(lifecycle().slice(1)).toEqual([
       ["instance-moved", "a", { from: "n1", to: "n2", reason: "move", decided_by: "target" }],
       ["instance-moved", "a", { from: "n2", to: "n1", reason: "evacuation" }],
@@ -53,11 +53,11 @@ describe("the engine's event stream", () => {
 
   it("sends the scriptlet's log_* lines as logging events", async () => {
     const { engine, events } = await watched();
-    await engine.setConfig({
+    await engine.config.set({
       "instances.placement.scriptlet":
         'def instance_placement(request, candidate_members):\n    log_info("hello ", request.name)\n',
     });
-    await engine.createInstance({ name: "a" });
+    await engine.instances.create({ name: "a" });
     expect(events.filter((event) => event.type === "logging")).toEqual([
       {
         type: "logging",
@@ -81,7 +81,7 @@ describe("the engine's event stream", () => {
     engine.events.subscribe(() => {
       throw new Error("broken listener");
     });
-    await expect(engine.createInstance({ name: "a" })).resolves.toBeDefined();
+    await expect(engine.instances.create({ name: "a" })).resolves.toBeDefined();
     expect(events).toEqual([]);
   });
 });

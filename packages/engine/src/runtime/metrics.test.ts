@@ -25,20 +25,20 @@ describe("the engine counts every placement-making operation once", () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1", { vcpu: 4 });
     await addMember(engine, "n2", { vcpu: 4 });
-    await engine.createInstance({ name: "a", config: { "limits.cpu": "1" } });
-    await engine.createInstance({ name: "r", forthcoming: true, config: { "limits.cpu": "1" } });
-    await engine.dryRun({ name: "d", config: { "limits.cpu": "1" } });
-    const rejected = await engine.dryRun({ name: "huge", config: { "limits.cpu": "64" } });
+    await engine.instances.create({ name: "a", config: { "limits.cpu": "1" } });
+    await engine.instances.create({ name: "r", forthcoming: true, config: { "limits.cpu": "1" } });
+    await engine.instances.dryRun({ name: "d", config: { "limits.cpu": "1" } });
+    const rejected = await engine.instances.dryRun({ name: "huge", config: { "limits.cpu": "64" } });
     expect(rejected.decision.outcome).toBe("rejected");
-    await engine.bulkCreate([
+    await engine.instances.bulkCreate([
       { name: "b1", config: { "limits.cpu": "1" } },
       { name: "b2", config: { "limits.cpu": "1" } },
     ]);
-    await engine.createInstance({ name: "big", config: { "limits.cpu": "64" } }).catch(() => undefined);
-    const a = await engine.getInstance("default", "a");
-    await engine.moveInstance("default", "a", a.location === "n1" ? "n2" : "n1");
-    await engine.commitReservation("default", "r");
-    const moved = await engine.evacuateMember("n1");
+    await engine.instances.create({ name: "big", config: { "limits.cpu": "64" } }).catch(() => undefined);
+    const a = await engine.instances.get("default", "a");
+    await engine.instances.move("default", "a", a.location === "n1" ? "n2" : "n1");
+    await engine.instances.commitReservation("default", "r");
+    const moved = await engine.members.evacuate("n1");
 
     expect(moved.moved.length).toBeGreaterThan(0);
     const snapshot = engine.metrics();

@@ -89,13 +89,19 @@ export class EngineMetrics {
   private readonly scriptletRuns = new Map<ScriptletRunOutcome, number>();
   private readonly scriptletSteps = new Histogram(SCRIPTLET_STEPS_BUCKETS);
   claimRetries = 0;
+  /**
+   * Told the message of every operation a scriptlet failed (the engine's
+   * warnings raise LXD's "scriptlet failed" warning from it).
+   */
+  onScriptletFailure: ((message: string) => void) | undefined;
 
   placed(operation: PlacementOperation, count: number, seconds: number): void {
     add(this.placements, operation, count);
     this.timed(operation, seconds);
   }
 
-  failed(operation: PlacementOperation, kind: EngineErrorKind, seconds: number): void {
+  failed(operation: PlacementOperation, kind: EngineErrorKind, seconds: number, message?: string): void {
+    if (kind === "scriptlet" && message !== undefined) this.onScriptletFailure?.(message);
     let byKind = this.failures.get(operation);
     if (byKind === undefined) this.failures.set(operation, (byKind = new Map()));
     add(byKind, kind, 1);

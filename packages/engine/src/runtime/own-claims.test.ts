@@ -54,7 +54,7 @@ async function oneMember() {
 /** The model's view of a member against the store's rows: usage and instance count. */
 async function expectModelMatchesStore(engine: Engine, store: MemoryStore, member: string) {
   const [stored] = await store.memberUsage([member]);
-  const info = engine.getMember(member);
+  const info = engine.members.get(member);
   expect(info.usage.used).toEqual(stored!.used);
   expect(info.usage.pending).toEqual({});
   expect(info.instances).toBe((await store.listInstances()).filter((i) => i.location === member).length);
@@ -65,34 +65,34 @@ describe("an engine's own claims", () => {
     const { store, engine } = await oneMember();
     await engine.sync();
     const reads = store.feedReads;
-    await engine.createInstance({ name: "a", ...ONE_CPU });
-    const info = engine.getMember("n1");
+    await engine.instances.create({ name: "a", ...ONE_CPU });
+    const info = engine.members.get("n1");
     expect(info.instances).toBe(1);
     expect(info.usage.used).toEqual({ VCPU: 1, MEMORY_MB: 1024 });
     expect(info.usage.pending).toEqual({});
     // The create read before planning (its own member write made the model stale), not after.
     expect(store.feedReads - reads).toBeLessThanOrEqual(1);
     const afterCreate = store.feedReads;
-    await engine.deleteInstance("default", "a");
-    expect(engine.getMember("n1").usage.used).toEqual({});
-    expect(engine.getMember("n1").instances).toBe(0);
+    await engine.instances.delete("default", "a");
+    expect(engine.members.get("n1").usage.used).toEqual({});
+    expect(engine.members.get("n1").instances).toBe(0);
     expect(store.feedReads - afterCreate).toBeLessThanOrEqual(1);
   });
 
   it("are skipped when a later read brings their entries", async () => {
     const { store, engine } = await oneMember();
-    for (const name of ["a", "b", "c"]) await engine.createInstance({ name, ...ONE_CPU });
-    await engine.deleteInstance("default", "b");
+    for (const name of ["a", "b", "c"]) await engine.instances.create({ name, ...ONE_CPU });
+    await engine.instances.delete("default", "b");
     await engine.sync();
     await expectModelMatchesStore(engine, store, "n1");
-    expect(engine.getMember("n1").instances).toBe(2);
+    expect(engine.members.get("n1").instances).toBe(2);
   });
 
   it("count once when a read's answer overtakes the claim's own", async () => {
     const { store, engine } = await oneMember();
     // The entry is read (and applied) after the commit and before the claim answers.
     store.afterCommit = () => engine.sync();
-    await engine.createInstance({ name: "a", ...ONE_CPU });
+    await engine.instances.create({ name: "a", ...ONE_CPU });
     store.afterCommit = undefined;
     await expectModelMatchesStore(engine, store, "n1");
     await engine.sync();
@@ -106,13 +106,13 @@ describe("an engine's own claims", () => {
       store.afterCommit = undefined;
       throw new EngineError("unavailable", "connection lost at COMMIT");
     };
-    await expect(engine.createInstance({ name: "a", ...ONE_CPU })).rejects.toThrow(
+    await expect(engine.instances.create({ name: "a", ...ONE_CPU })).rejects.toThrow(
       "connection lost at COMMIT",
     );
-    expect(engine.getMember("n1").instances).toBe(0);
+    expect(engine.members.get("n1").instances).toBe(0);
     await engine.sync();
     await expectModelMatchesStore(engine, store, "n1");
-    expect(engine.getMember("n1").instances).toBe(1);
+    expect(engine.members.get("n1").instances).toBe(1);
   });
 
   it("in flight during a re-hydration are in the snapshot or applied to the new model, never both", async () => {
@@ -124,16 +124,16 @@ describe("an engine's own claims", () => {
       refreshed = engine.refresh();
       await new Promise((resolve) => setTimeout(resolve, 10));
     };
-    await engine.createInstance({ name: "a", ...ONE_CPU });
+    await engine.instances.create({ name: "a", ...ONE_CPU });
     await refreshed;
     await expectModelMatchesStore(engine, store, "n1");
     // A claim started during a re-hydration waits for it, then counts once.
     const again = engine.refresh();
-    await engine.createInstance({ name: "b", ...ONE_CPU });
+    await engine.instances.create({ name: "b", ...ONE_CPU });
     await again;
     await engine.sync();
     await expectModelMatchesStore(engine, store, "n1");
-    expect(engine.getMember("n1").instances).toBe(2);
+    expect(engine.members.get("n1").instances).toBe(2);
   });
 
   it("of two engines on one store are each applied once in both models", async () => {
@@ -143,16 +143,16 @@ describe("an engine's own claims", () => {
     const b = await engineOn(store, clock);
     await addMember(a, "n1");
     await Promise.all([
-      a.createInstance({ name: "a1", ...ONE_CPU }),
-      b.createInstance({ name: "b1", ...ONE_CPU }),
-      a.createInstance({ name: "a2", ...ONE_CPU }),
-      b.createInstance({ name: "b2", ...ONE_CPU }),
+      a.instances.create({ name: "a1", ...ONE_CPU }),
+      b.instances.create({ name: "b1", ...ONE_CPU }),
+      a.instances.create({ name: "a2", ...ONE_CPU }),
+      b.instances.create({ name: "b2", ...ONE_CPU }),
     ]);
-    await a.deleteInstance("default", "b1");
+    await a.instances.delete("default", "b1");
     for (const engine of [a, b]) {
       await engine.sync();
       await expectModelMatchesStore(engine, store, "n1");
-      expect(engine.getMember("n1").instances).toBe(3);
+      expect(engine.members.get("n1").instances).toBe(3);
     }
   });
 });

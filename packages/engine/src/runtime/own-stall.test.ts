@@ -43,7 +43,7 @@ describe("the server's own stalls and the offline rule", () => {
   it("keeps members online (and unhealed) whose heartbeats the stalled server could not read", async () => {
     const clock = new StallingClock();
     const { engine } = await testCluster({ clock });
-    await engine.setConfig({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "20" });
+    await engine.config.set({ "cluster.offline_threshold": "20", "cluster.healing_threshold": "20" });
     for (const name of ["n1", "n2", "n3", "n4"]) await addMember(engine, name);
     clock.advance(10_000);
     // The server stood still for 15 s (#17: four runaway scriptlets); the members' heartbeats wait unread.

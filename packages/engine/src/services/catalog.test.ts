@@ -12,8 +12,8 @@ describe("renames", () => {
     expect(busyGroup.kind).toBe("conflict");
     expect(busyGroup.message).toContain('Cluster group "old" can\'t be renamed while members belong to it');
     expect((await engine.catalog.listGroups()).map((g) => g.name)).toEqual(["default", "old"]);
-    await engine.updateMember("n1", { groups: [] });
-    expect(engine.getMember("n1").record.groups).toEqual(["default"]);
+    await engine.members.update("n1", { groups: [] });
+    expect(engine.members.get("n1").record.groups).toEqual(["default"]);
     expect((await engine.catalog.renameGroup("old", "new")).name).toBe("new");
     // LXD: the default group always exists (403 for deleting or renaming it).
     for (const change of [
@@ -32,9 +32,9 @@ describe("renames", () => {
       config: {},
       devices: {},
     });
-    await engine.createInstance({ name: "a", profiles: ["web"] });
+    await engine.instances.create({ name: "a", profiles: ["web"] });
     expect((await failure(engine.catalog.renameProfile("default", "web", "www"))).kind).toBe("conflict");
-    await engine.deleteInstance("default", "a");
+    await engine.instances.delete("default", "a");
     expect((await engine.catalog.renameProfile("default", "web", "www")).name).toBe("www");
     expect((await failure(engine.catalog.renameProfile("default", "default", "x"))).kind).toBe("forbidden");
 
@@ -51,21 +51,21 @@ describe("renames", () => {
       rigor: "strict",
     });
     expect((await engine.catalog.renamePlacementGroup("default", "pg", "pg2")).name).toBe("pg2");
-    await engine.createInstance({ name: "b", config: { "placement.group": "pg2" } });
+    await engine.instances.create({ name: "b", config: { "placement.group": "pg2" } });
   });
 
   it("renames a member that hosts nothing", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1");
     await addMember(engine, "n2");
-    await engine.createInstance({ name: "a" }, { target: "n1" });
-    expect((await failure(engine.renameMember("n1", "x"))).kind).toBe("conflict");
-    expect((await failure(engine.renameMember("n2", "n1"))).kind).toBe("conflict");
-    const renamed = await engine.renameMember("n2", "n9");
+    await engine.instances.create({ name: "a" }, { target: "n1" });
+    expect((await failure(engine.members.rename("n1", "x"))).kind).toBe("conflict");
+    expect((await failure(engine.members.rename("n2", "n1"))).kind).toBe("conflict");
+    const renamed = await engine.members.rename("n2", "n9");
     expect(renamed.record.name).toBe("n9");
     expect(renamed.record.inventories.MEMORY_MB?.total).toBe(65536);
-    expect(engine.listMembers().map((m) => m.record.name)).toEqual(["n1", "n9"]);
-    expect((await engine.createInstance({ name: "b" })).instance.location).toBe("n9");
+    expect(engine.members.list().map((m) => m.record.name)).toEqual(["n1", "n9"]);
+    expect((await engine.instances.create({ name: "b" })).instance.location).toBe("n9");
   });
 });
 
@@ -80,12 +80,12 @@ describe("facade extras", () => {
       config: { "user.a": "1", "user.b": "1" },
       devices: { eth0: { type: "nic", network: "br0" } },
     });
-    const { instance } = await engine.createInstance({
+    const { instance } = await engine.instances.create({
       name: "a",
       profiles: ["net"],
       config: { "user.b": "2" },
     });
-    expect(await engine.expandedInstance(instance)).toEqual({
+    expect(await engine.instances.expand(instance)).toEqual({
       config: { "user.a": "1", "user.b": "2" },
       devices: { eth0: { type: "nic", network: "br0" } },
     });
@@ -94,10 +94,10 @@ describe("facade extras", () => {
   it("reports the scriptlet cost of a real placement", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1");
-    await engine.setConfig({
+    await engine.config.set({
       "instances.placement.scriptlet": "def instance_placement(request, candidate_members):\n    return\n",
     });
-    const outcome = await engine.createInstance({ name: "a" });
+    const outcome = await engine.instances.create({ name: "a" });
     expect(outcome.cost.steps).toBeGreaterThan(0);
   });
 

@@ -173,6 +173,17 @@ export class Catalog {
     this.runtime.model.groups.delete(name);
   }
 
+  /**
+   * Makes exactly `members` the members of cluster group `group`, in one
+   * store transaction (write-rules/group-members.ts): a refusal (an
+   * unknown group or member) changes nothing.
+   */
+  async setGroupMembers(group: string, members: readonly string[]): Promise<void> {
+    await this.runtime.sync();
+    for (const record of await this.runtime.store.setGroupMembers(group, members))
+      this.runtime.model.upsertMember(record);
+  }
+
   async renameGroup(name: string, newName: string): Promise<GroupRecord> {
     refuseDefaultGroupChange(name, "renamed");
     const group = await this.getGroup(name);

@@ -5,57 +5,34 @@
  * aggregate snapshot and keeps it in step.
  */
 
-import {
-  checkServerConfigCombination,
-  checkServerConfigValue,
-  type InstancePut,
-  type InstancesPost,
-  serverConfigErrorMessage,
-} from "@berth/api-types";
 import { type Clock, systemClock } from "../base/clock.js";
-import { EngineError, invalid } from "../base/errors.js";
+import { EngineError } from "../base/errors.js";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { defaultStack } from "../candidates/default-stack.js";
-import { CatalogCache } from "../expand/catalog-cache.js";
-import { expandInstances, type InstanceExpansion } from "../expand/instance-expansion.js";
 import { HealerDuty } from "../health/healer-duty.js";
 import { syncMemberHeartbeats } from "../health/heartbeat-sync.js";
 import { Warnings } from "../health/warnings.js";
 import { ClusterModel } from "../model/cluster-model.js";
-import { normalizedConfigPatch } from "../rules/writes/config-patch.js";
 import { EngineEvents } from "../runtime/events.js";
-import type { EngineMetricsSnapshot, PlacementOperation } from "../runtime/metrics.js";
+import type { EngineMetricsSnapshot } from "../runtime/metrics.js";
 import { awakeSilenceMs } from "../runtime/own-stall.js";
 import { EngineRuntime } from "../runtime/runtime.js";
 import { inProcessRunner } from "../scriptlet/in-process-runner.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost, ScriptletRunner } from "../scriptlet/port.js";
-import { cloneJson } from "../store/clone.js";
-import type { InstanceFilter, Store } from "../store/port.js";
-import type { ConfigRecord, InstanceRecord } from "../store/records.js";
+import type { Store } from "../store/port.js";
 import { Catalog } from "./catalog.js";
+import { ClusterMembers } from "./cluster-members.js";
 import { DEFAULT_GROUP, withDefaultGroup } from "./default-group.js";
-import type { DryRunOutcome } from "./dry-run.js";
-import { InstanceOps, type MoveOutcome } from "./instance-ops.js";
-import { type MemberInfo, type MemberInput, Members, type MemberUpdate } from "./members.js";
+import { Instances } from "./instances.js";
+import { Members } from "./members.js";
+import { emitEvacuation } from "./move-events.js";
 import { Consumers } from "./placement/consumers.js";
 import { Providers } from "./placement/providers.js";
-import {
-  type BulkOrder,
-  type BulkOutcome,
-  type CreateOptions,
-  type DryRunOptions,
-  type PlacementOutcome,
-  Placer,
-} from "./placer.js";
-import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
-import { type EvacuationOutcome, type MovedInstance, Relocation } from "./relocation.js";
-import {
-  checkScriptletValue,
-  SCRIPTLET_KEY,
-  type ScriptletProblem,
-  scriptletProblem,
-} from "./scriptlet-value.js";
+import { Rebalancing } from "./rebalancing.js";
+import { type EvacuationOutcome, Relocation } from "./relocation.js";
+import { ServerConfig } from "./server-config.js";
+import { tracked } from "./tracked.js";
 
 export interface EngineOptions {
   store: Store;
@@ -105,23 +82,23 @@ export interface TickReport {
   healingFailed: { member: string; error: string }[];
 }
 
-const RATIO_KEYS = [
-  "scheduler.cpu_allocation_ratio",
-  "scheduler.ram_allocation_ratio",
-  "scheduler.disk_allocation_ratio",
-];
-
 export class Engine {
-  readonly members: Members;
+  /** Instances and reservations: list, get, create, dry run, bulk create, edits, moves, commits. */
+  readonly instances: Instances;
+  /** Cluster members: records, heartbeats, state, resources, inventories, evacuation and restore. */
+  readonly members: ClusterMembers;
+  /** The server config (LXD's `/1.0`). */
+  readonly config: ServerConfig;
+  /** Rebalancing plans, their application and the imbalance score. */
+  readonly rebalance: Rebalancing;
+  /** Cluster groups and their members, projects, profiles, flavors, images, placement groups, resource classes. */
   readonly catalog: Catalog;
   /** Placement resource providers: trees, inventories, traits, aggregates, generations. */
   readonly providers: Providers;
   /** Placement consumers and their allocations on providers. */
   readonly consumers: Consumers;
-  private readonly placer: Placer;
-  private readonly instanceOps: InstanceOps;
   private readonly relocation: Relocation;
-  private readonly rebalancer: Rebalancer;
+  /** Members this engine reported offline (a heartbeat takes one off, see ClusterMembers.heartbeat). */
   private readonly knownOffline = new Set<string>();
   /** LXD's warnings (`/1.0/warnings`): derived from this server's view, kept in memory (health/warnings.ts). */
   readonly warnings: Warnings;
@@ -143,15 +120,17 @@ export class Engine {
     );
     // The clock's measure of stalls wins; without one, the engine's late ticks are the measure.
     runtime.stalls ??= this.healerDuty.tickStalls;
-    this.members = new Members(runtime);
+    const members = new Members(runtime);
+    this.relocation = new Relocation(runtime, maxAttempts);
     this.catalog = new Catalog(runtime);
+    this.instances = new Instances(runtime, maxAttempts, events, this.catalog);
+    this.members = new ClusterMembers(runtime, members, this.relocation, events, this.knownOffline);
+    this.config = new ServerConfig(runtime, members);
+    this.rebalance = new Rebalancing(runtime, events);
     this.providers = new Providers(runtime);
     this.consumers = new Consumers(runtime, this.providers);
-    this.placer = new Placer(runtime, maxAttempts);
-    this.instanceOps = new InstanceOps(runtime, maxAttempts);
-    this.relocation = new Relocation(runtime, maxAttempts);
-    this.rebalancer = new Rebalancer(runtime);
-    this.warnings = new Warnings(runtime.clock, () => this.listMembers());
+    this.warnings = new Warnings(runtime.clock, () => this.members.list());
+    runtime.metrics.onScriptletFailure = (message) => this.warnings.scriptletFailed(message);
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -191,136 +170,11 @@ export class Engine {
    * store that wakes its readers (PostgreSQL LISTEN/NOTIFY) only after a
    * wake-up or when the last read is a second old, so another server's
    * change shows within its notification's latency. Every operation does
-   * this first; call it before the synchronous reads (`listMembers`,
-   * `getMember`, `inventories`, ...) when several processes share the store.
+   * this first; call it before the synchronous reads (`members.list`,
+   * `members.get`, `members.inventories`, ...) when several processes share the store.
    */
   sync(): Promise<void> {
     return this.runtime.sync();
-  }
-
-  // --- server config -----------------------------------------------------------------
-
-  async getConfig(): Promise<ConfigRecord> {
-    await this.runtime.sync();
-    return cloneJson(this.runtime.config);
-  }
-
-  /**
-   * PATCH semantics (`null` or "" removes a key). Every value is checked
-   * (api-types' rules); a scriptlet is compiled and signature-checked by the
-   * scriptlet host first, so a bad one never replaces the one in force.
-   * `""` unsets a key as null does (LXD's rule, applied here once:
-   * write-rules/config-patch.ts), so callers pass values as given.
-   */
-  async setConfig(
-    given: Record<string, string | null | undefined>,
-    expectedVersion?: number,
-  ): Promise<ConfigRecord> {
-    const patch = normalizedConfigPatch(given);
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === null) continue;
-      const reason = checkServerConfigValue(key, value);
-      if (reason !== undefined) throw invalid(serverConfigErrorMessage(key, value, reason));
-    }
-    const merged: Record<string, string | undefined> = { ...this.runtime.config.values };
-    for (const [key, value] of Object.entries(patch)) merged[key] = value ?? undefined;
-    const clash = checkServerConfigCombination(merged);
-    if (clash !== undefined) throw invalid(serverConfigErrorMessage(clash.key, clash.value, clash.reason));
-    const scriptlet = patch[SCRIPTLET_KEY];
-    if (scriptlet !== undefined && scriptlet !== null)
-      await checkScriptletValue(this.runtime.scriptlets, scriptlet);
-    const next = await this.runtime.store.setConfig(patch, expectedVersion);
-    this.runtime.setConfig(next);
-    if (RATIO_KEYS.some((key) => key in patch)) await this.members.rederiveAll();
-    return cloneJson(next);
-  }
-
-  /**
-   * What setting `instances.placement.scriptlet` to `source` would say,
-   * without setting it: undefined when it would be accepted, else the
-   * reason and where (line and column when the error has a position).
-   * The same check a config set and a dry run with a proposed scriptlet
-   * run (compile, top level, entry point signature), for editors that
-   * check as the operator types.
-   */
-  checkScriptlet(source: string): Promise<ScriptletProblem | undefined> {
-    return scriptletProblem(this.runtime.scriptlets, source);
-  }
-
-  /** PUT semantics: the given values replace the whole config (keys left out, or `""`, are unset). */
-  async replaceConfig(
-    values: Record<string, string | undefined>,
-    expectedVersion?: number,
-  ): Promise<ConfigRecord> {
-    const current = await this.getConfig();
-    const patch: Record<string, string | null | undefined> = {};
-    for (const key of Object.keys(current.values)) patch[key] = null;
-    for (const [key, value] of Object.entries(values)) if (value !== undefined) patch[key] = value;
-    return this.setConfig(patch, expectedVersion);
-  }
-
-  // --- members -----------------------------------------------------------------------------
-
-  listMembers(): MemberInfo[] {
-    return this.members.list();
-  }
-  getMember(name: string): MemberInfo {
-    return this.members.info(name);
-  }
-  createMember(input: MemberInput): Promise<MemberInfo> {
-    return this.members.create(input);
-  }
-  updateMember(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
-    return this.members.update(name, update, expectedGeneration);
-  }
-  /** LXD's PATCH of a member: `config` merged key by key into the current one, written over the version read. */
-  patchMember(name: string, changes: MemberUpdate): Promise<MemberInfo> {
-    return this.members.patch(name, changes);
-  }
-  /** Makes exactly `members` the members of cluster group `group`, all at once (not_found: nothing changes). */
-  setGroupMembers(group: string, members: readonly string[]): Promise<void> {
-    return this.members.setGroupMembers(group, members);
-  }
-  /** Renames a member that hosts nothing (conflict otherwise). */
-  renameMember(name: string, newName: string): Promise<MemberInfo> {
-    return this.members.rename(name, newName);
-  }
-  deleteMember(name: string): Promise<void> {
-    return this.members.delete(name);
-  }
-  /** `PUT .../state`: records a heartbeat (and the reported state). */
-  heartbeat(name: string, state?: Record<string, unknown>): Promise<MemberInfo> {
-    const result = this.members.heartbeat(name, state);
-    this.knownOffline.delete(name);
-    return result;
-  }
-  getMemberState(name: string): Record<string, unknown> {
-    return cloneJson(this.members.info(name).record.state ?? {});
-  }
-  getMemberResources(name: string): Record<string, unknown> {
-    return cloneJson(this.members.info(name).record.resources ?? {});
-  }
-  setMemberResources(name: string, resources: Record<string, unknown>): Promise<MemberInfo> {
-    return this.members.setResources(name, resources);
-  }
-  async evacuateMember(name: string): Promise<EvacuationOutcome> {
-    const outcome = await this.track(
-      "evacuation",
-      () => this.relocation.evacuate(name, "evacuation"),
-      (outcome) => outcome.moved.length,
-    );
-    this.emitEvacuation(outcome, "evacuation");
-    return outcome;
-  }
-  async restoreMember(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
-    const outcome = await this.relocation.restore(name);
-    this.emitMoves(outcome.moved, "restore");
-    this.events.lifecycle(() => ({
-      action: "cluster-member-restored",
-      member: name,
-      context: { moved: outcome.moved.length },
-    }));
-    return outcome;
   }
 
   /**
@@ -364,12 +218,13 @@ export class Engine {
       }
       if (healingMs > 0 && !member.record.evacuated && silentFor > healingMs) {
         try {
-          const healed = await this.track(
+          const healed = await tracked(
+            runtime.metrics,
             "relocation",
             () => this.relocation.evacuate(member.name, "relocation"),
             (outcome) => outcome.moved.length,
           );
-          this.emitEvacuation(healed, "relocation");
+          emitEvacuation(this.events, healed, "relocation");
           report.healed.push(healed);
           runtime.logger.log("warn", "healed offline member", { member: member.name });
         } catch (error) {
@@ -393,166 +248,6 @@ export class Engine {
     return this.runtime.scriptlets.close();
   }
 
-  inventories(name: string) {
-    return this.members.inventories(name);
-  }
-  setInventories(
-    name: string,
-    inventories: Parameters<Members["setInventories"]>[1],
-    expectedGeneration: number,
-    replaceAll = false,
-  ) {
-    return this.members.setInventories(name, inventories, expectedGeneration, replaceAll);
-  }
-  deleteInventory(name: string, resourceClass: string, expectedGeneration: number) {
-    return this.members.setInventories(name, { [resourceClass]: null }, expectedGeneration);
-  }
-
-  // --- instances ---------------------------------------------------------------------------
-
-  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
-    return this.runtime.store.listInstances(filter);
-  }
-  /** By name, or by UUID (reservations). */
-  getInstance(project: string, ref: string): Promise<InstanceRecord> {
-    return this.instanceOps.find(project, ref);
-  }
-  /** Places and claims one instance (or, with `forthcoming: true`, a reservation). */
-  async createInstance(body: InstancesPost, options: CreateOptions = {}): Promise<PlacementOutcome> {
-    const outcome = await this.track(body.forthcoming === true ? "reservation" : "create", () =>
-      this.placer.create(body, options),
-    );
-    this.events.lifecycle(() => createdEvent(outcome.instance, outcome.decidedBy));
-    return outcome;
-  }
-  /**
-   * Decides without claiming: decision, candidates, scriptlet logs and cost.
-   * A placement that would fail is a "rejected" decision, not a throw; only
-   * a bad request (an invalid `options.scriptletSource`, which dry-runs
-   * that scriptlet instead of the configured one) throws.
-   */
-  dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunOutcome> {
-    return this.track(
-      "dry_run",
-      () => this.placer.dryRun(body, options),
-      () => 1,
-      (outcome) => (outcome.decision.outcome === "rejected" ? outcome.decision.error : undefined),
-    );
-  }
-  /** All-or-nothing bulk create (see Placer.bulk). */
-  async bulkCreate(
-    bodies: InstancesPost[],
-    options: CreateOptions & { order?: BulkOrder } = {},
-  ): Promise<BulkOutcome> {
-    const outcome = await this.track(
-      "bulk",
-      () => this.placer.bulk(bodies, options),
-      (outcome) => outcome.instances.length,
-    );
-    if (this.events.active)
-      for (const record of outcome.instances) this.events.lifecycle(() => createdEvent(record, "bulk"));
-    return outcome;
-  }
-  async updateInstance(
-    project: string,
-    ref: string,
-    changes: InstancePut,
-    mode: "put" | "patch" = "patch",
-  ): Promise<InstanceRecord> {
-    const record = await this.instanceOps.update(project, ref, changes, mode);
-    this.events.lifecycle(() => ({
-      action: "instance-updated",
-      project,
-      instance: record.name,
-      context: { location: record.location },
-    }));
-    return record;
-  }
-  async renameInstance(project: string, ref: string, newName: string): Promise<InstanceRecord> {
-    const record = await this.instanceOps.rename(project, ref, newName);
-    this.events.lifecycle(() => ({
-      action: "instance-renamed",
-      project,
-      instance: record.name,
-      context: { old_name: ref, location: record.location },
-    }));
-    return record;
-  }
-  async moveInstance(
-    project: string,
-    ref: string,
-    target: string,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<MoveOutcome> {
-    const outcome = await this.track("move", () => this.instanceOps.move(project, ref, target, options));
-    this.events.lifecycle(() => ({
-      action: "instance-moved",
-      project,
-      instance: outcome.instance.name,
-      context: {
-        from: outcome.from,
-        to: outcome.instance.location,
-        reason: "move",
-        decided_by: outcome.decidedBy,
-      },
-    }));
-    return outcome;
-  }
-  async deleteInstance(project: string, ref: string): Promise<void> {
-    await this.instanceOps.delete(project, ref);
-    this.events.lifecycle(() => ({ action: "instance-deleted", project, instance: ref, context: {} }));
-  }
-  /**
-   * `expanded_config` / `expanded_devices` of a stored instance: its
-   * profiles as they are now, read where its project keeps them (LXD
-   * `features.profiles`: the default project's unless the project has its
-   * own), the same rule a placement applies.
-   */
-  async expandedInstance(record: InstanceRecord): Promise<InstanceExpansion> {
-    return (await this.expandedInstances([record]))[0]!;
-  }
-  /** `expandedInstance` of many records, reading each project and its profiles once. */
-  async expandedInstances(records: readonly InstanceRecord[]): Promise<InstanceExpansion[]> {
-    return expandInstances(records, new CatalogCache(this.runtime), (name) => this.catalog.getProject(name));
-  }
-
-  /** Reservation -> real instance; `changes` (patch semantics) may resize it, and only growth is re-checked. */
-  async commitReservation(
-    project: string,
-    ref: string,
-    options: { name?: string; changes?: InstancePut } = {},
-  ): Promise<InstanceRecord> {
-    const record = await this.track("commit", () => this.instanceOps.commit(project, ref, options));
-    this.events.lifecycle(() => ({
-      action: "instance-reservation-committed",
-      project,
-      instance: record.name,
-      context: { location: record.location, uuid: record.id },
-    }));
-    return record;
-  }
-
-  /** One `instance-moved` event per instance an evacuation, healing or restore moved. */
-  private emitMoves(moved: readonly MovedInstance[], reason: string): void {
-    if (!this.events.active) return;
-    for (const move of moved)
-      this.events.lifecycle(() => ({
-        action: "instance-moved",
-        project: move.project,
-        instance: move.name,
-        context: { from: move.from, to: move.to, reason },
-      }));
-  }
-
-  private emitEvacuation(outcome: EvacuationOutcome, reason: "evacuation" | "relocation"): void {
-    this.emitMoves(outcome.moved, reason);
-    this.events.lifecycle(() => ({
-      action: "cluster-member-evacuated",
-      member: outcome.member,
-      context: { reason, moved: outcome.moved.length, stayed: outcome.stayed.length },
-    }));
-  }
-
   /**
    * What the engine counted (see metrics.ts): placements, failures by kind
    * and latency per operation, scriptlet runs by outcome and their steps,
@@ -561,63 +256,6 @@ export class Engine {
   metrics(): EngineMetricsSnapshot {
     return this.runtime.metrics.snapshot();
   }
-
-  /**
-   * Runs one placement-making operation and counts it: instances placed
-   * (`placed`, 1 by default) or its failure by error kind (a thrown
-   * EngineError, or one the outcome reports through `failure`), and the
-   * time it took.
-   */
-  private async track<T>(
-    operation: PlacementOperation,
-    run: () => Promise<T>,
-    placed: (value: T) => number = () => 1,
-    failure: (value: T) => EngineError | undefined = () => undefined,
-  ): Promise<T> {
-    const metrics = this.runtime.metrics;
-    const started = performance.now();
-    const seconds = () => (performance.now() - started) / 1000;
-    try {
-      const value = await run();
-      const failed = failure(value);
-      if (failed === undefined) metrics.placed(operation, placed(value), seconds());
-      else metrics.failed(operation, failed.kind, seconds());
-      return value;
-    } catch (error) {
-      metrics.failed(operation, error instanceof EngineError ? error.kind : "internal", seconds());
-      if (error instanceof EngineError && error.kind === "scriptlet")
-        this.warnings.scriptletFailed(error.message);
-      throw error;
-    }
-  }
-
-  // --- rebalancing -------------------------------------------------------------------------
-
-  imbalanceScore(): number {
-    return this.rebalancer.score();
-  }
-  async planRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
-    return (await this.rebalancer.plan(options)).plan;
-  }
-  async applyRebalance(options: RebalanceOptions = {}): Promise<RebalancePlan> {
-    const plan = await this.track(
-      "rebalance",
-      () => this.rebalancer.apply(options),
-      (plan) => plan.moves.length,
-    );
-    if (plan.applied) this.emitMoves(plan.moves, "rebalance");
-    return plan;
-  }
-}
-
-/** The lifecycle event of a placed instance or reservation. */
-function createdEvent(record: InstanceRecord, decidedBy: string) {
-  return {
-    action: record.forthcoming ? ("instance-reserved" as const) : ("instance-created" as const),
-    project: record.project,
-    instance: record.name,
-    context: { location: record.location, decided_by: decidedBy, uuid: record.id },
-  };
 }
 
 /** Every Berth store has the `default` project and its `default` profile, as LXD does. */

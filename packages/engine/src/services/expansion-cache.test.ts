@@ -22,9 +22,9 @@ describe("expanded create bodies kept across requests", () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1");
     await engine.catalog.updateProfile(defaultProfile({ "limits.memory": "1GiB" }));
-    const first = await engine.createInstance({ name: "a", config: { "limits.cpu": "1" } });
+    const first = await engine.instances.create({ name: "a", config: { "limits.cpu": "1" } });
     await engine.catalog.updateProfile(defaultProfile({ "limits.memory": "2GiB" }));
-    const second = await engine.createInstance({ name: "b", config: { "limits.cpu": "1" } });
+    const second = await engine.instances.create({ name: "b", config: { "limits.cpu": "1" } });
     expect(memoryOf(first.instance.allocations)).toBe(1024);
     expect(memoryOf(second.instance.allocations)).toBe(2048);
     expect(second.expanded.config).toEqual({ "limits.memory": "2GiB", "limits.cpu": "1" });
@@ -35,9 +35,9 @@ describe("expanded create bodies kept across requests", () => {
     const first = await testCluster({ store });
     await addMember(first.engine, "n1");
     const second = await Engine.open({ store, clock: first.clock });
-    await second.createInstance({ name: "a" });
+    await second.instances.create({ name: "a" });
     await first.engine.catalog.updateProfile(defaultProfile({ "limits.memory": "3GiB" }));
-    const placed = await second.createInstance({ name: "b" });
+    const placed = await second.instances.create({ name: "b" });
     expect(memoryOf(placed.instance.allocations)).toBe(3072);
   });
 
@@ -48,15 +48,15 @@ describe("expanded create bodies kept across requests", () => {
       defaultProfile({ "user.x": "profile" }, { root: { type: "disk", path: "/", pool: "p" } }),
     );
     const body = { config: { "user.y": "own" } };
-    const first = await engine.createInstance({ ...body, name: "a" });
+    const first = await engine.instances.create({ ...body, name: "a" });
     first.expanded.config["user.y"] = "changed by the caller";
     first.expanded.devices.root!.pool = "changed by the caller";
-    const second = await engine.createInstance({ ...body, name: "b" });
+    const second = await engine.instances.create({ ...body, name: "b" });
     expect(second.instance.name).toBe("b");
     expect(second.expanded).toEqual({
       config: { "user.x": "profile", "user.y": "own" },
       devices: { root: { type: "disk", path: "/", pool: "p" } },
     });
-    expect(second.expanded).toEqual(await engine.expandedInstance(second.instance));
+    expect(second.expanded).toEqual(await engine.instances.expand(second.instance));
   });
 });

@@ -27,7 +27,7 @@ async function sharedN1Cluster(): Promise<Engine> {
   ];
   for (const [node, sizes] of existing) {
     for (const [i, size] of sizes.entries())
-      await engine.createInstance(withMemory(`${node}-i${i}`, size), { target: node });
+      await engine.instances.create(withMemory(`${node}-i${i}`, size), { target: node });
   }
   return engine;
 }
@@ -48,7 +48,7 @@ async function partlyUsedCluster(): Promise<Engine> {
     devices: { root: { type: "disk", path: "/", pool: "default" } },
   });
   for (const [i, node] of ["node-01", "node-02", "node-03"].entries()) {
-    await engine.createInstance(
+    await engine.instances.create(
       {
         name: `ring${i}`,
         config: { "limits.memory": "1GiB" },
@@ -69,32 +69,32 @@ const drbdRequest = (name: string) => ({
 describe("Ganeti hail cases as bulk creates", () => {
   it("M (--no-capacity-checks): a 1000 MiB instance goes to nodeA, the best-balanced choice", async () => {
     const engine = await sharedN1Cluster();
-    const outcome = await engine.bulkCreate([withMemory("new", 1000)]);
+    const outcome = await engine.instances.bulkCreate([withMemory("new", 1000)]);
     expect(outcome.instances[0]!.location).toBe("nodeA");
   });
 
   it("N: on partly-used.data the instance lands on an empty node (node-04 or node-05)", async () => {
     const engine = await partlyUsedCluster();
-    const outcome = await engine.bulkCreate([drbdRequest("instance1")]);
+    const outcome = await engine.instances.bulkCreate([drbdRequest("instance1")]);
     expect(["node-04", "node-05"]).toContain(outcome.instances[0]!.location);
   });
 
   it("N (multi-allocate): two instances take both empty nodes", async () => {
     const engine = await partlyUsedCluster();
-    const outcome = await engine.bulkCreate([drbdRequest("instance1"), drbdRequest("instance2")]);
+    const outcome = await engine.instances.bulkCreate([drbdRequest("instance1"), drbdRequest("instance2")]);
     expect(outcome.instances.map((i) => i.location).sort()).toEqual(["node-04", "node-05"]);
   });
 
   it("N (--restrict-allocation-to node-01,02,03): restricted as @group, the result stays within them", async () => {
     const engine = await partlyUsedCluster();
-    const outcome = await engine.bulkCreate([drbdRequest("instance1")], { target: "@first-three" });
+    const outcome = await engine.instances.bulkCreate([drbdRequest("instance1")], { target: "@first-three" });
     expect(["node-01", "node-02", "node-03"]).toContain(outcome.instances[0]!.location);
   });
 
   it("multi-allocate (2.5): one unplaceable instance fails the whole request and names it", async () => {
     const engine = await sharedN1Cluster();
     const error = await failure(
-      engine.bulkCreate([
+      engine.instances.bulkCreate([
         withMemory("fits", 1000),
         withMemory("too-big", 5000),
         withMemory("also-fits", 500),
@@ -103,14 +103,14 @@ describe("Ganeti hail cases as bulk creates", () => {
     expect(error.kind).toBe("insufficient_capacity");
     expect(error.message).toContain('Instance "too-big" (index 1) could not be placed');
     expect(error.message).toContain("4 members have too little MEMORY_MB");
-    expect((await engine.listInstances()).length).toBe(8);
+    expect((await engine.instances.list()).length).toBe(8);
   });
 
   it("forthcoming-aware check (2.2, 4.3): a real allocation cannot eat a reservation", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "node1", { memoryMb: 4096 });
-    await engine.bulkCreate([{ ...withMemory("", 3072), name: undefined, forthcoming: true }]);
-    const error = await failure(engine.bulkCreate([withMemory("real", 2048)]));
+    await engine.instances.bulkCreate([{ ...withMemory("", 3072), name: undefined, forthcoming: true }]);
+    const error = await failure(engine.instances.bulkCreate([withMemory("real", 2048)]));
     expect(error.message).toContain("1 member has too little MEMORY_MB");
   });
 
@@ -125,12 +125,12 @@ describe("Ganeti hail cases as bulk creates", () => {
       rigor: "strict",
     });
     const tagged = (name: string) => ({ name, config: { "placement.group": "service-foo" } });
-    await engine.bulkCreate([tagged("a"), tagged("b"), tagged("c")]);
-    const error = await failure(engine.bulkCreate([tagged("new")]));
+    await engine.instances.bulkCreate([tagged("a"), tagged("b"), tagged("c")]);
+    const error = await failure(engine.instances.bulkCreate([tagged("new")]));
     expect(error.message).toContain('3 members already host instances of placement group "service-foo"');
     const group = await engine.catalog.getPlacementGroup("default", "service-foo");
     await engine.catalog.updatePlacementGroup({ ...group, rigor: "permissive" });
-    const outcome = await engine.bulkCreate([tagged("new")]);
+    const outcome = await engine.instances.bulkCreate([tagged("new")]);
     expect(outcome.instances[0]!.location).toBe("node1");
   });
 });
@@ -143,7 +143,7 @@ describe("Ganeti hail relocation cases", () => {
       await addMember(engine, name, { memoryMb: 32763, groups: ["default"] });
     }
     for (let i = 0; i < 10; i++) {
-      await engine.createInstance(withMemory(`instance${i + 10}`, 256), {
+      await engine.instances.create(withMemory(`instance${i + 10}`, 256), {
         target: i % 2 === 0 ? "node3" : "node4",
       });
     }
@@ -152,14 +152,14 @@ describe("Ganeti hail relocation cases", () => {
 
   it("B: relocating an instance off node4 picks node1 (hail relocates instance14's node4 half)", async () => {
     const engine = await drbdCluster();
-    const moved = await engine.moveInstance("default", "instance15", "@default");
+    const moved = await engine.instances.move("default", "instance15", "@default");
     expect(moved.from).toBe("node4");
     expect(moved.instance.location).toBe("node1");
   });
 
   it("D: node-evacuate moves every instance of the node, none fails", async () => {
     const engine = await drbdCluster();
-    const outcome = await engine.evacuateMember("node3");
+    const outcome = await engine.members.evacuate("node3");
     expect(outcome.moved.length).toBe(5);
     expect(outcome.moved.every((move) => move.to === "node1" || move.to === "node2")).toBe(true);
   });
@@ -169,7 +169,7 @@ describe("Ganeti hail relocation cases", () => {
     await addGroups(engine, "empty");
     await addMember(engine, "node10", { groups: ["empty"] });
     await addMember(engine, "node11", { groups: ["empty"] });
-    const moved = await engine.moveInstance("default", "instance14", "@empty");
+    const moved = await engine.instances.move("default", "instance14", "@empty");
     expect(moved.instance.location).toBe("node10");
   });
 });

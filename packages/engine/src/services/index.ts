@@ -14,10 +14,12 @@ export {
 export { StallLog, type StallSource } from "../runtime/own-stall.js";
 export * from "./catalog.js";
 export type * from "./catalog-patches.js";
+export { ClusterMembers } from "./cluster-members.js";
 export type { DryRunDecision, DryRunOutcome } from "./dry-run.js";
 export * from "./engine.js";
 export type { Precondition } from "./guarded-update.js";
 export type { MoveOutcome } from "./instance-ops.js";
+export { Instances } from "./instances.js";
 export type { InventoryView, MemberInfo, MemberInput, MemberUpdate } from "./members.js";
 export { Consumers, type UsageQuery } from "./placement/consumers.js";
 export {
@@ -30,5 +32,7 @@ export {
 export type { AllocationRequest, ReshapeRequest } from "./placement/reshaper.js";
 export type { BulkOrder, BulkOutcome, CreateOptions, DryRunOptions, PlacementOutcome } from "./placer.js";
 export type { RebalanceMove, RebalanceOptions, RebalancePlan } from "./rebalance.js";
+export { Rebalancing } from "./rebalancing.js";
 export type { EvacuationOutcome, MovedInstance } from "./relocation.js";
 export type { ScriptletProblem } from "./scriptlet-value.js";
+export { ServerConfig } from "./server-config.js";

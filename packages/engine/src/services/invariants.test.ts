@@ -42,7 +42,7 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
 let counter = 0;
 
 async function apply(engine: Engine, op: Op): Promise<void> {
-  const instances = await engine.listInstances();
+  const instances = await engine.instances.list();
   const pick = (n: number) => instances[n % Math.max(1, instances.length)];
   const body = (memory: number, forthcoming = false) => ({
     name: `i${++counter}`,
@@ -51,31 +51,31 @@ async function apply(engine: Engine, op: Op): Promise<void> {
   });
   switch (op.kind) {
     case "create":
-      await engine.createInstance(body(op.memory, op.forthcoming));
+      await engine.instances.create(body(op.memory, op.forthcoming));
       return;
     case "bulk":
-      await engine.bulkCreate(op.memories.map((memory) => body(memory)));
+      await engine.instances.bulkCreate(op.memories.map((memory) => body(memory)));
       return;
     case "commit": {
       const target = pick(op.pick);
-      if (target?.forthcoming) await engine.commitReservation("default", target.id);
+      if (target?.forthcoming) await engine.instances.commitReservation("default", target.id);
       return;
     }
     case "move": {
       const target = pick(op.pick);
-      if (target !== undefined) await engine.moveInstance("default", target.id, MEMBERS[op.target]!);
+      if (target !== undefined) await engine.instances.move("default", target.id, MEMBERS[op.target]!);
       return;
     }
     case "delete": {
       const target = pick(op.pick);
-      if (target !== undefined) await engine.deleteInstance("default", target.id);
+      if (target !== undefined) await engine.instances.delete("default", target.id);
       return;
     }
     case "evacuate":
-      await engine.evacuateMember(MEMBERS[op.member]!);
+      await engine.members.evacuate(MEMBERS[op.member]!);
       return;
     case "restore":
-      await engine.restoreMember(MEMBERS[op.member]!);
+      await engine.members.restore(MEMBERS[op.member]!);
       return;
   }
 }
@@ -98,7 +98,7 @@ async function checkBooks(engine: Engine): Promise<void> {
       expect(forthcoming).toBe(sums.get(`${row.member}/forthcoming/${resourceClass}`) ?? 0);
       expect(used + forthcoming).toBeLessThanOrEqual(inventoryCapacity(inventory));
     }
-    const model = engine.getMember(row.member);
+    const model = engine.members.get(row.member);
     expect(model.usage.used).toEqual(row.used);
     expect(model.usage.forthcoming).toEqual(row.forthcoming);
     expect(model.usage.pending).toEqual({});

@@ -308,17 +308,6 @@ export class Members {
   }
 
   /**
-   * Makes exactly `members` the members of cluster group `group`, in one
-   * store transaction (write-rules/group-members.ts): a refusal (an
-   * unknown group or member) changes nothing.
-   */
-  async setGroupMembers(group: string, members: readonly string[]): Promise<void> {
-    await this.runtime.sync();
-    for (const record of await this.runtime.store.setGroupMembers(group, members))
-      this.runtime.model.upsertMember(record);
-  }
-
-  /**
    * Renames a member that hosts nothing (instance locations and allocations
    * name it, so a busy member is refused with a conflict). The renamed member
    * joins anew: it moves to the end of the join order.

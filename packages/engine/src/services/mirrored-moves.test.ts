@@ -9,7 +9,7 @@ import type { Engine } from "./engine.js";
 /** An instance created on n1 through the engine, then given a mirror on n2 through the Store (as Ganeti's allocator does). */
 async function mirrored(engine: Engine, store: MemoryStore) {
   for (const name of ["n1", "n2", "n3"]) await addMember(engine, name, { diskGb: 100 });
-  await engine.createInstance(
+  await engine.instances.create(
     {
       name: "db",
       config: { "limits.memory": "1GiB" },
@@ -27,14 +27,14 @@ async function mirrored(engine: Engine, store: MemoryStore) {
       },
     ],
   });
-  await engine.createInstance({ name: "solo" }, { target: "n1" });
+  await engine.instances.create({ name: "solo" }, { target: "n1" });
 }
 
 describe("two-member instances in the engine's moves", () => {
   it("refuses to move a mirrored instance, naming its secondary, and moves nothing", async () => {
     const { engine, store } = await testCluster();
     await mirrored(engine, store);
-    const error = await failure(engine.moveInstance("default", "db", "n3"));
+    const error = await failure(engine.instances.move("default", "db", "n3"));
     expect(error.kind).toBe("invalid");
     expect(error.message).toBe(
       'Instance "db" in project "default" is mirrored on cluster member "n2": a two-member instance moves only by failover to its secondary or a new secondary (Ganeti\'s failover and replace-disks)',
@@ -45,21 +45,21 @@ describe("two-member instances in the engine's moves", () => {
   it("refuses to evacuate the primary or the secondary of a mirror, all or nothing", async () => {
     const { engine, store } = await testCluster();
     await mirrored(engine, store);
-    const onPrimary = await failure(engine.evacuateMember("n1"));
+    const onPrimary = await failure(engine.members.evacuate("n1"));
     expect(onPrimary.message).toBe(
       'Failed to evacuate cluster member "n1": instance "db" in project "default" runs there, mirrored on "n2": a two-member instance moves only by failover to its secondary or a new secondary (Ganeti\'s failover and replace-disks)',
     );
     expect((await store.getInstance("default", "solo"))!.location).toBe("n1");
-    const onSecondary = await failure(engine.evacuateMember("n2"));
+    const onSecondary = await failure(engine.members.evacuate("n2"));
     expect(onSecondary.message).toContain('instance "db" in project "default" is mirrored there from "n1"');
-    expect(engine.getMember("n2").status).toBe("Online");
-    expect((await engine.evacuateMember("n3")).moved).toEqual([]);
+    expect(engine.members.get("n2").status).toBe("Online");
+    expect((await engine.members.evacuate("n3")).moved).toEqual([]);
   });
 
   it("an edit keeps the mirror: the new disk size counts on both members", async () => {
     const { engine, store } = await testCluster();
     await mirrored(engine, store);
-    await engine.updateInstance("default", "db", {
+    await engine.instances.update("default", "db", {
       devices: { root: { type: "disk", path: "/", pool: "default", size: "20GiB" } },
     });
     const record = (await store.getInstance("default", "db"))!;

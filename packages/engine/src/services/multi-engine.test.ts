@@ -28,15 +28,15 @@ describe("engines sharing one store see each other's changes", () => {
     const { a, b } = await twoEngines();
     await addMember(a, "n1");
     await b.sync();
-    expect(b.listMembers().map((member) => member.record.name)).toEqual(["n1"]);
-    expect(b.getMember("n1").status).toBe("Online");
-    await a.updateMember("n1", { description: "rack 4" });
+    expect(b.members.list().map((member) => member.record.name)).toEqual(["n1"]);
+    expect(b.members.get("n1").status).toBe("Online");
+    await a.members.update("n1", { description: "rack 4" });
     await b.sync();
-    expect(b.getMember("n1").record.description).toBe("rack 4");
-    await a.deleteMember("n1");
+    expect(b.members.get("n1").record.description).toBe("rack 4");
+    await a.members.delete("n1");
     await b.sync();
-    expect(b.listMembers()).toEqual([]);
-    expect(() => b.getMember("n1")).toThrow('Cluster member "n1" not found');
+    expect(b.members.list()).toEqual([]);
+    expect(() => b.members.get("n1")).toThrow('Cluster member "n1" not found');
   });
 
   it("every operation syncs first: placement follows members, projects, groups and config of the other engine", async () => {
@@ -45,13 +45,13 @@ describe("engines sharing one store see each other's changes", () => {
     await addMember(a, "n1");
     await addMember(a, "n2", { groups: ["fast"] });
     // No explicit sync: the create itself notices the new members and group.
-    expect((await b.createInstance({ name: "x" }, { target: "@fast" })).instance.location).toBe("n2");
+    expect((await b.instances.create({ name: "x" }, { target: "@fast" })).instance.location).toBe("n2");
     await a.catalog.createProject({ name: "p", description: "", config: {} });
-    expect((await b.createInstance({ name: "y" }, { project: "p" })).instance.location).toBe("n1");
-    await a.updateMember("n1", { config: { "scheduler.instance": "manual" } });
-    expect((await b.createInstance({ name: "z" })).instance.location).toBe("n2");
-    await a.setConfig({ "cluster.offline_threshold": "30" });
-    expect((await b.getConfig()).values["cluster.offline_threshold"]).toBe("30");
+    expect((await b.instances.create({ name: "y" }, { project: "p" })).instance.location).toBe("n1");
+    await a.members.update("n1", { config: { "scheduler.instance": "manual" } });
+    expect((await b.instances.create({ name: "z" })).instance.location).toBe("n2");
+    await a.config.set({ "cluster.offline_threshold": "30" });
+    expect((await b.config.get()).values["cluster.offline_threshold"]).toBe("30");
   });
 
   it("a heartbeat of its own never hides another engine's change", async () => {
@@ -59,11 +59,11 @@ describe("engines sharing one store see each other's changes", () => {
     await addMember(a, "n1");
     await b.sync();
     // b's heartbeat does not move the counter; a's description change does, by one.
-    const beat = b.heartbeat("n1");
-    await a.updateMember("n1", { description: "moved to rack 9" });
+    const beat = b.members.heartbeat("n1");
+    await a.members.update("n1", { description: "moved to rack 9" });
     await beat;
     await b.sync();
-    expect(b.getMember("n1").record.description).toBe("moved to rack 9");
+    expect(b.members.get("n1").record.description).toBe("moved to rack 9");
   });
 
   it("an engine's own writes do not make it re-read members", async () => {
@@ -71,22 +71,22 @@ describe("engines sharing one store see each other's changes", () => {
     const before = store.memberReads;
     await addGroups(a, "g");
     for (const name of ["n1", "n2", "n3"]) await addMember(a, name, { groups: ["g"] });
-    await a.updateMember("n1", { description: "d" });
+    await a.members.update("n1", { description: "d" });
     await a.catalog.createProject({ name: "p", description: "", config: {} });
-    await a.setConfig({ "cluster.offline_threshold": "30" });
-    for (let i = 0; i < 5; i++) await a.createInstance({ name: `i${i}` });
+    await a.config.set({ "cluster.offline_threshold": "30" });
+    for (let i = 0; i < 5; i++) await a.instances.create({ name: `i${i}` });
     expect(store.memberReads).toBe(before);
   });
 
   it("a move to a member only the other engine registered is checked against that member", async () => {
     const { a, b, clock } = await twoEngines();
     await addMember(a, "n1");
-    await b.createInstance({ name: "x" });
+    await b.instances.create({ name: "x" });
     clock.advance(60_000);
     await addMember(a, "n2");
-    const refused = await b.moveInstance("default", "x", "n1").catch((error: unknown) => error);
+    const refused = await b.instances.move("default", "x", "n1").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(EngineError);
     expect((refused as EngineError).message).toBe("Requested target server is the same as current server");
-    expect((await b.moveInstance("default", "x", "n2")).instance.location).toBe("n2");
+    expect((await b.instances.move("default", "x", "n2")).instance.location).toBe("n2");
   });
 });

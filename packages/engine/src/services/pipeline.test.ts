@@ -10,7 +10,7 @@ describe("default policy", () => {
     await addMember(engine, "n3");
     const placed: string[] = [];
     for (const name of ["a", "b", "c", "d"]) {
-      placed.push((await engine.createInstance({ name })).instance.location);
+      placed.push((await engine.instances.create({ name })).instance.location);
     }
     expect(placed).toEqual(["n1", "n2", "n3", "n1"]);
   });
@@ -19,20 +19,20 @@ describe("default policy", () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1");
     await addMember(engine, "n2");
-    await engine.createInstance({ forthcoming: true }, { target: "n1" });
-    expect((await engine.createInstance({ name: "a" })).instance.location).toBe("n2");
+    await engine.instances.create({ forthcoming: true }, { target: "n1" });
+    expect((await engine.instances.create({ name: "a" })).instance.location).toBe("n2");
   });
 
   it("lists candidates in load order in a dry run without claiming", async () => {
     const { engine } = await testCluster();
     await addMember(engine, "n1");
     await addMember(engine, "n2");
-    await engine.createInstance({ name: "a" });
-    const dry = await engine.dryRun({ name: "b" });
+    await engine.instances.create({ name: "a" });
+    const dry = await engine.instances.dryRun({ name: "b" });
     expect(dry.decision).toEqual({ outcome: "placed", member: "n2", decidedBy: "default" });
     expect(dry.candidates).toEqual(["n2", "n1"]);
     expect(dry.scriptletRan).toBe(false);
-    expect((await engine.listInstances()).length).toBe(1);
+    expect((await engine.instances.list()).length).toBe(1);
   });
 });
 
@@ -42,11 +42,11 @@ describe("candidate filters", () => {
     await addMember(engine, "n1");
     await addMember(engine, "n2");
     clock.advance(15_000);
-    await engine.heartbeat("n2");
+    await engine.members.heartbeat("n2");
     clock.advance(10_000); // n1 silent for 25 s > 20 s default
-    expect((await engine.createInstance({ name: "a" })).instance.location).toBe("n2");
-    expect((await engine.createInstance({ name: "b" })).instance.location).toBe("n2");
-    expect(engine.getMember("n1").status).toBe("Offline");
+    expect((await engine.instances.create({ name: "a" })).instance.location).toBe("n2");
+    expect((await engine.instances.create({ name: "b" })).instance.location).toBe("n2");
+    expect(engine.members.get("n1").status).toBe("Offline");
   });
 
   it("honours scheduler.instance manual and group", async () => {
@@ -55,12 +55,14 @@ describe("candidate filters", () => {
     await addMember(engine, "manual", { config: { "scheduler.instance": "manual" } });
     await addMember(engine, "grouped", { config: { "scheduler.instance": "group" }, groups: ["g"] });
     await addMember(engine, "plain");
-    expect((await engine.createInstance({ name: "a" })).instance.location).toBe("plain");
-    expect((await engine.createInstance({ name: "b" })).instance.location).toBe("plain");
+    expect((await engine.instances.create({ name: "a" })).instance.location).toBe("plain");
+    expect((await engine.instances.create({ name: "b" })).instance.location).toBe("plain");
     // @g makes the group-only member eligible (it has fewer instances).
-    expect((await engine.createInstance({ name: "c" }, { target: "@g" })).instance.location).toBe("grouped");
+    expect((await engine.instances.create({ name: "c" }, { target: "@g" })).instance.location).toBe(
+      "grouped",
+    );
     // An explicit member target ignores scheduler rules, as in LXD.
-    expect((await engine.createInstance({ name: "d" }, { target: "manual" })).instance.location).toBe(
+    expect((await engine.instances.create({ name: "d" }, { target: "manual" })).instance.location).toBe(
       "manual",
     );
   });
@@ -75,7 +77,7 @@ describe("candidate filters", () => {
       description: "",
       config: { "restricted.cluster.groups": "blue" },
     });
-    const placed = await engine.createInstance({ name: "a", profiles: [] }, { project: "p" });
+    const placed = await engine.instances.create({ name: "a", profiles: [] }, { project: "p" });
     expect(placed.instance.location).toBe("n2");
   });
 
@@ -92,15 +94,15 @@ describe("candidate filters", () => {
         "restricted.cluster.groups": "blue",
       },
     });
-    const missing = await failure(engine.createInstance({ name: "a" }, { target: "nope" }));
+    const missing = await failure(engine.instances.create({ name: "a" }, { target: "nope" }));
     expect(missing.kind).toBe("not_found");
     expect(missing.message).toBe('Cluster member "nope" not found');
     const outside = await failure(
-      engine.createInstance({ name: "a", profiles: [] }, { project: "p", target: "n1" }),
+      engine.instances.create({ name: "a", profiles: [] }, { project: "p", target: "n1" }),
     );
     expect(outside.kind).toBe("forbidden");
     expect(outside.message).toBe('Project isn\'t allowed to use this cluster member: "n1"');
-    const badGroup = await failure(engine.createInstance({ name: "a" }, { target: "@nope" }));
+    const badGroup = await failure(engine.instances.create({ name: "a" }, { target: "@nope" }));
     expect(badGroup.message).toBe('Cluster group "nope" doesn\'t exist');
   });
 
@@ -116,13 +118,13 @@ describe("candidate filters", () => {
       aliases: ["old32"],
       properties: {},
     });
-    expect((await engine.createInstance({ name: "a", architecture: "aarch64" })).instance.location).toBe(
+    expect((await engine.instances.create({ name: "a", architecture: "aarch64" })).instance.location).toBe(
       "arm",
     );
-    expect((await engine.createInstance({ name: "b", architecture: "armv7l" })).instance.location).toBe(
+    expect((await engine.instances.create({ name: "b", architecture: "armv7l" })).instance.location).toBe(
       "arm",
     );
-    const fromImage = await engine.createInstance({ name: "c", source: { type: "image", alias: "old32" } });
+    const fromImage = await engine.instances.create({ name: "c", source: { type: "image", alias: "old32" } });
     expect(fromImage.instance.location).toBe("x86");
     expect(fromImage.instance.architecture).toBe("i686");
   });
@@ -139,7 +141,7 @@ describe("candidate filters", () => {
     for (const name of ["a", "b", "c"]) await addMember(engine, name);
     await addMember(engine, "small1", { memoryMb: 1024, extra: { CUSTOM_FPGA: { total: 1 } } });
     await addMember(engine, "small2", { memoryMb: 2048, extra: { CUSTOM_FPGA: { total: 1 } } });
-    const error = await failure(engine.createInstance({ name: "x", flavor: "fpga" }));
+    const error = await failure(engine.instances.create({ name: "x", flavor: "fpga" }));
     expect(error.kind).toBe("insufficient_capacity");
     expect(error.message).toBe(
       'No suitable cluster member could be found for instance "x" in project "default": 3 members lack CUSTOM_FPGA, 2 have too little MEMORY_MB',
@@ -157,7 +159,7 @@ describe("candidate filters", () => {
     await addMember(engine, "plain");
     await addMember(engine, "slow", { traits: ["HW_CPU_X86_AVX2", "CUSTOM_SLOW"] });
     await addMember(engine, "fast", { traits: ["HW_CPU_X86_AVX2"] });
-    expect((await engine.createInstance({ name: "a", flavor: "avx" })).instance.location).toBe("fast");
+    expect((await engine.instances.create({ name: "a", flavor: "avx" })).instance.location).toBe("fast");
   });
 
   it("enforces project limits", async () => {
@@ -168,11 +170,11 @@ describe("candidate filters", () => {
       description: "",
       config: { "limits.instances": "1", "limits.memory": "2GiB" },
     });
-    await engine.createInstance(
+    await engine.instances.create(
       { name: "a", profiles: [], config: { "limits.memory": "1GiB" } },
       { project: "p" },
     );
-    const error = await failure(engine.createInstance({ name: "b", profiles: [] }, { project: "p" }));
+    const error = await failure(engine.instances.create({ name: "b", profiles: [] }, { project: "p" }));
     expect(error.kind).toBe("insufficient_capacity");
     expect(error.message).toBe('Reached maximum number of instances in project "p"');
   });
@@ -181,11 +183,11 @@ describe("candidate filters", () => {
     const { engine, clock } = await testCluster();
     await addMember(engine, "n1");
     clock.advance(60_000);
-    const error = await failure(engine.createInstance({ name: "a" }));
+    const error = await failure(engine.instances.create({ name: "a" }));
     expect(error.kind).toBe("not_found");
     expect(error.message).toContain("1 member is offline");
     await heartbeatAll(engine);
-    expect((await engine.createInstance({ name: "a" })).instance.location).toBe("n1");
+    expect((await engine.instances.create({ name: "a" })).instance.location).toBe("n1");
   });
 });
 
@@ -207,16 +209,16 @@ describe("expansion", () => {
       config: { "limits.cpu": "2", "limits.memory": "4GiB" },
       devices: {},
     });
-    const placed = await engine.createInstance({
+    const placed = await engine.instances.create({
       name: "a",
       profiles: ["default", "big"],
       config: { "limits.memory": "2GiB" },
     });
-    expect(engine.getMember("n1").usage.used).toEqual({ VCPU: 2, MEMORY_MB: 2048, DISK_GB: 20 });
+    expect(engine.members.get("n1").usage.used).toEqual({ VCPU: 2, MEMORY_MB: 2048, DISK_GB: 20 });
     expect(placed.instance.config).toEqual({ "limits.memory": "2GiB" });
-    await engine.deleteInstance("default", "a");
-    await engine.createInstance({ name: "t", instance_type: "c1-m1" });
-    expect(engine.getMember("n1").usage.used).toEqual({ VCPU: 1, MEMORY_MB: 1024, DISK_GB: 20 });
+    await engine.instances.delete("default", "a");
+    await engine.instances.create({ name: "t", instance_type: "c1-m1" });
+    expect(engine.members.get("n1").usage.used).toEqual({ VCPU: 1, MEMORY_MB: 1024, DISK_GB: 20 });
   });
 
   it("supports the ironic recipe: one gold node and nothing else", async () => {
@@ -234,12 +236,12 @@ describe("expansion", () => {
         "resources:DISK_GB": "0",
       },
     });
-    await engine.createMember({ name: "bm1", inventories: { CUSTOM_BAREMETAL_GOLD: { total: 1 } } });
-    await engine.createMember({ name: "bm2", inventories: { CUSTOM_BAREMETAL_GOLD: { total: 1 } } });
-    const first = await engine.createInstance({ name: "a", flavor: "gold" });
-    const second = await engine.createInstance({ name: "b", flavor: "gold" });
+    await engine.members.create({ name: "bm1", inventories: { CUSTOM_BAREMETAL_GOLD: { total: 1 } } });
+    await engine.members.create({ name: "bm2", inventories: { CUSTOM_BAREMETAL_GOLD: { total: 1 } } });
+    const first = await engine.instances.create({ name: "a", flavor: "gold" });
+    const second = await engine.instances.create({ name: "b", flavor: "gold" });
     expect([first.instance.location, second.instance.location]).toEqual(["bm1", "bm2"]);
-    const third = await failure(engine.createInstance({ name: "c", flavor: "gold" }));
+    const third = await failure(engine.instances.create({ name: "c", flavor: "gold" }));
     expect(third.message).toContain("2 members have too little CUSTOM_BAREMETAL_GOLD");
   });
 
@@ -275,12 +277,12 @@ describe("placement groups", () => {
 
   it("strict spread puts each member on its own member and fails when none is left", async () => {
     const { engine } = await withGroup("spread", "strict");
-    await engine.createInstance({ name: "other" }); // n1 busier: spread still avoids only group members
+    await engine.instances.create({ name: "other" }); // n1 busier: spread still avoids only group members
     const places = [];
     for (const name of ["a", "b", "c"])
-      places.push((await engine.createInstance(member(name))).instance.location);
+      places.push((await engine.instances.create(member(name))).instance.location);
     expect(new Set(places).size).toBe(3);
-    const error = await failure(engine.createInstance(member("d")));
+    const error = await failure(engine.instances.create(member("d")));
     expect(error.message).toContain(
       '3 members already host instances of placement group "pg" (strict spread)',
     );
@@ -290,7 +292,7 @@ describe("placement groups", () => {
     const { engine } = await withGroup("spread", "permissive");
     const places = [];
     for (const name of ["a", "b", "c", "d"])
-      places.push((await engine.createInstance(member(name))).instance.location);
+      places.push((await engine.instances.create(member(name))).instance.location);
     expect(places).toEqual(["n1", "n2", "n3", "n1"]);
   });
 
@@ -298,8 +300,8 @@ describe("placement groups", () => {
     const { engine } = await withGroup("compact", "strict");
     const places = [];
     for (const name of ["a", "b", "c"])
-      places.push((await engine.createInstance(member(name))).instance.location);
+      places.push((await engine.instances.create(member(name))).instance.location);
     expect(places).toEqual(["n1", "n1", "n1"]);
-    expect((await engine.createInstance({ name: "free" })).instance.location).toBe("n2");
+    expect((await engine.instances.create({ name: "free" })).instance.location).toBe("n2");
   });
 });

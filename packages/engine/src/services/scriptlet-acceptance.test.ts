@@ -92,13 +92,13 @@ describe.each([
     it("the spec example targets the first candidate and rejects the name foo", async () => {
       const { engine, logger } = await testCluster();
       for (const name of ["node1", "node2", "node3"]) await addMember(engine, name);
-      await engine.setConfig({ "instances.placement.scriptlet": SPEC_EXAMPLE });
-      await engine.createInstance({ name: "a" });
+      await engine.config.set({ "instances.placement.scriptlet": SPEC_EXAMPLE });
+      await engine.instances.create({ name: "a" });
       // Candidates are sorted by instance count: node2 (0) comes first now.
-      const second = await engine.createInstance({ name: "b" });
+      const second = await engine.instances.create({ name: "b" });
       expect(second.instance.location).toBe("node2");
       expect(second.decidedBy).toBe("scriptlet");
-      const rejected = await failure(engine.createInstance({ name: "foo" }));
+      const rejected = await failure(engine.instances.create({ name: "foo" }));
       expect(rejected.kind).toBe("scriptlet");
       expect(rejected.message).toBe(
         'Failed instance placement scriptlet: Failed with return value: "Invalid name"',
@@ -120,11 +120,11 @@ describe.each([
     it("the forum example (pre-release reason parameter) picks the member with the most free memory", async () => {
       const { engine } = await testCluster();
       for (const name of ["node1", "node2", "node3"]) await addMember(engine, name);
-      await engine.heartbeat("node1", sysinfo(2048));
-      await engine.heartbeat("node2", sysinfo(8192));
-      await engine.heartbeat("node3", sysinfo(4096));
-      await engine.setConfig({ "instances.placement.scriptlet": FORUM_MOST_FREE_MEMORY });
-      const placed = await engine.createInstance({ name: "web" });
+      await engine.members.heartbeat("node1", sysinfo(2048));
+      await engine.members.heartbeat("node2", sysinfo(8192));
+      await engine.members.heartbeat("node3", sysinfo(4096));
+      await engine.config.set({ "instances.placement.scriptlet": FORUM_MOST_FREE_MEMORY });
+      const placed = await engine.instances.create({ name: "web" });
       expect(placed.instance.location).toBe("node2");
       expect(placed.logs.map((line) => line.message)).toEqual([
         "node1 - free memory: 2048MB, load: [0.5, 0.25, 0.1]",
@@ -132,7 +132,7 @@ describe.each([
         "node3 - free memory: 4096MB, load: [0.5, 0.25, 0.1]",
         "targeting node2 for new instance web",
       ]);
-      const dry = await engine.dryRun({ name: "next" });
+      const dry = await engine.instances.dryRun({ name: "next" });
       expect(dry.decision).toEqual({ outcome: "placed", member: "node2", decidedBy: "scriptlet" });
       expect(dry.scriptletRan).toBe(true);
       expect(dry.logs.length).toBe(4);
@@ -151,9 +151,9 @@ describe.each([
         description: "Team A",
         config: { "limits.instances": "10" },
       });
-      await engine.createInstance({ name: "a" }, { target: "node1" });
-      await engine.createInstance({ name: "b", profiles: [] }, { project: "team", target: "node2" });
-      await engine.setConfig({
+      await engine.instances.create({ name: "a" }, { target: "node1" });
+      await engine.instances.create({ name: "b", profiles: [] }, { project: "team", target: "node2" });
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     log_info("count all=", get_instances_count(), " node1=", get_instances_count(location="node1"),
@@ -166,8 +166,8 @@ def instance_placement(request, candidate_members):
     return
 `,
       });
-      const outcomes = await engine.bulkCreate([{ name: "c" }, { name: "d" }]);
-      const logs = (await engine.dryRun({ name: "e" })).logs.map((line) => line.message);
+      const outcomes = await engine.instances.bulkCreate([{ name: "c" }, { name: "d" }]);
+      const logs = (await engine.instances.dryRun({ name: "e" })).logs.map((line) => line.message);
       expect(logs).toEqual([
         "count all=4 node1=2 team=1 pending=4",
         'instances on node2: ["b", "d"]',
@@ -182,30 +182,30 @@ def instance_placement(request, candidate_members):
       const { engine } = await testCluster();
       await addMember(engine, "node1");
       await addMember(engine, "node2");
-      await engine.createInstance({ name: "a" }, { target: "node2" });
-      await engine.setConfig({
+      await engine.instances.create({ name: "a" }, { target: "node2" });
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     lister = get_instances
     log_info("on node2: ", [i.name for i in lister(location="node2")])
 `,
       });
-      const dry = await engine.dryRun({ name: "b" });
+      const dry = await engine.instances.dryRun({ name: "b" });
       expect(dry.logs.map((line) => line.message)).toEqual(['on node2: ["a"]']);
     });
 
     it("counts in-flight placements of a bulk create as pending", async () => {
       const { engine, logger } = await testCluster();
       await addMember(engine, "node1");
-      await engine.setConfig({
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     log_info(request.name, ": stored=", get_instances_count(), " with pending=", get_instances_count(pending=True))
     return
 `,
       });
-      await engine.bulkCreate([{ name: "x" }, { name: "y" }, { name: "z" }]);
-      await engine.createInstance({ name: "w" });
+      await engine.instances.bulkCreate([{ name: "x" }, { name: "y" }, { name: "z" }]);
+      await engine.instances.create({ name: "w" });
       expect(logger.lines.map((line) => line.message)).toEqual([
         "Instance placement scriptlet: x: stored=0 with pending=0",
         "Instance placement scriptlet: y: stored=0 with pending=1",
@@ -232,14 +232,14 @@ def instance_placement(request, candidate_members):
     });
 
     it("step 1: an invalid scriptlet is rejected", async () => {
-      const error = await failure(engine.setConfig({ "instances.placement.scriptlet": "foo" }));
+      const error = await failure(engine.config.set({ "instances.placement.scriptlet": "foo" }));
       expect(error.kind).toBe("invalid");
       expect(error.message).toContain("instance_placement:1:1: undefined: foo");
-      expect((await engine.getConfig()).values["instances.placement.scriptlet"]).toBeUndefined();
+      expect((await engine.config.get()).values["instances.placement.scriptlet"]).toBeUndefined();
     });
 
     it("step 2: static target with a checked environment puts c1, c2, c3 on node2", async () => {
-      await engine.setConfig({
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     instance_resources = get_instance_resources()
@@ -264,7 +264,7 @@ def instance_placement(request, candidate_members):
     return
 `,
       });
-      const c1 = await engine.createInstance({
+      const c1 = await engine.instances.create({
         name: "c1",
         config: { "limits.memory": "512MiB", "limits.cpu": "1" },
         devices: { root: { type: "disk", path: "/", pool: "data", size: "200MiB" } },
@@ -279,36 +279,36 @@ def instance_placement(request, candidate_members):
           eth0: { type: "nic", network: "br0" },
         },
       });
-      const c2 = await engine.createInstance({ name: "c2", profiles: ["foo"] });
-      const c3 = await engine.createInstance({ name: "c3", profiles: ["foo"] });
+      const c2 = await engine.instances.create({ name: "c2", profiles: ["foo"] });
+      const c3 = await engine.instances.create({ name: "c3", profiles: ["foo"] });
       expect([c1, c2, c3].map((outcome) => outcome.instance.location)).toEqual(["node2", "node2", "node2"]);
     });
 
     it("step 3: fail() rejects the placement", async () => {
-      await engine.setConfig({
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     log_error("instance not allowed")
     fail("Instance not allowed")
 `,
       });
-      const error = await failure(engine.createInstance({ name: "c1" }));
+      const error = await failure(engine.instances.create({ name: "c1" }));
       expect(error.kind).toBe("scriptlet");
       expect(error.message).toBe(
         "Failed instance placement scriptlet: Failed to run: fail: Instance not allowed",
       );
-      expect(await engine.listInstances()).toEqual([]);
+      expect(await engine.instances.list()).toEqual([]);
     });
 
     it("step 4: a runtime error rejects the placement", async () => {
-      await engine.setConfig({
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     log_info("Accessing invalid field ", candidate_members[4])
     return
 `,
       });
-      const error = await failure(engine.createInstance({ name: "c1" }));
+      const error = await failure(engine.instances.create({ name: "c1" }));
       expect(error.kind).toBe("scriptlet");
       expect(error.message).toMatch(
         /^Failed instance placement scriptlet: Failed to run: .*index 4 out of range/,
@@ -316,7 +316,7 @@ def instance_placement(request, candidate_members):
     });
 
     it("step 5 (Incus): an invalid set_target fails; without a scriptlet --target node1 works", async () => {
-      await engine.setConfig({
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     res = set_target("foo")
@@ -325,19 +325,19 @@ def instance_placement(request, candidate_members):
 `,
       });
       const error = await failure(
-        engine.createInstance({ name: "c1", config: { "cluster.evacuate": "migrate" } }),
+        engine.instances.create({ name: "c1", config: { "cluster.evacuate": "migrate" } }),
       );
       expect(error.message).toBe(
         "Failed instance placement scriptlet: Failed to run: Invalid member name: foo",
       );
-      await engine.setConfig({ "instances.placement.scriptlet": "" });
-      const c1 = await engine.createInstance({ name: "c1" }, { target: "node1" });
+      await engine.config.set({ "instances.placement.scriptlet": "" });
+      const c1 = await engine.instances.create({ name: "c1" }, { target: "node1" });
       expect(c1.instance.location).toBe("node1");
     });
 
     it("step 6: evacuation runs the scriptlet with reason evacuation and c1 lands on node3", async () => {
-      await engine.createInstance({ name: "c1" }, { target: "node1" });
-      await engine.setConfig({
+      await engine.instances.create({ name: "c1" }, { target: "node1" });
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     if request.reason != "evacuation":
@@ -348,9 +348,9 @@ def instance_placement(request, candidate_members):
     return
 `,
       });
-      await engine.evacuateMember("node1");
-      expect(engine.getMember("node1").status).toBe("Evacuated");
-      expect((await engine.getInstance("default", "c1")).location).toBe("node3");
+      await engine.members.evacuate("node1");
+      expect(engine.members.get("node1").status).toBe("Evacuated");
+      expect((await engine.instances.get("default", "c1")).location).toBe("node3");
     });
   });
 
@@ -364,9 +364,9 @@ def instance_placement(request, candidate_members):
       await addMember(engine, "node1", { groups: ["default", "foobar1"] });
       await addMember(engine, "node2", { groups: ["default", "foobar2"] });
       await addMember(engine, "node3", { groups: ["default", "foobar3"] });
-      await engine.createInstance({ name: "c1" }, { target: "node1" });
-      await engine.createInstance({ name: "c2" }, { target: "node2" });
-      await engine.createInstance({ name: "c3" }, { target: "node3" });
+      await engine.instances.create({ name: "c1" }, { target: "node1" });
+      await engine.instances.create({ name: "c2" }, { target: "node2" });
+      await engine.instances.create({ name: "c3" }, { target: "node3" });
     });
 
     const relocationScriptlet = `
@@ -377,33 +377,33 @@ def instance_placement(request, candidate_members):
     set_target(names[0])
     return
 `;
-    const location = async (name: string) => (await engine.getInstance("default", name)).location;
+    const location = async (name: string) => (await engine.instances.get("default", name)).location;
 
     it("step 1: moves to @foobar3 run the scriptlet with reason relocation", async () => {
-      await engine.setConfig({ "instances.placement.scriptlet": relocationScriptlet });
-      await engine.moveInstance("default", "c1", "@foobar3");
+      await engine.config.set({ "instances.placement.scriptlet": relocationScriptlet });
+      await engine.instances.move("default", "c1", "@foobar3");
       expect(await location("c1")).toBe("node3");
-      await engine.moveInstance("default", "c2", "@foobar3");
+      await engine.instances.move("default", "c2", "@foobar3");
       expect(await location("c2")).toBe("node3");
     });
 
     it("step 2: a member target skips the scriptlet", async () => {
-      await engine.setConfig({ "instances.placement.scriptlet": relocationScriptlet });
-      await engine.moveInstance("default", "c2", "@foobar3");
-      await engine.moveInstance("default", "c2", "node2");
+      await engine.config.set({ "instances.placement.scriptlet": relocationScriptlet });
+      await engine.instances.move("default", "c2", "@foobar3");
+      await engine.instances.move("default", "c2", "node2");
       expect(await location("c2")).toBe("node2");
     });
 
     it("step 3 (Incus): an invalid set_target makes the move fail", async () => {
-      await engine.moveInstance("default", "c1", "node3");
-      await engine.setConfig({
+      await engine.instances.move("default", "c1", "node3");
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     set_target("foo")
     return
 `,
       });
-      const error = await failure(engine.moveInstance("default", "c1", "@foobar1"));
+      const error = await failure(engine.instances.move("default", "c1", "@foobar1"));
       expect(error.message).toBe(
         "Failed instance placement scriptlet: Failed to run: Invalid member name: foo",
       );
@@ -411,26 +411,26 @@ def instance_placement(request, candidate_members):
     });
 
     it("step 4: indexing candidate_members[42] makes the move fail", async () => {
-      await engine.setConfig({
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     log_info(candidate_members[42])
     return
 `,
       });
-      const error = await failure(engine.moveInstance("default", "c1", "@foobar2"));
+      const error = await failure(engine.instances.move("default", "c1", "@foobar2"));
       expect(error.kind).toBe("scriptlet");
       expect(await location("c1")).toBe("node1");
     });
 
     it("step 5: fail() makes the move fail", async () => {
-      await engine.setConfig({
+      await engine.config.set({
         "instances.placement.scriptlet": `
 def instance_placement(request, candidate_members):
     fail("Instance not allowed")
 `,
       });
-      const error = await failure(engine.moveInstance("default", "c1", "@foobar2"));
+      const error = await failure(engine.instances.move("default", "c1", "@foobar2"));
       expect(error.message).toBe(
         "Failed instance placement scriptlet: Failed to run: fail: Instance not allowed",
       );
@@ -438,26 +438,26 @@ def instance_placement(request, candidate_members):
     });
 
     it("step 6: without a scriptlet, project restricted.cluster.groups keeps moves out of other groups", async () => {
-      await engine.setConfig({ "instances.placement.scriptlet": "" });
+      await engine.config.set({ "instances.placement.scriptlet": "" });
       const project = await engine.catalog.getProject("default");
       await engine.catalog.updateProject({
         ...project,
         config: { ...project.config, "restricted.cluster.groups": "foobar1,foobar2" },
       });
-      const error = await failure(engine.moveInstance("default", "c1", "@foobar3"));
+      const error = await failure(engine.instances.move("default", "c1", "@foobar3"));
       expect(error.message).toContain("outside the groups project");
-      await engine.moveInstance("default", "c1", "@foobar2");
+      await engine.instances.move("default", "c1", "@foobar2");
       expect(await location("c1")).toBe("node2");
     });
 
     it("scheduler.instance group still allows @group; manual forbids @group but allows the member", async () => {
-      await engine.updateMember("node2", { config: { "scheduler.instance": "group" } });
-      await engine.updateMember("node3", { config: { "scheduler.instance": "manual" } });
-      await engine.moveInstance("default", "c1", "@foobar2");
+      await engine.members.update("node2", { config: { "scheduler.instance": "group" } });
+      await engine.members.update("node3", { config: { "scheduler.instance": "manual" } });
+      await engine.instances.move("default", "c1", "@foobar2");
       expect(await location("c1")).toBe("node2");
-      const manual = await failure(engine.moveInstance("default", "c1", "@foobar3"));
+      const manual = await failure(engine.instances.move("default", "c1", "@foobar3"));
       expect(manual.message).toContain("scheduler.instance=manual");
-      await engine.moveInstance("default", "c1", "node3");
+      await engine.instances.move("default", "c1", "node3");
       expect(await location("c1")).toBe("node3");
     });
   });

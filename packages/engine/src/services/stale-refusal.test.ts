@@ -35,15 +35,15 @@ describe("a refusal for a missing name waits for a fresh read of the feed", () =
     const other = await Engine.open({ store, clock });
     await addMember(other, "n1");
     // The late engine reads the feed here, and then considers itself current for a second.
-    expect((await late.createInstance({ name: "first" })).instance.location).toBe("n1");
+    expect((await late.instances.create({ name: "first" })).instance.location).toBe("n1");
 
     await addGroups(other, "fast");
     await addMember(other, "n2", { groups: ["fast"] });
     await other.catalog.createProject({ name: "p", description: "", config: {} });
-    expect((await late.createInstance({ name: "x" }, { target: "n2" })).instance.location).toBe("n2");
-    expect((await late.createInstance({ name: "y" }, { target: "@fast" })).instance.location).toBe("n2");
-    expect((await late.createInstance({ name: "z" }, { project: "p" })).instance.project).toBe("p");
-    const bulk = await late.bulkCreate([{ name: "b1" }, { name: "b2" }], { target: "n2" });
+    expect((await late.instances.create({ name: "x" }, { target: "n2" })).instance.location).toBe("n2");
+    expect((await late.instances.create({ name: "y" }, { target: "@fast" })).instance.location).toBe("n2");
+    expect((await late.instances.create({ name: "z" }, { project: "p" })).instance.project).toBe("p");
+    const bulk = await late.instances.bulkCreate([{ name: "b1" }, { name: "b2" }], { target: "n2" });
     expect(bulk.instances.map((instance) => instance.location)).toEqual(["n2", "n2"]);
   });
 
@@ -51,7 +51,7 @@ describe("a refusal for a missing name waits for a fresh read of the feed", () =
     const store = new MemoryStore();
     const late = await Engine.open({ store: withSilentWakeUps(store) });
     await addMember(late, "n1");
-    await expect(late.createInstance({ name: "x" }, { target: "nope" })).rejects.toThrow(
+    await expect(late.instances.create({ name: "x" }, { target: "nope" })).rejects.toThrow(
       'Cluster member "nope" not found',
     );
   });

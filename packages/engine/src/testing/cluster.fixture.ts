@@ -42,7 +42,7 @@ export async function addMember(engine: Engine, name: string, spec: MemberSpec =
     ...(spec.diskGb !== undefined ? { DISK_GB: { total: spec.diskGb } } : {}),
     ...(spec.extra ?? {}),
   };
-  return engine.createMember({
+  return engine.members.create({
     name,
     architecture: spec.architecture ?? "x86_64",
     groups: spec.groups ?? [],
@@ -58,5 +58,5 @@ export async function addGroups(engine: Engine, ...names: string[]): Promise<voi
 
 /** Heartbeats every member (keeps them online while a test advances the clock). */
 export async function heartbeatAll(engine: Engine): Promise<void> {
-  for (const member of engine.listMembers()) await engine.heartbeat(member.record.name);
+  for (const member of engine.members.list()) await engine.members.heartbeat(member.record.name);
 }

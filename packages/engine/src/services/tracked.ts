@@ -1,0 +1,35 @@
+/**
+ * Counts one placement-making operation in the engine's metrics (see
+ * runtime/metrics.ts): every service whose operations place or move
+ * instances runs them through here, so the count has one rule.
+ */
+
+import { EngineError } from "../base/errors.js";
+import type { EngineMetrics, PlacementOperation } from "../runtime/metrics.js";
+
+/**
+ * Runs `run` and counts it: instances placed (`placed`, 1 by default) or
+ * its failure by error kind (a thrown EngineError, or one the outcome
+ * reports through `failure`), and the time it took.
+ */
+export async function tracked<T>(
+  metrics: EngineMetrics,
+  operation: PlacementOperation,
+  run: () => Promise<T>,
+  placed: (value: T) => number = () => 1,
+  failure: (value: T) => EngineError | undefined = () => undefined,
+): Promise<T> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const value = await run();
+    const failed = failure(value);
+    if (failed === undefined) metrics.placed(operation, placed(value), seconds());
+    else metrics.failed(operation, failed.kind, seconds());
+    return value;
+  } catch (error) {
+    if (error instanceof EngineError) metrics.failed(operation, error.kind, seconds(), error.message);
+    else metrics.failed(operation, "internal", seconds());
+    throw error;
+  }
+}
