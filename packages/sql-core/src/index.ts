@@ -1,1 +1,3 @@
+export * from "./credentials/index.js";
+export * from "./runner/index.js";
 export * from "./schema/index.js";
