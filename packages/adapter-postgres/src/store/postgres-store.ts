@@ -16,24 +16,31 @@ import {
   type NewMember,
   type Store,
   type StoreSnapshot,
-  withConsumersUsed,
 } from "@berth/engine";
+import {
+  checkInvariants,
+  loadMember,
+  loadMembers,
+  readConfig,
+  readConfigVersion,
+  readMemberUsage,
+  readSnapshot,
+  writeConfig,
+} from "@berth/sql-core";
 import type { Pools, TxWork } from "../connection/pools.js";
 import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
-import { checkInvariants } from "./check.js";
 import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
+import { cursorOf } from "./feed-cursor.js";
+import { appendChanges } from "./feed-writes.js";
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
 import { acquireLease, releaseLease } from "./leases.js";
-import { consumersOnMembers } from "./member-consumers.js";
 import { writeMemberRoot } from "./member-root-writes.js";
-import { loadMember, loadMembers } from "./member-rows.js";
 import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
 import { PostgresConsumers } from "./postgres-consumers.js";
-import { readConfig, writeConfig } from "./server-config.js";
-import { readSnapshot } from "./snapshot.js";
+import { txRunner } from "./runners.js";
 import { PostgresTokenStore } from "./token-store.js";
 import { PostgresTrustStore } from "./trust-store.js";
 
@@ -128,16 +135,31 @@ export class PostgresStore implements Store {
     return this.#listener.live;
   }
 
+  /**
+   * The engine's start-up state in ONE repeatable-read transaction, with the
+   * change-feed cursor of that same snapshot: every change the snapshot does
+   * not include is one the feed will deliver, and none it includes is
+   * delivered again.
+   */
   snapshot(): Promise<StoreSnapshot> {
-    return this.read((tx) => readSnapshot(tx), true);
+    return this.read(async (tx) => {
+      // First statement of the transaction: its snapshot is the transaction's.
+      const [head] = await tx.rows<{ snapshot: string; now: string }>(
+        "SELECT pg_current_snapshot()::text AS snapshot, (extract(epoch from now()) * 1000)::bigint::text AS now",
+      );
+      return {
+        ...(await readSnapshot(txRunner(tx))),
+        feedCursor: cursorOf(head!.snapshot, Number(head!.now)),
+      };
+    }, true);
   }
 
   listMembers(): Promise<MemberRecord[]> {
-    return this.read((tx) => loadMembers(tx));
+    return this.read((tx) => loadMembers(txRunner(tx)));
   }
 
   getMember(name: string): Promise<MemberRecord | undefined> {
-    return this.read((tx) => loadMember(tx, name));
+    return this.read((tx) => loadMember(txRunner(tx), name));
   }
 
   createMember(member: NewMember): Promise<MemberRecord> {
@@ -183,45 +205,24 @@ export class PostgresStore implements Store {
     return this.#claims.claim(claim);
   }
 
-  async memberUsage(names: string[]): Promise<MemberUsage[]> {
-    if (names.length === 0) return [];
-    const [rows, consumers] = await this.read(async (tx) => [
-      await tx.rows<{
-        member: string;
-        resource_class: string | null;
-        ledger: "used" | "forthcoming" | null;
-        amount: number | null;
-      }>(
-        `SELECT m.name AS member, u.resource_class, u.ledger, u.amount
-         FROM members AS m LEFT JOIN usage AS u ON u.member_id = m.id AND u.amount <> 0
-         WHERE m.name = ANY($1::text[]) ORDER BY m.id`,
-        [names],
-      ),
-      await consumersOnMembers(tx, names),
-    ]);
-    const usage = new Map<string, MemberUsage>();
-    for (const row of rows) {
-      let entry = usage.get(row.member);
-      if (entry === undefined)
-        usage.set(row.member, (entry = { member: row.member, used: {}, forthcoming: {} }));
-      if (row.resource_class !== null && row.ledger !== null)
-        entry[row.ledger][row.resource_class] = Number(row.amount);
-    }
-    return names
-      .filter((name) => usage.has(name))
-      .map((name) => withConsumersUsed(usage.get(name)!, consumers.get(name)));
+  memberUsage(names: string[]): Promise<MemberUsage[]> {
+    return this.read((tx) => readMemberUsage(txRunner(tx), names));
   }
 
   getConfig(): Promise<ConfigRecord> {
-    return this.read((tx) => readConfig(tx));
+    return this.read((tx) => readConfig(txRunner(tx)));
   }
 
-  async getConfigVersion(): Promise<number> {
-    return (await this.getConfig()).version;
+  getConfigVersion(): Promise<number> {
+    return this.read((tx) => readConfigVersion(txRunner(tx)));
   }
 
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.write((tx) => writeConfig(tx, patch, expectedVersion));
+    return this.write(async (tx) => {
+      const written = await writeConfig(txRunner(tx), patch, expectedVersion);
+      await appendChanges(tx, [{ kind: "config" }]);
+      return written;
+    });
   }
 
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
@@ -236,7 +237,7 @@ export class PostgresStore implements Store {
 
   /** Verifies the store's invariants on one consistent read; see `checkInvariants`. */
   check(): Promise<CheckReport> {
-    return this.read((tx) => checkInvariants(tx), true);
+    return this.read((tx) => checkInvariants(txRunner(tx)), true);
   }
 
   /** Deletes change-feed entries older than `retentionMs` (done every minute by itself). */

@@ -17,22 +17,29 @@ import {
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
+import {
+  loadMember,
+  loadMembers,
+  readConfig,
+  readConfigVersion,
+  readMemberUsage,
+  readSnapshot,
+  sqliteRunner,
+  writeConfig,
+} from "@berth/sql-core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { instances } from "../schema/index.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
-import { checkInvariants } from "./check.js";
+import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
+import { appendChanges } from "./feed-writes.js";
 import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
 import { writeMemberRoot } from "./member-root-writes.js";
-import { loadMember, loadMembers } from "./member-rows.js";
-import { readMemberUsage } from "./member-usage.js";
 import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
-import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
-import { readSnapshot } from "./snapshot.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
@@ -100,18 +107,18 @@ export class SqliteStore implements Store {
 
   /** One read transaction: the aggregates and the feed cursor of the same state. */
   snapshot(): Promise<StoreSnapshot> {
-    return this.read(async (db, raw) => ({
-      ...(await readSnapshot(db, raw)),
+    return this.read(async (_db, raw) => ({
+      ...(await readSnapshot(sqliteRunner(raw))),
       feedCursor: await SqliteFeed.head(raw),
     }));
   }
 
   listMembers(): Promise<MemberRecord[]> {
-    return this.read((_db, raw) => loadMembers(raw));
+    return this.read((_db, raw) => loadMembers(sqliteRunner(raw)));
   }
 
   getMember(name: string): Promise<MemberRecord | undefined> {
-    return this.read((_db, raw) => loadMember(raw, name));
+    return this.read((_db, raw) => loadMember(sqliteRunner(raw), name));
   }
 
   createMember(member: NewMember): Promise<MemberRecord> {
@@ -165,19 +172,23 @@ export class SqliteStore implements Store {
   }
 
   memberUsage(names: string[]): Promise<MemberUsage[]> {
-    return this.read((_db, raw) => readMemberUsage(raw, names));
+    return this.read((_db, raw) => readMemberUsage(sqliteRunner(raw), names));
   }
 
   getConfig(): Promise<ConfigRecord> {
-    return this.read((db) => readConfig(db));
+    return this.read((_db, raw) => readConfig(sqliteRunner(raw)));
   }
 
   getConfigVersion(): Promise<number> {
-    return this.read((db) => readConfigVersion(db));
+    return this.read((_db, raw) => readConfigVersion(sqliteRunner(raw)));
   }
 
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.write((db, raw) => writeConfig(db, raw, patch, expectedVersion));
+    return this.write(async (_db, raw) => {
+      const written = await writeConfig(sqliteRunner(raw), patch, expectedVersion);
+      await appendChanges(raw, [{ kind: "config" }]);
+      return written;
+    });
   }
 
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
@@ -195,9 +206,9 @@ export class SqliteStore implements Store {
     return pruneFeed(this.connection, retentionMs);
   }
 
-  /** Verifies the store's invariants; see `checkInvariants`. */
+  /** Verifies the store's invariants; see `checkStore`. */
   check(): Promise<CheckReport> {
-    return this.read((db) => checkInvariants(db));
+    return this.read((_db, raw) => checkStore(sqliteRunner(raw)));
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,5 @@
+export { type JsonSql, jsonSql } from "./json-sql.js";
+export { inList, listParam } from "./lists.js";
 export {
   first,
   numbered,
