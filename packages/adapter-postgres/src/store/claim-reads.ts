@@ -31,10 +31,11 @@ import {
   sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
+import { loadInstancesByIds } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { readPlacementProviders } from "./consumer-rows.js";
-import { loadInstancesByIds } from "./instance-rows.js";
 import { PROJECT_SHARDS } from "./project-shards.js";
+import { txRunner } from "./runners.js";
 
 export interface ReadRows {
   rows: ClaimRows;
@@ -54,7 +55,7 @@ export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
     await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [
       reads.instanceIds,
     ]);
-    for (const instance of await loadInstancesByIds(tx, reads.instanceIds))
+    for (const instance of await loadInstancesByIds(txRunner(tx), reads.instanceIds))
       instances.set(instance.id, instance);
   }
   // 2 and 3. Look up what the new records name and lock the members (one statement), then read the members.

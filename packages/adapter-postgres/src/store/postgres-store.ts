@@ -19,6 +19,9 @@ import {
 } from "@berth/engine";
 import {
   checkInvariants,
+  listInstances,
+  loadInstanceByName,
+  loadInstancesByIds,
   loadMember,
   loadMembers,
   readConfig,
@@ -35,7 +38,6 @@ import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { cursorOf } from "./feed-cursor.js";
 import { appendChanges } from "./feed-writes.js";
-import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
 import { acquireLease, releaseLease } from "./leases.js";
 import { writeMemberRoot } from "./member-root-writes.js";
 import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
@@ -186,17 +188,16 @@ export class PostgresStore implements Store {
     return this.write((tx) => writeMemberRoot(tx, write, new Date().toISOString()));
   }
 
-  async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
-    if (name === "") return undefined;
-    return this.read((tx) => loadInstanceByName(tx, project, name));
+  getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
+    return this.read((tx) => loadInstanceByName(txRunner(tx), project, name));
   }
 
   async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
-    return (await this.read((tx) => loadInstancesByIds(tx, [id])))[0];
+    return (await this.read((tx) => loadInstancesByIds(txRunner(tx), [id])))[0];
   }
 
   listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
-    return this.read((tx) => listInstances(tx, filter));
+    return this.read((tx) => listInstances(txRunner(tx), filter));
   }
 
   /** Concurrent create claims share one transaction (see ClaimBatcher); each succeeds or fails on its own. */

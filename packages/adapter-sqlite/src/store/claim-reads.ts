@@ -23,9 +23,8 @@ import {
   sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
+import { loadInstancesByIds, sqliteRunner } from "@berth/sql-core";
 import type { Database, RawSql } from "../connection/open-connection.js";
-import { chunks } from "./chunks.js";
-import { loadInstancesByIds } from "./instance-rows.js";
 import { IN_JSON, jsonParameter } from "./json-rows.js";
 
 /** The rows of one claim, and the member ids its writes need. */
@@ -36,12 +35,11 @@ export interface ReadRows {
 }
 
 /** Reads everything `checkClaim` needs for one claim. */
-export async function readClaimRows(db: Database, raw: RawSql, claim: Claim): Promise<ReadRows> {
+export async function readClaimRows(_db: Database, raw: RawSql, claim: Claim): Promise<ReadRows> {
   const reads = claimReads(claim);
   const instances = new Map<string, InstanceRecord>();
-  for (const part of chunks(reads.instanceIds, 900)) {
-    for (const instance of await loadInstancesByIds(db, part)) instances.set(instance.id, instance);
-  }
+  for (const instance of await loadInstancesByIds(sqliteRunner(raw), reads.instanceIds))
+    instances.set(instance.id, instance);
   const existing = await lookUpExisting(raw, reads);
   const providers = await readClaimProviders(raw, providersToRead(claim, instances));
   return {

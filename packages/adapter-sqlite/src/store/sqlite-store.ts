@@ -18,6 +18,9 @@ import {
   type StoreSnapshot,
 } from "@berth/engine";
 import {
+  listInstances,
+  loadInstanceByName,
+  loadInstancesByIds,
   loadMember,
   loadMembers,
   readConfig,
@@ -27,25 +30,19 @@ import {
   sqliteRunner,
   writeConfig,
 } from "@berth/sql-core";
-import { and, eq, sql } from "drizzle-orm";
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
-import { instances } from "../schema/index.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
 import { appendChanges } from "./feed-writes.js";
-import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
 import { writeMemberRoot } from "./member-root-writes.js";
 import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
-
-/** The partial unique index's own condition, repeated so SQLite uses that index. */
-const NAMED = sql`${instances.name} <> ''`;
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
 export class SqliteStore implements Store {
@@ -147,22 +144,16 @@ export class SqliteStore implements Store {
     );
   }
 
-  async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
-    // Unnamed reservations are addressed by id only.
-    if (name === "") return undefined;
-    const [found] = await this.read((db) =>
-      loadInstances(db, and(eq(instances.project, project), eq(instances.name, name), NAMED)),
-    );
-    return found;
+  getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
+    return this.read((_db, raw) => loadInstanceByName(sqliteRunner(raw), project, name));
   }
 
   async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
-    const [found] = await this.read((db) => loadInstances(db, eq(instances.id, id)));
-    return found;
+    return (await this.read((_db, raw) => loadInstancesByIds(sqliteRunner(raw), [id])))[0];
   }
 
   listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
-    return this.read((db) => loadInstances(db, instanceFilterWhere(filter)));
+    return this.read((_db, raw) => listInstances(sqliteRunner(raw), filter));
   }
 
   /** Concurrent claims share one write transaction (see ClaimBatcher); each succeeds or fails on its own. */

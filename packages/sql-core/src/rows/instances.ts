@@ -34,14 +34,23 @@ function instanceDocument(db: SqlRunner): string {
     placementGroup: "i.placement_group",
     origin: "i.origin",
     createdAt: "i.created_at",
-    memberRows: json.doc(`(SELECT ${json.agg(
-      json.object({ member: "am.name", resourceClass: "a.resource_class", ledger: "a.ledger", amount: "a.amount" }),
-      "a.position",
-    )} FROM allocations AS a JOIN members AS am ON am.id = a.member_id WHERE a.instance_id = i.id)`),
-    childRows: json.doc(`(SELECT ${json.agg(
-      json.object({ member: "c.provider_uuid", resourceClass: "c.resource_class", amount: "c.amount" }),
-      "c.position",
-    )} FROM consumer_allocations AS c WHERE c.consumer_uuid = i.id)`),
+    memberRows: json.doc(
+      `(SELECT ${json.agg(
+        json.object({
+          member: "am.name",
+          resourceClass: "a.resource_class",
+          ledger: "a.ledger",
+          amount: "a.amount",
+        }),
+        "a.position",
+      )} FROM allocations AS a JOIN members AS am ON am.id = a.member_id WHERE a.instance_id = i.id)`,
+    ),
+    childRows: json.doc(
+      `(SELECT ${json.agg(
+        json.object({ member: "c.provider_uuid", resourceClass: "c.resource_class", amount: "c.amount" }),
+        "c.position",
+      )} FROM consumer_allocations AS c WHERE c.consumer_uuid = i.id)`,
+    ),
     limitsUsage: json.object({
       cpu: "i.limits_cpu",
       memoryBytes: "i.limits_memory_bytes",
@@ -111,7 +120,10 @@ export async function loadInstanceByName(
   // Unnamed reservations are addressed by id only; `name <> ''` repeats the
   // partial unique index's condition so SQLite uses that index.
   if (name === "") return undefined;
-  const [found] = await instancesWhere(db, "WHERE i.project = ? AND i.name = ? AND i.name <> ''", [project, name]);
+  const [found] = await instancesWhere(db, "WHERE i.project = ? AND i.name = ? AND i.name <> ''", [
+    project,
+    name,
+  ]);
   return found;
 }
 
@@ -124,7 +136,8 @@ export function listInstances(db: SqlRunner, filter: InstanceFilter = {}): Promi
   };
   if (filter.project !== undefined) add("i.project = ?", filter.project);
   // By member id, so both dialects find the rows through instances_by_member / instances_by_secondary.
-  if (filter.location !== undefined) add("i.member_id = (SELECT id FROM members WHERE name = ?)", filter.location);
+  if (filter.location !== undefined)
+    add("i.member_id = (SELECT id FROM members WHERE name = ?)", filter.location);
   if (filter.secondary !== undefined)
     add("i.secondary_id = (SELECT id FROM members WHERE name = ?)", filter.secondary);
   if (filter.forthcoming !== undefined) add("i.forthcoming = ?", filter.forthcoming);
