@@ -1,28 +1,10 @@
-import { sharedTables, sqliteTables } from "@berth/sql-core";
+import { sharedTableSpecs, sqliteTables } from "@berth/sql-core";
 
 /** The tables both SQL stores share, built for SQLite from @berth/sql-core's one description. */
-export const {
-  members,
-  groups,
-  memberGroups,
-  memberTraits,
-  resourceClasses,
-  inventories,
-  projects,
-  profiles,
-  placementGroups,
-  flavors,
-  images,
-  serverConfig,
-  instances,
-  instanceProfiles,
-  allocations,
-  usage,
-  providers,
-  traits,
-  consumers,
-  consumerAllocations,
-  apiTokens,
-  trustedCertificates,
-  trustTokens,
-} = sqliteTables(sharedTables);
+const tables = sqliteTables(sharedTableSpecs);
+
+export const { members, groups, memberGroups, memberTraits, resourceClasses, inventories } = tables;
+export const { projects, profiles, placementGroups, flavors, images, serverConfig } = tables;
+export const { instances, instanceProfiles, allocations, usage } = tables;
+export const { providers, traits, consumers, consumerAllocations } = tables;
+export const { apiTokens, trustedCertificates, trustTokens } = tables;

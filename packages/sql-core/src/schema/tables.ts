@@ -7,7 +7,8 @@ import { table } from "./table-spec.js";
 
 /*
  * The tables both SQL stores share, described once. Each adapter builds its
- * drizzle schema from these (`sqliteTables` / `pgTables`) and drizzle-kit
+ * drizzle schema from this module's exports, which are table specs and nothing
+ * else (`sqliteTables(sharedTableSpecs)`, `pgTables(...)`), and drizzle-kit
  * generates each dialect's migrations from that. What only one dialect has
  * (the change feed and leases, PostgreSQL's sharded project counters and
  * its instance sequence) stays in that adapter's schema.
@@ -415,30 +416,3 @@ export const trustTokens = table("trust_tokens", {
   createdAt: c.text("created_at").notNull(),
   expiresAt: c.text("expires_at").notNull(),
 });
-
-/** Every shared table, in the order drizzle-kit should meet them. */
-export const sharedTables = {
-  members,
-  groups,
-  memberGroups,
-  memberTraits,
-  resourceClasses,
-  inventories,
-  projects,
-  profiles,
-  placementGroups,
-  flavors,
-  images,
-  serverConfig,
-  instances,
-  instanceProfiles,
-  allocations,
-  usage,
-  providers,
-  traits,
-  consumers,
-  consumerAllocations,
-  apiTokens,
-  trustedCertificates,
-  trustTokens,
-};
