@@ -1,5 +1,6 @@
 export * from "./check/index.js";
 export * from "./credentials/index.js";
+export * from "./migrations/index.js";
 export * from "./rows/index.js";
 export * from "./runner/index.js";
 export * from "./schema/index.js";
