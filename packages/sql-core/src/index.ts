@@ -1,4 +1,5 @@
 export * from "./check/index.js";
+export * from "./consumers/index.js";
 export * from "./credentials/index.js";
 export * from "./migrations/index.js";
 export * from "./rows/index.js";

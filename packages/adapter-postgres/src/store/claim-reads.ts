@@ -26,14 +26,15 @@ import {
   newRecordsOf,
   type ProjectTotals,
   type ProviderRows,
+  placementProviderRows,
   projectTotalsToRead,
   providersToRead,
   sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
-import { loadInstancesByIds } from "@berth/sql-core";
+import type { Inventory } from "@berth/resources";
+import { loadInstancesByIds, usedSums } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
-import { readPlacementProviders } from "./consumer-rows.js";
 import { PROJECT_SHARDS } from "./project-shards.js";
 import { txRunner } from "./runners.js";
 
@@ -326,4 +327,23 @@ export async function readProviders(
     providers.set(name, failover === undefined ? shared : { ...shared, failover });
   }
   return { providers, memberIds };
+}
+
+/**
+ * Placement providers that are not members (children of members' trees),
+ * locked by the claim's lookup, as an instance claim's rules judge them
+ * (engine `placementProviderRows`: what their consumers hold is "used").
+ */
+export async function readPlacementProviders(
+  tx: Tx,
+  uuids: readonly string[],
+  into: Map<string, ProviderRows>,
+): Promise<void> {
+  if (uuids.length === 0) return;
+  const found = await tx.rows<{ uuid: string; inventories: Record<string, Inventory> }>(
+    "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[])",
+    [[...uuids]],
+  );
+  const used = await usedSums(txRunner(tx), uuids);
+  for (const p of found) into.set(p.uuid, placementProviderRows(p, used.get(p.uuid) ?? {}));
 }

@@ -7,10 +7,11 @@
  * does in the other stores.
  */
 import { type ChangeEntry, type CheckedClaim, claimEntryOf, type InstanceRecord } from "@berth/engine";
+import { insertConsumers } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
-import { insertConsumers } from "./consumer-rows.js";
 import { appendChangesSql } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
+import { txRunner } from "./runners.js";
 
 function instanceRow(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[] {
   return [
@@ -138,7 +139,7 @@ export async function writeClaim(
   const { instanceConsumers } = claim;
   if (instanceConsumers.deleted.length > 0)
     await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [instanceConsumers.deleted]);
-  await insertConsumers(tx, instanceConsumers.stored);
+  await insertConsumers(txRunner(tx), instanceConsumers.stored);
   if (replaced.length > 0) {
     const ids = replaced.map((record) => record.id);
     await tx.run("DELETE FROM allocations WHERE instance_id = ANY($1::text[])", [ids]);

@@ -4,10 +4,10 @@
  * read in the same transaction.
  */
 import { type CheckedClaim, claimEntryOf, type InstanceRecord } from "@berth/engine";
+import { insertConsumers, sqliteRunner } from "@berth/sql-core";
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
-import { insertConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
 import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
 import { valuesList } from "./sql-lists.js";
@@ -135,7 +135,7 @@ export async function writeClaim(
     await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [
       jsonParameter(instanceConsumers.deleted),
     ]);
-  await insertConsumers(raw, instanceConsumers.stored);
+  await insertConsumers(sqliteRunner(raw), instanceConsumers.stored);
 
   await insertBoundRows(
     raw,
