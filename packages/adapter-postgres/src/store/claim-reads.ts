@@ -18,9 +18,7 @@ import {
   type ClaimRows,
   claimReads,
   FAILOVER_CLASS,
-  failoverOf,
   type InstanceRecord,
-  type Ledger,
   memberProviderUuid,
   nameKey,
   newRecordsOf,
@@ -29,26 +27,22 @@ import {
   placementProviderRows,
   projectTotalsToRead,
   providersToRead,
-  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
 import type { Inventory } from "@berth/resources";
-import { loadInstancesByIds, usedSums } from "@berth/sql-core";
+import {
+  type ClaimReadRows,
+  loadInstancesByIds,
+  type MemberProviderTuple,
+  memberProviderRows,
+  projectTotalsOf,
+  usedSums,
+} from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { PROJECT_SHARDS } from "./project-shards.js";
 import { txRunner } from "./runners.js";
 
-export interface ReadRows {
-  rows: ClaimRows;
-  /** Row id of every provider in `rows.providers`, by name. */
-  memberIds: Map<string, number>;
-}
-
-type InventoryTuple = [string, number, number, number, number, number, number];
-type UsageTuple = [string, Ledger, number];
-type MirroredTuple = [string, number];
-
-export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
+export async function readClaimRows(tx: Tx, claim: Claim): Promise<ClaimReadRows> {
   const reads = claimReads(claim);
   // 1. The instances removed or replaced: lock, then read their current versions.
   const instances = new Map<string, InstanceRecord>();
@@ -257,14 +251,7 @@ export async function readProjectTotals(
      FROM project_usage WHERE project = ANY($1::text[]) GROUP BY project`,
     [projects],
   )) {
-    totals.set(String(row.project), {
-      instances: Number(row.instances),
-      containers: Number(row.containers),
-      virtualMachines: Number(row.virtual_machines),
-      cpu: Number(row.cpu),
-      memoryBytes: Number(row.memory_bytes),
-      diskBytes: Number(row.disk_bytes),
-    });
+    totals.set(String(row.project), projectTotalsOf(row));
   }
   return totals;
 }
@@ -290,43 +277,14 @@ export async function readProviders(
   tx: Tx,
   names: readonly string[],
 ): Promise<{ providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
-  const providers = new Map<string, ProviderRows>();
-  const memberIds = new Map<string, number>();
-  if (names.length === 0) return { providers, memberIds };
+  if (names.length === 0) return { providers: new Map(), memberIds: new Map() };
   const [row] = await tx.rows<{ state: string | null }>(READ_MEMBER_PROVIDERS, [
     names,
     names.map((name) => memberProviderUuid(name)),
     FAILOVER_CLASS,
   ]);
-  const members = JSON.parse(row?.state ?? "[]") as [
-    number,
-    string,
-    InventoryTuple[],
-    UsageTuple[],
-    [string, number][],
-    MirroredTuple[],
-  ][];
-  for (const [id, name, inventoryRows, usageRows, consumerRows, mirroredRows] of members) {
-    memberIds.set(name, id);
-    const provider = {
-      inventories: {} as Record<string, ProviderRows["inventories"][string]>,
-      used: {} as Record<string, number>,
-      forthcoming: {} as Record<string, number>,
-    };
-    for (const [resourceClass, total, reserved, minUnit, maxUnit, stepSize, allocationRatio] of inventoryRows)
-      provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
-    for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-    // One ledger: the member's root provider's Placement consumers count too.
-    const shared = sharedLedgerRows(
-      provider,
-      Object.fromEntries(consumerRows.map(([resourceClass, amount]) => [resourceClass, Number(amount)])),
-    );
-    // The memory of the instances mirrored here, summed per primary (N+1). The
-    // member's lock is held: every claim that changes them locks it too.
-    const failover = failoverOf(mirroredRows);
-    providers.set(name, failover === undefined ? shared : { ...shared, failover });
-  }
-  return { providers, memberIds };
+  const { rows, ids } = memberProviderRows(JSON.parse(row?.state ?? "[]") as MemberProviderTuple[]);
+  return { providers: rows, memberIds: ids };
 }
 
 /**

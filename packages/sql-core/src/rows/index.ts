@@ -1,5 +1,17 @@
+export {
+  type AllocationRowValues,
+  INSTANCE_COLUMNS,
+  instanceRowValues,
+  mergedAllocationRows,
+} from "./instance-row-values.js";
 export { instanceRecordOf, listInstances, loadInstanceByName, loadInstancesByIds } from "./instances.js";
 export { consumersOnMembers, readMemberUsage } from "./member-usage.js";
 export { loadMember, loadMembers } from "./members.js";
+export {
+  type ClaimReadRows,
+  type MemberProviderTuple,
+  memberProviderRows,
+  projectTotalsOf,
+} from "./provider-tuples.js";
 export { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 export { readSnapshot } from "./snapshot.js";
