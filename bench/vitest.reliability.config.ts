@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 import { sharedTestConfig } from "../vitest.shared.js";
 
 /**
- * `pnpm test:reliability`: the whole reliability suite at QUALITY.md's sizes,
+ * `pnpm test:reliability`: the whole reliability suite at the quality bars' sizes,
  * against real berthd processes on loopback. Files run one at a time so load
  * tests do not disturb each other's latency figures.
  */

@@ -1,162 +1,128 @@
 /**
  * `pnpm bench` at the repository root: every benchmark, one at a time, each in
- * its own process (so one's heap does not disturb the next), then one combined
- * table and bench/results/summary.json (+ summary.md).
- *   node bench/dist/run-all.js [--quick] [--only=placement,http,...]
+ * its own process, then one combined table and bench/results/summary.json (+ summary.md).
+ *   node bench/dist/run-all.js [--quick] [--only=placement,http,...] [--runs=N] [--baseline=REF]
+ * With --baseline=REF (any commit-ish) every step also runs against REF's
+ * build, alternated with this one, and bench/results/comparison.json (+ .md)
+ * marks each row more than 10 % worse than REF's (see README.md).
  */
-import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { machineInfo } from "./measure/machine.js";
 import { log, since } from "./measure/timing.js";
-import { RESULTS_DIR } from "./report/results.js";
-import { collectBars, markdownTable } from "./report/summary.js";
+import { type ComparedRow, compareBars } from "./report/compare.js";
+import { writeComparison } from "./report/comparison-report.js";
+import { medianBars } from "./report/median-bars.js";
+import { type BarResult, RESULTS_DIR } from "./report/results.js";
+import { markdownTable } from "./report/summary.js";
+import { type BaselineBuild, prepareBaseline, resolveCommit } from "./run/baseline-build.js";
+import { runOrder } from "./run/run-order.js";
+import { runStep, type StepOutcome, signalRunningStep } from "./run/run-step.js";
+import { defineSteps } from "./run/steps.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..");
-const quick = process.argv.includes("--quick");
-const only = process.argv
-  .find((a) => a.startsWith("--only="))
-  ?.slice("--only=".length)
-  .split(",");
+const argv = process.argv.slice(2);
+const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const quick = argv.includes("--quick");
+const only = option("only")?.split(",");
+const runs = Number(option("runs") ?? 1);
+const baselineRef = option("baseline");
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs=${option("runs")}: a whole number >= 1`);
 
-interface Step {
-  name: string;
-  /** Result file the step writes (removed first, so a failed step never leaves a stale figure). */
-  result: string;
-  command: string[];
-  cwd: string;
-  own: boolean;
-}
+const allSteps = defineSteps({ quick, argv });
+const unknown = (only ?? []).filter((name) => !allSteps.some((step) => step.name === name));
+if (unknown.length > 0)
+  throw new Error(`--only: no step ${unknown.join(", ")} (steps: ${allSteps.map((s) => s.name).join(", ")})`);
+const selected = allSteps.filter((step) => only === undefined || only.includes(step.name));
 
-/** pnpm as this process was started with (`npm_execpath`), else the pinned version through npx. */
-function pnpm(args: string[]): string[] {
-  const execPath = process.env.npm_execpath;
-  if (execPath?.includes("pnpm")) return [process.execPath, execPath, ...args];
-  return ["npx", "--yes", "pnpm@10.34.8", ...args];
-}
-
-const ownBench = (file: string, heapMiB?: number) => [
-  process.execPath,
-  ...(heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`]),
-  join(here, "benches", file),
-  ...(quick ? ["--quick"] : []),
-];
-
-const STEPS: Step[] = [
-  {
-    name: "starlark",
-    result: "starlark.json",
-    command: pnpm(["--filter", "@berth/starlark", "run", "bench"]),
-    cwd: repoRoot,
-    own: false,
-  },
-  {
-    name: "adapter-hydration",
-    result: "adapter-sqlite-hydration.json",
-    command: pnpm([
-      "--filter",
-      "@berth/adapter-sqlite",
-      "run",
-      "bench",
-      ...(quick ? ["10000", "100000", "3"] : []),
-    ]),
-    cwd: repoRoot,
-    own: false,
-  },
-  {
-    name: "placement",
-    result: "placement.json",
-    command: ownBench("placement.js", 8192),
-    cwd: here,
-    own: true,
-  },
-  { name: "http", result: "http.json", command: ownBench("http.js"), cwd: here, own: true },
-  {
-    name: "placement-api",
-    result: "placement-api.json",
-    command: [
-      ...ownBench("placement-api.js"),
-      ...process.argv.filter((a) => a === "--no-reference" || a.startsWith("--baseline=")),
-    ],
-    cwd: here,
-    own: true,
-  },
-  {
-    name: "postgres",
-    result: "postgres.json",
-    command: [...ownBench("postgres.js"), ...process.argv.filter((a) => a.startsWith("--baseline="))],
-    cwd: here,
-    own: true,
-  },
-  {
-    name: "scriptlet-storm",
-    result: "scriptlet-storm.json",
-    command: ownBench("scriptlet-storm.js"),
-    cwd: here,
-    own: true,
-  },
-  {
-    name: "server-footprint",
-    result: "server-footprint.json",
-    command: ownBench("server-footprint.js"),
-    cwd: here,
-    own: true,
-  },
-  {
-    name: "console-render",
-    result: "console-render.json",
-    command: ownBench("console-render.js"),
-    cwd: here,
-    own: true,
-  },
-  {
-    name: "iallocator",
-    result: "iallocator.json",
-    command: [...ownBench("iallocator.js"), ...process.argv.filter((a) => a === "--no-hail-200")],
-    cwd: here,
-    own: true,
-  },
-];
-
+const THIS_BUILD = "this build";
 const started = performance.now();
-const steps: { name: string; ok: boolean; ms: number }[] = [];
-for (const step of STEPS) {
-  if (only !== undefined && !only.includes(step.name)) continue;
-  rmSync(join(RESULTS_DIR, step.result), { force: true });
-  log(`=== ${step.name}: ${step.command.slice(1).join(" ")}`);
-  const stepStarted = performance.now();
-  const [command, ...args] = step.command;
-  const outcome = spawnSync(command!, args, { cwd: step.cwd, stdio: ["ignore", "inherit", "inherit"] });
-  const ok = outcome.status === 0;
-  steps.push({ name: step.name, ok, ms: since(stepStarted) });
-  log(
-    `=== ${step.name}: ${ok ? "done" : `FAILED (exit ${outcome.status ?? outcome.signal})`} in ${Math.round(since(stepStarted) / 1000)} s`,
-  );
+let baseline: BaselineBuild | undefined;
+// A Ctrl-C or kill stops the running step and ends the loop; the `finally` below removes the baseline's worktree.
+let interrupted: NodeJS.Signals | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    interrupted = signal;
+    signalRunningStep(signal);
+  });
+}
+const outcomes: StepOutcome[] = [];
+const ours: BarResult[] = [];
+const rows: ComparedRow[] = [];
+try {
+  if (baselineRef !== undefined) baseline = prepareBaseline(repoRoot, baselineRef);
+  const builds = [{ name: THIS_BUILD, root: repoRoot }];
+  if (baseline !== undefined) builds.push({ name: `baseline ${baseline.ref}`, root: baseline.root });
+  for (const step of selected) {
+    if (interrupted !== undefined) break;
+    const barsOf = new Map(builds.map((build) => [build.name, [] as BarResult[][]]));
+    for (let run = 0; run < runs && interrupted === undefined; run++) {
+      for (const build of runOrder(builds, run)) {
+        if (interrupted !== undefined) break;
+        const { outcome, bars } = await runStep(step, build.root, build.name, run);
+        outcomes.push(outcome);
+        if (bars !== undefined) barsOf.get(build.name)!.push(bars);
+      }
+    }
+    const mine = barsOf.get(THIS_BUILD)!;
+    const current = mine.length === 0 ? [] : medianBars(mine);
+    ours.push(...current);
+    if (baseline !== undefined) {
+      const theirs = barsOf.get(builds[1]!.name)!;
+      rows.push(...compareBars(current, theirs.length === 0 ? undefined : medianBars(theirs)));
+    }
+  }
+} finally {
+  baseline?.remove();
+}
+if (interrupted !== undefined) {
+  log(`interrupted by ${interrupted}: baseline worktree removed, no summary written`);
+  process.exit(130);
 }
 
-const selected = STEPS.filter((s) => only === undefined || only.includes(s.name));
-const { bars, missing } = collectBars(selected.filter((s) => s.own).map((s) => s.result));
-const table = markdownTable(bars);
 const totalMs = since(started);
-const summary = {
-  date: new Date().toISOString(),
-  machine: machineInfo(),
-  quick,
-  totalMs,
-  steps,
-  missing,
-  bars,
-};
-writeFileSync(join(RESULTS_DIR, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
-const machine = summary.machine;
-const caption = `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(" ")}; whole run ${Math.round(totalMs / 1000)} s`;
-writeFileSync(join(RESULTS_DIR, "summary.md"), `${table}\n\n${caption}\n`);
+const machine = machineInfo();
+const caption = `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.join(" ")}; whole run ${Math.round(totalMs / 1000)} s${runs > 1 ? `; medians of ${runs} runs` : ""}`;
+const missing = selected
+  .filter((step) => !outcomes.some((o) => o.step === step.name && o.build === THIS_BUILD && o.ok))
+  .map((step) => step.result);
+const table = markdownTable(ours);
+writeFileSync(
+  join(RESULTS_DIR, "summary.json"),
+  `${JSON.stringify({ date: new Date().toISOString(), machine, quick, runs, totalMs, steps: outcomes, missing, bars: ours }, null, 2)}\n`,
+);
+let summaryText = `${table}\n\n${caption}\n`;
 process.stdout.write(`\n${table}\n\n${caption}\n`);
 if (missing.length > 0) process.stdout.write(`missing results: ${missing.join(", ")}\n`);
-const failed = steps.filter((s) => !s.ok);
+
+if (baseline !== undefined) {
+  const { text, regressed } = writeComparison(RESULTS_DIR, {
+    machine,
+    quick,
+    runs,
+    order:
+      "each step alternated per run: this build first in runs 1, 3, 5, ..., the baseline first in runs 2, 4, ...",
+    current: { commit: resolveCommit(repoRoot, "HEAD") },
+    baseline: { ref: baseline.ref, commit: baseline.commit },
+    totalMs,
+    steps: outcomes,
+    rows,
+    caption,
+  });
+  process.stdout.write(`\n${text}`);
+  summaryText += `\n## Against the baseline\n\n${text}`;
+  if (regressed.length > 0) process.exitCode = 1;
+  const baselineFailed = outcomes.filter((o) => o.build !== THIS_BUILD && !o.ok);
+  if (baselineFailed.length > 0)
+    log(
+      `baseline steps that failed (their rows say n/a in baseline): ${baselineFailed.map((o) => o.step).join(", ")}`,
+    );
+}
+writeFileSync(join(RESULTS_DIR, "summary.md"), summaryText);
+const failed = outcomes.filter((o) => o.build === THIS_BUILD && !o.ok);
 if (failed.length > 0) {
-  process.stdout.write(`failed steps: ${failed.map((s) => s.name).join(", ")}\n`);
+  process.stdout.write(`failed steps: ${[...new Set(failed.map((o) => o.step))].join(", ")}\n`);
   process.exitCode = 1;
 }

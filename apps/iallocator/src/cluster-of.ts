@@ -13,7 +13,7 @@ import {
   type SnapshotGroup,
   type SnapshotNodeInput,
   type SpecBound,
-} from "@berth/engine/snapshot";
+} from "@berth/engine/ganeti";
 import type { IallocatorInput, IpolicyInput, NodeInput } from "./input.js";
 
 /** An input that is well-formed but inconsistent: answered as a failed request. */

@@ -10,7 +10,7 @@
  * DRBD instance, N+1 on its secondary) are the last word: an answer they
  * refuse is a failed request, never a placement Berth did not check.
  */
-import { EngineError, type SnapshotCluster, SnapshotLedger } from "@berth/engine/snapshot";
+import { EngineError, type SnapshotCluster, SnapshotLedger } from "@berth/engine/ganeti";
 import { failure, type IallocatorAnswer } from "./answer.js";
 import { clusterOf, InputError } from "./cluster-of.js";
 import { describeIssue, type IallocatorInput, iallocatorInput } from "./input.js";

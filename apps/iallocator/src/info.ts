@@ -5,7 +5,7 @@
  * valid allocation solutions, failure reasons: ...`; unconnected groups;
  * `Request successful: ` / `Request failed: ` in front.
  */
-import type { FailMode, GroupAttempt, PlacementSearch } from "@berth/engine/snapshot";
+import type { FailMode, GroupAttempt, PlacementSearch } from "@berth/engine/ganeti";
 
 /** hail's order of failure kinds. */
 const FAIL_ORDER: readonly FailMode[] = [

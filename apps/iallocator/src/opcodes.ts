@@ -3,7 +3,7 @@
  * per moved instance, each a list of Ganeti opcodes with the fields hail
  * sets. Ganeti submits them as they are.
  */
-import type { SnapshotMoveStep } from "@berth/engine/snapshot";
+import type { SnapshotMoveStep } from "@berth/engine/ganeti";
 
 export function opcodeOf(instance: string, step: SnapshotMoveStep): Record<string, unknown> {
   if (step.kind === "replace-secondary") {

@@ -14,7 +14,7 @@ import {
   relocateInstance,
   type SnapshotCluster,
   type SnapshotMoveOutcome,
-} from "@berth/engine/snapshot";
+} from "@berth/engine/ganeti";
 import { failure, type IallocatorAnswer } from "./answer.js";
 import { InputError, specOf } from "./cluster-of.js";
 import { failed, scoreText, searchText, solutionText, successful } from "./info.js";

@@ -1,8 +1,8 @@
-// Rewrites @berth/client's route table from berthd's routes (run after a build; see src/client-routes.ts).
+// Rewrites @berth/client's route table from berthd's routes (run after a build; see src/routes/client-routes.ts).
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CLIENT_ROUTES_FILE, renderClientRoutes } from "../dist/client-routes.js";
+import { CLIENT_ROUTES_FILE, renderClientRoutes } from "../dist/routes/client-routes.js";
 import { allRoutes } from "../dist/routes/index.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../../..");

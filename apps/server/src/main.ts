@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 import { redactedUrl } from "@berth/adapter-postgres";
-import { createApp } from "./app.js";
+import { createApp } from "./app/app.js";
+import { SERVER_VERSION } from "./app/version.js";
 import { defaultConsoleDir } from "./console/console-assets.js";
 import { consoleMessage, firstRunMessage } from "./daemon/bootstrap.js";
 import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
 import { HTTPS_ADDRESS_KEY, HttpsAddressFollower } from "./daemon/https-address.js";
+import { importLegacyTrustFile } from "./daemon/legacy-trust-file.js";
+import { createLogger } from "./daemon/logging.js";
 import { openBackend, openTokenAdmin } from "./daemon/open-backend.js";
 import { parseDaemonOptions, USAGE, UsageError } from "./daemon/options.js";
 import { startTicker } from "./daemon/ticker.js";
 import { runTokenCommand } from "./daemon/token-command.js";
-import { listen, type RunningServer } from "./listen.js";
-import { createLogger } from "./logging.js";
+import { listen, type RunningServer } from "./http/listen.js";
 import { ServerMetrics } from "./metrics/server-metrics.js";
 import { advertisedAddresses, daemonTrust } from "./trust/daemon-trust.js";
-import { importLegacyTrustFile } from "./trust/legacy-trust-file.js";
-import { SERVER_VERSION } from "./version.js";
 
 async function serve(argv: string[]): Promise<void> {
   const options = parseDaemonOptions(argv);

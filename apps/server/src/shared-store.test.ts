@@ -5,8 +5,8 @@ import { BerthApi } from "@berth/client/node";
 import { Engine } from "@berth/engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "./app.js";
-import { listen, type RunningServer } from "./listen.js";
+import { createApp } from "./app/app.js";
+import { listen, type RunningServer } from "./http/listen.js";
 import { ServerMetrics } from "./metrics/server-metrics.js";
 import { addMembers, startTestServer, type TestServer } from "./testing/test-server.fixture.js";
 

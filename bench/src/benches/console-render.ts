@@ -18,13 +18,13 @@
 import { join } from "node:path";
 import { chromiumMissing, launchChromium } from "@berth/web/chromium";
 import type { Browser, Page } from "playwright-core";
-import { generateSqliteCluster } from "../cluster/seed-sqlite.js";
+import { prepareClusterFile } from "../cluster/prepare-apart.js";
 import { type ClusterShape, describeShape } from "../cluster/shape.js";
 import { median, round } from "../measure/stats.js";
 import { tempDir } from "../measure/temp.js";
 import { log, since } from "../measure/timing.js";
 import { atMost, type BarResult, figure, writeResult } from "../report/results.js";
-import { Berthd, createToken } from "../server/berthd.js";
+import { Berthd } from "../server/berthd.js";
 
 const quick = process.argv.includes("--quick");
 const LOADS = quick ? 2 : 5;
@@ -136,8 +136,7 @@ try {
   browser = await launchChromium();
   for (const shape of SIZES) {
     const db = join(dir, `berth-${shape.members}.db`);
-    await generateSqliteCluster(db, shape);
-    const token = await createToken(db, "bench");
+    const token = await prepareClusterFile(db, shape);
     const server = await Berthd.start({ db, token, startTimeoutMs: 120_000 });
     const loads: Load[] = [];
     const interactions: Interaction[] = [];

@@ -1,5 +1,6 @@
 /**
- * Placements over HTTP against the real berthd (QUALITY.md rows 2, 5, 6):
+ * Placements over HTTP against the real berthd (the Performance bars: one
+ * placement over HTTP, sustained creates, bulk create):
  * 1,000 members / 100,000 instances in a SQLite file, then
  *  - one create at a time (latency p50/p99),
  *  - sustained creates with autocannon (unique names per request), 2xx per second,
@@ -12,13 +13,13 @@ import { join } from "node:path";
 import { openStore } from "@berth/adapter-sqlite";
 import { Engine } from "@berth/engine";
 import autocannon from "autocannon";
-import { generateSqliteCluster } from "../cluster/seed-sqlite.js";
+import { prepareClusterFile } from "../cluster/prepare-apart.js";
 import { type ClusterShape, describeShape } from "../cluster/shape.js";
 import { distribution, median, round } from "../measure/stats.js";
 import { tempDir } from "../measure/temp.js";
 import { log, since, timeEach, timeEachWithCpu } from "../measure/timing.js";
 import { atLeast, atMost, type BarResult, figure, writeResult } from "../report/results.js";
-import { Berthd, createToken } from "../server/berthd.js";
+import { Berthd } from "../server/berthd.js";
 
 const quick = process.argv.includes("--quick");
 const SHAPE: ClusterShape = { members: 1000, instances: quick ? 10_000 : 100_000 };
@@ -35,8 +36,7 @@ const bars: BarResult[] = [];
 const details: Record<string, unknown> = { shape: SHAPE };
 try {
   const db = join(dir, "berth.db");
-  await generateSqliteCluster(db, SHAPE);
-  const token = await createToken(db, "bench");
+  const token = await prepareClusterFile(db, SHAPE);
   const server = await Berthd.start({ db, token });
   log(`berthd up in ${server.startupMs} ms on ${server.url}`);
   let counter = 0;

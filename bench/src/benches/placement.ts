@@ -1,5 +1,5 @@
 /**
- * In-process placement latency (QUALITY.md rows 2-4): one createInstance at a
+ * In-process placement latency (the Performance bars of one placement): one createInstance at a
  * time on a hydrated engine over the in-memory store, with the default policy
  * and with a scriptlet reading every candidate's state; at 1,000 members /
  * 100,000 instances and 10,000 members / 1,000,000 instances, plus 10,000

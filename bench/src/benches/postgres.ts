@@ -1,5 +1,5 @@
 /**
- * Several berthd servers on one PostgreSQL (QUALITY.md: creates/s over HTTP
+ * Several berthd servers on one PostgreSQL (the README's Performance bars: creates/s over HTTP
  * with three servers on one database, >= 1,000/s, no lower than one server,
  * 0 false 507; bulk 10,000 on 1,000 members <= 2 s), on a real PostgreSQL
  * started here with its default, durable settings (fsync on):
@@ -292,6 +292,7 @@ try {
           `  baseline build, ${servers} berthd (same run, alternated)`,
           baselineRates.get(servers)!,
           "placements/s",
+          null,
         ),
       );
     }

@@ -1,5 +1,5 @@
 /**
- * `GET /1.0` while scriptlets run away (QUALITY.md: p99 < 50 ms). A real
+ * `GET /1.0` while scriptlets run away (bar: p99 < 50 ms). A real
  * berthd on a 20-member SQLite cluster; a prober sends `GET /1.0` every
  * PROBE_EVERY_MS, first with no scriptlet (the baseline, same run), then
  * while STORM_CLIENTS clients keep creating instances under a scriptlet that

@@ -1,5 +1,5 @@
 /**
- * The QUALITY.md scriptlet: it reads `get_cluster_member_state` of every
+ * The scriptlet of the performance bars: it reads `get_cluster_member_state` of every
  * candidate (one cross-member call per candidate in LXD/Incus) and picks the
  * member with the most free memory.
  */

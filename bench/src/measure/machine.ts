@@ -1,6 +1,6 @@
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 
-/** What every result records about where it was measured (QUALITY.md: CPU count and Node version). */
+/** What every result records about where it was measured (at least the CPU count and Node version). */
 export interface MachineInfo {
   cpus: number;
   cpuModel: string;

@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Nobody gets in where they don't belong", against a real berthd
+ * Nobody gets in where they don't belong, against a real berthd
  * over TCP: no token, no access; a project-scoped token cannot see or touch
  * other projects or the server config; secrets never reach the logs.
  */

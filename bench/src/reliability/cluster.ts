@@ -24,6 +24,16 @@ export async function smallCluster(
 ): Promise<SmallCluster> {
   const { dir, cleanup } = tempDir(prefix);
   const db = join(dir, "berth.db");
+  return { dir, db, token: await clusterFile(db, members, inventories, projects), cleanup };
+}
+
+/** Makes the cluster in the SQLite file `db` (see smallCluster); answers an admin token for it. */
+export async function clusterFile(
+  db: string,
+  members: number,
+  inventories: NonNullable<MemberInput["inventories"]>,
+  projects: string[] = [],
+): Promise<string> {
   const store = await openStore(db);
   try {
     const engine = await Engine.open({ store });
@@ -34,5 +44,5 @@ export async function smallCluster(
   } finally {
     await store.close();
   }
-  return { dir, db, token: await createToken(db, "admin"), cleanup };
+  return createToken(db, "admin");
 }

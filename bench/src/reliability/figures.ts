@@ -11,7 +11,7 @@ import { inject } from "vitest";
 export type Figures = Record<string, number | string | boolean>;
 
 /**
- * "full": the QUALITY.md sizes (`pnpm test:reliability`); "ci": the same
+ * "full": the quality bars' sizes (`pnpm test:reliability`); "ci": the same
  * tests at a bounded size for the normal test run.
  */
 export type ReliabilityScale = "full" | "ci";

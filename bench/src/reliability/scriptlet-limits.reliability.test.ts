@@ -35,8 +35,8 @@ describe("runaway and memory-bomb scriptlets", () => {
         "probe p50 ms, no scriptlet": baseline.p50,
         "probe p99 ms, no scriptlet": baseline.p99,
       };
-      // Garbage is refused when it is set, with the position: QUALITY.md's own example
-      // (Python's ** does not exist in Starlark) and text that is not Starlark at all.
+      // Garbage is refused when it is set, with the position: Python's ** (which does not
+      // exist in Starlark) and text that is not Starlark at all.
       for (const garbage of [
         "def instance_placement(request, candidate_members):\n    for i in range(10**9):\n        pass\n",
         "this is not starlark {",

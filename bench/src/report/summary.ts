@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { round } from "../measure/stats.js";
-import { type BarResult, type BenchResult, figure, RESULTS_DIR } from "./results.js";
+import { type BarResult, type BenchResult, figure } from "./results.js";
+import { textTable } from "./text-table.js";
 
 /** The parts of `packages/starlark/bench/run.mjs`'s report the table uses. */
 interface StarlarkResults {
@@ -26,11 +27,6 @@ interface HydrationResults {
   members: number;
   instances: number;
   hydration: { medianTotalMs: number; medianRssAfterMiB: number };
-}
-
-function readJson<T>(file: string): T | undefined {
-  const path = join(RESULTS_DIR, file);
-  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : undefined;
 }
 
 /** Issue #19's targets, as `packages/starlark/bench/run.mjs` judges them. */
@@ -103,22 +99,18 @@ export function hydrationBars(results: HydrationResults): BarResult[] {
   ];
 }
 
-/** Every bar available in bench/results, in table order; `missing` names result files not found. */
-export function collectBars(ownFiles: string[]): { bars: BarResult[]; missing: string[] } {
-  const bars: BarResult[] = [];
-  const missing: string[] = [];
-  for (const file of ownFiles) {
-    const result = readJson<BenchResult>(file);
-    if (result === undefined) missing.push(file);
-    else bars.push(...result.bars);
-  }
-  const starlark = readJson<StarlarkResults>("starlark.json");
-  if (starlark === undefined) missing.push("starlark.json");
-  else bars.push(...starlarkBars(starlark));
-  const hydration = readJson<HydrationResults>("adapter-sqlite-hydration.json");
-  if (hydration === undefined) missing.push("adapter-sqlite-hydration.json");
-  else bars.push(...hydrationBars(hydration));
-  return { bars, missing };
+/**
+ * The rows of one step's result file in `resultsDir` (a build's bench/results),
+ * undefined when the step left no file: the packages' own reports (Starlark,
+ * adapter hydration) become rows here, this package's benches carry theirs.
+ */
+export function readBars(resultsDir: string, file: string): BarResult[] | undefined {
+  const path = join(resultsDir, file);
+  if (!existsSync(path)) return undefined;
+  const json: unknown = JSON.parse(readFileSync(path, "utf8"));
+  if (file === "starlark.json") return starlarkBars(json as StarlarkResults);
+  if (file === "adapter-sqlite-hydration.json") return hydrationBars(json as HydrationResults);
+  return (json as BenchResult).bars;
 }
 
 function metText(met: boolean | null): string {
@@ -129,8 +121,5 @@ function metText(met: boolean | null): string {
 /** A Markdown table (also readable as plain text in a terminal). */
 export function markdownTable(bars: BarResult[]): string {
   const rows = bars.map((b) => [b.bar, b.target, `${b.measured} ${b.unit}`, metText(b.met)]);
-  const header = ["bar", "target", "measured (median)", "met?"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+  return textTable(["bar", "target", "measured (median)", "met?"], rows);
 }

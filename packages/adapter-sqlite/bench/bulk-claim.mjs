@@ -1,6 +1,6 @@
 /**
  * Bulk create of 10,000 instances on 1,000 members through the engine on a
- * fresh temp file (the QUALITY.md bulk row), timing the store's claim apart
+ * fresh temp file (the README's Performance bar: committed in <= 2 s), timing the store's claim apart
  * from the engine's planning. Also times N single creates.
  *   node bench/bulk-claim.mjs [--runs=3] [--singles=300] [--instances=10000]
  * Needs the bench package built (it seeds with @berth/bench's generator).

@@ -83,6 +83,7 @@ try {
           createdAt: new Date().toISOString(),
           allocations: [{ member, resourceClass: "VCPU", ledger: "used", amount: 1 }],
           limitsUsage: { cpu: 1, memoryBytes: 0, diskBytes: 0 },
+          decision: null,
         },
       ],
     });

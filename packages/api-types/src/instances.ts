@@ -21,7 +21,7 @@ import {
 export const InstanceTypeSchema = z.enum(["container", "virtual-machine", ""]);
 export type InstanceType = z.infer<typeof InstanceTypeSchema>;
 
-/** Config key through which an instance joins a placement group (API.md). */
+/** Config key through which an instance joins a placement group (its value names the group). */
 export const PLACEMENT_GROUP_CONFIG_KEY = "placement.group";
 
 /**

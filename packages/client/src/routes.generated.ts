@@ -1,6 +1,6 @@
 // Generated from berthd's route table (apps/server/src/routes) by
 // `npx pnpm@10.34.8 --filter @berth/server generate:client-routes`: do not edit by hand.
-// apps/server/src/client-routes.test.ts fails while this file and the server's routes disagree.
+// apps/server/src/routes/client-routes.test.ts fails while this file and the server's routes disagree.
 import type { RouteTable } from "./route-table.js";
 
 /** Every berthd operation by its OpenAPI operationId: HTTP method, path pattern, query names, body schema. */

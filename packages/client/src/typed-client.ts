@@ -53,7 +53,7 @@ function base64Utf8(text: string): string {
 
 /**
  * The typed berthd client used by the `berth` CLI and third-party tools:
- * one method per route of API.md, bodies and answers typed by
+ * one method per route of berthd's route table, bodies and answers typed by
  * @berth/api-types, paths from the route table generated from the server.
  * This class runs on any transport; `@berth/client/node`'s `BerthApi` is
  * the same with Node's transports (Unix socket, TLS with a pinned CA).

@@ -1,11 +1,11 @@
 import { bench, describe } from "vitest";
-import { ManualClock } from "../src/clock.js";
-import { Engine } from "../src/engine/engine.js";
-import { MemoryStore } from "../src/store/memory-store.js";
+import { ManualClock } from "../src/base/clock.js";
+import { MemoryStore } from "../src/memory-store/memory-store.js";
+import { Engine } from "../src/services/engine.js";
 
 // One placement against 1,000 members that already hold 20,000 instances.
 // The engine never reads instance rows to decide, so the cost is flat in the
-// instance count (QUALITY.md targets: p50 <= 1 ms default policy, <= 3 ms
+// instance count (targets: p50 <= 1 ms default policy, <= 3 ms
 // with a scriptlet reading every candidate's state).
 const MEMBERS = 1000;
 const EXISTING = 20_000;

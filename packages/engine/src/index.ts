@@ -1,12 +1,18 @@
-export * from "./claim-rules/index.js";
-export * from "./clock.js";
-export * from "./engine/index.js";
-export * from "./errors.js";
-export { claimEffectOf, claimEntryOf, claimResultOf, consumerClaimEntry } from "./feed/claim-effect.js";
-export * from "./logger.js";
-export type { DecidedBy, Decision } from "./pipeline/decide.js";
-export { instanceConfig, instanceView, type MemberStatus, memberStatus } from "./pipeline/views.js";
+export * from "./base/clock.js";
+export * from "./base/errors.js";
+export * from "./base/logger.js";
+export type { DecidedBy, Decision } from "./decide/decide.js";
+export * from "./ganeti/index.js";
+export * from "./memory-store/memory-store.js";
 export * from "./providers/index.js";
+export {
+  claimEffectOf,
+  claimEntryOf,
+  claimResultOf,
+  consumerClaimEntry,
+} from "./rules/claims/claim-effect.js";
+export * from "./rules/index.js";
+export * from "./rules/writes/index.js";
 export { inProcessRunner } from "./scriptlet/in-process-runner.js";
 export { createScriptletHost } from "./scriptlet/index.js";
 export type * from "./scriptlet/port.js";
@@ -16,5 +22,6 @@ export {
   type ScriptletPoolOptions,
   type ScriptletWorkerPool,
 } from "./scriptlet/workers/pool.js";
-export * from "./snapshot/index.js";
+export * from "./services/index.js";
 export * from "./store/index.js";
+export { instanceConfig, instanceView, type MemberStatus, memberStatus } from "./views/views.js";

@@ -11,4 +11,4 @@ export {
   newInstance,
   newMember,
   testId,
-} from "./store/fixtures.js";
+} from "./testing/fixtures.js";

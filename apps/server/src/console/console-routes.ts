@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Context, Hono } from "hono";
 import { notFoundHttp } from "../http/http-error.js";
-import type { ServerEnv } from "../server-env.js";
+import type { ServerEnv } from "../http/server-env.js";
 
 /** Where berthd serves the web console. */
 export const CONSOLE_PATH = "/ui/";

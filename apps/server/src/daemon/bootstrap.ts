@@ -1,4 +1,4 @@
-import type { RunningServer } from "../listen.js";
+import type { RunningServer } from "../http/listen.js";
 
 /**
  * Printed on start while no token exists. Nothing secret is printed: the

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
+import type { RunningServer } from "../http/listen.js";
 import { localRequest } from "../http/local-request.js";
-import type { RunningServer } from "../listen.js";
-import type { ServerEnv } from "../server-env.js";
+import type { ServerEnv } from "../http/server-env.js";
 
 /** The sample cluster: two racks, four members, two flavors, one image. */
 const GROUPS = [

@@ -7,7 +7,7 @@
  */
 import { parseHttpsAddress } from "@berth/api-types";
 import type { Logger } from "pino";
-import type { RunningServer } from "../listen.js";
+import type { RunningServer } from "../http/listen.js";
 import { isLoopback } from "./options.js";
 
 export const HTTPS_ADDRESS_KEY = "core.https_address";

@@ -13,7 +13,7 @@ import {
 } from "@berth/adapter-postgres";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "@berth/adapter-sqlite";
 import { defaultSocketPath } from "@berth/client/node";
-import { DEFAULT_BODY_LIMIT_BYTES } from "../app.js";
+import { DEFAULT_BODY_LIMIT_BYTES } from "../app/app.js";
 import { DEFAULT_BODY_MEMORY_BYTES } from "../http/body-budget.js";
 import { resolveGroup } from "./socket-group.js";
 

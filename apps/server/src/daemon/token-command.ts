@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { issueToken, TokenIssueError } from "../auth/issue-token.js";
-import { missingProject } from "../auth/project-bindings.js";
+import { missingProject } from "../trust/project-bindings.js";
 import type { TokenAdmin } from "./open-backend.js";
 import { UsageError } from "./options.js";
 

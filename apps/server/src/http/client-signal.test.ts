@@ -8,8 +8,8 @@ import { connect } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterEach, expect, it } from "vitest";
-import type { ServerEnv } from "../server-env.js";
 import { lazyClientSignal } from "./client-signal.js";
+import type { ServerEnv } from "./server-env.js";
 
 type Server = ReturnType<typeof createAdaptorServer>;
 let server: Server | undefined;

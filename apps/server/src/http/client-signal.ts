@@ -10,7 +10,7 @@
  * request stream failed.
  */
 import type { Context } from "hono";
-import type { ServerEnv } from "../server-env.js";
+import type { ServerEnv } from "./server-env.js";
 
 export function lazyClientSignal(c: Context<ServerEnv>): () => AbortSignal {
   let signal: AbortSignal | undefined;

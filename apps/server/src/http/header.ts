@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { ServerEnv } from "../server-env.js";
+import type { ServerEnv } from "./server-env.js";
 
 /**
  * One request header. On Node it is read from the `IncomingMessage`

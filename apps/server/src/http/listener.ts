@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { ListenerKind, ServerBindings } from "../server-env.js";
+import type { ListenerKind, ServerBindings } from "./server-env.js";
 
 const LISTENER = Symbol("berth.listener");
 

@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { ServerEnv } from "../server-env.js";
+import type { ServerEnv } from "./server-env.js";
 
 /**
  * Calls the app in-process as a local (Unix socket) client: the demo loader

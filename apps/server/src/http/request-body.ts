@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
-import type { ServerEnv } from "../server-env.js";
 import type { BodyBudget } from "./body-budget.js";
 import { headerOf } from "./header.js";
 import { HttpError } from "./http-error.js";
+import type { ServerEnv } from "./server-env.js";
 
 const tooLarge = (maxBytes: number) =>
   new HttpError(413, `Request body too large: the limit is ${maxBytes} bytes`);

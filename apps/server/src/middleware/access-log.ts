@@ -3,8 +3,8 @@ import { routePath } from "hono/route";
 import type { Logger } from "pino";
 import { describePrincipal } from "../auth/principal.js";
 import { listenerOf } from "../http/listener.js";
+import type { ServerEnv } from "../http/server-env.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
-import type { ServerEnv } from "../server-env.js";
 
 /**
  * Gives each request a child logger carrying its request id, and on the way

@@ -6,7 +6,7 @@ import type { TokenStore } from "../auth/token-store.js";
 import { headerOf } from "../http/header.js";
 import { unauthorized } from "../http/http-error.js";
 import { listenerOf } from "../http/listener.js";
-import type { ServerBindings, ServerEnv } from "../server-env.js";
+import type { ServerBindings, ServerEnv } from "../http/server-env.js";
 import { fingerprintOf } from "../trust/server-certificate.js";
 import { parseCertificate } from "../trust/trust.js";
 import type { TrustStore } from "../trust/trust-store.js";

@@ -5,8 +5,8 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ZodError } from "zod";
 import { HttpError } from "../http/http-error.js";
-import { httpStatusOf } from "../http/status-of.js";
-import type { ServerEnv } from "../server-env.js";
+import type { ServerEnv } from "../http/server-env.js";
+import { httpStatusOf } from "../wire/status-of.js";
 
 interface ClassifiedError {
   status: ContentfulStatusCode;

@@ -13,7 +13,7 @@ import { isAdmin } from "../auth/principal.js";
 import type { TokenStore } from "../auth/token-store.js";
 import type { BodyBudget } from "../http/body-budget.js";
 import { readRequestText } from "../http/request-body.js";
-import type { ServerEnv } from "../server-env.js";
+import type { ServerEnv } from "../http/server-env.js";
 import {
   atLeast,
   formatMicroversion,

@@ -9,7 +9,7 @@
 import type { Principal } from "../auth/principal.js";
 import { hashTokenSecret } from "../auth/token-secret.js";
 import type { TokenStore } from "../auth/token-store.js";
-import type { ListenerKind } from "../server-env.js";
+import type { ListenerKind } from "../http/server-env.js";
 
 export interface PlacementAuthOptions {
   tokens: TokenStore;

@@ -12,21 +12,6 @@ function membersOf(engine: Engine, group: string): string[] {
     .map((m) => m.record.name);
 }
 
-/**
- * Makes exactly `wanted` the members of `group` by editing each affected
- * member's `groups` (LXD's ClusterGroupPut carries the member list).
- */
-async function setGroupMembers(engine: Engine, group: string, wanted: readonly string[]): Promise<void> {
-  const want = new Set(wanted);
-  for (const name of want) engine.getMember(name); // not_found before changing anything
-  for (const info of engine.listMembers()) {
-    const has = info.record.groups.includes(group);
-    if (has === want.has(info.record.name)) continue;
-    const groups = has ? info.record.groups.filter((g) => g !== group) : [...info.record.groups, group];
-    await engine.updateMember(info.record.name, { groups });
-  }
-}
-
 /** Cluster member groups (targets `@group`, project `restricted.cluster.groups`). */
 export const groupRoutes: RouteSpec[] = readingTheModel([
   defineRoute({
@@ -65,7 +50,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
         name: body.name,
         description: body.description ?? "",
       });
-      if (body.members !== undefined) await setGroupMembers(services.engine, group.name, body.members);
+      if (body.members !== undefined) await services.engine.setGroupMembers(group.name, body.members);
       return {
         metadata: groupToWire(group, membersOf(services.engine, group.name)),
         status: 201,
@@ -99,7 +84,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
     handle: async ({ services, params, body }) => {
       const group = await services.engine.catalog.getGroup(params.name);
       await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
-      await setGroupMembers(services.engine, group.name, body.members);
+      await services.engine.setGroupMembers(group.name, body.members);
       return { metadata: {} };
     },
   }),
@@ -117,7 +102,7 @@ export const groupRoutes: RouteSpec[] = readingTheModel([
       if (body.description !== undefined) {
         await services.engine.catalog.updateGroup({ name: group.name, description: body.description });
       }
-      if (body.members !== undefined) await setGroupMembers(services.engine, group.name, body.members);
+      if (body.members !== undefined) await services.engine.setGroupMembers(group.name, body.members);
       return { metadata: {} };
     },
   }),

@@ -1,6 +1,5 @@
 import type { BulkCreateResult, Instance } from "@berth/api-types";
 import type { Engine, InstanceRecord } from "@berth/engine";
-import { refuseChosenUuids } from "../auth/chosen-uuid.js";
 import { badRequest, notFoundHttp } from "../http/http-error.js";
 import { matchesLxdFilter, parseLxdFilter } from "../http/lxd-filter.js";
 import { proposedScriptlet, SCRIPTLET_HEADER } from "../http/scriptlet-header.js";
@@ -9,6 +8,7 @@ import { dryRunToWire } from "../wire/dry-run.js";
 import { instanceFullToWire, instanceStateToWire, instanceToWire } from "../wire/instances.js";
 import { placementRecordToWire } from "../wire/placement-record.js";
 import { resourceUrl } from "../wire/urls.js";
+import { refuseChosenUuids } from "./chosen-uuid.js";
 import { defineRoute, type RouteInput, type RouteSpec } from "./route-spec.js";
 
 /** Instances on the wire, expanded by the engine with their profiles as they are now. */

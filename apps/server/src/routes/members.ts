@@ -1,4 +1,5 @@
-import { isEngineError } from "@berth/engine";
+import type { ClusterMemberPatch } from "@berth/api-types";
+import { isEngineError, type MemberUpdate } from "@berth/engine";
 import { notFoundHttp } from "../http/http-error.js";
 import {
   inventoriesToWire,
@@ -13,6 +14,18 @@ import { defineRoute, type RouteSpec, readingTheModel } from "./route-spec.js";
 
 const BASE = "/1.0/cluster/members";
 const member = (name: string) => resourceUrl(BASE, name);
+
+/** A member PUT or PATCH body as the engine's edit (fields left out of a PATCH stay undefined). */
+function memberEditOf(body: ClusterMemberPatch): MemberUpdate {
+  return {
+    roles: body.roles,
+    failureDomain: body.failure_domain,
+    description: body.description,
+    config: body.config,
+    groups: body.groups,
+    traits: body.traits,
+  };
+}
 
 /** Cluster members: registration, edits, state (heartbeats), evacuation, resources and inventories. */
 export const memberRoutes: RouteSpec[] = readingTheModel([
@@ -105,14 +118,7 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberPut",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      await services.engine.updateMember(params.name, {
-        roles: body.roles,
-        failureDomain: body.failure_domain,
-        description: body.description,
-        config: body.config,
-        groups: body.groups,
-        traits: body.traits,
-      });
+      await services.engine.updateMember(params.name, memberEditOf(body));
       return { metadata: {} };
     },
   }),
@@ -126,17 +132,8 @@ export const memberRoutes: RouteSpec[] = readingTheModel([
     body: "ClusterMemberPatch",
     errors: [404, 409],
     handle: async ({ services, params, body }) => {
-      await services.engine.updateMember(params.name, {
-        ...(body.roles !== undefined ? { roles: body.roles } : {}),
-        ...(body.failure_domain !== undefined ? { failureDomain: body.failure_domain } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        // LXD PATCH merges config maps key by key.
-        ...(body.config !== undefined
-          ? { config: { ...services.engine.getMember(params.name).record.config, ...body.config } }
-          : {}),
-        ...(body.groups !== undefined ? { groups: body.groups } : {}),
-        ...(body.traits !== undefined ? { traits: body.traits } : {}),
-      });
+      // LXD PATCH merges config maps key by key: the engine merges into the version it read.
+      await services.engine.patchMember(params.name, memberEditOf(body));
       return { metadata: {} };
     },
   }),

@@ -2,9 +2,9 @@ import { isAdmin, type Principal } from "../auth/principal.js";
 import { badRequest, notFoundHttp } from "../http/http-error.js";
 import type { OperationWire } from "../operations/operations.js";
 import { operationUrl } from "../operations/operations.js";
-import type { ServerServices } from "../services.js";
 import { TOKEN_PROJECT, tokenOperations } from "../trust/token-operations.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
+import type { ServerServices } from "./services.js";
 
 const operation = "/1.0/operations/:id";
 

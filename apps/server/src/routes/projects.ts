@@ -1,7 +1,7 @@
 import { type Engine, type ProjectRecord, recordEtag } from "@berth/engine";
 import { canUseProject } from "../auth/principal.js";
-import { certificateBindings, changeProjectBindings, tokenBindings } from "../auth/project-bindings.js";
-import type { ServerServices } from "../services.js";
+import { certificateBindings, changeProjectBindings, tokenBindings } from "../trust/project-bindings.js";
+import type { ServerServices } from "./services.js";
 
 /** Whoever is bound to projects: restricted API tokens and restricted client certificates. */
 const projectHolders = (services: ServerServices) => [

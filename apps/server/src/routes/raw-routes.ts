@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
 import { isAdmin } from "../auth/principal.js";
 import { forbiddenHttp } from "../http/http-error.js";
+import type { ServerEnv } from "../http/server-env.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
-import type { ServerEnv } from "../server-env.js";
 
 /**
  * The two endpoints that are not LXD envelopes, because their consumers

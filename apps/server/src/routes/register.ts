@@ -7,11 +7,11 @@ import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
 import { preconditionOf } from "../http/precondition.js";
 import { parseBoolean, parseProject, parseRecursion, parseTarget } from "../http/query.js";
+import type { ServerEnv } from "../http/server-env.js";
 import { classifyError } from "../middleware/error-handler.js";
 import { operationUrl } from "../operations/operations.js";
-import type { ServerEnv } from "../server-env.js";
-import type { ServerServices } from "../services.js";
 import type { RouteInput, RouteSpec } from "./route-spec.js";
+import type { ServerServices } from "./services.js";
 
 function authorize(spec: RouteSpec, principal: Principal, project: string): void {
   if (spec.access === "any") return;

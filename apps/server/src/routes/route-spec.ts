@@ -4,7 +4,7 @@ import type { ParamKeys } from "hono/types";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.js";
-import type { ServerServices } from "../services.js";
+import type { ServerServices } from "./services.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -16,7 +16,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type Access = "admin" | "any" | "project";
 
-/** Standard query parameters of API.md; a route lists the ones it honours (for validation and OpenAPI). */
+/** The standard query parameters of berthd's API; a route lists the ones it honours (for validation and OpenAPI). */
 export type QueryName = "recursion" | "project" | "target" | "dry_run" | "filter" | "timeout";
 
 /** The path parameters of a Hono pattern, typed: `/1.0/instances/:name` -> `{ name: string }`. */

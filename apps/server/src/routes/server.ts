@@ -2,8 +2,8 @@ import { hostname } from "node:os";
 import { type Server, type ServerUntrusted, serverConfigErrorMessage } from "@berth/api-types";
 import { isAdmin, type Principal } from "../auth/principal.js";
 import { badRequest } from "../http/http-error.js";
-import type { ServerServices } from "../services.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
+import type { ServerServices } from "./services.js";
 
 /** LXD extension names for the features Berth implements. */
 export const API_EXTENSIONS = [
@@ -146,11 +146,8 @@ export const serverRoutes: RouteSpec[] = [
     body: "ServerPut",
     errors: [409],
     handle: async ({ services, body }) => {
-      const values: Record<string, string> = {};
-      for (const [key, value] of Object.entries(body.config))
-        if (value !== undefined && value !== "") values[key] = value;
       const before = (await services.engine.getConfig()).values;
-      await services.engine.replaceConfig(values);
+      await services.engine.replaceConfig(body.config);
       await applyToDaemon(services, before);
       return { metadata: {} };
     },
@@ -165,11 +162,8 @@ export const serverRoutes: RouteSpec[] = [
     body: "ServerPatch",
     errors: [409],
     handle: async ({ services, body }) => {
-      const patch: Record<string, string | null> = {};
-      for (const [key, value] of Object.entries(body.config))
-        if (value !== undefined) patch[key] = value === "" ? null : value;
       const before = (await services.engine.getConfig()).values;
-      await services.engine.setConfig(patch);
+      await services.engine.setConfig(body.config);
       await applyToDaemon(services, before);
       return { metadata: {} };
     },

@@ -1,7 +1,7 @@
 import { issueToken, TokenIssueError } from "../auth/issue-token.js";
-import { missingProject } from "../auth/project-bindings.js";
 import type { TokenRecord } from "../auth/token-store.js";
 import { HttpError, notFoundHttp } from "../http/http-error.js";
+import { missingProject } from "../trust/project-bindings.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 /** The public view of a token: never the hash, let alone the secret. */

@@ -1,7 +1,7 @@
 import type { DryRunResult } from "@berth/api-types";
 import type { DryRunOutcome } from "@berth/engine";
-import { httpStatusOf } from "../http/status-of.js";
 import { rejectionsToWire } from "./placement-record.js";
+import { httpStatusOf } from "./status-of.js";
 
 /**
  * The engine's dry-run outcome as berthd answers it (`POST

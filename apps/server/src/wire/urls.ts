@@ -6,7 +6,7 @@ export function resourceUrl(base: string, name: string, project?: string): strin
     : url;
 }
 
-/** `?recursion=0` lists URLs, higher levels list objects (API.md "Lists"). */
+/** `?recursion=0` lists URLs, higher levels list objects (LXD's list convention). */
 export function listing<T>(
   items: readonly T[],
   recursion: number,

@@ -69,10 +69,31 @@ export function translateDriverError(error: unknown): unknown {
     );
   }
   if (isConnectionFailure(error)) {
-    return unavailable(`Database unavailable: ${message}; try again`, {
-      reason: "connection",
-      retryAfterSeconds: 2,
-    });
+    return unavailable(
+      `Database unavailable: the connection to PostgreSQL failed (${message}); nothing was written, try again`,
+      { reason: "connection", retryAfterSeconds: 2 },
+    );
   }
   return error;
+}
+
+/** The `reason` of an `unavailable` error whose transaction may or may not have committed. */
+export const COMMIT_UNKNOWN = "commit_unknown";
+
+/**
+ * The connection was lost after COMMIT was sent: PostgreSQL may have
+ * committed before it went. Callers that can tell from the change feed
+ * (claims: their tokens are in their entry) resolve it; to anyone else it
+ * is a 503 that says so.
+ */
+export function commitOutcomeUnknown(error: unknown): EngineError {
+  const message = error instanceof Error ? error.message : String(error);
+  return unavailable(
+    `Database unavailable: the connection to PostgreSQL was lost while the change was being committed (${message}); it may or may not have been written, read it back before trying again`,
+    { reason: COMMIT_UNKNOWN, retryAfterSeconds: 2 },
+  );
+}
+
+export function isCommitOutcomeUnknown(error: unknown): error is EngineError {
+  return error instanceof EngineError && error.details?.reason === COMMIT_UNKNOWN;
 }

@@ -16,12 +16,17 @@
  *  - on the write pool only, `plan_cache_mode = force_generic_plan`
  *    (`WRITE_SESSION_OPTIONS`), after any `options` the URL gives.
  * A connection that fails is discarded by pg-pool and replaced on the next
- * checkout, so a restarted database is reconnected to without a restart.
+ * checkout, so a restarted database is reconnected to without a restart. A
+ * checked-out connection has an `error` listener too (a server that ends it
+ * between two statements must not crash the process); a transaction that
+ * loses its connection before COMMIT is sent is run again on a fresh one,
+ * after it the outcome is unknown (`commitOutcomeUnknown`, driver-errors.ts).
  */
 import { createHash } from "node:crypto";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import {
+  commitOutcomeUnknown,
   isConnectionFailure,
   RETRY_TRANSACTION,
   translateDriverError,
@@ -112,6 +117,12 @@ class PipelinedTx implements Tx {
   #db: NodePgDatabase | undefined;
   #begin: Promise<unknown> | undefined;
   committed = false;
+  /**
+   * COMMIT is on the wire: from here a lost connection leaves the outcome
+   * unknown (the server may have committed before it went), not "nothing
+   * written".
+   */
+  commitSent = false;
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -160,6 +171,7 @@ class PipelinedTx implements Tx {
   async finalRun(text: string, params: unknown[] = []): Promise<number> {
     const statement = this.#send(prepared(text, params));
     const commit = this.client.query("COMMIT");
+    this.commitSent = true;
     commit.catch(() => undefined);
     const count = (await statement).rowCount ?? 0;
     this.committed = true;
@@ -222,6 +234,7 @@ export class Pools {
   readonly read: pg.Pool;
   readonly lockTimeoutMs: number;
   #closed = false;
+  readonly #commitListeners: ((tx: Tx) => void)[] = [];
 
   constructor(
     readonly url: string,
@@ -267,6 +280,15 @@ export class Pools {
     return this.transaction(this.write, work, options);
   }
 
+  /**
+   * Calls `listener` with each write transaction (`writeTx`'s `tx`) once it
+   * committed, before `writeTx` answers: the store tells its listeners what
+   * that transaction appended to the change feed (store/feed-writes.ts).
+   */
+  afterCommit(listener: (tx: Tx) => void): void {
+    this.#commitListeners.push(listener);
+  }
+
   /** One read-only transaction on a read connection. */
   readTx<T>(work: TxWork<T>, options: Omit<TransactionOptions, "readOnly"> = {}): Promise<T> {
     return this.transaction(this.read, work, { ...options, readOnly: true });
@@ -294,28 +316,43 @@ export class Pools {
         throw translateDriverError(error);
       }
       let broken: Error | undefined;
+      // A checked-out client has no listener of pg-pool's: an error the server sends while no
+      // query is active (57P01 on a restart or pg_terminate_backend) would crash the process.
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on("error", onError);
+      const tx = new PipelinedTx(client, begin);
       try {
-        const tx = new PipelinedTx(client, begin);
         const result = await work(tx);
         await tx.settled();
-        if (!tx.committed) await client.query("COMMIT");
+        if (!tx.committed) {
+          tx.commitSent = true;
+          await client.query("COMMIT");
+        }
+        if (pool === this.write) for (const listener of this.#commitListeners) listener(tx);
         return result;
       } catch (error) {
-        if (isConnectionFailure(error)) broken = error instanceof Error ? error : new Error(String(error));
+        const lost = isConnectionFailure(error);
+        if (lost) broken ??= error instanceof Error ? error : new Error(String(error));
         else
           await client.query("ROLLBACK").catch((rollbackError: unknown) => {
             broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
           });
+        // The server may have committed before the connection went: only the log can tell.
+        if (lost && tx.commitSent) throw commitOutcomeUnknown(error);
         const code = (error as { code?: unknown }).code;
         const retriable =
-          typeof code === "string" && (RETRY_TRANSACTION.has(code) || code === UNIQUE_VIOLATION);
+          // A connection lost before COMMIT was sent wrote nothing: a fresh connection may do it.
+          lost || (typeof code === "string" && (RETRY_TRANSACTION.has(code) || code === UNIQUE_VIOLATION));
         if (retriable && attempt < attempts) {
           // A short random pause, so two writers that collided do not collide again.
-          await sleep(Math.random() * 5 * attempt);
+          await sleep(Math.random() * (lost ? 50 : 5) * attempt);
           continue;
         }
         throw translateDriverError(error);
       } finally {
+        client.removeListener("error", onError);
         // A broken connection is destroyed; a healthy one goes back to the pool.
         client.release(broken);
       }

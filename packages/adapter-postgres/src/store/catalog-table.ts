@@ -3,15 +3,18 @@
  * groups, custom resource classes, Placement providers and traits) through drizzle. Writes run in one write
  * transaction that locks the row it changes and appends a change-feed entry
  * naming the table, so every server re-reads it before its next placement.
+ * The rules of every write are the engine's (write-rules/catalog-records.ts):
+ * this reads rows, calls them, and writes rows.
  */
 import {
   type CatalogTable,
   type CatalogTableName,
-  conflict,
-  notFound,
+  catalogEntry,
+  checkCatalogCreate,
+  checkCatalogDelete,
+  checkCatalogUpdate,
   type RecordKey,
-  recordChanged,
-  sameVersion,
+  requireCatalogRecord,
 } from "@berth/engine";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
@@ -20,9 +23,7 @@ import type { Pools, Tx } from "../connection/pools.js";
 import { appendChanges } from "./feed-writes.js";
 
 export interface CatalogSpec<T> {
-  /** Human name used in error messages, e.g. "Profile". */
-  label: string;
-  /** The name change-feed entries use. */
+  /** Which table this is: its label in messages (engine `CATALOG_LABELS`) and its feed entries. */
   feedName: CatalogTableName;
   table: PgTable;
   nameColumn: PgColumn;
@@ -31,14 +32,10 @@ export interface CatalogSpec<T> {
   keyOf(record: T): RecordKey;
   toRow?(record: T): Record<string, unknown>;
   fromRow?(row: Record<string, unknown>): T;
-  /** Throws if the record refers to something missing (e.g. its project). */
+  /** Throws if the record refers to something missing (its table's rule in engine write-rules/catalog-references.ts). */
   validate?(tx: Tx, record: T): Promise<void>;
-  /** Returns why the record is still referenced, or undefined when it may go. */
+  /** Why the record is still referenced (its table's rule in engine write-rules/catalog-in-use.ts), or undefined. */
   inUse?(tx: Tx, key: RecordKey): Promise<string | undefined>;
-}
-
-function keyString(key: RecordKey): string {
-  return key.project === undefined ? key.name : `${key.project}/${key.name}`;
 }
 
 export class PostgresCatalogTable<T extends object> implements CatalogTable<T> {
@@ -73,12 +70,10 @@ export class PostgresCatalogTable<T extends object> implements CatalogTable<T> {
   create(record: T): Promise<T> {
     return this.written(async (tx) => {
       const key = this.spec.keyOf(record);
-      if ((await this.find(tx.db, key)) !== undefined) {
-        throw conflict(`${this.spec.label} "${keyString(key)}" already exists`);
-      }
+      checkCatalogCreate(this.spec.feedName, key, (await this.find(tx.db, key)) !== undefined);
       await this.spec.validate?.(tx, record);
       await tx.db.insert(this.spec.table).values(this.toRow(record));
-      await appendChanges(tx, [{ kind: "catalog", table: this.spec.feedName }]);
+      await appendChanges(tx, [catalogEntry(this.spec.feedName)]);
       return (await this.find(tx.db, key))!;
     });
   }
@@ -87,27 +82,20 @@ export class PostgresCatalogTable<T extends object> implements CatalogTable<T> {
   update(record: T, expected?: T): Promise<T> {
     return this.written(async (tx) => {
       const key = this.spec.keyOf(record);
-      const stored = await this.find(tx.db, key, true);
-      if (stored === undefined) throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
-      if (expected !== undefined && !sameVersion(stored, expected)) {
-        throw recordChanged(this.spec.label, keyString(key));
-      }
+      checkCatalogUpdate(this.spec.feedName, key, await this.find(tx.db, key, true), expected);
       await this.spec.validate?.(tx, record);
       await tx.db.update(this.spec.table).set(this.toRow(record)).where(this.whereKey(key));
-      await appendChanges(tx, [{ kind: "catalog", table: this.spec.feedName }]);
+      await appendChanges(tx, [catalogEntry(this.spec.feedName)]);
       return (await this.find(tx.db, key))!;
     });
   }
 
   delete(key: RecordKey): Promise<void> {
     return this.written(async (tx) => {
-      if ((await this.find(tx.db, key, true)) === undefined) {
-        throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
-      }
-      const reason = await this.spec.inUse?.(tx, key);
-      if (reason !== undefined) throw conflict(`${this.spec.label} "${keyString(key)}" is in use: ${reason}`);
+      requireCatalogRecord(this.spec.feedName, key, await this.find(tx.db, key, true));
+      checkCatalogDelete(this.spec.feedName, key, await this.spec.inUse?.(tx, key));
       await tx.db.delete(this.spec.table).where(this.whereKey(key));
-      await appendChanges(tx, [{ kind: "catalog", table: this.spec.feedName }]);
+      await appendChanges(tx, [catalogEntry(this.spec.feedName)]);
     });
   }
 

@@ -10,7 +10,17 @@ import type {
   ResourceClassRecord,
   TraitRecord,
 } from "@berth/engine";
-import { conflict, notFound } from "@berth/engine";
+import {
+  checkProviderWrite,
+  groupInUse,
+  placementGroupInUse,
+  profileInUse,
+  projectInUse,
+  providerInUse,
+  requireProject,
+  resourceClassInUse,
+  traitInUse,
+} from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
 import {
   flavors,
@@ -35,9 +45,9 @@ async function exists(tx: Tx, sql: string, params: unknown[]): Promise<boolean> 
 }
 
 /** The project must exist; its row is share-locked so it cannot go before this commits. */
-async function requireProject(tx: Tx, project: string): Promise<void> {
+async function projectMustExist(tx: Tx, project: string): Promise<void> {
   const [row] = await tx.rows("SELECT 1 FROM projects WHERE name = $1 FOR KEY SHARE", [project]);
-  if (row === undefined) throw notFound(`Project "${project}" not found`);
+  requireProject(project, row !== undefined);
 }
 
 function projectOf(key: RecordKey): string {
@@ -61,7 +71,6 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     groups: new PostgresCatalogTable<GroupRecord>(
       pools,
       {
-        label: "Cluster group",
         feedName: "groups",
         table: groups,
         nameColumn: groups.name,
@@ -72,7 +81,7 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
             "SELECT count(*)::int AS n FROM member_groups WHERE group_name = $1",
             [key.name],
           );
-          return users > 0 ? `${users} member(s) belong to it` : undefined;
+          return groupInUse(users);
         },
       },
       afterWrite,
@@ -80,7 +89,6 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     projects: new PostgresCatalogTable<ProjectRecord>(
       pools,
       {
-        label: "Project",
         feedName: "projects",
         table: projects,
         nameColumn: projects.name,
@@ -89,12 +97,13 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
           const instances = await count(tx, "SELECT count(*)::int AS n FROM instances WHERE project = $1", [
             key.name,
           ]);
-          if (instances > 0) return `${instances} instance(s)`;
-          if (await exists(tx, "SELECT 1 FROM profiles WHERE project = $1", [key.name]))
-            return "it has profiles";
-          if (await exists(tx, "SELECT 1 FROM placement_groups WHERE project = $1", [key.name]))
-            return "it has placement groups";
-          return undefined;
+          return projectInUse({
+            instances,
+            hasProfiles: await exists(tx, "SELECT 1 FROM profiles WHERE project = $1", [key.name]),
+            hasPlacementGroups: await exists(tx, "SELECT 1 FROM placement_groups WHERE project = $1", [
+              key.name,
+            ]),
+          });
         },
       },
       afterWrite,
@@ -102,20 +111,19 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     profiles: new PostgresCatalogTable<ProfileRecord>(
       pools,
       {
-        label: "Profile",
         feedName: "profiles",
         table: profiles,
         nameColumn: profiles.name,
         projectColumn: profiles.project,
         keyOf: (p) => ({ project: p.project, name: p.name }),
-        validate: (tx, p) => requireProject(tx, p.project),
+        validate: (tx, p) => projectMustExist(tx, p.project),
         inUse: async (tx, key) => {
           const users = await count(
             tx,
             "SELECT count(*)::int AS n FROM instance_profiles WHERE project = $1 AND profile = $2",
             [projectOf(key), key.name],
           );
-          return users > 0 ? `used by ${users} instance(s)` : undefined;
+          return profileInUse(users);
         },
       },
       afterWrite,
@@ -123,7 +131,6 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     flavors: new PostgresCatalogTable<FlavorRecord>(
       pools,
       {
-        label: "Flavor",
         feedName: "flavors",
         table: flavors,
         nameColumn: flavors.name,
@@ -134,7 +141,6 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     images: new PostgresCatalogTable<ImageRecord>(
       pools,
       {
-        label: "Image",
         feedName: "images",
         table: images,
         nameColumn: images.fingerprint,
@@ -145,20 +151,19 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     placementGroups: new PostgresCatalogTable<PlacementGroupRecord>(
       pools,
       {
-        label: "Placement group",
         feedName: "placementGroups",
         table: placementGroups,
         nameColumn: placementGroups.name,
         projectColumn: placementGroups.project,
         keyOf: (p) => ({ project: p.project, name: p.name }),
-        validate: (tx, p) => requireProject(tx, p.project),
+        validate: (tx, p) => projectMustExist(tx, p.project),
         inUse: async (tx, key) => {
           const users = await count(
             tx,
             "SELECT count(*)::int AS n FROM instances WHERE project = $1 AND placement_group = $2",
             [projectOf(key), key.name],
           );
-          return users > 0 ? `${users} instance(s) belong to it` : undefined;
+          return placementGroupInUse(users);
         },
       },
       afterWrite,
@@ -166,7 +171,6 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     resourceClasses: new PostgresCatalogTable<ResourceClassRecord>(
       pools,
       {
-        label: "Resource class",
         feedName: "resourceClasses",
         table: resourceClasses,
         nameColumn: resourceClasses.name,
@@ -174,16 +178,20 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
         toRow: (r) => ({ name: r.name }),
         fromRow: (row) => ({ name: String(row.name), custom: true }),
         inUse: async (tx, key) => {
-          if (await exists(tx, "SELECT 1 FROM inventories WHERE resource_class = $1", [key.name]))
-            return "a member has an inventory of it";
+          const memberInventory = await exists(tx, "SELECT 1 FROM inventories WHERE resource_class = $1", [
+            key.name,
+          ]);
           const [provider] = await tx.rows<{ uuid: string }>(
             "SELECT uuid FROM providers WHERE inventories ? $1 LIMIT 1",
             [key.name],
           );
-          if (provider !== undefined) return `provider "${provider.uuid}" has an inventory of it`;
-          if (await exists(tx, "SELECT 1 FROM usage WHERE resource_class = $1 AND amount > 0", [key.name]))
-            return "instances have allocations of it";
-          return undefined;
+          return resourceClassInUse({
+            memberInventory,
+            providerInventory: provider?.uuid,
+            allocated: await exists(tx, "SELECT 1 FROM usage WHERE resource_class = $1 AND amount > 0", [
+              key.name,
+            ]),
+          });
         },
       },
       afterWrite,
@@ -191,7 +199,6 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     providers: new PostgresCatalogTable<ProviderRecord>(
       pools,
       {
-        label: "Resource provider",
         feedName: "providers",
         table: providers,
         nameColumn: providers.uuid,
@@ -201,22 +208,20 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
             "SELECT DISTINCT resource_class FROM consumer_allocations WHERE provider_uuid = $1",
             [p.uuid],
           );
-          for (const { resource_class: resourceClass } of held) {
-            if (p.inventories[resourceClass] === undefined)
-              throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
-                reason: "inventory_in_use",
-                resourceClass,
-              });
-          }
-          if (await exists(tx, "SELECT 1 FROM providers WHERE name = $1 AND uuid <> $2", [p.name, p.uuid]))
-            throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
+          const nameTaken = await exists(tx, "SELECT 1 FROM providers WHERE name = $1 AND uuid <> $2", [
+            p.name,
+            p.uuid,
+          ]);
           // The parent's row is share-locked so it cannot go before this commits.
-          if (p.parentUuid !== null) {
-            const [parent] = await tx.rows("SELECT 1 FROM providers WHERE uuid = $1 FOR KEY SHARE", [
-              p.parentUuid,
-            ]);
-            if (parent === undefined) throw notFound(`Resource provider "${p.parentUuid}" not found`);
-          }
+          const [parent] =
+            p.parentUuid === null
+              ? []
+              : await tx.rows("SELECT 1 FROM providers WHERE uuid = $1 FOR KEY SHARE", [p.parentUuid]);
+          checkProviderWrite(p, {
+            heldClasses: held.map((row) => row.resource_class),
+            nameTaken,
+            parentExists: parent !== undefined,
+          });
         },
         inUse: async (tx, key) => {
           const children = await count(
@@ -224,11 +229,10 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
             "SELECT count(*)::int AS n FROM providers WHERE parent_uuid = $1",
             [key.name],
           );
-          if (children > 0) return `${children} child provider(s)`;
-          const held = await exists(tx, "SELECT 1 FROM consumer_allocations WHERE provider_uuid = $1", [
+          const allocated = await exists(tx, "SELECT 1 FROM consumer_allocations WHERE provider_uuid = $1", [
             key.name,
           ]);
-          return held ? "it has allocations" : undefined;
+          return providerInUse({ children, allocated });
         },
       },
       afterWrite,
@@ -236,7 +240,6 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
     traits: new PostgresCatalogTable<TraitRecord>(
       pools,
       {
-        label: "Trait",
         feedName: "traits",
         table: traits,
         nameColumn: traits.name,
@@ -246,7 +249,7 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
             "SELECT uuid FROM providers WHERE traits ? $1 LIMIT 1",
             [key.name],
           );
-          return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
+          return traitInUse(holder?.uuid);
         },
       },
       afterWrite,

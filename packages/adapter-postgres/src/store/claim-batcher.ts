@@ -32,11 +32,13 @@ import {
   projectTotalsToRead,
   providersToRead,
 } from "@berth/engine";
+import { isCommitOutcomeUnknown } from "../connection/driver-errors.js";
 import type { Pools, Tx } from "../connection/pools.js";
 import { BatchTurns, type BatchTurnsOptions } from "./batch-turns.js";
 import { applyClaim } from "./claim.js";
 import { lockAndReadMembers, readProjectTotals } from "./claim-reads.js";
 import { writeClaim } from "./claim-writes.js";
+import { resolveLostCommit } from "./unknown-commit.js";
 
 type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
 
@@ -115,7 +117,20 @@ export class ClaimBatcher {
   }
 
   private async alone(claim: Claim): Promise<ClaimResult> {
-    const result = await this.pools.writeTx((tx) => applyClaim(tx, claim));
+    const checked: { result?: ClaimResult } = {};
+    let result: ClaimResult;
+    try {
+      result = await this.pools.writeTx((tx) =>
+        applyClaim(tx, claim, (outcome) => {
+          checked.result = outcome;
+        }),
+      );
+    } catch (error) {
+      // COMMIT was sent (so the claim was checked) and the connection went: the log tells.
+      if (checked.result === undefined) throw error;
+      await resolveLostCommit(this.pools, error, claim.token);
+      result = checked.result;
+    }
     this.committed();
     return result;
   }
@@ -130,22 +145,38 @@ export class ClaimBatcher {
       return 1;
     }
     let outcomes: Outcome[];
+    const checked: { outcomes?: Outcome[] } = {};
     try {
-      outcomes = await this.pools.writeTx((tx) =>
-        applyCreateClaims(
+      outcomes = await this.pools.writeTx(async (tx) => {
+        checked.outcomes = await applyCreateClaims(
           tx,
           batch.map((queued) => queued.claim),
-        ),
-      );
+        );
+        return checked.outcomes;
+      });
     } catch (error) {
-      if (error instanceof EngineError) {
+      if (isCommitOutcomeUnknown(error) && checked.outcomes !== undefined) {
+        // COMMIT was sent and the connection went: the log tells (the accepted claims share one entry).
+        const accepted = batch.find((_, index) => checked.outcomes![index]!.ok);
+        try {
+          // Nothing accepted, nothing written: the refusals stand whatever became of the COMMIT.
+          if (accepted !== undefined) await resolveLostCommit(this.pools, error, accepted.claim.token);
+        } catch (resolved) {
+          for (const queued of batch) queued.reject(resolved);
+          return batch.length;
+        }
+        outcomes = checked.outcomes;
+      } else if (error instanceof EngineError) {
         // The transaction failed as a whole (busy, unavailable): none of the batch was written.
         for (const queued of batch) queued.reject(error);
         return batch.length;
+      } else {
+        // A failed statement: one by one, so it stays with the claim that caused it.
+        await Promise.all(
+          batch.map((queued) => this.alone(queued.claim).then(queued.resolve, queued.reject)),
+        );
+        return batch.length;
       }
-      // A failed statement: one by one, so it stays with the claim that caused it.
-      await Promise.all(batch.map((queued) => this.alone(queued.claim).then(queued.resolve, queued.reject)));
-      return batch.length;
     }
     if (outcomes.some((outcome) => outcome.ok)) this.committed();
     batch.forEach((queued, index) => {

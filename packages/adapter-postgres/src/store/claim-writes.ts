@@ -9,7 +9,7 @@
 import { type ChangeEntry, type CheckedClaim, claimEntryOf } from "@berth/engine";
 import { INSTANCE_COLUMNS, insertConsumers, instanceRowValues, mergedAllocationRows } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
-import { appendChangesSql } from "./feed-writes.js";
+import { appendChangesSql, feedEntriesParameter } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
 import { txRunner } from "./runners.js";
 
@@ -148,6 +148,6 @@ export async function writeClaim(
         t.diskBytes,
       ]),
     ),
-    entries.map((entry) => JSON.stringify(entry)),
+    feedEntriesParameter(tx, entries),
   ]);
 }

@@ -12,6 +12,7 @@
 import type { ChangeEntry, ChangeFeed, FeedRead, FeedWatch } from "@berth/engine";
 import pg from "pg";
 import type { Pools } from "../connection/pools.js";
+import type { CredentialsEvent } from "./credential-cache.js";
 import { cursorOf, parseCursor } from "./feed-cursor.js";
 
 export const FEED_CHANNEL = "berth_changes";
@@ -69,7 +70,7 @@ export class FeedListener {
   #retryMs = 100;
   #retryTimer: NodeJS.Timeout | undefined;
   readonly #watchers = new Set<() => void>();
-  readonly #tokenWatchers = new Set<() => void>();
+  readonly #tokenWatchers = new Set<(event: CredentialsEvent) => void>();
   #notifying = false;
   #notifyQueued = false;
   /** When another server's notification last arrived (performance.now()). */
@@ -105,7 +106,7 @@ export class FeedListener {
       if (this.#client !== client) return;
       this.#client = undefined;
       this.#live = false;
-      this.tokensChanged();
+      this.tokensChanged("lost");
       if (error !== undefined) this.onError(error);
       client.end().catch(() => undefined);
       this.scheduleReconnect();
@@ -113,7 +114,7 @@ export class FeedListener {
     client.on("error", (error) => lost(error));
     client.on("end", () => lost());
     client.on("notification", (message) => {
-      if (message.channel === TOKENS_CHANNEL) return this.tokensChanged();
+      if (message.channel === TOKENS_CHANNEL) return this.tokensChanged("changed");
       if (message.processId === this.#backendPid) return;
       this.#othersWroteAt = performance.now();
       this.wakeAll();
@@ -131,7 +132,7 @@ export class FeedListener {
       this.#retryMs = 100;
       // Whatever was committed while we were not listening: read it now.
       this.wakeAll();
-      this.tokensChanged();
+      this.tokensChanged("back");
     } catch (error) {
       lost(error instanceof Error ? error : new Error(String(error)));
     }
@@ -152,16 +153,17 @@ export class FeedListener {
     for (const wake of this.#watchers) wake();
   }
 
-  private tokensChanged(): void {
-    for (const changed of this.#tokenWatchers) changed();
+  private tokensChanged(event: CredentialsEvent): void {
+    for (const changed of this.#tokenWatchers) changed(event);
   }
 
   /**
-   * `changed` is called when any server changed `api_tokens`, and whenever
-   * the connection is lost or comes back (a notification may have been
-   * missed meanwhile). While `live` is false, nothing is told.
+   * `changed` is called when any server changed `api_tokens` ("changed"),
+   * and whenever the connection is lost ("lost") or comes back ("back": a
+   * notification may have been missed meanwhile). While `live` is false,
+   * nothing is told.
    */
-  watchTokens(changed: () => void): void {
+  watchTokens(changed: (event: CredentialsEvent) => void): void {
     this.#tokenWatchers.add(changed);
   }
 

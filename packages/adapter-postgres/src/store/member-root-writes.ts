@@ -20,8 +20,8 @@ import {
   type MemberRootWriters,
   type MemberRootWritten,
   memberProviderUuid,
-  notFound,
   type ProviderRecord,
+  requireMemberRow,
   writeCheckedMemberRoot,
 } from "@berth/engine";
 import type { Tx } from "../connection/pools.js";
@@ -105,7 +105,7 @@ export async function writeMemberRoot(
 ): Promise<MemberRootWritten> {
   const uuid = memberProviderUuid(write.member);
   const [exists] = await tx.rows("SELECT 1 FROM members WHERE name = $1", [write.member]);
-  if (exists === undefined) throw notFound(`Cluster member "${write.member}" not found`);
+  requireMemberRow(write.member, exists);
   const inserted = await tx.run(
     `INSERT INTO providers (uuid, name, parent_uuid, root_uuid, generation, inventories, traits, aggregates,
        created_at, updated_at)
@@ -114,8 +114,7 @@ export async function writeMemberRoot(
   );
   if (inserted > 0) await appendChanges(tx, [{ kind: "catalog", table: "providers" }]);
   const row = await storedRow(tx, uuid, "FOR UPDATE");
-  const member = (await memberLedgers(tx, [write.member])).get(write.member);
-  if (member === undefined) throw notFound(`Cluster member "${write.member}" not found`);
+  const member = requireMemberRow(write.member, (await memberLedgers(tx, [write.member])).get(write.member));
   const checked = checkMemberRootWrite(write, { member, row });
   await writeCheckedMemberRoot(write, member.generation, checked, writersOf(tx, now));
   return { member: (await loadMember(tx, write.member)) as MemberRecord, row: await storedRow(tx, uuid) };

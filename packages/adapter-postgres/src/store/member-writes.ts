@@ -2,23 +2,30 @@
  * Member writes. Each locks the member's row first (`FOR NO KEY UPDATE`,
  * the lock claims take), so an inventory edit and a claim on the same
  * member never interleave, on this server or any other. Every write but a
- * heartbeat appends a change-feed entry naming the member.
+ * heartbeat appends a change-feed entry naming the member. Each reads the
+ * rows the engine's write rules (write-rules/) judge, calls them, and
+ * writes what they return.
  */
 import {
-  conflict,
-  consumedOf,
+  checkGroupMembers,
+  checkMemberCreate,
+  checkMemberDelete,
+  checkMemberGeneration,
+  checkMemberInventories,
+  checkMemberUpdate,
+  customClassesOf,
+  grandfatheredUsage,
   type InventoryRecord,
-  inventoryInUse,
   type MemberPatch,
   type MemberRecord,
+  memberEntry,
   type NewMember,
-  notFound,
+  requireMemberRow,
 } from "@berth/engine";
-import { inventoryCapacity, isCustomResourceClass } from "@berth/resources";
 import type { Tx } from "../connection/pools.js";
-import { readProviders } from "./claim-reads.js";
+import { lockMembers, readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
-import { loadMember } from "./member-rows.js";
+import { loadMember, loadMembers } from "./member-rows.js";
 
 interface LockedMember {
   id: number;
@@ -34,40 +41,28 @@ async function lockMember(
   const [row] = await tx.rows<LockedMember>(`SELECT id, generation FROM members WHERE name = $1 ${mode}`, [
     name,
   ]);
-  if (row === undefined) throw notFound(`Cluster member "${name}" not found`);
-  if (expectedGeneration !== undefined && expectedGeneration !== row.generation) {
-    throw generationConflict(name, expectedGeneration, row.generation);
-  }
-  return row;
+  const locked = requireMemberRow(name, row);
+  checkMemberGeneration(name, expectedGeneration, locked.generation);
+  return locked;
 }
 
-function generationConflict(name: string, expected: number, actual: number) {
-  return conflict(`Cluster member "${name}" generation conflict: expected ${expected}, current ${actual}`, {
-    reason: "generation",
-    member: name,
-    expected,
-    actual,
-  });
-}
-
-async function requireGroups(tx: Tx, names: string[]): Promise<void> {
-  if (names.length === 0) return;
-  const found = new Set(
+/** Which of `names` are stored groups (share-locked so they cannot go before this commits). */
+async function foundGroups(tx: Tx, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  return new Set(
     (
       await tx.rows<{ name: string }>("SELECT name FROM groups WHERE name = ANY($1::text[]) FOR KEY SHARE", [
-        names,
+        [...names],
       ])
     ).map((row) => row.name),
   );
-  const missing = names.find((name) => !found.has(name));
-  if (missing !== undefined) throw notFound(`Cluster group "${missing}" not found`);
 }
 
-/** Standard classes are built in; custom ones must have been created first. */
-async function requireCustomClasses(tx: Tx, classes: string[]): Promise<void> {
-  const custom = classes.filter(isCustomResourceClass);
-  if (custom.length === 0) return;
-  const found = new Set(
+/** Which custom classes of `classes` are stored (standard classes are built in), share-locked. */
+async function foundClasses(tx: Tx, classes: readonly string[]): Promise<Set<string>> {
+  const custom = customClassesOf(classes);
+  if (custom.length === 0) return new Set();
+  return new Set(
     (
       await tx.rows<{ name: string }>(
         "SELECT name FROM resource_classes WHERE name = ANY($1::text[]) FOR KEY SHARE",
@@ -75,25 +70,21 @@ async function requireCustomClasses(tx: Tx, classes: string[]): Promise<void> {
       )
     ).map((row) => row.name),
   );
-  const missing = custom.find((name) => !found.has(name));
-  if (missing !== undefined) throw notFound(`Resource class "${missing}" not found`);
 }
 
 async function writeGroups(tx: Tx, memberId: number, names: string[]): Promise<void> {
-  const unique = [...new Set(names)];
-  if (unique.length === 0) return;
+  if (names.length === 0) return;
   await tx.run(
     "INSERT INTO member_groups (member_id, group_name, position) SELECT $1, g, n - 1 FROM unnest($2::text[]) WITH ORDINALITY AS t(g, n)",
-    [memberId, unique],
+    [memberId, names],
   );
 }
 
 async function writeTraits(tx: Tx, memberId: number, traits: string[]): Promise<void> {
-  const unique = [...new Set(traits)];
-  if (unique.length === 0) return;
+  if (traits.length === 0) return;
   await tx.run("INSERT INTO member_traits (member_id, trait) SELECT $1, unnest($2::text[])", [
     memberId,
-    unique,
+    traits,
   ]);
 }
 
@@ -116,7 +107,7 @@ async function writeInventories(
       inventory.stepSize,
       inventory.allocationRatio,
       inventory.source,
-      used > inventoryCapacity(inventory) ? used : 0,
+      grandfatheredUsage(inventory, used),
     ];
   });
   await tx.run(
@@ -129,11 +120,13 @@ async function writeInventories(
   );
 }
 
-export async function createMember(tx: Tx, member: NewMember, now: string): Promise<MemberRecord> {
-  const [taken] = await tx.rows("SELECT 1 FROM members WHERE name = $1", [member.name]);
-  if (taken !== undefined) throw conflict(`Cluster member "${member.name}" already exists`);
-  await requireGroups(tx, member.groups);
-  await requireCustomClasses(tx, Object.keys(member.inventories));
+export async function createMember(tx: Tx, given: NewMember, now: string): Promise<MemberRecord> {
+  const [taken] = await tx.rows("SELECT 1 FROM members WHERE name = $1", [given.name]);
+  const member = checkMemberCreate(given, {
+    taken: taken !== undefined,
+    groups: await foundGroups(tx, given.groups),
+    customClasses: await foundClasses(tx, Object.keys(given.inventories)),
+  });
   const [inserted] = await tx.rows<{ id: number }>(
     `INSERT INTO members (name, url, architecture, description, failure_domain, roles, config, evacuated,
                           last_heartbeat, state, resources, generation, created_at)
@@ -157,7 +150,7 @@ export async function createMember(tx: Tx, member: NewMember, now: string): Prom
   await writeGroups(tx, id, member.groups);
   await writeTraits(tx, id, member.traits);
   await writeInventories(tx, id, member.inventories);
-  await appendChanges(tx, [{ kind: "member", name: member.name, joinOrder: id, change: "created" }]);
+  await appendChanges(tx, [memberEntry(member.name, id, "created")]);
   return (await loadMember(tx, member.name))!;
 }
 
@@ -175,45 +168,94 @@ const COLUMN_OF: Record<string, string> = {
 };
 const JSON_FIELDS = new Set(["roles", "config", "state", "resources"]);
 
-/** Whether a patch changes what other engines must re-read (anything but the heartbeat and state). */
-export function patchMovesFeed(patch: MemberPatch): boolean {
-  return Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state");
-}
-
 export async function updateMember(
   tx: Tx,
   name: string,
   patch: MemberPatch,
   expectedGeneration: number | undefined,
+  expectedFields?: MemberPatch,
 ): Promise<MemberRecord> {
-  const current = await lockMember(tx, name, expectedGeneration);
-  if (patch.groups !== undefined) {
-    await requireGroups(tx, patch.groups);
+  const current = await lockMember(tx, name, undefined);
+  const stored = expectedFields === undefined ? {} : await loadMember(tx, name);
+  const checked = checkMemberUpdate(
+    name,
+    patch,
+    { generation: expectedGeneration, fields: expectedFields },
+    {
+      member: { ...stored, generation: current.generation, joinOrder: current.id },
+      groups: await foundGroups(tx, patch.groups ?? []),
+    },
+  );
+  if (checked.patch.groups !== undefined) {
     await tx.run("DELETE FROM member_groups WHERE member_id = $1", [current.id]);
-    await writeGroups(tx, current.id, patch.groups);
+    await writeGroups(tx, current.id, checked.patch.groups);
   }
-  if (patch.traits !== undefined) {
+  if (checked.patch.traits !== undefined) {
     await tx.run("DELETE FROM member_traits WHERE member_id = $1", [current.id]);
-    await writeTraits(tx, current.id, patch.traits);
+    await writeTraits(tx, current.id, checked.patch.traits);
   }
   const sets: string[] = [];
   const values: unknown[] = [];
-  for (const [field, value] of Object.entries(patch)) {
+  for (const [field, value] of Object.entries(checked.patch)) {
     const column = COLUMN_OF[field];
     if (column === undefined) continue;
     values.push(JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value);
     sets.push(`${column} = $${values.length}`);
   }
-  // Placement's rule: traits are part of what a plan was made against, so
-  // changing them moves the generation; heartbeats and state do not.
-  if (patch.traits !== undefined) sets.push("generation = generation + 1");
+  if (checked.generation !== current.generation) {
+    values.push(checked.generation);
+    sets.push(`generation = $${values.length}`);
+  }
   if (sets.length > 0) {
     values.push(current.id);
     await tx.run(`UPDATE members SET ${sets.join(", ")} WHERE id = $${values.length}`, values);
   }
-  if (patchMovesFeed(patch))
-    await appendChanges(tx, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
+  if (checked.entry !== undefined) await appendChanges(tx, [checked.entry]);
   return (await loadMember(tx, name))!;
+}
+
+/** The names of the members in `group` now. */
+async function groupHolders(tx: Tx, group: string): Promise<string[]> {
+  const rows = await tx.rows<{ name: string }>(
+    "SELECT m.name FROM member_groups mg JOIN members m ON m.id = mg.member_id WHERE mg.group_name = $1",
+    [group],
+  );
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Replaces a cluster group's member list: the group share-locked, the
+ * members named and the members in it now locked (in name order, as
+ * claims lock members; one that joined the group meanwhile is locked
+ * after them), then judged and written.
+ */
+export async function setGroupMembers(
+  tx: Tx,
+  group: string,
+  wanted: readonly string[],
+): Promise<MemberRecord[]> {
+  const groupExists = (await foundGroups(tx, [group])).has(group);
+  const locked = new Set<string>();
+  for (let names = [...wanted, ...(await groupHolders(tx, group))]; ; ) {
+    const more = names.filter((name) => !locked.has(name));
+    if (more.length === 0) break;
+    for (const member of await lockMembers(tx, more)) locked.add(member.name);
+    for (const name of more) locked.add(name);
+    names = await groupHolders(tx, group);
+  }
+  const checked = checkGroupMembers(group, wanted, {
+    groupExists,
+    members: await loadMembers(tx, [...locked]),
+  });
+  for (const write of checked.writes) {
+    await tx.run("DELETE FROM member_groups WHERE member_id = $1", [write.joinOrder]);
+    await writeGroups(tx, write.joinOrder, write.groups);
+  }
+  if (checked.entries.length > 0) await appendChanges(tx, checked.entries);
+  return loadMembers(
+    tx,
+    checked.writes.map((write) => write.name),
+  );
 }
 
 export async function setInventories(
@@ -222,21 +264,18 @@ export async function setInventories(
   records: Record<string, InventoryRecord>,
   expectedGeneration: number,
 ): Promise<MemberRecord> {
-  const current = await lockMember(tx, name, expectedGeneration);
-  await requireCustomClasses(tx, Object.keys(records));
+  const current = await lockMember(tx, name, undefined);
   const consumed = await tx.rows<{ resource_class: string; amount: number }>(
     "SELECT resource_class, sum(amount)::bigint AS amount FROM usage WHERE member_id = $1 GROUP BY resource_class",
     [current.id],
   );
   // One ledger: the root provider's consumers hold classes as the member's instances do.
-  const shared = (await readProviders(tx, [name])).providers.get(name);
-  const [first] = shared === undefined ? [] : inventoryInUse(shared, records);
-  if (shared !== undefined && first !== undefined) {
-    throw conflict(
-      `Cannot remove inventory of ${first} from cluster member "${name}": ${consumedOf(shared, first)} allocated`,
-      { reason: "inventory_in_use", classes: inventoryInUse(shared, records) },
-    );
-  }
+  const ledger = (await readProviders(tx, [name])).providers.get(name);
+  const checked = checkMemberInventories(name, records, expectedGeneration, {
+    member: { generation: current.generation, joinOrder: current.id },
+    customClasses: await foundClasses(tx, Object.keys(records)),
+    ledger: ledger ?? { inventories: {}, used: {}, forthcoming: {} },
+  });
   await tx.run("DELETE FROM inventories WHERE member_id = $1", [current.id]);
   await writeInventories(
     tx,
@@ -244,8 +283,8 @@ export async function setInventories(
     records,
     new Map(consumed.map((row) => [row.resource_class, row.amount])),
   );
-  await tx.run("UPDATE members SET generation = generation + 1 WHERE id = $1", [current.id]);
-  await appendChanges(tx, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
+  await tx.run("UPDATE members SET generation = $1 WHERE id = $2", [checked.generation, current.id]);
+  await appendChanges(tx, [checked.entry]);
   return (await loadMember(tx, name))!;
 }
 
@@ -255,16 +294,11 @@ export async function deleteMember(tx: Tx, name: string): Promise<void> {
     "SELECT name FROM instances WHERE member_id = $1 OR secondary_id = $1 LIMIT 1",
     [current.id],
   );
-  if (hosted !== undefined) {
-    throw conflict(`Cluster member "${name}" still hosts instances (e.g. "${hosted.name}")`);
-  }
   const [allocated] = await tx.rows<{ instance_id: string }>(
     "SELECT instance_id FROM allocations WHERE member_id = $1 LIMIT 1",
     [current.id],
   );
-  if (allocated !== undefined) {
-    throw conflict(`Cluster member "${name}" still holds allocations of instance ${allocated.instance_id}`);
-  }
+  checkMemberDelete(name, { hostedInstance: hosted?.name, allocatedInstance: allocated?.instance_id });
   await tx.run("DELETE FROM members WHERE id = $1", [current.id]);
-  await appendChanges(tx, [{ kind: "member", name, joinOrder: current.id, change: "deleted" }]);
+  await appendChanges(tx, [memberEntry(name, current.id, "deleted")]);
 }

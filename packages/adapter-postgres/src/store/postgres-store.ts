@@ -3,6 +3,8 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
+  type CommittedWriteListener,
+  CommittedWrites,
   type ConfigRecord,
   EngineError,
   type InstanceFilter,
@@ -14,6 +16,7 @@ import {
   type MemberRootWritten,
   type MemberUsage,
   type NewMember,
+  patchMovesFeed,
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
@@ -37,10 +40,16 @@ import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { cursorOf } from "./feed-cursor.js";
-import { appendChanges } from "./feed-writes.js";
+import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
 import { acquireLease, releaseLease } from "./leases.js";
 import { writeMemberRoot } from "./member-root-writes.js";
-import { createMember, deleteMember, patchMovesFeed, setInventories, updateMember } from "./member-writes.js";
+import {
+  createMember,
+  deleteMember,
+  setGroupMembers,
+  setInventories,
+  updateMember,
+} from "./member-writes.js";
 import { PostgresConsumers } from "./postgres-consumers.js";
 import { txRunner } from "./runners.js";
 import { PostgresTokenStore } from "./token-store.js";
@@ -87,6 +96,7 @@ export class PostgresStore implements Store {
   readonly #now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
   readonly #claims: ClaimBatcher;
+  readonly #committedWrites = new CommittedWrites();
   #closed = false;
 
   constructor(
@@ -99,6 +109,7 @@ export class PostgresStore implements Store {
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
+    announceCommittedWrites(pools, this.#committedWrites);
     this.#claims = new ClaimBatcher(
       pools,
       () => this.#listener.notify(),
@@ -125,6 +136,10 @@ export class PostgresStore implements Store {
       );
     }, PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
+  }
+
+  onCommittedWrite(listener: CommittedWriteListener): () => void {
+    return this.#committedWrites.listen(listener);
   }
 
   /** Where it lives, without the password. */
@@ -168,8 +183,20 @@ export class PostgresStore implements Store {
     return this.write((tx) => createMember(tx, member, this.#now()));
   }
 
-  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
-    return this.write((tx) => updateMember(tx, name, patch, expectedGeneration), patchMovesFeed(patch));
+  updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord> {
+    return this.write(
+      (tx) => updateMember(tx, name, patch, expectedGeneration, expectedFields),
+      patchMovesFeed(patch),
+    );
+  }
+
+  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
+    return this.write((tx) => setGroupMembers(tx, group, members));
   }
 
   setInventories(

@@ -37,6 +37,14 @@ export interface PostgresServer {
   url(database: string): string;
   /** Creates a fresh, empty database and answers its URL. */
   createDatabase(name?: string): Promise<string>;
+  /**
+   * Shuts the server down with `pg_ctl stop -m mode` (fast: clients are
+   * told, 57P01; immediate: no goodbye, crash recovery at the next start)
+   * and keeps its data: `up()` starts it again on the same port.
+   */
+  down(mode: "fast" | "immediate"): Promise<void>;
+  /** Starts a server `down()` stopped; resolves once it accepts connections. */
+  up(): Promise<void>;
   /** Stops the server (immediate shutdown) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -165,18 +173,20 @@ export async function startPostgres(options: PostgresServerOptions = {}): Promis
   const serverArgs = Object.entries(settings)
     .map(([key, value]) => `-c ${key}=${value}`)
     .join(" ");
-  await exec("pg_ctl", [
-    "-D",
-    dataDir,
-    "-l",
-    join(dir, "server.log"),
-    "-w",
-    "-t",
-    "60",
-    "-o",
-    serverArgs,
-    "start",
-  ]);
+  const start = () =>
+    exec("pg_ctl", [
+      "-D",
+      dataDir,
+      "-l",
+      join(dir, "server.log"),
+      "-w",
+      "-t",
+      "60",
+      "-o",
+      serverArgs,
+      "start",
+    ]);
+  await start();
   const host = "127.0.0.1";
   const url = (database: string) => `postgres://${user}@${host}:${port}/${database}`;
   const [stopFile, stopArgs] = asServerUser(join(bin, "pg_ctl"), [
@@ -206,6 +216,8 @@ export async function startPostgres(options: PostgresServerOptions = {}): Promis
     dataDir,
     url,
     createDatabase: (name?: string) => createTestDatabase(url("postgres"), name),
+    down: (mode) => exec("pg_ctl", ["-D", dataDir, "-m", mode, "-w", "-t", "60", "stop"]),
+    up: start,
     async stop() {
       if (!running.delete(handle)) return;
       await run(stopFile, stopArgs, { cwd: tmpdir() }).catch(() => undefined);

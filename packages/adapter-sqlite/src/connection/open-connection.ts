@@ -62,7 +62,16 @@ export interface Connection {
    * the change feed may be reused.
    */
   readonly writes: number;
-  /** Runs `work` on the bare client, queued like a transaction (migrations). */
+  /**
+   * Calls `listener` with the handle (`raw`) of each write transaction once
+   * it committed, before `write` answers: the store tells its listeners
+   * what that transaction appended to the change feed (store/feed-writes.ts).
+   */
+  afterCommit(listener: (raw: RawSql) => void): void;
+  /**
+   * Runs `work` on the bare client, queued like a transaction (migrations);
+   * re-run whole while another process holds the file, up to the busy timeout.
+   */
   exclusive<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
    * Changes whenever another connection committed to the database (and
@@ -122,8 +131,38 @@ export async function openConnection(
    * Another process's commit during that turn is seen from the next turn on.
    */
   let turnVersion: string | undefined;
+  /**
+   * Start-up work (the pragmas, then the migrations through `exclusive`)
+   * that finds another process holding the file (a copy or backup of a
+   * freshly made file, another berthd migrating it) waits for it on timers,
+   * up to `busyTimeoutMs` as a write does, instead of failing after
+   * SQLite's few-millisecond busy wait. Each try is whole: the pragmas are
+   * idempotent and a migration run is one transaction.
+   */
+  const waitingOutBusy = async <T>(work: () => Promise<T>): Promise<T> => {
+    const deadline = Date.now() + busyTimeoutMs;
+    let afresh = false;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        return await lock.run(async () => {
+          if (afresh) {
+            // A statement that failed with SQLITE_BUSY may stay mid-step (see recoverFrom): a new connection.
+            await client.reconnect();
+            await applyPragmas();
+            afresh = false;
+          }
+          return work();
+        });
+      } catch (error) {
+        const translated = translateDriverError(error);
+        if (!isBusy(translated) || Date.now() + pause > deadline) throw translated;
+        afresh = location.kind === "file";
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
   try {
-    await lock.run(applyPragmas);
+    await waitingOutBusy(applyPragmas);
   } catch (error) {
     client.close();
     throw error;
@@ -137,6 +176,7 @@ export async function openConnection(
    */
   let reconnects = 0;
   let writes = 0;
+  const commitListeners: ((raw: RawSql) => void)[] = [];
   const recoverFrom = async (error: unknown): Promise<unknown> => {
     const translated = translateDriverError(error);
     if (location.kind === "file" && isBusy(translated)) {
@@ -175,6 +215,7 @@ export async function openConnection(
         if (mode === "write") {
           ownCommits += 1;
           shared.commits += 1;
+          for (const listener of commitListeners) listener(raw);
         }
         return { value };
       } catch (error) {
@@ -217,7 +258,10 @@ export async function openConnection(
     get writes() {
       return writes;
     },
-    exclusive: (work) => lock.run(() => work(client)),
+    afterCommit: (listener) => {
+      commitListeners.push(listener);
+    },
+    exclusive: (work) => waitingOutBusy(() => work(client)),
     dataVersion: async () => {
       if (location.kind === "remote") return undefined;
       // Other connections of this process: counted here, so a read right after their commit sees it.

@@ -1,11 +1,13 @@
 import {
   type CatalogTable,
   type CatalogTableName,
-  conflict,
-  notFound,
+  catalogEntry,
+  catalogKeyString,
+  checkCatalogCreate,
+  checkCatalogDelete,
+  checkCatalogUpdate,
   type RecordKey,
-  recordChanged,
-  sameVersion,
+  requireCatalogRecord,
 } from "@berth/engine";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -16,12 +18,12 @@ import { ReadCache } from "./read-cache.js";
 /**
  * How one catalog record maps to one row. Most catalog tables store a record
  * as a row with the same field names, so `toRow`/`fromRow` default to the
- * identity; only key columns need naming.
+ * identity; only key columns need naming. The rules of every write are the
+ * engine's (write-rules/catalog-records.ts): this reads rows, calls them,
+ * and writes rows.
  */
 export interface CatalogSpec<T> {
-  /** Human name used in error messages, e.g. "Profile". */
-  label: string;
-  /** The name change-feed entries use. */
+  /** Which table this is: its label in messages (engine `CATALOG_LABELS`) and its feed entries. */
   feedName: CatalogTableName;
   table: SQLiteTable;
   nameColumn: SQLiteColumn;
@@ -30,14 +32,10 @@ export interface CatalogSpec<T> {
   keyOf(record: T): RecordKey;
   toRow?(record: T): Record<string, unknown>;
   fromRow?(row: Record<string, unknown>): T;
-  /** Throws if the record refers to something missing (e.g. its project). */
+  /** Throws if the record refers to something missing (its table's rule in engine write-rules/catalog-references.ts). */
   validate?(db: Database, record: T): Promise<void>;
-  /** Returns why the record is still referenced, or undefined when it may go. */
+  /** Why the record is still referenced (its table's rule in engine write-rules/catalog-in-use.ts), or undefined. */
   inUse?(db: Database, key: RecordKey): Promise<string | undefined>;
-}
-
-function keyString(key: RecordKey): string {
-  return key.project === undefined ? key.name : `${key.project}/${key.name}`;
 }
 
 export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
@@ -73,7 +71,7 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
   }
 
   get(key: RecordKey): Promise<T | undefined> {
-    return this.#cache.get(`get\u0000${keyString(key)}`, () =>
+    return this.#cache.get(`get\u0000${catalogKeyString(key)}`, () =>
       this.connection.read((db) => this.find(db, key)),
     );
   }
@@ -81,12 +79,10 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
   create(record: T): Promise<T> {
     return this.written(async (db, raw) => {
       const key = this.spec.keyOf(record);
-      if ((await this.find(db, key)) !== undefined) {
-        throw conflict(`${this.spec.label} "${keyString(key)}" already exists`);
-      }
+      checkCatalogCreate(this.spec.feedName, key, (await this.find(db, key)) !== undefined);
       await this.spec.validate?.(db, record);
       await db.insert(this.spec.table).values(this.toRow(record));
-      await appendChanges(raw, [{ kind: "catalog", table: this.spec.feedName }]);
+      await appendChanges(raw, [catalogEntry(this.spec.feedName)]);
       return (await this.find(db, key))!;
     });
   }
@@ -94,28 +90,21 @@ export class SqliteCatalogTable<T extends object> implements CatalogTable<T> {
   update(record: T, expected?: T): Promise<T> {
     return this.written(async (db, raw) => {
       const key = this.spec.keyOf(record);
-      const stored = await this.find(db, key);
-      if (stored === undefined) throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
       // Read and written in this one write transaction: nobody can change the row in between.
-      if (expected !== undefined && !sameVersion(stored, expected)) {
-        throw recordChanged(this.spec.label, keyString(key));
-      }
+      checkCatalogUpdate(this.spec.feedName, key, await this.find(db, key), expected);
       await this.spec.validate?.(db, record);
       await db.update(this.spec.table).set(this.toRow(record)).where(this.whereKey(key));
-      await appendChanges(raw, [{ kind: "catalog", table: this.spec.feedName }]);
+      await appendChanges(raw, [catalogEntry(this.spec.feedName)]);
       return (await this.find(db, key))!;
     });
   }
 
   delete(key: RecordKey): Promise<void> {
     return this.written(async (db, raw) => {
-      if ((await this.find(db, key)) === undefined) {
-        throw notFound(`${this.spec.label} "${keyString(key)}" not found`);
-      }
-      const reason = await this.spec.inUse?.(db, key);
-      if (reason !== undefined) throw conflict(`${this.spec.label} "${keyString(key)}" is in use: ${reason}`);
+      requireCatalogRecord(this.spec.feedName, key, await this.find(db, key));
+      checkCatalogDelete(this.spec.feedName, key, await this.spec.inUse?.(db, key));
       await db.delete(this.spec.table).where(this.whereKey(key));
-      await appendChanges(raw, [{ kind: "catalog", table: this.spec.feedName }]);
+      await appendChanges(raw, [catalogEntry(this.spec.feedName)]);
     });
   }
 

@@ -1,16 +1,23 @@
 import {
-  conflict,
+  checkProviderWrite,
   type FlavorRecord,
   type GroupRecord,
+  groupInUse,
   type ImageRecord,
-  notFound,
   type PlacementGroupRecord,
   type ProfileRecord,
   type ProjectRecord,
   type ProviderRecord,
+  placementGroupInUse,
+  profileInUse,
+  projectInUse,
+  providerInUse,
   type RecordKey,
   type ResourceClassRecord,
+  requireProject,
+  resourceClassInUse,
   type TraitRecord,
+  traitInUse,
 } from "@berth/engine";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -45,9 +52,9 @@ async function exists(db: Database, table: SQLiteTable, where: ReturnType<typeof
   return row !== undefined;
 }
 
-async function requireProject(db: Database, project: string): Promise<void> {
-  if (!(await exists(db, projects, eq(projects.name, project))))
-    throw notFound(`Project "${project}" not found`);
+/** The engine's rule: a project-scoped record's project exists. */
+async function projectMustExist(db: Database, project: string): Promise<void> {
+  requireProject(project, await exists(db, projects, eq(projects.name, project)));
 }
 
 export interface Catalogs {
@@ -65,18 +72,14 @@ export interface Catalogs {
 export function createCatalogs(connection: Connection): Catalogs {
   return {
     groups: new SqliteCatalogTable<GroupRecord>(connection, {
-      label: "Cluster group",
       feedName: "groups",
       table: groups,
       nameColumn: groups.name,
       keyOf: (g) => ({ name: g.name }),
-      inUse: async (db, key) => {
-        const users = await countWhere(db, memberGroups, eq(memberGroups.group, key.name));
-        return users > 0 ? `${users} member(s) belong to it` : undefined;
-      },
+      inUse: async (db, key) =>
+        groupInUse(await countWhere(db, memberGroups, eq(memberGroups.group, key.name))),
     }),
     projects: new SqliteCatalogTable<ProjectRecord>(connection, {
-      label: "Project",
       feedName: "projects",
       table: projects,
       nameColumn: projects.name,
@@ -87,63 +90,58 @@ export function createCatalogs(connection: Connection): Catalogs {
           .select({ instances: projectUsage.instances })
           .from(projectUsage)
           .where(eq(projectUsage.project, key.name));
-        if ((counter?.instances ?? 0) > 0) return `${counter?.instances} instance(s)`;
-        if (await exists(db, profiles, eq(profiles.project, key.name))) return "it has profiles";
-        if (await exists(db, placementGroups, eq(placementGroups.project, key.name)))
-          return "it has placement groups";
-        return undefined;
+        return projectInUse({
+          instances: counter?.instances ?? 0,
+          hasProfiles: await exists(db, profiles, eq(profiles.project, key.name)),
+          hasPlacementGroups: await exists(db, placementGroups, eq(placementGroups.project, key.name)),
+        });
       },
     }),
     profiles: new SqliteCatalogTable<ProfileRecord>(connection, {
-      label: "Profile",
       feedName: "profiles",
       table: profiles,
       nameColumn: profiles.name,
       projectColumn: profiles.project,
       keyOf: (p) => ({ project: p.project, name: p.name }),
-      validate: (db, p) => requireProject(db, p.project),
+      validate: (db, p) => projectMustExist(db, p.project),
       inUse: async (db, key) => {
         const users = await countWhere(
           db,
           instanceProfiles,
           and(eq(instanceProfiles.project, projectOf(key)), eq(instanceProfiles.profile, key.name)),
         );
-        return users > 0 ? `used by ${users} instance(s)` : undefined;
+        return profileInUse(users);
       },
     }),
     flavors: new SqliteCatalogTable<FlavorRecord>(connection, {
-      label: "Flavor",
       feedName: "flavors",
       table: flavors,
       nameColumn: flavors.name,
       keyOf: (f) => ({ name: f.name }),
     }),
     images: new SqliteCatalogTable<ImageRecord>(connection, {
-      label: "Image",
       feedName: "images",
       table: images,
       nameColumn: images.fingerprint,
       keyOf: (i) => ({ name: i.fingerprint }),
     }),
     placementGroups: new SqliteCatalogTable<PlacementGroupRecord>(connection, {
-      label: "Placement group",
       feedName: "placementGroups",
       table: placementGroups,
       nameColumn: placementGroups.name,
       projectColumn: placementGroups.project,
       keyOf: (p) => ({ project: p.project, name: p.name }),
-      validate: (db, p) => requireProject(db, p.project),
+      validate: (db, p) => projectMustExist(db, p.project),
       inUse: async (db, key) => {
         const users = await countWhere(
           db,
           instances,
           and(eq(instances.project, projectOf(key)), eq(instances.placementGroup, key.name)),
         );
-        return users > 0 ? `${users} instance(s) belong to it` : undefined;
+        return placementGroupInUse(users);
       },
     }),
     resourceClasses: new SqliteCatalogTable<ResourceClassRecord>(connection, {
-      label: "Resource class",
       feedName: "resourceClasses",
       table: resourceClasses,
       nameColumn: resourceClasses.name,
@@ -156,7 +154,6 @@ export function createCatalogs(connection: Connection): Catalogs {
           .from(inventories)
           .where(eq(inventories.resourceClass, key.name))
           .limit(1);
-        if (holder !== undefined) return "a member has an inventory of it";
         const [provider] = await db
           .select({ uuid: providers.uuid })
           .from(providers)
@@ -164,15 +161,14 @@ export function createCatalogs(connection: Connection): Catalogs {
             sql`EXISTS (SELECT 1 FROM json_each(${providers.inventories}) WHERE json_each.key = ${key.name})`,
           )
           .limit(1);
-        if (provider !== undefined) return `provider "${provider.uuid}" has an inventory of it`;
-        if (await exists(db, usage, and(eq(usage.resourceClass, key.name), gt(usage.amount, 0)))) {
-          return "instances have allocations of it";
-        }
-        return undefined;
+        return resourceClassInUse({
+          memberInventory: holder !== undefined,
+          providerInventory: provider?.uuid,
+          allocated: await exists(db, usage, and(eq(usage.resourceClass, key.name), gt(usage.amount, 0))),
+        });
       },
     }),
     providers: new SqliteCatalogTable<ProviderRecord>(connection, {
-      label: "Resource provider",
       feedName: "providers",
       table: providers,
       nameColumn: providers.uuid,
@@ -182,32 +178,26 @@ export function createCatalogs(connection: Connection): Catalogs {
           .selectDistinct({ resourceClass: consumerAllocations.resourceClass })
           .from(consumerAllocations)
           .where(eq(consumerAllocations.providerUuid, p.uuid));
-        for (const { resourceClass } of held) {
-          if (p.inventories[resourceClass] === undefined)
-            throw conflict(`Inventory of ${resourceClass} on provider "${p.uuid}" is in use`, {
-              reason: "inventory_in_use",
-              resourceClass,
-            });
-        }
         const [other] = await db
           .select({ uuid: providers.uuid })
           .from(providers)
           .where(and(eq(providers.name, p.name), sql`${providers.uuid} <> ${p.uuid}`))
           .limit(1);
-        if (other !== undefined)
-          throw conflict(`Resource provider name "${p.name}" is taken`, { reason: "name_taken" });
-        if (p.parentUuid !== null && !(await exists(db, providers, eq(providers.uuid, p.parentUuid))))
-          throw notFound(`Resource provider "${p.parentUuid}" not found`);
+        checkProviderWrite(p, {
+          heldClasses: held.map((row) => row.resourceClass),
+          nameTaken: other !== undefined,
+          parentExists:
+            p.parentUuid !== null && (await exists(db, providers, eq(providers.uuid, p.parentUuid))),
+        });
       },
       inUse: async (db, key) => {
-        const children = await countWhere(db, providers, eq(providers.parentUuid, key.name));
-        if (children > 0) return `${children} child provider(s)`;
-        const held = await exists(db, consumerAllocations, eq(consumerAllocations.providerUuid, key.name));
-        return held ? "it has allocations" : undefined;
+        return providerInUse({
+          children: await countWhere(db, providers, eq(providers.parentUuid, key.name)),
+          allocated: await exists(db, consumerAllocations, eq(consumerAllocations.providerUuid, key.name)),
+        });
       },
     }),
     traits: new SqliteCatalogTable<TraitRecord>(connection, {
-      label: "Trait",
       feedName: "traits",
       table: traits,
       nameColumn: traits.name,
@@ -220,7 +210,7 @@ export function createCatalogs(connection: Connection): Catalogs {
             sql`EXISTS (SELECT 1 FROM json_each(${providers.traits}) WHERE json_each.value = ${key.name})`,
           )
           .limit(1);
-        return holder === undefined ? undefined : `provider "${holder.uuid}" has it`;
+        return traitInUse(holder?.uuid);
       },
     }),
   };

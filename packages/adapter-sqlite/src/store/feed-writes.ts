@@ -1,10 +1,16 @@
 /**
  * Change-feed entries, appended inside the writing transaction (see
  * schema/feed.ts): SQLite's single writer makes their ids commit order.
+ * This is the one place entries are appended, so it is also where the
+ * store learns what each transaction appended: once the transaction
+ * commits, its listeners are told (`Store.onCommittedWrite`).
  */
-import type { ChangeEntry } from "@berth/engine";
-import type { RawSql } from "../connection/open-connection.js";
+import type { ChangeEntry, CommittedWrites } from "@berth/engine";
+import type { Connection, RawSql } from "../connection/open-connection.js";
 import { jsonParameter } from "./json-rows.js";
+
+/** What each open write transaction appended, by its handle (one per attempt: a retried one starts afresh). */
+const appendedBy = new WeakMap<RawSql, ChangeEntry[]>();
 
 export async function appendChanges(raw: RawSql, entries: readonly ChangeEntry[]): Promise<void> {
   if (entries.length === 0) return;
@@ -13,10 +19,21 @@ export async function appendChanges(raw: RawSql, entries: readonly ChangeEntry[]
       Date.now(),
       JSON.stringify(entries[0]),
     ]);
-    return;
+  } else {
+    await raw.run("INSERT INTO change_log (at, entry) SELECT ?, value FROM json_each(?) ORDER BY key", [
+      Date.now(),
+      jsonParameter(entries.map((entry) => JSON.stringify(entry))),
+    ]);
   }
-  await raw.run("INSERT INTO change_log (at, entry) SELECT ?, value FROM json_each(?) ORDER BY key", [
-    Date.now(),
-    jsonParameter(entries.map((entry) => JSON.stringify(entry))),
-  ]);
+  const appended = appendedBy.get(raw);
+  if (appended === undefined) appendedBy.set(raw, [...entries]);
+  else appended.push(...entries);
+}
+
+/** Tells `writes` what each committed transaction of `connection` appended. */
+export function announceCommittedWrites(connection: Connection, writes: CommittedWrites): void {
+  connection.afterCommit((raw) => {
+    const appended = appendedBy.get(raw);
+    if (appended !== undefined) writes.committed(appended);
+  });
 }

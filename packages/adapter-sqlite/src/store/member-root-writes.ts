@@ -17,8 +17,8 @@ import {
   type MemberRootWriters,
   type MemberRootWritten,
   memberProviderUuid,
-  notFound,
   type ProviderRecord,
+  requireMemberRow,
   writeCheckedMemberRoot,
 } from "@berth/engine";
 import { eq } from "drizzle-orm";
@@ -69,8 +69,7 @@ export async function writeMemberRoot(
   write: MemberRootWrite,
   now: string,
 ): Promise<MemberRootWritten> {
-  const member = (await memberLedgers(raw, [write.member])).get(write.member);
-  if (member === undefined) throw notFound(`Cluster member "${write.member}" not found`);
+  const member = requireMemberRow(write.member, (await memberLedgers(raw, [write.member])).get(write.member));
   const uuid = memberProviderUuid(write.member);
   const row = await storedRow(db, uuid);
   const checked = checkMemberRootWrite(write, { member, row });

@@ -1,5 +1,9 @@
 import type { InventoryRecord, MemberRecord, NewMember } from "@berth/engine";
-import { loadMember as loadSharedMember, sqliteRunner } from "@berth/sql-core";
+import {
+  loadMember as loadSharedMember,
+  loadMembers as loadSharedMembers,
+  sqliteRunner,
+} from "@berth/sql-core";
 import { eq } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import { type inventories, members } from "../schema/index.js";
@@ -7,6 +11,11 @@ import { type inventories, members } from "../schema/index.js";
 /** For the member writes, on their transaction: @berth/sql-core's `loadMember`. */
 export function loadMember(raw: RawSql, name: string): Promise<MemberRecord | undefined> {
   return loadSharedMember(sqliteRunner(raw), name);
+}
+
+/** For the member writes, on their transaction: @berth/sql-core's `loadMembers` (join order). */
+export function loadMembers(raw: RawSql, names: readonly string[]): Promise<MemberRecord[]> {
+  return loadSharedMembers(sqliteRunner(raw), names);
 }
 
 export async function memberIdOf(

@@ -1,14 +1,19 @@
 import {
-  conflict,
-  consumedOf,
+  checkGroupMembers,
+  checkMemberCreate,
+  checkMemberDelete,
+  checkMemberInventories,
+  checkMemberUpdate,
+  customClassesOf,
+  grandfatheredUsage,
   type InventoryRecord,
-  inventoryInUse,
   type MemberPatch,
   type MemberRecord,
+  memberEntry,
+  memberGenerationConflict,
   type NewMember,
-  notFound,
+  requireMemberRow,
 } from "@berth/engine";
-import { inventoryCapacity, isCustomResourceClass } from "@berth/resources";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import {
@@ -24,7 +29,13 @@ import {
 } from "../schema/index.js";
 import { readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
-import { inventoryRowsOf, loadMember, memberIdOf, memberRowOf } from "./member-rows.js";
+import { inventoryRowsOf, loadMember, loadMembers, memberIdOf, memberRowOf } from "./member-rows.js";
+
+/**
+ * Member writes inside the caller's write transaction: each reads the rows
+ * the engine's write rules (write-rules/) judge, calls them, and writes
+ * what they return.
+ */
 
 export async function createMember(
   db: Database,
@@ -32,21 +43,21 @@ export async function createMember(
   member: NewMember,
   now: string,
 ): Promise<MemberRecord> {
-  if ((await memberIdOf(db, member.name)) !== undefined) {
-    throw conflict(`Cluster member "${member.name}" already exists`);
-  }
-  await requireGroups(db, member.groups);
-  await requireCustomClasses(db, Object.keys(member.inventories));
+  const checked = checkMemberCreate(member, {
+    taken: (await memberIdOf(db, member.name)) !== undefined,
+    groups: await foundGroups(db, member.groups),
+    customClasses: await foundClasses(db, Object.keys(member.inventories)),
+  });
   const [inserted] = await db
     .insert(members)
-    .values({ ...memberRowOf(member), generation: 1, createdAt: now })
+    .values({ ...memberRowOf(checked), generation: 1, createdAt: now })
     .returning({ id: members.id });
   const id = inserted!.id;
-  await writeGroups(db, id, member.groups);
-  await writeTraits(db, id, member.traits);
-  const inventoryRows = inventoryRowsOf(id, member.inventories);
+  await writeGroups(db, id, checked.groups);
+  await writeTraits(db, id, checked.traits);
+  const inventoryRows = inventoryRowsOf(id, checked.inventories);
   if (inventoryRows.length > 0) await db.insert(inventories).values(inventoryRows);
-  await appendChanges(raw, [{ kind: "member", name: member.name, joinOrder: id, change: "created" }]);
+  await appendChanges(raw, [memberEntry(member.name, id, "created")]);
   return (await loadMember(raw, member.name))!;
 }
 
@@ -56,31 +67,60 @@ export async function updateMember(
   name: string,
   patch: MemberPatch,
   expectedGeneration: number | undefined,
+  expectedFields?: MemberPatch,
 ): Promise<MemberRecord> {
-  const current = await requireMemberId(db, name, expectedGeneration);
-  if (patch.groups !== undefined) {
-    await requireGroups(db, patch.groups);
+  const current = requireMemberRow(name, await memberIdOf(db, name));
+  const stored = expectedFields === undefined ? {} : await loadMember(raw, name);
+  const checked = checkMemberUpdate(
+    name,
+    patch,
+    { generation: expectedGeneration, fields: expectedFields },
+    {
+      member: { ...stored, generation: current.generation, joinOrder: current.id },
+      groups: await foundGroups(db, patch.groups ?? []),
+    },
+  );
+  const { groups: newGroups, traits: newTraits, ...columns } = checked.patch;
+  if (newGroups !== undefined) {
     await db.delete(memberGroups).where(eq(memberGroups.memberId, current.id));
-    await writeGroups(db, current.id, patch.groups);
+    await writeGroups(db, current.id, newGroups);
   }
-  if (patch.traits !== undefined) {
+  if (newTraits !== undefined) {
     await db.delete(memberTraits).where(eq(memberTraits.memberId, current.id));
-    await writeTraits(db, current.id, patch.traits);
+    await writeTraits(db, current.id, newTraits);
   }
-  const { groups: _groups, traits, ...columns } = patch;
   const changes: Partial<typeof members.$inferInsert> = { ...columns };
-  // Placement's rule: traits are part of what a plan was made against, so
-  // changing them moves the generation; heartbeats and state do not.
-  if (traits !== undefined) changes.generation = current.generation + 1;
+  if (checked.generation !== current.generation) changes.generation = checked.generation;
   if (Object.keys(changes).length > 0) {
     await db.update(members).set(changes).where(eq(members.id, current.id));
   }
-  // Heartbeats and reported state reach other engines through tick(); any
-  // other field is something they must re-read.
-  if (Object.keys(patch).some((field) => field !== "lastHeartbeat" && field !== "state")) {
-    await appendChanges(raw, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
-  }
+  if (checked.entry !== undefined) await appendChanges(raw, [checked.entry]);
   return (await loadMember(raw, name))!;
+}
+
+export async function setGroupMembers(
+  db: Database,
+  raw: RawSql,
+  group: string,
+  wanted: readonly string[],
+): Promise<MemberRecord[]> {
+  const holders = await raw.rows(
+    "SELECT m.name FROM member_groups mg JOIN members m ON m.id = mg.member_id WHERE mg.group_name = ?",
+    [group],
+  );
+  const checked = checkGroupMembers(group, wanted, {
+    groupExists: (await foundGroups(db, [group])).has(group),
+    members: await loadMembers(raw, [...wanted, ...holders.map((row) => String(row.name))]),
+  });
+  for (const write of checked.writes) {
+    await db.delete(memberGroups).where(eq(memberGroups.memberId, write.joinOrder));
+    await writeGroups(db, write.joinOrder, write.groups);
+  }
+  if (checked.entries.length > 0) await appendChanges(raw, checked.entries);
+  return loadMembers(
+    raw,
+    checked.writes.map((write) => write.name),
+  );
 }
 
 export async function setInventories(
@@ -90,17 +130,14 @@ export async function setInventories(
   records: Record<string, InventoryRecord>,
   expectedGeneration: number,
 ): Promise<MemberRecord> {
-  const current = await requireMemberId(db, name, expectedGeneration);
-  await requireCustomClasses(db, Object.keys(records));
+  const current = requireMemberRow(name, await memberIdOf(db, name));
   // One ledger: the root provider's consumers hold classes as the member's instances do.
-  const shared = (await readProviders(raw, [name])).rows.get(name);
-  const [first] = shared === undefined ? [] : inventoryInUse(shared, records);
-  if (shared !== undefined && first !== undefined) {
-    throw conflict(
-      `Cannot remove inventory of ${first} from cluster member "${name}": ${consumedOf(shared, first)} allocated`,
-      { reason: "inventory_in_use", classes: inventoryInUse(shared, records) },
-    );
-  }
+  const ledger = (await readProviders(raw, [name])).rows.get(name);
+  const checked = checkMemberInventories(name, records, expectedGeneration, {
+    member: { generation: current.generation, joinOrder: current.id },
+    customClasses: await foundClasses(db, Object.keys(records)),
+    ledger: ledger ?? { inventories: {}, used: {}, forthcoming: {} },
+  });
   const consumed = await db
     .select({ resourceClass: usage.resourceClass, amount: sql<number>`sum(${usage.amount})`.mapWith(Number) })
     .from(usage)
@@ -108,82 +145,60 @@ export async function setInventories(
     .groupBy(usage.resourceClass);
   const usedByClass = new Map(consumed.map((row) => [row.resourceClass, row.amount]));
   await db.delete(inventories).where(eq(inventories.memberId, current.id));
-  const rows = inventoryRowsOf(current.id, records).map((row) => {
-    const used = usedByClass.get(row.resourceClass) ?? 0;
-    return { ...row, grandfatheredUsage: used > inventoryCapacity(records[row.resourceClass]!) ? used : 0 };
-  });
+  const rows = inventoryRowsOf(current.id, records).map((row) => ({
+    ...row,
+    grandfatheredUsage: grandfatheredUsage(
+      records[row.resourceClass]!,
+      usedByClass.get(row.resourceClass) ?? 0,
+    ),
+  }));
   if (rows.length > 0) await db.insert(inventories).values(rows);
   // Conditional on the generation read above: belt and braces for stores
   // whose transactions do not hold the write lock from the start.
   const bumped = await db
     .update(members)
-    .set({ generation: current.generation + 1 })
+    .set({ generation: checked.generation })
     .where(and(eq(members.id, current.id), eq(members.generation, current.generation)));
-  if (bumped.rowsAffected !== 1) throw generationConflict(name, expectedGeneration, current.generation);
-  await appendChanges(raw, [{ kind: "member", name, joinOrder: current.id, change: "updated" }]);
+  if (bumped.rowsAffected !== 1) throw memberGenerationConflict(name, expectedGeneration, current.generation);
+  await appendChanges(raw, [checked.entry]);
   return (await loadMember(raw, name))!;
 }
 
 export async function deleteMember(db: Database, raw: RawSql, name: string): Promise<void> {
-  const current = await requireMemberId(db, name, undefined);
+  const current = requireMemberRow(name, await memberIdOf(db, name));
   const [hosted] = await db
     .select({ name: instances.name })
     .from(instances)
     .where(or(eq(instances.memberId, current.id), eq(instances.secondaryId, current.id)))
     .limit(1);
-  if (hosted !== undefined) {
-    throw conflict(`Cluster member "${name}" still hosts instances (e.g. "${hosted.name}")`);
-  }
   const [allocated] = await db
     .select({ instanceId: allocations.instanceId })
     .from(allocations)
     .where(eq(allocations.memberId, current.id))
     .limit(1);
-  if (allocated !== undefined) {
-    throw conflict(`Cluster member "${name}" still holds allocations of instance ${allocated.instanceId}`);
-  }
+  checkMemberDelete(name, { hostedInstance: hosted?.name, allocatedInstance: allocated?.instanceId });
   await db.delete(members).where(eq(members.id, current.id));
-  await appendChanges(raw, [{ kind: "member", name, joinOrder: current.id, change: "deleted" }]);
+  await appendChanges(raw, [memberEntry(name, current.id, "deleted")]);
 }
 
-async function requireMemberId(
-  db: Database,
-  name: string,
-  expectedGeneration: number | undefined,
-): Promise<{ id: number; generation: number }> {
-  const current = await memberIdOf(db, name);
-  if (current === undefined) throw notFound(`Cluster member "${name}" not found`);
-  if (expectedGeneration !== undefined && expectedGeneration !== current.generation) {
-    throw generationConflict(name, expectedGeneration, current.generation);
-  }
-  return current;
-}
-
-function generationConflict(name: string, expected: number, actual: number) {
-  return conflict(`Cluster member "${name}" generation conflict: expected ${expected}, current ${actual}`, {
-    reason: "generation",
-    member: name,
-    expected,
-    actual,
-  });
-}
-
-async function requireGroups(db: Database, names: string[]): Promise<void> {
-  if (names.length === 0) return;
-  const found = new Set(
-    (await db.select({ name: groups.name }).from(groups).where(inArray(groups.name, names))).map(
-      (g) => g.name,
-    ),
+/** Which of `names` are stored groups. */
+async function foundGroups(db: Database, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  return new Set(
+    (
+      await db
+        .select({ name: groups.name })
+        .from(groups)
+        .where(inArray(groups.name, [...names]))
+    ).map((g) => g.name),
   );
-  const missing = names.find((name) => !found.has(name));
-  if (missing !== undefined) throw notFound(`Cluster group "${missing}" not found`);
 }
 
-/** Standard classes are built in; custom ones must have been created first. */
-async function requireCustomClasses(db: Database, classes: string[]): Promise<void> {
-  const custom = classes.filter(isCustomResourceClass);
-  if (custom.length === 0) return;
-  const found = new Set(
+/** Which custom classes of `classes` are stored (standard classes are built in). */
+async function foundClasses(db: Database, classes: readonly string[]): Promise<Set<string>> {
+  const custom = customClassesOf(classes);
+  if (custom.length === 0) return new Set();
+  return new Set(
     (
       await db
         .select({ name: resourceClasses.name })
@@ -191,18 +206,14 @@ async function requireCustomClasses(db: Database, classes: string[]): Promise<vo
         .where(inArray(resourceClasses.name, custom))
     ).map((row) => row.name),
   );
-  const missing = custom.find((name) => !found.has(name));
-  if (missing !== undefined) throw notFound(`Resource class "${missing}" not found`);
 }
 
 async function writeGroups(db: Database, memberId: number, names: string[]): Promise<void> {
-  const unique = [...new Set(names)];
-  if (unique.length === 0) return;
-  await db.insert(memberGroups).values(unique.map((group, position) => ({ memberId, group, position })));
+  if (names.length === 0) return;
+  await db.insert(memberGroups).values(names.map((group, position) => ({ memberId, group, position })));
 }
 
 async function writeTraits(db: Database, memberId: number, traits: string[]): Promise<void> {
-  const unique = [...new Set(traits)];
-  if (unique.length === 0) return;
-  await db.insert(memberTraits).values(unique.map((trait) => ({ memberId, trait })));
+  if (traits.length === 0) return;
+  await db.insert(memberTraits).values(traits.map((trait) => ({ memberId, trait })));
 }

@@ -3,6 +3,8 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
+  type CommittedWriteListener,
+  CommittedWrites,
   type ConfigRecord,
   EngineError,
   type InstanceFilter,
@@ -37,9 +39,15 @@ import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
-import { appendChanges } from "./feed-writes.js";
+import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
 import { writeMemberRoot } from "./member-root-writes.js";
-import { createMember, deleteMember, setInventories, updateMember } from "./member-writes.js";
+import {
+  createMember,
+  deleteMember,
+  setGroupMembers,
+  setInventories,
+  updateMember,
+} from "./member-writes.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
@@ -61,6 +69,7 @@ export class SqliteStore implements Store {
   readonly #pruneTimer: NodeJS.Timeout | undefined;
   /** See the engine's store/change-feed.ts and ./feed.ts. */
   readonly feed: ChangeFeed;
+  readonly #committedWrites = new CommittedWrites();
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: SqliteTokenStore;
   /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
@@ -73,6 +82,7 @@ export class SqliteStore implements Store {
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
     this.#claims = new ClaimBatcher(connection);
+    announceCommittedWrites(connection, this.#committedWrites);
     const feed = new SqliteFeed(connection);
     this.feed = { read: (cursor) => (this.#closed ? Promise.reject(closedError()) : feed.read(cursor)) };
     // Old entries go every minute (any process sharing the file may do it; it is idempotent).
@@ -95,6 +105,10 @@ export class SqliteStore implements Store {
     this.providers = catalogs.providers;
     this.traits = catalogs.traits;
     this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
+  }
+
+  onCommittedWrite(listener: CommittedWriteListener): () => void {
+    return this.#committedWrites.listen(listener);
   }
 
   /** Where this store lives (file, memory or remote). */
@@ -122,8 +136,17 @@ export class SqliteStore implements Store {
     return this.write((db, raw) => createMember(db, raw, member, this.now()));
   }
 
-  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord> {
-    return this.write((db, raw) => updateMember(db, raw, name, patch, expectedGeneration));
+  updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord> {
+    return this.write((db, raw) => updateMember(db, raw, name, patch, expectedGeneration, expectedFields));
+  }
+
+  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
+    return this.write((db, raw) => setGroupMembers(db, raw, group, members));
   }
 
   setInventories(

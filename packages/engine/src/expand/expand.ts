@@ -14,7 +14,7 @@ import {
   type MemoryShare,
   memoryLimitProblem,
 } from "@berth/resources";
-import { invalid, isEngineError, notFound } from "../errors.js";
+import { invalid, isEngineError, notFound } from "../base/errors.js";
 import { cloneDevices } from "../store/clone.js";
 import type {
   FlavorRecord,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { capacityFilter } from "../pipeline/stack/filters/capacity.js";
-import { inventory } from "../store/fixtures.js";
+import { capacityFilter } from "../candidates/filters/capacity.js";
+import { inventory } from "../testing/fixtures.js";
 import { memberRecord, memberState, placementRequest, TIME } from "../testing/stack.fixture.js";
 import { instanceResourcesOn, memberMemory, resourcesOn } from "./member-demand.js";
 

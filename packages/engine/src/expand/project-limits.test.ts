@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import { hasLimits, projectLimitsOf } from "./project-limits.js";
 
 const project = (config: Record<string, string>) => ({ name: "p", description: "", config });

@@ -5,8 +5,8 @@
  */
 import { PROJECT_SIZE_LIMIT_KEYS } from "@berth/api-types";
 import { parseByteSize } from "@berth/resources";
-import { PROJECT_DIMENSIONS, PROJECT_LIMIT_KEYS } from "../claim-rules/project-usage.js";
-import { invalid } from "../errors.js";
+import { invalid } from "../base/errors.js";
+import { PROJECT_DIMENSIONS, PROJECT_LIMIT_KEYS } from "../rules/claims/project-usage.js";
 import type { ProjectLimits } from "../store/port.js";
 import type { ProjectRecord } from "../store/records.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defaultStack } from "../pipeline/stack/default-stack.js";
-import { inventory, newMember } from "../store/fixtures.js";
-import { MemoryStore } from "../store/memory-store.js";
+import { defaultStack } from "../candidates/default-stack.js";
+import { MemoryStore } from "../memory-store/memory-store.js";
+import { inventory, newMember } from "../testing/fixtures.js";
 import { ClusterModel } from "./cluster-model.js";
 
 const { memberSignature } = defaultStack();

@@ -5,7 +5,7 @@
  * store's aggregate snapshot and kept in step incrementally, so deciding one
  * placement costs O(members) and nothing per existing instance.
  */
-import { countInProject, zeroProjectTotals } from "../claim-rules/project-usage.js";
+import { countInProject, zeroProjectTotals } from "../rules/claims/project-usage.js";
 import { type ClaimEffect, type CountedChange, countedChangeOf } from "../store/change-feed.js";
 import type { MemberUsage, ProjectUsageRow, StoreSnapshot } from "../store/port.js";
 import type {

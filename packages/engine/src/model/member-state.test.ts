@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { inventory, newMember } from "../store/fixtures.js";
 import type { MemberRecord } from "../store/records.js";
+import { inventory, newMember } from "../testing/fixtures.js";
 import { MemberState } from "./member-state.js";
 
 function record(name: string, vcpus: number): MemberRecord {

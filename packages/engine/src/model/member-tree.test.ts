@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inventory } from "../store/fixtures.js";
+import { inventory } from "../testing/fixtures.js";
 import { childrenFor, MemberTree, TreeHolds, type TreeProvider } from "./member-tree.js";
 
 const fpga = (uuid: string, total: number, extra = {}): TreeProvider => ({

@@ -11,9 +11,9 @@
  * generation of the root is the member's plus the row's (`rootGeneration`).
  */
 import type { Inventory } from "@berth/resources";
-import { rootGeneration } from "../claim-rules/member-root.js";
-import { isMemberRoot, memberProviderUuid } from "../claim-rules/shared-ledger.js";
 import type { MemberState } from "../model/member-state.js";
+import { rootGeneration } from "../rules/ledger/member-root.js";
+import { isMemberRoot, memberProviderUuid } from "../rules/ledger/shared-ledger.js";
 import type { InventoryRecord, MemberRecord, ProviderRecord } from "../store/records.js";
 
 /** The member's inventories as Placement shows them (without where they came from). */

@@ -8,7 +8,7 @@
  * from it, not by a query per request; claims stay authoritative in the
  * Store (a stale model can cost a refused claim, never an overcommit).
  */
-import { addToLedger } from "../claim-rules/usage-after.js";
+import { addToLedger } from "../rules/claims/usage-after.js";
 import type { ClaimEffect } from "../store/change-feed.js";
 import type { Store, StoreSnapshot } from "../store/port.js";
 import type { ProviderRecord } from "../store/records.js";

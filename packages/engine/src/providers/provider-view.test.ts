@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
-import type { Engine } from "../engine/engine.js";
 import { MemberState } from "../model/member-state.js";
-import { inventory, newMember } from "../store/fixtures.js";
+import { memberProviderUuid } from "../rules/ledger/shared-ledger.js";
+import type { Engine } from "../services/engine.js";
 import type { MemberRecord, ProviderRecord } from "../store/records.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
+import { inventory, newMember } from "../testing/fixtures.js";
 import type { CandidateRequest } from "./candidates.js";
 import { ProviderViews } from "./provider-view.js";
 

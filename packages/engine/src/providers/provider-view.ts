@@ -17,8 +17,9 @@
  * Usage is never copied: it reads through to the live ledgers (the
  * consumers' sums, a member's instances and reservations).
  */
-import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
+
 import type { MemberState } from "../model/member-state.js";
+import { memberProviderUuid } from "../rules/ledger/shared-ledger.js";
 import type { MemberRecord, ProviderRecord } from "../store/records.js";
 import { CandidateIndex } from "./candidate-index.js";
 import type { ProviderUsage } from "./filter.js";

@@ -4,8 +4,8 @@
  * to the LXD side's placements and the reverse.
  */
 import { describe, expect, it } from "vitest";
-import { memberProviderUuid, nameBasedUuid } from "../claim-rules/shared-ledger.js";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
+import { memberProviderUuid, nameBasedUuid } from "../rules/ledger/shared-ledger.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
 
 const claimOn = (consumerUuid: string, provider: string, resources: Record<string, number>) => ({

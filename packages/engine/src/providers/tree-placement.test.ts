@@ -5,10 +5,10 @@
  * counted with Placement's consumers.
  */
 import { describe, expect, it } from "vitest";
-import { INSTANCE_CONSUMER_TYPE } from "../claim-rules/instance-consumers.js";
-import { memberProviderUuid } from "../claim-rules/shared-ledger.js";
-import type { Engine } from "../engine/engine.js";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
+import { INSTANCE_CONSUMER_TYPE } from "../rules/ledger/instance-consumers.js";
+import { memberProviderUuid } from "../rules/ledger/shared-ledger.js";
+import type { Engine } from "../services/engine.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
 import { failure } from "../testing/failure.fixture.js";
 

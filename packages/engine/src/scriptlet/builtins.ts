@@ -1,5 +1,5 @@
 /**
- * The eleven builtins a placement scriptlet may call (SCRIPTLET.md, LXD +
+ * The eleven builtins a placement scriptlet may call (LXD and
  * Incus), bound to one run. Arguments unpack go-style (argspec.ts); results
  * are lazy read-only objects over the cluster view's plain data (objects.ts).
  */

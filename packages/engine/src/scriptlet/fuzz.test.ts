@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import { createScriptletHost } from "./host.js";
 import { createPlainClusterView } from "./plain-cluster.js";
 import type { ScriptletCall } from "./port.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import { createScriptletHost } from "./host.js";
 import { createPlainClusterView } from "./plain-cluster.js";
 import type { ClusterMemberView, ScriptletCall, ScriptletLimits, ScriptletLogger } from "./port.js";
@@ -122,7 +122,7 @@ describe("validate", () => {
   });
 
   it("runs the top level without builtins", () => {
-    // Incus's text (lxd-scriptlet.md §6.2), with the position SCRIPTLET.md asks for.
+    // Incus's text (lxd-scriptlet.md §6.2), with the position first.
     expect(validationError(`log_info("hello")\n${scriptlet("pass")}`)).toBe(
       "instance_placement:1:1: internal error: predeclared variable log_info is uninitialized",
     );

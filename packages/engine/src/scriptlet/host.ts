@@ -1,6 +1,7 @@
 /**
  * The scriptlet host: validates `instances.placement.scriptlet` values and
- * runs the scriptlet for one placement (SCRIPTLET.md).
+ * runs the scriptlet for one placement (the LXD/Incus
+ * `instance_placement(request, candidate_members)` contract).
  */
 import { createHash } from "node:crypto";
 import {
@@ -13,7 +14,7 @@ import {
   type Thread,
   type Value,
 } from "@berth/starlark";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import { candidateList, createBuiltins, type RunState } from "./builtins.js";
 import { ProgramCache } from "./cache.js";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import { createPlainClusterView } from "./plain-cluster.js";
 
 const view = createPlainClusterView({

@@ -3,7 +3,7 @@
  * against a described cluster without a store (tests, `berth` tooling that
  * replays a scriptlet against a captured snapshot).
  */
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 import type {
   ClusterMemberStateView,
   ClusterMemberView,

@@ -6,7 +6,7 @@
  *
  * Optional fields may be left out: the scriptlet then reads the zero value
  * of the field's kind (`None` for scalars, `[]` for lists, `{}` for maps),
- * as SCRIPTLET.md specifies. Unknown fields are never visible.
+ * as a Go struct decoded by LXD or Incus would. Unknown fields are never visible.
  */
 
 /** Why the placement runs (`request.reason`). */
@@ -272,7 +272,7 @@ export interface ScriptletHost {
   /**
    * Compile + run top level + check the instance_placement signature; throws
    * EngineError kind "invalid" with "instance_placement:LINE:COL: message"
-   * style texts per SCRIPTLET.md. The top level runs within `limits`
+   * style texts, the position first as LXD and Incus word them. The top level runs within `limits`
    * (default: the host's validation limits).
    */
   validate(source: string, limits?: ScriptletLimits): void;

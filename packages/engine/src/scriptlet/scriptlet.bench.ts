@@ -1,6 +1,6 @@
 /**
  * Benchmark: one placement with a scriptlet that reads
- * get_cluster_member_state for every candidate (QUALITY.md: p50 <= 3 ms for
+ * get_cluster_member_state for every candidate (target: p50 <= 3 ms for
  * 1,000 candidates, <= 15 ms for 10,000). Runs the forum-style
  * most-free-memory scriptlet, reports p50/p90 over repeated runs, and the
  * cost of a trivial scriptlet as the in-run baseline. The call carries what

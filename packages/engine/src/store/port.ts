@@ -15,7 +15,7 @@
  */
 
 import type { Inventory } from "@berth/resources";
-import type { ChangeFeed, ClaimEffect } from "./change-feed.js";
+import type { ChangeEntry, ChangeFeed, ClaimEffect } from "./change-feed.js";
 import type {
   ConfigRecord,
   ConsumerRecord,
@@ -349,6 +349,9 @@ export interface InstanceFilter {
   placementGroup?: string;
 }
 
+/** Told of one committed write: the change-feed entries its transaction appended (see `Store.onCommittedWrite`). */
+export type CommittedWriteListener = (entries: readonly ChangeEntry[]) => void;
+
 export interface Store {
   /** Aggregated state for hydrating the engine's model. */
   snapshot(): Promise<StoreSnapshot>;
@@ -360,9 +363,25 @@ export interface Store {
   createMember(member: NewMember): Promise<MemberRecord>;
   /**
    * not_found if absent. With `expectedGeneration`, conflict when it differs.
-   * A change of `traits` bumps the generation; heartbeats and state do not.
+   * With `expectedFields` (those fields as the caller read them), the write
+   * is conditional: when any differs from the stored member nothing is
+   * written and the store throws `recordChanged` (a merge of a PATCH,
+   * engine/members.ts). A change of `traits` bumps the generation;
+   * heartbeats and state do not (write-rules/member-update.ts).
    */
-  updateMember(name: string, patch: MemberPatch, expectedGeneration?: number): Promise<MemberRecord>;
+  updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord>;
+  /**
+   * Makes exactly `members` the members of cluster group `group`, in one
+   * transaction (write-rules/group-members.ts): not_found when the group or
+   * a named member does not exist, and then nothing changes. Answers the
+   * members it wrote.
+   */
+  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]>;
   /**
    * Replaces all inventories of a member. conflict when `expectedGeneration`
    * differs, or when a class that has allocations on this member would be
@@ -444,6 +463,18 @@ export interface Store {
    * config changes; `snapshot()` must then return `feedCursor`.
    */
   readonly feed?: ChangeFeed;
+
+  /**
+   * Required with `feed`: calls `listener` once after each committed
+   * transaction of this store object that appended change-feed entries,
+   * with those entries in order, before the writer's `await` returns.
+   * Heartbeats and state reports append no entry, so they never call it;
+   * nor does a write that was refused or rolled back. Answers a function
+   * that stops the calls. An engine learns of its own writes this way
+   * (runtime/feed-sync.ts): every write that other engines will read from
+   * the feed is one it must not wait to read itself.
+   */
+  onCommittedWrite?(listener: CommittedWriteListener): () => void;
 
   /**
    * Optional: a named lease (one holder at a time, for `ttlMs` unless

@@ -8,7 +8,7 @@
  * between makes it refuse with `recordChanged` instead of writing over it.
  */
 import { createHash } from "node:crypto";
-import { conflict, type EngineError, isEngineError } from "../errors.js";
+import { conflict, type EngineError, isEngineError } from "../base/errors.js";
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);

@@ -156,7 +156,7 @@ export interface TraitRecord {
   createdAt: string;
 }
 
-/** Which ledger an allocation counts in (RESOURCES.md "Two ledgers"). */
+/** Which ledger an allocation counts in: `used` is held by an instance, `forthcoming` by a reservation; both count against capacity. */
 export type Ledger = "used" | "forthcoming";
 
 export interface AllocationRow {

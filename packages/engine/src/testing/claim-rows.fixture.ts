@@ -1,12 +1,13 @@
 /**
  * Claim-rule test helpers: the rows a Store would read, written compactly.
  */
-import type { ClaimRows, ProviderRows } from "../claim-rules/rows.js";
-import { EngineError } from "../errors.js";
+
+import { EngineError } from "../base/errors.js";
+import type { ClaimRows, ProviderRows } from "../rules/claims/rows.js";
 import { storedInstance } from "../store/clone.js";
-import { inventory, newInstance } from "../store/fixtures.js";
 import type { NewInstance } from "../store/port.js";
 import type { AllocationRow, InstanceRecord, Ledger } from "../store/records.js";
+import { inventory, newInstance } from "./fixtures.js";
 
 export { inventory, newInstance };
 

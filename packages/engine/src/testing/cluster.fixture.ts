@@ -3,10 +3,10 @@
  * and members described compactly.
  */
 import type { InventoryInput } from "@berth/resources";
-import { ManualClock } from "../clock.js";
-import { Engine, type EngineOptions } from "../engine/engine.js";
-import { MemoryLogger } from "../logger.js";
-import { MemoryStore } from "../store/memory-store.js";
+import { ManualClock } from "../base/clock.js";
+import { MemoryLogger } from "../base/logger.js";
+import { MemoryStore } from "../memory-store/memory-store.js";
+import { Engine, type EngineOptions } from "../services/engine.js";
 
 export interface TestCluster {
   engine: Engine;

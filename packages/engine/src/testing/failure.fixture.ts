@@ -1,4 +1,4 @@
-import { EngineError } from "../errors.js";
+import { EngineError } from "../base/errors.js";
 
 /** The EngineError `promise` rejects with (anything else, or success, fails the test). */
 export async function failure(promise: Promise<unknown>): Promise<EngineError> {

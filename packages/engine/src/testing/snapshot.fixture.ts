@@ -1,7 +1,7 @@
 /** Small handed-in clusters for the snapshot placement's tests. */
-import { SnapshotCluster, type SnapshotNodeInput } from "../snapshot/cluster.js";
-import type { InstancePolicy } from "../snapshot/policy.js";
-import type { InstanceSpec } from "../snapshot/spec.js";
+import { SnapshotCluster, type SnapshotNodeInput } from "../ganeti/cluster.js";
+import type { InstancePolicy } from "../ganeti/policy.js";
+import type { InstanceSpec } from "../ganeti/spec.js";
 
 export const POLICY: InstancePolicy = {
   bands: [{ min: { memorySize: 128, diskSize: 128 }, max: { memorySize: 16384, diskSize: 102400 } }],

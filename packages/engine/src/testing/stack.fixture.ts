@@ -3,14 +3,14 @@
  * placement requests from the real expansion, and a model built from both.
  */
 import type { InstancesPost } from "@berth/api-types";
+import type { Timing } from "../candidates/filter.js";
+import type { PlacementStack } from "../candidates/stack.js";
 import { expandRequest } from "../expand/expand.js";
+import { NO_MEMBERS, type PlacementRequest } from "../expand/request.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { MemberState } from "../model/member-state.js";
-import { NO_MEMBERS, type PlacementRequest } from "../pipeline/request.js";
-import type { Timing } from "../pipeline/stack/filter.js";
-import type { PlacementStack } from "../pipeline/stack/stack.js";
-import { inventory, newMember, testId } from "../store/fixtures.js";
 import type { MemberRecord } from "../store/records.js";
+import { inventory, newMember, testId } from "./fixtures.js";
 
 /** The clock tests judge by: every member heartbeats at NOW unless told otherwise. */
 export const NOW = Date.parse("2026-01-01T00:00:00.000Z");

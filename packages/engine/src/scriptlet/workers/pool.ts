@@ -23,7 +23,7 @@
  * overrun.
  */
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { EngineError } from "../../errors.js";
+import { EngineError } from "../../base/errors.js";
 import { VALIDATION_LIMITS } from "../host.js";
 import { failedToRun } from "../messages.js";
 import { needsMemberResources } from "../needs.js";

@@ -6,7 +6,7 @@
  * (the worker blocks on a shared flag while the main thread answers).
  */
 import type { MessagePort } from "node:worker_threads";
-import { EngineError, type EngineErrorKind } from "../../errors.js";
+import { EngineError, type EngineErrorKind } from "../../base/errors.js";
 import type {
   ClusterMemberStateView,
   ClusterMemberView,

@@ -7,7 +7,7 @@
  * answer while this thread waits).
  */
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
-import { EngineError } from "../../errors.js";
+import { EngineError } from "../../base/errors.js";
 import { createScriptletHost } from "../host.js";
 import type { ScriptletCall, ScriptletClusterView } from "../port.js";
 import { MirrorReceiver } from "./member-mirror.js";

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { machineInfo } from "../measure/machine.js";
+import { tempDir } from "../measure/temp.js";
+import { compareBars } from "./compare.js";
+import { type ComparisonRun, writeComparison } from "./comparison-report.js";
+import { atMost } from "./results.js";
+
+let temp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  temp = tempDir("comparison-report-test");
+});
+afterEach(() => temp.cleanup());
+
+const run = (current: number, baseline: number): ComparisonRun => ({
+  machine: machineInfo(),
+  quick: true,
+  runs: 1,
+  order: "this build first",
+  current: { commit: "a".repeat(40) },
+  baseline: { ref: "main", commit: "b".repeat(40) },
+  totalMs: 1,
+  steps: [],
+  rows: compareBars(
+    [atMost("lat", "latency", current, 1, "ms")],
+    [atMost("lat", "latency", baseline, 1, "ms")],
+  ),
+  caption: "2 CPUs",
+});
+
+describe("the gate's report files", () => {
+  it("names the worse rows in the verdict and in comparison.json", () => {
+    const { text, regressed } = writeComparison(temp.dir, run(2, 1));
+    expect(regressed).toEqual(["lat"]);
+    expect(text).toContain("1 row(s) more than 10 % worse than the baseline: lat");
+    expect(text).toContain("baseline (main bbbbbbbbbbbb)");
+    expect(readFileSync(join(temp.dir, "comparison.md"), "utf8")).toBe(text);
+    const json = JSON.parse(readFileSync(join(temp.dir, "comparison.json"), "utf8"));
+    expect(json).toMatchObject({ regressions: ["lat"], baseline: { ref: "main" }, rows: [{ ratio: 2 }] });
+    expect(json.caption).toBeUndefined();
+  });
+
+  it("says so when no row is worse", () => {
+    expect(writeComparison(temp.dir, run(1, 1))).toMatchObject({ regressed: [] });
+    expect(readFileSync(join(temp.dir, "comparison.md"), "utf8")).toContain(
+      "no row more than 10 % worse than the baseline",
+    );
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The gate's report: bench/results/comparison.json (every row, every step
+ * run, both commits) and comparison.md (the table and the verdict, also
+ * printed).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { MachineInfo } from "../measure/machine.js";
+import type { StepOutcome } from "../run/run-step.js";
+import { type ComparedRow, comparisonTable, REGRESSION_THRESHOLD, regressions } from "./compare.js";
+
+export interface ComparisonRun {
+  machine: MachineInfo;
+  quick: boolean;
+  runs: number;
+  /** How the builds were alternated, in words. */
+  order: string;
+  current: { commit: string };
+  baseline: { ref: string; commit: string };
+  totalMs: number;
+  steps: StepOutcome[];
+  rows: ComparedRow[];
+  /** The run's one-line context (machine, load, duration) under the table. */
+  caption: string;
+}
+
+/** Writes both files into `resultsDir` and returns the text to print; `regressed` lists the WORSE rows' ids. */
+export function writeComparison(
+  resultsDir: string,
+  run: ComparisonRun,
+): { text: string; regressed: string[] } {
+  const regressed = regressions(run.rows).map((row) => row.id);
+  const limit = `${REGRESSION_THRESHOLD * 100} %`;
+  const verdict =
+    regressed.length === 0
+      ? `no row more than ${limit} worse than the baseline`
+      : `${regressed.length} row(s) more than ${limit} worse than the baseline: ${regressed.join(", ")}`;
+  const { caption, ...recorded } = run;
+  writeFileSync(
+    join(resultsDir, "comparison.json"),
+    `${JSON.stringify({ date: new Date().toISOString(), ...recorded, regressions: regressed }, null, 2)}\n`,
+  );
+  const name = `${run.baseline.ref} ${run.baseline.commit.slice(0, 12)}`;
+  const text = `${comparisonTable(run.rows, name)}\n\nthis build ${run.current.commit.slice(0, 12)}; ${run.order}\n${caption}\n\n${verdict}\n`;
+  writeFileSync(join(resultsDir, "comparison.md"), text);
+  return { text, regressed };
+}

@@ -1,0 +1,79 @@
+/**
+ * A store whose database goes out of reach (a loopback relay between them
+ * ends every connection and refuses new ones), then comes back: meanwhile a
+ * token checked before the outage is still answered from memory, an unknown
+ * one and any write get `unavailable` (503), nothing crashes; afterwards the
+ * LISTEN connection and the pools are back by themselves and claims land.
+ */
+import { isEngineError } from "@berth/engine";
+import { inventory, newInstance, newMember } from "@berth/engine/testing";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { openPostgresStore } from "../open-store.js";
+import { createTestDatabase } from "../testing/databases.js";
+import { LoopbackRelay } from "../testing/loopback-relay.fixture.js";
+import type { PostgresStore } from "./postgres-store.js";
+
+const unavailable = inject("postgresUnavailable");
+
+let relay: LoopbackRelay;
+let store: PostgresStore;
+beforeAll(async () => {
+  if (unavailable !== "") return;
+  const url = await createTestDatabase(inject("postgresAdminUrl"));
+  relay = new LoopbackRelay(new URL(url));
+  store = await openPostgresStore((await relay.start()).toString(), { connectTimeoutMs: 1_000 });
+  await store.projects.create({ name: "default", description: "", config: {} });
+  await store.createMember(newMember("m", { inventories: { VCPU: inventory(100) } }));
+  await store.tokens.create({
+    id: "id-admin",
+    name: "admin",
+    hash: "hash-admin",
+    admin: true,
+    projects: [],
+    created_at: new Date().toISOString(),
+  });
+});
+afterAll(async () => {
+  relay?.up();
+  await store?.close();
+  relay?.close();
+});
+
+async function until(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+const unavailableError = (error: unknown) => isEngineError(error, "unavailable");
+
+if (unavailable !== "") it.skip(`PostgreSQL outage tests skipped: ${unavailable}`, () => {});
+
+describe.skipIf(unavailable !== "")("a PostgreSQL store while its database is out of reach", () => {
+  it("answers kept credentials, refuses the rest with unavailable, and recovers by itself", async () => {
+    await until(() => store.listening, 5_000);
+    // The token's own creation notifies every server (this one too) to forget what it kept: let it arrive.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await store.tokens.findByHash("hash-admin"))?.name).toBe("admin");
+
+    relay.down();
+    await until(() => !store.listening, 5_000);
+    expect(store.listening).toBe(false);
+    // Checked before the outage: answered from memory while the database cannot be read.
+    expect((await store.tokens.findByHash("hash-admin"))?.name).toBe("admin");
+    // Never seen: only the database could tell, and it cannot.
+    expect(unavailableError(await store.tokens.findByHash("hash-other").catch((e: unknown) => e))).toBe(true);
+    const refused = await store
+      .claim({ create: [newInstance("during", "m", { VCPU: 1 })] })
+      .catch((e: unknown) => e);
+    expect(unavailableError(refused), String(refused)).toBe(true);
+    expect((refused as Error).message).toMatch(/PostgreSQL/);
+
+    relay.up();
+    await until(() => store.listening, 10_000);
+    expect(store.listening).toBe(true);
+    const placed = await store.claim({ create: [newInstance("after", "m", { VCPU: 1 })] });
+    expect(placed.instances.map((instance) => instance.name)).toEqual(["after"]);
+    expect(await store.getInstance("default", "during")).toBeUndefined();
+    expect((await store.check()).violations).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The plan of a claim that places instances: each attempt runs steps 3
+ * and 4 (decide/plan.ts: candidates, then the decision) for every
+ * placement, in order, against the model, and writes what was decided into
+ * the attempt's draft, which holds the capacity so the next placement of
+ * the same claim sees it. Creates, bulk creates, moves and evacuations are
+ * all this plan; a lost race runs it again (claim.ts).
+ */
+
+import type { PlanContext } from "../decide/context.js";
+import type { ScriptletSetup } from "../decide/decide.js";
+import { type PlannedDecision, plan, recordOfDecision } from "../decide/plan.js";
+import type { PlacementRequest } from "../expand/request.js";
+import type { InstanceRecord } from "../store/records.js";
+import type { ClaimPlan } from "./claim.js";
+import type { ClaimDraft } from "./draft.js";
+
+/** One instance to place: created, or, with `moving`, a stored one moved. */
+export interface Placement {
+  readonly request: PlacementRequest;
+  /** The stored instance moved, and the member it is evacuated from (null: a plain move). */
+  readonly moving?: { readonly record: InstanceRecord; readonly origin: string | null };
+}
+
+export interface PlacementsOptions {
+  /** The operation's scriptlet (decide/scriptlet-setup.ts); null: none runs. */
+  readonly scriptlet: ScriptletSetup | null;
+  /** The order to place in (indices into the placements); the claim keeps their own order. */
+  readonly order?: readonly number[];
+  /** The member the same claim marks evacuated (the moves leave it). */
+  readonly evacuating?: string;
+  /** Names placement `index` in its refusal (a bulk create, an evacuation). */
+  readonly refusal?: (error: unknown, index: number) => unknown;
+}
+
+export class PlacementsPlan implements ClaimPlan {
+  /** The decisions of the last attempt, by placement index. */
+  readonly decisions: PlannedDecision[] = [];
+
+  constructor(
+    private readonly context: PlanContext,
+    private readonly placements: readonly Placement[],
+    private readonly options: PlacementsOptions,
+  ) {}
+
+  async planInto(draft: ClaimDraft): Promise<void> {
+    const { context, placements, options } = this;
+    const at = context.clock.now().toISOString();
+    // The member's new state lands with the moves, in one transaction.
+    if (options.evacuating !== undefined) draft.setEvacuated(options.evacuating, true);
+    for (const index of options.order ?? placements.keys()) {
+      const { request, moving } = placements[index]!;
+      let decision: PlannedDecision;
+      try {
+        decision = await plan(context, request, { scriptlet: options.scriptlet });
+      } catch (error) {
+        throw options.refusal === undefined ? error : options.refusal(error, index);
+      }
+      this.decisions[index] = decision;
+      const record = recordOfDecision(context, request, decision, at);
+      const member = decision.member.name;
+      if (moving === undefined) draft.create(request, member, record, at, index);
+      else draft.move(request, moving.record, member, moving.origin, record);
+    }
+    // Moves add no instance to a project: only creates are re-checked against its limits.
+    for (const { request, moving } of placements)
+      if (moving === undefined) draft.limit(request.projectName, request.limits);
+  }
+}

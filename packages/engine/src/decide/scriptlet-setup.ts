@@ -1,0 +1,74 @@
+/**
+ * The scriptlet an operation's decide steps consult, set up once per
+ * operation: its runs share the operation's total deadline.
+ */
+
+import { EngineError } from "../base/errors.js";
+import { CatalogCache } from "../expand/catalog-cache.js";
+import { expandInstances } from "../expand/instance-expansion.js";
+import type { ScriptletLogger } from "../scriptlet/port.js";
+import { type ListedInstance, ModelClusterView, needsInstanceList } from "./cluster-view.js";
+import type { ScriptletContext } from "./context.js";
+import type { ScriptletSetup } from "./decide.js";
+import { withOperationDeadline } from "./scriptlet-deadline.js";
+
+/**
+ * Every stored instance with its expansion (profiles, instance type and
+ * flavor sizing), as `get_instances()` shows them: the same expansion the
+ * API answers with.
+ */
+async function listedInstances(context: ScriptletContext): Promise<ListedInstance[]> {
+  const records = await context.store.listInstances();
+  const expansions = await expandInstances(records, new CatalogCache(context), async (name) => {
+    const project = context.model.projects.get(name) ?? (await context.store.projects.get({ name }));
+    if (project === undefined) throw new EngineError("not_found", `Project "${name}" not found`);
+    return project;
+  });
+  return records.map((record, i) => ({ record, expansion: expansions[i]! }));
+}
+
+/**
+ * The scriptlet setup for this operation, or null when none is configured.
+ * `proposedSource` (a dry run's `scriptletSource`, already validated) runs
+ * instead of the configured scriptlet; "" means no scriptlet. The caller's
+ * `signal` (the caller gave up) reaches every run of the operation; it is
+ * read only when a scriptlet runs (a server may make it on first read).
+ */
+export async function scriptletSetup(
+  context: ScriptletContext,
+  proposedSource?: string,
+  caller?: { readonly signal?: AbortSignal | undefined },
+): Promise<ScriptletSetup | null> {
+  const source = proposedSource ?? context.effective.scriptlet;
+  if (source === "") return null;
+  const signal = caller?.signal;
+  const prefetched = needsInstanceList(source) ? await listedInstances(context) : null;
+  const logger: ScriptletLogger = {
+    log: (line) =>
+      context.logger.log(line.level, `Instance placement scriptlet: ${line.message}`, {
+        instance: line.instance,
+        project: line.project,
+        reason: line.reason,
+      }),
+  };
+  const host = context.scriptlets;
+  const run = withOperationDeadline(host, context.effective.scriptletTotalTimeoutMs);
+  return {
+    // Counts every run (and its steps) for the metrics endpoint.
+    host: {
+      validate: (text, limits) => host.validate(text, limits),
+      close: () => host.close(),
+      run: async (version, text, call, log) => {
+        const result = await run(version, text, signal === undefined ? call : { ...call, signal }, log);
+        context.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
+        return result;
+      },
+    },
+    // A proposed scriptlet is not a configuration version: the host caches it by source.
+    version: proposedSource === undefined ? context.config.version : null,
+    source,
+    limits: context.effective.scriptletLimits,
+    cluster: new ModelClusterView(context.model, context.timing(), prefetched),
+    logger,
+  };
+}

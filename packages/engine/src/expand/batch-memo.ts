@@ -1,0 +1,71 @@
+import type { InstancesPost } from "@berth/api-types";
+import type { ProjectRecord } from "../store/records.js";
+import type { CatalogCache } from "./catalog-cache.js";
+import type { ExpandContext } from "./context.js";
+import { type ExpandedRequest, expandRequest } from "./expand.js";
+import type { ProjectFacts, SharedDerivations } from "./expansion-cache.js";
+import { allowedGroupsOf, projectLimitsOf } from "./project-limits.js";
+import type { Target } from "./request.js";
+import { resolveTarget } from "./target.js";
+
+/**
+ * What a batch of creates shares (one bulk request): the project's parsed
+ * limits and groups, the resolved target, and the expansion of every
+ * distinct body shape. A bulk of 10,000 copies of one body (names aside)
+ * then parses sizes and merges profiles once, not 10,000 times. Expanded
+ * requests are shared between the batch's placements, so nothing may
+ * mutate them (nothing does: records are copied by the store).
+ */
+export class BatchMemo {
+  private readonly expansions = new Map<string, ExpandedRequest>();
+  private readonly projects: WeakMap<ProjectRecord, ProjectFacts>;
+  private readonly targets = new Map<string, Target>();
+
+  /** `shared`: what placements keep across requests (see SharedDerivations). */
+  constructor(private readonly shared?: SharedDerivations) {
+    this.projects = shared?.projectFacts ?? new WeakMap();
+  }
+
+  projectFacts(project: ProjectRecord): ProjectFacts {
+    let facts = this.projects.get(project);
+    if (facts === undefined) {
+      facts = { limits: projectLimitsOf(project), allowedGroups: allowedGroupsOf(project) };
+      this.projects.set(project, facts);
+    }
+    return facts;
+  }
+
+  target(context: ExpandContext, project: ProjectRecord, target: string | undefined): Target {
+    const key = `${project.name}\u0000${target ?? ""}`;
+    let resolved = this.targets.get(key);
+    if (resolved === undefined) {
+      resolved = resolveTarget(context, project, target);
+      this.targets.set(key, resolved);
+    }
+    return resolved;
+  }
+
+  /** The body's expansion, shared by every body of the same shape (its `name` is the first one's). */
+  async expand(
+    catalog: CatalogCache,
+    project: ProjectRecord,
+    body: InstancesPost,
+    name: string,
+  ): Promise<ExpandedRequest> {
+    // Everything but the name and UUID decides the expansion.
+    const { name: _name, uuid: _uuid, ...shape } = body;
+    const key = `${project.name}\u0000${JSON.stringify(shape)}`;
+    let expanded = this.expansions.get(key);
+    if (expanded === undefined) {
+      // Read before the catalog: a write landing meanwhile moves the epoch past this entry.
+      const epoch = this.shared?.context.catalogEpoch();
+      expanded = this.shared?.expansions.get(epoch, key);
+      if (expanded === undefined) {
+        expanded = expandRequest(body, name, await catalog.expansionCatalog(project, body));
+        this.shared?.expansions.set(epoch, key, expanded);
+      }
+      this.expansions.set(key, expanded);
+    }
+    return expanded;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * What a claim did, as the change feed carries it: the rules' usage changes
+ * and the instances that went and came, grouped by what the model counts
+ * (member, project, type, ledger, placement group, limits usage). A bulk of
+ * 10,000 identical instances on 1,000 members is ~1,000 groups, not 10,000
+ * records. Every Store writes `claimEffectOf(checked)` in the claim's own
+ * transaction; engines apply it with `applyClaimEffect` (apply.ts).
+ */
+
+import {
+  type ChangeEntry,
+  type ClaimEffect,
+  type CountedChange,
+  countedChangeOf,
+} from "../../store/change-feed.js";
+import type { ClaimResult } from "../../store/port.js";
+import type { InstanceRecord } from "../../store/records.js";
+import type { CheckedConsumerClaim } from "../ledger/consumer-claim.js";
+import type { CheckedClaim } from "./check-claim.js";
+
+function shapeKey(instance: InstanceRecord): string {
+  const { limitsUsage: limits } = instance;
+  return [
+    instance.location,
+    instance.project,
+    instance.type,
+    instance.forthcoming ? 1 : 0,
+    instance.placementGroup ?? "\u0000",
+    limits.cpu,
+    limits.memoryBytes,
+    limits.diskBytes,
+  ].join("\u0001");
+}
+
+export function claimEffectOf(
+  checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges" | "instanceConsumers">,
+): ClaimEffect {
+  const groups = new Map<string, CountedChange>();
+  const count = (instance: InstanceRecord, sign: number) => {
+    const key = shapeKey(instance);
+    const group = groups.get(key);
+    if (group !== undefined) {
+      group.count += sign;
+      return;
+    }
+    groups.set(key, countedChangeOf(instance, sign));
+  };
+  for (const old of checked.removed) count(old, -1);
+  for (const record of checked.stored) count(record, 1);
+  // Changes on child providers keep their uuid, which names no member: engines apply them to
+  // their provider model (feed-sync.ts), as a consumer claim's.
+  const usage = [...checked.usageChanges, ...checked.instanceConsumers.usageChanges];
+  return {
+    usage: usage.map((change) => [change.provider, change.resourceClass, change.ledger, change.amount]),
+    // A move within one member with the same shape nets out: nothing to count.
+    instances: [...groups.values()].filter((group) => group.count !== 0),
+  };
+}
+
+/**
+ * A checked claim's effect, computed once: a Store writes it in the claim's
+ * entry (`claimEntryOf`) and answers it (`claimResultOf`), and for a bulk
+ * claim of thousands of instances the grouping is worth doing once.
+ */
+const effects = new WeakMap<CheckedClaim, ClaimEffect>();
+function effectOf(checked: CheckedClaim): ClaimEffect {
+  let effect = effects.get(checked);
+  if (effect === undefined) effects.set(checked, (effect = claimEffectOf(checked)));
+  return effect;
+}
+
+/** The change-feed entry every Store writes for a checked claim, in the claim's own transaction. */
+export function claimEntryOf(checked: CheckedClaim): ChangeEntry {
+  const entry: ChangeEntry = { kind: "claim", effect: effectOf(checked) };
+  if (checked.tokens.length > 0) entry.tokens = [...checked.tokens];
+  return entry;
+}
+
+/** What every Store answers for a claim it wrote (`Store.claim`). */
+export function claimResultOf(checked: CheckedClaim): ClaimResult {
+  return { instances: checked.stored, usage: checked.usage, effect: effectOf(checked) };
+}
+
+/**
+ * What a Placement consumer claim did, as the feed carries it (a
+ * "consumers" entry): the usage
+ * changes on member root providers, keyed by the member's name so engines
+ * apply them to the member's "used" ledger (one ledger, shared-ledger.ts);
+ * changes on other providers keep their uuid, which names no member.
+ * Consumers are not instances: nothing is counted.
+ */
+export function consumerClaimEntry(
+  checked: Pick<CheckedConsumerClaim, "usageChanges">,
+  /** The member a provider uuid is the root of, if any. */
+  memberOf: (uuid: string) => string | undefined,
+  /** The generations the claim wrote, by provider uuid. */
+  bumped: readonly (readonly [string, number])[],
+): ChangeEntry {
+  return {
+    kind: "consumers",
+    effect: {
+      usage: checked.usageChanges.map((change) => [
+        memberOf(change.provider) ?? change.provider,
+        change.resourceClass,
+        change.ledger,
+        change.amount,
+      ]),
+      instances: [],
+    },
+    bumped: bumped.map(([uuid, generation]) => [uuid, generation]),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * What an instance counts against its project's LXD limits: the one home of
+ * that rule. Every Store's claim, the SQLite counters, the engine's model
+ * and its pre-check all count through `countInProject`.
+ */
+import type { PROJECT_COUNT_LIMIT_KEYS, PROJECT_SIZE_LIMIT_KEYS } from "@berth/api-types";
+import type { ProjectLimits } from "../../store/port.js";
+import type { InstanceType, LimitsUsage } from "../../store/records.js";
+
+export type ProjectDimension = keyof ProjectLimits;
+
+/** A project's counters (or a change to them), one number per dimension. */
+export type ProjectTotals = Record<ProjectDimension, number>;
+
+/** An LXD project config key Berth enforces (api-types' lists, which also shape-check the values). */
+export type ProjectLimitKey =
+  | (typeof PROJECT_COUNT_LIMIT_KEYS)[number]
+  | (typeof PROJECT_SIZE_LIMIT_KEYS)[number];
+
+/** Each dimension with the LXD project config key that limits it. */
+export const PROJECT_LIMIT_KEYS = {
+  instances: "limits.instances",
+  containers: "limits.containers",
+  virtualMachines: "limits.virtual-machines",
+  cpu: "limits.cpu",
+  memoryBytes: "limits.memory",
+  diskBytes: "limits.disk",
+} as const satisfies Record<ProjectDimension, ProjectLimitKey>;
+
+/** Every dimension, in the order limits are checked (and a refusal names the first). */
+export const PROJECT_DIMENSIONS = Object.keys(PROJECT_LIMIT_KEYS) as readonly ProjectDimension[];
+
+export function zeroProjectTotals(): ProjectTotals {
+  return { instances: 0, containers: 0, virtualMachines: 0, cpu: 0, memoryBytes: 0, diskBytes: 0 };
+}
+
+/** The fields of an instance (or of a request for one) that project limits count. */
+export interface CountedInstance {
+  readonly type: InstanceType;
+  readonly limitsUsage: LimitsUsage;
+}
+
+/**
+ * Adds one instance (`sign` 1) to a project's counters, or takes it away
+ * (-1), in place. Reservations count like instances: LXD limits hold back
+ * what is promised, not only what runs.
+ */
+export function countInProject(totals: ProjectTotals, instance: CountedInstance, sign: number): void {
+  totals.instances += sign;
+  if (instance.type === "container") totals.containers += sign;
+  else totals.virtualMachines += sign;
+  totals.cpu += sign * instance.limitsUsage.cpu;
+  totals.memoryBytes += sign * instance.limitsUsage.memoryBytes;
+  totals.diskBytes += sign * instance.limitsUsage.diskBytes;
+}
+
+/** What one instance adds to its project's counters. */
+export function projectUsageOf(instance: CountedInstance): ProjectTotals {
+  const totals = zeroProjectTotals();
+  countInProject(totals, instance, 1);
+  return totals;
+}
+
+/** How a claim changes each project's counters: removed instances out, new versions in. */
+export function projectChangesOf(
+  removed: readonly (CountedInstance & { readonly project: string })[],
+  added: readonly (CountedInstance & { readonly project: string })[],
+): Map<string, ProjectTotals> {
+  const changes = new Map<string, ProjectTotals>();
+  const count = (record: CountedInstance & { readonly project: string }, sign: number) => {
+    let totals = changes.get(record.project);
+    if (totals === undefined) changes.set(record.project, (totals = zeroProjectTotals()));
+    countInProject(totals, record, sign);
+  };
+  for (const record of removed) count(record, -1);
+  for (const record of added) count(record, 1);
+  return changes;
+}
+
+/** Adds a change to a project's counters, in place. */
+export function addProjectTotals(totals: ProjectTotals, change: Readonly<ProjectTotals>): void {
+  for (const dimension of PROJECT_DIMENSIONS) totals[dimension] += change[dimension];
+}
+
+/** Whether any dimension of a change is not zero (only those are worth writing). */
+export function isProjectChange(change: Readonly<ProjectTotals>): boolean {
+  return PROJECT_DIMENSIONS.some((dimension) => change[dimension] !== 0);
+}

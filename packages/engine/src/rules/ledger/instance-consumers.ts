@@ -1,0 +1,105 @@
+/**
+ * An instance's rows on Placement providers that are not members (the
+ * child providers of a member's tree: NUMA nodes, GPUs, FPGAs) are held as
+ * the Placement consumer whose uuid is the instance's id: consumer type
+ * `INSTANCE`, project the instance's LXD project, user `berth`, generation
+ * the instance's revision, one "used" row per class. So every Store counts
+ * them where it counts every other allocation on such a provider (its
+ * consumers' sums), Placement's usages and in-use checks see them, and a
+ * Placement client reads them with `GET /allocations/{instance uuid}`.
+ *
+ * The instance stays an instance: the claim that writes or removes it
+ * writes or removes its consumer in the same transaction, instance ids and
+ * consumer uuids share one namespace (a create whose id a consumer holds
+ * is refused, `takenIds`), and a Placement write to an instance's consumer
+ * is refused (`instanceConsumerFailure`, consumer-claim.ts).
+ */
+import type { ConsumerRecord, InstanceRecord } from "../../store/records.js";
+import type { ProviderRows } from "../claims/rows.js";
+import type { UsageChange } from "../claims/usage-after.js";
+
+/** The user id of the consumers that are Berth instances. */
+export const INSTANCE_CONSUMER_USER = "berth";
+
+/** The consumer type of the consumers that are Berth instances (Placement 1.38's INSTANCE). */
+export const INSTANCE_CONSUMER_TYPE = "INSTANCE";
+
+/** What a claim writes to the consumer tables for its instances' rows on Placement providers. */
+export interface InstanceConsumers {
+  /** Consumers to delete first: every removed or replaced instance that had such rows. */
+  readonly deleted: string[];
+  /** Consumers to insert after: every stored instance that has such rows. */
+  readonly stored: ConsumerRecord[];
+  /** The change of those providers' usage (already in the consumers' rows; the change feed carries it). */
+  readonly usageChanges: UsageChange[];
+}
+
+export const NO_INSTANCE_CONSUMERS: InstanceConsumers = Object.freeze({
+  deleted: [],
+  stored: [],
+  usageChanges: [],
+}) as InstanceConsumers;
+
+function onPlacementProvider(providers: ReadonlyMap<string, ProviderRows>) {
+  return (row: { member: string }) => providers.get(row.member)?.placement === true;
+}
+
+/** The consumer an instance is on Placement providers, if it holds anything there. */
+export function instanceConsumerOf(
+  instance: InstanceRecord,
+  providers: ReadonlyMap<string, ProviderRows>,
+): ConsumerRecord | undefined {
+  const rows = instance.allocations.filter(onPlacementProvider(providers));
+  if (rows.length === 0) return undefined;
+  return {
+    uuid: instance.id,
+    projectId: instance.project,
+    userId: INSTANCE_CONSUMER_USER,
+    consumerType: INSTANCE_CONSUMER_TYPE,
+    generation: instance.revision,
+    allocations: rows.map((row) => ({ ...row, ledger: "used" as const })),
+    createdAt: instance.createdAt,
+    updatedAt: instance.createdAt,
+  };
+}
+
+/**
+ * The consumer writes of a checked claim: `removed` (current versions of
+ * removed and replaced instances) and `stored` (new versions), with the
+ * claim's usage changes on Placement providers (`placementChanges`).
+ */
+export function instanceConsumersOf(
+  removed: readonly InstanceRecord[],
+  stored: readonly InstanceRecord[],
+  providers: ReadonlyMap<string, ProviderRows>,
+  placementChanges: UsageChange[],
+): InstanceConsumers {
+  const onPlacement = onPlacementProvider(providers);
+  const deleted = removed.filter((old) => old.allocations.some(onPlacement)).map((old) => old.id);
+  const consumers: ConsumerRecord[] = [];
+  for (const record of stored) {
+    const consumer = instanceConsumerOf(record, providers);
+    if (consumer !== undefined) consumers.push(consumer);
+  }
+  if (deleted.length === 0 && consumers.length === 0 && placementChanges.length === 0)
+    return NO_INSTANCE_CONSUMERS;
+  return { deleted, stored: consumers, usageChanges: placementChanges };
+}
+
+/** One write for several claims' consumer writes (a group commit), in claim order. */
+export function combineInstanceConsumers(parts: readonly InstanceConsumers[]): InstanceConsumers {
+  const deleted = new Set<string>();
+  const latest = new Map<string, ConsumerRecord | null>();
+  const usageChanges: UsageChange[] = [];
+  for (const part of parts) {
+    for (const uuid of part.deleted) {
+      deleted.add(uuid);
+      latest.set(uuid, null);
+    }
+    for (const record of part.stored) latest.set(record.uuid, record);
+    usageChanges.push(...part.usageChanges);
+  }
+  const stored = [...latest.values()].filter((record): record is ConsumerRecord => record !== null);
+  if (deleted.size === 0 && stored.length === 0 && usageChanges.length === 0) return NO_INSTANCE_CONSUMERS;
+  return { deleted: [...deleted], stored, usageChanges };
+}

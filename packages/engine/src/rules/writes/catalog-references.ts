@@ -1,0 +1,37 @@
+/**
+ * What a catalog record names must exist when it is written: the project
+ * of a project-scoped record (profiles, placement groups); for a Placement
+ * provider, its parent, a name no other provider has, and an inventory of
+ * every class its consumers hold.
+ */
+import { conflict, notFound } from "../../base/errors.js";
+import type { ProviderRecord } from "../../store/records.js";
+
+/** not_found unless the record's project exists. */
+export function requireProject(project: string, exists: boolean): void {
+  if (!exists) throw notFound(`Project "${project}" not found`);
+}
+
+/** What a Store reads, in its transaction, before it writes a provider. */
+export interface ProviderWriteReads {
+  /** The classes its consumers hold allocations of. */
+  heldClasses: readonly string[];
+  /** Another provider (another uuid) has the name. */
+  nameTaken: boolean;
+  /** The parent exists (ignored for a root). */
+  parentExists: boolean;
+}
+
+export function checkProviderWrite(provider: ProviderRecord, reads: ProviderWriteReads): void {
+  for (const resourceClass of reads.heldClasses) {
+    if (provider.inventories[resourceClass] === undefined)
+      throw conflict(`Inventory of ${resourceClass} on provider "${provider.uuid}" is in use`, {
+        reason: "inventory_in_use",
+        resourceClass,
+      });
+  }
+  if (reads.nameTaken)
+    throw conflict(`Resource provider name "${provider.name}" is taken`, { reason: "name_taken" });
+  if (provider.parentUuid !== null && !reads.parentExists)
+    throw notFound(`Resource provider "${provider.parentUuid}" not found`);
+}

@@ -1,0 +1,30 @@
+/**
+ * What a dry run decided, in the engine's own terms (protocols shape it:
+ * berthd answers LXD-style JSON with an HTTP status for a rejection).
+ */
+import type { EngineError } from "../base/errors.js";
+import type { DecidedBy } from "../decide/decide.js";
+import type { ScriptletCost, ScriptletLogLine } from "../scriptlet/port.js";
+import type { RejectionGroup } from "../store/records.js";
+
+export type DryRunDecision =
+  | { outcome: "placed"; member: string; decidedBy: DecidedBy }
+  /** The placement would fail with `error` (no capacity, a scriptlet rejection, a bad target...). */
+  | { outcome: "rejected"; error: EngineError };
+
+export interface DryRunOutcome {
+  decision: DryRunDecision;
+  /** The members that passed every filter, in the order the decision saw them. */
+  candidates: string[];
+  /**
+   * Every other member, grouped by the first reason it was turned down for
+   * (most frequent first, the first few named): what the decision record of
+   * a real placement would keep, or why nothing fitted. Empty for a member
+   * target that fits.
+   */
+  rejections: RejectionGroup[];
+  scriptletRan: boolean;
+  logs: ScriptletLogLine[];
+  /** What the scriptlet run cost (zeros when none ran). */
+  cost: ScriptletCost;
+}
