@@ -1,3 +1,4 @@
+export * from "./catalogs/index.js";
 export * from "./check/index.js";
 export * from "./consumers/index.js";
 export * from "./credentials/index.js";

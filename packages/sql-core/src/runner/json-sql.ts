@@ -21,6 +21,8 @@ export interface JsonSql {
   doc(expression: string): string;
   /** A boolean column as JSON `true`/`false`. */
   bool(expression: string): string;
+  /** A FROM item over a JSON array's elements (as text), its column named `value`. */
+  elements(expression: string): string;
 }
 
 const sqliteJson: JsonSql = {
@@ -30,6 +32,7 @@ const sqliteJson: JsonSql = {
   objectAgg: (key, value) => `json_group_object(${key}, ${value})`,
   doc: (expression) => `json(${expression})`,
   bool: (expression) => `json(CASE ${expression} WHEN 0 THEN 'false' ELSE 'true' END)`,
+  elements: (expression) => `json_each(${expression})`,
 };
 
 const pgJson: JsonSql = {
@@ -41,6 +44,7 @@ const pgJson: JsonSql = {
   objectAgg: (key, value) => `coalesce(json_object_agg(${key}, ${value}), '{}')`,
   doc: (expression) => expression,
   bool: (expression) => expression,
+  elements: (expression) => `jsonb_array_elements_text(${expression}) AS elements(value)`,
 };
 
 export function jsonSql(db: SqlRunner): JsonSql {
