@@ -7,7 +7,13 @@
  * does in the other stores.
  */
 import { type ChangeEntry, type CheckedClaim, claimEntryOf } from "@berth/engine";
-import { INSTANCE_COLUMNS, insertConsumers, instanceRowValues, mergedAllocationRows } from "@berth/sql-core";
+import {
+  INSTANCE_COLUMNS,
+  insertConsumers,
+  instanceRowValues,
+  mergedAllocationRows,
+  projectTotalsValues,
+} from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { appendChangesSql, feedEntriesParameter } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
@@ -137,16 +143,7 @@ export async function writeClaim(
     ),
     // One shard per claim (see project-shards.ts); a limit check sums them all.
     JSON.stringify(
-      [...claim.projectChanges].map(([project, t]) => [
-        project,
-        randomShard(),
-        t.instances,
-        t.containers,
-        t.virtualMachines,
-        t.cpu,
-        t.memoryBytes,
-        t.diskBytes,
-      ]),
+      [...claim.projectChanges].map(([project, t]) => [project, randomShard(), ...projectTotalsValues(t)]),
     ),
     feedEntriesParameter(tx, entries),
   ]);

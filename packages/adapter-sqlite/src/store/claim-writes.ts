@@ -9,6 +9,7 @@ import {
   insertConsumers,
   instanceRowValues,
   mergedAllocationRows,
+  projectTotalsValues,
   sqliteRunner,
 } from "@berth/sql-core";
 import type { InValue } from "@libsql/client";
@@ -126,15 +127,7 @@ export async function writeClaim(
     raw,
     "INSERT INTO project_usage (project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)",
     7,
-    [...claim.projectChanges].map(([project, t]) => [
-      project,
-      t.instances,
-      t.containers,
-      t.virtualMachines,
-      t.cpu,
-      t.memoryBytes,
-      t.diskBytes,
-    ]),
+    [...claim.projectChanges].map(([project, t]) => [project, ...projectTotalsValues(t)]),
     ` ON CONFLICT (project) DO UPDATE SET instances = instances + excluded.instances,
        containers = containers + excluded.containers, virtual_machines = virtual_machines + excluded.virtual_machines,
        cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,

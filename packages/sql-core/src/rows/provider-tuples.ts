@@ -78,3 +78,8 @@ export function projectTotalsOf(row: SqlRow): ProjectTotals {
     diskBytes: Number(row.disk_bytes),
   };
 }
+
+/** A project's limit counter changes in `project_usage` column order (instances ... disk_bytes). */
+export function projectTotalsValues(t: ProjectTotals): number[] {
+  return [t.instances, t.containers, t.virtualMachines, t.cpu, t.memoryBytes, t.diskBytes];
+}
