@@ -1,29 +1,10 @@
 import type { InstanceRecord } from "@berth/engine";
+import { newInstance } from "@berth/engine/testing";
 import { describe, expect, it } from "vitest";
 import { INSTANCE_COLUMNS, instanceRowValues, mergedAllocationRows } from "./instance-row-values.js";
 
-const record = {
-  id: "i1",
-  project: "default",
-  name: "web",
-  type: "container",
-  location: "node1",
-  secondary: "node2",
-  forthcoming: false,
-  architecture: "x86_64",
-  description: "",
-  ephemeral: false,
-  profiles: ["default"],
-  config: {},
-  devices: {},
-  instanceType: null,
-  flavor: null,
-  source: null,
-  placementGroup: null,
-  origin: null,
-  createdAt: "2026-01-01T00:00:00Z",
-  limitsUsage: { cpu: 2, memoryBytes: 1024, diskBytes: 0 },
-  decision: null,
+const record: InstanceRecord = {
+  ...newInstance("web", "node1", {}, { id: "i1", profiles: ["default"], secondary: "node2" }),
   revision: 1,
   allocations: [
     { member: "node1", resourceClass: "VCPU", ledger: "used", amount: 1 },
@@ -31,7 +12,7 @@ const record = {
     { member: "node1", resourceClass: "VCPU", ledger: "used", amount: 1 },
     { member: "gone", resourceClass: "VCPU", ledger: "used", amount: 0 },
   ],
-} as unknown as InstanceRecord;
+};
 
 const memberIds = new Map([
   ["node1", 1],
