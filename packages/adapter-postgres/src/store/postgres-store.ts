@@ -7,32 +7,17 @@ import {
   CommittedWrites,
   type ConfigRecord,
   EngineError,
-  type InstanceFilter,
-  type InstanceRecord,
   type InventoryRecord,
   type MemberPatch,
   type MemberRecord,
   type MemberRootWrite,
   type MemberRootWritten,
-  type MemberUsage,
   type NewMember,
   patchMovesFeed,
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
-import {
-  checkInvariants,
-  listInstances,
-  loadInstanceByName,
-  loadInstancesByIds,
-  loadMember,
-  loadMembers,
-  readConfig,
-  readConfigVersion,
-  readMemberUsage,
-  readSnapshot,
-  writeConfig,
-} from "@berth/sql-core";
+import { checkInvariants, readSnapshot, type SqlRunner, SqlStoreReads, writeConfig } from "@berth/sql-core";
 import type { Pools, TxWork } from "../connection/pools.js";
 import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
@@ -76,7 +61,7 @@ const PRUNE_EVERY_MS = 60_000;
  * The engine's Store port over one PostgreSQL database, shared by any
  * number of berthd servers. Build it with `openPostgresStore`.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends SqlStoreReads implements Store {
   readonly groups: Catalogs["groups"];
   readonly projects: Catalogs["projects"];
   readonly profiles: Catalogs["profiles"];
@@ -105,6 +90,7 @@ export class PostgresStore implements Store {
     readonly migrations: MigrationReport,
     options: PostgresStoreOptions = {},
   ) {
+    super();
     this.#now = options.now ?? (() => new Date().toISOString());
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
@@ -171,14 +157,6 @@ export class PostgresStore implements Store {
     }, true);
   }
 
-  listMembers(): Promise<MemberRecord[]> {
-    return this.read((tx) => loadMembers(txRunner(tx)));
-  }
-
-  getMember(name: string): Promise<MemberRecord | undefined> {
-    return this.read((tx) => loadMember(txRunner(tx), name));
-  }
-
   createMember(member: NewMember): Promise<MemberRecord> {
     return this.write((tx) => createMember(tx, member, this.#now()));
   }
@@ -215,34 +193,10 @@ export class PostgresStore implements Store {
     return this.write((tx) => writeMemberRoot(tx, write, new Date().toISOString()));
   }
 
-  getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
-    return this.read((tx) => loadInstanceByName(txRunner(tx), project, name));
-  }
-
-  async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
-    return (await this.read((tx) => loadInstancesByIds(txRunner(tx), [id])))[0];
-  }
-
-  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
-    return this.read((tx) => listInstances(txRunner(tx), filter));
-  }
-
   /** Concurrent create claims share one transaction (see ClaimBatcher); each succeeds or fails on its own. */
   claim(claim: Claim): Promise<ClaimResult> {
     if (this.#closed) return Promise.reject(new EngineError("internal", "store is closed"));
     return this.#claims.claim(claim);
-  }
-
-  memberUsage(names: string[]): Promise<MemberUsage[]> {
-    return this.read((tx) => readMemberUsage(txRunner(tx), names));
-  }
-
-  getConfig(): Promise<ConfigRecord> {
-    return this.read((tx) => readConfig(txRunner(tx)));
-  }
-
-  getConfigVersion(): Promise<number> {
-    return this.read((tx) => readConfigVersion(txRunner(tx)));
   }
 
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
@@ -284,6 +238,10 @@ export class PostgresStore implements Store {
 
   private assertOpen(): void {
     if (this.#closed) throw new EngineError("internal", "store is closed");
+  }
+
+  protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
+    return this.read((tx) => work(txRunner(tx)));
   }
 
   private read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {

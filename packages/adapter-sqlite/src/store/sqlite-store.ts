@@ -7,31 +7,16 @@ import {
   CommittedWrites,
   type ConfigRecord,
   EngineError,
-  type InstanceFilter,
-  type InstanceRecord,
   type InventoryRecord,
   type MemberPatch,
   type MemberRecord,
   type MemberRootWrite,
   type MemberRootWritten,
-  type MemberUsage,
   type NewMember,
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
-import {
-  listInstances,
-  loadInstanceByName,
-  loadInstancesByIds,
-  loadMember,
-  loadMembers,
-  readConfig,
-  readConfigVersion,
-  readMemberUsage,
-  readSnapshot,
-  sqliteRunner,
-  writeConfig,
-} from "@berth/sql-core";
+import { readSnapshot, type SqlRunner, SqlStoreReads, sqliteRunner, writeConfig } from "@berth/sql-core";
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
@@ -53,7 +38,7 @@ import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
-export class SqliteStore implements Store {
+export class SqliteStore extends SqlStoreReads implements Store {
   readonly groups: Catalogs["groups"];
   readonly projects: Catalogs["projects"];
   readonly profiles: Catalogs["profiles"];
@@ -81,6 +66,7 @@ export class SqliteStore implements Store {
     readonly migrations: MigrationReport,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
+    super();
     this.#claims = new ClaimBatcher(connection);
     announceCommittedWrites(connection, this.#committedWrites);
     const feed = new SqliteFeed(connection);
@@ -124,14 +110,6 @@ export class SqliteStore implements Store {
     }));
   }
 
-  listMembers(): Promise<MemberRecord[]> {
-    return this.read((_db, raw) => loadMembers(sqliteRunner(raw)));
-  }
-
-  getMember(name: string): Promise<MemberRecord | undefined> {
-    return this.read((_db, raw) => loadMember(sqliteRunner(raw), name));
-  }
-
   createMember(member: NewMember): Promise<MemberRecord> {
     return this.write((db, raw) => createMember(db, raw, member, this.now()));
   }
@@ -167,34 +145,10 @@ export class SqliteStore implements Store {
     );
   }
 
-  getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
-    return this.read((_db, raw) => loadInstanceByName(sqliteRunner(raw), project, name));
-  }
-
-  async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
-    return (await this.read((_db, raw) => loadInstancesByIds(sqliteRunner(raw), [id])))[0];
-  }
-
-  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
-    return this.read((_db, raw) => listInstances(sqliteRunner(raw), filter));
-  }
-
   /** Concurrent claims share one write transaction (see ClaimBatcher); each succeeds or fails on its own. */
   claim(claim: Claim): Promise<ClaimResult> {
     if (this.#closed) return Promise.reject(closedError());
     return this.#claims.claim(claim);
-  }
-
-  memberUsage(names: string[]): Promise<MemberUsage[]> {
-    return this.read((_db, raw) => readMemberUsage(sqliteRunner(raw), names));
-  }
-
-  getConfig(): Promise<ConfigRecord> {
-    return this.read((_db, raw) => readConfig(sqliteRunner(raw)));
-  }
-
-  getConfigVersion(): Promise<number> {
-    return this.read((_db, raw) => readConfigVersion(sqliteRunner(raw)));
   }
 
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
@@ -232,6 +186,10 @@ export class SqliteStore implements Store {
     // Let queued work finish on the connection before closing it.
     await this.connection.read(async () => undefined).catch(() => undefined);
     this.connection.close();
+  }
+
+  protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
+    return this.read((_db, raw) => work(sqliteRunner(raw)));
   }
 
   private read<T>(work: Work<T>): Promise<T> {
