@@ -6,4 +6,4 @@ export * from "./migrations/index.js";
 export * from "./rows/index.js";
 export * from "./runner/index.js";
 export * from "./schema/index.js";
-export { SqlStoreReads } from "./store/shared-reads.js";
+export { SqlStoreCore } from "./store/sql-store-core.js";

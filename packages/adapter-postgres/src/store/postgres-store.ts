@@ -3,9 +3,6 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
-  type CommittedWriteListener,
-  CommittedWrites,
-  type ConfigRecord,
   EngineError,
   type InventoryRecord,
   type MemberPatch,
@@ -17,7 +14,13 @@ import {
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
-import { checkInvariants, readSnapshot, type SqlRunner, SqlStoreReads, writeConfig } from "@berth/sql-core";
+import {
+  type AppendChanges,
+  checkInvariants,
+  readSnapshot,
+  type SqlRunner,
+  SqlStoreCore,
+} from "@berth/sql-core";
 import type { Pools, TxWork } from "../connection/pools.js";
 import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
@@ -61,7 +64,7 @@ const PRUNE_EVERY_MS = 60_000;
  * The engine's Store port over one PostgreSQL database, shared by any
  * number of berthd servers. Build it with `openPostgresStore`.
  */
-export class PostgresStore extends SqlStoreReads implements Store {
+export class PostgresStore extends SqlStoreCore implements Store {
   readonly groups: Catalogs["groups"];
   readonly projects: Catalogs["projects"];
   readonly profiles: Catalogs["profiles"];
@@ -81,7 +84,6 @@ export class PostgresStore extends SqlStoreReads implements Store {
   readonly #now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
   readonly #claims: ClaimBatcher;
-  readonly #committedWrites = new CommittedWrites();
   #closed = false;
 
   constructor(
@@ -95,7 +97,7 @@ export class PostgresStore extends SqlStoreReads implements Store {
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
-    announceCommittedWrites(pools, this.#committedWrites);
+    announceCommittedWrites(pools, this.committedWrites);
     this.#claims = new ClaimBatcher(
       pools,
       () => this.#listener.notify(),
@@ -122,10 +124,6 @@ export class PostgresStore extends SqlStoreReads implements Store {
       );
     }, PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
-  }
-
-  onCommittedWrite(listener: CommittedWriteListener): () => void {
-    return this.#committedWrites.listen(listener);
   }
 
   /** Where it lives, without the password. */
@@ -199,14 +197,6 @@ export class PostgresStore extends SqlStoreReads implements Store {
     return this.#claims.claim(claim);
   }
 
-  setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.write(async (tx) => {
-      const written = await writeConfig(txRunner(tx), patch, expectedVersion);
-      await appendChanges(tx, [{ kind: "config" }]);
-      return written;
-    });
-  }
-
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     this.assertOpen();
     return acquireLease(this.pools, name, holder, ttlMs);
@@ -242,6 +232,10 @@ export class PostgresStore extends SqlStoreReads implements Store {
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
     return this.read((tx) => work(txRunner(tx)));
+  }
+
+  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
+    return this.write((tx) => work(txRunner(tx), (entries) => appendChanges(tx, entries)));
   }
 
   private read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {

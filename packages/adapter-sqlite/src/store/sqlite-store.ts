@@ -3,9 +3,6 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
-  type CommittedWriteListener,
-  CommittedWrites,
-  type ConfigRecord,
   EngineError,
   type InventoryRecord,
   type MemberPatch,
@@ -16,7 +13,13 @@ import {
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
-import { readSnapshot, type SqlRunner, SqlStoreReads, sqliteRunner, writeConfig } from "@berth/sql-core";
+import {
+  type AppendChanges,
+  readSnapshot,
+  type SqlRunner,
+  SqlStoreCore,
+  sqliteRunner,
+} from "@berth/sql-core";
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
@@ -38,7 +41,7 @@ import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
-export class SqliteStore extends SqlStoreReads implements Store {
+export class SqliteStore extends SqlStoreCore implements Store {
   readonly groups: Catalogs["groups"];
   readonly projects: Catalogs["projects"];
   readonly profiles: Catalogs["profiles"];
@@ -54,7 +57,6 @@ export class SqliteStore extends SqlStoreReads implements Store {
   readonly #pruneTimer: NodeJS.Timeout | undefined;
   /** See the engine's store/change-feed.ts and ./feed.ts. */
   readonly feed: ChangeFeed;
-  readonly #committedWrites = new CommittedWrites();
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: SqliteTokenStore;
   /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
@@ -68,7 +70,7 @@ export class SqliteStore extends SqlStoreReads implements Store {
   ) {
     super();
     this.#claims = new ClaimBatcher(connection);
-    announceCommittedWrites(connection, this.#committedWrites);
+    announceCommittedWrites(connection, this.committedWrites);
     const feed = new SqliteFeed(connection);
     this.feed = { read: (cursor) => (this.#closed ? Promise.reject(closedError()) : feed.read(cursor)) };
     // Old entries go every minute (any process sharing the file may do it; it is idempotent).
@@ -91,10 +93,6 @@ export class SqliteStore extends SqlStoreReads implements Store {
     this.providers = catalogs.providers;
     this.traits = catalogs.traits;
     this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
-  }
-
-  onCommittedWrite(listener: CommittedWriteListener): () => void {
-    return this.#committedWrites.listen(listener);
   }
 
   /** Where this store lives (file, memory or remote). */
@@ -151,14 +149,6 @@ export class SqliteStore extends SqlStoreReads implements Store {
     return this.#claims.claim(claim);
   }
 
-  setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.write(async (_db, raw) => {
-      const written = await writeConfig(sqliteRunner(raw), patch, expectedVersion);
-      await appendChanges(raw, [{ kind: "config" }]);
-      return written;
-    });
-  }
-
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     if (this.#closed) return Promise.reject(closedError());
     return acquireLease(this.connection, name, holder, ttlMs);
@@ -190,6 +180,10 @@ export class SqliteStore extends SqlStoreReads implements Store {
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
     return this.read((_db, raw) => work(sqliteRunner(raw)));
+  }
+
+  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
+    return this.write((_db, raw) => work(sqliteRunner(raw), (entries) => appendChanges(raw, entries)));
   }
 
   private read<T>(work: Work<T>): Promise<T> {
