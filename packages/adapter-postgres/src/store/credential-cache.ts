@@ -11,13 +11,7 @@
  */
 import { isEngineError } from "@berth/engine";
 import type { Pools, Tx } from "../connection/pools.js";
-import { TOKENS_CHANNEL } from "./feed.js";
-
-/**
- * Why kept answers are in doubt: another server `changed` credentials, the LISTEN connection was
- * `lost` (notifications may be missed from now on), or it is `back` (some may have been missed).
- */
-export type CredentialsEvent = "changed" | "lost" | "back";
+import { type CredentialsEvent, TOKENS_CHANNEL } from "./feed.js";
 
 /** Whether kept answers can be trusted now (the LISTEN connection is up), and who to tell of changes. */
 export interface TokenChanges {

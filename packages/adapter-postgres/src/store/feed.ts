@@ -12,8 +12,13 @@
 import type { ChangeEntry, ChangeFeed, FeedRead, FeedWatch } from "@berth/engine";
 import pg from "pg";
 import type { Pools } from "../connection/pools.js";
-import type { CredentialsEvent } from "./credential-cache.js";
 import { cursorOf, parseCursor } from "./feed-cursor.js";
+
+/**
+ * Why kept answers are in doubt: another server `changed` credentials, the LISTEN connection was
+ * `lost` (notifications may be missed from now on), or it is `back` (some may have been missed).
+ */
+export type CredentialsEvent = "changed" | "lost" | "back";
 
 export const FEED_CHANNEL = "berth_changes";
 /**
