@@ -1,15 +1,7 @@
-/** A stored API token: only the hash of its secret is kept. */
-export interface TokenRecord {
-  id: string;
-  name: string;
-  description?: string;
-  /** Hex SHA-256 of the secret. */
-  hash: string;
-  admin: boolean;
-  /** Projects a restricted token may use; empty for admin tokens. */
-  projects: string[];
-  created_at: string;
-}
+import type { ApiTokenRecord } from "@berth/sql-core";
+
+/** A stored API token: only the hash of its secret is kept. The one record every token store uses. */
+export type TokenRecord = ApiTokenRecord;
 
 /** Where berthd keeps tokens; shared by every process using the same database. */
 export interface TokenStore {

@@ -6,9 +6,8 @@
  * nothing left to do. Applied migrations are recorded in drizzle's own
  * `drizzle.__drizzle_migrations` table, so drizzle-kit tooling agrees.
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { readMigrationFiles } from "drizzle-orm/migrator";
+import { type MigrationReport, pendingMigrations } from "@berth/sql-core";
 import type { Pools } from "../connection/pools.js";
 
 /** The SQL drizzle-kit generated, shipped with the package (drizzle/ beside dist/ and src/). */
@@ -17,23 +16,7 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.m
 /** Key of the advisory lock migrations hold ("berth" + "migr" as one 64-bit number). */
 const MIGRATION_LOCK = "7379226384811534706";
 
-export class MigrationError extends Error {
-  readonly kind = "internal" as const;
-  constructor(message: string) {
-    super(message);
-    this.name = "MigrationError";
-  }
-}
-
-export interface MigrationReport {
-  /** Tags (file names without .sql) applied by this call, oldest first. */
-  applied: string[];
-}
-
 export async function applyMigrations(pools: Pools, folder = MIGRATIONS_FOLDER): Promise<MigrationReport> {
-  const migrations = readMigrationFiles({ migrationsFolder: folder });
-  const tags = readTags(folder);
-  const newestKnown = Math.max(0, ...migrations.map((m) => m.folderMillis));
   return pools.writeTx(
     async (tx) => {
       await tx.once("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
@@ -44,21 +27,14 @@ export async function applyMigrations(pools: Pools, folder = MIGRATIONS_FOLDER):
       const [row] = await tx.rows<{ last: string | null }>(
         "SELECT max(created_at)::text AS last FROM drizzle.__drizzle_migrations",
       );
-      const lastApplied = Number(row?.last ?? 0);
-      if (lastApplied > newestKnown) {
-        throw new MigrationError(
-          `The database was written by a newer version of Berth (schema migration from ${new Date(lastApplied).toISOString()}); upgrade Berth to open it`,
-        );
-      }
       const applied: string[] = [];
-      for (const [index, migration] of migrations.entries()) {
-        if (migration.folderMillis <= lastApplied) continue;
+      for (const { migration, tag } of pendingMigrations(folder, Number(row?.last ?? 0))) {
         for (const statement of migration.sql) if (statement.trim() !== "") await tx.once(statement);
         await tx.once("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)", [
           migration.hash,
           migration.folderMillis,
         ]);
-        applied.push(tags[index] ?? String(migration.folderMillis));
+        applied.push(tag);
       }
       return { applied };
     },
@@ -67,9 +43,4 @@ export async function applyMigrations(pools: Pools, folder = MIGRATIONS_FOLDER):
   );
 }
 
-function readTags(folder: string): string[] {
-  const journal = JSON.parse(readFileSync(`${folder}/meta/_journal.json`, "utf8")) as {
-    entries: { tag: string }[];
-  };
-  return journal.entries.map((entry) => entry.tag);
-}
+export { MigrationError, type MigrationReport } from "@berth/sql-core";

@@ -18,35 +18,31 @@ import {
   type ClaimRows,
   claimReads,
   FAILOVER_CLASS,
-  failoverOf,
   type InstanceRecord,
-  type Ledger,
   memberProviderUuid,
   nameKey,
   newRecordsOf,
   type ProjectTotals,
   type ProviderRows,
+  placementProviderRows,
   projectTotalsToRead,
   providersToRead,
-  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
+import type { Inventory } from "@berth/resources";
+import {
+  type ClaimReadRows,
+  loadInstancesByIds,
+  type MemberProviderTuple,
+  memberProviderRows,
+  projectTotalsOf,
+  usedSums,
+} from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
-import { readPlacementProviders } from "./consumer-rows.js";
-import { loadInstancesByIds } from "./instance-rows.js";
 import { PROJECT_SHARDS } from "./project-shards.js";
+import { txRunner } from "./runners.js";
 
-export interface ReadRows {
-  rows: ClaimRows;
-  /** Row id of every provider in `rows.providers`, by name. */
-  memberIds: Map<string, number>;
-}
-
-type InventoryTuple = [string, number, number, number, number, number, number];
-type UsageTuple = [string, Ledger, number];
-type MirroredTuple = [string, number];
-
-export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
+export async function readClaimRows(tx: Tx, claim: Claim): Promise<ClaimReadRows> {
   const reads = claimReads(claim);
   // 1. The instances removed or replaced: lock, then read their current versions.
   const instances = new Map<string, InstanceRecord>();
@@ -54,7 +50,7 @@ export async function readClaimRows(tx: Tx, claim: Claim): Promise<ReadRows> {
     await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [
       reads.instanceIds,
     ]);
-    for (const instance of await loadInstancesByIds(tx, reads.instanceIds))
+    for (const instance of await loadInstancesByIds(txRunner(tx), reads.instanceIds))
       instances.set(instance.id, instance);
   }
   // 2 and 3. Look up what the new records name and lock the members (one statement), then read the members.
@@ -255,14 +251,7 @@ export async function readProjectTotals(
      FROM project_usage WHERE project = ANY($1::text[]) GROUP BY project`,
     [projects],
   )) {
-    totals.set(String(row.project), {
-      instances: Number(row.instances),
-      containers: Number(row.containers),
-      virtualMachines: Number(row.virtual_machines),
-      cpu: Number(row.cpu),
-      memoryBytes: Number(row.memory_bytes),
-      diskBytes: Number(row.disk_bytes),
-    });
+    totals.set(String(row.project), projectTotalsOf(row));
   }
   return totals;
 }
@@ -288,41 +277,31 @@ export async function readProviders(
   tx: Tx,
   names: readonly string[],
 ): Promise<{ providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
-  const providers = new Map<string, ProviderRows>();
-  const memberIds = new Map<string, number>();
-  if (names.length === 0) return { providers, memberIds };
+  if (names.length === 0) return { providers: new Map(), memberIds: new Map() };
   const [row] = await tx.rows<{ state: string | null }>(READ_MEMBER_PROVIDERS, [
     names,
     names.map((name) => memberProviderUuid(name)),
     FAILOVER_CLASS,
   ]);
-  const members = JSON.parse(row?.state ?? "[]") as [
-    number,
-    string,
-    InventoryTuple[],
-    UsageTuple[],
-    [string, number][],
-    MirroredTuple[],
-  ][];
-  for (const [id, name, inventoryRows, usageRows, consumerRows, mirroredRows] of members) {
-    memberIds.set(name, id);
-    const provider = {
-      inventories: {} as Record<string, ProviderRows["inventories"][string]>,
-      used: {} as Record<string, number>,
-      forthcoming: {} as Record<string, number>,
-    };
-    for (const [resourceClass, total, reserved, minUnit, maxUnit, stepSize, allocationRatio] of inventoryRows)
-      provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
-    for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-    // One ledger: the member's root provider's Placement consumers count too.
-    const shared = sharedLedgerRows(
-      provider,
-      Object.fromEntries(consumerRows.map(([resourceClass, amount]) => [resourceClass, Number(amount)])),
-    );
-    // The memory of the instances mirrored here, summed per primary (N+1). The
-    // member's lock is held: every claim that changes them locks it too.
-    const failover = failoverOf(mirroredRows);
-    providers.set(name, failover === undefined ? shared : { ...shared, failover });
-  }
-  return { providers, memberIds };
+  const { rows, ids } = memberProviderRows(JSON.parse(row?.state ?? "[]") as MemberProviderTuple[]);
+  return { providers: rows, memberIds: ids };
+}
+
+/**
+ * Placement providers that are not members (children of members' trees),
+ * locked by the claim's lookup, as an instance claim's rules judge them
+ * (engine `placementProviderRows`: what their consumers hold is "used").
+ */
+export async function readPlacementProviders(
+  tx: Tx,
+  uuids: readonly string[],
+  into: Map<string, ProviderRows>,
+): Promise<void> {
+  if (uuids.length === 0) return;
+  const found = await tx.rows<{ uuid: string; inventories: Record<string, Inventory> }>(
+    "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[])",
+    [[...uuids]],
+  );
+  const used = await usedSums(txRunner(tx), uuids);
+  for (const p of found) into.set(p.uuid, placementProviderRows(p, used.get(p.uuid) ?? {}));
 }

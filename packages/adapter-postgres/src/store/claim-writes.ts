@@ -6,40 +6,18 @@
  * meaningful) and moves to the end of the listing order, as a new version
  * does in the other stores.
  */
-import { type ChangeEntry, type CheckedClaim, claimEntryOf, type InstanceRecord } from "@berth/engine";
+import { type ChangeEntry, type CheckedClaim, claimEntryOf } from "@berth/engine";
+import {
+  INSTANCE_COLUMNS,
+  insertConsumers,
+  instanceRowValues,
+  mergedAllocationRows,
+  projectTotalsValues,
+} from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
-import { insertConsumers } from "./consumer-rows.js";
 import { appendChangesSql, feedEntriesParameter } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
-
-function instanceRow(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[] {
-  return [
-    record.id,
-    record.project,
-    record.name,
-    record.type,
-    memberIds.get(record.location)!,
-    record.forthcoming,
-    record.architecture,
-    record.description,
-    record.ephemeral,
-    record.profiles,
-    record.config,
-    record.devices,
-    record.instanceType,
-    record.flavor,
-    record.source,
-    record.placementGroup,
-    record.origin,
-    record.createdAt,
-    record.limitsUsage.cpu,
-    record.limitsUsage.memoryBytes,
-    record.limitsUsage.diskBytes,
-    record.decision,
-    record.revision,
-    record.secondary === undefined ? null : memberIds.get(record.secondary)!,
-  ];
-}
+import { txRunner } from "./runners.js";
 
 /** The JSON array of a row, typed column by column (one bound parameter for the whole list). */
 const INSTANCE_SELECT = `SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::bigint, (r->>5)::boolean, r->>6, r->>7,
@@ -48,25 +26,10 @@ const INSTANCE_SELECT = `SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::bigint, (r-
   CASE WHEN jsonb_typeof(r->21) = 'null' THEN NULL ELSE r->21 END, (r->>22)::int, (r->>23)::bigint
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`;
 
-const INSTANCE_COLUMNS = `id, project, name, type, member_id, forthcoming, architecture, description, ephemeral,
-  profiles, config, devices, instance_type, flavor, source, placement_group, origin, created_at,
-  limits_cpu, limits_memory_bytes, limits_disk_bytes, decision, revision, secondary_id`;
+const COLUMNS = INSTANCE_COLUMNS.join(", ");
 
-/** One row per (member, class, ledger): repeated rows in a record are summed, in list order. */
-function allocationRows(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): unknown[][] {
-  const merged: [string, number, string, string, number, number][] = [];
-  for (const row of record.allocations) {
-    const memberId = memberIds.get(row.member);
-    // Only zero-amount rows can name a member that is gone (the rules refused the rest).
-    if (memberId === undefined) continue;
-    const existing = merged.find(
-      (m) => m[1] === memberId && m[2] === row.resourceClass && m[3] === row.ledger,
-    );
-    if (existing !== undefined) existing[4] += row.amount;
-    else merged.push([record.id, memberId, row.resourceClass, row.ledger, row.amount, merged.length]);
-  }
-  return merged;
-}
+/** PostgreSQL reads JSON columns from the row's own JSON. */
+const jsonValue = (value: object): object => value;
 
 /**
  * A claim's inserts and counter updates as one statement: each part reads
@@ -78,7 +41,7 @@ function allocationRows(record: InstanceRecord, memberIds: ReadonlyMap<string, n
  * profile links name exist.
  */
 const CLAIM_WRITE = `WITH new_instances AS (
-    INSERT INTO instances (${INSTANCE_COLUMNS}) ${INSTANCE_SELECT} RETURNING 1
+    INSERT INTO instances (${COLUMNS}) ${INSTANCE_SELECT} RETURNING 1
   ), new_allocations AS (
     INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)
     SELECT r->>0, (r->>1)::bigint, r->>2, r->>3, (r->>4)::bigint, (r->>5)::int FROM jsonb_array_elements($2::jsonb) AS r
@@ -138,17 +101,17 @@ export async function writeClaim(
   const { instanceConsumers } = claim;
   if (instanceConsumers.deleted.length > 0)
     await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [instanceConsumers.deleted]);
-  await insertConsumers(tx, instanceConsumers.stored);
+  await insertConsumers(txRunner(tx), instanceConsumers.stored);
   if (replaced.length > 0) {
     const ids = replaced.map((record) => record.id);
     await tx.run("DELETE FROM allocations WHERE instance_id = ANY($1::text[])", [ids]);
     await tx.run("DELETE FROM instance_profiles WHERE instance_id = ANY($1::text[])", [ids]);
     await tx.run(
-      `UPDATE instances AS i SET (${INSTANCE_COLUMNS}, seq) = (SELECT v.*, nextval('instances_seq')
-         FROM (${INSTANCE_SELECT.replace("ORDER BY n", "")}) AS v (${INSTANCE_COLUMNS.replaceAll("\n", "")})
+      `UPDATE instances AS i SET (${COLUMNS}, seq) = (SELECT v.*, nextval('instances_seq')
+         FROM (${INSTANCE_SELECT.replace("ORDER BY n", "")}) AS v (${COLUMNS})
          WHERE v.id = i.id)
        WHERE i.id = ANY($2::text[])`,
-      [JSON.stringify(replaced.map((record) => instanceRow(record, memberIds))), ids],
+      [JSON.stringify(replaced.map((record) => instanceRowValues(record, memberIds, jsonValue))), ids],
     );
   }
   // Everything else in one statement (one round trip): the new instances, allocations, profile links,
@@ -163,8 +126,8 @@ export async function writeClaim(
   );
   const entries = [...memberEntries, claimEntryOf(claim), ...extraEntries];
   await tx.finalRun(CLAIM_WRITE, [
-    JSON.stringify(created.map((record) => instanceRow(record, memberIds))),
-    JSON.stringify(claim.stored.flatMap((record) => allocationRows(record, memberIds))),
+    JSON.stringify(created.map((record) => instanceRowValues(record, memberIds, jsonValue))),
+    JSON.stringify(claim.stored.flatMap((record) => mergedAllocationRows(record, memberIds))),
     JSON.stringify(
       claim.stored.flatMap((record) =>
         [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
@@ -180,16 +143,7 @@ export async function writeClaim(
     ),
     // One shard per claim (see project-shards.ts); a limit check sums them all.
     JSON.stringify(
-      [...claim.projectChanges].map(([project, t]) => [
-        project,
-        randomShard(),
-        t.instances,
-        t.containers,
-        t.virtualMachines,
-        t.cpu,
-        t.memoryBytes,
-        t.diskBytes,
-      ]),
+      [...claim.projectChanges].map(([project, t]) => [project, randomShard(), ...projectTotalsValues(t)]),
     ),
     feedEntriesParameter(tx, entries),
   ]);

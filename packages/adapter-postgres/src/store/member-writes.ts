@@ -22,10 +22,12 @@ import {
   type NewMember,
   requireMemberRow,
 } from "@berth/engine";
+import { writeGroupMembers, writeMemberGroups, writeMemberTraits } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { lockMembers, readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 import { loadMember, loadMembers } from "./member-rows.js";
+import { txRunner } from "./runners.js";
 
 interface LockedMember {
   id: number;
@@ -72,21 +74,10 @@ async function foundClasses(tx: Tx, classes: readonly string[]): Promise<Set<str
   );
 }
 
-async function writeGroups(tx: Tx, memberId: number, names: string[]): Promise<void> {
-  if (names.length === 0) return;
-  await tx.run(
-    "INSERT INTO member_groups (member_id, group_name, position) SELECT $1, g, n - 1 FROM unnest($2::text[]) WITH ORDINALITY AS t(g, n)",
-    [memberId, names],
-  );
-}
-
-async function writeTraits(tx: Tx, memberId: number, traits: string[]): Promise<void> {
-  if (traits.length === 0) return;
-  await tx.run("INSERT INTO member_traits (member_id, trait) SELECT $1, unnest($2::text[])", [
-    memberId,
-    traits,
-  ]);
-}
+const writeGroups = (tx: Tx, memberId: number, groups: string[]) =>
+  writeMemberGroups(txRunner(tx), memberId, groups);
+const writeTraits = (tx: Tx, memberId: number, traits: string[]) =>
+  writeMemberTraits(txRunner(tx), memberId, traits);
 
 async function writeInventories(
   tx: Tx,
@@ -247,15 +238,7 @@ export async function setGroupMembers(
     groupExists,
     members: await loadMembers(tx, [...locked]),
   });
-  for (const write of checked.writes) {
-    await tx.run("DELETE FROM member_groups WHERE member_id = $1", [write.joinOrder]);
-    await writeGroups(tx, write.joinOrder, write.groups);
-  }
-  if (checked.entries.length > 0) await appendChanges(tx, checked.entries);
-  return loadMembers(
-    tx,
-    checked.writes.map((write) => write.name),
-  );
+  return writeGroupMembers(txRunner(tx), checked, (entries) => appendChanges(tx, entries));
 }
 
 export async function setInventories(

@@ -3,37 +3,34 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
-  type CommittedWriteListener,
-  CommittedWrites,
-  type ConfigRecord,
   EngineError,
-  type InstanceFilter,
-  type InstanceRecord,
   type InventoryRecord,
   type MemberPatch,
   type MemberRecord,
   type MemberRootWrite,
   type MemberRootWritten,
-  type MemberUsage,
   type NewMember,
   patchMovesFeed,
   type Store,
   type StoreSnapshot,
-  withConsumersUsed,
 } from "@berth/engine";
+import {
+  type AppendChanges,
+  checkInvariants,
+  readSnapshot,
+  type SqlRunner,
+  SqlStoreCore,
+} from "@berth/sql-core";
 import type { Pools, TxWork } from "../connection/pools.js";
 import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
-import { checkInvariants } from "./check.js";
 import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
-import { announceCommittedWrites } from "./feed-writes.js";
-import { listInstances, loadInstanceByName, loadInstancesByIds } from "./instance-rows.js";
+import { cursorOf } from "./feed-cursor.js";
+import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
 import { acquireLease, releaseLease } from "./leases.js";
-import { consumersOnMembers } from "./member-consumers.js";
 import { writeMemberRoot } from "./member-root-writes.js";
-import { loadMember, loadMembers } from "./member-rows.js";
 import {
   createMember,
   deleteMember,
@@ -42,8 +39,7 @@ import {
   updateMember,
 } from "./member-writes.js";
 import { PostgresConsumers } from "./postgres-consumers.js";
-import { readConfig, writeConfig } from "./server-config.js";
-import { readSnapshot } from "./snapshot.js";
+import { txRunner } from "./runners.js";
 import { PostgresTokenStore } from "./token-store.js";
 import { PostgresTrustStore } from "./trust-store.js";
 
@@ -68,7 +64,7 @@ const PRUNE_EVERY_MS = 60_000;
  * The engine's Store port over one PostgreSQL database, shared by any
  * number of berthd servers. Build it with `openPostgresStore`.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends SqlStoreCore implements Store {
   readonly groups: Catalogs["groups"];
   readonly projects: Catalogs["projects"];
   readonly profiles: Catalogs["profiles"];
@@ -88,7 +84,6 @@ export class PostgresStore implements Store {
   readonly #now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
   readonly #claims: ClaimBatcher;
-  readonly #committedWrites = new CommittedWrites();
   #closed = false;
 
   constructor(
@@ -97,11 +92,12 @@ export class PostgresStore implements Store {
     readonly migrations: MigrationReport,
     options: PostgresStoreOptions = {},
   ) {
+    super();
     this.#now = options.now ?? (() => new Date().toISOString());
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
-    announceCommittedWrites(pools, this.#committedWrites);
+    announceCommittedWrites(pools, this.committedWrites);
     this.#claims = new ClaimBatcher(
       pools,
       () => this.#listener.notify(),
@@ -130,10 +126,6 @@ export class PostgresStore implements Store {
     this.#pruneTimer.unref();
   }
 
-  onCommittedWrite(listener: CommittedWriteListener): () => void {
-    return this.#committedWrites.listen(listener);
-  }
-
   /** Where it lives, without the password. */
   get location(): string {
     return redactedUrl(this.pools.url);
@@ -144,16 +136,23 @@ export class PostgresStore implements Store {
     return this.#listener.live;
   }
 
+  /**
+   * The engine's start-up state in ONE repeatable-read transaction, with the
+   * change-feed cursor of that same snapshot: every change the snapshot does
+   * not include is one the feed will deliver, and none it includes is
+   * delivered again.
+   */
   snapshot(): Promise<StoreSnapshot> {
-    return this.read((tx) => readSnapshot(tx), true);
-  }
-
-  listMembers(): Promise<MemberRecord[]> {
-    return this.read((tx) => loadMembers(tx));
-  }
-
-  getMember(name: string): Promise<MemberRecord | undefined> {
-    return this.read((tx) => loadMember(tx, name));
+    return this.read(async (tx) => {
+      // First statement of the transaction: its snapshot is the transaction's.
+      const [head] = await tx.rows<{ snapshot: string; now: string }>(
+        "SELECT pg_current_snapshot()::text AS snapshot, (extract(epoch from now()) * 1000)::bigint::text AS now",
+      );
+      return {
+        ...(await readSnapshot(txRunner(tx))),
+        feedCursor: cursorOf(head!.snapshot, Number(head!.now)),
+      };
+    }, true);
   }
 
   createMember(member: NewMember): Promise<MemberRecord> {
@@ -192,64 +191,10 @@ export class PostgresStore implements Store {
     return this.write((tx) => writeMemberRoot(tx, write, new Date().toISOString()));
   }
 
-  async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
-    if (name === "") return undefined;
-    return this.read((tx) => loadInstanceByName(tx, project, name));
-  }
-
-  async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
-    return (await this.read((tx) => loadInstancesByIds(tx, [id])))[0];
-  }
-
-  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
-    return this.read((tx) => listInstances(tx, filter));
-  }
-
   /** Concurrent create claims share one transaction (see ClaimBatcher); each succeeds or fails on its own. */
   claim(claim: Claim): Promise<ClaimResult> {
     if (this.#closed) return Promise.reject(new EngineError("internal", "store is closed"));
     return this.#claims.claim(claim);
-  }
-
-  async memberUsage(names: string[]): Promise<MemberUsage[]> {
-    if (names.length === 0) return [];
-    const [rows, consumers] = await this.read(async (tx) => [
-      await tx.rows<{
-        member: string;
-        resource_class: string | null;
-        ledger: "used" | "forthcoming" | null;
-        amount: number | null;
-      }>(
-        `SELECT m.name AS member, u.resource_class, u.ledger, u.amount
-         FROM members AS m LEFT JOIN usage AS u ON u.member_id = m.id AND u.amount <> 0
-         WHERE m.name = ANY($1::text[]) ORDER BY m.id`,
-        [names],
-      ),
-      await consumersOnMembers(tx, names),
-    ]);
-    const usage = new Map<string, MemberUsage>();
-    for (const row of rows) {
-      let entry = usage.get(row.member);
-      if (entry === undefined)
-        usage.set(row.member, (entry = { member: row.member, used: {}, forthcoming: {} }));
-      if (row.resource_class !== null && row.ledger !== null)
-        entry[row.ledger][row.resource_class] = Number(row.amount);
-    }
-    return names
-      .filter((name) => usage.has(name))
-      .map((name) => withConsumersUsed(usage.get(name)!, consumers.get(name)));
-  }
-
-  getConfig(): Promise<ConfigRecord> {
-    return this.read((tx) => readConfig(tx));
-  }
-
-  async getConfigVersion(): Promise<number> {
-    return (await this.getConfig()).version;
-  }
-
-  setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.write((tx) => writeConfig(tx, patch, expectedVersion));
   }
 
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
@@ -264,7 +209,7 @@ export class PostgresStore implements Store {
 
   /** Verifies the store's invariants on one consistent read; see `checkInvariants`. */
   check(): Promise<CheckReport> {
-    return this.read((tx) => checkInvariants(tx), true);
+    return this.read((tx) => checkInvariants(txRunner(tx)), true);
   }
 
   /** Deletes change-feed entries older than `retentionMs` (done every minute by itself). */
@@ -283,6 +228,14 @@ export class PostgresStore implements Store {
 
   private assertOpen(): void {
     if (this.#closed) throw new EngineError("internal", "store is closed");
+  }
+
+  protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
+    return this.read((tx) => work(txRunner(tx)));
+  }
+
+  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
+    return this.write((tx) => work(txRunner(tx), (entries) => appendChanges(tx, entries)));
   }
 
   private read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {

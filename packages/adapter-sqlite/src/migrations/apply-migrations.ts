@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { readMigrationFiles } from "drizzle-orm/migrator";
+import { MigrationError, type MigrationReport, pendingMigrations } from "@berth/sql-core";
 import type { SqlClient } from "../connection/local-client.js";
 import { DATA_STEPS, stepName } from "./data-steps.js";
 
@@ -9,19 +8,6 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.m
 
 /** Same table and layout drizzle's own migrator uses, so drizzle-kit tooling agrees with us. */
 const MIGRATIONS_TABLE = "__drizzle_migrations";
-
-export class MigrationError extends Error {
-  readonly kind = "internal" as const;
-  constructor(message: string) {
-    super(message);
-    this.name = "MigrationError";
-  }
-}
-
-export interface MigrationReport {
-  /** Tags (file names without .sql) applied by this call, oldest first. */
-  applied: string[];
-}
 
 /**
  * Brings the database up to the newest migration, idempotently and safely
@@ -35,8 +21,6 @@ export async function applyMigrations(
   options: { folder?: string; local: boolean } = { local: true },
 ): Promise<MigrationReport> {
   const folder = options.folder ?? MIGRATIONS_FOLDER;
-  const migrations = readMigrationFiles({ migrationsFolder: folder });
-  const tags = readTags(folder);
   // Table rebuilds in drizzle-kit's SQLite migrations drop and recreate tables;
   // foreign keys are switched off around the transaction (they cannot change
   // inside one) and verified with foreign_key_check before commit instead.
@@ -49,26 +33,17 @@ export async function applyMigrations(
       );
       const recorded = await tx.execute(`SELECT hash, created_at FROM ${MIGRATIONS_TABLE}`);
       const lastApplied = Math.max(0, ...recorded.rows.map((row) => Number(row.created_at)));
-      const newestKnown = Math.max(0, ...migrations.map((m) => m.folderMillis));
-      if (lastApplied > newestKnown) {
-        throw new MigrationError(
-          `The database was written by a newer version of Berth (schema migration from ${new Date(lastApplied).toISOString()}); upgrade Berth to open it`,
-        );
-      }
       const applied: string[] = [];
-      for (const [index, migration] of migrations.entries()) {
-        if (migration.folderMillis <= lastApplied) continue;
+      for (const { migration, tag } of pendingMigrations(folder, lastApplied)) {
         for (const statement of migration.sql) {
           if (statement.trim() !== "") await tx.execute(statement);
         }
-        const tag = tags[index];
-        const step = tag === undefined ? undefined : DATA_STEPS[stepName(tag)];
-        if (step !== undefined) await step(tx);
+        await DATA_STEPS[stepName(tag)]?.(tx);
         await tx.execute({
           sql: `INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`,
           args: [migration.hash, migration.folderMillis],
         });
-        applied.push(tags[index] ?? String(migration.folderMillis));
+        applied.push(tag);
       }
       if (applied.length > 0 && options.local) {
         const broken = await tx.execute("PRAGMA foreign_key_check");
@@ -88,10 +63,4 @@ export async function applyMigrations(
   }
 }
 
-function readTags(folder: string): string[] {
-  // readMigrationFiles has already validated the journal; it only drops the tags.
-  const journal = JSON.parse(readFileSync(`${folder}/meta/_journal.json`, "utf8")) as {
-    entries: { tag: string }[];
-  };
-  return journal.entries.map((entry) => entry.tag);
-}
+export { MigrationError, type MigrationReport };

@@ -10,9 +10,7 @@ import {
   type ClaimRows,
   claimReads,
   FAILOVER_CLASS,
-  failoverOf,
   type InstanceRecord,
-  type Ledger,
   memberProviderUuid,
   nameKey,
   type ProjectTotals,
@@ -20,28 +18,25 @@ import {
   placementProviderRows,
   projectTotalsToRead,
   providersToRead,
-  sharedLedgerRows,
   zeroProjectTotals,
 } from "@berth/engine";
+import {
+  type ClaimReadRows,
+  loadInstancesByIds,
+  type MemberProviderTuple,
+  memberProviderRows,
+  projectTotalsOf,
+  sqliteRunner,
+} from "@berth/sql-core";
 import type { Database, RawSql } from "../connection/open-connection.js";
-import { chunks } from "./chunks.js";
-import { loadInstancesByIds } from "./instance-rows.js";
 import { IN_JSON, jsonParameter } from "./json-rows.js";
 
-/** The rows of one claim, and the member ids its writes need. */
-export interface ReadRows {
-  rows: ClaimRows;
-  /** Row id of every provider in `rows.providers`, by name. */
-  memberIds: Map<string, number>;
-}
-
 /** Reads everything `checkClaim` needs for one claim. */
-export async function readClaimRows(db: Database, raw: RawSql, claim: Claim): Promise<ReadRows> {
+export async function readClaimRows(_db: Database, raw: RawSql, claim: Claim): Promise<ClaimReadRows> {
   const reads = claimReads(claim);
   const instances = new Map<string, InstanceRecord>();
-  for (const part of chunks(reads.instanceIds, 900)) {
-    for (const instance of await loadInstancesByIds(db, part)) instances.set(instance.id, instance);
-  }
+  for (const instance of await loadInstancesByIds(sqliteRunner(raw), reads.instanceIds))
+    instances.set(instance.id, instance);
   const existing = await lookUpExisting(raw, reads);
   const providers = await readClaimProviders(raw, providersToRead(claim, instances));
   return {
@@ -95,10 +90,6 @@ export async function lookUpExisting(
   return existing;
 }
 
-type InventoryTuple = [string, number, number, number, number, number, number];
-type UsageTuple = [string, Ledger, number];
-type MirroredTuple = [string, number];
-
 /**
  * The named members that exist: inventories, usage of both ledgers
  * (non-zero; "used" with their root providers' consumers), the memory of
@@ -108,9 +99,7 @@ export async function readProviders(
   raw: RawSql,
   names: readonly string[],
 ): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
-  const rows = new Map<string, ProviderRows>();
-  const ids = new Map<string, number>();
-  if (names.length === 0) return { rows, ids };
+  if (names.length === 0) return { rows: new Map(), ids: new Map() };
   // One JSON document: the client's per-row, per-column result
   // objects cost more than the lookups themselves on this hot path. Each
   // member comes with its root provider's consumer sums (one ledger).
@@ -132,40 +121,7 @@ export async function readProviders(
      FROM json_each(?) AS wanted JOIN members AS m ON m.name = wanted.value ->> 0`,
     [FAILOVER_CLASS, jsonParameter(names.map((name) => [name, memberProviderUuid(name)]))],
   );
-  const members = JSON.parse(String(row?.state ?? "[]")) as [
-    number,
-    string,
-    InventoryTuple[],
-    UsageTuple[],
-    [string, number][],
-    MirroredTuple[],
-  ][];
-  for (const [id, name, inventoryRows, usageRows, consumerRows, mirroredRows] of members) {
-    ids.set(name, id);
-    const provider = {
-      inventories: {} as Record<string, ProviderRows["inventories"][string]>,
-      used: {} as Record<string, number>,
-      forthcoming: {} as Record<string, number>,
-    };
-    for (const [
-      resourceClass,
-      total,
-      reserved,
-      minUnit,
-      maxUnit,
-      stepSize,
-      allocationRatio,
-    ] of inventoryRows) {
-      provider.inventories[resourceClass] = { total, reserved, minUnit, maxUnit, stepSize, allocationRatio };
-    }
-    for (const [resourceClass, ledger, amount] of usageRows) provider[ledger][resourceClass] = amount;
-    // One ledger: the member's root provider's Placement consumers count too.
-    const shared = sharedLedgerRows(provider, Object.fromEntries(consumerRows));
-    // The memory of the instances mirrored here, summed per primary (N+1).
-    const failover = failoverOf(mirroredRows);
-    rows.set(name, failover === undefined ? shared : { ...shared, failover });
-  }
-  return { rows, ids };
+  return memberProviderRows(JSON.parse(String(row?.state ?? "[]")) as MemberProviderTuple[]);
 }
 
 /**
@@ -213,14 +169,7 @@ export async function readProjectTotals(
      FROM project_usage WHERE project IN ${IN_JSON}`,
     [jsonParameter(projects)],
   )) {
-    totals.set(String(row.project), {
-      instances: Number(row.instances),
-      containers: Number(row.containers),
-      virtualMachines: Number(row.virtual_machines),
-      cpu: Number(row.cpu),
-      memoryBytes: Number(row.memory_bytes),
-      diskBytes: Number(row.disk_bytes),
-    });
+    totals.set(String(row.project), projectTotalsOf(row));
   }
   return totals;
 }

@@ -3,70 +3,24 @@
  * engine's claim rules (`checkClaim`) did, against the rows claim-reads.ts
  * read in the same transaction.
  */
-import { type CheckedClaim, claimEntryOf, type InstanceRecord } from "@berth/engine";
+import { type CheckedClaim, claimEntryOf } from "@berth/engine";
+import {
+  INSTANCE_COLUMNS,
+  insertConsumers,
+  instanceRowValues,
+  mergedAllocationRows,
+  projectTotalsValues,
+  sqliteRunner,
+} from "@berth/sql-core";
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
-import { insertConsumers } from "./consumer-rows.js";
 import { appendChanges } from "./feed-writes.js";
 import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
 import { valuesList } from "./sql-lists.js";
 
-const INSTANCE_COLUMNS = [
-  "id",
-  "project",
-  "name",
-  "type",
-  "member_id",
-  "forthcoming",
-  "architecture",
-  "description",
-  "ephemeral",
-  "profiles",
-  "config",
-  "devices",
-  "instance_type",
-  "flavor",
-  "source",
-  "placement_group",
-  "origin",
-  "created_at",
-  "limits_cpu",
-  "limits_memory_bytes",
-  "limits_disk_bytes",
-  "decision",
-  "revision",
-  "secondary_id",
-];
-
-function instanceValues(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): InValue[] {
-  return [
-    record.id,
-    record.project,
-    record.name,
-    record.type,
-    memberIds.get(record.location)!,
-    record.forthcoming ? 1 : 0,
-    record.architecture,
-    record.description,
-    record.ephemeral ? 1 : 0,
-    JSON.stringify(record.profiles),
-    JSON.stringify(record.config),
-    JSON.stringify(record.devices),
-    record.instanceType,
-    record.flavor,
-    record.source === null ? null : JSON.stringify(record.source),
-    record.placementGroup,
-    record.origin,
-    record.createdAt,
-    record.limitsUsage.cpu,
-    record.limitsUsage.memoryBytes,
-    record.limitsUsage.diskBytes,
-    record.decision === null ? null : JSON.stringify(record.decision),
-    record.revision,
-    record.secondary === undefined ? null : memberIds.get(record.secondary)!,
-  ];
-}
+/** SQLite binds JSON columns as their text. */
+const jsonText = (value: object): string => JSON.stringify(value);
 
 /** Inserts narrow rows (arrays of `columns` values) with one statement, bound as one JSON text. */
 async function insertRows(
@@ -135,19 +89,19 @@ export async function writeClaim(
     await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [
       jsonParameter(instanceConsumers.deleted),
     ]);
-  await insertConsumers(raw, instanceConsumers.stored);
+  await insertConsumers(sqliteRunner(raw), instanceConsumers.stored);
 
   await insertBoundRows(
     raw,
     `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")})`,
     INSTANCE_COLUMNS.length,
-    stored.map((record) => instanceValues(record, memberIds)),
+    stored.map((record) => instanceRowValues(record, memberIds, jsonText) as InValue[]),
   );
   await insertRows(
     raw,
     "INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)",
     6,
-    stored.flatMap((record) => mergedAllocations(record, memberIds)),
+    stored.flatMap((record) => mergedAllocationRows(record, memberIds)),
   );
   await insertRows(
     raw,
@@ -173,42 +127,11 @@ export async function writeClaim(
     raw,
     "INSERT INTO project_usage (project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)",
     7,
-    [...claim.projectChanges].map(([project, t]) => [
-      project,
-      t.instances,
-      t.containers,
-      t.virtualMachines,
-      t.cpu,
-      t.memoryBytes,
-      t.diskBytes,
-    ]),
+    [...claim.projectChanges].map(([project, t]) => [project, ...projectTotalsValues(t)]),
     ` ON CONFLICT (project) DO UPDATE SET instances = instances + excluded.instances,
        containers = containers + excluded.containers, virtual_machines = virtual_machines + excluded.virtual_machines,
        cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,
        disk_bytes = disk_bytes + excluded.disk_bytes`,
   );
   await appendChanges(raw, [claimEntryOf(claim)]);
-}
-
-/**
- * One row per (member, class, ledger): repeated rows in a record are summed.
- * Each row carries its place in the record's list (the table is WITHOUT
- * ROWID, so that is what keeps the order when the record is read back).
- */
-function mergedAllocations(record: InstanceRecord, memberIds: ReadonlyMap<string, number>): InValue[][] {
-  // A record holds a handful of rows: a linear search for the same
-  // (member, class, ledger) costs less than a Map and its string keys.
-  const merged: [string, number, string, string, number, number][] = [];
-  for (const row of record.allocations) {
-    const memberId = memberIds.get(row.member);
-    // Only zero-amount rows can name a member that is gone (the claim
-    // rules refused the rest); there is nothing to record for them.
-    if (memberId === undefined) continue;
-    const existing = merged.find(
-      (m) => m[1] === memberId && m[2] === row.resourceClass && m[3] === row.ledger,
-    );
-    if (existing !== undefined) existing[4] += row.amount;
-    else merged.push([record.id, memberId, row.resourceClass, row.ledger, row.amount, merged.length]);
-  }
-  return merged;
 }

@@ -22,22 +22,9 @@ export function selectJsonRows(columns: number): string {
   return `SELECT ${values} FROM json_each(?) WHERE true`;
 }
 
-/** An escaped lone surrogate, the only non-ASCII JSON.stringify escapes (ES2019 well-formed stringify). */
-const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
- * The bound text for `selectJsonRows` or `IN_JSON`. A string holding a lone
- * UTF-16 surrogate gets U+FFFD in its place, as when it is bound as its own
- * parameter: SQLite's JSON functions would turn the escape into bytes that
- * are not UTF-8, which the driver cannot read back (it aborts the process).
- * Such strings are rare, so the text is only re-made when one is there
- * (or when an escaped backslash happens to precede "ud8…", harmlessly).
+ * The bound text for `selectJsonRows` or `IN_JSON` (@berth/sql-core's
+ * `listParam`, which keeps lone UTF-16 surrogates from reaching SQLite's
+ * JSON functions).
  */
-export function jsonParameter(values: readonly unknown[]): string {
-  const text = JSON.stringify(values);
-  if (!LONE_SURROGATE_ESCAPE.test(text)) return text;
-  return JSON.stringify(values, (_key, value: unknown) =>
-    typeof value === "string" ? value.replace(LONE_SURROGATE, "\ufffd") : value,
-  );
-}
+export { listParam as jsonParameter } from "@berth/sql-core";

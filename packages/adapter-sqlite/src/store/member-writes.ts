@@ -14,6 +14,7 @@ import {
   type NewMember,
   requireMemberRow,
 } from "@berth/engine";
+import { sqliteRunner, writeGroupMembers } from "@berth/sql-core";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database, RawSql } from "../connection/open-connection.js";
 import {
@@ -110,14 +111,9 @@ export async function setGroupMembers(
   );
   const checked = checkGroupMembers(group, wanted, {
     groupExists: (await foundGroups(db, [group])).has(group),
-    members: await loadMembers(raw, { names: [...wanted, ...holders.map((row) => String(row.name))] }),
+    members: await loadMembers(raw, [...wanted, ...holders.map((row) => String(row.name))]),
   });
-  for (const write of checked.writes) {
-    await db.delete(memberGroups).where(eq(memberGroups.memberId, write.joinOrder));
-    await writeGroups(db, write.joinOrder, write.groups);
-  }
-  if (checked.entries.length > 0) await appendChanges(raw, checked.entries);
-  return loadMembers(raw, { names: checked.writes.map((write) => write.name) });
+  return writeGroupMembers(sqliteRunner(raw), checked, (entries) => appendChanges(raw, entries));
 }
 
 export async function setInventories(

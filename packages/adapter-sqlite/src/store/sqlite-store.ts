@@ -3,36 +3,32 @@ import {
   type CheckReport,
   type Claim,
   type ClaimResult,
-  type CommittedWriteListener,
-  CommittedWrites,
-  type ConfigRecord,
   EngineError,
-  type InstanceFilter,
-  type InstanceRecord,
   type InventoryRecord,
   type MemberPatch,
   type MemberRecord,
   type MemberRootWrite,
   type MemberRootWritten,
-  type MemberUsage,
   type NewMember,
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
-import { and, eq, sql } from "drizzle-orm";
+import {
+  type AppendChanges,
+  readSnapshot,
+  type SqlRunner,
+  SqlStoreCore,
+  sqliteRunner,
+} from "@berth/sql-core";
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
-import { instances } from "../schema/index.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
-import { checkInvariants } from "./check.js";
+import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
-import { announceCommittedWrites } from "./feed-writes.js";
-import { instanceFilterWhere, loadInstances } from "./instance-rows.js";
+import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
 import { writeMemberRoot } from "./member-root-writes.js";
-import { loadMember, loadMembers } from "./member-rows.js";
-import { readMemberUsage } from "./member-usage.js";
 import {
   createMember,
   deleteMember,
@@ -40,17 +36,12 @@ import {
   setInventories,
   updateMember,
 } from "./member-writes.js";
-import { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
-import { readSnapshot } from "./snapshot.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
 
-/** The partial unique index's own condition, repeated so SQLite uses that index. */
-const NAMED = sql`${instances.name} <> ''`;
-
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
-export class SqliteStore implements Store {
+export class SqliteStore extends SqlStoreCore implements Store {
   readonly groups: Catalogs["groups"];
   readonly projects: Catalogs["projects"];
   readonly profiles: Catalogs["profiles"];
@@ -66,7 +57,6 @@ export class SqliteStore implements Store {
   readonly #pruneTimer: NodeJS.Timeout | undefined;
   /** See the engine's store/change-feed.ts and ./feed.ts. */
   readonly feed: ChangeFeed;
-  readonly #committedWrites = new CommittedWrites();
   /** The server's API tokens, in this database (not part of the engine's Store port). */
   readonly tokens: SqliteTokenStore;
   /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
@@ -78,8 +68,9 @@ export class SqliteStore implements Store {
     readonly migrations: MigrationReport,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
+    super();
     this.#claims = new ClaimBatcher(connection);
-    announceCommittedWrites(connection, this.#committedWrites);
+    announceCommittedWrites(connection, this.committedWrites);
     const feed = new SqliteFeed(connection);
     this.feed = { read: (cursor) => (this.#closed ? Promise.reject(closedError()) : feed.read(cursor)) };
     // Old entries go every minute (any process sharing the file may do it; it is idempotent).
@@ -104,10 +95,6 @@ export class SqliteStore implements Store {
     this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
   }
 
-  onCommittedWrite(listener: CommittedWriteListener): () => void {
-    return this.#committedWrites.listen(listener);
-  }
-
   /** Where this store lives (file, memory or remote). */
   get location(): StoreLocation {
     return this.connection.location;
@@ -115,18 +102,10 @@ export class SqliteStore implements Store {
 
   /** One read transaction: the aggregates and the feed cursor of the same state. */
   snapshot(): Promise<StoreSnapshot> {
-    return this.read(async (db, raw) => ({
-      ...(await readSnapshot(db, raw)),
+    return this.read(async (_db, raw) => ({
+      ...(await readSnapshot(sqliteRunner(raw))),
       feedCursor: await SqliteFeed.head(raw),
     }));
-  }
-
-  listMembers(): Promise<MemberRecord[]> {
-    return this.read((_db, raw) => loadMembers(raw));
-  }
-
-  getMember(name: string): Promise<MemberRecord | undefined> {
-    return this.read((_db, raw) => loadMember(raw, name));
   }
 
   createMember(member: NewMember): Promise<MemberRecord> {
@@ -164,44 +143,10 @@ export class SqliteStore implements Store {
     );
   }
 
-  async getInstance(project: string, name: string): Promise<InstanceRecord | undefined> {
-    // Unnamed reservations are addressed by id only.
-    if (name === "") return undefined;
-    const [found] = await this.read((db) =>
-      loadInstances(db, and(eq(instances.project, project), eq(instances.name, name), NAMED)),
-    );
-    return found;
-  }
-
-  async getInstanceById(id: string): Promise<InstanceRecord | undefined> {
-    const [found] = await this.read((db) => loadInstances(db, eq(instances.id, id)));
-    return found;
-  }
-
-  listInstances(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
-    return this.read((db) => loadInstances(db, instanceFilterWhere(filter)));
-  }
-
   /** Concurrent claims share one write transaction (see ClaimBatcher); each succeeds or fails on its own. */
   claim(claim: Claim): Promise<ClaimResult> {
     if (this.#closed) return Promise.reject(closedError());
     return this.#claims.claim(claim);
-  }
-
-  memberUsage(names: string[]): Promise<MemberUsage[]> {
-    return this.read((_db, raw) => readMemberUsage(raw, names));
-  }
-
-  getConfig(): Promise<ConfigRecord> {
-    return this.read((db) => readConfig(db));
-  }
-
-  getConfigVersion(): Promise<number> {
-    return this.read((db) => readConfigVersion(db));
-  }
-
-  setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.write((db, raw) => writeConfig(db, raw, patch, expectedVersion));
   }
 
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
@@ -219,9 +164,9 @@ export class SqliteStore implements Store {
     return pruneFeed(this.connection, retentionMs);
   }
 
-  /** Verifies the store's invariants; see `checkInvariants`. */
+  /** Verifies the store's invariants; see `checkStore`. */
   check(): Promise<CheckReport> {
-    return this.read((db) => checkInvariants(db));
+    return this.read((_db, raw) => checkStore(sqliteRunner(raw)));
   }
 
   async close(): Promise<void> {
@@ -231,6 +176,14 @@ export class SqliteStore implements Store {
     // Let queued work finish on the connection before closing it.
     await this.connection.read(async () => undefined).catch(() => undefined);
     this.connection.close();
+  }
+
+  protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
+    return this.read((_db, raw) => work(sqliteRunner(raw)));
+  }
+
+  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
+    return this.write((_db, raw) => work(sqliteRunner(raw), (entries) => appendChanges(raw, entries)));
   }
 
   private read<T>(work: Work<T>): Promise<T> {

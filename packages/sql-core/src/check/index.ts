@@ -1,0 +1,1 @@
+export { checkInvariants } from "./check.js";

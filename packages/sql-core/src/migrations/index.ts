@@ -1,0 +1,1 @@
+export { MigrationError, type MigrationReport, type PendingMigration, pendingMigrations } from "./pending.js";
