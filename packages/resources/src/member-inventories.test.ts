@@ -3,11 +3,11 @@ import { normalizeInventory } from "./inventory.js";
 import { DEFAULT_ALLOCATION_RATIOS, deriveMemberInventories } from "./member-inventories.js";
 import { GiB, MiB } from "./sizes.js";
 
-const reported = { cpu: { total: 32 }, memory: { total: 128 * GiB + 123 } };
+const reported = { cpuThreads: 32, memoryBytes: 128 * GiB + 123 };
 
 describe("deriveMemberInventories", () => {
   it("derives VCPU, MEMORY_MB and DISK_GB with the default ratios", () => {
-    expect(deriveMemberInventories(reported, 2000 * GiB + 5)).toEqual({
+    expect(deriveMemberInventories({ ...reported, rootPoolBytes: 2000 * GiB + 5 })).toEqual({
       ok: true,
       value: {
         VCPU: {
@@ -42,7 +42,6 @@ describe("deriveMemberInventories", () => {
   it("takes the cluster's ratios and reservations", () => {
     const result = deriveMemberInventories(
       reported,
-      undefined,
       {},
       {
         allocation_ratios: { VCPU: 16, MEMORY_MB: 1.5, DISK_GB: 1 },
@@ -56,7 +55,7 @@ describe("deriveMemberInventories", () => {
   });
 
   it("leaves out DISK_GB when the root pool size is unknown, and classes that round to 0", () => {
-    const tiny = deriveMemberInventories({ cpu: { total: 0 }, memory: { total: MiB - 1 } }, GiB - 1);
+    const tiny = deriveMemberInventories({ cpuThreads: 0, memoryBytes: MiB - 1, rootPoolBytes: GiB - 1 });
     expect(tiny).toEqual({ ok: true, value: {} });
   });
 
@@ -68,10 +67,13 @@ describe("deriveMemberInventories", () => {
     };
     const explicitVcpu = valid({ total: 8, allocation_ratio: 2 });
     const gold = valid({ total: 1, max_unit: 1 });
-    const result = deriveMemberInventories(reported, 100 * GiB, {
-      VCPU: explicitVcpu,
-      CUSTOM_BAREMETAL_GOLD: gold,
-    });
+    const result = deriveMemberInventories(
+      { ...reported, rootPoolBytes: 100 * GiB },
+      {
+        VCPU: explicitVcpu,
+        CUSTOM_BAREMETAL_GOLD: gold,
+      },
+    );
     expect(result.ok && result.value).toEqual({
       VCPU: { total: 8, reserved: 0, minUnit: 1, maxUnit: 2147483647, stepSize: 1, allocationRatio: 2 },
       MEMORY_MB: expect.objectContaining({ total: 131072 }),
@@ -92,7 +94,6 @@ describe("deriveMemberInventories", () => {
   it("reports a bad cluster default", () => {
     const result = deriveMemberInventories(
       reported,
-      undefined,
       {},
       {
         allocation_ratios: { VCPU: 4, MEMORY_MB: 1, DISK_GB: 1 },

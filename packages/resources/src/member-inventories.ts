@@ -1,15 +1,7 @@
 import { type Inventory, type InventoryError, normalizeInventory } from "./inventory.js";
+import type { ReportedCapacity } from "./reported-capacity.js";
 import { err, ok, type Result } from "./result.js";
 import { GiB, MiB } from "./sizes.js";
-
-/**
- * The parts of LXD's `api.Resources` (GET /1.0/resources) that size a
- * member: `cpu.total` is the number of CPU threads, `memory.total` bytes.
- */
-export interface ReportedResources {
-  readonly cpu: { readonly total: number };
-  readonly memory: { readonly total: number };
-}
 
 /** Per-class defaults the cluster configuration decides. */
 export interface StandardInventoryDefaults {
@@ -38,23 +30,23 @@ export interface MemberInventoryError {
 
 /**
  * A member's inventories: VCPU (CPU threads), MEMORY_MB (memory, whole MiB)
- * and DISK_GB (root storage pool size, whole GiB; omit it when unknown)
- * derived from what the member reports, with the cluster's default ratios;
+ * and DISK_GB (root storage pool size, whole GiB) derived from what the
+ * member reports (`reportedCapacity`), each only when reported, with the
+ * cluster's default ratios;
  * then every explicit inventory (already validated by `normalizeInventory`
  * when the operator set it), which always wins over a derived one and is
  * the only source of custom classes. A derived class whose total would be 0
  * is left out (Placement refuses total < 1).
  */
 export function deriveMemberInventories(
-  reported: ReportedResources,
-  rootPoolBytes: number | undefined,
+  reported: ReportedCapacity,
   explicit: Readonly<Record<string, Inventory>> = {},
   defaults: StandardInventoryDefaults = DEFAULT_STANDARD_INVENTORY,
 ): Result<Record<string, Inventory>, MemberInventoryError> {
   const derivedTotals: Record<"VCPU" | "MEMORY_MB" | "DISK_GB", number | undefined> = {
-    VCPU: Math.floor(reported.cpu.total),
-    MEMORY_MB: Math.floor(reported.memory.total / MiB),
-    DISK_GB: rootPoolBytes === undefined ? undefined : Math.floor(rootPoolBytes / GiB),
+    VCPU: whole(reported.cpuThreads, 1),
+    MEMORY_MB: whole(reported.memoryBytes, MiB),
+    DISK_GB: whole(reported.rootPoolBytes, GiB),
   };
   const inventories: Record<string, Inventory> = {};
   for (const resourceClass of ["VCPU", "MEMORY_MB", "DISK_GB"] as const) {
@@ -70,6 +62,10 @@ export function deriveMemberInventories(
   }
   for (const resourceClass of Object.keys(explicit)) inventories[resourceClass] = explicit[resourceClass]!;
   return ok(inventories);
+}
+
+function whole(amount: number | undefined, unit: number): number | undefined {
+  return amount === undefined ? undefined : Math.floor(amount / unit);
 }
 
 function memberError(resourceClass: string, cause: InventoryError): MemberInventoryError {
