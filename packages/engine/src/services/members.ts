@@ -195,7 +195,9 @@ export class Members {
     const member: NewMember = {
       name: input.name,
       url: input.url ?? "",
-      architecture: input.architecture ?? (typeof reportedArch === "string" ? reportedArch : "x86_64"),
+      architecture:
+        input.architecture ??
+        (typeof reportedArch === "string" && reportedArch !== "" ? reportedArch : "x86_64"),
       description: input.description ?? "",
       failureDomain: input.failureDomain ?? "default",
       roles: input.roles ?? [],
