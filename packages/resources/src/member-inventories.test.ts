@@ -59,6 +59,20 @@ describe("deriveMemberInventories", () => {
     expect(tiny).toEqual({ ok: true, value: {} });
   });
 
+  it("a class the reports no longer size keeps its last derived total, with the current ratio", () => {
+    const result = deriveMemberInventories(
+      { cpuThreads: 0, memoryBytes: 8 * GiB },
+      {},
+      { allocation_ratios: { VCPU: 16, MEMORY_MB: 1, DISK_GB: 1 } },
+      { VCPU: { total: 32 }, MEMORY_MB: { total: 131072 }, DISK_GB: { total: 100 } },
+    );
+    expect(result.ok && result.value).toEqual({
+      VCPU: expect.objectContaining({ total: 32, allocationRatio: 16 }),
+      MEMORY_MB: expect.objectContaining({ total: 8192 }),
+      DISK_GB: expect.objectContaining({ total: 100 }),
+    });
+  });
+
   it("explicit inventories always win and are the only source of custom classes", () => {
     const valid = (input: Parameters<typeof normalizeInventory>[1]) => {
       const result = normalizeInventory("X", input);

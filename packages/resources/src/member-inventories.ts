@@ -31,17 +31,20 @@ export interface MemberInventoryError {
 /**
  * A member's inventories: VCPU (CPU threads), MEMORY_MB (memory, whole MiB)
  * and DISK_GB (root storage pool size, whole GiB) derived from what the
- * member reports (`reportedCapacity`), each only when reported, with the
- * cluster's default ratios;
+ * member reports (`reportedCapacity`), with the cluster's default ratios;
  * then every explicit inventory (already validated by `normalizeInventory`
  * when the operator set it), which always wins over a derived one and is
- * the only source of custom classes. A derived class whose total would be 0
- * is left out (Placement refuses total < 1).
+ * the only source of custom classes. A class the reports do not size
+ * (absent, or a total that rounds to 0: Placement refuses total < 1) keeps
+ * its `lastDerived` total, when there is one: a report that says nothing of
+ * a class (an older LXD's heartbeat, a pool being re-created) is not news
+ * that the class is gone, and instances may hold it. Else it is left out.
  */
 export function deriveMemberInventories(
   reported: ReportedCapacity,
   explicit: Readonly<Record<string, Inventory>> = {},
   defaults: StandardInventoryDefaults = DEFAULT_STANDARD_INVENTORY,
+  lastDerived: Readonly<Record<string, Pick<Inventory, "total">>> = {},
 ): Result<Record<string, Inventory>, MemberInventoryError> {
   const derivedTotals: Record<"VCPU" | "MEMORY_MB" | "DISK_GB", number | undefined> = {
     VCPU: whole(reported.cpuThreads, 1),
@@ -50,8 +53,10 @@ export function deriveMemberInventories(
   };
   const inventories: Record<string, Inventory> = {};
   for (const resourceClass of ["VCPU", "MEMORY_MB", "DISK_GB"] as const) {
-    const total = derivedTotals[resourceClass];
-    if (total === undefined || total < 1 || resourceClass in explicit) continue;
+    const reportedTotal = derivedTotals[resourceClass];
+    const total =
+      reportedTotal !== undefined && reportedTotal >= 1 ? reportedTotal : lastDerived[resourceClass]?.total;
+    if (total === undefined || resourceClass in explicit) continue;
     const derived = normalizeInventory(resourceClass, {
       total,
       reserved: defaults.reserved?.[resourceClass] ?? 0,

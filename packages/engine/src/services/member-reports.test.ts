@@ -81,3 +81,30 @@ describe('member config: "" unsets a key', () => {
     expect(engine.getMember("n1").record.config).toEqual({});
   });
 });
+
+describe("a report that says nothing of a class", () => {
+  it("keeps the class's last derived total (an older LXD's heartbeat has no logical_cpus)", async () => {
+    const { engine } = await testCluster();
+    await engine.createMember({ name: "n1", state: lxdState(8, 16, 100) });
+    const { logical_cpus: _, ...older } = lxdState(8, 32).sysinfo;
+    await engine.heartbeat("n1", { sysinfo: older, storage_pools: {} });
+    expect(sources(engine, "n1")).toEqual({
+      VCPU: [8, "derived"],
+      MEMORY_MB: [32768, "derived"],
+      DISK_GB: [100, "derived"],
+    });
+    // An unrelated explicit edit keeps them too.
+    await engine.setInventories(
+      "n1",
+      { PCPU: { total: 1 } },
+      engine.inventories("n1").generation,
+      true,
+    );
+    expect(sources(engine, "n1")).toEqual({
+      VCPU: [8, "derived"],
+      MEMORY_MB: [32768, "derived"],
+      DISK_GB: [100, "derived"],
+      PCPU: [1, "explicit"],
+    });
+  });
+});

@@ -156,12 +156,17 @@ export class Members {
     state: Record<string, unknown> | null,
   ): Record<string, InventoryRecord> {
     const explicit: Record<string, Inventory> = {};
+    const lastDerived: Record<string, Inventory> = {};
     for (const [resourceClass, inventory] of Object.entries(current)) {
       if (inventory.source === "explicit") explicit[resourceClass] = inventoryValue(inventory);
+      else lastDerived[resourceClass] = inventoryValue(inventory);
     }
-    const derived = deriveMemberInventories(reportedCapacity(resources, state), explicit, {
-      allocation_ratios: this.runtime.effective.allocationRatios,
-    });
+    const derived = deriveMemberInventories(
+      reportedCapacity(resources, state),
+      explicit,
+      { allocation_ratios: this.runtime.effective.allocationRatios },
+      lastDerived,
+    );
     if (!derived.ok) throw invalid(derived.error.message);
     const out: Record<string, InventoryRecord> = {};
     for (const [resourceClass, inventory] of Object.entries(derived.value)) {
@@ -407,11 +412,10 @@ export class Members {
     await this.runtime.ensureMember(name);
     const member = this.state(name);
     const record = member.record;
+    // Derived inventories stay as they are (re-derived below); explicit ones are what changes.
     const explicit: Record<string, InventoryRecord> = {};
-    if (!replaceAll) {
-      for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
-        if (inventory.source === "explicit") explicit[resourceClass] = inventory;
-      }
+    for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
+      if (inventory.source === "derived" || !replaceAll) explicit[resourceClass] = inventory;
     }
     for (const [resourceClass, input] of Object.entries(changes)) {
       if (!isWellFormedResourceClass(resourceClass))
