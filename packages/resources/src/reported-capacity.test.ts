@@ -62,12 +62,15 @@ describe("reportedCapacity", () => {
 
 describe("capacityReportHint", () => {
   it("names the report field a standard class is derived from", () => {
-    expect(capacityReportHint("node3", "DISK_GB")).toBe(
+    expect(capacityReportHint("DISK_GB", "node3")).toBe(
       "report storage_pools.POOL.space.total in PUT /1.0/cluster/members/node3/state, or set its DISK_GB inventory",
     );
-    expect(capacityReportHint("node3", "VCPU")).toContain(
+    expect(capacityReportHint("VCPU", "node3")).toContain(
       "sysinfo.logical_cpus in PUT /1.0/cluster/members/node3/state",
     );
-    expect(capacityReportHint("node3", "CUSTOM_FPGA")).toBeUndefined();
+    expect(capacityReportHint("MEMORY_MB")).toContain(
+      "memory.total in PUT /1.0/cluster/members/NAME/resources",
+    );
+    expect(capacityReportHint("CUSTOM_FPGA")).toBeUndefined();
   });
 });

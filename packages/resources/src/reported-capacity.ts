@@ -25,10 +25,11 @@ export const CAPACITY_REPORT_FIELDS = {
 
 /**
  * How a member with no inventory of `resourceClass` can get one: the report
- * field it is derived from, or an explicit inventory. Undefined for classes
+ * field it is derived from, or an explicit inventory (`member` names the
+ * member in the URLs; several members are "NAME"). Undefined for classes
  * that are never derived (custom ones exist only where set explicitly).
  */
-export function capacityReportHint(member: string, resourceClass: string): string | undefined {
+export function capacityReportHint(resourceClass: string, member = "NAME"): string | undefined {
   if (!(resourceClass in CAPACITY_REPORT_FIELDS)) return undefined;
   const field = CAPACITY_REPORT_FIELDS[resourceClass as keyof typeof CAPACITY_REPORT_FIELDS];
   return `report ${field.replaceAll("NAME", member)}, or set its ${resourceClass} inventory`;
