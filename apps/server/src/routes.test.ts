@@ -161,7 +161,7 @@ describe("every route over HTTP", () => {
     const derived = (await call("GET", "/1.0/cluster/members/m2/inventories")).body.metadata as {
       inventories: Record<string, { total: number; derived: boolean; allocation_ratio: number }>;
     };
-    expect(derived.inventories.VCPU).toMatchObject({ total: 4, derived: true, allocation_ratio: 4 });
+    expect(derived.inventories.VCPU).toMatchObject({ total: 4, derived: true, allocation_ratio: 16 });
     expect(
       (await call("PUT", "/1.0/cluster/members/ghost/resources", memberResources(), resPath)).status,
     ).toBe(404);

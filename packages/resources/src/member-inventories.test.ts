@@ -16,7 +16,7 @@ describe("deriveMemberInventories", () => {
           minUnit: 1,
           maxUnit: 2147483647,
           stepSize: 1,
-          allocationRatio: 4,
+          allocationRatio: 16,
         },
         MEMORY_MB: {
           total: 131072,
@@ -24,7 +24,7 @@ describe("deriveMemberInventories", () => {
           minUnit: 1,
           maxUnit: 2147483647,
           stepSize: 1,
-          allocationRatio: 1,
+          allocationRatio: 1.5,
         },
         DISK_GB: {
           total: 2000,
@@ -36,7 +36,7 @@ describe("deriveMemberInventories", () => {
         },
       },
     });
-    expect(DEFAULT_ALLOCATION_RATIOS).toEqual({ VCPU: 4, MEMORY_MB: 1, DISK_GB: 1 });
+    expect(DEFAULT_ALLOCATION_RATIOS).toEqual({ VCPU: 16, MEMORY_MB: 1.5, DISK_GB: 1 });
   });
 
   it("takes the cluster's ratios and reservations", () => {

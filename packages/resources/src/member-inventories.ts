@@ -1,3 +1,4 @@
+import { effectiveServerConfig } from "@berth/api-types";
 import { type Inventory, type InventoryError, normalizeInventory } from "./inventory.js";
 import type { ReportedCapacity } from "./reported-capacity.js";
 import { err, ok, type Result } from "./result.js";
@@ -11,11 +12,13 @@ export interface StandardInventoryDefaults {
 }
 
 /**
- * Nova's current initial allocation ratios (`initial_cpu_allocation_ratio`
- * 4.0, `initial_ram_allocation_ratio` 1.0, `initial_disk_allocation_ratio`
- * 1.0). The server passes the cluster's configured values instead.
+ * The defaults of the cluster's `scheduler.*_allocation_ratio` keys (their
+ * one home is @berth/api-types' server config table, which says why: 16.0
+ * VCPU and 1.5 MEMORY_MB, Nova's ratios before Stein, because LXD's
+ * limits.cpu and limits.memory are ceilings containers share, not
+ * reservations; 1.0 DISK_GB). The server passes the configured values.
  */
-export const DEFAULT_ALLOCATION_RATIOS = { VCPU: 4.0, MEMORY_MB: 1.0, DISK_GB: 1.0 } as const;
+export const DEFAULT_ALLOCATION_RATIOS = effectiveServerConfig({}).allocationRatios;
 
 export const DEFAULT_STANDARD_INVENTORY: StandardInventoryDefaults = {
   allocation_ratios: DEFAULT_ALLOCATION_RATIOS,

@@ -275,7 +275,7 @@ describe("server config", () => {
     expect(engine.getMember("n1").record.architecture).toBe("aarch64");
     expect(engine.inventories("n1").inventories.VCPU).toMatchObject({
       total: 8,
-      allocationRatio: 4,
+      allocationRatio: 16,
       source: "derived",
     });
     await engine.setConfig({ "scheduler.cpu_allocation_ratio": "2.0" });
