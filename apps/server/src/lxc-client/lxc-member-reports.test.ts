@@ -4,53 +4,22 @@
  * resources document), driven by the real `lxc` client. No inventory is
  * written by hand: every one is derived from the reports.
  */
-import { mkdirSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { lxdMemberState } from "@berth/engine/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { memberResources, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { describeWithLxc, type LxcRun, runLxc } from "./lxc-runner.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, lxcClientOf } from "./lxc-runner.fixture.js";
 
-const GiB = 1024 ** 3;
 const VM_FINGERPRINT = "c1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
-
-/** A heartbeat as LXD sends it; `logicalCpus` only from LXD 6.2 on, `poolGiB` the `default` pool. */
-function lxdState(ramGiB: number, logicalCpus?: number, poolGiB?: number) {
-  return {
-    sysinfo: {
-      uptime: 5000,
-      load_averages: [0.2, 0.1, 0.05],
-      total_ram: ramGiB * GiB,
-      free_ram: GiB,
-      shared_ram: 0,
-      buffered_ram: 0,
-      total_swap: 0,
-      free_swap: 0,
-      processes: 200,
-      ...(logicalCpus !== undefined ? { logical_cpus: logicalCpus } : {}),
-    },
-    storage_pools:
-      poolGiB === undefined
-        ? {}
-        : { default: { space: { used: GiB, total: poolGiB * GiB }, inodes: { used: 10, total: 1000 } } },
-  };
-}
 
 describeWithLxc("lxc member-report tests")(
   "the real lxc client over members that only report",
   { timeout: 180_000 },
   () => {
     let server: TestServer;
-    let lxdDir: string;
-
-    const lxc = (args: string[], input?: string): Promise<LxcRun> =>
-      runLxc({ lxdDir, confDir: join(lxdDir, "conf") }, args, input);
-
-    async function ok(args: string[], input?: string): Promise<string> {
-      const run = await lxc(args, input);
-      if (run.code !== 0) throw new Error(`lxc ${args.join(" ")} failed (${run.code}): ${run.stderr}`);
-      return run.stdout;
-    }
+    let client: LxcClient;
+    const lxc = (args: string[]): Promise<LxcRun> => client.lxc(args);
+    const ok = (args: string[]): Promise<string> => client.ok(args);
 
     async function put(path: string, body: unknown): Promise<void> {
       const { status, body: envelope } = await server.call("PUT", path, body);
@@ -59,18 +28,16 @@ describeWithLxc("lxc member-report tests")(
 
     beforeAll(async () => {
       server = await startTestServer();
-      lxdDir = join(server.dir, "lxd");
-      mkdirSync(join(lxdDir, "conf"), { recursive: true });
-      symlinkSync(server.socketPath, join(lxdDir, "unix.socket"));
+      client = lxcClientOf(server);
       for (const name of ["node1", "node2", "node3"])
         expect((await server.call("POST", "/1.0/cluster/members", { server_name: name })).status).toBe(201);
       // node1: an LXD 6.2+ member that only heartbeats.
-      await put("/1.0/cluster/members/node1/state", lxdState(16, 8, 500));
+      await put("/1.0/cluster/members/node1/state", lxdMemberState(16, 8, 500));
       // node2: an older LXD (no logical_cpus) that also sends its resources document.
-      await put("/1.0/cluster/members/node2/state", lxdState(32, undefined, 500));
+      await put("/1.0/cluster/members/node2/state", lxdMemberState(32, undefined, 500));
       await put("/1.0/cluster/members/node2/resources", memberResources(16, 32));
       // node3: an older LXD's heartbeat with no storage pool, and nothing else.
-      await put("/1.0/cluster/members/node3/state", lxdState(64));
+      await put("/1.0/cluster/members/node3/state", lxdMemberState(64));
       await server.local().images.create({
         fingerprint: FINGERPRINT,
         architecture: "x86_64",

@@ -1,29 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { testCluster } from "../testing/cluster.fixture.js";
+import { lxdMemberState } from "../testing/member-reports.fixture.js";
 
 const GiB = 1024 ** 3;
-
-/** A heartbeat as an LXD >= 6.2 member sends it (`ClusterMemberState`). */
-function lxdState(cpus: number, ramGiB: number, poolGiB?: number) {
-  return {
-    sysinfo: {
-      uptime: 100,
-      load_averages: [0, 0, 0],
-      total_ram: ramGiB * GiB,
-      free_ram: GiB,
-      shared_ram: 0,
-      buffered_ram: 0,
-      total_swap: 0,
-      free_swap: 0,
-      processes: 10,
-      logical_cpus: cpus,
-    },
-    storage_pools:
-      poolGiB === undefined
-        ? {}
-        : { default: { space: { used: 0, total: poolGiB * GiB }, inodes: { used: 0, total: 0 } } },
-  };
-}
 
 function sources(engine: Awaited<ReturnType<typeof testCluster>>["engine"], name: string) {
   return Object.fromEntries(
@@ -36,19 +15,19 @@ describe("inventories follow what members report", () => {
     const { engine } = await testCluster();
     await engine.createMember({ name: "n1" });
     expect(engine.inventories("n1").inventories).toEqual({});
-    await engine.heartbeat("n1", lxdState(8, 16, 100));
+    await engine.heartbeat("n1", lxdMemberState(16, 8, 100));
     expect(sources(engine, "n1")).toEqual({
       VCPU: [8, "derived"],
       MEMORY_MB: [16384, "derived"],
       DISK_GB: [100, "derived"],
     });
-    await engine.heartbeat("n1", lxdState(8, 32, 100));
+    await engine.heartbeat("n1", lxdMemberState(32, 8, 100));
     expect(sources(engine, "n1").MEMORY_MB).toEqual([32768, "derived"]);
   });
 
   it("the resources document wins for CPU and memory; the pool still comes from the state", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1", state: lxdState(8, 16, 100) });
+    await engine.createMember({ name: "n1", state: lxdMemberState(16, 8, 100) });
     await engine.setMemberResources("n1", { cpu: { total: 64 }, memory: { total: 256 * GiB } });
     expect(sources(engine, "n1")).toEqual({
       VCPU: [64, "derived"],
@@ -59,11 +38,11 @@ describe("inventories follow what members report", () => {
 
   it("an explicit inventory wins over the derived one and says so; removing it falls back", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1", state: lxdState(8, 16) });
+    await engine.createMember({ name: "n1", state: lxdMemberState(16, 8) });
     const { generation } = engine.inventories("n1");
     await engine.setInventories("n1", { VCPU: { total: 2 } }, generation);
     expect(sources(engine, "n1")).toEqual({ VCPU: [2, "explicit"], MEMORY_MB: [16384, "derived"] });
-    await engine.heartbeat("n1", lxdState(12, 16));
+    await engine.heartbeat("n1", lxdMemberState(16, 12));
     expect(sources(engine, "n1").VCPU).toEqual([2, "explicit"]);
     await engine.deleteInventory("n1", "VCPU", engine.inventories("n1").generation);
     expect(sources(engine, "n1").VCPU).toEqual([12, "derived"]);
@@ -85,21 +64,16 @@ describe('member config: "" unsets a key', () => {
 describe("a report that says nothing of a class", () => {
   it("keeps the class's last derived total (an older LXD's heartbeat has no logical_cpus)", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1", state: lxdState(8, 16, 100) });
-    const { logical_cpus: _, ...older } = lxdState(8, 32).sysinfo;
-    await engine.heartbeat("n1", { sysinfo: older, storage_pools: {} });
+    await engine.createMember({ name: "n1", state: lxdMemberState(16, 8, 100) });
+    // An older LXD: no logical_cpus; and no pool this time.
+    await engine.heartbeat("n1", lxdMemberState(32));
     expect(sources(engine, "n1")).toEqual({
       VCPU: [8, "derived"],
       MEMORY_MB: [32768, "derived"],
       DISK_GB: [100, "derived"],
     });
     // An unrelated explicit edit keeps them too.
-    await engine.setInventories(
-      "n1",
-      { PCPU: { total: 1 } },
-      engine.inventories("n1").generation,
-      true,
-    );
+    await engine.setInventories("n1", { PCPU: { total: 1 } }, engine.inventories("n1").generation, true);
     expect(sources(engine, "n1")).toEqual({
       VCPU: [8, "derived"],
       MEMORY_MB: [32768, "derived"],
