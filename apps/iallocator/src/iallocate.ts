@@ -23,6 +23,14 @@ import {
   relocate,
 } from "./requests.js";
 
+/**
+ * Input size (characters) from which zod's compiled fast path pays for
+ * compiling it: Ganeti's single-instance inputs (10-20 KB) parse in about
+ * a third of the time without it, 1,000 nodes x 10,000 instances (3 MB)
+ * about a quarter faster with it; measured crossover 100-300 KB.
+ */
+const JIT_PAYS_FROM = 256 * 1024;
+
 function answerOf(cluster: SnapshotCluster, request: IallocatorInput["request"]): IallocatorAnswer {
   switch (request.type) {
     case "allocate":
@@ -47,7 +55,7 @@ export async function iallocate(text: string): Promise<IallocatorAnswer> {
   } catch (error) {
     return failure(`Invalid JSON: ${(error as Error).message}`);
   }
-  const parsed = iallocatorInput.safeParse(json);
+  const parsed = iallocatorInput.safeParse(json, { jitless: text.length < JIT_PAYS_FROM });
   if (!parsed.success) return failure(`Invalid request: ${describeIssue(parsed.error)}`);
   let cluster: SnapshotCluster;
   let ledger: SnapshotLedger;

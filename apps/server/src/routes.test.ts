@@ -823,6 +823,21 @@ describe("every route over HTTP", () => {
     expect((await call("DELETE", "/1.0/instances/s1", undefined, "/1.0/instances/:name")).status).toBe(200);
   });
 
+  it("warnings: listed; an unknown UUID is a 404 and a bad status a 400, in LXD's envelope", async () => {
+    const w = "/1.0/warnings/:uuid";
+    const list = await call("GET", "/1.0/warnings");
+    expect(list.status).toBe(200);
+    expect(Array.isArray(list.body.metadata)).toBe(true);
+    const ghost = "/1.0/warnings/00000000-0000-4000-8000-000000000000";
+    expect((await call("GET", ghost, undefined, w)).body).toMatchObject({
+      error_code: 404,
+      error: "Warning not found",
+    });
+    expect((await call("PUT", ghost, { status: "acknowledged" }, w)).status).toBe(404);
+    expect((await call("PATCH", ghost, { status: "resolved" }, w)).status).toBe(400);
+    expect((await call("DELETE", ghost, undefined, w)).status).toBe(404);
+  });
+
   it("exercised every route of the route table", () => {
     const missing = allRoutes
       .map((r) => `${r.method} ${r.path}`)

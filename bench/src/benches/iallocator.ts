@@ -11,16 +11,20 @@
  * /proc/self/stat) is taken beside its wall time: on this shared machine
  * wall time mostly measures waiting for a core. Berth runs three times per
  * size (median); hail once (minutes at 100 x 200).
+ *
+ * First, start-up (what every `gnt-instance add` waits for): Berth on three
+ * of Ganeti's single-instance inputs against `node -e 0`, interleaved so
+ * both see the same load, median wall and CPU time of each.
  *   node dist/benches/iallocator.js [--quick] [--no-hail-200]
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, generateCluster, HAIL, hailInstalled } from "@berth/iallocator/testing";
+import { BIN, generateCluster, HAIL, hailInstalled, SHARED_INPUTS } from "@berth/iallocator/testing";
 import { median, round } from "../measure/stats.js";
 import { tempDir } from "../measure/temp.js";
 import { log, since } from "../measure/timing.js";
-import { atLeast, type BarResult, type Better, figure, writeResult } from "../report/results.js";
+import { atLeast, atMost, type BarResult, type Better, figure, writeResult } from "../report/results.js";
 
 const quick = process.argv.includes("--quick");
 const hail200 = !process.argv.includes("--no-hail-200");
@@ -53,6 +57,68 @@ function childrenCpuMs(): number {
   const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
   // After "pid (comm) ": state is field 0, cutime 13, cstime 14.
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Ganeti's single-instance inputs (read in place) for the start-up figures; the slowest of them is held to the bar. */
+const STARTUP_INPUTS = ["hail-alloc-drbd.json", "hail-alloc-twodisks.json", "hail-reloc-drbd.json"];
+const STARTUP_RUNS = quick ? 7 : 21;
+/** Issue #30: a call at most 1.5 times Node's own start-up. */
+const STARTUP_LIMIT = 1.5;
+
+/** Wall and CPU time (ms) of one child process, its output discarded. */
+function timeProcess(command: string, args: string[]): Pick<Run, "wallMs" | "cpuMs"> {
+  const cpuBefore = childrenCpuMs();
+  const started = performance.now();
+  const out = spawnSync(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const wallMs = since(started);
+  if (out.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${out.status}: ${out.stderr}`);
+  return { wallMs, cpuMs: childrenCpuMs() - cpuBefore };
+}
+
+function startupFigures(bars: BarResult[]): Record<string, unknown> {
+  const commands = [
+    { key: "node", args: ["-e", "0"] },
+    ...STARTUP_INPUTS.map((file) => ({ key: file, args: [BIN, join(SHARED_INPUTS, "ganeti", file)] })),
+  ];
+  const runs = new Map(commands.map((c) => [c.key, [] as Pick<Run, "wallMs" | "cpuMs">[]]));
+  for (let i = 0; i < STARTUP_RUNS; i++)
+    for (const c of commands) runs.get(c.key)!.push(timeProcess(process.execPath, c.args));
+  const medians = new Map(
+    [...runs].map(([key, r]) => [
+      key,
+      { wallMs: round(median(r.map((x) => x.wallMs))), cpuMs: round(median(r.map((x) => x.cpuMs))) },
+    ]),
+  );
+  const node = medians.get("node")!;
+  log(`node -e 0: ${node.wallMs} ms wall, ${node.cpuMs} ms CPU (median of ${STARTUP_RUNS})`);
+  // Node's own start judges no build: it is the yardstick the ratio below divides by.
+  bars.push(figure("iallocator.startup.node.wall", "node -e 0 (wall)", node.wallMs, "ms", null));
+  for (const file of STARTUP_INPUTS) {
+    const berth = medians.get(file)!;
+    log(`berth ${file}: ${berth.wallMs} ms wall, ${berth.cpuMs} ms CPU`);
+    bars.push(
+      figure(`iallocator.startup.berth.${file}.wall`, `berth-iallocator ${file} (wall)`, berth.wallMs, "ms"),
+    );
+  }
+  const slowest = Math.max(...STARTUP_INPUTS.map((file) => medians.get(file)!.wallMs));
+  const slowestCpu = Math.max(...STARTUP_INPUTS.map((file) => medians.get(file)!.cpuMs));
+  bars.push(
+    atMost(
+      "iallocator.startup.ratio.wall",
+      "berth-iallocator on Ganeti's single-instance inputs vs node -e 0 (wall time ratio, slowest input)",
+      round(slowest / node.wallMs),
+      STARTUP_LIMIT,
+      "x",
+    ),
+    figure(
+      "iallocator.startup.ratio.cpu",
+      "berth-iallocator on Ganeti's single-instance inputs vs node -e 0 (CPU time ratio, slowest input)",
+      round(slowestCpu / Math.max(node.cpuMs, 1)),
+      "x",
+      "lower",
+    ),
+  );
+  return Object.fromEntries(medians);
 }
 
 interface Run {
@@ -94,6 +160,8 @@ function timeFigures(
 const started = performance.now();
 const bars: BarResult[] = [];
 const details: Record<string, unknown> = { hailInstalled, sizes: [] as unknown[] };
+if (existsSync(SHARED_INPUTS)) details.startup = startupFigures(bars);
+else log(`start-up figures skipped: Ganeti's inputs are not at ${SHARED_INPUTS}`);
 const { dir, cleanup } = tempDir("iallocator");
 try {
   for (const size of SIZES) {

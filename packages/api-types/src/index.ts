@@ -30,3 +30,4 @@ export * from "./server-config.js";
 export * from "./tokens.js";
 export type * from "./trust.js";
 export * from "./validation.js";
+export * from "./warnings.js";

@@ -76,6 +76,7 @@ import { ScriptletCheckRequestSchema, ScriptletCheckResultSchema } from "./scrip
 import { ServerPatchSchema, ServerPutSchema, ServerSchema, ServerUntrustedSchema } from "./server.js";
 import { ServerConfigSchema } from "./server-config.js";
 import { TokenCreatedSchema, TokenSchema, TokensPostSchema } from "./tokens.js";
+import { WarningPutSchema, WarningSchema } from "./warnings.js";
 
 /**
  * Every named wire schema, keyed by the name it has in the OpenAPI document
@@ -141,6 +142,8 @@ export const apiSchemas = {
   PlacementGroupPut: PlacementGroupPutSchema,
   PlacementGroupPatch: PlacementGroupPatchSchema,
   PlacementGroupPost: PlacementGroupPostSchema,
+  Warning: WarningSchema,
+  WarningPut: WarningPutSchema,
   Instance: InstanceSchema,
   InstanceSource: InstanceSourceSchema,
   InstancesPost: InstancesPostSchema,

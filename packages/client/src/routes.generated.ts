@@ -102,6 +102,11 @@ export const routes = {
   getOperation: { method: "GET", path: "/1.0/operations/:id", query: ["project"], body: null },
   waitOperation: { method: "GET", path: "/1.0/operations/:id/wait", query: ["project", "timeout"], body: null },
   cancelOperation: { method: "DELETE", path: "/1.0/operations/:id", query: ["project"], body: null },
+  listWarnings: { method: "GET", path: "/1.0/warnings", query: ["recursion", "project"], body: null },
+  getWarning: { method: "GET", path: "/1.0/warnings/:uuid", query: [], body: null },
+  putWarning: { method: "PUT", path: "/1.0/warnings/:uuid", query: [], body: "WarningPut" },
+  patchWarning: { method: "PATCH", path: "/1.0/warnings/:uuid", query: [], body: "WarningPut" },
+  deleteWarning: { method: "DELETE", path: "/1.0/warnings/:uuid", query: [], body: null },
   getMetrics: { method: "GET", path: "/1.0/metrics", query: [], body: null },
   getOpenApi: { method: "GET", path: "/1.0/openapi.json", query: [], body: null },
 } as const satisfies RouteTable;

@@ -33,6 +33,7 @@ export {
   type InstanceType,
   isRootDiskDevice,
 } from "./instance.js";
+export { type ConfigKeyScope, instanceConfigProblem } from "./instance-config-keys.js";
 export {
   applyInstanceSizing,
   buildInstanceRequest,
@@ -93,7 +94,6 @@ export {
   type MemoryLimit,
   type MemoryLimitError,
   memberMemoryBytes,
-  memoryLimitProblem,
   parseMemoryLimit,
   resolveMemoryPercentage,
 } from "./memory-limit.js";

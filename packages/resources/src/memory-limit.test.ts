@@ -2,12 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildInstanceRequest, type InstanceRequestInput, onMember } from "./instance-request.js";
 import { computeInstanceDemand, computeInstanceResources, memorySizeOn } from "./instance-resources.js";
-import {
-  memberMemoryBytes,
-  memoryLimitProblem,
-  parseMemoryLimit,
-  resolveMemoryPercentage,
-} from "./memory-limit.js";
+import { memberMemoryBytes, parseMemoryLimit, resolveMemoryPercentage } from "./memory-limit.js";
 import { GiB, MiB } from "./sizes.js";
 
 describe("parseMemoryLimit: LXD's limits.memory validator", () => {
@@ -42,18 +37,6 @@ describe("parseMemoryLimit: LXD's limits.memory validator", () => {
       kind: "invalid-size",
       message: "Invalid value: lots",
     });
-  });
-
-  it("names the key for config writers", () => {
-    expect(memoryLimitProblem("abc%")).toBe(
-      'Invalid value for config "limits.memory": strconv.ParseInt: parsing "abc": invalid syntax',
-    );
-    expect(memoryLimitProblem("1.5GiB")).toBe(
-      'Invalid value for config "limits.memory": Invalid value: 1.5GiB',
-    );
-    expect(memoryLimitProblem("50%")).toBeUndefined();
-    expect(memoryLimitProblem("")).toBeUndefined();
-    expect(memoryLimitProblem(undefined)).toBeUndefined();
   });
 });
 

@@ -71,17 +71,6 @@ function percentageError(input: string, message: string): MemoryLimitError {
 }
 
 /**
- * The text a config writer answers for an invalid `limits.memory` (an
- * instance's config or a profile's), naming the key as Berth's other
- * config errors do; undefined when the value is valid.
- */
-export function memoryLimitProblem(value: string | undefined): string | undefined {
-  if (value === undefined || value === "") return undefined;
-  const parsed = parseMemoryLimit(value);
-  return parsed.ok ? undefined : `Invalid value for config "limits.memory": ${parsed.error.message}`;
-}
-
-/**
  * LXD's resolution of a share against a member's memory in bytes:
  * `(total / 100) * percent`, the division first and truncated (so 50% of
  * 8 GiB + 99 bytes is exactly 4 GiB + 49 bytes less than half).

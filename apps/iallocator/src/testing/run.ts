@@ -10,8 +10,20 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const BIN = resolve(here, "../../dist/main.js");
 export const HAIL = "/usr/lib/ganeti/iallocators/hail";
 export const hailInstalled = existsSync(HAIL);
-/** Ganeti's own inputs, read in place beside the worktree. */
-export const SHARED_INPUTS = resolve(here, "../../../../../shared/ganeti-iallocator");
+/**
+ * Ganeti's own inputs, read in place from `shared/ganeti-iallocator` beside
+ * the checkout: the nearest such folder above this one, so a git worktree
+ * nested deeper (`/work/wt/BRANCH`) finds the same inputs as `/work/main`.
+ * When none exists, the path beside the checkout (tests then skip, naming it).
+ */
+export const SHARED_INPUTS = sharedInputs(resolve(here, "../../../.."));
+
+function sharedInputs(checkout: string): string {
+  const inputsBeside = (dir: string) => join(dirname(dir), "shared/ganeti-iallocator");
+  for (let dir = checkout; dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(inputsBeside(dir))) return inputsBeside(dir);
+  return inputsBeside(checkout);
+}
 
 export interface Answer {
   success: boolean;

@@ -13,6 +13,7 @@ import type { RouteSpec } from "./route-spec.js";
 import { scriptletRoutes } from "./scriptlet.js";
 import { serverRoutes } from "./server.js";
 import { tokenRoutes } from "./tokens.js";
+import { warningRoutes } from "./warnings.js";
 
 /**
  * Every enveloped route of berthd, in documentation order. Static paths come
@@ -33,4 +34,5 @@ export const allRoutes: readonly RouteSpec[] = [
   ...instanceRoutes,
   ...tokenRoutes,
   ...operationRoutes,
+  ...warningRoutes,
 ];

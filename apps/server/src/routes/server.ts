@@ -45,6 +45,12 @@ export const API_EXTENSIONS = [
   // restricted certificates confined to their projects.
   "certificate_token",
   "certificate_project",
+  // lxc copy within the cluster: the client sends one POST /1.0/instances with source.type=copy
+  // (without it, it tries a migration through POST /1.0/instances/NAME). Berth places the copy.
+  "cluster_internal_copy",
+  // /1.0/warnings (lxc warning list/show/ack/delete): members offline or evacuated for long,
+  // inventories below usage, scriptlet failures; kept in memory by each server.
+  "warnings",
 ] as const;
 
 /** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */

@@ -48,11 +48,25 @@ export interface StaticFilter<R extends KeyedField = KeyedField, M extends Membe
   reject(member: StaticMember<M>, request: RequestView<R>): Rejection | undefined;
 }
 
-/** A usage filter bound to one placement's request. */
+/**
+ * A usage filter bound to one placement's request. Its verdict on a member
+ * moves only when the member changes (MemberState notes every such change
+ * in its model's journal), when time passes (`steadyUntil`), or, for the
+ * members `movesAlone` names, at any time: what lets a decision's
+ * explanation be kept in step instead of recomputed (decide/usage-verdicts.ts).
+ */
 export interface UsageCheck {
   /** `reject(member, time) === undefined`, without building the rejection. */
   admits(member: MemberState, time: Timing): boolean;
   reject(member: MemberState, time: Timing): Rejection | undefined;
+  /**
+   * The last instant (ms, the clock `time` reads) until which the verdict
+   * given at `time` holds while the member does not change, as time moves
+   * forward. Absent: time does not move it.
+   */
+  steadyUntil?(member: MemberState, time: Timing): number;
+  /** True when the verdict on `member` may move without the member changing. Absent: never. */
+  movesAlone?(member: MemberState): boolean;
 }
 
 export interface UsageFilter<R extends keyof PlacementRequest = keyof PlacementRequest> {

@@ -133,6 +133,9 @@ export class PlacementStack {
    * one shape binds once.
    */
   private readonly usageSlots: { filter: UsageFilter; values: unknown[]; check: UsageCheck | null }[];
+  /** Request fields the usage filters declare, in stack order, and the last `usageKey` computed. */
+  private readonly usageFields: readonly (keyof PlacementRequest)[];
+  private lastUsageKeyed: { values: unknown[]; key: string } | null = null;
   /** The slots' checks, in stack order (a new array whenever one is bound anew). */
   private boundChecks: readonly UsageCheck[] = [];
   /** Reused key buffer for ordering (placements are planned one at a time). */
@@ -169,6 +172,7 @@ export class PlacementStack {
     }
     this.staticFilters = staticFilters;
     this.usageSlots = usageFilters.map((filter) => ({ filter, values: [], check: null }));
+    this.usageFields = unique(usageFilters.flatMap((filter) => filter.reads.request));
     this.keyFields = unique(staticFilters.flatMap((filter) => filter.reads.request));
     this.keyEncoders = this.keyFields.map((field) => KEYED_FIELDS[field]);
     this.memberFields = unique(staticFilters.flatMap((filter) => filter.reads.member));
@@ -240,6 +244,32 @@ export class PlacementStack {
   admitter(request: PlacementRequest): (member: MemberState, time: Timing) => boolean {
     const checks = this.usageChecks(request);
     return (member, time) => admitsAll(checks, member, time);
+  }
+
+  /**
+   * The usage filters bound to `request`, in stack order; the same array
+   * while requests hold the same declared values (see `usageSlots`).
+   */
+  usageChecksFor(request: PlacementRequest): readonly UsageCheck[] {
+    return this.usageChecks(request);
+  }
+
+  /**
+   * What the usage filters read of `request`, encoded: requests with equal
+   * keys get equal verdicts from them (a decision's explanation is kept per
+   * key, decide/usage-verdicts.ts).
+   */
+  usageKey(request: PlacementRequest): string {
+    const last = this.lastUsageKeyed;
+    if (last !== null && sameValues(request, this.usageFields, last.values)) return last.key;
+    const key = JSON.stringify(this.usageFields.map((field) => request[field] ?? null));
+    this.lastUsageKeyed = { values: this.usageFields.map((field) => request[field]), key };
+    return key;
+  }
+
+  /** Whether a ranking may turn a fitting member down for this request (a strict placement group). */
+  turnsDown(model: ClusterModel, request: PlacementRequest): boolean {
+    return this.rankingsOf(request, model).some((ranking) => ranking.reject !== undefined);
   }
 
   /** The members among `members` a ranking turns down (a strict placement group), with why. */

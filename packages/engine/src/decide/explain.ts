@@ -4,16 +4,19 @@
  * the first reason it was turned down for. The decision record keeps it.
  *
  * Running every filter over every member costs ~0.15 ms at 1,000 members
- * and ~7 ms at 10,000, too much for every placement. So the work is split
- * the way the stack's candidate cache splits it:
+ * and ~7 ms at 10,000, and even one pass over the static candidates
+ * (~0.35 ms at 10,000) is too much for every placement. So the work is
+ * split the way the stack's candidate cache splits it:
  * - members turned down by a static filter (evacuated, scheduler rules,
  *   groups, architecture, traits) are explained once per cached static
  *   candidate set, which lives until a member record changes;
- * - the static candidates are walked with the same cheap check the stack
- *   uses (its usage filters, bound once per request shape), and only the
- *   members it turns down are asked why.
- * A placement then pays one pass over its static candidates with no
- * allocation per member that fits.
+ * - the usage filters' verdicts on the static candidates are kept per
+ *   request shape and re-judged only for the members that changed
+ *   (usage-verdicts.ts): a placement pays for the members the last
+ *   placements touched, not for the cluster.
+ * The answer is the one a walk over every member would give at the moment
+ * of the decision, and the record keeps it as computed (nothing is
+ * recomputed later from a model that has moved on).
  */
 
 import type { Timing } from "../candidates/filter.js";
@@ -23,6 +26,7 @@ import type { ClusterModel } from "../model/cluster-model.js";
 import type { MemberState } from "../model/member-state.js";
 import type { RejectionGroup } from "../store/records.js";
 import { RejectionTally } from "./tally.js";
+import { UsageVerdicts } from "./usage-verdicts.js";
 
 export interface PlacementExplanation {
   /** Members in the cluster. */
@@ -57,11 +61,43 @@ function staticTallyOf(
   return tally;
 }
 
+/** The usage verdicts kept for one cached static candidate set, per request shape. */
+interface SetVerdicts {
+  positions: Map<MemberState, number>;
+  byShape: Map<string, UsageVerdicts>;
+}
+
+const verdictsBySet = new WeakMap<readonly MemberState[], SetVerdicts>();
+/** Request shapes are few in practice; the bound only guards against unbounded growth. */
+const MAX_SHAPES = 64;
+
+function usageVerdictsOf(
+  stack: PlacementStack,
+  request: PlacementRequest,
+  passing: readonly MemberState[],
+): UsageVerdicts {
+  let forSet = verdictsBySet.get(passing);
+  if (forSet === undefined) {
+    const positions = new Map<MemberState, number>();
+    for (let index = 0; index < passing.length; index++) positions.set(passing[index]!, index);
+    forSet = { positions, byShape: new Map() };
+    verdictsBySet.set(passing, forSet);
+  }
+  const shape = stack.usageKey(request);
+  let verdicts = forSet.byShape.get(shape);
+  if (verdicts === undefined) {
+    if (forSet.byShape.size >= MAX_SHAPES) forSet.byShape.clear();
+    verdicts = new UsageVerdicts(passing, forSet.positions);
+    forSet.byShape.set(shape, verdicts);
+  }
+  return verdicts;
+}
+
 /**
  * Explains a decided placement. `listed` names every candidate when the
  * decision listed them all (a scriptlet, a placement group or a dry run);
  * null when the default policy took the first without listing the rest,
- * and the walk counts them.
+ * and the kept verdicts count them.
  */
 export function explainPlacement(
   stack: PlacementStack,
@@ -72,28 +108,27 @@ export function explainPlacement(
 ): PlacementExplanation {
   const passing = stack.staticCandidates(model, request);
   const tally = staticTallyOf(stack, model, request, time, passing).copy();
-  const listedNames = listed === null ? null : new Set(listed);
-  // Members that fit but a ranking may have turned down (a strict placement group): not listed, or
-  // (the default policy listing none) every fitting member when a placement group ranks.
-  const collect = listedNames !== null || request.groupPolicy !== null;
-  const fitting: MemberState[] = [];
-  const admits = stack.admitter(request);
-  let fitCount = 0;
-  for (let index = 0; index < passing.length; index++) {
-    const member = passing[index]!;
-    if (admits(member, time)) {
-      fitCount += 1;
-      if (collect && (listedNames === null || !listedNames.has(member.name))) fitting.push(member);
-      continue;
+  const verdicts = usageVerdictsOf(stack, request, passing);
+  verdicts.update(
+    model.changes,
+    stack.usageChecksFor(request),
+    (member) => stack.check(member, request, time),
+    time,
+  );
+  verdicts.addTo(tally);
+  let candidateCount = listed === null ? verdicts.fitCount : listed.length;
+  // Members that fit but a ranking turned down (a strict placement group): the listed ones were
+  // not, and the default policy, listing none, had every fitting member ranked.
+  if (stack.turnsDown(model, request)) {
+    const listedNames = listed === null ? null : new Set(listed);
+    const fitting = verdicts
+      .fitting()
+      .filter((member) => listedNames === null || !listedNames.has(member.name));
+    if (fitting.length > 0) {
+      const turnedDown = stack.turnedDownByRankings(model, request, fitting);
+      for (const { member, rejection } of turnedDown) tally.add(member, rejection);
+      if (listedNames === null) candidateCount -= turnedDown.length;
     }
-    const why = stack.check(member, request, time);
-    if (why !== undefined) tally.add(member.name, why);
-  }
-  let candidateCount = listedNames === null ? fitCount : listedNames.size;
-  if (fitting.length > 0) {
-    const turnedDown = stack.turnedDownByRankings(model, request, fitting);
-    for (const { member, rejection } of turnedDown) tally.add(member, rejection);
-    if (listedNames === null) candidateCount -= turnedDown.length;
   }
   return { members: model.allMembers().length, candidateCount, rejections: tally.groups() };
 }

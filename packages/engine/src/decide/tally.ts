@@ -24,13 +24,21 @@ export class RejectionTally {
   }
 
   add(member: string, rejection: Rejection): void {
-    const entry = this.entries.get(rejection.code);
+    this.addMany(rejection, 1, [member]);
+  }
+
+  /** `count` members turned down for `rejection`, the first of them `members` (as many `add`s would). */
+  addMany(rejection: Rejection, count: number, members: readonly string[]): void {
+    let entry = this.entries.get(rejection.code);
     if (entry === undefined) {
-      this.entries.set(rejection.code, { rejection, count: 1, members: [member], order: this.entries.size });
-      return;
+      entry = { rejection, count: 0, members: [], order: this.entries.size };
+      this.entries.set(rejection.code, entry);
     }
-    entry.count += 1;
-    if (entry.members.length < REJECTION_SAMPLE) entry.members.push(member);
+    entry.count += count;
+    for (const member of members) {
+      if (entry.members.length >= REJECTION_SAMPLE) break;
+      entry.members.push(member);
+    }
   }
 
   /** An independent copy (a cached tally is the starting point of every placement's). */

@@ -13,18 +13,20 @@ import { cloneJson } from "../store/clone.js";
 import { BatchMemo } from "./batch-memo.js";
 import type { CatalogCache } from "./catalog-cache.js";
 import type { ExpandContext } from "./context.js";
+import { withCopySource } from "./copy-source.js";
 import { NO_MEMBERS, type PlacementRequest, placementRequest } from "./request.js";
 import { isUuid, projectOf } from "./target.js";
 
 export async function expandCreate(
   context: ExpandContext,
   catalog: CatalogCache,
-  body: InstancesPost,
+  requested: InstancesPost,
   projectName: string,
   target: string | undefined,
   memo: BatchMemo = new BatchMemo(),
 ): Promise<PlacementRequest> {
   const project = projectOf(context, projectName);
+  const body = await withCopySource(context, requested, project.name);
   const forthcoming = body.forthcoming === true;
   const id = body.uuid ?? randomUUID();
   if (body.uuid !== undefined && !isUuid(id)) throw invalid(`Invalid uuid "${id}"`);

@@ -11,8 +11,8 @@ import {
   buildInstanceRequest,
   type Flavor,
   type InstanceResources,
+  instanceConfigProblem,
   type MemoryShare,
-  memoryLimitProblem,
 } from "@berth/resources";
 import { invalid, isEngineError, notFound } from "../base/errors.js";
 import { cloneDevices } from "../store/clone.js";
@@ -127,7 +127,20 @@ export function profileNamesOf(spec: InstancesPost, hasDefault: boolean): string
   return hasDefault ? ["default"] : [];
 }
 
-export function expandRequest(spec: InstancesPost, name: string, catalog: ExpansionCatalog): ExpandedRequest {
+/**
+ * Whether expansion checks the config against LXD's key table: always for
+ * a body being written (create, update), never for an instance already
+ * stored, which keeps holding what it holds even if it was placed before
+ * the table refused one of its keys.
+ */
+export type ConfigCheck = "check" | "trust-stored";
+
+export function expandRequest(
+  spec: InstancesPost,
+  name: string,
+  catalog: ExpansionCatalog,
+  configCheck: ConfigCheck = "check",
+): ExpandedRequest {
   const profileNames = profileNamesOf(spec, catalog.profile("default") !== undefined);
   const profiles = profileNames.map((profileName) => {
     const profile = catalog.profile(profileName);
@@ -144,8 +157,11 @@ export function expandRequest(spec: InstancesPost, name: string, catalog: Expans
     flavor = catalog.flavor(spec.flavor);
     if (flavor === undefined) throw notFound(`Flavor "${spec.flavor}" not found`);
   }
-  const memoryProblem = memoryLimitProblem(merged.config["limits.memory"]);
-  if (memoryProblem !== undefined) throw invalid(memoryProblem);
+  if (configCheck === "check") {
+    // The expanded config, as LXD validates it: a profile's keys must suit this instance's type too.
+    const configProblem = instanceConfigProblem(merged.config, type);
+    if (configProblem !== undefined) throw invalid(configProblem);
+  }
   const built = buildInstanceRequest({
     type,
     config: merged.config,

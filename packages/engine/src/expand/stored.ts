@@ -71,17 +71,27 @@ export async function expandStored(
   const body = bodyOf(record);
   let expanded: ExpandedRequest;
   try {
-    expanded = expandRequest(body, record.name, await catalog.expansionCatalog(project, body));
+    expanded = expandRequest(
+      body,
+      record.name,
+      await catalog.expansionCatalog(project, body),
+      "trust-stored",
+    );
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     // A profile or flavor it was created with may be gone; it still holds its resources.
-    expanded = expandRequest({ ...body, profiles: [], flavor: undefined }, record.name, {
-      profile: () => undefined,
-      flavor: () => undefined,
-      imageByAlias: () => undefined,
-      imageByFingerprint: () => undefined,
-      defaultArchitecture: "",
-    });
+    expanded = expandRequest(
+      { ...body, profiles: [], flavor: undefined },
+      record.name,
+      {
+        profile: () => undefined,
+        flavor: () => undefined,
+        imageByAlias: () => undefined,
+        imageByFingerprint: () => undefined,
+        defaultArchitecture: "",
+      },
+      "trust-stored",
+    );
   }
   const held: ExpandedRequest = {
     ...expanded,

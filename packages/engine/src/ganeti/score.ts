@@ -5,7 +5,6 @@
  * the group's usable members, plus the reserved memory in total. Kept as
  * running sums, so trying a member (or a pair) costs O(1), not O(members).
  */
-import type { SnapshotNode } from "./cluster.js";
 
 /** What a member contributes, as fractions of its capacity. */
 export interface NodeMetrics {
@@ -17,8 +16,18 @@ export interface NodeMetrics {
 
 const fraction = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
+/** What the score reads of a node: its totals and what is free or used on it now. */
+export interface ScoredNode {
+  readonly input: { readonly totalMemory: number; readonly totalDisk: number };
+  readonly freeMemory: number;
+  readonly freeDisk: number;
+  readonly reservedMemory: number;
+  readonly usedCpus: number;
+  readonly effectiveCpus: number;
+}
+
 export function metricsOf(
-  node: SnapshotNode,
+  node: ScoredNode,
   change: { memory?: number; disk?: number; cpus?: number; reserved?: number } = {},
 ): NodeMetrics {
   const input = node.input;
@@ -75,7 +84,7 @@ export class GroupBalance {
   private cpu = 0;
   private cpuSq = 0;
 
-  constructor(nodes: readonly SnapshotNode[]) {
+  constructor(nodes: readonly ScoredNode[]) {
     for (const node of nodes) this.add(metricsOf(node), 1);
   }
 

@@ -45,7 +45,7 @@ import { requireMemberRow } from "../rules/writes/member-generation.js";
 import { checkMemberInventories } from "../rules/writes/member-inventories.js";
 import { customClassesOf, requireCustomClasses } from "../rules/writes/member-references.js";
 import { checkMemberUpdate } from "../rules/writes/member-update.js";
-import type { CatalogTableName, ChangeEntry, ChangeFeed } from "../store/change-feed.js";
+import type { ChangeEntry, ChangeFeed } from "../store/change-feed.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "../store/clone.js";
 import type {
   CatalogTable,

@@ -15,6 +15,7 @@ import type {
   PlacementGroupRecord,
   ProjectRecord,
 } from "../store/records.js";
+import { ChangeJournal } from "./change-journal.js";
 import { emptyCounts, MemberState } from "./member-state.js";
 import { TreeHolds } from "./member-tree.js";
 
@@ -54,6 +55,8 @@ export class ClusterModel {
   private readonly inFlight = new Set<PendingPlacement>();
   /** What in-flight placements hold on child providers of members' trees. */
   readonly treeHolds = new TreeHolds();
+  /** Members whose usage-relevant state changed, in order (decide/usage-verdicts.ts reads it). */
+  readonly changes = new ChangeJournal<MemberState>();
   private loadMoves = 0;
   private staticMoves = 0;
 
@@ -89,7 +92,8 @@ export class ClusterModel {
     this.placementGroups.clear();
     this.groupCounts.clear();
     this.projectUsage.clear();
-    for (const record of snapshot.members) this.members.set(record.name, new MemberState(record));
+    for (const record of snapshot.members)
+      this.members.set(record.name, new MemberState(record, this.changes));
     this.reorder();
     for (const group of snapshot.groups) this.groups.set(group.name, group);
     for (const project of snapshot.projects) this.projects.set(project.name, project);
@@ -143,7 +147,7 @@ export class ClusterModel {
       }
       return existing;
     }
-    const state = new MemberState(record);
+    const state = new MemberState(record, this.changes);
     this.members.set(record.name, state);
     this.staticMoves += 1;
     // Members join in increasing order: appending keeps registration O(1) per member.

@@ -2,6 +2,7 @@ import type { Inventory } from "@berth/resources";
 import type { ClusterMemberView } from "../scriptlet/port.js";
 import type { MemberUsage } from "../store/port.js";
 import type { MemberRecord } from "../store/records.js";
+import type { ChangeJournal } from "./change-journal.js";
 import type { MemberTree } from "./member-tree.js";
 
 /** Per-project instance counts on one member. */
@@ -61,8 +62,7 @@ export class MemberState {
   candidacy = 0;
 
   inventories: Record<string, Inventory> = {};
-  /** The child providers under the member's root, when it has any with inventories (member-tree.ts). */
-  tree: MemberTree | undefined = undefined;
+  private ownTree: MemberTree | undefined = undefined;
   /** Usage per class by real instances (store ledger "used"). */
   used = new Map<string, number>();
   /** Usage per class by reservations (store ledger "forthcoming"). */
@@ -75,10 +75,25 @@ export class MemberState {
   /** used + forthcoming + pending per class, kept in step so the capacity filter reads one entry. */
   private readonly consumedByClass = new Map<string, number>();
 
-  constructor(record: MemberRecord) {
+  /** `journal`: where this member notes its changes (its model's; none for a member built alone). */
+  constructor(
+    record: MemberRecord,
+    private readonly journal: ChangeJournal<MemberState> | null = null,
+  ) {
     this.name = record.name;
     this.record = record;
     this.setRecord(record);
+  }
+
+  /** The child providers under the member's root, when it has any with inventories (member-tree.ts). */
+  get tree(): MemberTree | undefined {
+    return this.ownTree;
+  }
+
+  set tree(tree: MemberTree | undefined) {
+    if (tree === this.ownTree) return;
+    this.ownTree = tree;
+    this.journal?.note(this);
   }
 
   setRecord(record: MemberRecord): void {
@@ -86,7 +101,7 @@ export class MemberState {
     this.evacuated = record.evacuated;
     this.heartbeatMs = record.lastHeartbeat === null ? null : Date.parse(record.lastHeartbeat);
     this.inventories = record.inventories;
-    this.capacityVersion += 1;
+    this.changed();
   }
 
   setUsage(usage: MemberUsage): void {
@@ -99,7 +114,7 @@ export class MemberState {
         consumed.set(resourceClass, (consumed.get(resourceClass) ?? 0) + amount);
       }
     }
-    this.capacityVersion += 1;
+    this.changed();
   }
 
   /** Adds a committed usage change (the change feed's claim effects). */
@@ -109,14 +124,20 @@ export class MemberState {
     if (next === 0) map.delete(resourceClass);
     else map.set(resourceClass, next);
     this.consumedByClass.set(resourceClass, (this.consumedByClass.get(resourceClass) ?? 0) + amount);
-    this.capacityVersion += 1;
+    this.changed();
   }
 
   /** Holds (or, negative, releases) in-flight capacity. */
   addPending(resourceClass: string, amount: number): void {
     this.pending.set(resourceClass, (this.pending.get(resourceClass) ?? 0) + amount);
     this.consumedByClass.set(resourceClass, (this.consumedByClass.get(resourceClass) ?? 0) + amount);
+    this.changed();
+  }
+
+  /** Inventories, consumption or the record moved: remembered verdicts lapse, the journal hears of it. */
+  private changed(): void {
     this.capacityVersion += 1;
+    this.journal?.note(this);
   }
 
   /** What counts against capacity for a new placement: both ledgers plus in-flight. */

@@ -19,11 +19,12 @@ export {
   MIRRORED_CLASS,
   withMirrors,
 } from "./claims/mirrors.js";
-export { exceededLimit, type LimitExcess } from "./claims/project-limits.js";
+export { exceededLimit } from "./claims/project-limits.js";
 export {
   addProjectTotals,
   type CountedInstance,
   countInProject,
+  type LimitExcess,
   PROJECT_DIMENSIONS,
   PROJECT_LIMIT_KEYS,
   type ProjectDimension,

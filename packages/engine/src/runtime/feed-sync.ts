@@ -28,10 +28,27 @@
  */
 import { randomUUID } from "node:crypto";
 import { isEngineError } from "../base/errors.js";
+import type { Logger } from "../base/logger.js";
+import type { ClusterModel } from "../model/cluster-model.js";
+import type { ProviderModel } from "../providers/provider-model.js";
 import type { ChangeEntry, ChangeFeed, ClaimEffect, FeedWatch } from "../store/change-feed.js";
-import type { Store } from "../store/port.js";
+import type { Store, StoreSnapshot } from "../store/port.js";
 import type { ConfigRecord, MemberRecord } from "../store/records.js";
-import type { EngineRuntime } from "./runtime.js";
+
+/**
+ * What the feed sync drives (the engine's runtime): the models it keeps in
+ * step, the store it reads, and the runtime's own steps for a re-hydration
+ * and a new server config.
+ */
+export interface FeedSyncHost {
+  readonly store: Store;
+  readonly model: ClusterModel;
+  readonly providerModel: ProviderModel;
+  readonly logger: Logger;
+  withoutClaimsInFlight<T>(rebuild: () => Promise<T>): Promise<T>;
+  applySnapshot(snapshot: StoreSnapshot): void;
+  setConfig(config: ConfigRecord): void;
+}
 
 /** Re-read at least this often even when nothing woke us (a lost notification costs no more). */
 const MAX_QUIET_MS = 1_000;
@@ -67,7 +84,7 @@ export class FeedSync {
   applied = 0;
 
   constructor(
-    private readonly runtime: EngineRuntime,
+    private readonly runtime: FeedSyncHost,
     private readonly feed: ChangeFeed,
     cursor: string,
   ) {
@@ -338,7 +355,7 @@ export class FeedSync {
 
 interface ChangedRows {
   members: Map<string, MemberRecord>;
-  mirrors: Parameters<EngineRuntime["model"]["replaceCatalog"]> | undefined;
+  mirrors: Parameters<ClusterModel["replaceCatalog"]> | undefined;
   config: ConfigRecord | undefined;
   catalog: boolean;
 }

@@ -14,7 +14,6 @@ import type {
   ProfileRecord,
   ProjectRecord,
 } from "../store/records.js";
-import type { FlavorInput } from "./catalog.js";
 
 export interface ProfileFields {
   description: string;
@@ -41,6 +40,16 @@ export interface PlacementGroupFields {
   rigor: PlacementRigor;
 }
 export type PlacementGroupChanges = Partial<PlacementGroupFields>;
+
+/** A flavor as callers give it: the size fields are checked when the record is built. */
+export interface FlavorInput {
+  name: string;
+  description?: string;
+  vcpus: unknown;
+  memory_mb: unknown;
+  disk_gb?: unknown;
+  extra_specs?: Record<string, unknown>;
+}
 
 export type FlavorFields = Omit<FlavorInput, "name">;
 export type FlavorChanges = Partial<FlavorFields>;

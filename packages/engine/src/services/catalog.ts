@@ -13,8 +13,8 @@ import {
   PROJECT_NAME_PATTERN,
 } from "@berth/api-types";
 import {
+  instanceConfigProblem,
   isStandardResourceClass,
-  memoryLimitProblem,
   resourceClassMessages,
   STANDARD_RESOURCE_CLASSES,
   validateCustomName,
@@ -32,6 +32,7 @@ import type {
   ProfileRecord,
   ProjectRecord,
 } from "../store/records.js";
+import type { FlavorInput } from "./catalog-patches.js";
 import {
   type FlavorChanges,
   type FlavorFields,
@@ -60,15 +61,6 @@ async function must<T>(value: Promise<T | undefined>, message: string): Promise<
   const found = await value;
   if (found === undefined) throw notFound(message);
   return found;
-}
-
-export interface FlavorInput {
-  name: string;
-  description?: string;
-  vcpus: unknown;
-  memory_mb: unknown;
-  disk_gb?: unknown;
-  extra_specs?: Record<string, unknown>;
 }
 
 export interface ResourceClassInfo {
@@ -103,12 +95,12 @@ async function renameByCopy<T>(
 
 /**
  * A profile's config is checked as LXD's validator checks it when it is
- * written, so a bad value is refused there rather than failing every
- * placement that uses the profile: `limits.memory` (a size, or a
- * percentage that is an integer other than 0 and not negative).
+ * written (keys of either instance type, no `volatile.`/`image.` keys), so
+ * a typo or bad value is refused there rather than failing every placement
+ * that uses the profile.
  */
 function checkProfileConfig(profile: ProfileRecord): void {
-  const problem = memoryLimitProblem(profile.config["limits.memory"]);
+  const problem = instanceConfigProblem(profile.config, "any");
   if (problem !== undefined) throw invalid(problem);
 }
 

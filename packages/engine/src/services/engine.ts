@@ -20,6 +20,7 @@ import { CatalogCache } from "../expand/catalog-cache.js";
 import { expandInstances, type InstanceExpansion } from "../expand/instance-expansion.js";
 import { HealerDuty } from "../health/healer-duty.js";
 import { syncMemberHeartbeats } from "../health/heartbeat-sync.js";
+import { Warnings } from "../health/warnings.js";
 import { ClusterModel } from "../model/cluster-model.js";
 import { normalizedConfigPatch } from "../rules/writes/config-patch.js";
 import { EngineEvents } from "../runtime/events.js";
@@ -122,6 +123,8 @@ export class Engine {
   private readonly relocation: Relocation;
   private readonly rebalancer: Rebalancer;
   private readonly knownOffline = new Set<string>();
+  /** LXD's warnings (`/1.0/warnings`): derived from this server's view, kept in memory (health/warnings.ts). */
+  readonly warnings: Warnings;
   private readonly healerDuty: HealerDuty;
 
   private constructor(
@@ -148,6 +151,7 @@ export class Engine {
     this.instanceOps = new InstanceOps(runtime, maxAttempts);
     this.relocation = new Relocation(runtime, maxAttempts);
     this.rebalancer = new Rebalancer(runtime);
+    this.warnings = new Warnings(runtime.clock, () => this.listMembers());
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -581,6 +585,8 @@ export class Engine {
       return value;
     } catch (error) {
       metrics.failed(operation, error instanceof EngineError ? error.kind : "internal", seconds());
+      if (error instanceof EngineError && error.kind === "scriptlet")
+        this.warnings.scriptletFailed(error.message);
       throw error;
     }
   }

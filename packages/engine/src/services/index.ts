@@ -19,7 +19,7 @@ export * from "./engine.js";
 export type { Precondition } from "./guarded-update.js";
 export type { MoveOutcome } from "./instance-ops.js";
 export type { InventoryView, MemberInfo, MemberInput, MemberUpdate } from "./members.js";
-export { type AllocationRequest, Consumers, type UsageQuery } from "./placement/consumers.js";
+export { Consumers, type UsageQuery } from "./placement/consumers.js";
 export {
   type NewProvider,
   type ProviderChanges,
@@ -27,7 +27,7 @@ export {
   Providers,
   type TraitQuery,
 } from "./placement/providers.js";
-export type { ReshapeRequest } from "./placement/reshaper.js";
+export type { AllocationRequest, ReshapeRequest } from "./placement/reshaper.js";
 export type { BulkOrder, BulkOutcome, CreateOptions, DryRunOptions, PlacementOutcome } from "./placer.js";
 export type { RebalanceMove, RebalanceOptions, RebalancePlan } from "./rebalance.js";
 export type { EvacuationOutcome, MovedInstance } from "./relocation.js";

@@ -136,6 +136,11 @@ export function fitsAll(
   return true;
 }
 
+/** A tree's usage moves without the member's (its children's holds and consumers). */
+function movesWithTree(member: MemberState): boolean {
+  return member.tree !== undefined;
+}
+
 /**
  * One placement's capacity check. `admits` runs for every cached candidate
  * of every placement, so its verdict is remembered per member until the
@@ -158,6 +163,8 @@ class CapacityCheck implements UsageCheck {
   reject(member: MemberState): Rejection | undefined {
     return memberMisfit(member, this.demand);
   }
+
+  readonly movesAlone = movesWithTree;
 }
 
 /**
@@ -185,6 +192,8 @@ class MemberDemandCheck implements UsageCheck {
   reject(member: MemberState): Rejection | undefined {
     return memberMisfit(member, this.demandOn(member));
   }
+
+  readonly movesAlone = movesWithTree;
 }
 
 export const capacityFilter = usageFilter({

@@ -12,6 +12,11 @@ const OFFLINE = rejection("offline", "is offline", "are offline", false, () => (
 const ONLINE_CHECK: UsageCheck = {
   admits: (member, time) => member.isOnline(time.nowMs, time.offlineThresholdMs),
   reject: (member, time) => (member.isOnline(time.nowMs, time.offlineThresholdMs) ? undefined : OFFLINE),
+  // Online until its heartbeat is older than the threshold; offline until it heartbeats (a member change).
+  steadyUntil: (member, time) =>
+    member.isOnline(time.nowMs, time.offlineThresholdMs)
+      ? member.heartbeatMs! + time.offlineThresholdMs
+      : Number.POSITIVE_INFINITY,
 };
 
 export const onlineFilter = usageFilter({

@@ -8,8 +8,7 @@ import { capacityReportHint, type Inventory } from "@berth/resources";
 import { EngineError, notFound } from "../../base/errors.js";
 import type { ClaimFailureDetails } from "../../store/port.js";
 import type { InstanceRecord } from "../../store/records.js";
-import type { LimitExcess } from "./project-limits.js";
-import { PROJECT_LIMIT_KEYS, type ProjectDimension } from "./project-usage.js";
+import { type LimitExcess, PROJECT_LIMIT_KEYS, type ProjectDimension } from "./project-usage.js";
 
 export function claimFailure(
   kind: "conflict" | "insufficient_capacity",

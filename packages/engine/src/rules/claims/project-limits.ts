@@ -5,14 +5,7 @@
 import { internal } from "../../base/errors.js";
 import type { ProjectLimits } from "../../store/port.js";
 import { projectLimitFailure } from "./failures.js";
-import { PROJECT_DIMENSIONS, type ProjectDimension, type ProjectTotals } from "./project-usage.js";
-
-/** The limited dimension a change grows past its limit. */
-export interface LimitExcess {
-  limit: ProjectDimension;
-  value: number;
-  max: number;
-}
+import { type LimitExcess, PROJECT_DIMENSIONS, type ProjectTotals } from "./project-usage.js";
 
 /**
  * The first limited dimension (in `PROJECT_DIMENSIONS` order) that `change`

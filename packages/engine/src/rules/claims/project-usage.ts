@@ -9,6 +9,13 @@ import type { InstanceType, LimitsUsage } from "../../store/records.js";
 
 export type ProjectDimension = keyof ProjectLimits;
 
+/** The limited dimension a change grows past its limit. */
+export interface LimitExcess {
+  limit: ProjectDimension;
+  value: number;
+  max: number;
+}
+
 /** A project's counters (or a change to them), one number per dimension. */
 export type ProjectTotals = Record<ProjectDimension, number>;
 

@@ -13,18 +13,7 @@ import type { EngineRuntime } from "../../runtime/runtime.js";
 import type { ConsumerWrite } from "../../store/port.js";
 import type { AllocationRow, ConsumerRecord } from "../../store/records.js";
 import type { Providers } from "./providers.js";
-import { type ReshapeRequest, reshape } from "./reshaper.js";
-
-export interface AllocationRequest {
-  consumerUuid: string;
-  projectId: string;
-  userId: string;
-  consumerType: string | null;
-  /** Amounts by provider uuid, then by class; empty: remove the consumer's allocations. */
-  allocations: Readonly<Record<string, Readonly<Record<string, number>>>>;
-  /** null: the consumer must be new; a number: its generation; absent: unchecked (before 1.28). */
-  expectedGeneration?: number | null;
-}
+import { type AllocationRequest, type ReshapeRequest, reshape } from "./reshaper.js";
 
 export interface UsageQuery {
   project: string;

@@ -22,8 +22,19 @@ import { providerMessages as text } from "../../providers/messages.js";
 import type { EngineRuntime } from "../../runtime/runtime.js";
 import type { ConsumerWrite } from "../../store/port.js";
 import type { AllocationRow } from "../../store/records.js";
-import type { AllocationRequest } from "./consumers.js";
 import type { Providers } from "./providers.js";
+
+/** One consumer's allocations as a Placement request gives them (PUT/POST allocations, or a reshape). */
+export interface AllocationRequest {
+  consumerUuid: string;
+  projectId: string;
+  userId: string;
+  consumerType: string | null;
+  /** Amounts by provider uuid, then by class; empty: remove the consumer's allocations. */
+  allocations: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** null: the consumer must be new; a number: its generation; absent: unchecked (before 1.28). */
+  expectedGeneration?: number | null;
+}
 
 export interface ReshapeRequest {
   /** By provider uuid: the generation the caller read and every inventory the provider ends with. */
