@@ -41,6 +41,10 @@ describe("limits.memory as a percentage of the member's memory", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock });
+    // Shares are counted against memory exactly here: no overcommit of the derived MEMORY_MB.
+    expect(
+      (await call("PATCH", "/1.0", { config: { "scheduler.ram_allocation_ratio": "1.0" } })).status,
+    ).toBe(200);
     // m16 and m8 report 16 and 8 GiB; m32 reports 32 GiB but its operator gave instances only 4 GiB of it.
     for (const [name, gib] of [
       ["m16", 16],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ResourcesSchema } from "./member-resources.js";
 import { ClusterMemberStateSchema } from "./member-state.js";
 import { clusterMemberState, resources } from "./testing/examples.fixture.js";
+import { incusResources, lxd4Resources } from "./testing/member-reports.fixture.js";
 import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
 
@@ -18,16 +19,38 @@ describe("ClusterMemberState", () => {
     expect(parseBody(ClusterMemberStateSchema, { ...clusterMemberState, sysinfo }).ok).toBe(true);
   });
 
-  it("rejects wrong load averages, negative sizes and unknown pool fields", () => {
+  it("decodes the Go way: missing fields are zero values, unknown fields are dropped", () => {
+    const { total_swap: _gone, ...sysinfo } = clusterMemberState.sysinfo;
+    const result = parseBody(ClusterMemberStateSchema, {
+      sysinfo: { ...sysinfo, newer_lxd_counter: 7 },
+      storage_pools: { data: { space: { used: 1, total: 2, free: 1 }, inodes: null } },
+    });
+    expect(result.ok && result.value).toEqual({
+      sysinfo: { ...sysinfo, total_swap: 0 },
+      storage_pools: { data: { space: { used: 1, total: 2 }, inodes: { used: 0, total: 0 } } },
+    });
+    // A heartbeat with nothing in it is a heartbeat with zero counters and no pools.
+    expect(parseBody(ClusterMemberStateSchema, {})).toEqual({
+      ok: true,
+      value: {
+        sysinfo: {
+          uptime: 0,
+          load_averages: [],
+          total_ram: 0,
+          free_ram: 0,
+          shared_ram: 0,
+          buffered_ram: 0,
+          total_swap: 0,
+          free_swap: 0,
+          processes: 0,
+        },
+        storage_pools: {},
+      },
+    });
+  });
+
+  it("still rejects wrong types and negative sizes, naming the field", () => {
     const sysinfo = clusterMemberState.sysinfo;
-    expect(
-      errorOf(
-        parseBody(ClusterMemberStateSchema, {
-          ...clusterMemberState,
-          sysinfo: { ...sysinfo, load_averages: [1] },
-        }),
-      ),
-    ).toBe('Invalid field "sysinfo.load_averages": must have exactly 3 items');
     expect(
       errorOf(
         parseBody(ClusterMemberStateSchema, { ...clusterMemberState, sysinfo: { ...sysinfo, free_ram: -1 } }),
@@ -37,10 +60,18 @@ describe("ClusterMemberState", () => {
       errorOf(
         parseBody(ClusterMemberStateSchema, {
           ...clusterMemberState,
-          storage_pools: { data: { space: { used: 1, total: 2, free: 1 }, inodes: { used: 0, total: 0 } } },
+          storage_pools: { data: { space: { used: 1, total: "2GiB" } } },
         }),
       ),
-    ).toBe('Unknown field "storage_pools.data.space.free"');
+    ).toBe('Invalid field "storage_pools.data.space.total": expected number, got string');
+    expect(
+      errorOf(
+        parseBody(ClusterMemberStateSchema, {
+          ...clusterMemberState,
+          sysinfo: { ...sysinfo, load_averages: [-1] },
+        }),
+      ),
+    ).toBe('Invalid field "sysinfo.load_averages[0]": must be at least 0');
   });
 });
 
@@ -60,11 +91,27 @@ describe("Resources (LXD api.Resources)", () => {
     expect(result.ok && result.value.gpu.cards[0]).toEqual({ driver: "nvidia", future_field: { x: 1 } });
   });
 
-  it("rejects unknown fields in the parts Berth computes with", () => {
-    expect(errorOf(parseBody(ResourcesSchema, { ...resources, cpu: { ...resources.cpu, threads: 4 } }))).toBe(
-      'Unknown field "cpu.threads"',
-    );
-    expect(errorOf(parseBody(ResourcesSchema, { ...resources, extra: {} }))).toBe('Unknown field "extra"');
+  it("ignores unknown fields in the parts Berth computes with, as Go clients do", () => {
+    const result = parseBody(ResourcesSchema, {
+      ...resources,
+      cpu: { ...resources.cpu, threads: 4 },
+      extra: {},
+    });
+    expect(result).toEqual({ ok: true, value: resources });
+  });
+
+  it("accepts an older LXD's report (no usb, pci, system; null slices) and an Incus one", () => {
+    const result = parseBody(ResourcesSchema, lxd4Resources);
+    expect(result.ok && result.value.cpu.total).toBe(4);
+    expect(result.ok && result.value.usb).toEqual({ devices: [], total: 0 });
+    expect(result.ok && result.value.gpu).toEqual({ cards: [], total: 0 });
+    expect(result.ok && result.value.system).toEqual({});
+    const incus = parseBody(ResourcesSchema, incusResources);
+    expect(incus.ok && [incus.value.cpu.total, incus.value.memory.total, incus.value.load]).toEqual([
+      16,
+      68719476736,
+      { Average1Min: 0.42, Average5Min: 0.37, Average10Min: 0.31, Processes: 611 },
+    ]);
   });
 
   it("names the exact thread field that is wrong", () => {
@@ -78,8 +125,21 @@ describe("Resources (LXD api.Resources)", () => {
     );
   });
 
-  it("requires every section", () => {
+  it("reads a missing section as its zero value, and still refuses a negative size", () => {
     const { memory: _gone, ...rest } = resources;
-    expect(errorOf(parseBody(ResourcesSchema, rest))).toBe('Missing field "memory"');
+    const result = parseBody(ResourcesSchema, rest);
+    expect(result.ok && result.value.memory).toEqual({
+      hugepages_total: 0,
+      hugepages_used: 0,
+      hugepages_size: 0,
+      used: 0,
+      total: 0,
+    });
+    expect(errorOf(parseBody(ResourcesSchema, { ...resources, memory: { total: -1 } }))).toBe(
+      'Invalid field "memory.total": must be at least 0',
+    );
+    expect(errorOf(parseBody(ResourcesSchema, { ...resources, cpu: { total: "8" } }))).toBe(
+      'Invalid field "cpu.total": expected number, got string',
+    );
   });
 });

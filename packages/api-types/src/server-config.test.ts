@@ -150,18 +150,18 @@ describe("server config keys", () => {
       scriptletTotalTimeoutMs: 60_000,
       offlineThresholdSeconds: 20,
       healingThresholdSeconds: 0,
-      allocationRatios: { VCPU: 4, MEMORY_MB: 1, DISK_GB: 1 },
+      allocationRatios: { VCPU: 16, MEMORY_MB: 1.5, DISK_GB: 1 },
       defaultArchitecture: "",
     });
     const effective = effectiveServerConfig({
       "instances.placement.scriptlet": scriptlet,
       "instances.placement.scriptlet.timeout_ms": "100",
-      "scheduler.ram_allocation_ratio": "1.5",
+      "scheduler.ram_allocation_ratio": "2.0",
       "cluster.offline_threshold": "",
     });
     expect(effective.scriptlet).toBe(scriptlet);
     expect(effective.scriptletLimits.timeoutMs).toBe(100);
-    expect(effective.allocationRatios.MEMORY_MB).toBe(1.5);
+    expect(effective.allocationRatios.MEMORY_MB).toBe(2);
     expect(effective.offlineThresholdSeconds).toBe(20);
     expect(serverConfigDefault("cluster.offline_threshold")).toBe("20");
     expect(serverConfigDefault("nope")).toBeUndefined();

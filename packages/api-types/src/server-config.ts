@@ -141,19 +141,22 @@ export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
   },
   {
     key: "scheduler.cpu_allocation_ratio",
-    description: "Allocation ratio of derived VCPU inventories (Nova's initial_cpu_allocation_ratio).",
-    defaultValue: "4.0",
+    description:
+      "Allocation ratio of derived VCPU inventories. 16.0 (Nova's cpu_allocation_ratio before Stein): limits.cpu is a ceiling containers share, and LXD runs whatever fits under it.",
+    defaultValue: "16.0",
     check: allocationRatio,
   },
   {
     key: "scheduler.ram_allocation_ratio",
-    description: "Allocation ratio of derived MEMORY_MB inventories (Nova's initial_ram_allocation_ratio).",
-    defaultValue: "1.0",
+    description:
+      "Allocation ratio of derived MEMORY_MB inventories. 1.5 (Nova's ram_allocation_ratio before Stein): limits.memory is a cgroup ceiling, rarely all used at once.",
+    defaultValue: "1.5",
     check: allocationRatio,
   },
   {
     key: "scheduler.disk_allocation_ratio",
-    description: "Allocation ratio of derived DISK_GB inventories (Nova's initial_disk_allocation_ratio).",
+    description:
+      "Allocation ratio of derived DISK_GB inventories (1.0: a root disk size is a quota the pool must be able to hold).",
     defaultValue: "1.0",
     check: allocationRatio,
   },

@@ -12,3 +12,4 @@ export {
   newMember,
   testId,
 } from "./testing/fixtures.js";
+export { lxdMemberState } from "./testing/member-reports.fixture.js";

@@ -17,6 +17,8 @@ describe("@berth/resources public API", () => {
       "subtractAllocation",
       "commitForthcoming",
       "deriveMemberInventories",
+      "reportedCapacity",
+      "capacityReportHint",
       "normalizeInventory",
       "inventoryCapacity",
       "parseByteSize",

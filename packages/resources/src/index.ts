@@ -88,7 +88,6 @@ export {
   DEFAULT_STANDARD_INVENTORY,
   deriveMemberInventories,
   type MemberInventoryError,
-  type ReportedResources,
   type StandardInventoryDefaults,
 } from "./member-inventories.js";
 export {
@@ -98,6 +97,12 @@ export {
   parseMemoryLimit,
   resolveMemoryPercentage,
 } from "./memory-limit.js";
+export {
+  CAPACITY_REPORT_FIELDS,
+  capacityReportHint,
+  type ReportedCapacity,
+  reportedCapacity,
+} from "./reported-capacity.js";
 export {
   CUSTOM_NAME_PATTERN,
   CUSTOM_NAMESPACE,

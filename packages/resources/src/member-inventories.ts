@@ -1,15 +1,8 @@
+import { effectiveServerConfig } from "@berth/api-types";
 import { type Inventory, type InventoryError, normalizeInventory } from "./inventory.js";
+import type { ReportedCapacity } from "./reported-capacity.js";
 import { err, ok, type Result } from "./result.js";
 import { GiB, MiB } from "./sizes.js";
-
-/**
- * The parts of LXD's `api.Resources` (GET /1.0/resources) that size a
- * member: `cpu.total` is the number of CPU threads, `memory.total` bytes.
- */
-export interface ReportedResources {
-  readonly cpu: { readonly total: number };
-  readonly memory: { readonly total: number };
-}
 
 /** Per-class defaults the cluster configuration decides. */
 export interface StandardInventoryDefaults {
@@ -19,11 +12,13 @@ export interface StandardInventoryDefaults {
 }
 
 /**
- * Nova's current initial allocation ratios (`initial_cpu_allocation_ratio`
- * 4.0, `initial_ram_allocation_ratio` 1.0, `initial_disk_allocation_ratio`
- * 1.0). The server passes the cluster's configured values instead.
+ * The defaults of the cluster's `scheduler.*_allocation_ratio` keys (their
+ * one home is @berth/api-types' server config table, which says why: 16.0
+ * VCPU and 1.5 MEMORY_MB, Nova's ratios before Stein, because LXD's
+ * limits.cpu and limits.memory are ceilings containers share, not
+ * reservations; 1.0 DISK_GB). The server passes the configured values.
  */
-export const DEFAULT_ALLOCATION_RATIOS = { VCPU: 4.0, MEMORY_MB: 1.0, DISK_GB: 1.0 } as const;
+export const DEFAULT_ALLOCATION_RATIOS = effectiveServerConfig({}).allocationRatios;
 
 export const DEFAULT_STANDARD_INVENTORY: StandardInventoryDefaults = {
   allocation_ratios: DEFAULT_ALLOCATION_RATIOS,
@@ -38,28 +33,33 @@ export interface MemberInventoryError {
 
 /**
  * A member's inventories: VCPU (CPU threads), MEMORY_MB (memory, whole MiB)
- * and DISK_GB (root storage pool size, whole GiB; omit it when unknown)
- * derived from what the member reports, with the cluster's default ratios;
+ * and DISK_GB (root storage pool size, whole GiB) derived from what the
+ * member reports (`reportedCapacity`), with the cluster's default ratios;
  * then every explicit inventory (already validated by `normalizeInventory`
  * when the operator set it), which always wins over a derived one and is
- * the only source of custom classes. A derived class whose total would be 0
- * is left out (Placement refuses total < 1).
+ * the only source of custom classes. A class the reports do not size
+ * (absent, or a total that rounds to 0: Placement refuses total < 1) keeps
+ * its `lastDerived` total, when there is one: a report that says nothing of
+ * a class (an older LXD's heartbeat, a pool being re-created) is not news
+ * that the class is gone, and instances may hold it. Else it is left out.
  */
 export function deriveMemberInventories(
-  reported: ReportedResources,
-  rootPoolBytes: number | undefined,
+  reported: ReportedCapacity,
   explicit: Readonly<Record<string, Inventory>> = {},
   defaults: StandardInventoryDefaults = DEFAULT_STANDARD_INVENTORY,
+  lastDerived: Readonly<Record<string, Pick<Inventory, "total">>> = {},
 ): Result<Record<string, Inventory>, MemberInventoryError> {
   const derivedTotals: Record<"VCPU" | "MEMORY_MB" | "DISK_GB", number | undefined> = {
-    VCPU: Math.floor(reported.cpu.total),
-    MEMORY_MB: Math.floor(reported.memory.total / MiB),
-    DISK_GB: rootPoolBytes === undefined ? undefined : Math.floor(rootPoolBytes / GiB),
+    VCPU: whole(reported.cpuThreads, 1),
+    MEMORY_MB: whole(reported.memoryBytes, MiB),
+    DISK_GB: whole(reported.rootPoolBytes, GiB),
   };
   const inventories: Record<string, Inventory> = {};
   for (const resourceClass of ["VCPU", "MEMORY_MB", "DISK_GB"] as const) {
-    const total = derivedTotals[resourceClass];
-    if (total === undefined || total < 1 || resourceClass in explicit) continue;
+    const reportedTotal = derivedTotals[resourceClass];
+    const total =
+      reportedTotal !== undefined && reportedTotal >= 1 ? reportedTotal : lastDerived[resourceClass]?.total;
+    if (total === undefined || resourceClass in explicit) continue;
     const derived = normalizeInventory(resourceClass, {
       total,
       reserved: defaults.reserved?.[resourceClass] ?? 0,
@@ -70,6 +70,10 @@ export function deriveMemberInventories(
   }
   for (const resourceClass of Object.keys(explicit)) inventories[resourceClass] = explicit[resourceClass]!;
   return ok(inventories);
+}
+
+function whole(amount: number | undefined, unit: number): number | undefined {
+  return amount === undefined ? undefined : Math.floor(amount / unit);
 }
 
 function memberError(resourceClass: string, cause: InventoryError): MemberInventoryError {

@@ -1,6 +1,7 @@
 /** Runs the real LXD client (`/usr/bin/lxc`, Debian's lxd-client) for the lxc test suites. */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe } from "vitest";
 
 export const LXC = "/usr/bin/lxc";
@@ -49,4 +50,30 @@ export function runLxc(
     // lxc init/launch and edits read stdin when it is not a terminal: always give it an end.
     child.stdin?.end(input ?? "");
   });
+}
+
+/** A client of one berthd: `lxc` runs a command, `ok` one that must succeed (its stdout). */
+export interface LxcClient {
+  /** LXD_DIR: holds berthd's socket as `unix.socket`, and the client's config under `conf`. */
+  lxdDir: string;
+  lxc(args: string[], input?: string): Promise<LxcRun>;
+  ok(args: string[], input?: string): Promise<string>;
+}
+
+/** The lxc client of the berthd listening on `server.socketPath` (its own config under `server.dir`). */
+export function lxcClientOf(server: { dir: string; socketPath: string }): LxcClient {
+  const lxdDir = join(server.dir, "lxd");
+  mkdirSync(join(lxdDir, "conf"), { recursive: true });
+  symlinkSync(server.socketPath, join(lxdDir, "unix.socket"));
+  const lxc = (args: string[], input?: string) =>
+    runLxc({ lxdDir, confDir: join(lxdDir, "conf") }, args, input);
+  return {
+    lxdDir,
+    lxc,
+    async ok(args, input) {
+      const run = await lxc(args, input);
+      if (run.code !== 0) throw new Error(`lxc ${args.join(" ")} failed (${run.code}): ${run.stderr}`);
+      return run.stdout;
+    },
+  };
 }

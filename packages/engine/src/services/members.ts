@@ -13,6 +13,7 @@ import {
   inventoryCapacity,
   isWellFormedResourceClass,
   normalizeInventory,
+  reportedCapacity,
 } from "@berth/resources";
 import { EngineError, invalid, notFound } from "../base/errors.js";
 import { isMemberRoot, memberProviderUuid } from "../rules/ledger/shared-ledger.js";
@@ -22,6 +23,7 @@ import { cloneMember } from "../store/clone.js";
 import type { MemberPatch, NewMember } from "../store/port.js";
 import type { InventoryRecord, MemberRecord } from "../store/records.js";
 import { type MemberStatus, memberStatus } from "../views/views.js";
+import { mergeConfig } from "./catalog-patches.js";
 import { withDefaultGroup } from "./default-group.js";
 import { guardedUpdate } from "./guarded-update.js";
 
@@ -89,15 +91,6 @@ function objectAt(value: unknown, key: string): Record<string, unknown> | undefi
   return typeof inner === "object" && inner !== null ? (inner as Record<string, unknown>) : undefined;
 }
 
-/** The root storage pool size a member reports in its state (`default` pool, else the first). */
-function rootPoolBytes(state: Record<string, unknown> | null): number | undefined {
-  const pools = objectAt(state, "storage_pools");
-  if (pools === undefined) return undefined;
-  const pool = (pools.default ?? Object.values(pools)[0]) as unknown;
-  const total = objectAt(pool, "space")?.total;
-  return typeof total === "number" ? total : undefined;
-}
-
 function nonZero(map: ReadonlyMap<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [resourceClass, amount] of map) if (amount !== 0) out[resourceClass] = amount;
@@ -153,34 +146,31 @@ export class Members {
     return this.runtime.model.allMembers().map((member) => this.info(member.name));
   }
 
-  /** Explicit inventories kept, standard ones re-derived from reported resources and current ratios. */
+  /**
+   * Explicit inventories kept, standard ones re-derived from whatever the
+   * member reported (resources document, else state) and current ratios.
+   */
   effectiveInventories(
     current: Record<string, InventoryRecord>,
     resources: Record<string, unknown> | null,
     state: Record<string, unknown> | null,
   ): Record<string, InventoryRecord> {
     const explicit: Record<string, Inventory> = {};
+    const lastDerived: Record<string, Inventory> = {};
     for (const [resourceClass, inventory] of Object.entries(current)) {
       if (inventory.source === "explicit") explicit[resourceClass] = inventoryValue(inventory);
+      else lastDerived[resourceClass] = inventoryValue(inventory);
     }
-    const cpuTotal = objectAt(resources, "cpu")?.total;
-    const memoryTotal = objectAt(resources, "memory")?.total;
+    const derived = deriveMemberInventories(
+      reportedCapacity(resources, state),
+      explicit,
+      { allocation_ratios: this.runtime.effective.allocationRatios },
+      lastDerived,
+    );
+    if (!derived.ok) throw invalid(derived.error.message);
     const out: Record<string, InventoryRecord> = {};
-    if (typeof cpuTotal === "number" && typeof memoryTotal === "number") {
-      const derived = deriveMemberInventories(
-        { cpu: { total: cpuTotal }, memory: { total: memoryTotal } },
-        rootPoolBytes(state),
-        explicit,
-        { allocation_ratios: this.runtime.effective.allocationRatios },
-      );
-      if (!derived.ok) throw invalid(derived.error.message);
-      for (const [resourceClass, inventory] of Object.entries(derived.value)) {
-        out[resourceClass] = toRecord(inventory, resourceClass in explicit ? "explicit" : "derived");
-      }
-      return out;
-    }
-    for (const [resourceClass, inventory] of Object.entries(explicit)) {
-      out[resourceClass] = toRecord(inventory, "explicit");
+    for (const [resourceClass, inventory] of Object.entries(derived.value)) {
+      out[resourceClass] = toRecord(inventory, resourceClass in explicit ? "explicit" : "derived");
     }
     return out;
   }
@@ -193,7 +183,8 @@ export class Members {
         `Invalid member name "${input.name}": 1-63 letters, digits, dots, underscores and hyphens, starting and ending with a letter or digit`,
       );
     }
-    validateConfig(input.config ?? {});
+    const config = mergeConfig({}, input.config);
+    validateConfig(config);
     validateTraits(input.traits ?? []);
     const explicit: Record<string, InventoryRecord> = {};
     for (const [resourceClass, inventory] of Object.entries(input.inventories ?? {})) {
@@ -209,12 +200,14 @@ export class Members {
     const member: NewMember = {
       name: input.name,
       url: input.url ?? "",
-      architecture: input.architecture ?? (typeof reportedArch === "string" ? reportedArch : "x86_64"),
+      architecture:
+        input.architecture ??
+        (typeof reportedArch === "string" && reportedArch !== "" ? reportedArch : "x86_64"),
       description: input.description ?? "",
       failureDomain: input.failureDomain ?? "default",
       roles: input.roles ?? [],
       groups: withDefaultGroup(input.groups ?? []),
-      config: input.config ?? {},
+      config,
       traits: input.traits ?? [],
       evacuated: false,
       // Joining counts as a heartbeat: a new member is online until it stops reporting.
@@ -257,7 +250,9 @@ export class Members {
 
   /** The store's patch for an edit, checked (config, traits) and keeping the default group. */
   private patchOf(update: MemberUpdate): MemberPatch {
-    if (update.config !== undefined) validateConfig(update.config);
+    // LXD: a key set to "" is unset (`lxc cluster unset` PUTs the config with the key "").
+    const config = update.config === undefined ? undefined : mergeConfig({}, update.config);
+    if (config !== undefined) validateConfig(config);
     if (update.traits !== undefined) validateTraits(update.traits);
     const patch: MemberPatch = {};
     if (update.url !== undefined) patch.url = update.url;
@@ -265,7 +260,7 @@ export class Members {
     if (update.failureDomain !== undefined) patch.failureDomain = update.failureDomain;
     if (update.roles !== undefined) patch.roles = update.roles;
     if (update.groups !== undefined) patch.groups = withDefaultGroup(update.groups);
-    if (update.config !== undefined) patch.config = update.config;
+    if (config !== undefined) patch.config = config;
     if (update.traits !== undefined) patch.traits = update.traits;
     if (update.architecture !== undefined) patch.architecture = update.architecture;
     return patch;
@@ -280,7 +275,7 @@ export class Members {
 
   /**
    * LXD's PATCH: the given fields replace the member's, except `config`,
-   * merged key by key into the stored one. The merge is written only over
+   * merged key by key into the stored one (`""` unsets a key). The merge is written only over
    * the version it was made from (the store's conditional update); a lost
    * race merges again into the new version (guarded-update.ts).
    */
@@ -300,7 +295,7 @@ export class Members {
       (current) => ({
         ...current,
         ...given,
-        ...(changes.config !== undefined ? { config: { ...current.config, ...changes.config } } : {}),
+        ...(changes.config !== undefined ? { config: mergeConfig(current.config, changes.config) } : {}),
       }),
     );
     this.runtime.model.upsertMember(record);
@@ -406,11 +401,10 @@ export class Members {
     await this.runtime.ensureMember(name);
     const member = this.state(name);
     const record = member.record;
+    // Derived inventories stay as they are (re-derived below); explicit ones are what changes.
     const explicit: Record<string, InventoryRecord> = {};
-    if (!replaceAll) {
-      for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
-        if (inventory.source === "explicit") explicit[resourceClass] = inventory;
-      }
+    for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
+      if (inventory.source === "derived" || !replaceAll) explicit[resourceClass] = inventory;
     }
     for (const [resourceClass, input] of Object.entries(changes)) {
       if (!isWellFormedResourceClass(resourceClass))

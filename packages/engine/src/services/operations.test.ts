@@ -275,7 +275,7 @@ describe("server config", () => {
     expect(engine.members.get("n1").record.architecture).toBe("aarch64");
     expect(engine.members.inventories("n1").inventories.VCPU).toMatchObject({
       total: 8,
-      allocationRatio: 4,
+      allocationRatio: 16,
       source: "derived",
     });
     await engine.config.set({ "scheduler.cpu_allocation_ratio": "2.0" });

@@ -2,7 +2,7 @@
  * Every requested class fits, per Placement's formula (`checkFit` of
  * @berth/resources), with both ledgers and in-flight placements counted.
  */
-import { checkFit, type FitFailure, type Inventory, noInventory } from "@berth/resources";
+import { capacityReportHint, checkFit, type FitFailure, type Inventory, noInventory } from "@berth/resources";
 import type { ExpandedRequest } from "../../expand/expand.js";
 import { resourcesOn } from "../../expand/member-demand.js";
 import type { MemberState } from "../../model/member-state.js";
@@ -50,8 +50,12 @@ export interface Consumption {
 function misfitRejection(verdict: FitFailure, amount: number): Rejection {
   const resourceClass = verdict.resource_class;
   switch (verdict.kind) {
-    case "no-inventory":
-      return rejection(`lack:${resourceClass}`, `lacks ${resourceClass}`, `lack ${resourceClass}`, true);
+    case "no-inventory": {
+      // A standard class missing means the member never reported it: say which report field sizes it.
+      const hint = capacityReportHint(resourceClass);
+      const lack = hint === undefined ? resourceClass : `${resourceClass} (${hint})`;
+      return rejection(`lack:${resourceClass}`, `lacks ${lack}`, `lack ${lack}`, true);
+    }
     case "exceeds-capacity":
       return rejection(
         `capacity:${resourceClass}`,

@@ -46,7 +46,12 @@ describe("claim refusals", () => {
   });
 
   it("capacity refusals name the member, class and numbers", () => {
-    expect(noInventoryFailure("a", "DISK_GB").message).toBe('Cluster member "a" has no inventory of DISK_GB');
+    expect(noInventoryFailure("a", "DISK_GB").message).toBe(
+      'Cluster member "a" has no inventory of DISK_GB: report storage_pools.POOL.space.total in PUT /1.0/cluster/members/a/state, or set its DISK_GB inventory',
+    );
+    expect(noInventoryFailure("a", "CUSTOM_FPGA").message).toBe(
+      'Cluster member "a" has no inventory of CUSTOM_FPGA',
+    );
     const constraints = constraintsFailure(
       { member: "a", resourceClass: "VCPU", amount: 3 },
       inventory(64, { minUnit: 2, maxUnit: 16, stepSize: 2 }),

@@ -4,7 +4,7 @@
  * `ClaimFailureDetails`, which the engine re-plans on and the Store
  * contract suite checks. Only the rules in this folder throw them.
  */
-import type { Inventory } from "@berth/resources";
+import { capacityReportHint, type Inventory } from "@berth/resources";
 import { EngineError, notFound } from "../../base/errors.js";
 import type { ClaimFailureDetails } from "../../store/port.js";
 import type { InstanceRecord } from "../../store/records.js";
@@ -59,9 +59,12 @@ export function memberMissingFailure(member: string): EngineError {
 
 /** The provider has no inventory of a class the claim allocates. */
 export function noInventoryFailure(member: string, resourceClass: string): EngineError {
+  const hint = capacityReportHint(resourceClass, member);
   return claimFailure(
     "insufficient_capacity",
-    `Cluster member "${member}" has no inventory of ${resourceClass}`,
+    hint === undefined
+      ? `Cluster member "${member}" has no inventory of ${resourceClass}`
+      : `Cluster member "${member}" has no inventory of ${resourceClass}: ${hint}`,
     { reason: "no_inventory", member, resourceClass },
   );
 }
