@@ -83,14 +83,14 @@ describeWithLxc("lxc member-report tests")(
       await ok(["init", "ubuntu/24.04", "c3", "-d", "root,size=20GiB"]);
       await ok(["init", "ubuntu/24.04/vm", "v1", "--vm"]);
       for (const name of ["c1", "c3", "v1"])
-        expect(["node1", "node2"]).toContain((await server.engine.getInstance("default", name)).location);
+        expect(["node1", "node2"]).toContain((await server.engine.instances.get("default", name)).location);
     });
 
     it("lxc config set and lxc config device override of those keys work", async () => {
       await ok(["config", "set", "c1", "limits.cpu=4"]);
       await ok(["config", "set", "c1", "limits.memory=25%"]);
       await ok(["config", "device", "override", "c1", "root", "size=30GiB"]);
-      const c1 = await server.engine.getInstance("default", "c1");
+      const c1 = await server.engine.instances.get("default", "c1");
       expect(c1.config["limits.cpu"]).toBe("4");
       expect(c1.devices.root?.size).toBe("30GiB");
     });
@@ -106,9 +106,9 @@ describeWithLxc("lxc member-report tests")(
 
     it("lxc cluster unset removes a member config key", async () => {
       await ok(["cluster", "set", "node1", "scheduler.instance", "manual"]);
-      expect(server.engine.getMember("node1").record.config).toEqual({ "scheduler.instance": "manual" });
+      expect(server.engine.members.get("node1").record.config).toEqual({ "scheduler.instance": "manual" });
       await ok(["cluster", "unset", "node1", "scheduler.instance"]);
-      expect(server.engine.getMember("node1").record.config).toEqual({});
+      expect(server.engine.members.get("node1").record.config).toEqual({});
     });
   },
 );

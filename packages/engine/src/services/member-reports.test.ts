@@ -6,29 +6,29 @@ const GiB = 1024 ** 3;
 
 function sources(engine: Awaited<ReturnType<typeof testCluster>>["engine"], name: string) {
   return Object.fromEntries(
-    Object.entries(engine.inventories(name).inventories).map(([c, v]) => [c, [v.total, v.source]]),
+    Object.entries(engine.members.inventories(name).inventories).map(([c, v]) => [c, [v.total, v.source]]),
   );
 }
 
 describe("inventories follow what members report", () => {
   it("a member that only sends its state is sized from it, and kept current", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1" });
-    expect(engine.inventories("n1").inventories).toEqual({});
-    await engine.heartbeat("n1", lxdMemberState(16, 8, 100));
+    await engine.members.create({ name: "n1" });
+    expect(engine.members.inventories("n1").inventories).toEqual({});
+    await engine.members.heartbeat("n1", lxdMemberState(16, 8, 100));
     expect(sources(engine, "n1")).toEqual({
       VCPU: [8, "derived"],
       MEMORY_MB: [16384, "derived"],
       DISK_GB: [100, "derived"],
     });
-    await engine.heartbeat("n1", lxdMemberState(32, 8, 100));
+    await engine.members.heartbeat("n1", lxdMemberState(32, 8, 100));
     expect(sources(engine, "n1").MEMORY_MB).toEqual([32768, "derived"]);
   });
 
   it("the resources document wins for CPU and memory; the pool still comes from the state", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1", state: lxdMemberState(16, 8, 100) });
-    await engine.setMemberResources("n1", { cpu: { total: 64 }, memory: { total: 256 * GiB } });
+    await engine.members.create({ name: "n1", state: lxdMemberState(16, 8, 100) });
+    await engine.members.setResources("n1", { cpu: { total: 64 }, memory: { total: 256 * GiB } });
     expect(sources(engine, "n1")).toEqual({
       VCPU: [64, "derived"],
       MEMORY_MB: [262144, "derived"],
@@ -38,13 +38,13 @@ describe("inventories follow what members report", () => {
 
   it("an explicit inventory wins over the derived one and says so; removing it falls back", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1", state: lxdMemberState(16, 8) });
-    const { generation } = engine.inventories("n1");
-    await engine.setInventories("n1", { VCPU: { total: 2 } }, generation);
+    await engine.members.create({ name: "n1", state: lxdMemberState(16, 8) });
+    const { generation } = engine.members.inventories("n1");
+    await engine.members.setInventories("n1", { VCPU: { total: 2 } }, generation);
     expect(sources(engine, "n1")).toEqual({ VCPU: [2, "explicit"], MEMORY_MB: [16384, "derived"] });
-    await engine.heartbeat("n1", lxdMemberState(16, 12));
+    await engine.members.heartbeat("n1", lxdMemberState(16, 12));
     expect(sources(engine, "n1").VCPU).toEqual([2, "explicit"]);
-    await engine.deleteInventory("n1", "VCPU", engine.inventories("n1").generation);
+    await engine.members.deleteInventory("n1", "VCPU", engine.members.inventories("n1").generation);
     expect(sources(engine, "n1").VCPU).toEqual([12, "derived"]);
   });
 });
@@ -52,28 +52,33 @@ describe("inventories follow what members report", () => {
 describe('member config: "" unsets a key', () => {
   it("in a PUT (lxc cluster unset), a PATCH and a create", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1", config: { "scheduler.instance": "manual", "user.a": "" } });
-    expect(engine.getMember("n1").record.config).toEqual({ "scheduler.instance": "manual" });
-    await engine.updateMember("n1", { config: { "scheduler.instance": "", "user.b": "1" } });
-    expect(engine.getMember("n1").record.config).toEqual({ "user.b": "1" });
-    await engine.patchMember("n1", { config: { "user.b": "" } });
-    expect(engine.getMember("n1").record.config).toEqual({});
+    await engine.members.create({ name: "n1", config: { "scheduler.instance": "manual", "user.a": "" } });
+    expect(engine.members.get("n1").record.config).toEqual({ "scheduler.instance": "manual" });
+    await engine.members.update("n1", { config: { "scheduler.instance": "", "user.b": "1" } });
+    expect(engine.members.get("n1").record.config).toEqual({ "user.b": "1" });
+    await engine.members.patch("n1", { config: { "user.b": "" } });
+    expect(engine.members.get("n1").record.config).toEqual({});
   });
 });
 
 describe("a report that says nothing of a class", () => {
   it("keeps the class's last derived total (an older LXD's heartbeat has no logical_cpus)", async () => {
     const { engine } = await testCluster();
-    await engine.createMember({ name: "n1", state: lxdMemberState(16, 8, 100) });
+    await engine.members.create({ name: "n1", state: lxdMemberState(16, 8, 100) });
     // An older LXD: no logical_cpus; and no pool this time.
-    await engine.heartbeat("n1", lxdMemberState(32));
+    await engine.members.heartbeat("n1", lxdMemberState(32));
     expect(sources(engine, "n1")).toEqual({
       VCPU: [8, "derived"],
       MEMORY_MB: [32768, "derived"],
       DISK_GB: [100, "derived"],
     });
     // An unrelated explicit edit keeps them too.
-    await engine.setInventories("n1", { PCPU: { total: 1 } }, engine.inventories("n1").generation, true);
+    await engine.members.setInventories(
+      "n1",
+      { PCPU: { total: 1 } },
+      engine.members.inventories("n1").generation,
+      true,
+    );
     expect(sources(engine, "n1")).toEqual({
       VCPU: [8, "derived"],
       MEMORY_MB: [32768, "derived"],
