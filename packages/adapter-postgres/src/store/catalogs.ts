@@ -249,7 +249,14 @@ export function createCatalogs(pools: Pools, afterWrite: () => void = () => unde
             "SELECT uuid FROM providers WHERE traits ? $1 LIMIT 1",
             [key.name],
           );
-          return traitInUse(holder?.uuid);
+          // Member writes insert member_traits without touching this trait's row: the
+          // share lock waits for those in flight and holds off new ones until the delete ends.
+          await tx.run("LOCK TABLE member_traits IN SHARE MODE");
+          const [member] = await tx.rows<{ name: string }>(
+            "SELECT m.name FROM member_traits t JOIN members m ON m.id = t.member_id WHERE t.trait = $1 LIMIT 1",
+            [key.name],
+          );
+          return traitInUse({ provider: holder?.uuid, member: member?.name });
         },
       },
       afterWrite,

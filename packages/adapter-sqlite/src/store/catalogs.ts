@@ -31,6 +31,8 @@ import {
   instances,
   inventories,
   memberGroups,
+  members,
+  memberTraits,
   placementGroups,
   profiles,
   projects,
@@ -210,7 +212,13 @@ export function createCatalogs(connection: Connection): Catalogs {
             sql`EXISTS (SELECT 1 FROM json_each(${providers.traits}) WHERE json_each.value = ${key.name})`,
           )
           .limit(1);
-        return traitInUse(holder?.uuid);
+        const [member] = await db
+          .select({ name: members.name })
+          .from(memberTraits)
+          .innerJoin(members, eq(members.id, memberTraits.memberId))
+          .where(eq(memberTraits.trait, key.name))
+          .limit(1);
+        return traitInUse({ provider: holder?.uuid, member: member?.name });
       },
     }),
   };
