@@ -245,6 +245,40 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     );
   });
 
+  it("has a pending restricted token follow its project through a rename: redeemed, it reaches the renamed project only", async () => {
+    const project = (name: string) =>
+      call({ method: "POST", path: "/1.0/projects", local: true, body: { name } });
+    await project("gamma");
+    const made = await call({
+      method: "POST",
+      path: "/1.0/certificates",
+      local: true,
+      body: { name: "dave", token: true, restricted: true, projects: ["gamma"] },
+    });
+    expect(made.status).toBe(202);
+    const secret = (made.body.metadata as { metadata: { secret: string } }).metadata.secret;
+    expect(
+      (await call({ method: "POST", path: "/1.0/projects/gamma", local: true, body: { name: "delta" } }))
+        .status,
+    ).toBe(201);
+    // A project created under the old name before the token is redeemed is not the token's.
+    await project("gamma");
+    const dave = await clientCertificate("dave");
+    const redeemed = await call({
+      method: "POST",
+      path: "/1.0/certificates",
+      client: dave,
+      body: { name: "ignored", password: secret },
+    });
+    expect(redeemed.status).toBe(200);
+    const stored = (await server.trust.store.listCertificates()).find((c) => c.name === "dave");
+    expect(stored?.projects).toEqual(["delta"]);
+    const listAs = async (name: string) =>
+      (await call({ method: "GET", path: `/1.0/instances?project=${name}`, client: dave })).status;
+    expect(await listAs("delta")).toBe(200);
+    expect(await listAs("gamma")).toBe(403);
+  });
+
   it("keeps the trust store to admins", async () => {
     const team = await call({ method: "GET", path: "/1.0/certificates", token: server.teamToken });
     expect(team).toMatchObject({ status: 403, body: { error: "not authorized" } });

@@ -120,6 +120,17 @@ export class PostgresTrustStore {
     });
   }
 
+  /** Replaces a pending token's projects (a project renamed or deleted); false when there is none. */
+  setTokenProjects(id: string, projects: string[]): Promise<boolean> {
+    return this.pools.writeTx(
+      async (tx) =>
+        (await tx.run("UPDATE trust_tokens SET projects = $1 WHERE id = $2", [
+          JSON.stringify(projects),
+          id,
+        ])) > 0,
+    );
+  }
+
   listTokens(now: string): Promise<TrustTokenRecord[]> {
     return this.pools.writeTx(async (tx) => {
       await tx.run("DELETE FROM trust_tokens WHERE expires_at <= $1", [now]);

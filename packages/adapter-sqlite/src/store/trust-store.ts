@@ -115,6 +115,15 @@ export class SqliteTrustStore {
     });
   }
 
+  /** Replaces a pending token's projects (a project renamed or deleted); false when there is none. */
+  setTokenProjects(id: string, projects: string[]): Promise<boolean> {
+    return this.written(
+      async (_db, raw) =>
+        (await raw.run("UPDATE trust_tokens SET projects = ? WHERE id = ?", [JSON.stringify(projects), id])) >
+        0,
+    );
+  }
+
   /** The tokens not yet expired at `now` (ISO 8601), oldest first; expired ones are dropped. */
   listTokens(now: string): Promise<TrustTokenRecord[]> {
     return this.written(async (_db, raw) => {
