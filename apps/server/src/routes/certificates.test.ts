@@ -65,6 +65,15 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     return { cert: made.cert, key: made.private };
   }
 
+  /** A certificate-add token's secret redeemed by `holder` (LXD's client sends it as the password). */
+  const redeem = (holder: { cert: string; key: string }, secret: string) =>
+    call({
+      method: "POST",
+      path: "/1.0/certificates",
+      client: holder,
+      body: { name: "ignored", password: secret },
+    });
+
   beforeAll(async () => {
     server = await startTestServer({ lxdTrust: true });
     serverCert = readFileSync(join(server.dir, "server.crt"), "utf8");
@@ -178,13 +187,7 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     expect(JSON.stringify(one.body)).not.toContain(secret);
     // The secret shown once redeems it (LXD's client sends it as the password).
     const holder = await clientCertificate("once-only");
-    const redeemed = await call({
-      method: "POST",
-      path: "/1.0/certificates",
-      client: holder,
-      body: { name: "ignored", password: secret },
-    });
-    expect(redeemed.status).toBe(200);
+    expect((await redeem(holder, secret)).status).toBe(200);
     expect((await call({ method: "GET", path: "/1.0", client: holder })).body.metadata).toMatchObject({
       auth: "trusted",
     });
@@ -264,13 +267,7 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     // A project created under the old name before the token is redeemed is not the token's.
     await project("gamma");
     const dave = await clientCertificate("dave");
-    const redeemed = await call({
-      method: "POST",
-      path: "/1.0/certificates",
-      client: dave,
-      body: { name: "ignored", password: secret },
-    });
-    expect(redeemed.status).toBe(200);
+    expect((await redeem(dave, secret)).status).toBe(200);
     const stored = (await server.trust.store.listCertificates()).find((c) => c.name === "dave");
     expect(stored?.projects).toEqual(["delta"]);
     const listAs = async (name: string) =>
