@@ -10,7 +10,7 @@
  * older than 15 minutes go (adapter-sqlite store/feed.ts). A run shorter
  * than that keeps every entry it wrote; its length is bounded by the write
  * rate times the retention, not by a count.
- *   node dist/benches/soak.js [--quick]
+ *   node dist/benches/soak.js [--quick] [--cycles=N]
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -22,8 +22,10 @@ import { type BarResult, figure, writeResult } from "../report/results.js";
 import { Berthd } from "../server/berthd.js";
 
 const quick = process.argv.includes("--quick");
-/** Creates, each followed by its delete: 200,000 of each in a full run. */
-const CYCLES = quick ? 2_000 : 200_000;
+const cyclesFlag = process.argv.find((a) => a.startsWith("--cycles="))?.slice("--cycles=".length);
+/** Creates, each followed by its delete: 200,000 of each in a full run (`--cycles=N` for another length). */
+const CYCLES = cyclesFlag !== undefined ? Number(cyclesFlag) : quick ? 2_000 : 200_000;
+if (!Number.isInteger(CYCLES) || CYCLES < 1) throw new Error(`--cycles=${cyclesFlag}: a whole number >= 1`);
 const CLIENTS = 16;
 const MEMBERS = 10;
 
