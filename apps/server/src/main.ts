@@ -54,6 +54,7 @@ async function serve(argv: string[]): Promise<void> {
     metrics,
     bodyLimitBytes: options.bodyLimitBytes,
     bodyMemoryBytes: options.bodyMemoryBytes,
+    maxInFlight: options.maxInFlight,
     version: SERVER_VERSION,
     placementNoauth: options.placementNoauth,
   });

@@ -74,5 +74,6 @@ export function defineSteps({ quick, argv }: StepOptions): Step[] {
     own("server-footprint", "server-footprint.json", "server-footprint.js"),
     own("console-render", "console-render.json", "console-render.js"),
     own("iallocator", "iallocator.json", "iallocator.js", { flags: passed((a) => a === "--no-hail-200") }),
+    own("soak", "soak.json", "soak.js"),
   ];
 }

@@ -14,6 +14,7 @@ import type { ServerMetrics } from "../metrics/server-metrics.js";
 import { accessLog } from "../middleware/access-log.js";
 import { authenticate } from "../middleware/authenticate.js";
 import { handleError, methodNotAllowedHandler, notFoundHandler } from "../middleware/error-handler.js";
+import { DEFAULT_MAX_IN_FLIGHT, shedOverload } from "../middleware/shed-overload.js";
 import { Operations } from "../operations/operations.js";
 import { PLACEMENT_PREFIX, placementHandler } from "../placement/placement-app.js";
 import { registerCertificatesRoutes } from "../routes/certificates.js";
@@ -37,6 +38,8 @@ export interface AppOptions {
   bodyLimitBytes?: number;
   /** Request-body bytes all requests together may hold while receiving (default 64 MiB). */
   bodyMemoryBytes?: number;
+  /** Requests in progress at once before more get 503 with Retry-After (middleware/shed-overload.ts). */
+  maxInFlight?: number;
   version?: string;
   /**
    * Placement's noauth2 convention on `/placement` (`x-auth-token: admin` is
@@ -87,6 +90,8 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   // can correlate their logs with ours; otherwise a UUID. Echoed in the response.
   app.use(requestId({ limitLength: 128 }));
   app.use(accessLog(options.logger, options.metrics));
+  // Before everything that queues (Placement too): the excess is refused, not held.
+  app.use(shedOverload(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));
   // The OpenStack Placement API answers in its own format, so it is handled before the LXD middleware.
   const placement = placementHandler({
     engine: options.engine,

@@ -15,6 +15,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS } from "@berth/adapter-sqlite";
 import { defaultSocketPath } from "@berth/client/node";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../app/app.js";
 import { DEFAULT_BODY_MEMORY_BYTES } from "../http/body-budget.js";
+import { DEFAULT_MAX_IN_FLIGHT } from "../middleware/shed-overload.js";
 import { resolveGroup } from "./socket-group.js";
 
 export const DEFAULT_DB = "berth.db";
@@ -52,6 +53,8 @@ export interface DaemonOptions {
   bodyLimitBytes: number;
   /** Request-body bytes all requests together may hold while receiving. */
   bodyMemoryBytes: number;
+  /** Requests in progress at once; past it, more get 503 with Retry-After. */
+  maxInFlight: number;
   logLevel: string;
   /** How often the offline/healing task runs. */
   tickSeconds: number;
@@ -98,6 +101,8 @@ Options (environment variable in brackets):
                        (default /var/lib/berth as root, else $XDG_STATE_HOME/berth or ~/.local/state/berth)
   --body-limit BYTES   largest accepted request body [BERTH_BODY_LIMIT] (default ${DEFAULT_BODY_LIMIT_BYTES})
   --body-memory BYTES  request-body bytes all requests may hold at once [BERTH_BODY_MEMORY] (default ${DEFAULT_BODY_MEMORY_BYTES})
+  --max-in-flight N    requests in progress at once; past it a request gets 503 with Retry-After at once
+                       (GET /1.0 and /1.0/metrics are always answered) [BERTH_MAX_IN_FLIGHT] (default ${DEFAULT_MAX_IN_FLIGHT})
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
   --scriptlet-workers N
@@ -193,6 +198,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "state-dir": { type: "string" },
       "body-limit": { type: "string" },
       "body-memory": { type: "string" },
+      "max-in-flight": { type: "string" },
       "log-level": { type: "string" },
       tick: { type: "string" },
       "scriptlet-workers": { type: "string" },
@@ -268,6 +274,11 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
         "--body-memory",
         values["body-memory"] ?? env.BERTH_BODY_MEMORY ?? String(DEFAULT_BODY_MEMORY_BYTES),
       ),
+    ),
+    maxInFlight: count(
+      "--max-in-flight",
+      values["max-in-flight"] ?? env.BERTH_MAX_IN_FLIGHT,
+      DEFAULT_MAX_IN_FLIGHT,
     ),
     logLevel,
     tickSeconds: positiveNumber("--tick", values.tick ?? env.BERTH_TICK ?? "5"),

@@ -71,11 +71,32 @@ function plainAdaptorFor(app: Hono<ServerEnv>, listener: ListenerKind, tls: TlsF
   // connections whose next request already arrived: the client sees ECONNRESET.
   // Idle connections are kept longer than the longest per-run deadline instead.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // A client that trickles its headers or body holds a connection and its buffers: it gets
+  // these long to send them, then its connection is closed (checked every CHECK_INTERVAL_MS).
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   return server;
 }
 
 /** Longer than the longest per-run scriptlet deadline (10 s), with room for scheduling on a busy host. */
 const KEEP_ALIVE_MS = 30_000;
+
+/** To send a request's headers: any real client does it in one write. */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/** To send a whole request: a body at the default 1 MiB limit arrives in far less on any working link. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** How often Node looks for requests past those timeouts (its default, 30 s, lets slow clients pile up). */
+const CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * Connections one listener keeps open at once; past it new ones are closed
+ * on arrival. Far more than the in-flight limit (which answers the excess
+ * with 503), so a burst of clients is told to retry rather than cut off,
+ * yet a bound on the memory and descriptors idle connections hold.
+ */
+export const MAX_CONNECTIONS = 10_000;
 
 function createServerFor(
   fetch: (request: Request, env: unknown) => Response | Promise<Response>,
@@ -87,10 +108,19 @@ function createServerFor(
       createServer: createHttpsServer,
       // LXD's clients authenticate with a TLS client certificate; others send a bearer token instead,
       // so a certificate is asked for, never required (berthd decides whom it trusts).
-      serverOptions: { cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: false },
+      serverOptions: {
+        cert: tls.cert,
+        key: tls.key,
+        requestCert: true,
+        rejectUnauthorized: false,
+        connectionsCheckingInterval: CHECK_INTERVAL_MS,
+      },
     }) as Server;
   }
-  return createAdaptorServer({ fetch }) as Server;
+  return createAdaptorServer({
+    fetch,
+    serverOptions: { connectionsCheckingInterval: CHECK_INTERVAL_MS },
+  }) as Server;
 }
 
 function listenOn(
@@ -104,6 +134,7 @@ function listenOn(
       server.off("error", onError);
       resolve();
     };
+    server.maxConnections = MAX_CONNECTIONS;
     if (typeof target === "string") server.listen(target, done);
     else server.listen(target.port, target.host, done);
   });

@@ -108,4 +108,35 @@ describe("LXD placements on a member's child providers", () => {
     const store = server.engine.store as unknown as { check(): Promise<{ violations: unknown[] }> };
     expect((await store.check()).violations).toEqual([]);
   });
+  it("moves the child's generation when an instance claims it, so a Placement client's cached generation conflicts", async () => {
+    expect((await server.call("POST", "/1.0/cluster/members", { server_name: "gpuhost" })).status).toBe(201);
+    await setInventories(memberProviderUuid("gpuhost"), { VCPU: { total: 8 }, MEMORY_MB: { total: 8192 } });
+    expect((await placement("PUT", "/resource_classes/CUSTOM_GPU")).status).toBe(201);
+    const created = await placement("POST", "/resource_providers", {
+      name: "gpuhost-gpu0",
+      parent_provider_uuid: memberProviderUuid("gpuhost"),
+    });
+    const child = created.body.uuid as string;
+    await setInventories(child, { CUSTOM_GPU: { total: 4 } });
+    const flavor = { vcpus: 1, memory_mb: 256, disk_gb: 0, extra_specs: { "resources:CUSTOM_GPU": "1" } };
+    expect((await server.call("POST", "/1.0/flavors", { name: "gpu", ...flavor })).status).toBe(201);
+    // A Placement client reads the child's generation, then an instance takes a GPU.
+    const cached = (await placement("GET", `/resource_providers/${child}`)).body.generation as number;
+    expect((await server.call("POST", "/1.0/instances", { name: "g1", flavor: "gpu" })).status).toBe(201);
+    const shown = await placement("GET", `/resource_providers/${child}`);
+    expect(shown.body.generation).toBe(cached + 1);
+    const stale = await placement("PUT", `/resource_providers/${child}/inventories`, {
+      resource_provider_generation: cached,
+      inventories: { CUSTOM_GPU: { total: 2 } },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.errors[0].code).toBe("placement.concurrent_update");
+    const fresh = await placement("PUT", `/resource_providers/${child}/inventories`, {
+      resource_provider_generation: shown.body.generation,
+      inventories: { CUSTOM_GPU: { total: 2 } },
+    });
+    expect(fresh.status).toBe(200);
+    const store = server.engine.store as unknown as { check(): Promise<{ violations: unknown[] }> };
+    expect((await store.check()).violations).toEqual([]);
+  });
 });

@@ -65,6 +65,15 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     return { cert: made.cert, key: made.private };
   }
 
+  /** A certificate-add token's secret redeemed by `holder` (LXD's client sends it as the password). */
+  const redeem = (holder: { cert: string; key: string }, secret: string) =>
+    call({
+      method: "POST",
+      path: "/1.0/certificates",
+      client: holder,
+      body: { name: "ignored", password: secret },
+    });
+
   beforeAll(async () => {
     server = await startTestServer({ lxdTrust: true });
     serverCert = readFileSync(join(server.dir, "server.crt"), "utf8");
@@ -178,13 +187,7 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     expect(JSON.stringify(one.body)).not.toContain(secret);
     // The secret shown once redeems it (LXD's client sends it as the password).
     const holder = await clientCertificate("once-only");
-    const redeemed = await call({
-      method: "POST",
-      path: "/1.0/certificates",
-      client: holder,
-      body: { name: "ignored", password: secret },
-    });
-    expect(redeemed.status).toBe(200);
+    expect((await redeem(holder, secret)).status).toBe(200);
     expect((await call({ method: "GET", path: "/1.0", client: holder })).body.metadata).toMatchObject({
       auth: "trusted",
     });
@@ -243,6 +246,34 @@ describe("/1.0/certificates and client-certificate authentication", () => {
     expect((await call({ method: "GET", path: "/1.0/instances?project=beta", client: carol })).status).toBe(
       403,
     );
+  });
+
+  it("has a pending restricted token follow its project through a rename: redeemed, it reaches the renamed project only", async () => {
+    const project = (name: string) =>
+      call({ method: "POST", path: "/1.0/projects", local: true, body: { name } });
+    await project("gamma");
+    const made = await call({
+      method: "POST",
+      path: "/1.0/certificates",
+      local: true,
+      body: { name: "dave", token: true, restricted: true, projects: ["gamma"] },
+    });
+    expect(made.status).toBe(202);
+    const secret = (made.body.metadata as { metadata: { secret: string } }).metadata.secret;
+    expect(
+      (await call({ method: "POST", path: "/1.0/projects/gamma", local: true, body: { name: "delta" } }))
+        .status,
+    ).toBe(201);
+    // A project created under the old name before the token is redeemed is not the token's.
+    await project("gamma");
+    const dave = await clientCertificate("dave");
+    expect((await redeem(dave, secret)).status).toBe(200);
+    const stored = (await server.trust.store.listCertificates()).find((c) => c.name === "dave");
+    expect(stored?.projects).toEqual(["delta"]);
+    const listAs = async (name: string) =>
+      (await call({ method: "GET", path: `/1.0/instances?project=${name}`, client: dave })).status;
+    expect(await listAs("delta")).toBe(200);
+    expect(await listAs("gamma")).toBe(403);
   });
 
   it("keeps the trust store to admins", async () => {

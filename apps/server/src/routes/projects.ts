@@ -1,13 +1,9 @@
 import { type Engine, type ProjectRecord, recordEtag } from "@berth/engine";
 import { canUseProject } from "../auth/principal.js";
-import { certificateBindings, changeProjectBindings, tokenBindings } from "../trust/project-bindings.js";
+import { changeProjectBindings, projectHolders as holdersOf } from "../trust/project-bindings.js";
 import type { ServerServices } from "./services.js";
 
-/** Whoever is bound to projects: restricted API tokens and restricted client certificates. */
-const projectHolders = (services: ServerServices) => [
-  tokenBindings(services.tokens),
-  certificateBindings(services.trust.store),
-];
+const projectHolders = (services: ServerServices) => holdersOf(services.tokens, services.trust.store);
 
 import { instanceUrlOf, projectToWire } from "../wire/catalog.js";
 import { resourceUrl } from "../wire/urls.js";

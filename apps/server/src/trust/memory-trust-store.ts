@@ -38,6 +38,13 @@ export class MemoryTrustStore implements TrustStore {
     this.#tokens.set(record.id, structuredClone(record));
   }
 
+  async setTokenProjects(id: string, projects: string[]): Promise<boolean> {
+    const found = this.#tokens.get(id);
+    if (found === undefined) return false;
+    this.#tokens.set(id, { ...found, projects: [...projects] });
+    return true;
+  }
+
   async listTokens(now: string): Promise<PendingToken[]> {
     for (const [id, token] of this.#tokens) if (token.expires_at <= now) this.#tokens.delete(id);
     return [...this.#tokens.values()].map((t) => structuredClone(t));

@@ -40,6 +40,26 @@ export function certificateBindings(trust: TrustStore): ProjectBound {
   };
 }
 
+/**
+ * Pending certificate-add tokens: a restricted one becomes a certificate of
+ * its projects when redeemed, so it follows them as that certificate would.
+ * Expired tokens are not listed and need no update.
+ */
+export function pendingTokenBindings(trust: TrustStore): ProjectBound {
+  return {
+    restricted: async () =>
+      (await trust.listTokens(new Date().toISOString()))
+        .filter((t) => t.restricted)
+        .map((t) => ({ id: t.id, projects: t.projects })),
+    setProjects: (id, projects) => trust.setTokenProjects(id, projects),
+  };
+}
+
+/** Whoever is bound to projects: restricted API tokens, client certificates and pending certificate-add tokens. */
+export function projectHolders(tokens: TokenStore, trust: TrustStore): ProjectBound[] {
+  return [tokenBindings(tokens), certificateBindings(trust), pendingTokenBindings(trust)];
+}
+
 /** The first of `projects` that does not exist, if any. */
 export async function missingProject(
   projects: readonly string[],

@@ -21,6 +21,8 @@ export interface TrustStore {
   /** Replaces a restricted certificate's projects (a project renamed or deleted); false when there is none. */
   setCertificateProjects(fingerprint: string, projects: string[]): Promise<boolean>;
   createToken(record: PendingToken): Promise<void>;
+  /** Replaces a pending token's projects (a project renamed or deleted); false when there is none. */
+  setTokenProjects(id: string, projects: string[]): Promise<boolean>;
   /** Tokens not expired at `now` (ISO 8601), oldest first. */
   listTokens(now: string): Promise<PendingToken[]>;
   cancelToken(id: string): Promise<boolean>;

@@ -102,6 +102,10 @@ export async function writeClaim(
   if (instanceConsumers.deleted.length > 0)
     await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [instanceConsumers.deleted]);
   await insertConsumers(txRunner(tx), instanceConsumers.stored);
+  if (instanceConsumers.providersChanged.length > 0)
+    await tx.run("UPDATE providers SET generation = generation + 1 WHERE uuid = ANY($1::text[])", [
+      instanceConsumers.providersChanged,
+    ]);
   if (replaced.length > 0) {
     const ids = replaced.map((record) => record.id);
     await tx.run("DELETE FROM allocations WHERE instance_id = ANY($1::text[])", [ids]);

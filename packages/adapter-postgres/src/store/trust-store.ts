@@ -74,6 +74,11 @@ export class PostgresTrustStore {
     return this.pools.writeTx((tx) => trustRows.createToken(txRunner(tx), record));
   }
 
+  /** Replaces a pending token's projects (a project renamed or deleted); false when there is none. */
+  setTokenProjects(id: string, projects: string[]): Promise<boolean> {
+    return this.pools.writeTx((tx) => trustRows.setTokenProjects(txRunner(tx), id, projects));
+  }
+
   listTokens(now: string): Promise<TrustTokenRecord[]> {
     return this.pools.writeTx((tx) => trustRows.liveTokens(txRunner(tx), now));
   }

@@ -90,6 +90,10 @@ export async function writeClaim(
       jsonParameter(instanceConsumers.deleted),
     ]);
   await insertConsumers(sqliteRunner(raw), instanceConsumers.stored);
+  if (instanceConsumers.providersChanged.length > 0)
+    await raw.run(`UPDATE providers SET generation = generation + 1 WHERE uuid IN ${IN_JSON}`, [
+      jsonParameter(instanceConsumers.providersChanged),
+    ]);
 
   await insertBoundRows(
     raw,

@@ -40,6 +40,9 @@ import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
 
+/** The shape of a Placement provider uuid. */
+const PROVIDER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
 export class SqliteStore extends SqlStoreCore implements Store {
   readonly groups: Catalogs["groups"];
@@ -146,7 +149,12 @@ export class SqliteStore extends SqlStoreCore implements Store {
   /** Concurrent claims share one write transaction (see ClaimBatcher); each succeeds or fails on its own. */
   claim(claim: Claim): Promise<ClaimResult> {
     if (this.#closed) return Promise.reject(closedError());
-    return this.#claims.claim(claim);
+    return this.#claims.claim(claim).then((result) => {
+      // A claim on a child provider moved its generation (engine instance-consumers.ts); its usage
+      // is keyed by the provider's uuid (a member's by name, so a uuid-like member name only costs a reread).
+      if (result.effect.usage.some(([provider]) => PROVIDER_UUID.test(provider))) this.providers.forget();
+      return result;
+    });
   }
 
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {

@@ -55,6 +55,11 @@ export class SqliteTrustStore {
     return this.written((db) => trustRows.createToken(db, record));
   }
 
+  /** Replaces a pending token's projects (a project renamed or deleted); false when there is none. */
+  setTokenProjects(id: string, projects: string[]): Promise<boolean> {
+    return this.written((db) => trustRows.setTokenProjects(db, id, projects));
+  }
+
   /** The tokens not yet expired at `now` (ISO 8601), oldest first; expired ones are dropped. */
   listTokens(now: string): Promise<TrustTokenRecord[]> {
     return this.written((db) => trustRows.liveTokens(db, now));

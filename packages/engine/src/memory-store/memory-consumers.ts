@@ -70,6 +70,11 @@ export class MemoryConsumers implements ConsumerTable {
     for (const uuid of written.deleted) this.rows.delete(uuid);
     for (const record of written.stored) this.rows.set(record.uuid, cloneJson(record));
     this.addUsage(written.usageChanges);
+    for (const uuid of written.providersChanged) {
+      const provider = this.providers.peek(uuid);
+      if (provider !== undefined)
+        this.providers.replace({ ...provider, generation: provider.generation + 1 }, false);
+    }
   }
 
   /** Synchronous, for the providers table's in-use checks. */

@@ -228,7 +228,11 @@ export class MemoryStore implements Store {
       table: "traits",
       log,
       keyOf: (t) => ({ name: t.name }),
-      inUse: (key) => traitInUse(this.providers.values().find((p) => p.traits.includes(key.name))?.uuid),
+      inUse: (key) =>
+        traitInUse({
+          provider: this.providers.values().find((p) => p.traits.includes(key.name))?.uuid,
+          member: [...this.members.values()].find((m) => m.traits.includes(key.name))?.name,
+        }),
     });
   }
   /** A member's inventories and instance ledgers (its rows for an instance claim), if it exists. */

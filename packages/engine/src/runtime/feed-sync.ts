@@ -270,15 +270,18 @@ export class FeedSync {
   /**
    * An instance claim's usage on providers that are no members (children
    * of members' trees, claim-rules/instance-consumers.ts) goes to the
-   * provider model, as a consumer claim's does.
+   * provider model, as a consumer claim's does. The claim moved those
+   * providers' generations too (instance-consumers.ts), which the entry does
+   * not carry: the model reads their rows afresh.
    */
   private applyChildUsage(effect: ClaimEffect): void {
     const model = this.runtime.model;
     let onProviders: ClaimEffect["usage"] | undefined;
     for (const change of effect.usage)
       if (model.member(change[0]) === undefined) (onProviders ??= []).push(change);
-    if (onProviders !== undefined)
-      this.runtime.providerModel.applyConsumers({ usage: onProviders, instances: [] }, []);
+    if (onProviders === undefined) return;
+    this.runtime.providerModel.applyConsumers({ usage: onProviders, instances: [] }, []);
+    this.runtime.providerModel.forget();
   }
 
   /** A claim's usage and counts, on members and on the providers of their trees. */

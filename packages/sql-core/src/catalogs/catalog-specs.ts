@@ -180,7 +180,19 @@ export const catalogSpecs: { [K in keyof CatalogRecords]: CatalogSpec<CatalogRec
         `SELECT uuid FROM providers WHERE EXISTS (SELECT 1 FROM ${jsonSql(db).elements("traits")} WHERE value = ?) LIMIT 1`,
         [key.name],
       );
-      return traitInUse(holder === undefined ? undefined : String(holder.uuid));
+      // PostgreSQL: member writes insert member_traits without touching this trait's row; the
+      // share lock waits for those in flight and holds off new ones until the delete ends
+      // (SQLite's write transaction already excludes every other writer).
+      if (db.dialect === "pg") await db.run("LOCK TABLE member_traits IN SHARE MODE");
+      const member = await first(
+        db,
+        "SELECT m.name FROM member_traits t JOIN members m ON m.id = t.member_id WHERE t.trait = ? LIMIT 1",
+        [key.name],
+      );
+      return traitInUse({
+        provider: holder === undefined ? undefined : String(holder.uuid),
+        member: member === undefined ? undefined : String(member.name),
+      });
     },
   },
 };

@@ -90,6 +90,11 @@ export const trustRows = {
     );
   },
 
+  /** A pending token's projects follow a project renamed or deleted; false when there is none. */
+  async setTokenProjects(db: SqlRunner, id: string, projects: string[]): Promise<boolean> {
+    return (await db.run("UPDATE trust_tokens SET projects = ? WHERE id = ?", [jsonParam(projects), id])) > 0;
+  },
+
   async createToken(db: SqlRunner, record: TrustTokenRecord): Promise<void> {
     await db.run(`INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
       record.id,

@@ -13,6 +13,11 @@
  * consumer uuids share one namespace (a create whose id a consumer holds
  * is refused, `takenIds`), and a Placement write to an instance's consumer
  * is refused (`instanceConsumerFailure`, consumer-claim.ts).
+ *
+ * As Placement does for its own allocations, the claim moves the
+ * generation of every provider its stored consumers' rows name (taking
+ * rows away moves none): a Placement client holding a provider's
+ * generation from before a change of its usage gets a conflict.
  */
 import type { ConsumerRecord, InstanceRecord } from "../../store/records.js";
 import type { ProviderRows } from "../claims/rows.js";
@@ -32,12 +37,15 @@ export interface InstanceConsumers {
   readonly stored: ConsumerRecord[];
   /** The change of those providers' usage (already in the consumers' rows; the change feed carries it). */
   readonly usageChanges: UsageChange[];
+  /** Providers whose generation the claim moves: those the stored consumers' rows name, once each. */
+  readonly providersChanged: string[];
 }
 
 export const NO_INSTANCE_CONSUMERS: InstanceConsumers = Object.freeze({
   deleted: [],
   stored: [],
   usageChanges: [],
+  providersChanged: [],
 }) as InstanceConsumers;
 
 function onPlacementProvider(providers: ReadonlyMap<string, ProviderRows>) {
@@ -83,7 +91,12 @@ export function instanceConsumersOf(
   }
   if (deleted.length === 0 && consumers.length === 0 && placementChanges.length === 0)
     return NO_INSTANCE_CONSUMERS;
-  return { deleted, stored: consumers, usageChanges: placementChanges };
+  return {
+    deleted,
+    stored: consumers,
+    usageChanges: placementChanges,
+    providersChanged: providersNamed(consumers),
+  };
 }
 
 /** One write for several claims' consumer writes (a group commit), in claim order. */
@@ -101,5 +114,15 @@ export function combineInstanceConsumers(parts: readonly InstanceConsumers[]): I
   }
   const stored = [...latest.values()].filter((record): record is ConsumerRecord => record !== null);
   if (deleted.size === 0 && stored.length === 0 && usageChanges.length === 0) return NO_INSTANCE_CONSUMERS;
-  return { deleted: [...deleted], stored, usageChanges };
+  return {
+    deleted: [...deleted],
+    stored,
+    usageChanges,
+    providersChanged: [...new Set(parts.flatMap((part) => part.providersChanged))],
+  };
+}
+
+/** The providers `consumers`' rows name, once each. */
+function providersNamed(consumers: readonly ConsumerRecord[]): string[] {
+  return [...new Set(consumers.flatMap((consumer) => consumer.allocations.map((row) => row.member)))];
 }

@@ -66,7 +66,17 @@ export function providerInUse(users: ProviderUsers): string | undefined {
   return users.allocated ? "it has allocations" : undefined;
 }
 
-/** A custom trait, while a provider has it (`holder`: that provider's uuid). */
-export function traitInUse(holder: string | undefined): string | undefined {
-  return holder === undefined ? undefined : `provider "${holder}" has it`;
+/** Who holds a custom trait, as the Store found it in its delete transaction. */
+export interface TraitHolders {
+  /** The uuid of a Placement provider that has it, if any. */
+  provider: string | undefined;
+  /** The name of a cluster member that has it (its root provider shows it), if any. */
+  member: string | undefined;
+}
+
+/** A custom trait, while a provider or a member has it. */
+export function traitInUse(holders: TraitHolders): string | undefined {
+  if (holders.provider !== undefined) return `provider "${holders.provider}" has it`;
+  if (holders.member !== undefined) return `member "${holders.member}" has it`;
+  return undefined;
 }

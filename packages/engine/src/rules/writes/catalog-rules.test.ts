@@ -48,7 +48,9 @@ describe("in-use reasons", () => {
       'provider "u" has an inventory of it',
     );
     expect(providerInUse({ children: 0, allocated: true })).toBe("it has allocations");
-    expect(traitInUse(undefined)).toBeUndefined();
+    expect(traitInUse({ provider: undefined, member: undefined })).toBeUndefined();
+    expect(traitInUse({ provider: undefined, member: "m1" })).toBe('member "m1" has it');
+    expect(traitInUse({ provider: "u", member: "m1" })).toBe('provider "u" has it');
   });
 });
 

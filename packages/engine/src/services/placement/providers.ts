@@ -450,10 +450,8 @@ export class Providers {
   async deleteTrait(name: string): Promise<void> {
     if (isStandardTrait(name)) throw invalid(text.traitStandard(name));
     if ((await this.store.traits.get({ name })) === undefined) throw notFound(text.traitNotFound(name));
-    // A member's root has the member's traits: a member holding it keeps it in use.
-    await this.runtime.sync();
-    if (this.runtime.model.allMembers().some((m) => m.record.traits.includes(name)))
-      throw conflict(text.traitInUse(name));
+    // Whether a provider or a member (its root shows the member's traits) holds it is
+    // the Store's to judge, in the delete's transaction: a check here would race a member write.
     try {
       await this.written(() => this.store.traits.delete({ name }));
     } catch (error) {

@@ -91,8 +91,11 @@ export function describeTreeClaims(store: () => Store): void {
     it("stores the child's row with the instance, counts it with the child's consumers, and frees it on delete", async () => {
       const child = await setUp();
       const cursor = store().feed === undefined ? undefined : (await store().snapshot()).feedCursor;
+      const before = (await store().providers.get({ name: child }))!.generation;
       const { instances } = await store().claim({ create: [withFpga("a", "m1", child)] });
       const created = instances[0]!;
+      // As Placement's own allocations do, the claim moves the child's generation.
+      expect((await store().providers.get({ name: child }))?.generation).toBe(before + 1);
       const read = (await store().getInstanceById(created.id)) as InstanceRecord;
       expect([...read.allocations].sort(byProviderAndClass)).toEqual(
         [...created.allocations].sort(byProviderAndClass),

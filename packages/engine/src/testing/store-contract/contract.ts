@@ -488,6 +488,28 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.traits.delete({ name: "CUSTOM_FAST" });
         expect(await store.traits.list()).toEqual([]);
       });
+      it("keeps a trait in use while a member has it, judged in the delete's transaction", async () => {
+        const trait = { name: "CUSTOM_GOLD", createdAt: "2026-01-01T00:00:00.000Z" };
+        await store.traits.create(trait);
+        await store.createMember(newMember("m1", { traits: ["CUSTOM_GOLD"] }));
+        const refused = await expectEngineError(store.traits.delete({ name: "CUSTOM_GOLD" }), "conflict");
+        expect(refused.message).toContain('member "m1" has it');
+        await store.updateMember("m1", { traits: [] });
+        // A member write racing the delete: whichever commits first, the delete never
+        // succeeds after a member took the trait (the one-sided check of the engine's model did).
+        for (let round = 0; round < 12; round++) {
+          const committed: string[] = [];
+          const [deleted, taken] = await Promise.allSettled([
+            store.traits.delete({ name: "CUSTOM_GOLD" }).then(() => committed.push("delete")),
+            store.updateMember("m1", { traits: ["CUSTOM_GOLD"] }).then(() => committed.push("member")),
+          ]);
+          expect(taken.status).toBe("fulfilled");
+          if (deleted.status === "fulfilled") expect(committed).toEqual(["delete", "member"]);
+          else expect((deleted.reason as EngineError).kind).toBe("conflict");
+          await store.updateMember("m1", { traits: [] });
+          if (deleted.status === "fulfilled") await store.traits.create(trait);
+        }
+      });
     });
 
     describe("one ledger: a member's root provider", () => {
