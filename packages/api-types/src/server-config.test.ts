@@ -150,6 +150,7 @@ describe("server config keys", () => {
       scriptletTotalTimeoutMs: 60_000,
       offlineThresholdSeconds: 20,
       healingThresholdSeconds: 0,
+      evacuationWarningThresholdSeconds: 86_400,
       allocationRatios: { VCPU: 16, MEMORY_MB: 1.5, DISK_GB: 1 },
       defaultArchitecture: "",
     });

@@ -140,6 +140,13 @@ export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
     check: integerIn(0, 31_536_000, "of seconds "),
   },
   {
+    key: "cluster.evacuation_warning_threshold",
+    description:
+      "Seconds a member may stay evacuated before the \"Cluster member evacuated\" warning is raised (an evacuation that long was likely forgotten); 0 disables the warning. Berth only.",
+    defaultValue: "86400",
+    check: integerIn(0, 31_536_000, "of seconds "),
+  },
+  {
     key: "scheduler.cpu_allocation_ratio",
     description:
       "Allocation ratio of derived VCPU inventories. 16.0 (Nova's cpu_allocation_ratio before Stein): limits.cpu is a ceiling containers share, and LXD runs whatever fits under it.",
@@ -265,6 +272,8 @@ export interface EffectiveServerConfig {
   readonly offlineThresholdSeconds: number;
   /** 0: healing disabled. */
   readonly healingThresholdSeconds: number;
+  /** 0: no warning for long evacuations. */
+  readonly evacuationWarningThresholdSeconds: number;
   readonly allocationRatios: { readonly VCPU: number; readonly MEMORY_MB: number; readonly DISK_GB: number };
   /** "" when unset. */
   readonly defaultArchitecture: string;
@@ -297,6 +306,7 @@ export function effectiveServerConfig(config: ServerConfig): EffectiveServerConf
     scriptletTotalTimeoutMs: num("instances.placement.scriptlet.total_timeout_ms"),
     offlineThresholdSeconds: num("cluster.offline_threshold"),
     healingThresholdSeconds: num("cluster.healing_threshold"),
+    evacuationWarningThresholdSeconds: num("cluster.evacuation_warning_threshold"),
     allocationRatios: {
       VCPU: num("scheduler.cpu_allocation_ratio"),
       MEMORY_MB: num("scheduler.ram_allocation_ratio"),

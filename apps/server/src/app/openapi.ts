@@ -43,6 +43,12 @@ const QUERY_PARAMETERS: Record<QueryName, JsonObject> = {
     description: "Seconds to wait for the operation (-1: no limit)",
     schema: { type: "integer" },
   },
+  "all-projects": {
+    name: "all-projects",
+    in: "query",
+    description: "Every project's entries (overrides `project`)",
+    schema: { type: "boolean" },
+  },
 };
 
 const IF_MATCH: JsonObject = {

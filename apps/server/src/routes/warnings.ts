@@ -1,4 +1,5 @@
 import type { Warning } from "@berth/api-types";
+import { parseBoolean } from "../http/query.js";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 const BASE = "/1.0/warnings";
@@ -15,9 +16,13 @@ export const warningRoutes: RouteSpec[] = [
       "List the cluster's warnings (members offline or evacuated for long, inventories below usage, scriptlet failures)",
     tag: "warnings",
     access: "admin",
-    query: ["recursion", "project"],
-    handle: async ({ services, recursion }) => {
-      const warnings = services.engine.warnings.list();
+    query: ["recursion", "project", "all-projects"],
+    // As LXD: `?project=NAME` keeps that project's warnings (cluster-wide ones have project ""),
+    // no project or `all-projects=true` lists them all.
+    handle: async ({ services, recursion, project, query }) => {
+      const allProjects = parseBoolean("all-projects", query("all-projects"));
+      const named = (query("project") ?? "") !== "";
+      const warnings = services.engine.warnings.list(allProjects || !named ? undefined : project);
       return { metadata: recursion === 0 ? warnings.map(urlOf) : warnings };
     },
   }),

@@ -134,6 +134,7 @@ export async function decide(
   switch (outcome.kind) {
     case "rejected":
       throw new EngineError("scriptlet", outcome.message, {
+        scriptletStage: outcome.atLoad === true ? "load" : "run",
         logs: result.logs,
         cost: result.cost,
         candidates: names,

@@ -3,10 +3,11 @@
  * offline (no heartbeat within `cluster.offline_threshold`), an inventory
  * whose capacity is now below what its member holds (an operator or a
  * report shrank it), a member evacuated for longer than
- * `EVACUATED_WARNING_AFTER_MS`. Scriptlet failures are events, raised
+ * `cluster.evacuation_warning_threshold`, an explicit inventory larger than
+ * what its member reports it has. Scriptlet failures are events, raised
  * where they happen (services/engine.ts).
  */
-import { inventoryCapacity } from "@berth/resources";
+import { deriveMemberInventories, inventoryCapacity, reportedCapacity } from "@berth/resources";
 import type { MemberRecord } from "../store/records.js";
 import type { WarningCondition } from "./warning-registry.js";
 
@@ -16,6 +17,7 @@ export const WARNING_TYPES = {
   evacuated: "Cluster member evacuated",
   scriptletLoad: "Placement scriptlet failed to load",
   scriptletRun: "Placement scriptlet failed to run",
+  inventoryAboveReported: "Explicit inventory above reported capacity",
 } as const;
 
 /** The derived types `memberConditions` answers for (the others are events). */
@@ -23,14 +25,12 @@ export const DERIVED_WARNING_TYPES = [
   WARNING_TYPES.offline,
   WARNING_TYPES.inventoryBelowUsage,
   WARNING_TYPES.evacuated,
+  WARNING_TYPES.inventoryAboveReported,
 ] as const;
-
-/** An evacuation is maintenance; one that lasts a day has likely been forgotten. */
-export const EVACUATED_WARNING_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** What the conditions read of a member (services/members.ts `MemberInfo` is one). */
 export interface ObservedMember {
-  record: Pick<MemberRecord, "name" | "evacuated" | "lastHeartbeat" | "inventories">;
+  record: Pick<MemberRecord, "name" | "evacuated" | "lastHeartbeat" | "inventories" | "resources" | "state">;
   status: string;
   usage: { used: Record<string, number> };
 }
@@ -40,12 +40,14 @@ const memberUrl = (name: string) => `/1.0/cluster/members/${name}`;
 /**
  * The derived conditions holding now. `evacuatedSince` says since when each
  * member has been seen evacuated (the caller keeps it: a record holds no
- * evacuation time).
+ * evacuation time); `evacuatedWarningAfterMs` is how long an evacuation
+ * may last before it is warned about (0: never).
  */
 export function memberConditions(
   members: readonly ObservedMember[],
   now: Date,
   evacuatedSince: ReadonlyMap<string, Date>,
+  evacuatedWarningAfterMs: number,
 ): WarningCondition[] {
   const holding: WarningCondition[] = [];
   for (const member of members) {
@@ -64,7 +66,8 @@ export function memberConditions(
     if (
       member.record.evacuated &&
       since !== undefined &&
-      now.getTime() - since.getTime() > EVACUATED_WARNING_AFTER_MS
+      evacuatedWarningAfterMs > 0 &&
+      now.getTime() - since.getTime() > evacuatedWarningAfterMs
     ) {
       holding.push({
         ...about,
@@ -85,6 +88,35 @@ export function memberConditions(
         message: `Inventory ${resourceClass} of member "${name}" has capacity ${capacity}, below the ${used} its instances use`,
       });
     }
+    holding.push(...explicitAboveReported(member.record, about));
+  }
+  return holding;
+}
+
+/**
+ * Explicit standard inventories whose total exceeds the total the member's
+ * reports would derive (Placement would then hand out capacity the member
+ * does not have). A smaller explicit total is a deliberate holdback, not a
+ * disagreement. The derived totals come from @berth/resources, the one home
+ * of that rule; a class the reports say nothing about is not judged.
+ */
+function explicitAboveReported(
+  record: ObservedMember["record"],
+  about: Omit<WarningCondition, "type" | "message" | "severity">,
+): WarningCondition[] {
+  const derived = deriveMemberInventories(reportedCapacity(record.resources, record.state));
+  if (!derived.ok) return [];
+  const holding: WarningCondition[] = [];
+  for (const [resourceClass, inventory] of Object.entries(record.inventories)) {
+    const reported = derived.value[resourceClass]?.total;
+    if (inventory.source !== "explicit" || reported === undefined || inventory.total <= reported) continue;
+    holding.push({
+      ...about,
+      entityUrl: `${memberUrl(record.name)}/inventories/${resourceClass}`,
+      type: WARNING_TYPES.inventoryAboveReported,
+      severity: "moderate",
+      message: `Inventory ${resourceClass} of member "${record.name}" is set to a total of ${inventory.total}, above the ${reported} the member reports`,
+    });
   }
   return holding;
 }

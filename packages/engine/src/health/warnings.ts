@@ -18,9 +18,14 @@ export class Warnings {
   /** When each member was first seen evacuated (a record holds no evacuation time). */
   private readonly evacuatedSince = new Map<string, Date>();
 
+  /**
+   * `evacuatedWarningAfterMs` is read at each refresh, so a change of
+   * `cluster.evacuation_warning_threshold` applies at once.
+   */
   constructor(
     private readonly clock: Clock,
     private readonly members: () => ObservedMember[],
+    private readonly evacuatedWarningAfterMs: () => number,
   ) {
     this.registry = new WarningRegistry(clock);
   }
@@ -37,12 +42,20 @@ export class Warnings {
     for (const name of this.evacuatedSince.keys()) {
       if (!members.some((member) => member.record.name === name)) this.evacuatedSince.delete(name);
     }
-    this.registry.observe(DERIVED_WARNING_TYPES, memberConditions(members, now, this.evacuatedSince));
+    this.registry.observe(
+      DERIVED_WARNING_TYPES,
+      memberConditions(members, now, this.evacuatedSince, this.evacuatedWarningAfterMs()),
+    );
   }
 
-  /** A placement's scriptlet failed: to load (its source) or while it ran. */
-  scriptletFailed(message: string): void {
-    const atLoad = message.includes("Failed to load") || message.includes("Failed loading");
+  /**
+   * A placement's scriptlet failed: to load (its source does not compile;
+   * every placement fails until it is fixed) or while it ran. The caller
+   * says which from where the failure came (the scriptlet host's outcome),
+   * not from the message's wording.
+   */
+  scriptletFailed(message: string, stage: "load" | "run"): void {
+    const atLoad = stage === "load";
     this.registry.raise({
       type: atLoad ? WARNING_TYPES.scriptletLoad : WARNING_TYPES.scriptletRun,
       location: "",
@@ -53,9 +66,11 @@ export class Warnings {
     });
   }
 
-  list(): Warning[] {
+  /** Every warning, or (LXD's `?project=`) only those of `project`. */
+  list(project?: string): Warning[] {
     this.refresh();
-    return this.registry.list();
+    const all = this.registry.list();
+    return project === undefined ? all : all.filter((warning) => warning.project === project);
   }
   get(uuid: string): Warning {
     this.refresh();

@@ -4,7 +4,7 @@
  * never counts placements itself. Plain numbers, no metrics library: the
  * histograms keep fixed buckets so an exporter can hand them on unchanged.
  */
-import type { EngineErrorKind } from "../base/errors.js";
+import type { EngineError, EngineErrorKind } from "../base/errors.js";
 import type { ScriptletOutcome } from "../scriptlet/port.js";
 
 /**
@@ -90,18 +90,18 @@ export class EngineMetrics {
   private readonly scriptletSteps = new Histogram(SCRIPTLET_STEPS_BUCKETS);
   claimRetries = 0;
   /**
-   * Told the message of every operation a scriptlet failed (the engine's
+   * Told the error of every operation a scriptlet failed (the engine's
    * warnings raise LXD's "scriptlet failed" warning from it).
    */
-  onScriptletFailure: ((message: string) => void) | undefined;
+  onScriptletFailure: ((error: EngineError) => void) | undefined;
 
   placed(operation: PlacementOperation, count: number, seconds: number): void {
     add(this.placements, operation, count);
     this.timed(operation, seconds);
   }
 
-  failed(operation: PlacementOperation, kind: EngineErrorKind, seconds: number, message?: string): void {
-    if (kind === "scriptlet" && message !== undefined) this.onScriptletFailure?.(message);
+  failed(operation: PlacementOperation, kind: EngineErrorKind, seconds: number, error?: EngineError): void {
+    if (kind === "scriptlet" && error !== undefined) this.onScriptletFailure?.(error);
     let byKind = this.failures.get(operation);
     if (byKind === undefined) this.failures.set(operation, (byKind = new Map()));
     add(byKind, kind, 1);

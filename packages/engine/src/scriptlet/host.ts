@@ -183,7 +183,7 @@ export function createScriptletHost(options: ScriptletHostOptions = {}): Scriptl
       // for values stored by other means. LXD answers "not loaded" then.
       if (!(err instanceof ScriptletCompileError)) throw hostFailure(err);
       emit({ level: "error", message: `Failed loading instance placement scriptlet: ${err.message}` });
-      return reject(notLoaded());
+      return finish({ kind: "rejected", message: notLoaded(), atLoad: true });
     }
 
     const state: RunState = { call, emit, target: undefined };

@@ -245,7 +245,12 @@ export type ScriptletOutcome =
    * 'Failed instance placement scriptlet: Failed with return value: "Invalid name"',
    * 'Failed instance placement scriptlet: Failed to run: fail: x'.
    */
-  | { kind: "rejected"; message: string };
+  | {
+      kind: "rejected";
+      message: string;
+      /** The source did not compile, so nothing ran (the engine's warnings tell load from run by this). */
+      atLoad?: true;
+    };
 
 export interface ScriptletLogLine {
   level: "info" | "warn" | "error";

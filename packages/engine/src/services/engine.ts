@@ -129,8 +129,13 @@ export class Engine {
     this.rebalance = new Rebalancing(runtime, events);
     this.providers = new Providers(runtime);
     this.consumers = new Consumers(runtime, this.providers);
-    this.warnings = new Warnings(runtime.clock, () => this.members.list());
-    runtime.metrics.onScriptletFailure = (message) => this.warnings.scriptletFailed(message);
+    this.warnings = new Warnings(
+      runtime.clock,
+      () => this.members.list(),
+      () => runtime.effective.evacuationWarningThresholdSeconds * 1000,
+    );
+    runtime.metrics.onScriptletFailure = (error) =>
+      this.warnings.scriptletFailed(error.message, error.details?.scriptletStage === "load" ? "load" : "run");
   }
 
   static async open(options: EngineOptions): Promise<Engine> {

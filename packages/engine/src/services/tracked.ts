@@ -28,7 +28,7 @@ export async function tracked<T>(
     else metrics.failed(operation, failed.kind, seconds());
     return value;
   } catch (error) {
-    if (error instanceof EngineError) metrics.failed(operation, error.kind, seconds(), error.message);
+    if (error instanceof EngineError) metrics.failed(operation, error.kind, seconds(), error);
     else metrics.failed(operation, "internal", seconds());
     throw error;
   }
