@@ -142,7 +142,7 @@ export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
   {
     key: "cluster.evacuation_warning_threshold",
     description:
-      "Seconds a member may stay evacuated before the \"Cluster member evacuated\" warning is raised (an evacuation that long was likely forgotten); 0 disables the warning. Berth only.",
+      'Seconds a member may stay evacuated before the "Cluster member evacuated" warning is raised (an evacuation that long was likely forgotten); 0 disables the warning. Berth only.',
     defaultValue: "86400",
     check: integerIn(0, 31_536_000, "of seconds "),
   },

@@ -6,7 +6,11 @@ import { memberConditions, type ObservedMember, WARNING_TYPES } from "./warning-
 const NOW = new Date("2026-01-02T00:00:00.000Z");
 const HOUR = 3_600_000;
 
-function member(overrides: Partial<ObservedMember["record"]> = {}, status = "Online", used = {}): ObservedMember {
+function member(
+  overrides: Partial<ObservedMember["record"]> = {},
+  status = "Online",
+  used = {},
+): ObservedMember {
   return {
     record: {
       name: "n1",
@@ -65,7 +69,9 @@ describe("memberConditions", () => {
       },
     ]);
     // The allocation ratio counts: 8 VCPU at ratio 2 hold 16.
-    const ratio = member({ inventories: { VCPU: inventory(8, { allocationRatio: 2 }) } }, "Online", { VCPU: 16 });
+    const ratio = member({ inventories: { VCPU: inventory(8, { allocationRatio: 2 }) } }, "Online", {
+      VCPU: 16,
+    });
     expect(typesOf([ratio])).toEqual([]);
   });
 
@@ -81,10 +87,12 @@ describe("memberConditions", () => {
         message: 'Inventory VCPU of member "n1" is set to a total of 8, above the 4 the member reports',
       },
     ]);
-    expect(typesOf([member({ state, inventories: { VCPU: inventory(4), DISK_GB: inventory(101) } })])).toEqual([
-      WARNING_TYPES.inventoryAboveReported,
-    ]);
-    expect(typesOf([member({ state, inventories: { VCPU: inventory(8, { source: "derived" }) } })])).toEqual([]);
+    expect(
+      typesOf([member({ state, inventories: { VCPU: inventory(4), DISK_GB: inventory(101) } })]),
+    ).toEqual([WARNING_TYPES.inventoryAboveReported]);
+    expect(typesOf([member({ state, inventories: { VCPU: inventory(8, { source: "derived" }) } })])).toEqual(
+      [],
+    );
     // Nothing reported: nothing to disagree with.
     expect(typesOf([member({ inventories: { VCPU: inventory(64) } })])).toEqual([]);
     // The hardware report wins over the state where it says something.

@@ -37,7 +37,9 @@ describe("WarningRegistry", () => {
     registry.observe(TYPES, [OFFLINE]);
     clock.advance(1000);
     registry.observe(TYPES, [OFFLINE]);
-    expect(registry.list()).toMatchObject([{ count: 1, status: "new", last_seen_at: clock.now().toISOString() }]);
+    expect(registry.list()).toMatchObject([
+      { count: 1, status: "new", last_seen_at: clock.now().toISOString() },
+    ]);
     registry.observe(TYPES, []);
     expect(registry.list()).toMatchObject([{ count: 1, status: "resolved" }]);
     // It holds again: a second occurrence, new again.
