@@ -257,6 +257,7 @@ describe("run: outcomes", () => {
     expect(result.outcome).toEqual({
       kind: "rejected",
       message: "Failed instance placement scriptlet: Instance placement scriptlet not loaded",
+      atLoad: true,
     });
     expect(result.logs).toEqual([
       {
