@@ -15,28 +15,16 @@ import {
   loadConsumers,
   type ReshapeSide,
   reshapeConsumers,
+  reshapeSideOf,
   usedSums,
 } from "@berth/sql-core";
 import type { Pools, Tx } from "../connection/pools.js";
-import { lockMembers, readProviders } from "./claim-reads.js";
-import { appendChanges } from "./feed-writes.js";
-import { memberLedgers, writersOf } from "./member-root-writes.js";
+import { memberSide } from "./member-side.js";
 import { txRunner } from "./runners.js";
 
 /** What a consumer write does in PostgreSQL's own way: member locks, member roots, the feed. */
 function writeSide(tx: Tx): ReshapeSide {
-  return {
-    memberRows: async (names) =>
-      (
-        await readProviders(
-          tx,
-          (await lockMembers(tx, names)).map((member) => member.name),
-        )
-      ).providers,
-    append: (entries) => appendChanges(tx, entries),
-    memberLedgers: (names) => memberLedgers(tx, names),
-    rootWriters: (now) => writersOf(tx, now),
-  };
+  return reshapeSideOf(txRunner(tx), memberSide(tx));
 }
 
 export class PostgresConsumers implements ConsumerTable {

@@ -4,19 +4,13 @@ import {
   type Claim,
   type ClaimResult,
   EngineError,
-  type InventoryRecord,
-  type MemberPatch,
-  type MemberRecord,
-  type MemberRootWrite,
-  type MemberRootWritten,
-  type NewMember,
-  patchMovesFeed,
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
 import {
   type AppendChanges,
   checkInvariants,
+  type MemberSide,
   readSnapshot,
   type SqlRunner,
   SqlStoreCore,
@@ -30,14 +24,7 @@ import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from
 import { cursorOf } from "./feed-cursor.js";
 import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
 import { acquireLease, releaseLease } from "./leases.js";
-import { writeMemberRoot } from "./member-root-writes.js";
-import {
-  createMember,
-  deleteMember,
-  setGroupMembers,
-  setInventories,
-  updateMember,
-} from "./member-writes.js";
+import { memberSide } from "./member-side.js";
 import { PostgresConsumers } from "./postgres-consumers.js";
 import { txRunner } from "./runners.js";
 import { PostgresTokenStore } from "./token-store.js";
@@ -64,16 +51,7 @@ const PRUNE_EVERY_MS = 60_000;
  * The engine's Store port over one PostgreSQL database, shared by any
  * number of berthd servers. Build it with `openPostgresStore`.
  */
-export class PostgresStore extends SqlStoreCore implements Store {
-  readonly groups: Catalogs["groups"];
-  readonly projects: Catalogs["projects"];
-  readonly profiles: Catalogs["profiles"];
-  readonly flavors: Catalogs["flavors"];
-  readonly images: Catalogs["images"];
-  readonly placementGroups: Catalogs["placementGroups"];
-  readonly resourceClasses: Catalogs["resourceClasses"];
-  readonly providers: Catalogs["providers"];
-  readonly traits: Catalogs["traits"];
+export class PostgresStore extends SqlStoreCore<Catalogs> implements Store {
   readonly consumers: PostgresConsumers;
   readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
@@ -81,7 +59,7 @@ export class PostgresStore extends SqlStoreCore implements Store {
   /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
   readonly trust: PostgresTrustStore;
   readonly #listener: FeedListener;
-  readonly #now: () => string;
+  protected readonly now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
   readonly #claims: ClaimBatcher;
   #closed = false;
@@ -93,7 +71,7 @@ export class PostgresStore extends SqlStoreCore implements Store {
     options: PostgresStoreOptions = {},
   ) {
     super();
-    this.#now = options.now ?? (() => new Date().toISOString());
+    this.now = options.now ?? (() => new Date().toISOString());
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     this.feed = postgresFeed(pools, this.#listener);
@@ -107,15 +85,7 @@ export class PostgresStore extends SqlStoreCore implements Store {
     this.tokens = new PostgresTokenStore(pools, this.#listener);
     this.trust = new PostgresTrustStore(pools, this.#listener);
     const catalogs = createCatalogs(pools, () => this.#listener.notify());
-    this.groups = catalogs.groups;
-    this.projects = catalogs.projects;
-    this.profiles = catalogs.profiles;
-    this.flavors = catalogs.flavors;
-    this.images = catalogs.images;
-    this.placementGroups = catalogs.placementGroups;
-    this.resourceClasses = catalogs.resourceClasses;
-    this.providers = catalogs.providers;
-    this.traits = catalogs.traits;
+    this.useCatalogs(catalogs);
     this.consumers = new PostgresConsumers(pools);
     const retention = options.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS;
     this.#pruneTimer = setInterval(() => {
@@ -153,42 +123,6 @@ export class PostgresStore extends SqlStoreCore implements Store {
         feedCursor: cursorOf(head!.snapshot, Number(head!.now)),
       };
     }, true);
-  }
-
-  createMember(member: NewMember): Promise<MemberRecord> {
-    return this.write((tx) => createMember(tx, member, this.#now()));
-  }
-
-  updateMember(
-    name: string,
-    patch: MemberPatch,
-    expectedGeneration?: number,
-    expectedFields?: MemberPatch,
-  ): Promise<MemberRecord> {
-    return this.write(
-      (tx) => updateMember(tx, name, patch, expectedGeneration, expectedFields),
-      patchMovesFeed(patch),
-    );
-  }
-
-  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
-    return this.write((tx) => setGroupMembers(tx, group, members));
-  }
-
-  setInventories(
-    name: string,
-    inventories: Record<string, InventoryRecord>,
-    expectedGeneration: number,
-  ): Promise<MemberRecord> {
-    return this.write((tx) => setInventories(tx, name, inventories, expectedGeneration));
-  }
-
-  deleteMember(name: string): Promise<void> {
-    return this.write((tx) => deleteMember(tx, name));
-  }
-
-  writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
-    return this.write((tx) => writeMemberRoot(tx, write, new Date().toISOString()));
   }
 
   /** Concurrent create claims share one transaction (see ClaimBatcher); each succeeds or fails on its own. */
@@ -232,6 +166,13 @@ export class PostgresStore extends SqlStoreCore implements Store {
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
     return this.read((tx) => work(txRunner(tx)));
+  }
+
+  protected writeMembers<T>(
+    work: (db: SqlRunner, side: MemberSide) => Promise<T>,
+    movesFeed = true,
+  ): Promise<T> {
+    return this.write((tx) => work(txRunner(tx), memberSide(tx)), movesFeed);
   }
 
   protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {

@@ -13,23 +13,17 @@ import {
   loadConsumers,
   type ReshapeSide,
   reshapeConsumers,
+  reshapeSideOf,
   type SqlRunner,
   sqliteRunner,
   usedSums,
 } from "@berth/sql-core";
-import type { Connection, Database, RawSql } from "../connection/open-connection.js";
-import { readProviders } from "./claim-reads.js";
-import { appendChanges } from "./feed-writes.js";
-import { memberLedgers, writersOf } from "./member-root-writes.js";
+import type { Connection, RawSql } from "../connection/open-connection.js";
+import { memberSide } from "./member-side.js";
 
 /** What a consumer write does in SQLite's own way: member roots and the feed. */
-function writeSide(db: Database, raw: RawSql): ReshapeSide {
-  return {
-    memberRows: async (names) => (await readProviders(raw, names)).rows,
-    append: (entries) => appendChanges(raw, entries),
-    memberLedgers: (names) => memberLedgers(raw, names),
-    rootWriters: (now) => writersOf(db, raw, now),
-  };
+function writeSide(raw: RawSql): ReshapeSide {
+  return reshapeSideOf(sqliteRunner(raw), memberSide(raw));
 }
 
 export class SqliteConsumers implements ConsumerTable {
@@ -53,13 +47,13 @@ export class SqliteConsumers implements ConsumerTable {
 
   claim(writes: readonly ConsumerWrite[]): Promise<ConsumerRecord[]> {
     return this.connection
-      .write((db, raw) => claimConsumers(sqliteRunner(raw), writes, writeSide(db, raw)), { claim: true })
+      .write((_db, raw) => claimConsumers(sqliteRunner(raw), writes, writeSide(raw)), { claim: true })
       .finally(this.providersWritten);
   }
 
   reshape(change: ReshapeWrite): Promise<ConsumerRecord[]> {
     return this.connection
-      .write((db, raw) => reshapeConsumers(sqliteRunner(raw), change, writeSide(db, raw)), { claim: true })
+      .write((_db, raw) => reshapeConsumers(sqliteRunner(raw), change, writeSide(raw)), { claim: true })
       .finally(this.providersWritten);
   }
 

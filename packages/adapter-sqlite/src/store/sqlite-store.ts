@@ -4,17 +4,14 @@ import {
   type Claim,
   type ClaimResult,
   EngineError,
-  type InventoryRecord,
-  type MemberPatch,
-  type MemberRecord,
   type MemberRootWrite,
   type MemberRootWritten,
-  type NewMember,
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
 import {
   type AppendChanges,
+  type MemberSide,
   readSnapshot,
   type SqlRunner,
   SqlStoreCore,
@@ -28,14 +25,7 @@ import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
 import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
-import { writeMemberRoot } from "./member-root-writes.js";
-import {
-  createMember,
-  deleteMember,
-  setGroupMembers,
-  setInventories,
-  updateMember,
-} from "./member-writes.js";
+import { memberSide } from "./member-side.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
 import { SqliteTokenStore } from "./token-store.js";
 import { SqliteTrustStore } from "./trust-store.js";
@@ -44,16 +34,7 @@ import { SqliteTrustStore } from "./trust-store.js";
 const PROVIDER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
-export class SqliteStore extends SqlStoreCore implements Store {
-  readonly groups: Catalogs["groups"];
-  readonly projects: Catalogs["projects"];
-  readonly profiles: Catalogs["profiles"];
-  readonly flavors: Catalogs["flavors"];
-  readonly images: Catalogs["images"];
-  readonly placementGroups: Catalogs["placementGroups"];
-  readonly resourceClasses: Catalogs["resourceClasses"];
-  readonly providers: Catalogs["providers"];
-  readonly traits: Catalogs["traits"];
+export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
   readonly consumers: SqliteConsumers;
   #closed = false;
   readonly #claims: ClaimBatcher;
@@ -69,7 +50,7 @@ export class SqliteStore extends SqlStoreCore implements Store {
     private readonly connection: Connection,
     /** What opening did to the schema (nothing applied when it was already current). */
     readonly migrations: MigrationReport,
-    private readonly now: () => string = () => new Date().toISOString(),
+    protected readonly now: () => string = () => new Date().toISOString(),
   ) {
     super();
     this.#claims = new ClaimBatcher(connection);
@@ -86,15 +67,7 @@ export class SqliteStore extends SqlStoreCore implements Store {
     this.tokens = new SqliteTokenStore(connection);
     this.trust = new SqliteTrustStore(connection);
     const catalogs = createCatalogs(connection);
-    this.groups = catalogs.groups;
-    this.projects = catalogs.projects;
-    this.profiles = catalogs.profiles;
-    this.flavors = catalogs.flavors;
-    this.images = catalogs.images;
-    this.placementGroups = catalogs.placementGroups;
-    this.resourceClasses = catalogs.resourceClasses;
-    this.providers = catalogs.providers;
-    this.traits = catalogs.traits;
+    this.useCatalogs(catalogs);
     this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
   }
 
@@ -111,42 +84,12 @@ export class SqliteStore extends SqlStoreCore implements Store {
     }));
   }
 
-  createMember(member: NewMember): Promise<MemberRecord> {
-    return this.write((db, raw) => createMember(db, raw, member, this.now()));
-  }
-
-  updateMember(
-    name: string,
-    patch: MemberPatch,
-    expectedGeneration?: number,
-    expectedFields?: MemberPatch,
-  ): Promise<MemberRecord> {
-    return this.write((db, raw) => updateMember(db, raw, name, patch, expectedGeneration, expectedFields));
-  }
-
-  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
-    return this.write((db, raw) => setGroupMembers(db, raw, group, members));
-  }
-
-  setInventories(
-    name: string,
-    inventories: Record<string, InventoryRecord>,
-    expectedGeneration: number,
-  ): Promise<MemberRecord> {
-    return this.write((db, raw) => setInventories(db, raw, name, inventories, expectedGeneration));
-  }
-
-  deleteMember(name: string): Promise<void> {
-    return this.write((db, raw) => deleteMember(db, raw, name));
-  }
-
-  writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
-    return this.write((db, raw) => writeMemberRoot(db, raw, write, this.now())).finally(() =>
-      this.providers.forget(),
-    );
-  }
-
   /** Concurrent claims share one write transaction (see ClaimBatcher); each succeeds or fails on its own. */
+  /** A member root's row is a providers row: that table's read cache forgets. */
+  override writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
+    return super.writeMemberRoot(write).finally(() => this.providers.forget());
+  }
+
   claim(claim: Claim): Promise<ClaimResult> {
     if (this.#closed) return Promise.reject(closedError());
     return this.#claims.claim(claim).then((result) => {
@@ -188,6 +131,10 @@ export class SqliteStore extends SqlStoreCore implements Store {
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
     return this.read((_db, raw) => work(sqliteRunner(raw)));
+  }
+
+  protected writeMembers<T>(work: (db: SqlRunner, side: MemberSide) => Promise<T>): Promise<T> {
+    return this.write((_db, raw) => work(sqliteRunner(raw), memberSide(raw)));
   }
 
   protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@ import type { SqlParam, SqlRunner } from "../runner/runner.js";
 import { loadMembers } from "./members.js";
 
 /** `(?, ?, ?), (?, ?, ?)`: a multi-row VALUES list (a member's groups and traits are a handful). */
-function valuesOf(rows: readonly SqlParam[][]): string {
+export function valuesOf(rows: readonly SqlParam[][]): string {
   return rows.map((row) => `(${row.map(() => "?").join(", ")})`).join(", ");
 }
 

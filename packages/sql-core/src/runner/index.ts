@@ -1,5 +1,6 @@
 export { type JsonSql, jsonSql } from "./json-sql.js";
 export { inList, listParam } from "./lists.js";
+export { rowLock } from "./row-locks.js";
 export {
   first,
   numbered,

@@ -4,24 +4,54 @@ import {
   type ConfigRecord,
   type InstanceFilter,
   type InstanceRecord,
+  type InventoryRecord,
+  type MemberPatch,
   type MemberRecord,
+  type MemberRootWrite,
+  type MemberRootWritten,
   type MemberUsage,
+  type NewMember,
+  patchMovesFeed,
 } from "@berth/engine";
 import type { AppendChanges } from "../catalogs/catalog-rows.js";
+import type { CatalogRecords } from "../catalogs/catalog-specs.js";
+import { writeMemberRoot } from "../members/member-root-writes.js";
+import type { MemberSide } from "../members/member-side.js";
+import {
+  createMember,
+  deleteMember,
+  setGroupMembers,
+  setInventories,
+  updateMember,
+} from "../members/member-writes.js";
 import { listInstances, loadInstanceByName, loadInstancesByIds } from "../rows/instances.js";
 import { readMemberUsage } from "../rows/member-usage.js";
 import { loadMember, loadMembers } from "../rows/members.js";
 import { readConfig, readConfigVersion, writeConfig } from "../rows/server-config.js";
 import type { SqlRunner } from "../runner/runner.js";
 
+/** A store's catalog tables, one per catalog (each adapter's table class). */
+export type CatalogTables = { [K in keyof CatalogRecords]: object };
+
 /**
  * What both SQL stores do the same way with the Store port, for them to
- * extend: the reads that are the same statements in both dialects, the
- * server configuration and the committed-write listeners. Each store says
- * only how one transaction runs (`readRows`, `writeRows`: its connection
- * or pool, its closed-store check, how it appends change-feed entries).
+ * extend: the catalog fields, the reads that are the same statements in
+ * both dialects, the member writes, the server configuration and the
+ * committed-write listeners. Each store says only how one transaction runs
+ * (`readRows`, `writeRows`, `writeMembers`: its connection or pool, its
+ * closed-store check, how it appends change-feed entries and locks members).
  */
-export abstract class SqlStoreCore {
+export abstract class SqlStoreCore<C extends CatalogTables> {
+  declare readonly groups: C["groups"];
+  declare readonly projects: C["projects"];
+  declare readonly profiles: C["profiles"];
+  declare readonly flavors: C["flavors"];
+  declare readonly images: C["images"];
+  declare readonly placementGroups: C["placementGroups"];
+  declare readonly resourceClasses: C["resourceClasses"];
+  declare readonly providers: C["providers"];
+  declare readonly traits: C["traits"];
+
   /** What each committed write transaction appended (each adapter's feed writes report it). */
   protected readonly committedWrites = new CommittedWrites();
 
@@ -30,6 +60,60 @@ export abstract class SqlStoreCore {
 
   /** Runs `work` in one write transaction of the store; `append` adds change-feed entries to it. */
   protected abstract writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T>;
+
+  /**
+   * Runs a member write in one write transaction with the store's member
+   * side; `movesFeed` false: it appended no change-feed entry (a heartbeat),
+   * so no other server needs waking.
+   */
+  protected abstract writeMembers<T>(
+    work: (db: SqlRunner, side: MemberSide) => Promise<T>,
+    movesFeed?: boolean,
+  ): Promise<T>;
+
+  /** When new members and member roots are created. */
+  protected abstract readonly now: () => string;
+
+  /** Sets the catalog fields (in the store's constructor). */
+  protected useCatalogs(catalogs: C): void {
+    Object.assign(this, catalogs);
+  }
+
+  createMember(member: NewMember): Promise<MemberRecord> {
+    return this.writeMembers((db, side) => createMember(db, side, member, this.now()));
+  }
+
+  updateMember(
+    name: string,
+    patch: MemberPatch,
+    expectedGeneration?: number,
+    expectedFields?: MemberPatch,
+  ): Promise<MemberRecord> {
+    return this.writeMembers(
+      (db, side) => updateMember(db, side, name, patch, expectedGeneration, expectedFields),
+      patchMovesFeed(patch),
+    );
+  }
+
+  setGroupMembers(group: string, members: readonly string[]): Promise<MemberRecord[]> {
+    return this.writeMembers((db, side) => setGroupMembers(db, side, group, members));
+  }
+
+  setInventories(
+    name: string,
+    inventories: Record<string, InventoryRecord>,
+    expectedGeneration: number,
+  ): Promise<MemberRecord> {
+    return this.writeMembers((db, side) => setInventories(db, side, name, inventories, expectedGeneration));
+  }
+
+  deleteMember(name: string): Promise<void> {
+    return this.writeMembers((db, side) => deleteMember(db, side, name));
+  }
+
+  writeMemberRoot(write: MemberRootWrite): Promise<MemberRootWritten> {
+    return this.writeMembers((db, side) => writeMemberRoot(db, side, write, this.now()));
+  }
 
   onCommittedWrite(listener: CommittedWriteListener): () => void {
     return this.committedWrites.listen(listener);
