@@ -40,6 +40,9 @@ export interface MemoryMembers {
   setInventories(name: string, inventories: Record<string, InventoryRecord>, generation: number): void;
 }
 
+/** No usage: shared, and frozen so that no caller can write to it. */
+const NOTHING_USED: Readonly<Record<string, number>> = Object.freeze({});
+
 export class MemoryConsumers implements ConsumerTable {
   private readonly rows = new Map<string, ConsumerRecord>();
   /** Used amounts per provider uuid and class (non-zero only). */
@@ -82,8 +85,13 @@ export class MemoryConsumers implements ConsumerTable {
     return this.used.get(provider) ?? {};
   }
 
-  /** What the Placement consumers hold on the root provider of member `name`. */
+  /**
+   * What the Placement consumers hold on the root provider of member `name`.
+   * With no consumer usage anywhere (an LXD-only cluster) every instance
+   * claim would otherwise look up the member's root uuid for nothing.
+   */
   usedOnMember(name: string): Readonly<Record<string, number>> {
+    if (this.used.size === 0) return NOTHING_USED;
     return this.usedOn(memberProviderUuid(name));
   }
 

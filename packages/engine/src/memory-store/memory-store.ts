@@ -509,9 +509,8 @@ export class MemoryStore implements Store {
       if (instance !== undefined) instances.set(id, instance);
     }
     // Instance ids and Placement consumer uuids share one namespace (claim-rules/instance-consumers.ts).
-    const takenIds = new Set(
-      reads.createIds.filter((id) => this.instances.has(id) || this.consumers.has(id)),
-    );
+    const takenIds = new Set<string>();
+    for (const id of reads.createIds) if (this.instances.has(id) || this.consumers.has(id)) takenIds.add(id);
     const nameHolders = new Map<string, string>();
     for (const [project, name] of reads.names) {
       const key = nameKey(project, name);
@@ -531,7 +530,7 @@ export class MemoryStore implements Store {
       }
       // One ledger: the member's root provider's Placement consumers count too.
       const rows = sharedLedgerRows(
-        { inventories: member.inventories, ...ledgers },
+        { inventories: member.inventories, used: ledgers.used, forthcoming: ledgers.forthcoming },
         this.consumers.usedOnMember(name),
       );
       const failover = this.failover.get(name);
