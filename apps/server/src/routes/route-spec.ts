@@ -17,7 +17,14 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Access = "admin" | "any" | "project";
 
 /** The standard query parameters of berthd's API; a route lists the ones it honours (for validation and OpenAPI). */
-export type QueryName = "recursion" | "project" | "target" | "dry_run" | "filter" | "timeout" | "all-projects";
+export type QueryName =
+  | "recursion"
+  | "project"
+  | "target"
+  | "dry_run"
+  | "filter"
+  | "timeout"
+  | "all-projects";
 
 /** The path parameters of a Hono pattern, typed: `/1.0/instances/:name` -> `{ name: string }`. */
 export type PathParams<Path extends string> = string extends Path
