@@ -25,6 +25,8 @@ const EMBEDDABLE = [
   "packages/starlark",
   "packages/resources",
   "packages/engine",
+  // What both SQL Stores share (a dependency of both adapters).
+  "packages/sql-core",
   "packages/adapter-sqlite",
   "packages/adapter-postgres",
   "packages/client",
