@@ -148,6 +148,14 @@ const maxOf = (pick: (s: Sample) => number) => Math.max(...secondHalf.map(pick))
 const cyclesPerSecond = (CYCLES / soakMs) * 1000;
 /** A create and a delete per cycle, kept for the retention, with half again for the prune period and the rate's swings. */
 const logBound = Math.round(cyclesPerSecond * 2 * RETENTION_S * 1.5);
+/** A watched quantity at the start, at the end and at its most over the second half. */
+function watched(key: string, what: string, pick: (s: Sample) => number, unit: string): BarResult[] {
+  return [
+    figure(`soak.${key}.start`, `soak: ${what} at start`, pick(first), unit, null),
+    figure(`soak.${key}.end`, `soak: ${what} at end`, pick(last), unit, null),
+    figure(`soak.${key}.max2`, `soak: ${what}, most over the second half`, maxOf(pick), unit, null),
+  ];
+}
 const bars: BarResult[] = [
   atMost(
     "soak.log.bounded",
@@ -156,47 +164,10 @@ const bars: BarResult[] = [
     logBound,
     "entries",
   ),
-  figure("soak.log.start", "soak: change-log entries at start", first.changeLogEntries, "entries", null),
-  figure(
-    "soak.log.end",
-    `soak: change-log entries at end (retention ${RETENTION_S} s)`,
-    last.changeLogEntries,
-    "entries",
-    null,
-  ),
-  figure(
-    "soak.rss.start",
-    `soak: berthd RSS at start (${CYCLES} creates + deletes to come)`,
-    first.rssMiB,
-    "MiB",
-    null,
-  ),
-  figure("soak.rss.end", `soak: berthd RSS after ${CYCLES} creates + deletes`, last.rssMiB, "MiB", null),
-  figure(
-    "soak.rss.max2",
-    "soak: berthd RSS, most over the second half",
-    maxOf((s) => s.rssMiB),
-    "MiB",
-    null,
-  ),
-  figure("soak.db.start", "soak: database file + WAL at start", first.databaseMiB, "MiB", null),
-  figure("soak.db.end", "soak: database file + WAL at end", last.databaseMiB, "MiB", null),
-  figure(
-    "soak.db.max2",
-    "soak: database file + WAL, most over the second half",
-    maxOf((s) => s.databaseMiB),
-    "MiB",
-    null,
-  ),
-  figure("soak.pages.start", "soak: database pages in use at start", first.usedPagesMiB, "MiB", null),
-  figure("soak.pages.end", "soak: database pages in use at end", last.usedPagesMiB, "MiB", null),
-  figure(
-    "soak.pages.max2",
-    "soak: database pages in use, most over the second half",
-    maxOf((s) => s.usedPagesMiB),
-    "MiB",
-    null,
-  ),
+  ...watched("log", `change-log entries (retention ${RETENTION_S} s)`, (s) => s.changeLogEntries, "entries"),
+  ...watched("rss", `berthd RSS (${CYCLES} creates + deletes)`, (s) => s.rssMiB, "MiB"),
+  ...watched("db", "database file + WAL", (s) => s.databaseMiB, "MiB"),
+  ...watched("pages", "database pages in use", (s) => s.usedPagesMiB, "MiB"),
   figure("soak.failures", "soak: creates or deletes not answered 201/200", failures, "requests", null),
   figure(
     "soak.rate",
