@@ -8,7 +8,8 @@ export {
   type MigrationReport,
 } from "./migrations/apply-migrations.js";
 export { type OpenStoreOptions, openStore } from "./open-store.js";
-export { SqliteStore } from "./store/sqlite-store.js";
+export { DEFAULT_FEED_RETENTION_MS } from "./store/feed.js";
+export { SqliteStore, type SqliteStoreOptions } from "./store/sqlite-store.js";
 export { type ApiTokenRecord, SqliteTokenStore } from "./store/token-store.js";
 export {
   SqliteTrustStore,

@@ -1,15 +1,13 @@
 import { type ConnectionOptions, openConnection } from "./connection/open-connection.js";
 import { parseStoreUrl } from "./connection/store-url.js";
 import { applyMigrations } from "./migrations/apply-migrations.js";
-import { SqliteStore } from "./store/sqlite-store.js";
+import { SqliteStore, type SqliteStoreOptions } from "./store/sqlite-store.js";
 
-export interface OpenStoreOptions extends ConnectionOptions {
+export interface OpenStoreOptions extends ConnectionOptions, SqliteStoreOptions {
   /** Token for a remote libSQL server (also accepted as `?authToken=` in the URL). */
   authToken?: string;
   /** Migrations to apply; defaults to the ones shipped with this package. */
   migrationsFolder?: string;
-  /** Clock for `createdAt` of new members (tests). */
-  now?: () => string;
 }
 
 /**
@@ -29,7 +27,10 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
         ...(options.migrationsFolder === undefined ? {} : { folder: options.migrationsFolder }),
       }),
     );
-    return new SqliteStore(connection, report, options.now);
+    return new SqliteStore(connection, report, {
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.feedRetentionMs === undefined ? {} : { feedRetentionMs: options.feedRetentionMs }),
+    });
   } catch (error) {
     connection.close();
     throw error;

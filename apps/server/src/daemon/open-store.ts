@@ -37,6 +37,7 @@ export async function openDatabase(
             lockTimeoutMs: options.lockTimeoutMs,
             statementTimeoutMs: options.statementTimeoutMs,
             claimBatches: { commitDelayMs: options.commitDelayMs },
+            feedRetentionMs: options.feedRetentionMs,
           }),
       ...(onConnectionError === undefined ? {} : { onConnectionError }),
     });
@@ -49,7 +50,12 @@ export async function openDatabase(
     };
   }
   // The same bound for SQLite: how long a write waits for another process's write lock.
-  const store = await openStore(db, options === undefined ? {} : { busyTimeoutMs: options.lockTimeoutMs });
+  const store = await openStore(
+    db,
+    options === undefined
+      ? {}
+      : { busyTimeoutMs: options.lockTimeoutMs, feedRetentionMs: options.feedRetentionMs },
+  );
   return {
     store,
     tokens: store.tokens,

@@ -72,6 +72,17 @@ describe("berthd options", () => {
     expect(USAGE).toContain("Several servers on one PostgreSQL database");
   });
 
+  it("takes the change log's retention in whole seconds, at least 10, default 15 minutes", () => {
+    expect(parseDaemonOptions([], {}).database.feedRetentionMs).toBe(15 * 60_000);
+    expect(parseDaemonOptions(["--feed-retention", "60"], {}).database.feedRetentionMs).toBe(60_000);
+    expect(parseDaemonOptions([], { BERTH_FEED_RETENTION: "10" }).database.feedRetentionMs).toBe(10_000);
+    for (const bad of ["9", "0", "-60", "1.5", "abc", "", "1e400"])
+      expect(() => parseDaemonOptions([`--feed-retention=${bad}`], {})).toThrow(
+        `Invalid --feed-retention "${bad}": expected a whole number of seconds, at least 10`,
+      );
+    expect(USAGE).toContain("--feed-retention SECONDS");
+  });
+
   it("takes the group commit's delay in milliseconds, 0 turning it off", () => {
     expect(parseDaemonOptions(["--db", "postgres://db/berth"], {}).database.commitDelayMs).toBe(2);
     expect(parseDaemonOptions(["--db-commit-delay", "0"], {}).database.commitDelayMs).toBe(0);

@@ -11,7 +11,7 @@ import {
   DEFAULT_STATEMENT_TIMEOUT_MS,
   isPostgresUrl,
 } from "@berth/adapter-postgres";
-import { DEFAULT_BUSY_TIMEOUT_MS } from "@berth/adapter-sqlite";
+import { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_FEED_RETENTION_MS } from "@berth/adapter-sqlite";
 import { defaultSocketPath } from "@berth/client/node";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../app/app.js";
 import { DEFAULT_BODY_MEMORY_BYTES } from "../http/body-budget.js";
@@ -33,7 +33,12 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
   /** While other servers write, the pause after a busy claim transaction so more creates share the next (ms; 0: none). */
   commitDelayMs: number;
+  /** How long change-log entries are kept (ms); a server away longer re-hydrates from a snapshot. */
+  feedRetentionMs: number;
 }
+
+/** Shorter would send servers paused by a slow disk or a GC back to a full snapshot. */
+const MIN_FEED_RETENTION_SECONDS = 10;
 
 /** Placements run one at a time; a second worker serves dry runs and checks beside them. */
 export const DEFAULT_SCRIPTLET_WORKERS = 2;
@@ -91,6 +96,11 @@ Options (environment variable in brackets):
   --db-commit-delay MS PostgreSQL: while other servers write to the database, pause this long after a claim
                        transaction of 4 or more creates, so more concurrent creates share the next (fewer,
                        larger transactions for the shared database); 0: never [BERTH_DB_COMMIT_DELAY] (default ${COMMIT_DELAY_MS})
+  --feed-retention SECONDS
+                       how long the change log keeps entries; a server away longer (restart, network
+                       pause) reloads everything from a snapshot instead of reading the log, so 15 minutes
+                       covers ordinary outages while the log stays at 15 minutes of writes; at least
+                       ${MIN_FEED_RETENTION_SECONDS} [BERTH_FEED_RETENTION] (default ${DEFAULT_FEED_RETENTION_MS / 1000})
   --listen HOST:PORT   TCP listener, "none" to disable [BERTH_LISTEN] (default ${DEFAULT_LISTEN})
   --socket PATH        Unix socket, "none" to disable [BERTH_SOCKET] (default ${defaultSocketPath()})
   --socket-group GROUP group owning the socket (name or id); its members are local admins [BERTH_SOCKET_GROUP]
@@ -162,6 +172,17 @@ function milliseconds(flag: string, value: string | undefined, fallback: number)
   return n;
 }
 
+/** `--feed-retention`: whole seconds, at least MIN_FEED_RETENTION_SECONDS; returned in ms. */
+export function parseFeedRetention(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_FEED_RETENTION_MS;
+  const seconds = Number(value);
+  if (value.trim() === "" || !Number.isInteger(seconds) || seconds < MIN_FEED_RETENTION_SECONDS)
+    throw new UsageError(
+      `Invalid --feed-retention "${value}": expected a whole number of seconds, at least ${MIN_FEED_RETENTION_SECONDS}`,
+    );
+  return seconds * 1000;
+}
+
 function workerCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 64)
@@ -208,6 +229,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "db-lock-timeout": { type: "string" },
       "db-statement-timeout": { type: "string" },
       "db-commit-delay": { type: "string" },
+      "feed-retention": { type: "string" },
       demo: { type: "boolean" },
       "placement-noauth": { type: "boolean" },
       "tie-seed": { type: "string" },
@@ -254,6 +276,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
         values["db-commit-delay"] ?? env.BERTH_DB_COMMIT_DELAY,
         COMMIT_DELAY_MS,
       ),
+      feedRetentionMs: parseFeedRetention(values["feed-retention"] ?? env.BERTH_FEED_RETENTION),
     },
     listen: parseListen(values.listen ?? env.BERTH_LISTEN ?? DEFAULT_LISTEN),
     socket: socketValue === "none" || socketValue === "" ? undefined : socketValue,

@@ -7,8 +7,19 @@
 import type { ChangeEntry, FeedRead } from "@berth/engine";
 import type { Connection } from "../connection/open-connection.js";
 
-/** How long entries are kept (ms); a reader whose cursor is older re-hydrates from a snapshot. */
+/**
+ * How long entries are kept (ms); a reader whose cursor is older re-hydrates from a snapshot.
+ * Fifteen minutes covers a server restarting or a network pause; one away longer reloads everything.
+ */
 export const DEFAULT_FEED_RETENTION_MS = 15 * 60_000;
+
+/**
+ * How often old entries go: a quarter of the retention, so the log holds at most 1.25 retentions'
+ * worth, but never more often than each second (a write each time) nor less than each minute.
+ */
+export function feedPrunePeriodMs(retentionMs: number): number {
+  return Math.min(60_000, Math.max(1_000, Math.round(retentionMs / 4)));
+}
 
 export class SqliteFeed {
   /** The database state at the last read and the cursor it ended at. */

@@ -23,7 +23,14 @@ import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
-import { acquireLease, DEFAULT_FEED_RETENTION_MS, pruneFeed, releaseLease, SqliteFeed } from "./feed.js";
+import {
+  acquireLease,
+  DEFAULT_FEED_RETENTION_MS,
+  feedPrunePeriodMs,
+  pruneFeed,
+  releaseLease,
+  SqliteFeed,
+} from "./feed.js";
 import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
 import { memberSide } from "./member-side.js";
 import { SqliteConsumers } from "./sqlite-consumers.js";
@@ -33,10 +40,20 @@ import { SqliteTrustStore } from "./trust-store.js";
 /** The shape of a Placement provider uuid. */
 const PROVIDER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export interface SqliteStoreOptions {
+  /** Clock for `createdAt` of new members (tests). */
+  now?: () => string;
+  /** How long change-feed entries are kept (ms). Default 15 minutes (DEFAULT_FEED_RETENTION_MS). */
+  feedRetentionMs?: number;
+}
+
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
 export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
   readonly consumers: SqliteConsumers;
   #closed = false;
+  protected readonly now: () => string;
+  /** How long change-feed entries are kept (ms). */
+  readonly feedRetentionMs: number;
   readonly #claims: ClaimBatcher;
   readonly #pruneTimer: NodeJS.Timeout | undefined;
   /** See the engine's store/change-feed.ts and ./feed.ts. */
@@ -50,18 +67,21 @@ export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
     private readonly connection: Connection,
     /** What opening did to the schema (nothing applied when it was already current). */
     readonly migrations: MigrationReport,
-    protected readonly now: () => string = () => new Date().toISOString(),
+    options: SqliteStoreOptions = {},
   ) {
     super();
+    this.now = options.now ?? (() => new Date().toISOString());
+    this.feedRetentionMs = options.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS;
     this.#claims = new ClaimBatcher(connection);
     announceCommittedWrites(connection, this.committedWrites);
     const feed = new SqliteFeed(connection);
     this.feed = { read: (cursor) => (this.#closed ? Promise.reject(closedError()) : feed.read(cursor)) };
-    // Old entries go every minute (any process sharing the file may do it; it is idempotent).
+    // Old entries go regularly (any process sharing the file may do it; it is idempotent).
     if (connection.location.kind !== "memory") {
+      const retentionMs = this.feedRetentionMs;
       this.#pruneTimer = setInterval(() => {
-        if (!this.#closed) pruneFeed(connection, DEFAULT_FEED_RETENTION_MS).catch(() => undefined);
-      }, 60_000);
+        if (!this.#closed) pruneFeed(connection, retentionMs).catch(() => undefined);
+      }, feedPrunePeriodMs(retentionMs));
       this.#pruneTimer.unref();
     }
     this.tokens = new SqliteTokenStore(connection);
@@ -110,7 +130,7 @@ export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
     return releaseLease(this.connection, name, holder);
   }
 
-  /** Deletes change-feed entries older than `retentionMs` (every process does it each minute). */
+  /** Deletes change-feed entries older than `retentionMs` (every process does it regularly: feedPrunePeriodMs). */
   pruneFeed(retentionMs: number): Promise<number> {
     return pruneFeed(this.connection, retentionMs);
   }
