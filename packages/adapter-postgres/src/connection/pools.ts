@@ -269,6 +269,14 @@ export class Pools {
     const onIdleError = options.onIdleError ?? (() => undefined);
     this.write.on("error", onIdleError);
     this.read.on("error", onIdleError);
+    // Every connection also keeps a listener of its own for its whole life. pg-pool's idle
+    // listener and a transaction's come and go as a connection changes hands, and a second error
+    // (a terminated backend's 57P01, then its socket closing) arriving between them, which heavy
+    // load makes likely, would otherwise be unhandled and end the process. The errors themselves
+    // are seen by whoever holds the connection; a dead one is dropped when it is next released.
+    const keepListening = (client: pg.PoolClient) => client.on("error", () => undefined);
+    this.write.on("connect", keepListening);
+    this.read.on("connect", keepListening);
   }
 
   get closed(): boolean {
