@@ -54,7 +54,7 @@ export function describeProviderTraits(store: () => Store): void {
     }
 
     for (const [what, write] of writes) {
-      it(`refuses to ${what} a custom trait that is not stored, with Placement's text`, async () => {
+      it(`${what}: refuses a custom trait that is not stored, with Placement's text`, async () => {
         await setUp();
         await store().traits.create({ name: "CUSTOM_KEPT", createdAt: stamp });
         const refused = await refusal(write(store(), ["CUSTOM_KEPT", "CUSTOM_GONE", "HW_CPU_X86_AVX2"]));
@@ -65,7 +65,7 @@ export function describeProviderTraits(store: () => Store): void {
         expect(await heldButMissing(store())).toEqual([]);
       });
 
-      it(`lets exactly one of a trait's delete and a write giving it to ${what} win`, async () => {
+      it(`${what}: exactly one of a trait's delete and a write giving it the trait wins`, async () => {
         await setUp();
         const trait = { name: "CUSTOM_RACE", createdAt: stamp };
         await store().traits.create(trait);
