@@ -179,6 +179,8 @@ describe("migrations", () => {
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-01T00:00:00.000Z",
     };
+    // Providers hold only stored custom traits.
+    for (const name of row.traits) await old.traits.create({ name, createdAt: row.createdAt });
     await old.providers.create(row);
     await old.providers.create({ ...row, uuid: "other", rootUuid: "other", name: "other", inventories: {} });
     await old.close();

@@ -45,6 +45,7 @@ import { requireMemberRow } from "../rules/writes/member-generation.js";
 import { checkMemberInventories } from "../rules/writes/member-inventories.js";
 import { customClassesOf, requireCustomClasses } from "../rules/writes/member-references.js";
 import { checkMemberUpdate } from "../rules/writes/member-update.js";
+import { customTraitsOf, requireCustomTraits } from "../rules/writes/provider-traits.js";
 import type { ChangeEntry, ChangeFeed } from "../store/change-feed.js";
 import { cloneInstance, cloneJson, cloneMember, storedInstance } from "../store/clone.js";
 import type {
@@ -199,6 +200,7 @@ export class MemoryStore implements Store {
           heldClasses: Object.keys(this.consumers.usedOn(p.uuid)),
           nameTaken: this.providers.values().some((other) => other.name === p.name && other.uuid !== p.uuid),
           parentExists: p.parentUuid !== null && this.providers.has({ name: p.parentUuid }),
+          foundTraits: this.foundTraits(p.traits),
         }),
       inUse: (key) =>
         providerInUse({
@@ -280,6 +282,11 @@ export class MemoryStore implements Store {
   }
 
   /** Which custom classes of `inventories` are stored. */
+  /** Which custom traits of `traits` are stored (standard traits are built in). */
+  private foundTraits(traits: readonly string[]): Set<string> {
+    return new Set(customTraitsOf(traits).filter((name) => this.traits.has({ name })));
+  }
+
   private foundClasses(inventories: Record<string, unknown>): Set<string> {
     return new Set(
       customClassesOf(Object.keys(inventories)).filter((name) => this.resourceClasses.has({ name })),
@@ -381,6 +388,7 @@ export class MemoryStore implements Store {
       const inventories = explicitInventories(change.inventories);
       requireCustomClasses(Object.keys(inventories), this.foundClasses(inventories));
     }
+    if (change.kind === "traits") requireCustomTraits(change.traits, this.foundTraits(change.traits));
     const uuid = memberProviderUuid(write.member);
     const row = this.providers.peek(uuid);
     const checked = checkMemberRootWrite(write, {

@@ -1,8 +1,11 @@
 /**
  * Placement's texts for provider, inventory, trait and aggregate refusals:
  * clients and Placement's own tests match them, so they are worded as the
- * real service words them. The one home of these texts.
+ * real service words them. The one home of these texts, but for those a
+ * Store's write rule raises too (kept with the rule, re-used here).
  */
+import { traitsNotFoundText } from "../rules/writes/provider-traits.js";
+
 export const providerMessages = {
   notFound: (uuid: string) => `No resource provider with uuid ${uuid} found`,
   nameTaken: (name: string) => `Conflicting resource provider name: ${name} already exists.`,
@@ -35,7 +38,7 @@ export const providerMessages = {
   traitNotFound: (name: string) => `No such trait(s): ${name}`,
   traitInvalid: () =>
     'The trait is invalid. A valid trait must be no longer than 255 characters, start with the prefix "CUSTOM_" and use following characters: "A"-"Z", "0"-"9" and "_"',
-  traitsNotFound: (names: readonly string[]) => `No such trait(s): ${names.join(", ")}.`,
+  traitsNotFound: traitsNotFoundText,
   traitInUse: (name: string) => `The trait ${name} is in use by a resource provider.`,
   traitStandard: (name: string) => `Cannot delete standard trait ${name}.`,
   providerInUse: (uuid: string) =>

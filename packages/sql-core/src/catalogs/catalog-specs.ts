@@ -23,6 +23,7 @@ import { jsonSql } from "../runner/json-sql.js";
 import { first, type SqlParam, type SqlRunner } from "../runner/runner.js";
 import * as tables from "../schema/tables.js";
 import type { CatalogSpec } from "./catalog-rows.js";
+import { foundTraits } from "./found-traits.js";
 
 /** The record type of each catalog table of the engine's Store port. */
 export interface CatalogRecords {
@@ -161,6 +162,7 @@ export const catalogSpecs: { [K in keyof CatalogRecords]: CatalogSpec<CatalogRec
         heldClasses: held.map((row) => String(row.resource_class)),
         nameTaken: await exists(db, "providers WHERE name = ? AND uuid <> ?", [p.name, p.uuid]),
         parentExists: parent !== undefined,
+        foundTraits: await foundTraits(db, p.traits),
       });
     },
     inUse: async (db, key) =>

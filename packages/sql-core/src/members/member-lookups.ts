@@ -5,8 +5,8 @@ import {
   type InventoryRecord,
   requireMemberRow,
 } from "@berth/engine";
+import { storedNames } from "../catalogs/stored-names.js";
 import { valuesOf } from "../rows/member-side-rows.js";
-import { inList, listParam } from "../runner/lists.js";
 import { rowLock } from "../runner/row-locks.js";
 import type { SqlRunner } from "../runner/runner.js";
 
@@ -39,24 +39,13 @@ export async function lockMember(
 }
 
 /** Which of `names` are stored groups. */
-export async function foundGroups(db: SqlRunner, names: readonly string[]): Promise<Set<string>> {
-  if (names.length === 0) return new Set();
-  const rows = await db.all<{ name: string }>(
-    `SELECT name FROM groups WHERE name IN ${inList(db)}${rowLock(db, "FOR KEY SHARE")}`,
-    [listParam(names)],
-  );
-  return new Set(rows.map((row) => row.name));
+export function foundGroups(db: SqlRunner, names: readonly string[]): Promise<Set<string>> {
+  return storedNames(db, "groups", names);
 }
 
 /** Which custom classes of `classes` are stored (standard classes are built in). */
-export async function foundClasses(db: SqlRunner, classes: readonly string[]): Promise<Set<string>> {
-  const custom = customClassesOf(classes);
-  if (custom.length === 0) return new Set();
-  const rows = await db.all<{ name: string }>(
-    `SELECT name FROM resource_classes WHERE name IN ${inList(db)}${rowLock(db, "FOR KEY SHARE")}`,
-    [listParam(custom)],
-  );
-  return new Set(rows.map((row) => row.name));
+export function foundClasses(db: SqlRunner, classes: readonly string[]): Promise<Set<string>> {
+  return storedNames(db, "resource_classes", customClassesOf(classes));
 }
 
 /** What the member's instances and consumers use, per class (for `grandfatheredUsage`). */

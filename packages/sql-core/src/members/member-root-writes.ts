@@ -8,10 +8,11 @@
  * meet on that row (SQLite's one writer needs no such meeting point, and
  * stores the row only when the write does). Then the member is read with
  * its one ledger (instances, reservations, the root's consumers) and its
- * generation; the engine's rules judge them; inventories and traits are
- * written on the member (member-writes.ts: its generation moves, a member
- * feed entry), aggregates and Placement's part of the generation on the
- * row. The reshaper reads and writes member roots through the same pieces.
+ * generation, and a traits write's custom traits (share-locked, so a
+ * concurrent delete of one waits or is seen); the engine's rules judge
+ * them; inventories and traits are written on the member (member-writes.ts:
+ * its generation moves, a member feed entry), aggregates and Placement's
+ * part of the generation on the row. The reshaper reads and writes member roots through the same pieces.
  */
 import {
   checkMemberRootWrite,
@@ -22,11 +23,13 @@ import {
   type MemberRootWritten,
   memberProviderUuid,
   type ProviderRecord,
+  requireCustomTraits,
   requireMemberRow,
   writeCheckedMemberRoot,
 } from "@berth/engine";
 import { CatalogRows } from "../catalogs/catalog-rows.js";
 import { catalogSpecs } from "../catalogs/catalog-specs.js";
+import { foundTraits } from "../catalogs/found-traits.js";
 import type { ReshapeSide } from "../consumers/consumer-writes.js";
 import { loadMember } from "../rows/members.js";
 import { inList, listParam } from "../runner/lists.js";
@@ -107,6 +110,8 @@ export async function writeMemberRoot(
     write.member,
     (await memberLedgers(db, side, [write.member])).get(write.member),
   );
+  const { change } = write;
+  if (change.kind === "traits") requireCustomTraits(change.traits, await foundTraits(db, change.traits));
   const checked = checkMemberRootWrite(write, { member, row });
   await writeCheckedMemberRoot(write, member.generation, checked, memberRootWriters(db, side, now));
   return {

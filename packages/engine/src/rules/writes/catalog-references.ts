@@ -1,11 +1,12 @@
 /**
  * What a catalog record names must exist when it is written: the project
  * of a project-scoped record (profiles, placement groups); for a Placement
- * provider, its parent, a name no other provider has, and an inventory of
- * every class its consumers hold.
+ * provider, its parent, a name no other provider has, an inventory of
+ * every class its consumers hold, and every custom trait it has.
  */
 import { conflict, notFound } from "../../base/errors.js";
 import type { ProviderRecord } from "../../store/records.js";
+import { requireCustomTraits } from "./provider-traits.js";
 
 /** not_found unless the record's project exists. */
 export function requireProject(project: string, exists: boolean): void {
@@ -20,6 +21,8 @@ export interface ProviderWriteReads {
   nameTaken: boolean;
   /** The parent exists (ignored for a root). */
   parentExists: boolean;
+  /** Which of its custom traits (`customTraitsOf`) are stored, read so a concurrent delete cannot take them. */
+  foundTraits: ReadonlySet<string>;
 }
 
 export function checkProviderWrite(provider: ProviderRecord, reads: ProviderWriteReads): void {
@@ -34,4 +37,5 @@ export function checkProviderWrite(provider: ProviderRecord, reads: ProviderWrit
     throw conflict(`Resource provider name "${provider.name}" is taken`, { reason: "name_taken" });
   if (provider.parentUuid !== null && !reads.parentExists)
     throw notFound(`Resource provider "${provider.parentUuid}" not found`);
+  requireCustomTraits(provider.traits, reads.foundTraits);
 }

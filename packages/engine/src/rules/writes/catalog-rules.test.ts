@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { EngineError } from "../../base/errors.js";
 import { isRecordChanged } from "../../store/record-version.js";
 import { newProviderRow } from "../ledger/member-root.js";
 import { groupInUse, projectInUse, providerInUse, resourceClassInUse, traitInUse } from "./catalog-in-use.js";
@@ -10,6 +11,7 @@ import {
   requireCatalogRecord,
 } from "./catalog-records.js";
 import { checkProviderWrite, requireProject } from "./catalog-references.js";
+import { customTraitsOf, requireCustomTraits } from "./provider-traits.js";
 
 describe("catalog records", () => {
   it("names records by label and key, and announces the table", () => {
@@ -57,9 +59,9 @@ describe("in-use reasons", () => {
 describe("catalog references", () => {
   const provider = newProviderRow({ uuid: "u", name: "n", parentUuid: "p", rootUuid: "p" }, "");
 
-  it("refuses a missing project, a held class dropped, a taken name, a missing parent", () => {
+  it("refuses a missing project, a held class dropped, a taken name, a missing parent, a missing trait", () => {
     expect(() => requireProject("p", false)).toThrow('Project "p" not found');
-    const reads = { heldClasses: [], nameTaken: false, parentExists: true };
+    const reads = { heldClasses: [], nameTaken: false, parentExists: true, foundTraits: new Set<string>() };
     expect(() => checkProviderWrite(provider, { ...reads, heldClasses: ["VCPU"] })).toThrow(
       'Inventory of VCPU on provider "u" is in use',
     );
@@ -69,6 +71,37 @@ describe("catalog references", () => {
     expect(() => checkProviderWrite(provider, { ...reads, parentExists: false })).toThrow(
       'Resource provider "p" not found',
     );
+    const traited = { ...provider, traits: ["HW_CPU_X86_AVX2", "CUSTOM_A", "CUSTOM_B"] };
+    expect(() => checkProviderWrite(traited, { ...reads, foundTraits: new Set(["CUSTOM_A"]) })).toThrow(
+      "No such trait(s): CUSTOM_B.",
+    );
+    expect(() =>
+      checkProviderWrite(traited, { ...reads, foundTraits: new Set(["CUSTOM_A", "CUSTOM_B"]) }),
+    ).not.toThrow();
     expect(() => checkProviderWrite(provider, reads)).not.toThrow();
+  });
+});
+
+describe("provider traits", () => {
+  it("looks up only the non-standard traits, each once", () => {
+    expect(customTraitsOf(["CUSTOM_A", "HW_CPU_X86_AVX2", "CUSTOM_A", "NOT_A_TRAIT"])).toEqual([
+      "CUSTOM_A",
+      "NOT_A_TRAIT",
+    ]);
+  });
+
+  it("refuses with Placement's 400 naming every missing trait; standard traits always exist", () => {
+    expect(() => requireCustomTraits(["HW_CPU_X86_AVX2"], new Set())).not.toThrow();
+    const refused = (() => {
+      try {
+        requireCustomTraits(["CUSTOM_A", "CUSTOM_B", "CUSTOM_C"], new Set(["CUSTOM_B"]));
+      } catch (error) {
+        return error as EngineError;
+      }
+      throw new Error("expected a refusal");
+    })();
+    expect(refused.kind).toBe("invalid");
+    expect(refused.message).toBe("No such trait(s): CUSTOM_A, CUSTOM_C.");
+    expect(refused.details).toEqual({ reason: "trait_not_found", traits: ["CUSTOM_A", "CUSTOM_C"] });
   });
 });

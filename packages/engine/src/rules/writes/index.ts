@@ -19,3 +19,4 @@ export * from "./member-generation.js";
 export * from "./member-inventories.js";
 export * from "./member-references.js";
 export * from "./member-update.js";
+export * from "./provider-traits.js";

@@ -16,6 +16,7 @@ import type { InventoryRecord, ProviderRecord } from "../../store/records.js";
 import { allocationsOf, inventory, newInstance, newMember, sampleDecision } from "../fixtures.js";
 import { describeGroupMembers } from "./contract-groups.js";
 import { describeMirroredInstances } from "./contract-mirrors.js";
+import { describeProviderTraits } from "./contract-traits.js";
 import { describeTreeClaims } from "./contract-tree.js";
 
 async function expectEngineError(promise: Promise<unknown>, kind: EngineError["kind"]): Promise<EngineError> {
@@ -621,6 +622,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
           newMember("m1", { inventories: { VCPU: inventory(4), DISK_GB: inventory(10) } }),
         );
         const uuid = memberProviderUuid("m1");
+        await store.traits.create({ name: "CUSTOM_X", createdAt: "2026-01-01T00:00:00.000Z" });
         const inventories = await store.writeMemberRoot({
           member: "m1",
           expectedGeneration: m1.generation,
@@ -1111,6 +1113,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
     describeGroupMembers(() => store);
     describeMirroredInstances(() => store);
     describeTreeClaims(() => store);
+    describeProviderTraits(() => store);
 
     describe("config", () => {
       it("bumps the version on every change and deletes null keys", async () => {
