@@ -102,7 +102,7 @@ export const routes = {
   getOperation: { method: "GET", path: "/1.0/operations/:id", query: ["project"], body: null },
   waitOperation: { method: "GET", path: "/1.0/operations/:id/wait", query: ["project", "timeout"], body: null },
   cancelOperation: { method: "DELETE", path: "/1.0/operations/:id", query: ["project"], body: null },
-  listWarnings: { method: "GET", path: "/1.0/warnings", query: ["recursion", "project"], body: null },
+  listWarnings: { method: "GET", path: "/1.0/warnings", query: ["recursion", "project", "all-projects"], body: null },
   getWarning: { method: "GET", path: "/1.0/warnings/:uuid", query: [], body: null },
   putWarning: { method: "PUT", path: "/1.0/warnings/:uuid", query: [], body: "WarningPut" },
   patchWarning: { method: "PATCH", path: "/1.0/warnings/:uuid", query: [], body: "WarningPut" },
