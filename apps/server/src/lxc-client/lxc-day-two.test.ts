@@ -4,11 +4,9 @@
  * `lxc copy` placed like a new instance (scriptlet included), and the
  * `warnings` API read and edited with `lxc warning`.
  */
-import { mkdirSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { describeWithLxc, type LxcRun, runLxc } from "./lxc-runner.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, lxcClientOf } from "./lxc-runner.fixture.js";
 
 const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 
@@ -28,24 +26,15 @@ describeWithLxc("lxc day-two tests")(
   { timeout: 180_000 },
   () => {
     let server: TestServer;
-    let lxdDir: string;
-
-    const lxc = (args: string[], input?: string): Promise<LxcRun> =>
-      runLxc({ lxdDir, confDir: join(lxdDir, "conf") }, args, input);
-
-    async function ok(args: string[], input?: string): Promise<string> {
-      const run = await lxc(args, input);
-      if (run.code !== 0) throw new Error(`lxc ${args.join(" ")} failed (${run.code}): ${run.stderr}`);
-      return run.stdout;
-    }
+    let client: LxcClient;
+    const lxc = (args: string[], input?: string): Promise<LxcRun> => client.lxc(args, input);
+    const ok = (args: string[], input?: string): Promise<string> => client.ok(args, input);
 
     const locationOf = async (name: string) => (await server.engine.instances.get("default", name)).location;
 
     beforeAll(async () => {
       server = await startTestServer();
-      lxdDir = join(server.dir, "lxd");
-      mkdirSync(join(lxdDir, "conf"), { recursive: true });
-      symlinkSync(server.socketPath, join(lxdDir, "unix.socket"));
+      client = lxcClientOf(server);
       const local = server.local();
       await addMembers(local, [
         { name: "node1", cpus: 16 },
