@@ -50,34 +50,7 @@ export async function outageStorm(
 ): Promise<OutageStormOutcome> {
   const outcome: OutageStormOutcome = { answers: [], final: new Map(), transportErrors: 0 };
   let next = 0;
-  const send = async (index: number, name: string): Promise<OutageAnswer> => {
-    const server = servers[index]!;
-    const sentAtMs = performance.now();
-    const response = await fetch(`${server.url}/1.0/instances`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
-      body: JSON.stringify(body(name)),
-      signal: AbortSignal.timeout(60_000),
-    });
-    const text = await response.text();
-    let error = "";
-    if (response.status >= 300) {
-      try {
-        error = (JSON.parse(text) as { error?: string }).error ?? text;
-      } catch {
-        error = text;
-      }
-    }
-    return {
-      name,
-      server: index,
-      status: response.status,
-      sentAtMs,
-      answeredAtMs: performance.now(),
-      retryAfter: response.headers.get("retry-after"),
-      error,
-    };
-  };
+  const send = (index: number, name: string) => sendCreate(servers[index]!, index, name, body(name));
   const client = async () => {
     for (;;) {
       const i = next++;
@@ -103,6 +76,68 @@ export async function outageStorm(
   };
   await Promise.all(Array.from({ length: clients }, client));
   return outcome;
+}
+
+/** One create through one server, and how it was answered. */
+async function sendCreate(server: Berthd, index: number, name: string, body: unknown): Promise<OutageAnswer> {
+  const sentAtMs = performance.now();
+  const response = await fetch(`${server.url}/1.0/instances`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await response.text();
+  let error = "";
+  if (response.status >= 300) {
+    try {
+      error = (JSON.parse(text) as { error?: string }).error ?? text;
+    } catch {
+      error = text;
+    }
+  }
+  return {
+    name,
+    server: index,
+    status: response.status,
+    sentAtMs,
+    answeredAtMs: performance.now(),
+    retryAfter: response.headers.get("retry-after"),
+    error,
+  };
+}
+
+/**
+ * A short fault (terminated backends) can end after the storm sent its last
+ * creates: a server that got none sent after `upAtMs` is sent one more
+ * (`probe-N`, again after each 503 as its Retry-After says, for `boundMs` at
+ * most), so its resumption is measured rather than missing. The answers join
+ * the outcome.
+ */
+export async function probeResumption(
+  servers: readonly Berthd[],
+  outcome: OutageStormOutcome,
+  upAtMs: number,
+  body: (name: string) => unknown,
+  boundMs: number,
+): Promise<void> {
+  const resumed = resumedAfterMs(outcome, servers.length, upAtMs);
+  await Promise.all(
+    servers.map(async (server, index) => {
+      if (Number.isFinite(resumed[index])) return;
+      const name = `probe-${index}`;
+      const deadline = performance.now() + boundMs;
+      for (;;) {
+        const answer = await sendCreate(server, index, name, body(name));
+        outcome.answers.push(answer);
+        if (answer.status !== 503 || performance.now() >= deadline) {
+          outcome.final.set(name, answer);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }),
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Berthd } from "../server/berthd.js";
 import { recordFigures, sized } from "./figures.js";
-import { type OutageStormOutcome, outageStorm, resumedAfterMs } from "./outage-storm.js";
+import { type OutageStormOutcome, outageStorm, probeResumption, resumedAfterMs } from "./outage-storm.js";
 import {
   POSTGRES_UNAVAILABLE,
   type PostgresServer,
@@ -31,6 +31,8 @@ const SERVERS = 2;
 /** How long the database stays down (restart cases): long enough for requests to meet it down. */
 const DOWN_MS = 2_000;
 const RESUME_BOUND_MS = 10_000;
+/** Every create of the storms (and of the resumption probes). */
+const createBody = (name: string) => ({ name, config: { "limits.cpu": "1", "limits.memory": "64MiB" } });
 const INVENTORIES = {
   VCPU: { total: VCPU_PER_MEMBER, allocation_ratio: 1 },
   MEMORY_MB: { total: 1024 * 1024 },
@@ -159,12 +161,13 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(`${SERVERS} berthd servers while Po
           clients: CLIENTS,
           total: TOTAL,
           busyRetries: 30,
-          body: (name) => ({ name, config: { "limits.cpu": "1", "limits.memory": "64MiB" } }),
+          body: createBody,
           onProgress: (answered) => {
             if (faulted === undefined && answered >= TOTAL / 4) faulted = injectFault();
           },
         });
         await faulted;
+        await probeResumption(servers, outcome, upAtMs, createBody, RESUME_BOUND_MS);
         await expectRecovered(`postgres outage (${fault})`, cluster.url, servers, outcome, upAtMs);
         expect(readsDuringOutage.every((status) => status === 200)).toBe(true);
       } finally {
