@@ -108,18 +108,7 @@ export class Placer {
 
   private async createOnce(body: InstancesPost, options: CreateOptions): Promise<PlacementOutcome> {
     const runtime = this.runtime;
-    await runtime.sync();
-    const request = await expandCreate(
-      runtime,
-      new CatalogCache(runtime),
-      body,
-      options.project ?? "default",
-      options.target,
-      this.memo(),
-    );
-    // As in LXD and Incus, the scriptlet runs only without a member target.
-    const scriptlet =
-      request.target?.kind === "member" ? null : await scriptletSetup(runtime, undefined, options);
+    const { request, scriptlet } = await this.prepare(body, options, undefined);
     const placement = new PlacementsPlan(runtime, [{ request }], { scriptlet });
     const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, placement);
     const final = placement.decisions[0]!;
@@ -136,16 +125,14 @@ export class Placer {
     };
   }
 
-  /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */
-  dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunOutcome> {
-    return this.runtime.againIfStale(() => this.dryRunOnce(body, options));
-  }
-
-  private async dryRunOnce(body: InstancesPost, options: DryRunOptions): Promise<DryRunOutcome> {
+  /**
+   * Steps 1-2 of a create or a dry run: the model brought up to date, the
+   * body expanded, and the scriptlet set up (`proposed` source, else the
+   * configured one). As in LXD and Incus, the scriptlet runs only without a
+   * member target.
+   */
+  private async prepare(body: InstancesPost, options: CreateOptions, proposed: string | undefined) {
     const runtime = this.runtime;
-    const proposed = options.scriptletSource;
-    // Checked before anything else: a bad scriptlet is the caller's error, not a rejected placement.
-    if (proposed !== undefined) await checkScriptletValue(runtime.scriptlets, proposed);
     await runtime.sync();
     const request = await expandCreate(
       runtime,
@@ -157,6 +144,20 @@ export class Placer {
     );
     const scriptlet =
       request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed, options);
+    return { request, scriptlet };
+  }
+
+  /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */
+  dryRun(body: InstancesPost, options: DryRunOptions = {}): Promise<DryRunOutcome> {
+    return this.runtime.againIfStale(() => this.dryRunOnce(body, options));
+  }
+
+  private async dryRunOnce(body: InstancesPost, options: DryRunOptions): Promise<DryRunOutcome> {
+    const runtime = this.runtime;
+    const proposed = options.scriptletSource;
+    // Checked before anything else: a bad scriptlet is the caller's error, not a rejected placement.
+    if (proposed !== undefined) await checkScriptletValue(runtime.scriptlets, proposed);
+    const { request, scriptlet } = await this.prepare(body, options, proposed);
     await runtime.syncTrees();
     try {
       const decision = await plan(runtime, request, { scriptlet, listAll: true });
