@@ -22,7 +22,7 @@ export const warningRoutes: RouteSpec[] = [
     handle: async ({ services, recursion, project, query }) => {
       const allProjects = parseBoolean("all-projects", query("all-projects"));
       const named = (query("project") ?? "") !== "";
-      const warnings = services.engine.warnings.list(allProjects || !named ? undefined : project);
+      const warnings = await services.engine.warnings.list(allProjects || !named ? undefined : project);
       return { metadata: recursion === 0 ? warnings.map(urlOf) : warnings };
     },
   }),
@@ -35,7 +35,7 @@ export const warningRoutes: RouteSpec[] = [
     access: "admin",
     response: "Warning",
     errors: [404],
-    handle: async ({ services, params }) => ({ metadata: services.engine.warnings.get(params.uuid) }),
+    handle: async ({ services, params }) => ({ metadata: await services.engine.warnings.get(params.uuid) }),
   }),
   ...(["PUT", "PATCH"] as const).map((method) =>
     defineRoute({
