@@ -120,7 +120,8 @@ export class Engine {
     );
     // The clock's measure of stalls wins; without one, the engine's late ticks are the measure.
     runtime.stalls ??= this.healerDuty.tickStalls;
-    const members = new Members(runtime);
+    // Member traits are made to exist in the traits catalog as a Placement write makes them.
+    const members = new Members(runtime, (name) => this.providers.ensureTrait(name));
     this.relocation = new Relocation(runtime, maxAttempts);
     this.catalog = new Catalog(runtime, () => members.profilesChanged());
     this.instances = new Instances(runtime, maxAttempts, events, this.catalog);

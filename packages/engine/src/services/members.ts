@@ -127,7 +127,29 @@ export class Members {
   /** The profiles' root disk pools and the catalog epoch they were read at (`rootPools`). */
   private rootPoolsRead: { epoch: number | undefined; pools: readonly string[] } | undefined;
 
-  constructor(private readonly runtime: EngineRuntime) {}
+  constructor(
+    private readonly runtime: EngineRuntime,
+    /**
+     * Makes a trait exist in Placement's traits catalog (services/placement/providers.ts
+     * `ensureTrait`): standard names exist already, a missing `CUSTOM_` one is created,
+     * any other name is refused with Placement's text.
+     */
+    private readonly ensureTrait: (name: string) => Promise<unknown>,
+  ) {}
+
+  /**
+   * A member's traits are its root resource provider's traits, so they exist
+   * in the traits catalog as every provider's must (Placement refuses others:
+   * "No such trait(s)"), and a Placement client's `required=CUSTOM_X` finds the
+   * member. A `CUSTOM_` trait not there yet is created, as Nova's report client
+   * creates the custom traits a compute host reports before setting them; a name
+   * that is neither standard nor `CUSTOM_` is refused. Checked before the member
+   * is written (a trait deleted in between is the one race left: the store then
+   * refuses the delete only once the member holds it).
+   */
+  private async ensureTraits(traits: readonly string[] | undefined): Promise<void> {
+    for (const name of new Set(traits ?? [])) await this.ensureTrait(name);
+  }
 
   /**
    * The storage pools instances' root disks use, as the profiles of every
@@ -234,6 +256,7 @@ export class Members {
     const config = mergeConfig({}, input.config);
     validateConfig(config);
     validateTraits(input.traits ?? []);
+    await this.ensureTraits(input.traits);
     const explicit: Record<string, InventoryRecord> = {};
     for (const [resourceClass, inventory] of Object.entries(input.inventories ?? {})) {
       if (!isWellFormedResourceClass(resourceClass))
@@ -316,7 +339,9 @@ export class Members {
 
   async update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
     await this.runtime.ensureMember(name);
-    const record = await this.runtime.store.updateMember(name, this.patchOf(update), expectedGeneration);
+    const patch = this.patchOf(update);
+    await this.ensureTraits(patch.traits);
+    const record = await this.runtime.store.updateMember(name, patch, expectedGeneration);
     this.runtime.model.upsertMember(record);
     return this.info(name);
   }
@@ -329,6 +354,10 @@ export class Members {
    */
   async patch(name: string, changes: MemberUpdate): Promise<MemberInfo> {
     await this.runtime.ensureMember(name);
+    if (changes.traits !== undefined) {
+      validateTraits(changes.traits);
+      await this.ensureTraits(changes.traits);
+    }
     const store = this.runtime.store;
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const record = await guardedUpdate<MemberRecord>(
