@@ -109,6 +109,32 @@ describeWithLxc("lxc migration tests")(
       }
     });
 
+    it("berthd as the source of a migration says it holds no instance data", async () => {
+      // Over the Unix socket lxc stops first: a source must listen on the network.
+      const local = await lxc(["copy", "local:web", "old:back"]);
+      expect(local.code).toBe(1);
+      expect(local.stderr).toContain("The source server isn't listening on the network");
+      // Over HTTPS it asks berthd for a migration operation with this body (lxc 5.0.2, seen with --debug).
+      const asked = await server.call("POST", "/1.0/instances/web", {
+        name: "",
+        migration: true,
+        live: false,
+        instance_only: false,
+        container_only: false,
+        target: null,
+        pool: "",
+        project: "",
+        allow_inconsistent: false,
+      });
+      expect(asked.status).toBe(400);
+      expect(asked.body.error).toBe(
+        "Migrating an instance out of Berth is not supported: Berth places instances and holds none of their data; copy or move it from the LXD member that runs it",
+      );
+      // The cluster move lxc sends with --target is still a move.
+      await ok(["move", "web", "--target", "node1"]);
+      expect((await server.engine.instances.get("default", "web")).location).toBe("node1");
+    });
+
     it("the wire, literally: the body lxc sent, over plain HTTP, is placed the same way", async () => {
       // What lxc 5.0.2 sent berthd for `lxc copy old:web local:web` (seen with --debug).
       const body = {
