@@ -5,14 +5,8 @@
  * `warnings` API read and edited with `lxc warning`.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import {
-  describeWithLxc,
-  type LxcClient,
-  type LxcRun,
-  lxcClientOf,
-  seedLxcCluster,
-} from "./lxc-runner.fixture.js";
+import type { TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, startLxcCluster } from "./lxc-runner.fixture.js";
 
 const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 
@@ -42,15 +36,13 @@ describeWithLxc("lxc day-two tests")(
     const locationOf = async (name: string) => (await server.engine.instances.get("default", name)).location;
 
     beforeAll(async () => {
-      server = await startTestServer();
-      client = lxcClientOf(server);
-      await seedLxcCluster(server, {
+      ({ server, client } = await startLxcCluster({
         members: [
           { name: "node1", cpus: 16 },
           { name: "node2", cpus: 16 },
         ],
         images: [{ alias: "debian/12", fingerprint: FINGERPRINT }],
-      });
+      }));
     });
     afterAll(async () => {
       await server?.close();

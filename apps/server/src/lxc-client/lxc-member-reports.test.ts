@@ -6,14 +6,8 @@
  */
 import { lxdMemberState } from "@berth/engine/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { memberResources, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import {
-  describeWithLxc,
-  type LxcClient,
-  type LxcRun,
-  lxcClientOf,
-  seedLxcCluster,
-} from "./lxc-runner.fixture.js";
+import { memberResources, type TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, startLxcCluster } from "./lxc-runner.fixture.js";
 
 const VM_FINGERPRINT = "c1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
@@ -33,8 +27,12 @@ describeWithLxc("lxc member-report tests")(
     }
 
     beforeAll(async () => {
-      server = await startTestServer();
-      client = lxcClientOf(server);
+      ({ server, client } = await startLxcCluster({
+        images: [
+          { alias: "ubuntu/24.04", fingerprint: FINGERPRINT },
+          { alias: "ubuntu/24.04/vm", fingerprint: VM_FINGERPRINT, type: "virtual-machine" },
+        ],
+      }));
       for (const name of ["node1", "node2", "node3"])
         expect((await server.call("POST", "/1.0/cluster/members", { server_name: name })).status).toBe(201);
       // node1: an LXD 6.2+ member that only heartbeats.
@@ -44,12 +42,6 @@ describeWithLxc("lxc member-report tests")(
       await put("/1.0/cluster/members/node2/resources", memberResources(16, 32));
       // node3: an older LXD's heartbeat with no storage pool, and nothing else.
       await put("/1.0/cluster/members/node3/state", lxdMemberState(64));
-      await seedLxcCluster(server, {
-        images: [
-          { alias: "ubuntu/24.04", fingerprint: FINGERPRINT },
-          { alias: "ubuntu/24.04/vm", fingerprint: VM_FINGERPRINT, type: "virtual-machine" },
-        ],
-      });
       // What `lxd init` leaves in the default profile: a root disk on the pool named default.
       await ok(["profile", "device", "add", "default", "root", "disk", "path=/", "pool=default"]);
     });

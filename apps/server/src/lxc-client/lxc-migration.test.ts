@@ -11,14 +11,8 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import {
-  describeWithLxc,
-  type LxcClient,
-  type LxcRun,
-  lxcClientOf,
-  seedLxcCluster,
-} from "./lxc-runner.fixture.js";
+import type { TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, startLxcCluster } from "./lxc-runner.fixture.js";
 import { type LxdSource, startLxdSource } from "./lxd-source.fixture.js";
 
 /** Logs what the scriptlet is told of the source; sends every migrated instance to node2. */
@@ -44,15 +38,13 @@ describeWithLxc("lxc migration tests")(
         .used;
 
     beforeAll(async () => {
-      server = await startTestServer();
-      client = lxcClientOf(server);
-      await seedLxcCluster(server, {
+      ({ server, client } = await startLxcCluster({
         members: [
           { name: "node1", cpus: 16 },
           { name: "node2", cpus: 16 },
           { name: "node3", cpus: 2 },
         ],
-      });
+      }));
       source = await startLxdSource(join(server.dir, "source"), [
         { name: "web", config: { "limits.cpu": "4", "user.role": "web", "volatile.base_image": "abc123" } },
         { name: "huge", config: { "limits.cpu": "64" } },

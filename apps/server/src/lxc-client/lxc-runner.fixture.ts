@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe } from "vitest";
-import { addMembers, type TestServer } from "../testing/test-server.fixture.js";
+import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
 
 export const LXC = "/usr/bin/lxc";
 
@@ -103,4 +103,14 @@ export async function seedLxcCluster(server: TestServer, seed: LxcSeed): Promise
     });
   }
   for (const name of seed.projects ?? []) await local.projects.create({ name, description: "", config: {} });
+}
+
+/** A fresh berthd seeded with `seed`, and the lxc client of its Unix socket. */
+export async function startLxcCluster(
+  seed: LxcSeed = {},
+): Promise<{ server: TestServer; client: LxcClient }> {
+  const server = await startTestServer();
+  const client = lxcClientOf(server);
+  await seedLxcCluster(server, seed);
+  return { server, client };
 }

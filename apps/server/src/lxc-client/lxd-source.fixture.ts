@@ -9,10 +9,12 @@
  * places the instance and never opens the source's websockets. Every
  * request is recorded, so tests can say what the client asked.
  */
+
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { errorResponse, syncResponse } from "@berth/api-types";
 import { ensureServerCertificate } from "../trust/server-certificate.js";
 
 export interface LxdSourceInstance {
@@ -31,16 +33,6 @@ export interface LxdSource {
   requests: { method: string; path: string; body: unknown }[];
   close(): Promise<void>;
 }
-
-const sync = (metadata: unknown) => ({
-  type: "sync",
-  status: "Success",
-  status_code: 200,
-  operation: "",
-  error_code: 0,
-  error: "",
-  metadata,
-});
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { "content-type": "application/json" });
@@ -93,7 +85,7 @@ export async function startLxdSource(dir: string, instances: LxdSourceInstance[]
       return send(
         response,
         200,
-        sync({
+        syncResponse({
           config: {},
           api_extensions: [
             "instances",
@@ -123,9 +115,8 @@ export async function startLxdSource(dir: string, instances: LxdSourceInstance[]
     const instance = /^\/1\.0\/instances\/([^/]+)$/.exec(path);
     if (instance !== null) {
       const found = instanceOf(decodeURIComponent(instance[1] ?? ""));
-      if (found === undefined)
-        return send(response, 404, { type: "error", error: "Instance not found", error_code: 404 });
-      if (request.method === "GET") return send(response, 200, sync(found));
+      if (found === undefined) return send(response, 404, errorResponse(404, "Instance not found"));
+      if (request.method === "GET") return send(response, 200, syncResponse(found));
       if (request.method === "POST" && (body as { migration?: boolean } | undefined)?.migration === true) {
         const id = randomUUID();
         const operation = {
@@ -159,17 +150,17 @@ export async function startLxdSource(dir: string, instances: LxdSourceInstance[]
     if (operation !== null && operations.has(operation[1] ?? "")) {
       if (request.method === "DELETE") {
         operations.delete(operation[1] ?? "");
-        return send(response, 200, sync({}));
+        return send(response, 200, syncResponse({}));
       }
-      return send(response, 200, sync(operations.get(operation[1] ?? "")));
+      return send(response, 200, syncResponse(operations.get(operation[1] ?? "")));
     }
-    send(response, 404, { type: "error", error: "not found", error_code: 404 });
+    send(response, 404, errorResponse(404, "not found"));
   };
   const server: Server = createServer(
     { cert: certificate.cert, key: certificate.key },
     (request, response) => {
       handle(request, response).catch((error: unknown) =>
-        send(response, 500, { type: "error", error: String(error), error_code: 500 }),
+        send(response, 500, errorResponse(500, String(error))),
       );
     },
   );
