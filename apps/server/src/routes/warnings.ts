@@ -17,8 +17,8 @@ export const warningRoutes: RouteSpec[] = [
     tag: "warnings",
     access: "admin",
     query: ["recursion", "project", "all-projects"],
-    // As LXD: `?project=NAME` keeps that project's warnings (cluster-wide ones have project ""),
-    // no project or `all-projects=true` lists them all.
+    // As LXD: `?project=NAME` keeps that project's warnings (cluster-wide ones have project "";
+    // a failed scriptlet run is its placement's project's), no project or `all-projects=true` lists them all.
     handle: async ({ services, recursion, project, query }) => {
       const allProjects = parseBoolean("all-projects", query("all-projects"));
       const named = (query("project") ?? "") !== "";
