@@ -4,7 +4,8 @@
 // every #anchor a heading (or an explicit id/name) of the file it points
 // into, with GitHub's heading slugs. Links inside code are not links. Also
 // the size limits the docs keep to: the root README at most 16 KB with the
-// two commands in its first 60 lines, every app's README at most 12 KB.
+// two commands in its first 60 lines, every app's README at most 12 KB;
+// and the repository files the docs name in backticks exist.
 // Exits non-zero, listing every problem, when anything is off.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -131,6 +132,33 @@ function brokenLinks(files) {
   return problems;
 }
 
+/**
+ * Files the docs name in backticks (`apps/server/src/main.ts`): in the root
+ * README, docs/ and the apps' READMEs, each must exist. Globs and folders
+ * written with a trailing slash are allowed; the package READMEs name their
+ * own files relative to themselves, so they are left out.
+ */
+function missingPaths(files) {
+  const checked = files.filter((file) => {
+    const path = relative(ROOT, file);
+    return path === "README.md" || path.startsWith("docs/") || /^apps\/[^/]+\/README\.md$/.test(path);
+  });
+  const problems = [];
+  for (const file of checked) {
+    withoutFences(readFileSync(file, "utf8"))
+      .split("\n")
+      .forEach((line, index) => {
+        for (const match of line.matchAll(/`((?:packages|apps|bench|scripts|docs)\/[^`\s*]+)`/g)) {
+          if (!existsSync(join(ROOT, match[1])))
+            problems.push(
+              `${relative(ROOT, file)}:${index + 1}: \`${match[1]}\`: no such file in the repository`,
+            );
+        }
+      });
+  }
+  return problems;
+}
+
 const KB = 1024;
 
 function sizeProblems() {
@@ -151,11 +179,13 @@ function sizeProblems() {
 }
 
 const files = markdownFiles(ROOT);
-const problems = [...brokenLinks(files), ...sizeProblems()];
+const problems = [...brokenLinks(files), ...missingPaths(files), ...sizeProblems()];
 if (problems.length > 0) {
   process.stderr.write(
     `check-docs: ${problems.length} problem(s)\n${problems.map((p) => `  ${p}\n`).join("")}`,
   );
   process.exit(1);
 }
-process.stdout.write(`check-docs: ${files.length} Markdown files, every relative link resolves\n`);
+process.stdout.write(
+  `check-docs: ${files.length} Markdown files, every relative link resolves, every file the docs name exists\n`,
+);
