@@ -1,40 +1,51 @@
 /**
  * When automatic rebalancing runs: every `cluster.rebalance.interval`
  * minutes, 0 or less disabling it. Incus checks once a minute whether the
- * minutes since the daemon started are a multiple of the interval (so its
- * first run is one interval after start); Berth's engine counts one
- * interval from when it first saw rebalancing enabled as the healer (or
- * from a change of the interval), then one interval after each run. The
- * engine's tick drives it, so a run comes at the first tick at or past its
- * time, by the engine's clock.
+ * minutes since the daemon started are a multiple of the interval, so runs
+ * fall on the multiples of the interval counted from the start, never at
+ * the start itself, and an interval set (or changed) mid-way first runs at
+ * the next multiple. Berth's engine does the same, counted from when the
+ * engine opened, by its clock; its tick drives it, so a run comes at the
+ * first tick at or past its time (a multiple missed while another server
+ * held the healer lease is not made up).
  */
 const MINUTE_MS = 60_000;
 
 export class RebalanceSchedule {
   private intervalMinutes = 0;
-  private nextRunMs: number | null = null;
+  /** The multiple of the interval last run or passed (null: not armed). */
+  private lastBoundaryMs: number | null = null;
 
-  /** Is a run due at `nowMs` with this interval? Arms the schedule on first sight of an interval. */
-  due(nowMs: number, intervalMinutes: number): boolean {
-    if (intervalMinutes <= 0) {
-      this.intervalMinutes = 0;
-      this.nextRunMs = null;
-      return false;
-    }
-    if (this.nextRunMs === null || intervalMinutes !== this.intervalMinutes) {
-      this.intervalMinutes = intervalMinutes;
-      this.nextRunMs = nowMs + intervalMinutes * MINUTE_MS;
-    }
-    return nowMs >= this.nextRunMs;
+  /** `startMs`: when the engine started (multiples are counted from here). */
+  constructor(private readonly startMs: number) {}
+
+  private boundaryAt(nowMs: number, periodMs: number): number {
+    return this.startMs + Math.floor((nowMs - this.startMs) / periodMs) * periodMs;
   }
 
-  /** A run was made at `nowMs`: the next is one interval later. */
-  ran(nowMs: number): void {
-    if (this.intervalMinutes > 0) this.nextRunMs = nowMs + this.intervalMinutes * MINUTE_MS;
+  /**
+   * Is a run due at `nowMs` with this interval? True once per multiple of
+   * the interval; the first call with an interval (or a changed one) arms
+   * the schedule for the next multiple.
+   */
+  due(nowMs: number, intervalMinutes: number): boolean {
+    if (intervalMinutes <= 0) {
+      this.lastBoundaryMs = null;
+      return false;
+    }
+    const boundary = this.boundaryAt(nowMs, intervalMinutes * MINUTE_MS);
+    if (this.lastBoundaryMs === null || intervalMinutes !== this.intervalMinutes) {
+      this.intervalMinutes = intervalMinutes;
+      this.lastBoundaryMs = boundary;
+      return false;
+    }
+    if (boundary <= this.lastBoundaryMs) return false;
+    this.lastBoundaryMs = boundary;
+    return true;
   }
 
   /** When the next run is due (ms since the epoch), null while disabled or not armed yet. */
   nextRun(): number | null {
-    return this.nextRunMs;
+    return this.lastBoundaryMs === null ? null : this.lastBoundaryMs + this.intervalMinutes * MINUTE_MS;
   }
 }

@@ -26,7 +26,7 @@ export interface AutomaticRebalancePreview extends AutomaticRebalanceRun {
 
 export class Rebalancing {
   private readonly rebalancer: Rebalancer;
-  private readonly schedule = new RebalanceSchedule();
+  private readonly schedule: RebalanceSchedule;
   private lastRunMs: number | null = null;
 
   constructor(
@@ -34,6 +34,7 @@ export class Rebalancing {
     private readonly events: EngineEvents,
   ) {
     this.rebalancer = new Rebalancer(runtime);
+    this.schedule = new RebalanceSchedule(runtime.nowMs());
   }
 
   /** How unevenly the members are loaded now (what a plan would lower). */
@@ -73,7 +74,6 @@ export class Rebalancing {
   async runIfDue(): Promise<AutomaticRebalanceRun | undefined> {
     const nowMs = this.runtime.nowMs();
     if (!this.schedule.due(nowMs, this.runtime.effective.rebalance.intervalMinutes)) return undefined;
-    this.schedule.ran(nowMs);
     this.lastRunMs = nowMs;
     const run = await tracked(
       this.runtime.metrics,
