@@ -369,8 +369,10 @@ export function registerClusterCommands(program: Command, io: Io): void {
       "after",
       examples(
         "berth cluster rebalance",
-        "berth cluster rebalance --dry-run",
         "berth cluster rebalance --yes",
+        "berth config set cluster.rebalance.interval 15   # automatic runs every 15 minutes (0: off)",
+        "berth cluster rebalance --dry-run",
+        "berth cluster rebalance --dry-run --format yaml",
       ),
     )
     .action(action(io, async (ctx, flags: { yes?: boolean; dryRun?: boolean }) => rebalance(ctx, flags)));
