@@ -131,8 +131,9 @@ function automaticRebalanceSuite(
         "cluster.rebalance.batch": "2",
         "instances.placement.scriptlet": SCRIPTLET,
       });
-      const config = (await api.getServer()).config;
-      expect(config["cluster.rebalance.interval"]).toBe("1");
+      const server = await api.getServer();
+      expect(server.config["cluster.rebalance.interval"]).toBe("1");
+      expect(server.api_extensions).toContain("cluster_rebalance");
     });
 
     it("previews the next run by its rules: batch, live-migratable instances only, the scriptlet", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { EngineEvent } from "../runtime/events.js";
 import { addMember, heartbeatAll, testCluster } from "../testing/cluster.fixture.js";
 import { LAST_MOVE_KEY } from "./automatic-rebalance.js";
 
@@ -33,6 +34,8 @@ const where = async (engine: Awaited<ReturnType<typeof testCluster>>["engine"], 
 describe("automatic rebalancing (Incus's cluster.rebalance.*)", () => {
   it("moves at most batch live-migratable instances off the busiest member one interval later, stamping them", async () => {
     const { engine, clock } = await crowded();
+    const events: EngineEvent[] = [];
+    engine.events.subscribe((event) => events.push(event));
     // busy: 16 of 16 CPUs and 32 of 32 GiB: score 100; the others 0.
     expect((await engine.tick()).rebalanced).toBeUndefined();
     clock.advance(MINUTE - 1);
@@ -75,6 +78,21 @@ describe("automatic rebalancing (Incus's cluster.rebalance.*)", () => {
       "it cannot live-migrate: it is not a virtual machine",
     );
     expect(engine.metrics().placements.automatic_rebalance).toBe(2);
+    const lifecycle = events.flatMap((event) => (event.type === "lifecycle" ? [event] : []));
+    expect(lifecycle.filter((event) => event.action === "instance-moved")).toEqual([
+      expect.objectContaining({
+        instance: "vm0",
+        context: { from: "busy", to: "idle2", reason: "rebalance" },
+      }),
+      expect.objectContaining({
+        instance: "vm1",
+        context: { from: "busy", to: "idle2", reason: "rebalance" },
+      }),
+    ]);
+    expect(lifecycle.find((event) => event.action === "cluster-rebalanced")).toMatchObject({
+      member: "busy",
+      context: { moved: 2, stayed: 6, score: 100, difference_percent: 100, threshold: 20 },
+    });
   });
 
   it("does not move an instance again within the cooldown", async () => {

@@ -134,7 +134,8 @@ export class AutomaticRebalance {
   private readonly catalog: CatalogCache;
   private readonly nowMs: number;
   private readonly settings: RebalanceSettings;
-  private scriptlet: ScriptletSetup | null = null;
+  /** Set up once, when the first instance needs a target (a run that relieves nobody runs no scriptlet). */
+  private scriptlet: Promise<ScriptletSetup | null> | undefined;
   /** Targets' usage and score as this run's moves add to them (Incus's runningUsage/runningScore). */
   private readonly running = new Map<string, { usage: MemberUsage; score: number }>();
 
@@ -154,7 +155,6 @@ export class AutomaticRebalance {
   }
 
   private async pass(): Promise<AutomaticRebalanceRun> {
-    this.scriptlet = await scriptletSetup(this.runtime);
     const groups: RebalanceGroup[] = [];
     for (const [architecture, members] of this.scoredGroups()) {
       if (members.length < 2) continue;
@@ -269,13 +269,15 @@ export class AutomaticRebalance {
     }
     // The scriptlet sees them from least to most loaded; without one the least loaded is taken.
     const ordered = allowed.map((other) => other.member).reverse();
+    this.scriptlet ??= scriptletSetup(this.runtime);
+    const scriptlet = await this.scriptlet;
     let target: MemberState;
     try {
       target = (
         await decide(
           { candidates: ordered, rejected: [] },
           request,
-          this.scriptlet,
+          scriptlet,
           timing,
           placementView(request, false),
         )
