@@ -6,6 +6,7 @@
  * and why the other instances of a relieved member stay.
  */
 import type { AutomaticRebalancePreview } from "@berth/api-types";
+import { automaticRebalanceGroupText, automaticRebalanceSettingsText } from "@berth/client/node";
 import type { CommandContext } from "../context.js";
 import { isDocumentFormat } from "../output/format.js";
 import { type Column, renderDocument, renderList } from "../output/view.js";
@@ -31,22 +32,6 @@ const stayedColumns: Column<Stayed>[] = [
   { header: "STAYS BECAUSE", human: (s) => s.message, exact: (s) => s.reason },
 ];
 
-function settingsLine(preview: AutomaticRebalancePreview): string {
-  const rules = `threshold ${preview.threshold}%, batch ${preview.batch}, cooldown ${preview.cooldown}`;
-  if (!preview.enabled)
-    return `Automatic rebalancing is off (cluster.rebalance.interval=${preview.interval}); a run would use ${rules}.`;
-  const next = preview.next_run_at === null ? "" : `; next run at ${preview.next_run_at}`;
-  return `Automatic rebalancing every ${preview.interval} minute(s), ${rules}${next}.`;
-}
-
-function groupLine(group: AutomaticRebalancePreview["groups"][number], threshold: number): string {
-  const scores = group.members.map((member) => `${member.name} ${member.score}`).join(", ");
-  const verdict = group.triggered
-    ? `relieves ${group.members[0]?.name ?? ""}`
-    : `under the threshold (${threshold}%) or idle: nothing moves`;
-  return `${group.architecture || "(no architecture)"}: load ${scores}; difference ${group.difference_percent}%: ${verdict}`;
-}
-
 export async function showAutomaticRebalance(ctx: CommandContext): Promise<void> {
   const preview = await ctx.api.rebalanceAutomaticPreview();
   if (isDocumentFormat(ctx.format)) {
@@ -57,8 +42,8 @@ export async function showAutomaticRebalance(ctx: CommandContext): Promise<void>
     ctx.out(renderList({ columns: moveColumns, rows: preview.moves }, ctx.format, ctx.colors));
     return;
   }
-  ctx.out(settingsLine(preview));
-  for (const group of preview.groups) ctx.out(groupLine(group, preview.threshold));
+  ctx.out(automaticRebalanceSettingsText(preview));
+  for (const group of preview.groups) ctx.out(automaticRebalanceGroupText(group, preview.threshold));
   if (preview.moves.length > 0)
     ctx.out(renderList({ columns: moveColumns, rows: preview.moves }, ctx.format, ctx.colors));
   if (preview.stayed.length > 0)

@@ -1,15 +1,8 @@
 import type { AutomaticRebalancePreview } from "@berth/api-types";
+import { automaticRebalanceGroupText, automaticRebalanceSettingsText } from "@berth/client";
 import { useState } from "react";
 import { useSession } from "../session/session-context.js";
 import { ErrorNotice } from "../ui/ErrorNotice.js";
-
-function settingsText(preview: AutomaticRebalancePreview): string {
-  const rules = `threshold ${preview.threshold}%, batch ${preview.batch}, cooldown ${preview.cooldown}`;
-  if (!preview.enabled)
-    return `Automatic rebalancing is off (cluster.rebalance.interval=${preview.interval}); a run would use ${rules}.`;
-  const next = preview.next_run_at === null ? "" : `; next run at ${preview.next_run_at}`;
-  return `Automatic rebalancing every ${preview.interval} minute(s), ${rules}${next}.`;
-}
 
 /**
  * Incus's automatic rebalancing (`cluster.rebalance.*`): what the next run
@@ -47,14 +40,9 @@ export function AutomaticRebalance() {
       {error !== null ? <ErrorNotice error={error} title="Cannot preview" /> : null}
       {preview !== null ? (
         <div role="status">
-          <p>{settingsText(preview)}</p>
+          <p>{automaticRebalanceSettingsText(preview)}</p>
           {preview.groups.map((group) => (
-            <p key={group.architecture}>
-              {group.architecture || "(no architecture)"}: load{" "}
-              {group.members.map((member) => `${member.name} ${member.score}`).join(", ")}; difference{" "}
-              {group.difference_percent}%
-              {group.triggered ? ` — relieves ${group.members[0]?.name ?? ""}` : ""}
-            </p>
+            <p key={group.architecture}>{automaticRebalanceGroupText(group, preview.threshold)}</p>
           ))}
           {preview.moves.length === 0 ? <p>The next automatic run moves nothing.</p> : null}
           {preview.moves.length > 0 ? (
