@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../runtime/events.js";
-import { addMember, heartbeatAll, testCluster } from "../testing/cluster.fixture.js";
+import { addGroups, addMember, heartbeatAll, testCluster } from "../testing/cluster.fixture.js";
 import { LAST_MOVE_KEY } from "./automatic-rebalance.js";
 
 const MINUTE = 60_000;
@@ -172,6 +172,33 @@ describe("automatic rebalancing (Incus's cluster.rebalance.*)", () => {
     const calm = await engine.rebalance.automaticDryRun();
     expect(calm.groups[0]?.triggered).toBe(false);
     expect(calm.moves).toEqual([]);
+  });
+
+  it("never moves an instance where its project may not go (restricted.cluster.groups)", async () => {
+    const { engine } = await testCluster();
+    await addGroups(engine, "blue");
+    await addMember(engine, "busy", { vcpu: 16, memoryMb: 32768, groups: ["blue"] });
+    await addMember(engine, "inside", { vcpu: 16, memoryMb: 32768, groups: ["blue"] });
+    await addMember(engine, "outside", { vcpu: 16, memoryMb: 32768 });
+    await engine.catalog.createProject({
+      name: "p",
+      description: "",
+      config: { "restricted.cluster.groups": "blue" },
+    });
+    for (let i = 0; i < 4; i++)
+      await engine.instances.create(
+        { name: `vm${i}`, ...STATEFUL_VM, profiles: [] },
+        { project: "p", target: "busy" },
+      );
+    await engine.instances.create({ name: "free", ...STATEFUL_VM }, { target: "busy" });
+    await engine.config.set({ "cluster.rebalance.batch": "3" });
+    const run = await engine.rebalance.automaticDryRun();
+    // "outside" is the least loaded (it joined last among the idle ones): only the default project's VM may go there.
+    expect(run.moves.map((move) => [move.project, move.name, move.to])).toEqual([
+      ["default", "free", "outside"],
+      ["p", "vm0", "inside"],
+      ["p", "vm1", "inside"],
+    ]);
   });
 
   it("only the engine holding the healer lease runs it", async () => {
