@@ -68,7 +68,7 @@ import {
   ProjectSchema,
   ProjectsPostSchema,
 } from "./projects.js";
-import { RebalancePlanSchema } from "./rebalance.js";
+import { AutomaticRebalancePreviewSchema, RebalancePlanSchema } from "./rebalance.js";
 import { RejectionGroupSchema } from "./rejections.js";
 import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
 import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
@@ -112,6 +112,7 @@ export const apiSchemas = {
   ClusterGroupPatch: ClusterGroupPatchSchema,
   ClusterGroupPost: ClusterGroupPostSchema,
   RebalancePlan: RebalancePlanSchema,
+  AutomaticRebalancePreview: AutomaticRebalancePreviewSchema,
   ResourceClass: ResourceClassSchema,
   ResourceClassesPost: ResourceClassesPostSchema,
   Flavor: FlavorSchema,

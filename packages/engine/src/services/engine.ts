@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "../base/clock.js";
 import { EngineError } from "../base/errors.js";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { defaultStack } from "../candidates/default-stack.js";
+import type { AutomaticRebalanceRun } from "../health/automatic-rebalance.js";
 import { HealerDuty } from "../health/healer-duty.js";
 import { syncMemberHeartbeats } from "../health/heartbeat-sync.js";
 import { Warnings } from "../health/warnings.js";
@@ -80,6 +81,10 @@ export interface TickReport {
   healed: EvacuationOutcome[];
   /** Members whose healing failed, and why. */
   healingFailed: { member: string; error: string }[];
+  /** The automatic rebalancing run this tick made (`cluster.rebalance.interval`), if one was due. */
+  rebalanced?: AutomaticRebalanceRun;
+  /** Why that run failed, if it did. */
+  rebalanceFailed?: string;
 }
 
 export class Engine {
@@ -244,6 +249,14 @@ export class Engine {
           runtime.logger.log("error", "healing failed", { member: member.name, error: message });
         }
       }
+    }
+    // Incus's automatic rebalancing, on the same one server at a time (services/rebalancing.ts).
+    try {
+      const rebalanced = await this.rebalance.runIfDue();
+      if (rebalanced !== undefined) report.rebalanced = rebalanced;
+    } catch (error) {
+      report.rebalanceFailed = error instanceof Error ? error.message : String(error);
+      runtime.logger.log("error", "automatic rebalancing failed", { error: report.rebalanceFailed });
     }
     return report;
   }
