@@ -203,7 +203,14 @@ describe("candidates", () => {
     model.addPending({ member: "a", project: "default", resources: {}, placementGroup: "pg" });
     const request = placementRequest({
       placementGroup: "pg",
-      groupPolicy: { project: "default", name: "pg", description: "", policy: "spread", rigor: "strict" },
+      groupPolicy: {
+        project: "default",
+        name: "pg",
+        description: "",
+        policy: "spread",
+        rigor: "strict",
+        config: {},
+      },
     });
     const set = stack.candidates(model, request, TIME, "first");
     expect(set.rejected.map(({ member, rejection: why }) => `${member}: ${why.code}`)).toEqual([
@@ -218,7 +225,14 @@ describe("candidates", () => {
     model.addPending({ member: "a", project: "default", resources: {}, placementGroup: "pg" });
     const request = placementRequest({
       placementGroup: "pg",
-      groupPolicy: { project: "default", name: "pg", description: "", policy: "spread", rigor: "strict" },
+      groupPolicy: {
+        project: "default",
+        name: "pg",
+        description: "",
+        policy: "spread",
+        rigor: "strict",
+        config: {},
+      },
     });
     expect(names(stack.candidates(model, request, TIME, "first").candidates)).toEqual(["b"]);
   });
