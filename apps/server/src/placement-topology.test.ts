@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  dryRunLogs,
   type Envelope,
   expectRefusal,
   memberState,
@@ -94,6 +95,17 @@ describe("placement groups over a topology key", () => {
       400,
       'Invalid field "config.topology.Rack!": invalid topology name "Rack!" (allowed: lowercase letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)',
     );
+  });
+
+  it("scriptlets see the topology keys in the candidate members' config", async () => {
+    const source = `
+def instance_placement(request, candidate_members):
+    for member in candidate_members:
+        log_info(member.server_name, "=", member.config.get("topology.rack", "none"))
+    return
+`;
+    const logs = await dryRunLogs(server, source, { name: "probe", config: { "limits.cpu": "1" } });
+    expect(logs).toEqual(expect.arrayContaining(["a1=A1", "b2=B1", "c2=C1"]));
   });
 
   it("speaks LXD 6.6's placement group format and its validation texts", async () => {
