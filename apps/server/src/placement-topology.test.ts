@@ -235,6 +235,27 @@ def instance_placement(request, candidate_members):
     expect(Object.fromEntries(perRack)).toEqual({ A1: 2, B1: 2, C1: 2 });
   });
 
+  it("reservations count like instances, and their commit keeps the rack they reserved", async () => {
+    await call("POST", "/1.0/placement-groups", {
+      name: "pg",
+      config: { policy: "spread", rigor: "strict", topology: "rack" },
+    });
+    const reserve = (name: string) =>
+      call("POST", "/1.0/instances", {
+        name,
+        forthcoming: true,
+        config: { "placement.group": "pg", "limits.cpu": "1", "limits.memory": "1GiB" },
+      });
+    for (const name of ["r1", "r2"]) expect((await reserve(name)).status).toBe(201);
+    expect((await create("r3")).status).toBe(201);
+    const racks = await Promise.all(["r1", "r2", "r3"].map(async (name) => rackOf(await locationOf(name))));
+    expect(racks.sort()).toEqual(["A1", "B1", "C1"]);
+    expect((await reserve("r4")).body.error).toContain('topology key "rack"');
+    const before = await locationOf("r1");
+    expect((await call("POST", "/1.0/instances/r1/commit", {})).status).toBe(200);
+    expect(await locationOf("r1")).toBe(before);
+  });
+
   it("a bulk of three in one request lands in three racks", async () => {
     await call("POST", "/1.0/placement-groups", {
       name: "pg",
@@ -272,7 +293,11 @@ def instance_placement(request, candidate_members):
     expect(refused.body.error).toContain('placement group "pg"');
     expect(refused.body.error).toContain('topology key "rack"');
     expect(await locationOf(moving)).toBe(other);
-    await call("POST", `/1.0/cluster/members/${from}/state`, { action: "restore" });
+    // Restore brings it back to its member, in the same rack: the rule still holds.
+    expect((await call("POST", `/1.0/cluster/members/${from}/state`, { action: "restore" })).status).toBe(
+      200,
+    );
+    expect(await locationOf(moving)).toBe(from);
 
     // Permissive: six two per rack; evacuating both C1 members leaves three in A1 and three in B1.
     await call("POST", "/1.0/placement-groups", {
