@@ -195,7 +195,11 @@ export function registerClusterCommands(program: Command, io: Io): void {
     .option("-g, --group <name>", "member group (repeatable)", collect)
     .option("--failure-domain <name>", "failure domain (rack, zone)")
     .option("--description <text>", "description")
-    .option("--trait <name>", "Placement trait, e.g. CUSTOM_SSD (repeatable)", collect)
+    .option(
+      "--trait <name>",
+      "Placement trait: a standard one (HW_CPU_X86_AVX2) or CUSTOM_*, created if missing (repeatable)",
+      collect,
+    )
     .option(
       "-c, --config <key=value>",
       "member config: scheduler.instance, topology.<name> or user.* (repeatable)",

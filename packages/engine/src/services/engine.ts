@@ -120,9 +120,10 @@ export class Engine {
     );
     // The clock's measure of stalls wins; without one, the engine's late ticks are the measure.
     runtime.stalls ??= this.healerDuty.tickStalls;
-    const members = new Members(runtime);
+    // Member traits are made to exist in the traits catalog as a Placement write makes them.
+    const members = new Members(runtime, (name) => this.providers.ensureTrait(name));
     this.relocation = new Relocation(runtime, maxAttempts);
-    this.catalog = new Catalog(runtime);
+    this.catalog = new Catalog(runtime, () => members.profilesChanged());
     this.instances = new Instances(runtime, maxAttempts, events, this.catalog);
     this.members = new ClusterMembers(runtime, members, this.relocation, events, this.knownOffline);
     this.config = new ServerConfig(runtime, members);
@@ -133,9 +134,14 @@ export class Engine {
       runtime.clock,
       () => this.members.list(),
       () => runtime.effective.evacuationWarningThresholdSeconds * 1000,
+      () => members.rootPools(),
     );
     runtime.metrics.onScriptletFailure = (error) =>
-      this.warnings.scriptletFailed(error.message, error.details?.scriptletStage === "load" ? "load" : "run");
+      this.warnings.scriptletFailed(
+        error.message,
+        error.details?.scriptletStage === "load" ? "load" : "run",
+        typeof error.details?.project === "string" ? error.details.project : "",
+      );
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
