@@ -523,7 +523,11 @@ describe("every route over HTTP", () => {
   it("placement groups: CRUD in a project", async () => {
     const created = await call("POST", "/1.0/placement-groups", { name: "db", policy: "spread" });
     expect(created.status).toBe(201);
-    expect(created.body.metadata).toMatchObject({ rigor: "strict", project: "default", used_by: [] });
+    expect(created.body.metadata).toMatchObject({
+      config: { policy: "spread", rigor: "strict" },
+      project: "default",
+      used_by: [],
+    });
     expect((await call("POST", "/1.0/placement-groups", { name: "db", policy: "spread" })).status).toBe(409);
     expect((await call("POST", "/1.0/placement-groups", { name: "x", policy: "random" })).status).toBe(400);
     expect((await call("GET", "/1.0/placement-groups")).body.metadata).toEqual(["/1.0/placement-groups/db"]);

@@ -29,6 +29,7 @@ export * from "./scriptlet-check.js";
 export * from "./server.js";
 export * from "./server-config.js";
 export * from "./tokens.js";
+export * from "./topology.js";
 export type * from "./trust.js";
 export * from "./validation.js";
 export * from "./warnings.js";

@@ -204,11 +204,16 @@ export function registerClusterCommands(program: Command, io: Io): void {
       "Placement trait: a standard one (HW_CPU_X86_AVX2) or CUSTOM_*, created if missing (repeatable)",
       collect,
     )
-    .option("-c, --config <key=value>", "member config: scheduler.instance or user.* (repeatable)", collect)
+    .option(
+      "-c, --config <key=value>",
+      "member config: scheduler.instance, topology.<name> or user.* (repeatable)",
+      collect,
+    )
     .addHelpText(
       "after",
       examples(
         "berth cluster add node1 --arch x86_64 --failure-domain rack1",
+        "berth cluster add node2 -c topology.rack=C1 -c topology.room=3",
         "berth cluster add gpu1 -g gpu --trait CUSTOM_GPU",
       ),
     )
@@ -262,7 +267,7 @@ export function registerClusterCommands(program: Command, io: Io): void {
   completeArguments(
     cluster
       .command("set")
-      .description("Set a member config key (scheduler.instance, user.*)")
+      .description("Set a member config key (scheduler.instance, topology.<name>, user.*)")
       .argument("<member>", "member name")
       .argument("<key>", "config key")
       .argument("<value>", "value")
@@ -270,7 +275,8 @@ export function registerClusterCommands(program: Command, io: Io): void {
         "after",
         examples(
           "berth cluster set node1 scheduler.instance manual",
-          "berth cluster set node1 user.rack r12",
+          "berth cluster set node1 topology.rack C1",
+          "berth cluster set node1 user.owner ops",
         ),
       )
       .action(

@@ -16,6 +16,10 @@ export const API_EXTENSIONS = [
   "berth_resource_classes",
   "berth_flavors",
   "berth_placement_groups",
+  // Placement groups in LXD 6.6's format (config policy/rigor/user.*), what lxc placement-group checks.
+  "instance_placement_groups",
+  // Placement group config `topology=KEY`: spread/compact per value of member config topology.KEY.
+  "berth_placement_group_topology",
   "berth_bulk_create",
   "berth_reservations",
   "berth_dry_run",

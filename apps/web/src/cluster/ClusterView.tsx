@@ -15,6 +15,7 @@ import {
 } from "./grouping.js";
 import { HeatMap } from "./HeatMap.js";
 import { MemberList } from "./MemberList.js";
+import { topologyNamesOf } from "./topology.js";
 
 function Select({
   label,
@@ -151,6 +152,10 @@ export function ClusterView() {
               options={[
                 { value: "failure-domain", label: "Failure domain" },
                 { value: "cluster-group", label: "Cluster group" },
+                ...topologyNamesOf(all).map((name) => ({
+                  value: `topology.${name}`,
+                  label: `Topology: ${name}`,
+                })),
                 { value: "none", label: "Nothing" },
               ]}
               onChange={(value) => setGroupBy(value as GroupBy)}

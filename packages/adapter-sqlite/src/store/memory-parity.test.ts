@@ -31,6 +31,7 @@ async function setUp(store: Store): Promise<void> {
     description: "",
     policy: "spread",
     rigor: "strict",
+    config: {},
   });
   for (const [name, cpus] of [
     ["a", 12],

@@ -98,6 +98,8 @@ export interface PlacementGroupRecord {
   description: string;
   policy: PlacementPolicy;
   rigor: PlacementRigor;
+  /** The other config keys: `user.*` and `topology` (rules/writes/placement-group-config.ts). */
+  config: Record<string, string>;
 }
 
 export interface ResourceClassRecord {
