@@ -202,6 +202,11 @@ export class FeedSync {
       this.lastReadMs = Date.now();
       // Fell behind the kept entries: rebuild from a snapshot (its own cursor).
       if (read.reset) return await this.hydrate();
+      // Nothing new (the usual read before an in-process plan): no rows to fetch, nothing to apply.
+      if (read.entries.length === 0) {
+        this.cursor = read.cursor;
+        return;
+      }
       const rows = await this.rowsFor(read.entries);
       this.apply(read.entries, rows);
       this.cursor = read.cursor;
