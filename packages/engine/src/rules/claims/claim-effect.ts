@@ -17,24 +17,30 @@ import type { ClaimResult } from "../../store/port.js";
 import type { InstanceRecord } from "../../store/records.js";
 import type { CheckedConsumerClaim } from "../ledger/consumer-claim.js";
 import type { CheckedClaim } from "./check-claim.js";
+import type { UsageChange } from "./usage-after.js";
 
 function shapeKey(instance: InstanceRecord): string {
   const { limitsUsage: limits } = instance;
-  return [
-    instance.location,
-    instance.project,
-    instance.type,
-    instance.forthcoming ? 1 : 0,
-    instance.placementGroup ?? "\u0000",
-    limits.cpu,
-    limits.memoryBytes,
-    limits.diskBytes,
-  ].join("\u0001");
+  // One template instead of an array joined: this runs for every instance of every claim.
+  return `${instance.location}\u0001${instance.project}\u0001${instance.type}\u0001${instance.forthcoming ? 1 : 0}\u0001${instance.placementGroup ?? "\u0000"}\u0001${limits.cpu}\u0001${limits.memoryBytes}\u0001${limits.diskBytes}`;
+}
+
+/** The usage changes as the feed carries them: [provider, class, ledger, amount]. */
+function usageTuples(changes: readonly UsageChange[], into: ClaimEffect["usage"]): void {
+  for (const change of changes) into.push([change.provider, change.resourceClass, change.ledger, change.amount]);
 }
 
 export function claimEffectOf(
   checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges" | "instanceConsumers">,
 ): ClaimEffect {
+  // Changes on child providers keep their uuid, which names no member: engines apply them to
+  // their provider model (feed-sync.ts), as a consumer claim's.
+  const usage: ClaimEffect["usage"] = [];
+  usageTuples(checked.usageChanges, usage);
+  usageTuples(checked.instanceConsumers.usageChanges, usage);
+  const { removed, stored } = checked;
+  // The common claim, one create: one group, no key to build.
+  if (removed.length === 0 && stored.length === 1) return { usage, instances: [countedChangeOf(stored[0]!, 1)] };
   const groups = new Map<string, CountedChange>();
   const count = (instance: InstanceRecord, sign: number) => {
     const key = shapeKey(instance);
@@ -45,16 +51,12 @@ export function claimEffectOf(
     }
     groups.set(key, countedChangeOf(instance, sign));
   };
-  for (const old of checked.removed) count(old, -1);
-  for (const record of checked.stored) count(record, 1);
-  // Changes on child providers keep their uuid, which names no member: engines apply them to
-  // their provider model (feed-sync.ts), as a consumer claim's.
-  const usage = [...checked.usageChanges, ...checked.instanceConsumers.usageChanges];
-  return {
-    usage: usage.map((change) => [change.provider, change.resourceClass, change.ledger, change.amount]),
-    // A move within one member with the same shape nets out: nothing to count.
-    instances: [...groups.values()].filter((group) => group.count !== 0),
-  };
+  for (const old of removed) count(old, -1);
+  for (const record of stored) count(record, 1);
+  // A move within one member with the same shape nets out: nothing to count.
+  const instances: CountedChange[] = [];
+  for (const group of groups.values()) if (group.count !== 0) instances.push(group);
+  return { usage, instances };
 }
 
 /**
