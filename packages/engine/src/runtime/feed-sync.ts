@@ -207,7 +207,8 @@ export class FeedSync {
         this.cursor = read.cursor;
         return;
       }
-      const rows = await this.rowsFor(read.entries);
+      // Claim entries carry everything they change (the usual read brings this engine's last claim).
+      const rows = read.entries.every(carriesItsChange) ? NO_ROWS : await this.rowsFor(read.entries);
       this.apply(read.entries, rows);
       this.cursor = read.cursor;
     } catch (error) {
@@ -362,8 +363,14 @@ export class FeedSync {
 }
 
 interface ChangedRows {
-  members: Map<string, MemberRecord>;
+  members: ReadonlyMap<string, MemberRecord>;
   mirrors: Parameters<ClusterModel["replaceCatalog"]> | undefined;
   config: ConfigRecord | undefined;
   catalog: boolean;
 }
+
+/** What `rowsFor` answers for entries that name no row to re-read. */
+const NO_ROWS: ChangedRows = { members: new Map(), mirrors: undefined, config: undefined, catalog: false };
+
+/** Claim and consumer-claim entries carry their whole effect: no row to re-read for them. */
+const carriesItsChange = (entry: ChangeEntry) => entry.kind === "claim" || entry.kind === "consumers";
