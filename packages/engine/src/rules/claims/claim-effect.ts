@@ -71,16 +71,34 @@ function effectOf(checked: CheckedClaim): ClaimEffect {
   return effect;
 }
 
-/** The change-feed entry every Store writes for a checked claim, in the claim's own transaction. */
-export function claimEntryOf(checked: CheckedClaim): ChangeEntry {
-  const entry: ChangeEntry = { kind: "claim", effect: effectOf(checked) };
+function entryWith(checked: CheckedClaim, effect: ClaimEffect): ChangeEntry {
+  const entry: ChangeEntry = { kind: "claim", effect };
   if (checked.tokens.length > 0) entry.tokens = [...checked.tokens];
   return entry;
 }
 
+function resultWith(checked: CheckedClaim, effect: ClaimEffect): ClaimResult {
+  return { instances: checked.stored, usage: checked.usage, effect };
+}
+
+/** The change-feed entry every Store writes for a checked claim, in the claim's own transaction. */
+export function claimEntryOf(checked: CheckedClaim): ChangeEntry {
+  return entryWith(checked, effectOf(checked));
+}
+
 /** What every Store answers for a claim it wrote (`Store.claim`). */
 export function claimResultOf(checked: CheckedClaim): ClaimResult {
-  return { instances: checked.stored, usage: checked.usage, effect: effectOf(checked) };
+  return resultWith(checked, effectOf(checked));
+}
+
+/**
+ * `claimEntryOf` and `claimResultOf` at once, for a Store that writes the
+ * entry and answers in one synchronous step (the memory store): the effect
+ * is computed once, with no cache to keep it between the two calls.
+ */
+export function claimEntryAndResultOf(checked: CheckedClaim): { entry: ChangeEntry; result: ClaimResult } {
+  const effect = claimEffectOf(checked);
+  return { entry: entryWith(checked, effect), result: resultWith(checked, effect) };
 }
 
 /**
