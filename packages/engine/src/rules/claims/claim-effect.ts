@@ -27,7 +27,8 @@ function shapeKey(instance: InstanceRecord): string {
 
 /** The usage changes as the feed carries them: [provider, class, ledger, amount]. */
 function usageTuples(changes: readonly UsageChange[], into: ClaimEffect["usage"]): void {
-  for (const change of changes) into.push([change.provider, change.resourceClass, change.ledger, change.amount]);
+  for (const change of changes)
+    into.push([change.provider, change.resourceClass, change.ledger, change.amount]);
 }
 
 export function claimEffectOf(
@@ -40,7 +41,8 @@ export function claimEffectOf(
   usageTuples(checked.instanceConsumers.usageChanges, usage);
   const { removed, stored } = checked;
   // The common claim, one create: one group, no key to build.
-  if (removed.length === 0 && stored.length === 1) return { usage, instances: [countedChangeOf(stored[0]!, 1)] };
+  if (removed.length === 0 && stored.length === 1)
+    return { usage, instances: [countedChangeOf(stored[0]!, 1)] };
   const groups = new Map<string, CountedChange>();
   const count = (instance: InstanceRecord, sign: number) => {
     const key = shapeKey(instance);
