@@ -1,5 +1,6 @@
 export * from "./catalogs/index.js";
 export * from "./check/index.js";
+export * from "./claims/index.js";
 export * from "./consumers/index.js";
 export * from "./credentials/index.js";
 export * from "./members/index.js";

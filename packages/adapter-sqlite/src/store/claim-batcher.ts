@@ -1,8 +1,8 @@
 import type { Claim, ClaimResult } from "@berth/engine";
+import { applyClaim, applyCreateClaims, type ClaimOutcome, isCreateOnly } from "@berth/sql-core";
 import { translateDriverError } from "../connection/driver-errors.js";
 import type { Connection } from "../connection/open-connection.js";
-import { applyClaim } from "./claim.js";
-import { applyCreateClaims, isCreateOnly, type Outcome } from "./create-batch.js";
+import { claimSide } from "./claim-reads.js";
 
 interface QueuedClaim {
   claim: Claim;
@@ -34,7 +34,7 @@ export class ClaimBatcher {
     // Connection.counterWrites); it is still one transaction.
     if ((claim.memberStates ?? []).length > 0) {
       return this.connection
-        .write((db, raw) => applyClaim(db, raw, claim))
+        .write((_db, raw) => applyClaim(claimSide(raw), claim))
         .catch((error: unknown) => {
           throw translateDriverError(error);
         });
@@ -62,20 +62,21 @@ export class ClaimBatcher {
 
   async #flush(): Promise<void> {
     let batch: QueuedClaim[] | undefined;
-    let outcomes: Outcome[];
+    let outcomes: ClaimOutcome[];
     try {
       outcomes = await this.connection.write(
-        async (db, raw) => {
+        async (_db, raw) => {
           // Taken only once the write lock is ours: claims that queued while we waited ride along.
           batch = this.#take();
           // A batch of one needs no savepoint: if its claim fails, rolling the
           // whole transaction back is the same thing, two statements cheaper.
-          if (batch.length === 1) return [{ ok: true, result: await applyClaim(db, raw, batch[0]!.claim) }];
+          if (batch.length === 1)
+            return [{ ok: true, result: await applyClaim(claimSide(raw), batch[0]!.claim) }];
           const claims = batch.map((queued) => queued.claim);
           if (claims.every(isCreateOnly)) {
             await raw.run("SAVEPOINT batch");
             try {
-              const results = await applyCreateClaims(raw, claims);
+              const results = await applyCreateClaims(claimSide(raw), claims);
               await raw.run("RELEASE batch");
               return results;
             } catch {
@@ -86,11 +87,11 @@ export class ClaimBatcher {
               await raw.run("RELEASE batch");
             }
           }
-          const results: Outcome[] = [];
+          const results: ClaimOutcome[] = [];
           for (const { claim } of batch) {
             await raw.run("SAVEPOINT claim");
             try {
-              const result = await applyClaim(db, raw, claim);
+              const result = await applyClaim(claimSide(raw), claim);
               await raw.run("RELEASE claim");
               results.push({ ok: true, result });
             } catch (error) {

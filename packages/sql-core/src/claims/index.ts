@@ -1,0 +1,11 @@
+export {
+  applyClaim,
+  applyCreateClaims,
+  type ClaimOutcome,
+  type ClaimProviders,
+  type ClaimSide,
+  type Existing,
+  isCreateOnly,
+  lookUpRowsOf,
+  projectTotalsFrom,
+} from "./claim-side.js";
