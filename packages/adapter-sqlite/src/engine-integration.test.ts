@@ -1,7 +1,7 @@
 import { Engine } from "@berth/engine";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "./open-store.js";
 import { makeTempDir } from "../test-support/temp-dir.fixture.js";
+import { openStore } from "./open-store.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

@@ -1,7 +1,7 @@
 import { EngineError } from "@berth/engine";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "../open-store.js";
 import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
+import { openStore } from "../open-store.js";
 import type { TrustedCertificateRecord, TrustTokenRecord } from "./trust-store.js";
 
 const dir = makeTempDir();
