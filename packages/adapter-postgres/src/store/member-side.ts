@@ -1,7 +1,8 @@
-import type { MemberSide } from "@berth/sql-core";
-import type { Tx } from "../connection/pools.js";
+import type { MemberSide, SqlTransactions } from "@berth/sql-core";
+import type { Pools, Tx } from "../connection/pools.js";
 import { lockMembers, readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
+import { txRunner } from "./runners.js";
 
 /**
  * @berth/sql-core's member writes in PostgreSQL: members' rows locked in
@@ -13,5 +14,13 @@ export function memberSide(tx: Tx): MemberSide {
     lockMembers: async (names) => (await lockMembers(tx, names)).map((member) => member.name),
     ledgers: async (names) => (await readProviders(tx, names)).providers,
     append: (entries) => appendChanges(tx, entries),
+  };
+}
+
+/** @berth/sql-core's tables on the pools: a read on a read connection, a write on a write connection. */
+export function transactions(pools: Pools): SqlTransactions {
+  return {
+    read: (work) => pools.readTx((tx) => work(txRunner(tx))),
+    write: (work) => pools.writeTx((tx) => work(txRunner(tx), memberSide(tx))),
   };
 }
