@@ -34,7 +34,7 @@ export class ClaimBatcher {
     // Connection.counterWrites); it is still one transaction.
     if ((claim.memberStates ?? []).length > 0) {
       return this.connection
-        .write((_db, raw) => applyClaim(claimSide(raw), claim))
+        .write((raw) => applyClaim(claimSide(raw), claim))
         .catch((error: unknown) => {
           throw translateDriverError(error);
         });
@@ -65,7 +65,7 @@ export class ClaimBatcher {
     let outcomes: ClaimOutcome[];
     try {
       outcomes = await this.connection.write(
-        async (_db, raw) => {
+        async (raw) => {
           // Taken only once the write lock is ours: claims that queued while we waited ride along.
           batch = this.#take();
           // A batch of one needs no savepoint: if its claim fails, rolling the

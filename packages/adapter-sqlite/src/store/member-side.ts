@@ -15,7 +15,7 @@ export function memberSide(raw: RawSql): MemberSide {
 /** @berth/sql-core's tables on the store's connection: each read, each write one transaction. */
 export function transactions(connection: Connection): SqlTransactions {
   return {
-    read: (work) => connection.read((_db, raw) => work(sqliteRunner(raw))),
-    write: (work) => connection.write((_db, raw) => work(sqliteRunner(raw), memberSide(raw))),
+    read: (work) => connection.read((raw) => work(sqliteRunner(raw))),
+    write: (work) => connection.write((raw) => work(sqliteRunner(raw), memberSide(raw))),
   };
 }

@@ -109,7 +109,7 @@ export class SqliteStore extends SqlStoreCore<SqlCatalogs> implements Store {
 
   /** One read transaction: the aggregates and the feed cursor of the same state. */
   snapshot(): Promise<StoreSnapshot> {
-    return this.read(async (_db, raw) => ({
+    return this.read(async (raw) => ({
       ...(await readSnapshot(sqliteRunner(raw))),
       feedCursor: await SqliteFeed.head(raw),
     }));
@@ -148,7 +148,7 @@ export class SqliteStore extends SqlStoreCore<SqlCatalogs> implements Store {
 
   /** Verifies the store's invariants; see `checkStore`. */
   check(): Promise<CheckReport> {
-    return this.read((_db, raw) => checkStore(sqliteRunner(raw)));
+    return this.read((raw) => checkStore(sqliteRunner(raw)));
   }
 
   async close(): Promise<void> {
@@ -161,15 +161,15 @@ export class SqliteStore extends SqlStoreCore<SqlCatalogs> implements Store {
   }
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
-    return this.read((_db, raw) => work(sqliteRunner(raw)));
+    return this.read((raw) => work(sqliteRunner(raw)));
   }
 
   protected writeMembers<T>(work: (db: SqlRunner, side: MemberSide) => Promise<T>): Promise<T> {
-    return this.write((_db, raw) => work(sqliteRunner(raw), memberSide(raw)));
+    return this.write((raw) => work(sqliteRunner(raw), memberSide(raw)));
   }
 
   protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
-    return this.write((_db, raw) => work(sqliteRunner(raw), (entries) => appendChanges(raw, entries)));
+    return this.write((raw) => work(sqliteRunner(raw), (entries) => appendChanges(raw, entries)));
   }
 
   private read<T>(work: Work<T>): Promise<T> {
