@@ -11,5 +11,5 @@ export * from "./schema/index.js";
 export { type SqlCatalogs, SqlCatalogTable, sqlCatalogs } from "./store/catalog-table.js";
 export { SqlConsumers } from "./store/consumer-table.js";
 export { type CredentialTables, SqlTokenStore, SqlTrustStore } from "./store/credential-stores.js";
-export { type CatalogTables, SqlStoreCore } from "./store/sql-store-core.js";
+export { SqlStoreCore } from "./store/sql-store-core.js";
 export { NO_MEMO, type ReadMemo, type SqlTransactions } from "./store/transactions.js";

@@ -18,18 +18,19 @@
  * Other claims (moves, removals, edits, member states) always run alone.
  */
 import { type Claim, type ClaimResult, EngineError } from "@berth/engine";
-import { applyClaim, applyCreateClaims, type ClaimOutcome, isCreateOnly } from "@berth/sql-core";
+import {
+  applyClaim,
+  applyCreateClaims,
+  type ClaimOutcome,
+  isCreateOnly,
+  type QueuedClaim,
+  settleClaims,
+} from "@berth/sql-core";
 import { isCommitOutcomeUnknown } from "../connection/driver-errors.js";
 import type { Pools } from "../connection/pools.js";
 import { BatchTurns, type BatchTurnsOptions } from "./batch-turns.js";
 import { claimSide } from "./claim-reads.js";
 import { resolveLostCommit } from "./unknown-commit.js";
-
-interface QueuedClaim {
-  claim: Claim;
-  resolve(result: ClaimResult): void;
-  reject(error: unknown): void;
-}
 
 export type ClaimBatcherOptions = BatchTurnsOptions;
 
@@ -124,11 +125,7 @@ export class ClaimBatcher {
       }
     }
     if (outcomes.some((outcome) => outcome.ok)) this.committed();
-    batch.forEach((queued, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) queued.resolve(outcome.result);
-      else queued.reject(outcome.error);
-    });
+    settleClaims(batch, outcomes);
     return batch.length;
   }
 }

@@ -33,13 +33,13 @@ import {
   lookUpRowsOf,
   type MemberProviderTuple,
   memberProviderRows,
+  pgRunner,
   projectTotalsFrom,
   usedSums,
 } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { writeClaim } from "./claim-writes.js";
 import { PROJECT_SHARDS } from "./project-shards.js";
-import { txRunner } from "./runners.js";
 
 /**
  * @berth/sql-core's claims (`applyClaim`, `applyCreateClaims`) in
@@ -55,7 +55,7 @@ export function claimSide(tx: Tx): ClaimSide {
       const instances = new Map<string, InstanceRecord>();
       if (ids.length === 0) return instances;
       await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [ids]);
-      for (const instance of await loadInstancesByIds(txRunner(tx), ids))
+      for (const instance of await loadInstancesByIds(pgRunner(tx), ids))
         instances.set(instance.id, instance);
       return instances;
     },
@@ -283,6 +283,6 @@ async function readPlacementProviders(
     "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[])",
     [[...uuids]],
   );
-  const used = await usedSums(txRunner(tx), uuids);
+  const used = await usedSums(pgRunner(tx), uuids);
   for (const p of found) into.set(p.uuid, placementProviderRows(p, used.get(p.uuid) ?? {}));
 }

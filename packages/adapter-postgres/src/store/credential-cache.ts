@@ -10,11 +10,10 @@
  * may also be kept for a bounded time only.
  */
 import { isEngineError } from "@berth/engine";
-import type { CredentialTables, ReadMemo } from "@berth/sql-core";
+import { type CredentialTables, pgRunner, type ReadMemo } from "@berth/sql-core";
 import type { Pools } from "../connection/pools.js";
 import { type CredentialsEvent, TOKENS_CHANNEL } from "./feed.js";
 import { transactions } from "./member-side.js";
-import { readRunner } from "./runners.js";
 
 /** Whether kept answers can be trusted now (the LISTEN connection is up), and who to tell of changes. */
 export interface TokenChanges {
@@ -29,7 +28,13 @@ export interface TokenChanges {
  */
 export function credentialTables(pools: Pools): CredentialTables {
   return {
-    read: (work) => work(readRunner(pools)),
+    read: (work) =>
+      work(
+        pgRunner({
+          rows: (text, params) => pools.query(text, params),
+          run: (text) => Promise.reject(new Error(`a write outside a transaction: ${text}`)),
+        }),
+      ),
     write: transactions(pools).write,
     announce: async (db) => {
       await db.run(`SELECT pg_notify('${TOKENS_CHANNEL}', '')`);

@@ -1,8 +1,7 @@
-import type { MemberSide, SqlTransactions } from "@berth/sql-core";
+import { type MemberSide, pgRunner, type SqlTransactions } from "@berth/sql-core";
 import type { Pools, Tx } from "../connection/pools.js";
 import { lockMembers, readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
-import { txRunner } from "./runners.js";
 
 /**
  * @berth/sql-core's member writes in PostgreSQL: members' rows locked in
@@ -20,7 +19,7 @@ export function memberSide(tx: Tx): MemberSide {
 /** @berth/sql-core's tables on the pools: a read on a read connection, a write on a write connection. */
 export function transactions(pools: Pools): SqlTransactions {
   return {
-    read: (work) => pools.readTx((tx) => work(txRunner(tx))),
-    write: (work) => pools.writeTx((tx) => work(txRunner(tx), memberSide(tx))),
+    read: (work) => pools.readTx((tx) => work(pgRunner(tx))),
+    write: (work) => pools.writeTx((tx) => work(pgRunner(tx), memberSide(tx))),
   };
 }

@@ -8,11 +8,10 @@ import {
   type StoreSnapshot,
 } from "@berth/engine";
 import {
-  type AppendChanges,
   checkInvariants,
   type MemberSide,
+  pgRunner,
   readSnapshot,
-  type SqlCatalogs,
   SqlConsumers,
   type SqlRunner,
   SqlStoreCore,
@@ -28,10 +27,9 @@ import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
 import { CredentialCache, credentialTables } from "./credential-cache.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { cursorOf } from "./feed-cursor.js";
-import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
+import { announceCommittedWrites } from "./feed-writes.js";
 import { acquireLease, releaseLease } from "./leases.js";
 import { memberSide, transactions } from "./member-side.js";
-import { txRunner } from "./runners.js";
 
 export interface PostgresStoreOptions {
   /** Clock for `createdAt` of new members (tests). */
@@ -59,7 +57,7 @@ const PRUNE_EVERY_MS = 60_000;
  * The engine's Store port over one PostgreSQL database, shared by any
  * number of berthd servers. Build it with `openPostgresStore`.
  */
-export class PostgresStore extends SqlStoreCore<SqlCatalogs> implements Store {
+export class PostgresStore extends SqlStoreCore implements Store {
   readonly consumers: SqlConsumers;
   readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
@@ -142,7 +140,7 @@ export class PostgresStore extends SqlStoreCore<SqlCatalogs> implements Store {
         "SELECT pg_current_snapshot()::text AS snapshot, (extract(epoch from now()) * 1000)::bigint::text AS now",
       );
       return {
-        ...(await readSnapshot(txRunner(tx))),
+        ...(await readSnapshot(pgRunner(tx))),
         feedCursor: cursorOf(head!.snapshot, Number(head!.now)),
       };
     }, true);
@@ -166,7 +164,7 @@ export class PostgresStore extends SqlStoreCore<SqlCatalogs> implements Store {
 
   /** Verifies the store's invariants on one consistent read; see `checkInvariants`. */
   check(): Promise<CheckReport> {
-    return this.read((tx) => checkInvariants(txRunner(tx)), true);
+    return this.read((tx) => checkInvariants(pgRunner(tx)), true);
   }
 
   /** Deletes change-feed entries older than `retentionMs` (done every minute by itself). */
@@ -188,18 +186,14 @@ export class PostgresStore extends SqlStoreCore<SqlCatalogs> implements Store {
   }
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
-    return this.read((tx) => work(txRunner(tx)));
+    return this.read((tx) => work(pgRunner(tx)));
   }
 
   protected writeMembers<T>(
     work: (db: SqlRunner, side: MemberSide) => Promise<T>,
     movesFeed = true,
   ): Promise<T> {
-    return this.write((tx) => work(txRunner(tx), memberSide(tx)), movesFeed);
-  }
-
-  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
-    return this.write((tx) => work(txRunner(tx), (entries) => appendChanges(tx, entries)));
+    return this.write((tx) => work(pgRunner(tx), memberSide(tx)), movesFeed);
   }
 
   private read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {

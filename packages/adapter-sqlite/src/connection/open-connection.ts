@@ -26,11 +26,6 @@ export interface ConnectionOptions {
   busyTimeoutMs?: number;
 }
 
-export interface WriteOptions {
-  /** A claim (group commits pass it; kept for callers, it changes nothing here). */
-  claim?: boolean;
-}
-
 /**
  * One open database: the libSQL client and the lock that serializes this
  * process's use of it (see SerialLock for why). All work goes through
@@ -49,7 +44,7 @@ export interface Connection {
    * (waiting up to busy_timeout for another process) and everything read
    * inside stays true until commit. All-or-nothing: any throw rolls back.
    */
-  write<T>(work: Work<T>, options?: WriteOptions): Promise<T>;
+  write<T>(work: Work<T>): Promise<T>;
   /**
    * How many write transactions through this connection have ended
    * (committed or not). With `dataVersion()`, it tells when a cached read of

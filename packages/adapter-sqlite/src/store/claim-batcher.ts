@@ -1,14 +1,15 @@
 import type { Claim, ClaimResult } from "@berth/engine";
-import { applyClaim, applyCreateClaims, type ClaimOutcome, isCreateOnly } from "@berth/sql-core";
+import {
+  applyClaim,
+  applyCreateClaims,
+  type ClaimOutcome,
+  isCreateOnly,
+  type QueuedClaim,
+  settleClaims,
+} from "@berth/sql-core";
 import { translateDriverError } from "../connection/driver-errors.js";
 import type { Connection } from "../connection/open-connection.js";
 import { claimSide } from "./claim-reads.js";
-
-interface QueuedClaim {
-  claim: Claim;
-  resolve(result: ClaimResult): void;
-  reject(error: unknown): void;
-}
 
 /**
  * Group commit: claims submitted in the same turn of the event loop (or
@@ -64,54 +65,47 @@ export class ClaimBatcher {
     let batch: QueuedClaim[] | undefined;
     let outcomes: ClaimOutcome[];
     try {
-      outcomes = await this.connection.write(
-        async (raw) => {
-          // Taken only once the write lock is ours: claims that queued while we waited ride along.
-          batch = this.#take();
-          // A batch of one needs no savepoint: if its claim fails, rolling the
-          // whole transaction back is the same thing, two statements cheaper.
-          if (batch.length === 1)
-            return [{ ok: true, result: await applyClaim(claimSide(raw), batch[0]!.claim) }];
-          const claims = batch.map((queued) => queued.claim);
-          if (claims.every(isCreateOnly)) {
-            await raw.run("SAVEPOINT batch");
-            try {
-              const results = await applyCreateClaims(claimSide(raw), claims);
-              await raw.run("RELEASE batch");
-              return results;
-            } catch {
-              // Not a claim's refusal (those are outcomes) but a failed
-              // statement: undo it all and take the claims one by one below,
-              // where such a failure stays with its own claim.
-              await raw.run("ROLLBACK TO batch");
-              await raw.run("RELEASE batch");
-            }
+      outcomes = await this.connection.write(async (raw) => {
+        // Taken only once the write lock is ours: claims that queued while we waited ride along.
+        batch = this.#take();
+        // A batch of one needs no savepoint: if its claim fails, rolling the
+        // whole transaction back is the same thing, two statements cheaper.
+        if (batch.length === 1)
+          return [{ ok: true, result: await applyClaim(claimSide(raw), batch[0]!.claim) }];
+        const claims = batch.map((queued) => queued.claim);
+        if (claims.every(isCreateOnly)) {
+          await raw.run("SAVEPOINT batch");
+          try {
+            const results = await applyCreateClaims(claimSide(raw), claims);
+            await raw.run("RELEASE batch");
+            return results;
+          } catch {
+            // Not a claim's refusal (those are outcomes) but a failed
+            // statement: undo it all and take the claims one by one below,
+            // where such a failure stays with its own claim.
+            await raw.run("ROLLBACK TO batch");
+            await raw.run("RELEASE batch");
           }
-          const results: ClaimOutcome[] = [];
-          for (const { claim } of batch) {
-            await raw.run("SAVEPOINT claim");
-            try {
-              const result = await applyClaim(claimSide(raw), claim);
-              await raw.run("RELEASE claim");
-              results.push({ ok: true, result });
-            } catch (error) {
-              await raw.run("ROLLBACK TO claim");
-              await raw.run("RELEASE claim");
-              results.push({ ok: false, error: translateDriverError(error) });
-            }
+        }
+        const results: ClaimOutcome[] = [];
+        for (const { claim } of batch) {
+          await raw.run("SAVEPOINT claim");
+          try {
+            const result = await applyClaim(claimSide(raw), claim);
+            await raw.run("RELEASE claim");
+            results.push({ ok: true, result });
+          } catch (error) {
+            await raw.run("ROLLBACK TO claim");
+            await raw.run("RELEASE claim");
+            results.push({ ok: false, error: translateDriverError(error) });
           }
-          return results;
-        },
-        { claim: true },
-      );
+        }
+        return results;
+      });
     } catch (error) {
       for (const queued of batch ?? this.#take()) queued.reject(error);
       return;
     }
-    (batch ?? []).forEach((queued, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) queued.resolve(outcome.result);
-      else queued.reject(outcome.error);
-    });
+    settleClaims(batch ?? [], outcomes);
   }
 }

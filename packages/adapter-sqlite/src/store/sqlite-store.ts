@@ -10,10 +10,8 @@ import {
   type StoreSnapshot,
 } from "@berth/engine";
 import {
-  type AppendChanges,
   type MemberSide,
   readSnapshot,
-  type SqlCatalogs,
   SqlConsumers,
   type SqlRunner,
   SqlStoreCore,
@@ -35,7 +33,7 @@ import {
   releaseLease,
   SqliteFeed,
 } from "./feed.js";
-import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
+import { announceCommittedWrites } from "./feed-writes.js";
 import { memberSide, transactions } from "./member-side.js";
 import { ReadCache } from "./read-cache.js";
 
@@ -50,7 +48,7 @@ export interface SqliteStoreOptions {
 }
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
-export class SqliteStore extends SqlStoreCore<SqlCatalogs> implements Store {
+export class SqliteStore extends SqlStoreCore implements Store {
   readonly consumers: SqlConsumers;
   #closed = false;
   protected readonly now: () => string;
@@ -166,10 +164,6 @@ export class SqliteStore extends SqlStoreCore<SqlCatalogs> implements Store {
 
   protected writeMembers<T>(work: (db: SqlRunner, side: MemberSide) => Promise<T>): Promise<T> {
     return this.write((raw) => work(sqliteRunner(raw), memberSide(raw)));
-  }
-
-  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
-    return this.write((raw) => work(sqliteRunner(raw), (entries) => appendChanges(raw, entries)));
   }
 
   private read<T>(work: Work<T>): Promise<T> {

@@ -74,6 +74,22 @@ export async function applyClaim(
 /** One claim's answer in a batch: its result, or its own refusal. */
 export type ClaimOutcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
 
+/** A claim waiting for its group commit, and how to answer it. */
+export interface QueuedClaim {
+  claim: Claim;
+  resolve(result: ClaimResult): void;
+  reject(error: unknown): void;
+}
+
+/** Answers each claim of a batch with its outcome (in the same order). */
+export function settleClaims(batch: readonly QueuedClaim[], outcomes: readonly ClaimOutcome[]): void {
+  batch.forEach((queued, index) => {
+    const outcome = outcomes[index]!;
+    if (outcome.ok) queued.resolve(outcome.result);
+    else queued.reject(outcome.error);
+  });
+}
+
 /** Only creates: nothing to re-read per claim, so a batch of them can be checked against one read. */
 export function isCreateOnly(claim: Claim): boolean {
   return (

@@ -8,4 +8,6 @@ export {
   isCreateOnly,
   lookUpRowsOf,
   projectTotalsFrom,
+  type QueuedClaim,
+  settleClaims,
 } from "./claim-side.js";
