@@ -22,8 +22,8 @@ import {
   applyClaim,
   applyCreateClaims,
   type ClaimOutcome,
+  ClaimQueue,
   isCreateOnly,
-  type QueuedClaim,
   settleClaims,
 } from "@berth/sql-core";
 import { isCommitOutcomeUnknown } from "../connection/driver-errors.js";
@@ -35,7 +35,7 @@ import { resolveLostCommit } from "./unknown-commit.js";
 export type ClaimBatcherOptions = BatchTurnsOptions;
 
 export class ClaimBatcher {
-  #queue: QueuedClaim[] = [];
+  readonly #queue = new ClaimQueue();
   readonly #turns: BatchTurns;
 
   constructor(
@@ -56,10 +56,9 @@ export class ClaimBatcher {
 
   claim(claim: Claim): Promise<ClaimResult> {
     if (!isCreateOnly(claim)) return this.alone(claim);
-    return new Promise<ClaimResult>((resolve, reject) => {
-      this.#queue.push({ claim, resolve, reject });
-      this.#turns.poke();
-    });
+    const answer = this.#queue.add(claim);
+    this.#turns.poke();
+    return answer;
   }
 
   private async alone(claim: Claim): Promise<ClaimResult> {
@@ -83,8 +82,7 @@ export class ClaimBatcher {
 
   /** One batch of every claim waiting; answers how many it held. */
   async #flush(): Promise<number> {
-    const batch = this.#queue;
-    this.#queue = [];
+    const batch = this.#queue.take();
     if (batch.length === 1) {
       const [only] = batch;
       await this.alone(only!.claim).then(only!.resolve, only!.reject);

@@ -3,6 +3,7 @@ import {
   applyClaim,
   applyCreateClaims,
   type ClaimOutcome,
+  ClaimQueue,
   isCreateOnly,
   type QueuedClaim,
   settleClaims,
@@ -24,7 +25,7 @@ import { claimSide } from "./claim-reads.js";
  * claim of it gets that error.
  */
 export class ClaimBatcher {
-  #queue: QueuedClaim[] = [];
+  readonly #queue = new ClaimQueue();
   #flushQueued = false;
 
   constructor(private readonly connection: Connection) {}
@@ -40,25 +41,22 @@ export class ClaimBatcher {
           throw translateDriverError(error);
         });
     }
-    return new Promise<ClaimResult>((resolve, reject) => {
-      this.#queue.push({ claim, resolve, reject });
-      if (!this.#flushQueued) {
-        this.#flushQueued = true;
-        // The native driver is synchronous, so a transaction never waits on
-        // I/O and, flushed at once, every batch would hold one claim. Waiting
-        // for the event loop's check phase lets the requests whose data
-        // arrived in the same poll phase submit their claims first.
-        setImmediate(() => void this.#flush());
-      }
-    });
+    const answer = this.#queue.add(claim);
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      // The native driver is synchronous, so a transaction never waits on
+      // I/O and, flushed at once, every batch would hold one claim. Waiting
+      // for the event loop's check phase lets the requests whose data
+      // arrived in the same poll phase submit their claims first.
+      setImmediate(() => void this.#flush());
+    }
+    return answer;
   }
 
   /** Takes everything queued so far; claims arriving later start the next batch. */
   #take(): QueuedClaim[] {
-    const batch = this.#queue;
-    this.#queue = [];
     this.#flushQueued = false;
-    return batch;
+    return this.#queue.take();
   }
 
   async #flush(): Promise<void> {

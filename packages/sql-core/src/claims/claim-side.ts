@@ -81,6 +81,29 @@ export interface QueuedClaim {
   reject(error: unknown): void;
 }
 
+/** Claims waiting for their group commit, taken as one batch. */
+export class ClaimQueue {
+  #waiting: QueuedClaim[] = [];
+
+  get length(): number {
+    return this.#waiting.length;
+  }
+
+  /** The claim's answer, once the batch that takes it is settled. */
+  add(claim: Claim): Promise<ClaimResult> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ claim, resolve, reject });
+    });
+  }
+
+  /** Everything waiting so far; claims added later wait for the next batch. */
+  take(): QueuedClaim[] {
+    const batch = this.#waiting;
+    this.#waiting = [];
+    return batch;
+  }
+}
+
 /** Answers each claim of a batch with its outcome (in the same order). */
 export function settleClaims(batch: readonly QueuedClaim[], outcomes: readonly ClaimOutcome[]): void {
   batch.forEach((queued, index) => {

@@ -3,6 +3,7 @@ export {
   applyCreateClaims,
   type ClaimOutcome,
   type ClaimProviders,
+  ClaimQueue,
   type ClaimSide,
   type Existing,
   isCreateOnly,
