@@ -5,7 +5,7 @@
  *   node --import tsx claim-racer.fixture.ts <db> <worker> <member,member,...> <batch>
  */
 import { EngineError } from "@berth/engine";
-import { openStore } from "../open-store.js";
+import { openStore } from "../src/open-store.js";
 import { readStdinLine } from "./child-process.fixture.js";
 import { instanceOf } from "./records.fixture.js";
 

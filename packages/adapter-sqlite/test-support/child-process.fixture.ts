@@ -10,7 +10,7 @@ export function spawnScript(script: string, args: string[]): ChildProcess {
   const path = fileURLToPath(new URL(script, import.meta.url));
   return spawn(process.execPath, ["--import", "tsx", path, ...args], {
     stdio: ["pipe", "pipe", "pipe"],
-    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
   });
 }
 

@@ -4,7 +4,7 @@
  * over the members, in project <batch-name>, printing "claiming" just before and "claimed <ms>" after.
  *   node --import tsx bulk-claimer.fixture.ts <db> <batch-name> <count> <member,member,...>
  */
-import { openStore } from "../open-store.js";
+import { openStore } from "../src/open-store.js";
 import { readStdinLine } from "./child-process.fixture.js";
 import { instanceOf } from "./records.fixture.js";
 
