@@ -75,6 +75,13 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Extra node flags for every berthd the benches start, split on spaces, e.g.
+ * `BENCH_BERTHD_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` to profile
+ * the server under a bench's load.
+ */
+export const BERTHD_NODE_ARGS_VARIABLE = "BENCH_BERTHD_NODE_ARGS";
+
 export interface BerthdOptions {
   db: string;
   token: string;
@@ -131,10 +138,13 @@ export class Berthd {
 
   static async start(options: BerthdOptions): Promise<Berthd> {
     const port = await freePort();
+    // Node refuses --cpu-prof in NODE_OPTIONS; this variable reaches every berthd a bench starts.
+    const fromEnvironment = (process.env[BERTHD_NODE_ARGS_VARIABLE] ?? "").split(/\s+/).filter(Boolean);
     const started = performance.now();
     const child = spawn(
       process.execPath,
       [
+        ...fromEnvironment,
         ...(options.nodeArgs ?? []),
         options.main ?? BERTHD_MAIN,
         "--db",
