@@ -1,0 +1,223 @@
+/**
+ * How many more instances of one request the cluster takes now, one after
+ * another, by the placement stack itself: its feasibility filters say which
+ * members may take any (everything but capacity: online, evacuated,
+ * scheduler.instance, target and project groups, architecture, traits), the
+ * capacity rule counts each member's units in closed form
+ * (capacity-member.ts), and the project's limits bound the total
+ * (capacity-project.ts).
+ *
+ * The sum of the members' units is the answer whenever each create lands
+ * independently of the others. When it does not (a ranking may turn
+ * members down as instances land: a strict placement group; or a project
+ * limit stops the total before every member is full, so the default order
+ * decides who gets the units), the creates are played one after another
+ * through the stack: each unit is decided by `stack.candidates` exactly as
+ * a create is, and held in the model as an in-flight placement so the next
+ * decision sees it. The loop is synchronous (nothing else plans or claims
+ * in between) and every hold is given back before it returns, so no other
+ * placement ever sees them.
+ */
+import { invalid, notFound } from "../base/errors.js";
+import type { Timing, UsageCheck } from "../candidates/filter.js";
+import { capacityFilter, type Demand, demandOf } from "../candidates/filters/capacity.js";
+import { pendingOf } from "../claim/draft.js";
+import type { PlanContext } from "../decide/context.js";
+import { resourcesOn } from "../expand/member-demand.js";
+import type { PlacementRequest } from "../expand/request.js";
+import type { PendingPlacement } from "../model/cluster-model.js";
+import type { MemberState } from "../model/member-state.js";
+import { childrenFor } from "../model/member-tree.js";
+import { type MemberUnits, memberUnits } from "./capacity-member.js";
+import { type ProjectRoom, projectRoom } from "./capacity-project.js";
+
+/** One member's share of the answer. */
+export interface MemberCapacity {
+  member: string;
+  instances: number;
+  /**
+   * What stops it there: a capacity code (`capacity:MEMORY_MB`, `lack:CUSTOM_FPGA`), a filter's
+   * rejection code (`offline`, `scheduler-manual`, `group:NAME`...), a placement group's
+   * (`spread:NAME`), or a project limit's key (`limits.instances`).
+   */
+  limitedBy: string;
+}
+
+export interface CapacityCount {
+  instances: number;
+  /** What stops the total: the project limit that binds, else the most common member reason. */
+  limitedBy: string;
+  /** Every member, in join order. */
+  members: MemberCapacity[];
+  project: ProjectRoom;
+  /** "closed-form": summed per member; "simulation": played one create after another. */
+  countedBy: "closed-form" | "simulation";
+}
+
+/** More units than any real cluster takes: a request asking for nothing would loop for ever. */
+const MOST_SIMULATED = 1_000_000;
+
+const SKIP_CAPACITY: ReadonlySet<string> = new Set([capacityFilter.name]);
+
+/** The demand `request` makes of `member` (its memory share resolved there). */
+export function demandOn(request: PlacementRequest, member: MemberState): Demand {
+  return demandOf(resourcesOn(request, member.record));
+}
+
+/** The stack's usage filters other than capacity, bound to `request` (capacity is counted, not checked). */
+function otherUsageChecks(context: PlanContext, request: PlacementRequest): UsageCheck[] {
+  const checks: UsageCheck[] = [];
+  for (const filter of context.stack.filters) {
+    if (filter.kind === "usage" && filter.name !== capacityFilter.name) checks.push(filter.bind(request));
+  }
+  return checks;
+}
+
+/** Units per member (join order); members a filter turns down get 0 and its rejection code. */
+export function unitsPerMember(
+  context: PlanContext,
+  request: PlacementRequest,
+  time: Timing,
+): Map<MemberState, MemberUnits> {
+  const { model, stack } = context;
+  const units = new Map<MemberState, MemberUnits>();
+  const refusal = (member: MemberState) => stack.check(member, request, time, SKIP_CAPACITY)?.code;
+  const target = request.target;
+  if (target?.kind === "member") {
+    const member = model.member(target.name);
+    if (member === undefined) throw notFound(`Cluster member "${target.name}" not found`);
+    const why = refusal(member);
+    units.set(
+      member,
+      why === undefined ? memberUnits(member, demandOn(request, member)) : { units: 0, limitedBy: why },
+    );
+    return units;
+  }
+  const admitted = new Set(stack.staticCandidates(model, request));
+  const checks = otherUsageChecks(context, request);
+  for (const member of model.allMembers()) {
+    const passes = admitted.has(member) && checks.every((check) => check.admits(member, time));
+    const why = passes ? undefined : refusal(member);
+    units.set(
+      member,
+      why === undefined ? memberUnits(member, demandOn(request, member)) : { units: 0, limitedBy: why },
+    );
+  }
+  return units;
+}
+
+/** The reason most members give (what the total runs out of). */
+function mostCommon(members: readonly MemberCapacity[]): string {
+  const counts = new Map<string, number>();
+  let best = "";
+  let bestCount = 0;
+  for (const { limitedBy } of members) {
+    const count = (counts.get(limitedBy) ?? 0) + 1;
+    counts.set(limitedBy, count);
+    if (count > bestCount) {
+      best = limitedBy;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+function unbounded(request: PlacementRequest): never {
+  throw invalid(
+    `Instance "${request.name}" asks for no resource and nothing else bounds how many fit: capacity cannot count it`,
+  );
+}
+
+/**
+ * Plays creates of `request` one after another through the stack (see the
+ * file comment), at most `cap`; answers how many each member took and, for
+ * those left with room, why the stack stopped giving them any.
+ */
+function simulate(
+  context: PlanContext,
+  request: PlacementRequest,
+  units: ReadonlyMap<MemberState, MemberUnits>,
+  room: ProjectRoom,
+  time: Timing,
+): MemberCapacity[] {
+  const { model, stack } = context;
+  const holds: PendingPlacement[] = [];
+  const placed = new Map<MemberState, number>();
+  try {
+    while (holds.length < room.cap) {
+      if (holds.length >= MOST_SIMULATED) unbounded(request);
+      const chosen = stack.candidates(model, request, time, "first").candidates[0];
+      if (chosen === undefined) break;
+      const children = childrenFor(chosen, resourcesOn(request, chosen.record));
+      const pending = pendingOf(request, chosen.record, children);
+      model.addPending(pending);
+      holds.push(pending);
+      placed.set(chosen, (placed.get(chosen) ?? 0) + 1);
+    }
+    // Why members with room left got no more: read while the holds still stand.
+    const capReached = holds.length >= room.cap;
+    const withRoom = [...units].filter(([member, one]) => (placed.get(member) ?? 0) < one.units);
+    const turnedDown = new Map(
+      stack
+        .turnedDownByRankings(
+          model,
+          request,
+          withRoom.map(([member]) => member),
+        )
+        .map(({ member, rejection }) => [member, rejection.code]),
+    );
+    return [...units].map(([member, one]) => {
+      const instances = placed.get(member) ?? 0;
+      const limitedBy =
+        instances >= one.units
+          ? one.limitedBy
+          : (turnedDown.get(member.name) ?? (capReached ? room.limitedBy : one.limitedBy));
+      return { member: member.name, instances, limitedBy };
+    });
+  } finally {
+    for (const pending of holds) model.releasePending(pending);
+  }
+}
+
+/** How many more of `request` fit now, per member and in all (see the file comment). */
+export function countCapacity(context: PlanContext, request: PlacementRequest): CapacityCount {
+  const time = context.timing();
+  const room = projectRoom(context.model, request);
+  const units = unitsPerMember(context, request, time);
+  let sum = 0;
+  for (const one of units.values()) sum += one.units;
+  const turnsDown = request.target?.kind !== "member" && context.stack.turnsDown(context.model, request);
+  if (room.cap === 0 || (!turnsDown && sum <= room.cap)) {
+    if (!Number.isFinite(sum) && room.cap !== 0) unbounded(request);
+    const members = [...units].map(([member, one]) => ({
+      member: member.name,
+      instances: room.cap === 0 ? 0 : one.units,
+      limitedBy: room.cap === 0 ? room.limitedBy : one.limitedBy,
+    }));
+    const limitedBy = room.cap === 0 || sum === room.cap ? room.limitedBy : mostCommon(members);
+    return {
+      instances: room.cap === 0 ? 0 : sum,
+      limitedBy,
+      members,
+      project: room,
+      countedBy: "closed-form",
+    };
+  }
+  if (request.target?.kind === "member") {
+    // One member, no ranking: the project's cap is all that can stop it earlier.
+    const [member, one] = [...units][0]!;
+    const instances = Math.min(one.units, room.cap);
+    const limitedBy = instances < one.units ? room.limitedBy : one.limitedBy;
+    return {
+      instances,
+      limitedBy,
+      members: [{ member: member.name, instances, limitedBy }],
+      project: room,
+      countedBy: "closed-form",
+    };
+  }
+  const members = simulate(context, request, units, room, time);
+  const instances = members.reduce((total, one) => total + one.instances, 0);
+  const limitedBy = instances >= room.cap ? room.limitedBy : mostCommon(members);
+  return { instances, limitedBy, members, project: room, countedBy: "simulation" };
+}
