@@ -2,6 +2,7 @@ import type {
   ApiInput,
   ApiSchemaName,
   BulkCreateResult,
+  ClusterCapacity,
   ClusterGroup,
   ClusterMember,
   ClusterMemberFull,
@@ -268,6 +269,15 @@ export class BerthApi extends BerthClient {
   }
   rebalanceApply(): Promise<unknown> {
     return this.request("applyRebalance", {});
+  }
+
+  // --- capacity planning -------------------------------------------------------------
+  /** How many more instances of this create body fit now, where, and what stops each member (nothing is created). */
+  clusterCapacity(body: In<"ClusterCapacityPost">, options: PlaceOptions = {}): Promise<ClusterCapacity> {
+    return this.request("clusterCapacity", {
+      query: { project: this.#project(options), target: options.target },
+      body,
+    }) as Promise<ClusterCapacity>;
   }
 
   // --- instances -------------------------------------------------------------------

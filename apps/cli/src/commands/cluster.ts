@@ -16,6 +16,7 @@ import { type Column, renderDocument, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { completeArguments, memberNames } from "./argument-names.js";
 import { collect, parseKeyValues, readDocument } from "./arguments.js";
+import { registerCapacityCommand } from "./capacity.js";
 import { registerGroupCommands } from "./groups.js";
 import { registerInventoryCommands } from "./inventory.js";
 import { mapLimit } from "./map-limit.js";
@@ -366,6 +367,7 @@ export function registerClusterCommands(program: Command, io: Io): void {
     )
     .action(action(io, async (ctx, flags: { yes?: boolean; dryRun?: boolean }) => rebalance(ctx, flags)));
 
+  registerCapacityCommand(cluster, io);
   registerInventoryCommands(cluster, io);
   registerGroupCommands(cluster, io);
 }
