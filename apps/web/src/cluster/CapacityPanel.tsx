@@ -18,7 +18,7 @@ interface CapacityForm {
 
 const EMPTY: CapacityForm = {
   flavor: "",
-  config: "limits.cpu=1\nlimits.memory=1GiB",
+  config: "",
   project: "default",
   target: "",
 };
