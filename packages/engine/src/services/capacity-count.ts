@@ -179,11 +179,26 @@ function simulate(
   }
 }
 
-/** How many more of `request` fit now, per member and in all (see the file comment). */
-export function countCapacity(context: PlanContext, request: PlacementRequest): CapacityCount {
+/** What a count starts from: the clock it judged by, each member's units, the project's room. */
+export interface Measured {
+  time: Timing;
+  units: ReadonlyMap<MemberState, MemberUnits>;
+  room: ProjectRoom;
+}
+
+/** Each member's units and the project's room for `request`, now. */
+export function measure(context: PlanContext, request: PlacementRequest): Measured {
   const time = context.timing();
   const room = projectRoom(context.model, request);
-  const units = unitsPerMember(context, request, time);
+  return { time, units: unitsPerMember(context, request, time), room };
+}
+
+/** How many more of `request` fit now, per member and in all (see the file comment). */
+export function countCapacity(
+  context: PlanContext,
+  request: PlacementRequest,
+  { time, units, room }: Measured = measure(context, request),
+): CapacityCount {
   let sum = 0;
   for (const one of units.values()) sum += one.units;
   const turnsDown = request.target?.kind !== "member" && context.stack.turnsDown(context.model, request);

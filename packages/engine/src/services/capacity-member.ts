@@ -26,14 +26,22 @@ export function unitsOfClass(
   consumed: number,
   amount: number,
 ): number {
-  const fits = (held: number) => checkFit(resourceClass, inventory, held, amount).ok;
-  if (!fits(consumed)) return 0;
+  if (!checkFit(resourceClass, inventory, consumed, amount).ok) return 0;
   if (amount <= 0) return Number.POSITIVE_INFINITY;
   let units = Math.max(1, Math.floor((inventoryCapacity(inventory) - consumed) / amount));
   // The formula's floating point (ratios like 1.1) may be one off either way: the rule decides.
-  while (units > 1 && !fits(consumed + (units - 1) * amount)) units -= 1;
-  while (fits(consumed + units * amount)) units += 1;
+  while (units > 1 && !checkFit(resourceClass, inventory, consumed + (units - 1) * amount, amount).ok)
+    units -= 1;
+  while (checkFit(resourceClass, inventory, consumed + units * amount, amount).ok) units += 1;
   return units;
+}
+
+/** `capacity:CLASS`, built once per class (a count walks every member). */
+const capacityCodes = new Map<string, string>();
+function capacityCode(resourceClass: string): string {
+  let code = capacityCodes.get(resourceClass);
+  if (code === undefined) capacityCodes.set(resourceClass, (code = `capacity:${resourceClass}`));
+  return code;
 }
 
 /** Units of `amount` the children of `member`'s tree take (each unit whole on one child). */
@@ -62,25 +70,47 @@ function firstUnitMisfit(member: MemberState, demand: Demand): string | undefine
 export function memberUnits(member: MemberState, demand: Demand): MemberUnits {
   const misfit = firstUnitMisfit(member, demand);
   if (misfit !== undefined) return { units: 0, limitedBy: misfit };
-  let best: MemberUnits = { units: Number.POSITIVE_INFINITY, limitedBy: "" };
-  for (const [resourceClass, amount] of demand) {
+  let units = Number.POSITIVE_INFINITY;
+  let limitedBy = "";
+  for (let index = 0; index < demand.length; index++) {
+    const [resourceClass, amount] = demand[index]!;
     const inventory = member.inventories[resourceClass];
-    const units =
+    const classUnits =
       inventory === undefined
         ? unitsInTree(member, resourceClass, amount)
         : unitsOfClass(resourceClass, inventory, member.consumed(resourceClass), amount);
-    if (units < best.units) best = { units, limitedBy: `capacity:${resourceClass}` };
+    if (classUnits < units) {
+      units = classUnits;
+      limitedBy = capacityCode(resourceClass);
+    }
   }
-  return best;
+  return { units, limitedBy };
+}
+
+/** The most times `amount` one provider of the class may take in one request (its max_unit). */
+function maxUnitMultiple(member: MemberState, resourceClass: string, amount: number): number {
+  if (amount <= 0) return Number.POSITIVE_INFINITY;
+  const inventory = member.inventories[resourceClass];
+  if (inventory !== undefined) return Math.floor(inventory.maxUnit / amount);
+  let most = 0;
+  for (const provider of member.tree?.providers ?? []) {
+    const child = provider.inventories[resourceClass];
+    if (child !== undefined) most = Math.max(most, Math.floor(child.maxUnit / amount));
+  }
+  return most;
 }
 
 /**
  * The largest k for which k times `demand`, as ONE request, fits on
- * `member` now (at most `bound`): the unit count, lowered while a class's
- * min_unit/max_unit/step_size refuses the multiplied amount.
+ * `member` now, given that `units` of it fit one after another there (at
+ * most `bound`): within every class's max_unit, then lowered while the
+ * capacity filter still refuses it (a step_size, a tree whose room is
+ * spread over several children).
  */
-export function largestMultipleOn(member: MemberState, demand: Demand, bound: number): number {
-  let multiple = Math.min(memberUnits(member, demand).units, bound);
+export function largestMultipleOn(member: MemberState, demand: Demand, units: number, bound: number): number {
+  let multiple = Math.min(units, bound);
+  for (const [resourceClass, amount] of demand)
+    multiple = Math.min(multiple, maxUnitMultiple(member, resourceClass, amount));
   if (!Number.isFinite(multiple)) return 0;
   const scaled = (k: number): Demand => demand.map(([resourceClass, amount]) => [resourceClass, amount * k]);
   while (multiple > 0 && firstUnitMisfit(member, scaled(multiple)) !== undefined) multiple -= 1;

@@ -17,7 +17,7 @@ import { CatalogCache } from "../expand/catalog-cache.js";
 import { expandCreate } from "../expand/create.js";
 import type { PlacementRequest } from "../expand/request.js";
 import type { EngineRuntime } from "../runtime/runtime.js";
-import { type CapacityCount, countCapacity, demandOn, unitsPerMember } from "./capacity-count.js";
+import { type CapacityCount, countCapacity, demandOn, type Measured, measure } from "./capacity-count.js";
 import { largestMultipleOn } from "./capacity-member.js";
 import { compareSizeDesc, sizeKey } from "./placer.js";
 
@@ -82,14 +82,15 @@ export class CapacityPlanner {
     }
     await runtime.syncTrees();
     // From here on synchronous: nothing else plans or claims while the cluster is counted.
-    const count = countCapacity(runtime, request);
+    const measured = measure(runtime, request);
+    const count = countCapacity(runtime, request, measured);
     const flavors = flavorRequests.map((one, index) => {
       const { instances, limitedBy } = countCapacity(runtime, one);
       return { flavor: options.flavors![index]!, instances, limitedBy };
     });
     return {
       ...count,
-      largest: this.largestMultiple(request, count),
+      largest: this.largestMultiple(request, measured),
       flavors,
       largestFlavor: largestFitting(flavorRequests, flavors),
       scriptletIgnored: runtime.effective.scriptlet !== "" && request.target?.kind !== "member",
@@ -101,26 +102,31 @@ export class CapacityPlanner {
    * member the stack admits (a strict placement group's turn-downs too),
    * within the project's aggregate limits.
    */
-  private largestMultiple(request: PlacementRequest, count: CapacityCount): LargestMultiple {
+  private largestMultiple(request: PlacementRequest, { units, room }: Measured): LargestMultiple {
     const { model, stack } = this.runtime;
-    const time = this.runtime.timing();
-    let bound = count.project.cap === 0 ? 0 : Number.POSITIVE_INFINITY;
-    for (const limit of count.project.limits) {
+    let bound = room.cap === 0 ? 0 : Number.POSITIVE_INFINITY;
+    for (const limit of room.limits) {
       // Counted limits allow one instance whatever its size; aggregates bound its size.
       if (limit.instances !== null && limit.aggregate) bound = Math.min(bound, limit.instances);
     }
-    const admitted = [...unitsPerMember(this.runtime, request, time)]
-      .filter(([, one]) => one.units > 0)
-      .map(([member]) => member);
+    const admitted = [...units].filter(([, one]) => one.units > 0);
     const turnedDown =
       request.target?.kind === "member"
         ? new Set<string>()
-        : new Set(stack.turnedDownByRankings(model, request, admitted).map((one) => one.member));
+        : new Set(
+            stack
+              .turnedDownByRankings(
+                model,
+                request,
+                admitted.map(([member]) => member),
+              )
+              .map((one) => one.member),
+          );
     let best: LargestMultiple = { multiple: 0, member: null, resources: {} };
-    for (const member of admitted) {
-      if (turnedDown.has(member.name)) continue;
+    for (const [member, one] of admitted) {
+      if (one.units <= best.multiple || turnedDown.has(member.name)) continue;
       const demand = demandOn(request, member);
-      const multiple = largestMultipleOn(member, demand, bound);
+      const multiple = largestMultipleOn(member, demand, one.units, bound);
       if (multiple > best.multiple) {
         const resources = Object.fromEntries(
           demand.map(([resourceClass, amount]) => [resourceClass, amount * multiple]),
