@@ -128,6 +128,10 @@ function unbounded(request: PlacementRequest): never {
   );
 }
 
+function isStrictSpread(request: PlacementRequest): boolean {
+  return request.groupPolicy?.policy === "spread" && request.groupPolicy.rigor === "strict";
+}
+
 /**
  * Plays creates of `request` one after another through the stack (see the
  * file comment), at most `cap`; answers how many each member took and, for
@@ -143,16 +147,29 @@ function simulate(
   const { model, stack } = context;
   const holds: PendingPlacement[] = [];
   const placed = new Map<MemberState, number>();
+  const hold = (chosen: MemberState) => {
+    const children = childrenFor(chosen, resourcesOn(request, chosen.record));
+    const pending = pendingOf(request, chosen.record, children);
+    model.addPending(pending);
+    holds.push(pending);
+    placed.set(chosen, (placed.get(chosen) ?? 0) + 1);
+  };
   try {
-    while (holds.length < room.cap) {
-      if (holds.length >= MOST_SIMULATED) unbounded(request);
-      const chosen = stack.candidates(model, request, time, "first").candidates[0];
-      if (chosen === undefined) break;
-      const children = childrenFor(chosen, resourcesOn(request, chosen.record));
-      const pending = pendingOf(request, chosen.record, children);
-      model.addPending(pending);
-      holds.push(pending);
-      placed.set(chosen, (placed.get(chosen) ?? 0) + 1);
+    if (isStrictSpread(request)) {
+      // A strict spread unit turns its member (and whatever shares the group's count with it)
+      // down and moves no other member's rank: the creates take the ranked candidates in
+      // order, each if the group still admits it when its turn comes. One ranking, not one per unit.
+      for (const member of stack.candidates(model, request, time, "all").candidates) {
+        if (holds.length >= room.cap) break;
+        if (stack.turnedDownByRankings(model, request, [member]).length === 0) hold(member);
+      }
+    } else {
+      while (holds.length < room.cap) {
+        if (holds.length >= MOST_SIMULATED) unbounded(request);
+        const chosen = stack.candidates(model, request, time, "first").candidates[0];
+        if (chosen === undefined) break;
+        hold(chosen);
+      }
     }
     // Why members with room left got no more: read while the holds still stand.
     const capReached = holds.length >= room.cap;

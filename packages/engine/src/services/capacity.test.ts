@@ -1,6 +1,7 @@
 import type { InstancesPost } from "@berth/api-types";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "../base/errors.js";
+import { memberProviderUuid } from "../rules/ledger/shared-ledger.js";
 import { addMember, testCluster } from "../testing/cluster.fixture.js";
 import type { Engine } from "./engine.js";
 
@@ -153,6 +154,78 @@ describe("capacity: how many more of this fit", () => {
       resources: { VCPU: 6, MEMORY_MB: 6144, CUSTOM_GPU: 3 },
     });
     await expectExact(engine, { flavor: "g1" });
+  });
+
+  it("counts a class held by child providers (NUMA, GPU trees) as the sum of what each child takes", async () => {
+    const { engine } = await testCluster();
+    await engine.catalog.createResourceClass("CUSTOM_FPGA");
+    await engine.catalog.createFlavor({
+      name: "fpga2",
+      vcpus: 1,
+      memory_mb: 1024,
+      extra_specs: { "resources:CUSTOM_FPGA": "2" },
+    });
+    await addMember(engine, "plain");
+    await addMember(engine, "accel");
+    for (const [name, total] of [
+      ["fpga0", 5],
+      ["fpga1", 3],
+    ] as const) {
+      const child = await engine.providers.create({ name, parentUuid: memberProviderUuid("accel") });
+      await engine.providers.setInventories(child.uuid, child.generation, { CUSTOM_FPGA: { total } });
+    }
+    // fpga0 takes 2 (5 / 2), fpga1 takes 1 (3 / 2): one unit never splits over two children.
+    const answer = await expectExact(engine, { flavor: "fpga2" });
+    expect(answer.instances).toBe(3);
+    expect(answer.largest.multiple).toBe(2);
+  });
+
+  it("keeps a strict compact group on the member it already is on", async () => {
+    const { engine } = await testCluster();
+    await engine.catalog.createPlacementGroup({
+      project: "default",
+      name: "pack",
+      description: "",
+      policy: "compact",
+      rigor: "strict",
+    });
+    await addMember(engine, "n1", { vcpu: 16 });
+    await addMember(engine, "n2", { vcpu: 6 });
+    const body = { config: { "placement.group": "pack", "limits.cpu": "2" } };
+    await engine.instances.create({ ...body, name: "first" }, { target: "n2" });
+    const answer = await expectExact(engine, body);
+    expect(answer.instances).toBe(2);
+    expect(answer.members.find((one) => one.member === "n1")?.limitedBy).toBe("compact:pack");
+  });
+
+  it("lets a project limit stop a spread group early, in the stack's order", async () => {
+    const { engine } = await testCluster();
+    await engine.catalog.createProject({ name: "p", description: "", config: { "limits.instances": "2" } });
+    await engine.catalog.createPlacementGroup({
+      project: "p",
+      name: "pg",
+      description: "",
+      policy: "spread",
+      rigor: "strict",
+    });
+    for (const name of ["n1", "n2", "n3"]) await addMember(engine, name);
+    await engine.instances.create({ name: "busy", config: { "limits.cpu": "1" } }, { target: "n1" });
+    const answer = await expectExact(
+      engine,
+      { config: { "placement.group": "pg", "limits.cpu": "1" } },
+      { project: "p" },
+    );
+    expect(answer.instances).toBe(2);
+    expect(answer.limitedBy).toBe("limits.instances");
+  });
+
+  it("sizes a memory share on each member's own memory", async () => {
+    const { engine } = await testCluster();
+    await addMember(engine, "small", { memoryMb: 8192 });
+    await addMember(engine, "big", { memoryMb: 65536 });
+    // A quarter of each member's memory: four fit on each, whatever its size.
+    const answer = await expectExact(engine, { config: { "limits.memory": "25%", "limits.cpu": "1" } });
+    expect(answer.members.map((one) => one.instances)).toEqual([4, 4]);
   });
 
   it("counts only the named member for a member target, and the group for @group", async () => {
