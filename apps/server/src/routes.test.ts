@@ -709,7 +709,7 @@ describe("every route over HTTP", () => {
   it("capacity: how many more of a body fit (exactness: capacity.test.ts)", async () => {
     const answer = await call("POST", "/1.0/cluster/capacity", { config: { "limits.cpu": "1" } });
     expect(answer.status).toBe(200);
-    expect(answer.body.metadata.instances).toBeGreaterThan(0);
+    expect((answer.body.metadata as { instances: number }).instances).toBeGreaterThan(0);
   });
 
   it("metrics and the OpenAPI document", async () => {

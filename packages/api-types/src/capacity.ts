@@ -24,11 +24,12 @@ export type ClusterCapacityPost = z.infer<typeof ClusterCapacityPostSchema>;
  */
 const LimitedBySchema = z.string();
 
-export const MemberCapacitySchema = z.strictObject({
-  name: MemberNameSchema,
-  instances: UnsignedIntSchema,
-  limited_by: LimitedBySchema,
-});
+/** How many more a member (or a flavor) takes, and what stops it. */
+function countedSchema<Name extends z.ZodType<string>>(name: Name) {
+  return z.strictObject({ name, instances: UnsignedIntSchema, limited_by: LimitedBySchema });
+}
+
+export const MemberCapacitySchema = countedSchema(MemberNameSchema);
 export type MemberCapacity = z.infer<typeof MemberCapacitySchema>;
 
 /** One limit the project sets: its room, and how many more instances of the shape it lets in. */
@@ -44,11 +45,7 @@ export const ProjectLimitRoomSchema = z.strictObject({
 });
 export type ProjectLimitRoom = z.infer<typeof ProjectLimitRoomSchema>;
 
-export const FlavorCapacitySchema = z.strictObject({
-  name: FlavorNameSchema,
-  instances: UnsignedIntSchema,
-  limited_by: LimitedBySchema,
-});
+export const FlavorCapacitySchema = countedSchema(FlavorNameSchema);
 export type FlavorCapacity = z.infer<typeof FlavorCapacitySchema>;
 
 /**

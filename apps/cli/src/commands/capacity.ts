@@ -7,6 +7,7 @@ import { type Column, renderDocument, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { collect } from "./arguments.js";
 import { type CreateFlags, createBody } from "./instance-body.js";
+import { addShapeOptions } from "./instances.js";
 
 interface CapacityFlags extends CreateFlags {
   /** `--tier`, repeated: flavors to count too. */
@@ -82,18 +83,10 @@ async function capacity(ctx: CommandContext, flags: CapacityFlags): Promise<void
 
 /** `berth cluster capacity`: Ganeti hspace's question, answered by Berth's placement rules. */
 export function registerCapacityCommand(cluster: Command, io: Io): void {
-  cluster
-    .command("capacity")
+  addShapeOptions(cluster.command("capacity"))
     .description(
       "How many more instances of this shape fit now, on which members, and what runs out first (nothing is created)",
     )
-    .option("--target <member|@group>", "count on this member, or on the members of this group")
-    .option("--flavor <name>", "size the instances with a stored flavor")
-    .option("-c, --config <key=value>", "instance config key, e.g. limits.cpu=2 (repeatable)", collect)
-    .option("-p, --profile <name>", "apply a profile (repeatable; default: the default profile)", collect)
-    .option("--no-profiles", "apply no profile at all")
-    .option("--vm", "virtual machines instead of containers")
-    .option("-t, --instance-type <type>", "LXD custom instance type cN-mN (CPUs, GiB), e.g. c2-m4")
     .option(
       "--tier <flavor>",
       "also count this flavor and report the largest of them that fits, hspace's tiered allocation (repeatable)",
