@@ -28,7 +28,7 @@ import type { PlacementRequest } from "../expand/request.js";
 import type { PendingPlacement } from "../model/cluster-model.js";
 import type { MemberState } from "../model/member-state.js";
 import { childrenFor } from "../model/member-tree.js";
-import { type MemberUnits, memberUnits } from "./capacity-member.js";
+import { memberUnits } from "./capacity-member.js";
 import { type ProjectRoom, projectRoom } from "./capacity-project.js";
 
 /** One member's share of the answer. */
@@ -73,37 +73,48 @@ function otherUsageChecks(context: PlanContext, request: PlacementRequest): Usag
   return checks;
 }
 
-/** Units per member (join order); members a filter turns down get 0 and its rejection code. */
+/** Each member (join order, or the one a target names) with the units it takes and what stops it there. */
+export interface MemberUnitsTable {
+  readonly members: readonly MemberState[];
+  readonly units: readonly number[];
+  readonly limitedBy: readonly string[];
+}
+
+/** Units per member; members a filter turns down get 0 and its rejection code. */
 export function unitsPerMember(
   context: PlanContext,
   request: PlacementRequest,
   time: Timing,
-): Map<MemberState, MemberUnits> {
+): MemberUnitsTable {
   const { model, stack } = context;
-  const units = new Map<MemberState, MemberUnits>();
-  const refusal = (member: MemberState) => stack.check(member, request, time, SKIP_CAPACITY)?.code;
   const target = request.target;
+  let members: readonly MemberState[];
+  let admitted: ReadonlySet<MemberState>;
   if (target?.kind === "member") {
     const member = model.member(target.name);
     if (member === undefined) throw notFound(`Cluster member "${target.name}" not found`);
-    const why = refusal(member);
-    units.set(
-      member,
-      why === undefined ? memberUnits(member, demandOn(request, member)) : { units: 0, limitedBy: why },
-    );
-    return units;
+    members = [member];
+    admitted = new Set<MemberState>();
+  } else {
+    members = model.allMembers();
+    admitted = new Set(stack.staticCandidates(model, request));
   }
-  const admitted = new Set(stack.staticCandidates(model, request));
   const checks = otherUsageChecks(context, request);
-  for (const member of model.allMembers()) {
-    const passes = admitted.has(member) && checks.every((check) => check.admits(member, time));
-    const why = passes ? undefined : refusal(member);
-    units.set(
-      member,
-      why === undefined ? memberUnits(member, demandOn(request, member)) : { units: 0, limitedBy: why },
-    );
+  const units = new Array<number>(members.length);
+  const limitedBy = new Array<string>(members.length);
+  for (let index = 0; index < members.length; index++) {
+    const member = members[index]!;
+    let passes = admitted.has(member);
+    for (let check = 0; passes && check < checks.length; check++)
+      passes = checks[check]!.admits(member, time);
+    // A member the fast path did not admit (or a named one) says why through the stack's own check.
+    const why = passes ? undefined : stack.check(member, request, time, SKIP_CAPACITY)?.code;
+    const one =
+      why === undefined ? memberUnits(member, demandOn(request, member)) : { units: 0, limitedBy: why };
+    units[index] = one.units;
+    limitedBy[index] = one.limitedBy;
   }
-  return units;
+  return { members, units, limitedBy };
 }
 
 /** The reason most members give (what the total runs out of). */
@@ -140,7 +151,7 @@ function isStrictSpread(request: PlacementRequest): boolean {
 function simulate(
   context: PlanContext,
   request: PlacementRequest,
-  units: ReadonlyMap<MemberState, MemberUnits>,
+  table: MemberUnitsTable,
   room: ProjectRoom,
   time: Timing,
 ): MemberCapacity[] {
@@ -173,23 +184,20 @@ function simulate(
     }
     // Why members with room left got no more: read while the holds still stand.
     const capReached = holds.length >= room.cap;
-    const withRoom = [...units].filter(([member, one]) => (placed.get(member) ?? 0) < one.units);
+    const { members, units, limitedBy } = table;
+    const withRoom = members.filter((member, index) => (placed.get(member) ?? 0) < units[index]!);
     const turnedDown = new Map(
       stack
-        .turnedDownByRankings(
-          model,
-          request,
-          withRoom.map(([member]) => member),
-        )
+        .turnedDownByRankings(model, request, withRoom)
         .map(({ member, rejection }) => [member, rejection.code]),
     );
-    return [...units].map(([member, one]) => {
+    return members.map((member, index) => {
       const instances = placed.get(member) ?? 0;
-      const limitedBy =
-        instances >= one.units
-          ? one.limitedBy
-          : (turnedDown.get(member.name) ?? (capReached ? room.limitedBy : one.limitedBy));
-      return { member: member.name, instances, limitedBy };
+      const why =
+        instances >= units[index]!
+          ? limitedBy[index]!
+          : (turnedDown.get(member.name) ?? (capReached ? room.limitedBy : limitedBy[index]!));
+      return { member: member.name, instances, limitedBy: why };
     });
   } finally {
     for (const pending of holds) model.releasePending(pending);
@@ -199,7 +207,7 @@ function simulate(
 /** What a count starts from: the clock it judged by, each member's units, the project's room. */
 export interface Measured {
   time: Timing;
-  units: ReadonlyMap<MemberState, MemberUnits>;
+  units: MemberUnitsTable;
   room: ProjectRoom;
 }
 
@@ -217,33 +225,27 @@ export function countCapacity(
   { time, units, room }: Measured = measure(context, request),
 ): CapacityCount {
   let sum = 0;
-  for (const one of units.values()) sum += one.units;
+  for (const one of units.units) sum += one;
   const turnsDown = request.target?.kind !== "member" && context.stack.turnsDown(context.model, request);
   if (room.cap === 0 || (!turnsDown && sum <= room.cap)) {
     if (!Number.isFinite(sum) && room.cap !== 0) unbounded(request);
-    const members = [...units].map(([member, one]) => ({
+    const none = room.cap === 0;
+    const members = units.members.map((member, index) => ({
       member: member.name,
-      instances: room.cap === 0 ? 0 : one.units,
-      limitedBy: room.cap === 0 ? room.limitedBy : one.limitedBy,
+      instances: none ? 0 : units.units[index]!,
+      limitedBy: none ? room.limitedBy : units.limitedBy[index]!,
     }));
-    const limitedBy = room.cap === 0 || sum === room.cap ? room.limitedBy : mostCommon(members);
-    return {
-      instances: room.cap === 0 ? 0 : sum,
-      limitedBy,
-      members,
-      project: room,
-      countedBy: "closed-form",
-    };
+    const limitedBy = none || sum === room.cap ? room.limitedBy : mostCommon(members);
+    return { instances: none ? 0 : sum, limitedBy, members, project: room, countedBy: "closed-form" };
   }
   if (request.target?.kind === "member") {
     // One member, no ranking: the project's cap is all that can stop it earlier.
-    const [member, one] = [...units][0]!;
-    const instances = Math.min(one.units, room.cap);
-    const limitedBy = instances < one.units ? room.limitedBy : one.limitedBy;
+    const instances = Math.min(units.units[0]!, room.cap);
+    const limitedBy = instances < units.units[0]! ? room.limitedBy : units.limitedBy[0]!;
     return {
       instances,
       limitedBy,
-      members: [{ member: member.name, instances, limitedBy }],
+      members: [{ member: units.members[0]!.name, instances, limitedBy }],
       project: room,
       countedBy: "closed-form",
     };

@@ -109,24 +109,27 @@ export class CapacityPlanner {
       // Counted limits allow one instance whatever its size; aggregates bound its size.
       if (limit.instances !== null && limit.aggregate) bound = Math.min(bound, limit.instances);
     }
-    const admitted = [...units].filter(([, one]) => one.units > 0);
+    const { members } = units;
+    // Only a strict placement group turns fitting members down; most requests skip the walk.
     const turnedDown =
-      request.target?.kind === "member"
+      request.target?.kind === "member" || !stack.turnsDown(model, request)
         ? new Set<string>()
         : new Set(
             stack
               .turnedDownByRankings(
                 model,
                 request,
-                admitted.map(([member]) => member),
+                members.filter((_, index) => units.units[index]! > 0),
               )
               .map((one) => one.member),
           );
     let best: LargestMultiple = { multiple: 0, member: null, resources: {} };
-    for (const [member, one] of admitted) {
-      if (one.units <= best.multiple || turnedDown.has(member.name)) continue;
+    for (let index = 0; index < members.length; index++) {
+      const member = members[index]!;
+      const fitting = units.units[index]!;
+      if (fitting <= best.multiple || turnedDown.has(member.name)) continue;
       const demand = demandOn(request, member);
-      const multiple = largestMultipleOn(member, demand, one.units, bound);
+      const multiple = largestMultipleOn(member, demand, fitting, bound);
       if (multiple > best.multiple) {
         const resources = Object.fromEntries(
           demand.map(([resourceClass, amount]) => [resourceClass, amount * multiple]),
