@@ -1,3 +1,4 @@
+import { AutomaticRebalancePreviewSchema } from "@berth/api-types";
 import { newInstance } from "@berth/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allRoutes } from "./routes/index.js";
@@ -704,6 +705,10 @@ describe("every route over HTTP", () => {
     const applied = await call("POST", "/1.0/cluster/rebalance");
     expect(applied.status).toBe(200);
     expect(applied.body.metadata).toMatchObject({ applied: true });
+    const automatic = await call("GET", "/1.0/cluster/rebalance/automatic");
+    expect(automatic.status).toBe(200);
+    expect(AutomaticRebalancePreviewSchema.safeParse(automatic.body.metadata).success).toBe(true);
+    expect(automatic.body.metadata).toMatchObject({ enabled: false, interval: 0, threshold: 20, batch: 1 });
   });
 
   it("capacity: how many more of a body fit (exactness: capacity.test.ts)", async () => {

@@ -44,13 +44,21 @@ export async function createToken(
  * build's schema (a baseline may predate this workspace's migrations).
  */
 export function createTokenWith(main: string, db: string, name: string): string {
-  const output = execFileSync(
-    process.execPath,
-    [main, "token", "create", name, "--admin", "--db", db, "--json"],
-    {
+  const args = [main, "token", "create", name, "--admin", "--db", db, "--json"];
+  const create = (extra: string[]) =>
+    execFileSync(process.execPath, [...args, ...extra], {
       encoding: "utf8",
-    },
-  );
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  let output: string;
+  try {
+    // A new database: today's berthd creates it only when told to.
+    output = create(["--init"]);
+  } catch (error) {
+    // A baseline older than --init creates it unasked (and refuses the flag).
+    if (!String((error as { stderr?: unknown }).stderr).includes("--init")) throw error;
+    output = create([]);
+  }
   return (JSON.parse(output) as { token: string }).token;
 }
 

@@ -7,6 +7,7 @@ export * from "./bulk.js";
 export * from "./capacity.js";
 export * from "./dry-run.js";
 export * from "./envelope.js";
+export * from "./expiry.js";
 export * from "./flavors.js";
 export * from "./images.js";
 export * from "./instances.js";

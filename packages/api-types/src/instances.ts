@@ -117,7 +117,8 @@ export type InstancesPost = z.infer<typeof InstancesPostSchema>;
  * fields are accepted so LXD clients' move bodies validate; Berth moves are record edits.
  */
 export const InstancePostSchema = z.strictObject({
-  name: InstanceNameSchema.optional(),
+  /** `""` is Go's zero value, what LXD's client sends when it asks a source for a migration: no rename. */
+  name: z.union([InstanceNameSchema, z.literal("")]).optional(),
   migration: z.boolean().optional(),
   live: z.boolean().optional(),
   instance_only: z.boolean().optional(),

@@ -69,7 +69,7 @@ import {
   ProjectSchema,
   ProjectsPostSchema,
 } from "./projects.js";
-import { RebalancePlanSchema } from "./rebalance.js";
+import { AutomaticRebalancePreviewSchema, RebalancePlanSchema } from "./rebalance.js";
 import { RejectionGroupSchema } from "./rejections.js";
 import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
 import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
@@ -115,6 +115,7 @@ export const apiSchemas = {
   RebalancePlan: RebalancePlanSchema,
   ClusterCapacityPost: ClusterCapacityPostSchema,
   ClusterCapacity: ClusterCapacitySchema,
+  AutomaticRebalancePreview: AutomaticRebalancePreviewSchema,
   ResourceClass: ResourceClassSchema,
   ResourceClassesPost: ResourceClassesPostSchema,
   Flavor: FlavorSchema,

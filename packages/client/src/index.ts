@@ -4,6 +4,8 @@
  * `BerthApi`, and the route table generated from the server. Node's
  * transports (Unix socket, TLS with a pinned CA) are `@berth/client/node`.
  */
+
+export { automaticRebalanceGroupText, automaticRebalanceSettingsText } from "./automatic-rebalance-text.js";
 export {
   type ApiResult,
   BerthClient,

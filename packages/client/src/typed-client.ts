@@ -1,6 +1,7 @@
 import type {
   ApiInput,
   ApiSchemaName,
+  AutomaticRebalancePreview,
   BulkCreateResult,
   ClusterCapacity,
   ClusterGroup,
@@ -269,6 +270,10 @@ export class BerthApi extends BerthClient {
   }
   rebalanceApply(): Promise<unknown> {
     return this.request("applyRebalance", {});
+  }
+  /** What the next automatic rebalancing run would do (Incus's cluster.rebalance.* rules; nothing moves). */
+  rebalanceAutomaticPreview(): Promise<AutomaticRebalancePreview> {
+    return this.request("previewAutomaticRebalance", {}) as Promise<AutomaticRebalancePreview>;
   }
 
   // --- capacity planning -------------------------------------------------------------

@@ -18,6 +18,7 @@ describe("@berth/resources public API", () => {
       "commitForthcoming",
       "deriveMemberInventories",
       "reportedCapacity",
+      "rootDiskPools",
       "capacityReportHint",
       "normalizeInventory",
       "inventoryCapacity",

@@ -131,6 +131,7 @@ export {
   toPlacementQuery,
 } from "./resource-request.js";
 export { err, ok, type Result } from "./result.js";
+export { rootDiskPools } from "./root-disk-pools.js";
 export {
   bytesToGibibytesCeil,
   bytesToMebibytesCeil,

@@ -58,6 +58,16 @@ describe("reportedCapacity", () => {
     expect(reportedCapacity(null, { ...state, storage_pools: {} }).rootPoolBytes).toBeUndefined();
     expect(reportedCapacity(null, null)).toEqual({});
   });
+
+  it("sizes DISK_GB from the pools the profiles' root disks name, summed over those the member has", () => {
+    expect(reportedCapacity(null, state, ["local"]).rootPoolBytes).toBe(50 * GiB);
+    expect(reportedCapacity(null, state, ["default", "local"]).rootPoolBytes).toBe(250 * GiB);
+    // A named pool the member does not report adds nothing; reporting none of them sizes no DISK_GB.
+    expect(reportedCapacity(null, state, ["local", "ssd"]).rootPoolBytes).toBe(50 * GiB);
+    expect(reportedCapacity(null, state, ["ssd"]).rootPoolBytes).toBeUndefined();
+    // A pool named like an Object.prototype member is just a name.
+    expect(reportedCapacity(null, state, ["constructor"]).rootPoolBytes).toBeUndefined();
+  });
 });
 
 describe("capacityReportHint", () => {

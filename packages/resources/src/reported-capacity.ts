@@ -1,7 +1,7 @@
 /**
  * What a member's reports say about its size, read the way Nova's resource
  * tracker reads a hypervisor: CPU threads, memory bytes and the size of the
- * storage pool instances' root disks use. An LXD member sends two reports:
+ * storage pools instances' root disks use. An LXD member sends two reports:
  * its hardware (`PUT .../resources`, LXD `api.Resources`) and its state
  * (`PUT .../state`, LXD `ClusterMemberState`, also its heartbeat). The
  * hardware report is preferred where it says something; the state fills in
@@ -35,8 +35,8 @@ export function capacityReportHint(resourceClass: string, member = "NAME"): stri
   return `report ${field.replaceAll("NAME", member)}, or set its ${resourceClass} inventory`;
 }
 
-/** The pool root disks use when no pool is named: LXD's `default`, else the first one reported. */
-const ROOT_POOL = "default";
+/** The pool root disks use when no profile names one: LXD's `default`, else the first one reported. */
+const FALLBACK_ROOT_POOL = "default";
 
 function field(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null) return undefined;
@@ -48,26 +48,50 @@ function positive(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-function rootPoolBytes(state: unknown): number | undefined {
+/**
+ * The bytes of the pools root disks use (`rootPools`, root-disk-pools.ts):
+ * the sum over those the member reports, since an instance may land on any
+ * of them and a cluster LXD runs must not be refused; undefined when it
+ * reports none of them (it cannot host a root disk: LXD refuses the same
+ * instance there for the missing pool). With no pool named, LXD's
+ * `default` pool, else the first one reported.
+ */
+function rootPoolBytes(state: unknown, rootPools: readonly string[]): number | undefined {
   const pools = field(state, "storage_pools");
   if (typeof pools !== "object" || pools === null) return undefined;
   const byName = pools as Record<string, unknown>;
-  const pool = ROOT_POOL in byName ? byName[ROOT_POOL] : Object.values(byName)[0];
-  return positive(field(field(pool, "space"), "total"));
+  if (rootPools.length === 0) {
+    const pool = FALLBACK_ROOT_POOL in byName ? byName[FALLBACK_ROOT_POOL] : Object.values(byName)[0];
+    return positive(field(field(pool, "space"), "total"));
+  }
+  let total: number | undefined;
+  for (const name of rootPools) {
+    const size = Object.hasOwn(byName, name)
+      ? positive(field(field(byName[name], "space"), "total"))
+      : undefined;
+    if (size !== undefined) total = (total ?? 0) + size;
+  }
+  return total;
 }
 
 /**
  * The member's size from its stored reports (either may be null: not sent
- * yet). Each is read defensively: stored reports were decoded when they
- * arrived, but older rows may hold fewer fields.
+ * yet), with DISK_GB from the pools `rootPools` names (the profiles' root
+ * disk pools, root-disk-pools.ts; none: LXD's default pool). Each report is
+ * read defensively: stored reports were decoded when they arrived, but
+ * older rows may hold fewer fields.
  */
-export function reportedCapacity(resources: unknown, state: unknown): ReportedCapacity {
+export function reportedCapacity(
+  resources: unknown,
+  state: unknown,
+  rootPools: readonly string[] = [],
+): ReportedCapacity {
   const sysinfo = field(state, "sysinfo");
   const cpuThreads =
     positive(field(field(resources, "cpu"), "total")) ?? positive(field(sysinfo, "logical_cpus"));
   const memoryBytes =
     positive(field(field(resources, "memory"), "total")) ?? positive(field(sysinfo, "total_ram"));
-  const rootPool = rootPoolBytes(state);
+  const rootPool = rootPoolBytes(state, rootPools);
   return {
     ...(cpuThreads !== undefined ? { cpuThreads } : {}),
     ...(memoryBytes !== undefined ? { memoryBytes } : {}),

@@ -16,6 +16,7 @@ import { type Column, renderDocument, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { completeArguments, memberNames } from "./argument-names.js";
 import { collect, parseKeyValues, readDocument } from "./arguments.js";
+import { showAutomaticRebalance } from "./automatic-rebalance.js";
 import { registerCapacityCommand } from "./capacity.js";
 import { registerGroupCommands } from "./groups.js";
 import { registerInventoryCommands } from "./inventory.js";
@@ -110,6 +111,10 @@ const planColumns: Column<RebalancePlan["moves"][number]>[] = [
 ];
 
 async function rebalance(ctx: CommandContext, flags: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+  if (flags.dryRun) {
+    if (flags.yes) throw usageError("--dry-run and --yes cannot be combined");
+    return showAutomaticRebalance(ctx);
+  }
   const plan = await ctx.api.rebalancePlan();
   const document = isDocumentFormat(ctx.format);
   if (plan.moves.length === 0) {
@@ -124,7 +129,6 @@ async function rebalance(ctx: CommandContext, flags: { yes?: boolean; dryRun?: b
       `${plan.moves.length} move(s); imbalance score ${plan.score_before.toFixed(3)} -> ${plan.score_after.toFixed(3)}`,
     );
   }
-  if (flags.dryRun) return;
   if (!flags.yes) {
     if (ctx.io.stdin.isTTY !== true) {
       throw usageError(
@@ -196,7 +200,11 @@ export function registerClusterCommands(program: Command, io: Io): void {
     .option("-g, --group <name>", "member group (repeatable)", collect)
     .option("--failure-domain <name>", "failure domain (rack, zone)")
     .option("--description <text>", "description")
-    .option("--trait <name>", "Placement trait, e.g. CUSTOM_SSD (repeatable)", collect)
+    .option(
+      "--trait <name>",
+      "Placement trait: a standard one (HW_CPU_X86_AVX2) or CUSTOM_*, created if missing (repeatable)",
+      collect,
+    )
     .option("-c, --config <key=value>", "member config: scheduler.instance or user.* (repeatable)", collect)
     .addHelpText(
       "after",
@@ -354,15 +362,22 @@ export function registerClusterCommands(program: Command, io: Io): void {
 
   cluster
     .command("rebalance")
-    .description("Show the moves that would even out the cluster, then apply them after confirmation")
-    .option("-y, --yes", "apply without asking")
-    .option("--dry-run", "only show the plan")
+    .description(
+      "Show the moves that would even out the cluster now (Ganeti hbal's greedy plan), then apply them after confirmation; with --dry-run, show instead what the next automatic run (cluster.rebalance.*, Incus's rules) would move",
+    )
+    .option("-y, --yes", "apply the plan without asking")
+    .option(
+      "--dry-run",
+      "show what the next automatic rebalancing run would do (threshold, batch, cooldown, live-migratable instances only, the scriptlet with reason rebalance); nothing moves",
+    )
     .addHelpText(
       "after",
       examples(
         "berth cluster rebalance",
-        "berth cluster rebalance --dry-run",
         "berth cluster rebalance --yes",
+        "berth config set cluster.rebalance.interval 15   # automatic runs every 15 minutes (0: off)",
+        "berth cluster rebalance --dry-run",
+        "berth cluster rebalance --dry-run --format yaml",
       ),
     )
     .action(action(io, async (ctx, flags: { yes?: boolean; dryRun?: boolean }) => rebalance(ctx, flags)));

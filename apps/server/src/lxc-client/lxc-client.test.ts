@@ -7,8 +7,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { describeWithLxc, LXC, type LxcClient, type LxcRun, lxcClientOf } from "./lxc-runner.fixture.js";
+import type { TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, LXC, type LxcClient, type LxcRun, startLxcCluster } from "./lxc-runner.fixture.js";
 
 const FINGERPRINT = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 
@@ -40,21 +40,15 @@ describeWithLxc("lxc client tests")(
     const locationOf = async (name: string) => (await server.engine.instances.get("default", name)).location;
 
     beforeAll(async () => {
-      server = await startTestServer();
-      client = lxcClientOf(server);
+      ({ server, client } = await startLxcCluster({
+        members: [
+          { name: "node1", cpus: 16 },
+          { name: "node2", cpus: 16 },
+          { name: "node3", cpus: 32 },
+        ],
+        images: [{ alias: "ubuntu/24.04", fingerprint: FINGERPRINT }],
+      }));
       lxdDir = client.lxdDir;
-      const local = server.local();
-      await addMembers(local, [
-        { name: "node1", cpus: 16 },
-        { name: "node2", cpus: 16 },
-        { name: "node3", cpus: 32 },
-      ]);
-      for (const name of ["node1", "node2", "node3"]) await server.engine.members.heartbeat(name);
-      await local.images.create({
-        fingerprint: FINGERPRINT,
-        architecture: "x86_64",
-        aliases: [{ name: "ubuntu/24.04", description: "" }],
-      });
     });
     afterAll(async () => {
       await server?.close();

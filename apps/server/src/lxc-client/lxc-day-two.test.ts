@@ -5,8 +5,8 @@
  * `warnings` API read and edited with `lxc warning`.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { describeWithLxc, type LxcClient, type LxcRun, lxcClientOf } from "./lxc-runner.fixture.js";
+import type { TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, startLxcCluster } from "./lxc-runner.fixture.js";
 
 const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 
@@ -21,6 +21,9 @@ def instance_placement(request, candidate_members):
     return
 `;
 
+/** Fails every run (a division by zero), never at load. */
+const FAILING_SCRIPTLET = "def instance_placement(request, candidate_members):\n    return 1 // 0\n";
+
 describeWithLxc("lxc day-two tests")(
   "lxc day two: config keys, copies, warnings",
   { timeout: 180_000 },
@@ -33,19 +36,13 @@ describeWithLxc("lxc day-two tests")(
     const locationOf = async (name: string) => (await server.engine.instances.get("default", name)).location;
 
     beforeAll(async () => {
-      server = await startTestServer();
-      client = lxcClientOf(server);
-      const local = server.local();
-      await addMembers(local, [
-        { name: "node1", cpus: 16 },
-        { name: "node2", cpus: 16 },
-      ]);
-      for (const name of ["node1", "node2"]) await server.engine.members.heartbeat(name);
-      await local.images.create({
-        fingerprint: FINGERPRINT,
-        architecture: "x86_64",
-        aliases: [{ name: "debian/12", description: "" }],
-      });
+      ({ server, client } = await startLxcCluster({
+        members: [
+          { name: "node1", cpus: 16 },
+          { name: "node2", cpus: 16 },
+        ],
+        images: [{ alias: "debian/12", fingerprint: FINGERPRINT }],
+      }));
     });
     afterAll(async () => {
       await server?.close();
@@ -109,12 +106,7 @@ describeWithLxc("lxc day-two tests")(
     });
 
     it("lxc warning list/show/ack/delete: a scriptlet that fails to run, an inventory below usage", async () => {
-      await ok([
-        "config",
-        "set",
-        "instances.placement.scriptlet",
-        "def instance_placement(request, candidate_members):\n    return 1 // 0\n",
-      ]);
+      await ok(["config", "set", "instances.placement.scriptlet", FAILING_SCRIPTLET]);
       const failed = await lxc(["init", "debian/12", "doomed"]);
       expect(failed.code).toBe(1);
       await ok(["config", "set", "instances.placement.scriptlet", SCRIPTLET]);
@@ -155,6 +147,21 @@ describeWithLxc("lxc day-two tests")(
       const back = again.find((one) => one.type === "Inventory below usage");
       expect(back?.status).toBe("new");
       expect(back?.uuid).not.toBe(uuid);
+    });
+
+    it("a failed scriptlet run is filed under its project: lxc warning list --project shows that project's", async () => {
+      await ok(["project", "create", "blue"]);
+      await ok(["config", "set", "instances.placement.scriptlet", FAILING_SCRIPTLET]);
+      const failed = await lxc(["init", "debian/12", "doomed", "--project", "blue"]);
+      expect(failed.code).toBe(1);
+      await ok(["config", "set", "instances.placement.scriptlet", SCRIPTLET]);
+      const blue = await ok(["warning", "list", "--project", "blue", "-f", "csv", "-c", "tp"]);
+      expect(blue.trim().split("\n")).toEqual(["Placement scriptlet failed to run,blue"]);
+      // Without --project: every project's, and the cluster's (members, inventories).
+      const all = await ok(["warning", "list", "-f", "csv", "-c", "tp"]);
+      expect(all).toContain("Placement scriptlet failed to run,blue");
+      expect(all).toContain("Placement scriptlet failed to run,default");
+      expect(all).toContain("Inventory below usage,");
     });
   },
 );

@@ -6,8 +6,8 @@
  */
 import { lxdMemberState } from "@berth/engine/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { memberResources, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { describeWithLxc, type LxcClient, type LxcRun, lxcClientOf } from "./lxc-runner.fixture.js";
+import { memberResources, type TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, startLxcCluster } from "./lxc-runner.fixture.js";
 
 const VM_FINGERPRINT = "c1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
@@ -27,8 +27,12 @@ describeWithLxc("lxc member-report tests")(
     }
 
     beforeAll(async () => {
-      server = await startTestServer();
-      client = lxcClientOf(server);
+      ({ server, client } = await startLxcCluster({
+        images: [
+          { alias: "ubuntu/24.04", fingerprint: FINGERPRINT },
+          { alias: "ubuntu/24.04/vm", fingerprint: VM_FINGERPRINT, type: "virtual-machine" },
+        ],
+      }));
       for (const name of ["node1", "node2", "node3"])
         expect((await server.call("POST", "/1.0/cluster/members", { server_name: name })).status).toBe(201);
       // node1: an LXD 6.2+ member that only heartbeats.
@@ -38,17 +42,6 @@ describeWithLxc("lxc member-report tests")(
       await put("/1.0/cluster/members/node2/resources", memberResources(16, 32));
       // node3: an older LXD's heartbeat with no storage pool, and nothing else.
       await put("/1.0/cluster/members/node3/state", lxdMemberState(64));
-      await server.local().images.create({
-        fingerprint: FINGERPRINT,
-        architecture: "x86_64",
-        aliases: [{ name: "ubuntu/24.04", description: "" }],
-      });
-      await server.local().images.create({
-        fingerprint: VM_FINGERPRINT,
-        architecture: "x86_64",
-        type: "virtual-machine",
-        aliases: [{ name: "ubuntu/24.04/vm", description: "" }],
-      });
       // What `lxd init` leaves in the default profile: a root disk on the pool named default.
       await ok(["profile", "device", "add", "default", "root", "disk", "path=/", "pool=default"]);
     });
@@ -102,6 +95,27 @@ describeWithLxc("lxc member-report tests")(
       expect(run.stderr).toContain(
         "lacks DISK_GB (report storage_pools.POOL.space.total in PUT /1.0/cluster/members/NAME/state, or set its DISK_GB inventory)",
       );
+    });
+
+    it("DISK_GB follows the pools the profiles' root disks use, as lxc edits them", async () => {
+      const diskGb = async (name: string) =>
+        (await server.call("GET", `/1.0/cluster/members/${name}/inventories`)).body.metadata.inventories
+          .DISK_GB?.total;
+      // node1 now also reports a pool named fast; no profile's root disk uses it yet.
+      const state = lxdMemberState(16, 8, 500);
+      const fast = { space: { used: 0, total: 100 * 1024 ** 3 }, inodes: { used: 0, total: 1000 } };
+      await put("/1.0/cluster/members/node1/state", {
+        ...state,
+        storage_pools: { ...state.storage_pools, fast },
+      });
+      expect(await diskGb("node1")).toBe(500);
+      await ok(["profile", "create", "fast"]);
+      await ok(["profile", "device", "add", "fast", "root", "disk", "path=/", "pool=fast"]);
+      // Instances may land on either pool: node1 counts both; node2 has no pool named fast.
+      expect(await diskGb("node1")).toBe(600);
+      expect(await diskGb("node2")).toBe(500);
+      await ok(["profile", "delete", "fast"]);
+      expect(await diskGb("node1")).toBe(500);
     });
 
     it("lxc cluster unset removes a member config key", async () => {

@@ -5,11 +5,11 @@
  * NAME TOKEN` redeems it with the client's certificate, and the client then
  * works over HTTPS. A restricted certificate sees only its project.
  */
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { describeWithLxc, type LxcRun, runLxc } from "./lxc-runner.fixture.js";
+import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcRun, lxcClientOf, runLxc, seedLxcCluster } from "./lxc-runner.fixture.js";
 
 const FINGERPRINT = "b1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 
@@ -39,23 +39,17 @@ describeWithLxc("lxc remote tests")(
 
     beforeAll(async () => {
       server = await startTestServer({ lxdTrust: true });
-      localDir = join(server.dir, "lxd");
+      localDir = lxcClientOf(server).lxdDir;
       for (const conf of ["admin-conf", "alice-conf", "team-conf", "stranger-conf"])
         mkdirSync(join(server.dir, conf), { recursive: true });
-      mkdirSync(localDir, { recursive: true });
-      symlinkSync(server.socketPath, join(localDir, "unix.socket"));
-      const local = server.local();
-      await addMembers(local, [
-        { name: "node1", cpus: 16 },
-        { name: "node2", cpus: 16 },
-      ]);
-      for (const name of ["node1", "node2"]) await server.engine.members.heartbeat(name);
-      await local.images.create({
-        fingerprint: FINGERPRINT,
-        architecture: "x86_64",
-        aliases: [{ name: "ubuntu/24.04", description: "" }],
+      await seedLxcCluster(server, {
+        members: [
+          { name: "node1", cpus: 16 },
+          { name: "node2", cpus: 16 },
+        ],
+        images: [{ alias: "ubuntu/24.04", fingerprint: FINGERPRINT }],
+        projects: ["team"],
       });
-      await local.projects.create({ name: "team", description: "", config: {} });
     });
     afterAll(async () => {
       await server?.close();

@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe } from "vitest";
+import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
 
 export const LXC = "/usr/bin/lxc";
 
@@ -76,4 +77,40 @@ export function lxcClientOf(server: { dir: string; socketPath: string }): LxcCli
       return run.stdout;
     },
   };
+}
+
+/** What an lxc suite's berthd starts with (`seedLxcCluster`). */
+export interface LxcSeed {
+  /** Members with explicit VCPU/MEMORY_MB/DISK_GB inventories (`addMembers`), each online (one heartbeat). */
+  members?: Parameters<typeof addMembers>[1];
+  /** Images an `lxc init ALIAS` resolves. */
+  images?: { alias: string; fingerprint: string; type?: "container" | "virtual-machine" }[];
+  projects?: string[];
+}
+
+/** Registers the seed's members, images and projects through berthd's Unix socket. */
+export async function seedLxcCluster(server: TestServer, seed: LxcSeed): Promise<void> {
+  const local = server.local();
+  const members = seed.members ?? [];
+  await addMembers(local, members);
+  for (const { name } of members) await server.engine.members.heartbeat(name);
+  for (const image of seed.images ?? []) {
+    await local.images.create({
+      fingerprint: image.fingerprint,
+      architecture: "x86_64",
+      ...(image.type !== undefined ? { type: image.type } : {}),
+      aliases: [{ name: image.alias, description: "" }],
+    });
+  }
+  for (const name of seed.projects ?? []) await local.projects.create({ name, description: "", config: {} });
+}
+
+/** A fresh berthd seeded with `seed`, and the lxc client of its Unix socket. */
+export async function startLxcCluster(
+  seed: LxcSeed = {},
+): Promise<{ server: TestServer; client: LxcClient }> {
+  const server = await startTestServer();
+  const client = lxcClientOf(server);
+  await seedLxcCluster(server, seed);
+  return { server, client };
 }

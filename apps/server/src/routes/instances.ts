@@ -266,8 +266,19 @@ export const instanceRoutes: RouteSpec[] = [
     errors: [404, 409, 507],
     operation: { description: "Migrating instance", resources: instanceResources },
     handle: async (input) => {
-      const { services, params, body, project, target } = input;
+      const { services, params, body: given, project, target } = input;
       const ref = params.name;
+      // LXD's client sends `"name": ""` (Go's zero value) when it means no rename.
+      const body = given.name === "" ? { ...given, name: undefined } : given;
+      if (
+        body.migration === true &&
+        target === undefined &&
+        body.name === undefined &&
+        body.target === undefined
+      )
+        throw badRequest(
+          "Migrating an instance out of Berth is not supported: Berth places instances and holds none of their data; copy or move it from the LXD member that runs it",
+        );
       if (body.target !== undefined)
         throw badRequest(
           "Migrating an instance to another server is not supported: Berth moves instances between its members with ?target=",

@@ -20,6 +20,8 @@ export const API_EXTENSIONS = [
   "berth_reservations",
   "berth_dry_run",
   "berth_rebalance",
+  // Incus's automatic rebalancing: cluster.rebalance.{interval,threshold,batch,cooldown}, volatile.rebalance.last_move.
+  "cluster_rebalance",
   // POST /1.0/instances?dry_run=true honours X-Berth-Scriptlet (base64 source): `berth scriptlet test`.
   "scriptlet_dry_run_source",
   // What LXD's client checks before it uses an endpoint (lxc list, info, init...): Berth serves

@@ -17,12 +17,12 @@ export const warningRoutes: RouteSpec[] = [
     tag: "warnings",
     access: "admin",
     query: ["recursion", "project", "all-projects"],
-    // As LXD: `?project=NAME` keeps that project's warnings (cluster-wide ones have project ""),
-    // no project or `all-projects=true` lists them all.
+    // As LXD: `?project=NAME` keeps that project's warnings (cluster-wide ones have project "";
+    // a failed scriptlet run is its placement's project's), no project or `all-projects=true` lists them all.
     handle: async ({ services, recursion, project, query }) => {
       const allProjects = parseBoolean("all-projects", query("all-projects"));
       const named = (query("project") ?? "") !== "";
-      const warnings = services.engine.warnings.list(allProjects || !named ? undefined : project);
+      const warnings = await services.engine.warnings.list(allProjects || !named ? undefined : project);
       return { metadata: recursion === 0 ? warnings.map(urlOf) : warnings };
     },
   }),
@@ -35,7 +35,7 @@ export const warningRoutes: RouteSpec[] = [
     access: "admin",
     response: "Warning",
     errors: [404],
-    handle: async ({ services, params }) => ({ metadata: services.engine.warnings.get(params.uuid) }),
+    handle: async ({ services, params }) => ({ metadata: await services.engine.warnings.get(params.uuid) }),
   }),
   ...(["PUT", "PATCH"] as const).map((method) =>
     defineRoute({

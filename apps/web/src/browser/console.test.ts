@@ -280,6 +280,13 @@ describe.skipIf(missing !== undefined)("the web console in Chromium", () => {
     await dialog.waitFor({ state: "detached" });
     const moved = expected.moves[0]!;
     expect((await api.instances.get(moved.instance, { project: moved.project })).location).toBe(moved.to);
+    // The next automatic run (off by default): its rules, and the containers stay (they cannot live-migrate).
+    await page.getByRole("button", { name: "Preview the next automatic run" }).click();
+    await expect
+      .poll(() => textOf(page.locator("p", { hasText: "Automatic rebalancing is off" })), WAIT)
+      .toBe(
+        "Automatic rebalancing is off (cluster.rebalance.interval=0); a run would use threshold 20%, batch 1, cooldown 6H.",
+      );
     // The cluster now holds ten instances: the picture the READMEs show (apps/web/docs/cluster.png).
     await open("Cluster");
     await expect

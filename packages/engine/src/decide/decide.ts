@@ -135,6 +135,8 @@ export async function decide(
     case "rejected":
       throw new EngineError("scriptlet", outcome.message, {
         scriptletStage: outcome.atLoad === true ? "load" : "run",
+        // The project the placement was for: a failed run is warned about in that project.
+        project: request.projectName,
         logs: result.logs,
         cost: result.cost,
         candidates: names,
@@ -149,6 +151,7 @@ export async function decide(
         throw new EngineError(
           "scriptlet",
           `Failed instance placement scriptlet: Failed to run: Invalid member name: ${outcome.member}`,
+          { scriptletStage: "run", project: request.projectName },
         );
       }
       return { member: chosen, decidedBy: "scriptlet", candidates: names, scriptlet: result };

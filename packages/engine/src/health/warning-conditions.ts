@@ -41,13 +41,16 @@ const memberUrl = (name: string) => `/1.0/cluster/members/${name}`;
  * The derived conditions holding now. `evacuatedSince` says since when each
  * member has been seen evacuated (the caller keeps it: a record holds no
  * evacuation time); `evacuatedWarningAfterMs` is how long an evacuation
- * may last before it is warned about (0: never).
+ * may last before it is warned about (0: never). `rootPools` are the pools
+ * DISK_GB is derived from (the profiles' root disk pools; empty: LXD's
+ * default pool).
  */
 export function memberConditions(
   members: readonly ObservedMember[],
   now: Date,
   evacuatedSince: ReadonlyMap<string, Date>,
   evacuatedWarningAfterMs: number,
+  rootPools: readonly string[] = [],
 ): WarningCondition[] {
   const holding: WarningCondition[] = [];
   for (const member of members) {
@@ -88,7 +91,7 @@ export function memberConditions(
         message: `Inventory ${resourceClass} of member "${name}" has capacity ${capacity}, below the ${used} its instances use`,
       });
     }
-    holding.push(...explicitAboveReported(member.record, about));
+    holding.push(...explicitAboveReported(member.record, about, rootPools));
   }
   return holding;
 }
@@ -103,8 +106,9 @@ export function memberConditions(
 function explicitAboveReported(
   record: ObservedMember["record"],
   about: Omit<WarningCondition, "type" | "message" | "severity">,
+  rootPools: readonly string[],
 ): WarningCondition[] {
-  const derived = deriveMemberInventories(reportedCapacity(record.resources, record.state));
+  const derived = deriveMemberInventories(reportedCapacity(record.resources, record.state, rootPools));
   if (!derived.ok) return [];
   const holding: WarningCondition[] = [];
   for (const [resourceClass, inventory] of Object.entries(record.inventories)) {

@@ -81,4 +81,17 @@ describe("WarningRegistry", () => {
     expect(back).toMatchObject({ status: "new", count: 1 });
     expect(back!.uuid).not.toBe(uuid);
   });
+
+  it("keeps one warning per project for the same type and entity, and deletes only the one named", () => {
+    const registry = new WarningRegistry(new ManualClock());
+    const run = { ...OFFLINE, type: "Placement scriptlet failed to run", location: "", entityUrl: "/1.0" };
+    registry.raise({ ...run, project: "blue" });
+    registry.raise({ ...run, project: "blue" });
+    registry.raise({ ...run, project: "default" });
+    const byProject = Object.fromEntries(registry.list().map((warning) => [warning.project, warning]));
+    expect(byProject.blue?.count).toBe(2);
+    expect(byProject.default?.count).toBe(1);
+    registry.delete(byProject.blue!.uuid);
+    expect(registry.list().map((warning) => warning.project)).toEqual(["default"]);
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * Berth's warnings (LXD's `warnings` extension), kept in memory: they are
  * derived state each server computes from its own view of the cluster, so
- * nothing is stored. A warning is identified by its type and the entity it
- * is about; raising it again updates its message and last-seen time. A
+ * nothing is stored. A warning is identified by its type, member, project
+ * and the entity it is about; raising it again updates its message and last-seen time. A
  * derived warning whose condition no longer holds becomes "resolved"; an
  * operator may acknowledge one or delete it (it returns, "new", when its
  * condition is seen again). A restart starts from an empty registry.
@@ -22,8 +22,9 @@ export interface WarningCondition {
   severity: WarningSeverity;
 }
 
-const keyOf = (condition: Pick<WarningCondition, "type" | "location" | "entityUrl">) =>
-  `${condition.type}\u0000${condition.location}\u0000${condition.entityUrl}`;
+/** A warning is one per type, member, project and entity (a scriptlet's failed runs: one per project). */
+const keyOf = (condition: Pick<WarningCondition, "type" | "location" | "project" | "entityUrl">) =>
+  `${condition.type}\u0000${condition.location}\u0000${condition.project}\u0000${condition.entityUrl}`;
 
 export class WarningRegistry {
   private readonly entries = new Map<string, Warning>();
@@ -99,7 +100,12 @@ export class WarningRegistry {
   delete(uuid: string): void {
     const warning = this.find(uuid);
     this.entries.delete(
-      keyOf({ type: warning.type, location: warning.location, entityUrl: warning.entity_url }),
+      keyOf({
+        type: warning.type,
+        location: warning.location,
+        project: warning.project,
+        entityUrl: warning.entity_url,
+      }),
     );
   }
 

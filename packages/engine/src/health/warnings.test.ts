@@ -21,7 +21,9 @@ describe("the engine's warnings", () => {
     expect(notLoaded.message).toBe(
       "Failed instance placement scriptlet: Instance placement scriptlet not loaded",
     );
-    const byType = Object.fromEntries(engine.warnings.list().map((warning) => [warning.type, warning]));
+    const byType = Object.fromEntries(
+      (await engine.warnings.list()).map((warning) => [warning.type, warning]),
+    );
     expect(byType[WARNING_TYPES.scriptletRun]).toMatchObject({ severity: "moderate", count: 1 });
     expect(byType[WARNING_TYPES.scriptletLoad]).toMatchObject({
       severity: "high",
@@ -35,33 +37,69 @@ describe("the engine's warnings", () => {
     await engine.config.set({ "cluster.evacuation_warning_threshold": "3600" });
     await addMember(engine, "n1");
     await engine.members.evacuate("n1");
-    const evacuation = () =>
-      engine.warnings.list().find((warning) => warning.type === WARNING_TYPES.evacuated);
-    expect(evacuation()).toBeUndefined();
+    const evacuation = async () =>
+      (await engine.warnings.list()).find((warning) => warning.type === WARNING_TYPES.evacuated);
+    expect(await evacuation()).toBeUndefined();
     clock.advance(HOUR + 1000);
-    expect(evacuation()).toMatchObject({ status: "new", location: "n1", severity: "low" });
+    expect(await evacuation()).toMatchObject({ status: "new", location: "n1", severity: "low" });
     await engine.members.heartbeat("n1");
     await engine.members.restore("n1");
-    expect(evacuation()?.status).toBe("resolved");
+    expect((await evacuation())?.status).toBe("resolved");
   });
 
   it("warns of a member gone silent, and resolves it when it beats again", async () => {
     const { engine, clock } = await testCluster();
     await addMember(engine, "n1");
-    const offline = () => engine.warnings.list().find((warning) => warning.type === WARNING_TYPES.offline);
-    expect(offline()).toBeUndefined();
+    const offline = async () =>
+      (await engine.warnings.list()).find((warning) => warning.type === WARNING_TYPES.offline);
+    expect(await offline()).toBeUndefined();
     clock.advance(60_000);
-    expect(offline()).toMatchObject({ status: "new", location: "n1", entity_url: "/1.0/cluster/members/n1" });
+    expect(await offline()).toMatchObject({
+      status: "new",
+      location: "n1",
+      entity_url: "/1.0/cluster/members/n1",
+    });
     await engine.members.heartbeat("n1");
-    expect(offline()?.status).toBe("resolved");
+    expect((await offline())?.status).toBe("resolved");
   });
 
   it("keeps to a project when asked", async () => {
     const { engine, clock } = await testCluster();
     await addMember(engine, "n1");
     clock.advance(60_000);
-    expect(engine.warnings.list()).toHaveLength(1);
-    expect(engine.warnings.list("")).toHaveLength(1);
-    expect(engine.warnings.list("default")).toEqual([]);
+    expect(await engine.warnings.list()).toHaveLength(1);
+    expect(await engine.warnings.list("")).toHaveLength(1);
+    expect(await engine.warnings.list("default")).toEqual([]);
+  });
+
+  it("files a failed scriptlet run under the placement's project, one warning per project; a load failure is the cluster's", async () => {
+    const { engine, store } = await testCluster();
+    await addMember(engine, "n1");
+    await engine.catalog.createProject({ name: "blue", description: "", config: {} });
+    await engine.config.set({
+      "instances.placement.scriptlet":
+        "def instance_placement(request, candidate_members):\n    return 1 // 0\n",
+    });
+    await failure(engine.instances.create({ name: "a" }));
+    await failure(engine.instances.create({ name: "b" }, { project: "blue" }));
+    await failure(engine.instances.create({ name: "c" }, { project: "blue" }));
+    const runs = (await engine.warnings.list()).filter(
+      (warning) => warning.type === WARNING_TYPES.scriptletRun,
+    );
+    expect(runs.map((warning) => [warning.project, warning.count]).sort()).toEqual([
+      ["blue", 2],
+      ["default", 1],
+    ]);
+    expect((await engine.warnings.list("blue")).map((warning) => warning.type)).toEqual([
+      WARNING_TYPES.scriptletRun,
+    ]);
+    await store.setConfig({ "instances.placement.scriptlet": "def instance_placement(:\n" });
+    await engine.sync();
+    await failure(engine.instances.create({ name: "d" }, { project: "blue" }));
+    const [load] = (await engine.warnings.list()).filter(
+      (warning) => warning.type === WARNING_TYPES.scriptletLoad,
+    );
+    expect(load).toMatchObject({ project: "", entity_url: "/1.0" });
+    expect(await engine.warnings.list("blue")).toHaveLength(1);
   });
 });

@@ -2,6 +2,15 @@
  * The engine's warnings: the registry (warning-registry.ts) refreshed from
  * the members each time it is read, plus the scriptlet failures the engine
  * reports as they happen.
+ *
+ * Projects, as LXD files them: a warning about a member or the server is
+ * the cluster's (project ""). The placement scriptlet is one per server
+ * (`instances.placement.scriptlet` is server config, as in LXD), so a
+ * scriptlet that fails to load is the cluster's too: it fails every
+ * placement in every project. A run fails for one placement, in the project
+ * it was for: that failure is filed under the project (one warning per
+ * project, counted), so `lxc warning list --project P` shows P's failed
+ * runs and `?all-projects=true` shows them all.
  */
 import type { Warning } from "@berth/api-types";
 import type { Clock } from "../base/clock.js";
@@ -26,12 +35,15 @@ export class Warnings {
     private readonly clock: Clock,
     private readonly members: () => ObservedMember[],
     private readonly evacuatedWarningAfterMs: () => number,
+    /** The pools DISK_GB is derived from (services/members.ts `rootPools`), to judge explicit DISK_GB. */
+    private readonly rootPools: () => Promise<readonly string[]> = async () => [],
   ) {
     this.registry = new WarningRegistry(clock);
   }
 
   /** Brings the derived warnings up to date with the members as this server sees them now. */
-  refresh(): void {
+  async refresh(): Promise<void> {
+    const rootPools = await this.rootPools();
     const members = this.members();
     const now = this.clock.now();
     for (const member of members) {
@@ -44,22 +56,24 @@ export class Warnings {
     }
     this.registry.observe(
       DERIVED_WARNING_TYPES,
-      memberConditions(members, now, this.evacuatedSince, this.evacuatedWarningAfterMs()),
+      memberConditions(members, now, this.evacuatedSince, this.evacuatedWarningAfterMs(), rootPools),
     );
   }
 
   /**
    * A placement's scriptlet failed: to load (its source does not compile;
-   * every placement fails until it is fixed) or while it ran. The caller
-   * says which from where the failure came (the scriptlet host's outcome),
-   * not from the message's wording.
+   * every placement fails until it is fixed) or while it ran for a
+   * placement in `project`. The caller says which from where the failure
+   * came (the scriptlet host's outcome), not from the message's wording.
+   * A load failure is the cluster's (project ""), a run failure the
+   * project's (see the file's comment).
    */
-  scriptletFailed(message: string, stage: "load" | "run"): void {
+  scriptletFailed(message: string, stage: "load" | "run", project: string): void {
     const atLoad = stage === "load";
     this.registry.raise({
       type: atLoad ? WARNING_TYPES.scriptletLoad : WARNING_TYPES.scriptletRun,
       location: "",
-      project: "",
+      project: atLoad ? "" : project,
       entityUrl: "/1.0",
       message,
       severity: atLoad ? "high" : "moderate",
@@ -67,13 +81,13 @@ export class Warnings {
   }
 
   /** Every warning, or (LXD's `?project=`) only those of `project`. */
-  list(project?: string): Warning[] {
-    this.refresh();
+  async list(project?: string): Promise<Warning[]> {
+    await this.refresh();
     const all = this.registry.list();
     return project === undefined ? all : all.filter((warning) => warning.project === project);
   }
-  get(uuid: string): Warning {
-    this.refresh();
+  async get(uuid: string): Promise<Warning> {
+    await this.refresh();
     return this.registry.get(uuid);
   }
   setStatus(uuid: string, status: "new" | "acknowledged"): Warning {

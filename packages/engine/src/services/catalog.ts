@@ -105,7 +105,14 @@ function checkProfileConfig(profile: ProfileRecord): void {
 }
 
 export class Catalog {
-  constructor(private readonly runtime: EngineRuntime) {}
+  constructor(
+    private readonly runtime: EngineRuntime,
+    /**
+     * Told after every profile write or removal: members' DISK_GB follows
+     * the pools the profiles' root disks use (Members.profilesChanged).
+     */
+    private readonly profilesChanged: () => Promise<void> = async () => {},
+  ) {}
 
   private get store() {
     return this.runtime.store;
@@ -258,12 +265,16 @@ export class Catalog {
   async createProfile(profile: ProfileRecord): Promise<ProfileRecord> {
     checkName("profile", profile.name, PROFILE_NAME_PATTERN);
     checkProfileConfig(profile);
-    return this.store.profiles.create(profile);
+    const stored = await this.store.profiles.create(profile);
+    await this.profilesChanged();
+    return stored;
   }
   /** Writes `profile` whole; with `expected`, only over that version (see guarded-update.ts). */
   async updateProfile(profile: ProfileRecord, expected?: ProfileRecord): Promise<ProfileRecord> {
     checkProfileConfig(profile);
-    return this.store.profiles.update(profile, expected);
+    const stored = await this.store.profiles.update(profile, expected);
+    await this.profilesChanged();
+    return stored;
   }
   /** PUT: description, config and devices replaced. */
   replaceProfile(
@@ -293,7 +304,8 @@ export class Catalog {
   }
   async deleteProfile(project: string, name: string): Promise<void> {
     if (name === "default") throw forbidden('The "default" profile cannot be deleted');
-    return this.store.profiles.delete({ project, name });
+    await this.store.profiles.delete({ project, name });
+    await this.profilesChanged();
   }
 
   async renameProfile(project: string, name: string, newName: string): Promise<ProfileRecord> {

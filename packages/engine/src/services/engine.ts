@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "../base/clock.js";
 import { EngineError } from "../base/errors.js";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { defaultStack } from "../candidates/default-stack.js";
+import type { AutomaticRebalanceRun } from "../health/automatic-rebalance.js";
 import { HealerDuty } from "../health/healer-duty.js";
 import { syncMemberHeartbeats } from "../health/heartbeat-sync.js";
 import { Warnings } from "../health/warnings.js";
@@ -81,6 +82,10 @@ export interface TickReport {
   healed: EvacuationOutcome[];
   /** Members whose healing failed, and why. */
   healingFailed: { member: string; error: string }[];
+  /** The automatic rebalancing run this tick made (`cluster.rebalance.interval`), if one was due. */
+  rebalanced?: AutomaticRebalanceRun;
+  /** Why that run failed, if it did. */
+  rebalanceFailed?: string;
 }
 
 export class Engine {
@@ -123,9 +128,10 @@ export class Engine {
     );
     // The clock's measure of stalls wins; without one, the engine's late ticks are the measure.
     runtime.stalls ??= this.healerDuty.tickStalls;
-    const members = new Members(runtime);
+    // Member traits are made to exist in the traits catalog as a Placement write makes them.
+    const members = new Members(runtime, (name) => this.providers.ensureTrait(name));
     this.relocation = new Relocation(runtime, maxAttempts);
-    this.catalog = new Catalog(runtime);
+    this.catalog = new Catalog(runtime, () => members.profilesChanged());
     this.instances = new Instances(runtime, maxAttempts, events, this.catalog);
     this.members = new ClusterMembers(runtime, members, this.relocation, events, this.knownOffline);
     this.config = new ServerConfig(runtime, members);
@@ -137,9 +143,14 @@ export class Engine {
       runtime.clock,
       () => this.members.list(),
       () => runtime.effective.evacuationWarningThresholdSeconds * 1000,
+      () => members.rootPools(),
     );
     runtime.metrics.onScriptletFailure = (error) =>
-      this.warnings.scriptletFailed(error.message, error.details?.scriptletStage === "load" ? "load" : "run");
+      this.warnings.scriptletFailed(
+        error.message,
+        error.details?.scriptletStage === "load" ? "load" : "run",
+        typeof error.details?.project === "string" ? error.details.project : "",
+      );
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -242,6 +253,14 @@ export class Engine {
           runtime.logger.log("error", "healing failed", { member: member.name, error: message });
         }
       }
+    }
+    // Incus's automatic rebalancing, on the same one server at a time (services/rebalancing.ts).
+    try {
+      const rebalanced = await this.rebalance.runIfDue();
+      if (rebalanced !== undefined) report.rebalanced = rebalanced;
+    } catch (error) {
+      report.rebalanceFailed = error instanceof Error ? error.message : String(error);
+      runtime.logger.log("error", "automatic rebalancing failed", { error: report.rebalanceFailed });
     }
     return report;
   }

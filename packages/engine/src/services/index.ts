@@ -2,6 +2,13 @@
 
 export type { InstanceExpansion } from "../expand/instance-expansion.js";
 export { resourcesOf } from "../expand/stored.js";
+export type {
+  AutomaticMove,
+  AutomaticRebalanceRun,
+  RebalanceGroup,
+  StayedInstance,
+  StayReason,
+} from "../health/automatic-rebalance.js";
 export * from "../runtime/events.js";
 export {
   type EngineMetricsSnapshot,
@@ -41,7 +48,7 @@ export {
 export type { AllocationRequest, ReshapeRequest } from "./placement/reshaper.js";
 export type { BulkOrder, BulkOutcome, CreateOptions, DryRunOptions, PlacementOutcome } from "./placer.js";
 export type { RebalanceMove, RebalanceOptions, RebalancePlan } from "./rebalance.js";
-export { Rebalancing } from "./rebalancing.js";
+export { type AutomaticRebalancePreview, Rebalancing } from "./rebalancing.js";
 export type { EvacuationOutcome, MovedInstance } from "./relocation.js";
 export type { ScriptletProblem } from "./scriptlet-value.js";
 export { ServerConfig } from "./server-config.js";

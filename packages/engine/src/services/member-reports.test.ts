@@ -87,3 +87,65 @@ describe("a report that says nothing of a class", () => {
     });
   });
 });
+
+describe("DISK_GB follows the pools the profiles' root disks use", () => {
+  const pools = (sizes: Record<string, number>) => ({
+    ...lxdMemberState(16, 8),
+    storage_pools: Object.fromEntries(
+      Object.entries(sizes).map(([pool, gib]) => [pool, { space: { used: GiB, total: gib * GiB } }]),
+    ),
+  });
+  const rootOn = (pool: string) => ({ root: { type: "disk", path: "/", pool } });
+
+  it("is the default profile's root pool, kept current as profiles change, summed over several", async () => {
+    const { engine } = await testCluster();
+    await engine.members.create({ name: "n1", state: pools({ default: 100, ssd: 40 }) });
+    // No profile names a pool yet: LXD's `default` pool.
+    expect(sources(engine, "n1").DISK_GB).toEqual([100, "derived"]);
+    await engine.catalog.patchProfile("default", "default", { devices: rootOn("ssd") });
+    expect(sources(engine, "n1").DISK_GB).toEqual([40, "derived"]);
+    // Another profile's root disk on another pool: instances may land on either.
+    await engine.catalog.createProfile({
+      project: "default",
+      name: "bulk",
+      description: "",
+      config: {},
+      devices: rootOn("default"),
+    });
+    expect(sources(engine, "n1").DISK_GB).toEqual([140, "derived"]);
+    await engine.catalog.deleteProfile("default", "bulk");
+    expect(sources(engine, "n1").DISK_GB).toEqual([40, "derived"]);
+    // Reports keep following the named pool.
+    await engine.members.heartbeat("n1", pools({ default: 100, ssd: 80 }));
+    expect(sources(engine, "n1").DISK_GB).toEqual([80, "derived"]);
+  });
+
+  it("a member without the pool gets no DISK_GB, and a disk request there names what to report", async () => {
+    const { engine } = await testCluster();
+    await engine.catalog.patchProfile("default", "default", { devices: rootOn("ssd") });
+    await engine.members.create({ name: "n1", state: pools({ default: 100 }) });
+    expect(sources(engine, "n1").DISK_GB).toBeUndefined();
+    const refusal = await engine.instances
+      .create({ name: "w1", devices: { root: { type: "disk", path: "/", pool: "ssd", size: "10GiB" } } })
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(refusal?.message).toContain("storage_pools.POOL.space.total");
+  });
+
+  it("an explicit DISK_GB is judged against the same pools", async () => {
+    const { engine } = await testCluster();
+    await engine.catalog.patchProfile("default", "default", { devices: rootOn("ssd") });
+    await engine.members.create({
+      name: "n1",
+      state: pools({ default: 100, ssd: 40 }),
+      inventories: { DISK_GB: { total: 60 } },
+    });
+    const above = async () =>
+      (await engine.warnings.list()).filter((w) => w.type === "Explicit inventory above reported capacity");
+    expect(await above()).toMatchObject([{ last_message: expect.stringContaining("above the 40") }]);
+    await engine.catalog.patchProfile("default", "default", { devices: rootOn("default") });
+    expect((await above()).map((w) => w.status)).toEqual(["resolved"]);
+  });
+});

@@ -14,6 +14,7 @@ import {
   isWellFormedResourceClass,
   normalizeInventory,
   reportedCapacity,
+  rootDiskPools,
 } from "@berth/resources";
 import { EngineError, invalid, notFound } from "../base/errors.js";
 import { isMemberRoot, memberProviderUuid } from "../rules/ledger/shared-ledger.js";
@@ -118,8 +119,75 @@ function validateTraits(traits: string[]): void {
   }
 }
 
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, index) => name === b[index]);
+}
+
 export class Members {
-  constructor(private readonly runtime: EngineRuntime) {}
+  /** The profiles' root disk pools and the catalog epoch they were read at (`rootPools`). */
+  private rootPoolsRead: { epoch: number | undefined; pools: readonly string[] } | undefined;
+
+  constructor(
+    private readonly runtime: EngineRuntime,
+    /**
+     * Makes a trait exist in Placement's traits catalog (services/placement/providers.ts
+     * `ensureTrait`): standard names exist already, a missing `CUSTOM_` one is created,
+     * any other name is refused with Placement's text.
+     */
+    private readonly ensureTrait: (name: string) => Promise<unknown>,
+  ) {}
+
+  /**
+   * A member's traits are its root resource provider's traits, so they exist
+   * in the traits catalog as every provider's must (Placement refuses others:
+   * "No such trait(s)"), and a Placement client's `required=CUSTOM_X` finds the
+   * member. A `CUSTOM_` trait not there yet is created, as Nova's report client
+   * creates the custom traits a compute host reports before setting them; a name
+   * that is neither standard nor `CUSTOM_` is refused. Checked before the member
+   * is written (a trait deleted in between is the one race left: the store then
+   * refuses the delete only once the member holds it).
+   */
+  private async ensureTraits(traits: readonly string[] | undefined): Promise<void> {
+    for (const name of new Set(traits ?? [])) await this.ensureTrait(name);
+  }
+
+  /**
+   * The storage pools instances' root disks use, as the profiles of every
+   * project name them (@berth/resources' `rootDiskPools`): DISK_GB is
+   * derived from these pools' reported sizes. Read from the store, and
+   * again only once the catalog moved (`catalogEpoch`; a store without a
+   * change feed is read every time).
+   */
+  async rootPools(): Promise<readonly string[]> {
+    const epoch = this.runtime.catalogEpoch();
+    const read = this.rootPoolsRead;
+    if (read !== undefined && epoch !== undefined && read.epoch === epoch) return read.pools;
+    const pools = rootDiskPools(await this.runtime.store.profiles.list());
+    this.rootPoolsRead = { epoch, pools };
+    return pools;
+  }
+
+  /**
+   * A profile was written or removed: when that changed the pools root
+   * disks use, every member's DISK_GB is derived again (and stored, so
+   * other servers sharing the store see it). Engines sharing the store
+   * re-read the pools when the change reaches them (`rootPools`).
+   */
+  async profilesChanged(): Promise<void> {
+    const before = this.rootPoolsRead?.pools;
+    this.rootPoolsRead = undefined;
+    const pools = await this.rootPools();
+    if (before !== undefined && sameNames(before, pools)) return;
+    try {
+      await this.rederiveAll();
+    } catch (error) {
+      // The profile is written; a member that changed meanwhile (a lost generation race) is
+      // derived again with its next report, so the profile write is not answered as failed.
+      this.runtime.logger.log("warn", "Re-deriving DISK_GB after a profile change failed", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
 
   private state(name: string) {
     const member = this.runtime.model.member(name);
@@ -148,12 +216,14 @@ export class Members {
 
   /**
    * Explicit inventories kept, standard ones re-derived from whatever the
-   * member reported (resources document, else state) and current ratios.
+   * member reported (resources document, else state), the pools root
+   * disks use (`rootPools`) and current ratios.
    */
   effectiveInventories(
     current: Record<string, InventoryRecord>,
     resources: Record<string, unknown> | null,
     state: Record<string, unknown> | null,
+    rootPools: readonly string[],
   ): Record<string, InventoryRecord> {
     const explicit: Record<string, Inventory> = {};
     const lastDerived: Record<string, Inventory> = {};
@@ -162,7 +232,7 @@ export class Members {
       else lastDerived[resourceClass] = inventoryValue(inventory);
     }
     const derived = deriveMemberInventories(
-      reportedCapacity(resources, state),
+      reportedCapacity(resources, state, rootPools),
       explicit,
       { allocation_ratios: this.runtime.effective.allocationRatios },
       lastDerived,
@@ -186,6 +256,7 @@ export class Members {
     const config = mergeConfig({}, input.config);
     validateConfig(config);
     validateTraits(input.traits ?? []);
+    await this.ensureTraits(input.traits);
     const explicit: Record<string, InventoryRecord> = {};
     for (const [resourceClass, inventory] of Object.entries(input.inventories ?? {})) {
       if (!isWellFormedResourceClass(resourceClass))
@@ -214,7 +285,7 @@ export class Members {
       lastHeartbeat: runtime.clock.now().toISOString(),
       state,
       resources,
-      inventories: this.effectiveInventories(explicit, resources, state),
+      inventories: this.effectiveInventories(explicit, resources, state, await this.rootPools()),
     };
     // The member is a root resource provider by its name: no other provider may have it.
     const providers = await runtime.providerModel.providers(runtime.store);
@@ -268,7 +339,9 @@ export class Members {
 
   async update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
     await this.runtime.ensureMember(name);
-    const record = await this.runtime.store.updateMember(name, this.patchOf(update), expectedGeneration);
+    const patch = this.patchOf(update);
+    await this.ensureTraits(patch.traits);
+    const record = await this.runtime.store.updateMember(name, patch, expectedGeneration);
     this.runtime.model.upsertMember(record);
     return this.info(name);
   }
@@ -281,6 +354,10 @@ export class Members {
    */
   async patch(name: string, changes: MemberUpdate): Promise<MemberInfo> {
     await this.runtime.ensureMember(name);
+    if (changes.traits !== undefined) {
+      validateTraits(changes.traits);
+      await this.ensureTraits(changes.traits);
+    }
     const store = this.runtime.store;
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const record = await guardedUpdate<MemberRecord>(
@@ -339,9 +416,9 @@ export class Members {
     this.runtime.model.removeMember(name);
   }
 
-  /** Rewrites derived inventories when they changed (e.g. new resources or ratios). */
-  private async rederive(record: MemberRecord): Promise<MemberRecord> {
-    const next = this.effectiveInventories(record.inventories, record.resources, record.state);
+  /** Rewrites derived inventories when they changed (e.g. new resources, ratios or root disk pools). */
+  private async rederive(record: MemberRecord, rootPools: readonly string[]): Promise<MemberRecord> {
+    const next = this.effectiveInventories(record.inventories, record.resources, record.state, rootPools);
     if (JSON.stringify(next) === JSON.stringify(record.inventories)) return record;
     return this.runtime.store.setInventories(record.name, next, record.generation);
   }
@@ -352,7 +429,7 @@ export class Members {
     const patch: MemberPatch = { lastHeartbeat: this.runtime.clock.now().toISOString() };
     if (state !== undefined) patch.state = state;
     let record = await this.runtime.store.updateMember(name, patch);
-    if (state !== undefined) record = await this.rederive(record);
+    if (state !== undefined) record = await this.rederive(record, await this.rootPools());
     this.runtime.model.upsertMember(record);
     return this.info(name);
   }
@@ -360,15 +437,16 @@ export class Members {
   async setResources(name: string, resources: Record<string, unknown>): Promise<MemberInfo> {
     await this.runtime.ensureMember(name);
     let record = await this.runtime.store.updateMember(name, { resources });
-    record = await this.rederive(record);
+    record = await this.rederive(record, await this.rootPools());
     this.runtime.model.upsertMember(record);
     return this.info(name);
   }
 
-  /** After the default allocation ratios changed: re-derive every member's standard inventories. */
+  /** After the default allocation ratios or the root disk pools changed: re-derive every member's standard inventories. */
   async rederiveAll(): Promise<void> {
+    const rootPools = await this.rootPools();
     for (const member of this.runtime.model.allMembers()) {
-      const record = await this.rederive(member.record);
+      const record = await this.rederive(member.record, rootPools);
       this.runtime.model.upsertMember(record);
     }
   }
@@ -420,7 +498,7 @@ export class Members {
       if (!normalized.ok) throw invalid(normalized.error.message);
       explicit[resourceClass] = toRecord(normalized.value, "explicit");
     }
-    const next = this.effectiveInventories(explicit, record.resources, record.state);
+    const next = this.effectiveInventories(explicit, record.resources, record.state, await this.rootPools());
     const updated = await this.runtime.store.setInventories(name, next, expectedGeneration);
     this.runtime.model.upsertMember(updated);
     return this.inventories(name);
