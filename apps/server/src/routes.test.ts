@@ -715,6 +715,12 @@ describe("every route over HTTP", () => {
     expect(automatic.body.metadata).toMatchObject({ enabled: false, interval: 0, threshold: 20, batch: 1 });
   });
 
+  it("capacity: how many more of a body fit (exactness: capacity.test.ts)", async () => {
+    const answer = await call("POST", "/1.0/cluster/capacity", { config: { "limits.cpu": "1" } });
+    expect(answer.status).toBe(200);
+    expect((answer.body.metadata as { instances: number }).instances).toBeGreaterThan(0);
+  });
+
   it("metrics and the OpenAPI document", async () => {
     const metrics = await server.fetch("/1.0/metrics", { token: server.adminToken });
     seen.add("GET /1.0/metrics");

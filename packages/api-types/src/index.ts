@@ -4,6 +4,7 @@
  * Validate request bodies with `parseBody(schema, body)`.
  */
 export * from "./bulk.js";
+export * from "./capacity.js";
 export * from "./dry-run.js";
 export * from "./envelope.js";
 export * from "./expiry.js";

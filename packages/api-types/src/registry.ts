@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BulkCreateFailureSchema, BulkCreateRequestSchema, BulkCreateResultSchema } from "./bulk.js";
+import { ClusterCapacityPostSchema, ClusterCapacitySchema } from "./capacity.js";
 import { DryRunResultSchema } from "./dry-run.js";
 import { AsyncResponseSchema, ErrorResponseSchema, OperationSchema, SyncResponseSchema } from "./envelope.js";
 import { FlavorPatchSchema, FlavorPutSchema, FlavorSchema, FlavorsPostSchema } from "./flavors.js";
@@ -112,6 +113,8 @@ export const apiSchemas = {
   ClusterGroupPatch: ClusterGroupPatchSchema,
   ClusterGroupPost: ClusterGroupPostSchema,
   RebalancePlan: RebalancePlanSchema,
+  ClusterCapacityPost: ClusterCapacityPostSchema,
+  ClusterCapacity: ClusterCapacitySchema,
   AutomaticRebalancePreview: AutomaticRebalancePreviewSchema,
   ResourceClass: ResourceClassSchema,
   ResourceClassesPost: ResourceClassesPostSchema,

@@ -17,6 +17,7 @@ import { action, examples } from "./action.js";
 import { completeArguments, memberNames } from "./argument-names.js";
 import { collect, parseKeyValues, readDocument } from "./arguments.js";
 import { showAutomaticRebalance } from "./automatic-rebalance.js";
+import { registerCapacityCommand } from "./capacity.js";
 import { registerGroupCommands } from "./groups.js";
 import { registerInventoryCommands } from "./inventory.js";
 import { mapLimit } from "./map-limit.js";
@@ -387,6 +388,7 @@ export function registerClusterCommands(program: Command, io: Io): void {
     )
     .action(action(io, async (ctx, flags: { yes?: boolean; dryRun?: boolean }) => rebalance(ctx, flags)));
 
+  registerCapacityCommand(cluster, io);
   registerInventoryCommands(cluster, io);
   registerGroupCommands(cluster, io);
 }

@@ -112,6 +112,16 @@ describe.skipIf(missing !== undefined)("the web console in Chromium", () => {
     await expect.poll(() => textOf(page.locator("p.muted[aria-live]")), WAIT).toBe("Showing 4 of 4 members.");
   });
 
+  it("counts how many more of a flavor fit, and what stops each member", async () => {
+    const panel = page.locator(".capacity-panel");
+    await page.getByLabel("Flavor").selectOption("m1.large");
+    await panel.getByRole("button", { name: "Count" }).click();
+    await expect.poll(() => textOf(panel.getByRole("status")), WAIT).toMatch(/^\d[\d,]* more fit \(.+\)$/);
+    expect(await panel.getByRole("row").count()).toBeGreaterThan(1);
+    await axeClean(page);
+    await screenshot(page, "2b-capacity");
+  });
+
   it("tells why an instance landed where it did, rejections grouped by reason", async () => {
     // 40 vCPU fits node1..node3 (64 and 128 of capacity) but not node4 (8 x 4 = 32).
     await api.createInstance({

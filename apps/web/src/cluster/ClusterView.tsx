@@ -3,6 +3,7 @@ import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { useMembers, useResourceClasses } from "../api/queries.js";
 import { classLabel, formatAmount, percent } from "../format/amounts.js";
 import { ErrorNotice } from "../ui/ErrorNotice.js";
+import { CapacityPanel } from "./CapacityPanel.js";
 import { classesOf, clusterFill } from "./fill.js";
 import {
   choices,
@@ -134,6 +135,7 @@ export function ClusterView() {
       {members.data !== undefined ? (
         <>
           <Summary members={all} classes={classes} />
+          <CapacityPanel />
           <div className="toolbar" role="search" aria-label="Filter members">
             <span className="field">
               <label htmlFor={searchId}>Name</label>

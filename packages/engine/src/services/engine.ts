@@ -22,6 +22,7 @@ import { inProcessRunner } from "../scriptlet/in-process-runner.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost, ScriptletRunner } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
+import { CapacityPlanner } from "./capacity.js";
 import { Catalog } from "./catalog.js";
 import { ClusterMembers } from "./cluster-members.js";
 import { DEFAULT_GROUP, withDefaultGroup } from "./default-group.js";
@@ -96,6 +97,8 @@ export class Engine {
   readonly config: ServerConfig;
   /** Rebalancing plans, their application and the imbalance score. */
   readonly rebalance: Rebalancing;
+  /** Capacity planning: how many more of a create body fit, where, and what runs out first. */
+  readonly capacity: CapacityPlanner;
   /** Cluster groups and their members, projects, profiles, flavors, images, placement groups, resource classes. */
   readonly catalog: Catalog;
   /** Placement resource providers: trees, inventories, traits, aggregates, generations. */
@@ -133,6 +136,7 @@ export class Engine {
     this.members = new ClusterMembers(runtime, members, this.relocation, events, this.knownOffline);
     this.config = new ServerConfig(runtime, members);
     this.rebalance = new Rebalancing(runtime, events);
+    this.capacity = new CapacityPlanner(runtime);
     this.providers = new Providers(runtime);
     this.consumers = new Consumers(runtime, this.providers);
     this.warnings = new Warnings(

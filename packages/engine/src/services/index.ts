@@ -19,6 +19,15 @@ export {
   type ScriptletRunOutcome,
 } from "../runtime/metrics.js";
 export { StallLog, type StallSource } from "../runtime/own-stall.js";
+export type {
+  CapacityAnswer,
+  CapacityOptions,
+  CapacityPlanner,
+  FlavorCapacity,
+  LargestMultiple,
+} from "./capacity.js";
+export type { CapacityCount, MemberCapacity } from "./capacity-count.js";
+export type { LimitRoom, ProjectRoom } from "./capacity-project.js";
 export * from "./catalog.js";
 export type * from "./catalog-patches.js";
 export { ClusterMembers } from "./cluster-members.js";
