@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full check the README's test command runs: lint, the layering check, then typecheck and the
+# The full check the README's test command runs: lint, the API reference, the layering check, then typecheck and the
 # tests of every package (all of them, even after a failure), then one closing
 # line with the totals. Exits non-zero if any step failed.
 set -uo pipefail
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 # installed from Debian's packages when missing and possible.
 bash scripts/test-deps.sh
 biome check . || exit 1
+# The embedders' API reference builds without a warning: every export documented (typedoc.config.mjs).
+pnpm run --silent docs:api || exit 1
 # Package dependency direction, no import cycles, berthd's rooms one way (.dependency-cruiser.cjs).
 pnpm run --silent check:layers || exit 1
 turbo run typecheck test --continue

@@ -1,3 +1,10 @@
+/**
+ * @berth/adapter-sqlite: the engine's Store on one SQLite file (libSQL), for a
+ * single berthd. `openStore(url)` opens or creates the file and applies the
+ * migrations.
+ *
+ * @module @berth/adapter-sqlite
+ */
 export type { CheckReport, Violation, ViolationKind } from "@berth/engine";
 export { DEFAULT_BUSY_TIMEOUT_MS } from "./connection/pragmas.js";
 export { parseStoreUrl, type StoreLocation, StoreUrlError } from "./connection/store-url.js";

@@ -3,6 +3,8 @@
  * takes the Node connection options (a Unix socket by default, or a URL
  * with a bearer token and a pinned CA for TLS); everything else is the
  * core's (`@berth/client`).
+ *
+ * @module @berth/client/node
  */
 import { BerthApi as CoreBerthApi } from "../typed-client.js";
 import { type NodeEndpoint, nodeTransport } from "./node-transport.js";
