@@ -26,10 +26,14 @@ export type BodyOf<Op extends OperationId> = RouteOf<Op>["body"] extends ApiSche
  * extra headers.
  */
 export type CallOptions<Op extends OperationId> = (PathParamNames<RouteOf<Op>["path"]> extends never
-  ? /** The operation's path has no parameters. */
-    { params?: Record<string, never> }
-  : /** Values for the `:name`-style parameters of the operation's path. */
-    { params: ParamsOf<Op> }) & {
+  ? {
+      /** None: the operation's path has no parameters. */
+      params?: Record<string, never>;
+    }
+  : {
+      /** Values for the `:name`-style parameters of the operation's path. */
+      params: ParamsOf<Op>;
+    }) & {
   /** Query parameters; `undefined` values are left out. */
   query?: QueryOf<Op>;
   /** The request body, sent as JSON. */

@@ -86,6 +86,10 @@ async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
   return outcomes;
 }
 
+/**
+ * When the next group commit of create claims may start (batch-turns.ts): the commit delay while
+ * other servers write, and when a slow batch lets a second one start beside it.
+ */
 export type ClaimBatcherOptions = BatchTurnsOptions;
 
 export class ClaimBatcher {

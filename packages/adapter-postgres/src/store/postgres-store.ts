@@ -30,6 +30,7 @@ import { txRunner } from "./runners.js";
 import { PostgresTokenStore } from "./token-store.js";
 import { PostgresTrustStore } from "./trust-store.js";
 
+/** The store's own settings, beside the pools'. */
 export interface PostgresStoreOptions {
   /** Clock for `createdAt` of new members (tests). */
   now?: () => string;

@@ -21,6 +21,10 @@ import { readRunner, txRunner } from "./runners.js";
 /** Past this many kept tokens, the cache starts afresh (bounded memory against many distinct tokens). */
 const MAX_KEPT_TOKENS = 1_000;
 
+/**
+ * berthd's API tokens, shared by every server on the database (see the file's comment for how
+ * lookups are kept).
+ */
 export class PostgresTokenStore {
   readonly #kept: CredentialCache<ApiTokenRecord | undefined>;
 
@@ -31,6 +35,10 @@ export class PostgresTokenStore {
     this.#kept = new CredentialCache(changes, MAX_KEPT_TOKENS);
   }
 
+  /**
+   * Stores a new token (only its secret's hash); every server knows it at once, since unknown
+   * tokens are never kept.
+   */
   create(record: ApiTokenRecord): Promise<void> {
     return this.#kept.write(this.pools, (tx) => apiTokenRows.insert(txRunner(tx), record));
   }

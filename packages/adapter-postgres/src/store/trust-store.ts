@@ -25,6 +25,10 @@ const MAX_KEPT_CERTIFICATES = 1_000;
 /** The longest an answer is kept, whatever the notifications say. */
 const KEEP_MS = 10_000;
 
+/**
+ * berthd's trusted client certificates and pending certificate-add tokens, shared by every server
+ * on the database (see the file's comment for how lookups are kept).
+ */
 export class PostgresTrustStore {
   /** Answers by fingerprint, "not trusted" included (a certificate trusted anywhere drops them). */
   readonly #kept: CredentialCache<TrustedCertificateRecord | undefined>;
@@ -60,16 +64,22 @@ export class PostgresTrustStore {
     return this.certificateWrite((tx) => trustRows.addCertificate(txRunner(tx), record));
   }
 
+  /** False when no certificate has that fingerprint; every server refuses it once notified. */
   removeCertificate(fingerprint: string): Promise<boolean> {
     return this.certificateWrite((tx) => trustRows.removeCertificate(txRunner(tx), fingerprint));
   }
 
+  /**
+   * Replaces a restricted certificate's projects (a project renamed or deleted); false when there
+   * is none.
+   */
   setCertificateProjects(fingerprint: string, projects: string[]): Promise<boolean> {
     return this.certificateWrite((tx) =>
       trustRows.setCertificateProjects(txRunner(tx), fingerprint, projects),
     );
   }
 
+  /** Stores a pending certificate-add token (only its secret's hash). */
   createToken(record: TrustTokenRecord): Promise<void> {
     return this.pools.writeTx((tx) => trustRows.createToken(txRunner(tx), record));
   }
@@ -79,10 +89,12 @@ export class PostgresTrustStore {
     return this.pools.writeTx((tx) => trustRows.setTokenProjects(txRunner(tx), id, projects));
   }
 
+  /** The tokens not yet expired at `now` (ISO 8601), oldest first; expired ones are dropped. */
   listTokens(now: string): Promise<TrustTokenRecord[]> {
     return this.pools.writeTx((tx) => trustRows.liveTokens(txRunner(tx), now));
   }
 
+  /** Revokes a pending token; false when there is none with that id. */
   cancelToken(id: string): Promise<boolean> {
     return this.pools.writeTx((tx) => trustRows.cancelToken(txRunner(tx), id));
   }
@@ -92,7 +104,15 @@ export class PostgresTrustStore {
     secretHash: string,
     now: string,
     certificateFor: (token: TrustTokenRecord) => TrustedCertificateRecord,
-  ): Promise<{ token: TrustTokenRecord; certificate: TrustedCertificateRecord } | undefined> {
+  ): Promise<
+    | {
+        /** The token used up. */
+        token: TrustTokenRecord;
+        /** The certificate now trusted. */
+        certificate: TrustedCertificateRecord;
+      }
+    | undefined
+  > {
     // Announced only when a certificate is trusted: wrong passwords change nothing to tell anyone.
     return this.pools
       .writeTx(async (tx) => {

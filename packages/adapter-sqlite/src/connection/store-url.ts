@@ -5,11 +5,28 @@
  * `ws(s)://` reach a remote libSQL server (sqld / Turso).
  */
 export type StoreLocation =
-  | { kind: "file"; path: string }
-  | { kind: "memory" }
-  | { kind: "remote"; url: string; authToken: string | undefined };
+  | {
+      /** A local file. */
+      kind: "file";
+      /** Its path, as given (a `file:` URL decoded). */
+      path: string;
+    }
+  | {
+      /** A private in-memory database. */
+      kind: "memory";
+    }
+  | {
+      /** A remote libSQL server. */
+      kind: "remote";
+      /** The URL as given. */
+      url: string;
+      /** Its token, from the options or the URL's `?authToken=`. */
+      authToken: string | undefined;
+    };
 
+/** A store URL `openStore` cannot use; the message names what is wrong and what would do. */
 export class StoreUrlError extends Error {
+  /** Like an `EngineError`'s kind, so callers that branch on kinds answer a 400-style refusal. */
   readonly kind = "invalid" as const;
   constructor(message: string) {
     super(message);
@@ -19,6 +36,7 @@ export class StoreUrlError extends Error {
 
 const REMOTE_SCHEMES = new Set(["libsql:", "http:", "https:", "ws:", "wss:"]);
 
+/** Where `openStore(url)` would open the database, without opening it; throws `StoreUrlError`. */
 export function parseStoreUrl(url: string, authToken?: string): StoreLocation {
   const trimmed = url.trim();
   if (trimmed === "") {

@@ -24,6 +24,10 @@ export class SqliteTokenStore {
     return this.written((db) => apiTokenRows.insert(db, record));
   }
 
+  /**
+   * The token whose secret hashes to `hash` (berthd's check on every request), answered from
+   * memory until any connection writes to the file.
+   */
   findByHash(hash: string): Promise<ApiTokenRecord | undefined> {
     return this.#cache.get(`hash\u0000${hash}`, () => this.read((db) => apiTokenRows.byHash(db, hash)));
   }

@@ -30,6 +30,10 @@ export class SqliteTrustStore {
     return this.#cache.get("certificates", () => this.read((db) => trustRows.certificates(db)));
   }
 
+  /**
+   * The trusted certificate with this fingerprint (a lookup on every HTTPS request), answered from
+   * memory until any connection writes to the file.
+   */
   certificate(fingerprint: string): Promise<TrustedCertificateRecord | undefined> {
     return this.#cache.get(`certificate\u0000${fingerprint}`, () =>
       this.read((db) => trustRows.certificate(db, fingerprint)),
@@ -51,6 +55,7 @@ export class SqliteTrustStore {
     return this.written((db) => trustRows.setCertificateProjects(db, fingerprint, projects));
   }
 
+  /** Stores a pending certificate-add token (only its secret's hash). */
   createToken(record: TrustTokenRecord): Promise<void> {
     return this.written((db) => trustRows.createToken(db, record));
   }
@@ -75,7 +80,15 @@ export class SqliteTrustStore {
     secretHash: string,
     now: string,
     certificateFor: (token: TrustTokenRecord) => TrustedCertificateRecord,
-  ): Promise<{ token: TrustTokenRecord; certificate: TrustedCertificateRecord } | undefined> {
+  ): Promise<
+    | {
+        /** The token used up. */
+        token: TrustTokenRecord;
+        /** The certificate now trusted. */
+        certificate: TrustedCertificateRecord;
+      }
+    | undefined
+  > {
     return this.written((db) => trustRows.redeemToken(db, secretHash, now, certificateFor));
   }
 

@@ -15,6 +15,7 @@ export { type BerthEvent, type EventStream, type EventsOptions, watchEvents } fr
 export { type NodeEndpoint, nodeTransport } from "./node-transport.js";
 export { defaultSocketPath, resolveClientSocketPath, SYSTEM_SOCKET_PATH } from "./socket-path.js";
 
+/** How `BerthApi` reaches berthd from Node, plus the default project of its calls. */
 export interface NodeClientOptions extends NodeEndpoint {
   /** Project used by project-scoped calls unless a call names another. */
   project?: string;
