@@ -34,7 +34,12 @@ import { type EvacuationOutcome, Relocation } from "./relocation.js";
 import { ServerConfig } from "./server-config.js";
 import { tracked } from "./tracked.js";
 
+/**
+ * What `Engine.open` takes: the store and, optionally, how scriptlets run, the clock, the logger
+ * and tuning for several engines on one store.
+ */
 export interface EngineOptions {
+  /** Where everything is kept; the engine hydrates from its snapshot. */
   store: Store;
   /** Defaults to the built-in Starlark host; run on the event loop unless `scriptletRunner` is given. */
   scriptletHost?: ScriptletHost;
@@ -45,7 +50,9 @@ export interface EngineOptions {
    * loop. The engine closes it on `close()`.
    */
   scriptletRunner?: ScriptletRunner;
+  /** Time source (default: the system clock); inject a `ManualClock` in tests and simulations. */
   clock?: Clock;
+  /** Where the engine's log lines go (default: nowhere). */
   logger?: Logger;
   /**
    * Orders ties among equally ranked members by this seed (an integer from
@@ -65,6 +72,7 @@ export interface EngineOptions {
   tickPeriodMs?: number;
 }
 
+/** What one `tick()` did: this engine's role, members found offline, healing done or failed. */
 export interface TickReport {
   /**
    * "healer": this engine ran offline detection and healing; "standby":
@@ -82,6 +90,11 @@ export interface TickReport {
   healingFailed: { member: string; error: string }[];
 }
 
+/**
+ * The placement engine: open it over a Store with `Engine.open`, then use one service per noun
+ * (`instances`, `members`, `config`, `catalog`, `rebalance`, `providers`, `consumers`) and call
+ * `tick()` periodically.
+ */
 export class Engine {
   /** Instances and reservations: list, get, create, dry run, bulk create, edits, moves, commits. */
   readonly instances: Instances;

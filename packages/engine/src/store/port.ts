@@ -224,11 +224,21 @@ export interface Claim {
   token?: string;
 }
 
+/**
+ * A member's evacuated flag set in the same transaction as a claim's moves (an evacuation or a
+ * restore lands whole).
+ */
 export interface MemberStateChange {
+  /** The member's name. */
   member: string;
+  /** Its new evacuated flag. */
   evacuated: boolean;
 }
 
+/**
+ * What a committed claim answers: the instances as stored, the touched members' usage and the
+ * claim's effect.
+ */
 export interface ClaimResult {
   /** Created and replaced instances as stored (with their new revisions). */
   instances: InstanceRecord[];
@@ -340,24 +350,36 @@ export interface StoreSnapshot {
   feedCursor?: string;
 }
 
+/** Which instances `listInstances` answers; every field given must match. */
 export interface InstanceFilter {
+  /** Only this project's. */
   project?: string;
+  /** Only those located on this member. */
   location?: string;
   /** Instances mirrored on this member (their `secondary`). */
   secondary?: string;
+  /** Only reservations (true) or only instances (false). */
   forthcoming?: boolean;
+  /** Only members of this placement group. */
   placementGroup?: string;
 }
 
 /** Told of one committed write: the change-feed entries its transaction appended (see `Store.onCommittedWrite`). */
 export type CommittedWriteListener = (entries: readonly ChangeEntry[]) => void;
 
+/**
+ * Everything the engine needs from storage. A Store checks nothing itself: every rule is the
+ * engine's (`checkClaim` and the write rules), called inside the Store's own transaction;
+ * `runStoreContract` (`@berth/engine/store-contract`) proves an implementation.
+ */
 export interface Store {
   /** Aggregated state for hydrating the engine's model. */
   snapshot(): Promise<StoreSnapshot>;
 
   // --- members ---------------------------------------------------------------
+  /** Every member, in join order. */
   listMembers(): Promise<MemberRecord[]>;
+  /** One member, or undefined. */
   getMember(name: string): Promise<MemberRecord | undefined>;
   /** conflict if the name exists; every group named must exist (not_found). */
   createMember(member: NewMember): Promise<MemberRecord>;
@@ -413,6 +435,7 @@ export interface Store {
   readonly projects: CatalogTable<ProjectRecord>;
   /** Project-scoped. create: the project must exist. delete: conflict while an instance uses it. */
   readonly profiles: CatalogTable<ProfileRecord>;
+  /** Flavors, by name (nothing refuses their deletion: instances keep the sizes they took). */
   readonly flavors: CatalogTable<FlavorRecord>;
   /** Keyed by fingerprint (passed as `name` in RecordKey). */
   readonly images: CatalogTable<ImageRecord>;
