@@ -58,18 +58,25 @@ const isNameTaken = (error: unknown) =>
 const refuse = (kind: "conflict" | "invalid" | "not_found", message: string, reason?: ProviderRefusal) =>
   new EngineError(kind, message, reason === undefined ? undefined : { reason });
 
+/** A Placement resource provider to create. */
 export interface NewProvider {
+  /** Its uuid (generated when absent). */
   uuid?: string;
+  /** Unique among providers. */
   name: string;
+  /** Its parent (absent or null: a new root). */
   parentUuid?: string | null;
 }
 
+/** A PUT of a provider: its name, and optionally a new parent. */
 export interface ProviderChanges {
+  /** Its new (or same) name. */
   name: string;
   /** undefined: unchanged. */
   parentUuid?: string | null;
 }
 
+/** Which traits `listTraits` answers (Placement's `GET /traits` filters). */
 export interface TraitQuery {
   /** Only these names. */
   names?: readonly string[];
@@ -86,6 +93,11 @@ function byClassId(a: string, b: string): number {
   return ia !== ib ? ia - ib : a.localeCompare(b);
 }
 
+/**
+ * OpenStack Placement's resource providers (`engine.providers`): the trees, inventories, traits,
+ * aggregates and allocation candidates, on the same ledger as members (a member is the root
+ * provider of its tree).
+ */
 export class Providers {
   private readonly views = new ProviderViews();
 
