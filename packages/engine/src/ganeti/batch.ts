@@ -29,6 +29,10 @@ function largestFirst(specs: readonly InstanceSpec[]): number[] {
   return order;
 }
 
+/**
+ * Places a batch largest first against the cluster as the earlier placements left it; answers in
+ * request order (see the file's comment).
+ */
 export function placeBatch(
   cluster: SnapshotCluster,
   specs: readonly InstanceSpec[],

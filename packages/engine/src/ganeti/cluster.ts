@@ -8,32 +8,55 @@ import { type InstancePolicy, OPEN_POLICY, policyFailure } from "./policy.js";
 import { GroupBalance, metricsOf } from "./score.js";
 import { diskSpindles, diskTotal, type InstanceSpec, isMirrored, usesLocalStorage } from "./spec.js";
 
+/**
+ * A node group's allocation policy (Ganeti's): preferred groups are tried first, last-resort ones
+ * only when none fits, unallocable never.
+ */
 export type AllocPolicy = "preferred" | "last_resort" | "unallocable";
 
+/** A node group of the handed-in cluster. */
 export interface SnapshotGroup {
+  /** Ganeti's group uuid. */
   readonly id: string;
+  /** Its name. */
   readonly name: string;
+  /** Whether and when instances go there. */
   readonly allocPolicy: AllocPolicy;
+  /** Networks it is connected to (an instance's NICs need every one). */
   readonly networks: readonly string[];
+  /** Its instance policy (bands, templates, ratios). */
   readonly policy: InstancePolicy;
 }
 
+/** A node as the iallocator input describes it (memory and disk in MiB). */
 export interface SnapshotNodeInput {
+  /** Its name. */
   readonly name: string;
+  /** The id of its node group. */
   readonly group: string;
   /** False for offline, drained and non-vm-capable nodes: they take nothing new. */
   readonly usable: boolean;
+  /** Its tags (exclusion and location tags among them). */
   readonly tags: readonly string[];
+  /** Memory in all (MiB). */
   readonly totalMemory: number;
   /** What the node reports free (existing primaries already counted). */
   readonly freeMemory: number;
+  /** Disk in all (MiB). */
   readonly totalDisk: number;
+  /** Disk free (MiB). */
   readonly freeDisk: number;
+  /** Physical spindles in all. */
   readonly totalSpindles: number;
+  /** Physical spindles free (with exclusive storage). */
   readonly freeSpindles: number;
+  /** Physical CPUs. */
   readonly totalCpus: number;
+  /** CPUs kept for the node itself. */
   readonly reservedCpus: number;
+  /** Spindles for the spindle-ratio check (without exclusive storage). */
   readonly spindleCount: number;
+  /** Whether each disk takes whole physical volumes. */
   readonly exclusiveStorage: boolean;
 }
 
@@ -87,7 +110,9 @@ export class SnapshotNode {
   }
 }
 
+/** An instance placed in the snapshot, on one node or a primary and a secondary. */
 export interface PlacedInstance {
+  /** What it needs. */
   readonly spec: InstanceSpec;
   /** Primary first, then the secondary of a mirrored instance. */
   nodes: string[];
@@ -95,6 +120,10 @@ export interface PlacedInstance {
   readonly exclusionTags: readonly string[];
 }
 
+/**
+ * The handed-in cluster, changed in place by each placement: groups, nodes with what they hold,
+ * and the instances placed.
+ */
 export class SnapshotCluster {
   readonly groups = new Map<string, SnapshotGroup>();
   readonly nodes = new Map<string, SnapshotNode>();

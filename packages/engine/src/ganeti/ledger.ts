@@ -121,6 +121,11 @@ function attached(cluster: SnapshotCluster): Set<PlacedInstance> {
   return out;
 }
 
+/**
+ * The handed-in cluster loaded into a Store, so the search's placements are committed as claims
+ * and the engine's claim rules (capacity, N+1) have the last word. `SnapshotLedger.open(cluster)`,
+ * place, then `commit()`.
+ */
 export class SnapshotLedger {
   /** Each instance the store holds, with the nodes it holds it on. */
   private readonly held = new Map<PlacedInstance, { record: InstanceRecord; nodes: string }>();

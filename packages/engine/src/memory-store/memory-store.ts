@@ -90,6 +90,11 @@ interface Ledgers {
   forthcoming: Record<string, number>;
 }
 
+/**
+ * The whole `Store` port in memory, with the change feed and leases: for tests, simulations, the
+ * Ganeti allocator and embedders that need no durability. Calls the same claim rules as the SQL
+ * Stores.
+ */
 export class MemoryStore implements Store {
   private readonly members = new Map<string, MemberRecord>();
   private readonly usage = new Map<string, Ledgers>();
@@ -689,6 +694,7 @@ export class MemoryStore implements Store {
   }
 }
 
+/** A new, empty `MemoryStore` (the async factory the contract suite takes). */
 export async function createMemoryStore(): Promise<MemoryStore> {
   return new MemoryStore();
 }

@@ -63,8 +63,11 @@ async function must<T>(value: Promise<T | undefined>, message: string): Promise<
   return found;
 }
 
+/** A resource class as listed: its name and whether it is custom. */
 export interface ResourceClassInfo {
+  /** The class name. */
   name: string;
+  /** True for `CUSTOM_*` classes (created through the API). */
   custom: boolean;
 }
 
@@ -104,6 +107,11 @@ function checkProfileConfig(profile: ProfileRecord): void {
   if (problem !== undefined) throw invalid(problem);
 }
 
+/**
+ * The catalog (`engine.catalog`): cluster groups and their members, projects, profiles, flavors,
+ * images and aliases, placement groups, resource classes; edits with PUT/PATCH semantics and
+ * optional ETags, renames refused while referenced.
+ */
 export class Catalog {
   constructor(
     private readonly runtime: EngineRuntime,

@@ -32,6 +32,10 @@ function shapeKey(instance: InstanceRecord): string {
   ].join("\u0001");
 }
 
+/**
+ * What a checked claim does to the counts an engine's model keeps: usage per provider, class and
+ * ledger, and instances counted in and out by shape.
+ */
 export function claimEffectOf(
   checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges" | "instanceConsumers">,
 ): ClaimEffect {

@@ -28,6 +28,10 @@ export function newRecordsOf(claim: Claim): readonly NewInstance[] {
   return replace.length === 0 ? creates : [...replace.map((entry) => entry.record), ...creates];
 }
 
+/**
+ * What a Store must read first for a claim: the instances it removes or replaces, the new ids, the
+ * names and the projects (then `providersToRead` and `projectTotalsToRead`).
+ */
 export function claimReads(claim: Claim): ClaimReads {
   const instanceIds: string[] = [];
   for (const { id } of claim.remove ?? []) instanceIds.push(id);

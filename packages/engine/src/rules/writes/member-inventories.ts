@@ -29,10 +29,16 @@ export interface MemberInventoriesReads {
 
 /** What the Store writes: the member at `generation`, and `entry`. */
 export interface CheckedMemberInventories {
+  /** The member's generation after the write. */
   generation: number;
+  /** The feed entry to append. */
   entry: ChangeEntry;
 }
 
+/**
+ * Judges a replacement of a member's inventories: the generation quoted, custom classes existing,
+ * no class dropped while allocations hold it; answers the next generation and the feed entry.
+ */
 export function checkMemberInventories(
   name: string,
   inventories: Readonly<Record<string, InventoryRecord>>,

@@ -50,6 +50,10 @@ function fieldsOf(member: Partial<MemberRecord>, fields: MemberPatch): MemberPat
   return out as MemberPatch;
 }
 
+/**
+ * Judges a member edit against what the Store read: the generation and fields the caller expected;
+ * answers the patch to store, the generation and the feed entry.
+ */
 export function checkMemberUpdate(
   name: string,
   patch: MemberPatch,

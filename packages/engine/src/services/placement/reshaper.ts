@@ -36,6 +36,10 @@ export interface AllocationRequest {
   expectedGeneration?: number | null;
 }
 
+/**
+ * Placement's `POST /reshaper` body: providers' new inventories and consumers' new allocations,
+ * written together.
+ */
 export interface ReshapeRequest {
   /** By provider uuid: the generation the caller read and every inventory the provider ends with. */
   inventories: Readonly<
