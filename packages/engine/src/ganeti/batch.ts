@@ -10,6 +10,7 @@ import { type PlacementLimits, type PlacementSearch, placeInstance } from "./all
 import type { PlacedInstance, SnapshotCluster } from "./cluster.js";
 import { diskTotal, type InstanceSpec } from "./spec.js";
 
+/** What placing a batch found. */
 export interface BatchOutcome {
   /** One search per instance, in request order. */
   readonly searches: readonly PlacementSearch[];

@@ -157,6 +157,10 @@ export class Engine {
       );
   }
 
+  /**
+   * Opens an engine over `options.store`: creates the store's defaults when missing (the `default`
+   * project, profile and cluster group) and hydrates the model from one snapshot.
+   */
   static async open(options: EngineOptions): Promise<Engine> {
     const store = options.store;
     await ensureDefaults(store);

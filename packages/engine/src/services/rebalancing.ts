@@ -10,6 +10,10 @@ import { emitMoves } from "./move-events.js";
 import { type RebalanceOptions, type RebalancePlan, Rebalancer } from "./rebalance.js";
 import { tracked } from "./tracked.js";
 
+/**
+ * Rebalancing (`engine.rebalance`): plans in the manner of Ganeti's hbal, their application in one
+ * claim, and the imbalance score.
+ */
 export class Rebalancing {
   private readonly rebalancer: Rebalancer;
 

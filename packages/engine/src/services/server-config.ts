@@ -29,6 +29,10 @@ const RATIO_KEYS = [
   "scheduler.disk_allocation_ratio",
 ];
 
+/**
+ * The server config (`engine.config`, LXD's `/1.0`): values checked by api-types' rules, a
+ * scriptlet compiled and checked before it is stored, a version every engine on the store follows.
+ */
 export class ServerConfig {
   constructor(
     private readonly runtime: EngineRuntime,

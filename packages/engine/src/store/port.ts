@@ -435,7 +435,7 @@ export interface Store {
   readonly projects: CatalogTable<ProjectRecord>;
   /** Project-scoped. create: the project must exist. delete: conflict while an instance uses it. */
   readonly profiles: CatalogTable<ProfileRecord>;
-  /** Flavors, by name (nothing refuses their deletion: instances keep the sizes they took). */
+  /** Flavors, by name. delete: no refusal here; the engine refuses a flavor an instance still names. */
   readonly flavors: CatalogTable<FlavorRecord>;
   /** Keyed by fingerprint (passed as `name` in RecordKey). */
   readonly images: CatalogTable<ImageRecord>;

@@ -10,6 +10,7 @@ import type { InstanceRecord } from "../../store/records.js";
 import { limitedProjects } from "./project-limits.js";
 import { projectChangesOf } from "./project-usage.js";
 
+/** The first reads of a claim (see `claimReads`). */
 export interface ClaimReads {
   /** Instances whose current version to read: removed, then replaced. */
   instanceIds: string[];
