@@ -62,19 +62,27 @@ export interface SnapshotNodeInput {
 
 /** A member as placements see and change it. */
 export class SnapshotNode {
+  /** Memory free now (MiB), as placements in the snapshot left it. */
   freeMemory: number;
+  /** Disk free now (MiB). */
   freeDisk: number;
+  /** Physical spindles free now (exclusive storage). */
   freeSpindles: number;
+  /** Virtual CPUs of its primaries. */
   usedCpus = 0;
+  /** Spindle use of its primaries. */
   spindleUse = 0;
   /** Memory and local disk of the non-mirrored primaries: what re-creating them elsewhere needs. */
   movableMemory = 0;
+  /** Local disk of the non-mirrored primaries (MiB). */
   movableDisk = 0;
   /** Memory of the mirrored instances this node is secondary for, by their primary. */
   readonly peers = new Map<string, number>();
   /** The largest `peers` entry: memory this node keeps free to take over one failed primary. */
   reservedMemory = 0;
+  /** Instances it runs. */
   readonly primaries = new Set<PlacedInstance>();
+  /** Mirrored instances it holds a copy of. */
   readonly secondaries = new Set<PlacedInstance>();
   /** Non-mirrored primaries the group's policy would refuse: they cannot be re-created elsewhere. */
   unmovable = 0;
@@ -87,6 +95,7 @@ export class SnapshotNode {
     this.freeSpindles = input.freeSpindles;
   }
 
+  /** The node's name. */
   get name(): string {
     return this.input.name;
   }
@@ -96,10 +105,15 @@ export class SnapshotNode {
     return Math.max(this.input.totalCpus - this.input.reservedCpus, 0);
   }
 
+  /** Memory it keeps for `primary`'s instances mirrored on it (MiB). */
   peerMemory(primary: string): number {
     return this.peers.get(primary) ?? 0;
   }
 
+  /**
+   * Adds `memory` (negative: removes it) to what `primary`'s mirrored instances hold on this
+   * node, and recomputes its reserve (the largest such sum).
+   */
   addPeer(primary: string, memory: number): void {
     const next = this.peerMemory(primary) + memory;
     if (next === 0) this.peers.delete(primary);
@@ -125,8 +139,11 @@ export interface PlacedInstance {
  * and the instances placed.
  */
 export class SnapshotCluster {
+  /** Node groups, by id. */
   readonly groups = new Map<string, SnapshotGroup>();
+  /** Nodes, by name. */
   readonly nodes = new Map<string, SnapshotNode>();
+  /** Instances placed, by name. */
   readonly instances = new Map<string, PlacedInstance>();
   /** Nodes of each group, in input order. */
   private readonly byGroup = new Map<string, SnapshotNode[]>();
@@ -154,12 +171,14 @@ export class SnapshotCluster {
     }
   }
 
+  /** A group by id (an unknown id: an unallocable group with an open policy). */
   group(id: string): SnapshotGroup {
     return (
       this.groups.get(id) ?? { id, name: id, allocPolicy: "unallocable", networks: [], policy: OPEN_POLICY }
     );
   }
 
+  /** The running balance sums of a group's usable nodes (built on first use). */
   balanceOf(group: string): GroupBalance {
     let balance = this.balances.get(group);
     if (balance === undefined) {
@@ -181,10 +200,12 @@ export class SnapshotCluster {
     balance.replace(before, metricsOf(node));
   }
 
+  /** A group's nodes, in input order. */
   nodesOf(group: string): readonly SnapshotNode[] {
     return this.byGroup.get(group) ?? [];
   }
 
+  /** The tags among `tags` that exclude sharing a primary (the cluster's exclusion prefixes). */
   exclusionTagsOf(tags: readonly string[]): string[] {
     return tags.filter((tag) => this.exclusionPrefixes.some((prefix) => tag.startsWith(`${prefix}:`)));
   }
@@ -194,6 +215,7 @@ export class SnapshotCluster {
     return node.input.tags.filter((tag) => this.locationPrefixes.some((p) => tag.startsWith(`${p}:`)));
   }
 
+  /** The failure domains an instance asks to be in (its desired-location tags). */
   desiredLocationsOf(spec: InstanceSpec): string[] {
     return spec.tags.filter((tag) => this.desiredLocationPrefixes.some((p) => tag.startsWith(`${p}:`)));
   }

@@ -189,6 +189,7 @@ export interface ScriptletLimits {
 
 /** What the pipeline hands the scriptlet for one placement. */
 export interface ScriptletCall {
+  /** The scriptlet's `request` argument. */
   request: InstancePlacementView;
   /** Already filtered and sorted (instance count ascending, ties in join order). */
   candidates: ClusterMemberView[];
@@ -219,8 +220,11 @@ export interface ScriptletCall {
    * the request asks every member for the same amounts.
    */
   instanceResourcesOn?: (candidate: string) => InstanceResourcesView | undefined;
+  /** What the builtins read beyond the candidates. */
   cluster: ScriptletClusterView;
+  /** This run's bounds (from the server config). */
   limits: ScriptletLimits;
+  /** Aborts the run (the caller gave up). */
   signal?: AbortSignal;
 }
 

@@ -167,11 +167,17 @@ export type NewInstance = Omit<InstanceRecord, "revision">;
 
 /** LXD project limits, already parsed by the engine into numbers (absent = unlimited). */
 export interface ProjectLimits {
+  /** `limits.instances`: instances and reservations. */
   instances?: number;
+  /** `limits.containers`. */
   containers?: number;
+  /** `limits.virtual-machines`. */
   virtualMachines?: number;
+  /** `limits.cpu`: CPUs in all. */
   cpu?: number;
+  /** `limits.memory`, in bytes. */
   memoryBytes?: number;
+  /** `limits.disk`, in bytes. */
   diskBytes?: number;
 }
 
@@ -203,9 +209,23 @@ export interface ProjectLimits {
  * and writes what they return.
  */
 export interface Claim {
+  /** New instances (and reservations) with their allocations. */
   create?: NewInstance[];
-  replace?: { record: NewInstance; expectedRevision: number }[];
-  remove?: { id: string; expectedRevision?: number }[];
+  /** Stored instances rewritten whole, each only while it is at `expectedRevision`. */
+  replace?: {
+    /** The instance as it is to be stored. */
+    record: NewInstance;
+    /** The revision the caller read. */
+    expectedRevision: number;
+  }[];
+  /** Instances to delete; with `expectedRevision`, only while they are at it. */
+  remove?: {
+    /** The instance's id. */
+    id: string;
+    /** The revision the caller read. */
+    expectedRevision?: number;
+  }[];
+  /** The limits of each project the claim's records belong to (absent: unlimited). */
   projectLimits?: Record<string, ProjectLimits>;
   /**
    * Maintenance states the claim sets with its moves, in the same
@@ -287,37 +307,57 @@ export type ClaimFailureDetails =
 
 /** Per-member usage per class, per ledger. */
 export interface MemberUsage {
+  /** The member. */
   member: string;
+  /** Held by instances, per class. */
   used: Record<string, number>;
+  /** Held by reservations, per class. */
   forthcoming: Record<string, number>;
 }
 
 /** Instance counts per (member, project); forthcoming ones are counted in `instances` too. */
 export interface InstanceCountRow {
+  /** The member. */
   member: string;
+  /** The project. */
   project: string;
+  /** Instances and reservations. */
   instances: number;
+  /** Reservations among them. */
   forthcoming: number;
+  /** Containers among them. */
   containers: number;
+  /** Virtual machines among them. */
   virtualMachines: number;
 }
 
 /** Members of a placement group per member. */
 export interface PlacementGroupCountRow {
+  /** The group's project. */
   project: string;
+  /** The placement group. */
   group: string;
+  /** The member. */
   member: string;
+  /** Instances of the group on the member. */
   instances: number;
 }
 
 /** What LXD project limits count, per project (all instances incl. reservations). */
 export interface ProjectUsageRow {
+  /** The project. */
   project: string;
+  /** Instances and reservations. */
   instances: number;
+  /** Containers. */
   containers: number;
+  /** Virtual machines. */
   virtualMachines: number;
+  /** CPUs counted against `limits.cpu`. */
   cpu: number;
+  /** Bytes counted against `limits.memory`. */
   memoryBytes: number;
+  /** Bytes counted against `limits.disk`. */
   diskBytes: number;
 }
 
@@ -326,15 +366,25 @@ export interface ProjectUsageRow {
  * members, projects and groups, never with the number of instances.
  */
 export interface StoreSnapshot {
+  /** Every member record. */
   members: MemberRecord[];
+  /** Every cluster group. */
   groups: GroupRecord[];
+  /** Every project. */
   projects: ProjectRecord[];
+  /** Every placement group. */
   placementGroups: PlacementGroupRecord[];
+  /** The custom resource classes. */
   resourceClasses: ResourceClassRecord[];
+  /** The server config and its version. */
   config: ConfigRecord;
+  /** Usage per member, class and ledger. */
   usage: MemberUsage[];
+  /** Instance counts per member and project. */
   instanceCounts: InstanceCountRow[];
+  /** Placement-group members per member. */
   placementGroupCounts: PlacementGroupCountRow[];
+  /** What each project's limits count. */
   projectUsage: ProjectUsageRow[];
   /**
    * What Placement consumers hold, per provider uuid and class (non-zero
