@@ -4,7 +4,7 @@
  * every placement the snapshot search decides committed there as a claim,
  * so the engine's claim rules are the final gate: memory on the primary,
  * local disk on both members of a mirrored instance (`secondary`), and N+1
- * on every secondary (claim-rules/mirrors.ts). Ganeti's own rules
+ * on every secondary (rules/claims/mirrors.ts). Ganeti's own rules
  * (instance policy, CPU ratio, spindles, tags, group policies) stay with
  * the search, which the ledger never second-guesses; a refusal here means
  * the search and the claim rules disagree, and the caller reports it.

@@ -98,7 +98,7 @@ interface Ledgers {
 export class MemoryStore implements Store {
   private readonly members = new Map<string, MemberRecord>();
   private readonly usage = new Map<string, Ledgers>();
-  /** Mirrored memory per secondary, per primary (claim-rules/mirrors.ts), kept with every claim. */
+  /** Mirrored memory per secondary, per primary (rules/claims/mirrors.ts), kept with every claim. */
   private readonly failover = new Map<string, Record<string, number>>();
   private readonly instances = new Map<string, InstanceRecord>();
   private readonly instanceNames = new Map<string, string>();
@@ -275,7 +275,7 @@ export class MemoryStore implements Store {
   }
 
   // --- members -------------------------------------------------------------------
-  // Every rule is in write-rules/: these read the maps, call it, and write the maps.
+  // Every rule is in rules/writes/: these read the maps, call it, and write the maps.
 
   private requireMember(name: string): MemberRecord {
     return requireMemberRow(name, this.members.get(name));
@@ -521,7 +521,7 @@ export class MemoryStore implements Store {
       const instance = this.instances.get(id);
       if (instance !== undefined) instances.set(id, instance);
     }
-    // Instance ids and Placement consumer uuids share one namespace (claim-rules/instance-consumers.ts).
+    // Instance ids and Placement consumer uuids share one namespace (rules/ledger/instance-consumers.ts).
     const takenIds = new Set<string>();
     for (const id of reads.createIds) if (this.instances.has(id) || this.consumers.has(id)) takenIds.add(id);
     const nameHolders = new Map<string, string>();

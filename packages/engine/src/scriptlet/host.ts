@@ -74,7 +74,7 @@ export interface ScriptletHostOptions {
   onCompile?: (source: string) => void;
 }
 
-/** A validation error's position as `EngineError.details` (`ScriptletProblem` in engine/scriptlet-value.ts). */
+/** A validation error's position as `EngineError.details` (`ScriptletProblem` in services/scriptlet-value.ts). */
 function positionDetails(pos: { line: number; col: number } | undefined) {
   return pos === undefined ? undefined : { line: pos.line, column: pos.col };
 }

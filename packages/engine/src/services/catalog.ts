@@ -195,7 +195,7 @@ export class Catalog {
 
   /**
    * Makes exactly `members` the members of cluster group `group`, in one
-   * store transaction (write-rules/group-members.ts): a refusal (an
+   * store transaction (rules/writes/group-members.ts): a refusal (an
    * unknown group or member) changes nothing.
    */
   async setGroupMembers(group: string, members: readonly string[]): Promise<void> {

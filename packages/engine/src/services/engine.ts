@@ -56,7 +56,7 @@ export interface EngineOptions {
   logger?: Logger;
   /**
    * Orders ties among equally ranked members by this seed (an integer from
-   * 0 to 2^32 - 1; pipeline/stack/tie-order.ts) instead of join order,
+   * 0 to 2^32 - 1; candidates/tie-order.ts) instead of join order,
    * LXD/Incus's tie-break and the default. Servers sharing one database each
    * use a seed of their own (berthd: `--tie-seed`), so their concurrent
    * claims fill different members instead of queueing on the same rows.
@@ -67,7 +67,7 @@ export interface EngineOptions {
   /**
    * How often the app calls `tick()` (ms). Given, it lets the engine tell its
    * own stalls (a tick much later than due) from members going quiet, and
-   * sets the healer lease's lifetime (see engine/healer-duty.ts).
+   * sets the healer lease's lifetime (see health/healer-duty.ts).
    */
   tickPeriodMs?: number;
 }

@@ -49,7 +49,7 @@ export class ServerConfig {
    * (api-types' rules); a scriptlet is compiled and signature-checked by the
    * scriptlet host first, so a bad one never replaces the one in force.
    * `""` unsets a key as null does (LXD's rule, applied here once:
-   * write-rules/config-patch.ts), so callers pass values as given.
+   * rules/writes/config-patch.ts), so callers pass values as given.
    */
   async set(
     given: Record<string, string | null | undefined>,

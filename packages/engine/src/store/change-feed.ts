@@ -18,7 +18,7 @@ import type { InstanceRecord, Ledger } from "./records.js";
 
 /**
  * What a claim did to the aggregates an engine's model keeps, in a compact
- * form (`claimEffectOf` in src/feed/claim-effect.ts builds it from the
+ * form (`claimEffectOf` in src/rules/claims/claim-effect.ts builds it from the
  * rules' `CheckedClaim`; every Store writes it as given).
  */
 export interface ClaimEffect {

@@ -105,7 +105,7 @@ export interface InventoryReplacement {
   /**
    * The member whose root `provider` is (engine `memberProviderUuid`), when
    * it is one: the reshape writes the member's inventories, and creates the
-   * root's row when it has none yet (claim-rules/member-root.ts).
+   * root's row when it has none yet (rules/ledger/member-root.ts).
    */
   member?: string;
 }
@@ -124,7 +124,7 @@ export type MemberRootChange =
   | { kind: "aggregates"; aggregates: readonly string[] };
 
 /**
- * One Placement write of a member's root provider (claim-rules/member-root.ts):
+ * One Placement write of a member's root provider (rules/ledger/member-root.ts):
  * inventories and traits are the member's, aggregates the root's row's.
  */
 export interface MemberRootWrite {
@@ -205,7 +205,7 @@ export interface ProjectLimits {
  * dimension that the claim increases must stay within its limit afterwards.
  *
  * A Store implements none of this itself: it reads the rows the claim
- * touches, calls the engine's claim rules (`checkClaim`, src/claim-rules/)
+ * touches, calls the engine's claim rules (`checkClaim`, src/rules/claims/)
  * and writes what they return.
  */
 export interface Claim {
@@ -236,7 +236,7 @@ export interface Claim {
   memberStates?: MemberStateChange[];
   /**
    * Set by an engine that applies the claim's effect to its own model as
-   * soon as the claim commits (feed/feed-sync.ts): the store writes it into
+   * soon as the claim commits (runtime/feed-sync.ts): the store writes it into
    * the claim's change-feed entry (`claimEntryOf`), by which that engine
    * knows the entry when it reads it back and does not apply it twice.
    * Unique per claim attempt.
@@ -438,8 +438,8 @@ export interface Store {
    * With `expectedFields` (those fields as the caller read them), the write
    * is conditional: when any differs from the stored member nothing is
    * written and the store throws `recordChanged` (a merge of a PATCH,
-   * engine/members.ts). A change of `traits` bumps the generation;
-   * heartbeats and state do not (write-rules/member-update.ts).
+   * services/members.ts). A change of `traits` bumps the generation;
+   * heartbeats and state do not (rules/writes/member-update.ts).
    */
   updateMember(
     name: string,
@@ -449,7 +449,7 @@ export interface Store {
   ): Promise<MemberRecord>;
   /**
    * Makes exactly `members` the members of cluster group `group`, in one
-   * transaction (write-rules/group-members.ts): not_found when the group or
+   * transaction (rules/writes/group-members.ts): not_found when the group or
    * a named member does not exist, and then nothing changes. Answers the
    * members it wrote.
    */

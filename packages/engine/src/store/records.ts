@@ -278,7 +278,7 @@ export interface InstanceRecord {
    * The member holding a mirror of its storage (Ganeti's DRBD secondary),
    * absent for an instance on one member. Its storage counts on both
    * members, and the secondary keeps the memory free to take the instance
-   * over if its location fails (claim-rules/mirrors.ts).
+   * over if its location fails (rules/claims/mirrors.ts).
    */
   secondary?: string;
   /** True for a reservation (Ganeti forthcoming instance). */

@@ -66,7 +66,7 @@ export function consumerProvidersToRead(
   return [...names];
 }
 
-/** A Placement write to the consumer that is a Berth instance (claim-rules/instance-consumers.ts). */
+/** A Placement write to the consumer that is a Berth instance (rules/ledger/instance-consumers.ts). */
 export function instanceConsumerFailure(uuid: string): EngineError {
   return new EngineError(
     "conflict",

@@ -63,7 +63,7 @@ export function checkMemberInventories(
 /**
  * The usage an inventory grandfathers: what its instances hold beyond its
  * capacity when it was set (0 when they fit), so the consistency check
- * (claim-rules/invariants.ts) does not report it as an overcommit.
+ * (rules/invariants/invariants.ts) does not report it as an overcommit.
  */
 export function grandfatheredUsage(inventory: InventoryRecord, used: number): number {
   return used > inventoryCapacity(inventory) ? used : 0;

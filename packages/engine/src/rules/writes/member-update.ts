@@ -2,7 +2,7 @@
  * Editing a member's fields (`Store.updateMember`). Placement's rule:
  * traits are part of what a plan was made against, so changing them moves
  * the generation; nothing else does. Heartbeats and reported state reach
- * other engines through `tick()` (engine/heartbeat-sync.ts), so they add no
+ * other engines through `tick()` (health/heartbeat-sync.ts), so they add no
  * feed entry; any other field is something other engines must re-read.
  */
 import type { ChangeEntry } from "../../store/change-feed.js";

@@ -559,7 +559,7 @@ export class Providers {
   }
 
   /**
-   * Writes a member's root in one Store transaction (claim-rules/member-root.ts):
+   * Writes a member's root in one Store transaction (rules/ledger/member-root.ts):
    * inventories and traits are the member's, aggregates the row's; the
    * generation and the in-use refusal are judged there, on the one ledger.
    */

@@ -9,7 +9,7 @@
  * words refusals as Placement's reshaper does. A member's root is found
  * as Placement shows it (with or without a stored row yet) and named as
  * the member's in the write, so the Store writes the member's inventories
- * (claim-rules/member-root.ts).
+ * (rules/ledger/member-root.ts).
  */
 import {
   type Inventory,
