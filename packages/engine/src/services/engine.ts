@@ -62,7 +62,7 @@ export interface EngineOptions {
    * claims fill different members instead of queueing on the same rows.
    */
   tieSeed?: number;
-  /** Claim attempts per placement when racing other writers (default 5). */
+  /** Claim attempts per placement when racing other writers (default 5; with a change feed, at least 50). */
   maxClaimAttempts?: number;
   /**
    * How often the app calls `tick()` (ms). Given, it lets the engine tell its
