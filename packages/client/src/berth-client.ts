@@ -26,19 +26,10 @@ export type BodyOf<Op extends OperationId> = RouteOf<Op>["body"] extends ApiSche
  * extra headers.
  */
 export type CallOptions<Op extends OperationId> = (PathParamNames<RouteOf<Op>["path"]> extends never
-  ? {
-      /** None: the operation's path has no parameters. */
-      params?: Record<string, never>;
-    }
-  : {
-      /** Values for the `:name`-style parameters of the operation's path. */
-      params: ParamsOf<Op>;
-    }) & {
-  /** Query parameters; `undefined` values are left out. */
+  ? { params?: Record<string, never> }
+  : { params: ParamsOf<Op> }) & {
   query?: QueryOf<Op>;
-  /** The request body, sent as JSON. */
   body?: BodyOf<Op>;
-  /** Headers added to the request (`accept` and `prefer` are the client's). */
   headers?: Record<string, string>;
 };
 
@@ -62,16 +53,8 @@ export interface ApiResult<T> {
  * (`url`, `token`); `project` is the default project of project-scoped calls.
  */
 export type BerthClientOptions =
-  | {
-      /** The function every request goes through. */
-      transport: Transport;
-      /** Default project of project-scoped calls. */
-      project?: string;
-    }
-  | (FetchTransportOptions & {
-      /** Default project of project-scoped calls. */
-      project?: string;
-    });
+  | { transport: Transport; project?: string }
+  | (FetchTransportOptions & { project?: string });
 
 /**
  * Low-level berthd client: one method per HTTP exchange, addressed by

@@ -22,15 +22,7 @@ export interface Collection<T, Post, Put, Patch> {
   /** One record by name; `BerthApiError` 404 when there is none. */
   get(name: string, options?: ScopeOptions): Promise<T>;
   /** The record and its version (`etag`), for a later write with `ifMatch`. */
-  getWithEtag(
-    name: string,
-    options?: ScopeOptions,
-  ): Promise<{
-    /** The record. */
-    metadata: T;
-    /** Its version, quoted, to send back as `ifMatch`. */
-    etag: string | undefined;
-  }>;
+  getWithEtag(name: string, options?: ScopeOptions): Promise<{ metadata: T; etag: string | undefined }>;
   /** Creates a record; the answer's `location` is its URL. */
   create(body: Post, options?: ScopeOptions): Promise<ApiResult<unknown>>;
   /** Replaces the record's editable fields (fields left out are reset). */

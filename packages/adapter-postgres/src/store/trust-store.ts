@@ -104,15 +104,7 @@ export class PostgresTrustStore {
     secretHash: string,
     now: string,
     certificateFor: (token: TrustTokenRecord) => TrustedCertificateRecord,
-  ): Promise<
-    | {
-        /** The token used up. */
-        token: TrustTokenRecord;
-        /** The certificate now trusted. */
-        certificate: TrustedCertificateRecord;
-      }
-    | undefined
-  > {
+  ): Promise<{ token: TrustTokenRecord; certificate: TrustedCertificateRecord } | undefined> {
     // Announced only when a certificate is trusted: wrong passwords change nothing to tell anyone.
     return this.pools
       .writeTx(async (tx) => {

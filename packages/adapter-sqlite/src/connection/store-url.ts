@@ -5,24 +5,9 @@
  * `ws(s)://` reach a remote libSQL server (sqld / Turso).
  */
 export type StoreLocation =
-  | {
-      /** A local file. */
-      kind: "file";
-      /** Its path, as given (a `file:` URL decoded). */
-      path: string;
-    }
-  | {
-      /** A private in-memory database. */
-      kind: "memory";
-    }
-  | {
-      /** A remote libSQL server. */
-      kind: "remote";
-      /** The URL as given. */
-      url: string;
-      /** Its token, from the options or the URL's `?authToken=`. */
-      authToken: string | undefined;
-    };
+  | { kind: "file"; path: string }
+  | { kind: "memory" }
+  | { kind: "remote"; url: string; authToken: string | undefined };
 
 /** A store URL `openStore` cannot use; the message names what is wrong and what would do. */
 export class StoreUrlError extends Error {

@@ -80,15 +80,7 @@ export class SqliteTrustStore {
     secretHash: string,
     now: string,
     certificateFor: (token: TrustTokenRecord) => TrustedCertificateRecord,
-  ): Promise<
-    | {
-        /** The token used up. */
-        token: TrustTokenRecord;
-        /** The certificate now trusted. */
-        certificate: TrustedCertificateRecord;
-      }
-    | undefined
-  > {
+  ): Promise<{ token: TrustTokenRecord; certificate: TrustedCertificateRecord } | undefined> {
     return this.written((db) => trustRows.redeemToken(db, secretHash, now, certificateFor));
   }
 

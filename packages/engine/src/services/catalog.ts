@@ -510,16 +510,7 @@ export class Catalog {
     return this.store.images.delete({ name: image.fingerprint });
   }
   /** `GET /1.0/images/aliases`: alias -> image. */
-  async listImageAliases(): Promise<
-    {
-      /** The alias. */
-      name: string;
-      /** The fingerprint of the image it names. */
-      target: string;
-      /** That image's architecture. */
-      architecture: string;
-    }[]
-  > {
+  async listImageAliases(): Promise<{ name: string; target: string; architecture: string }[]> {
     return (await this.store.images.list()).flatMap((image) =>
       image.aliases.map((alias) => ({
         name: alias,
@@ -644,10 +635,7 @@ export class Catalog {
     return { name, custom: true };
   }
   /** Placement's `PUT /resource_classes/{name}`: creates a custom class unless it exists. */
-  async ensureResourceClass(name: string): Promise<{
-    /** False when it already existed. */
-    created: boolean;
-  }> {
+  async ensureResourceClass(name: string): Promise<{ created: boolean }> {
     if (isStandardResourceClass(name)) throw invalid(resourceClassMessages.cannotUpdateStandard(name));
     if ((await this.store.resourceClasses.get({ name })) !== undefined) return { created: false };
     try {

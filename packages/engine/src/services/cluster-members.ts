@@ -83,12 +83,7 @@ export class ClusterMembers {
     return this.members.setResources(name, resources);
   }
   /** Inventories with generation and usage (`used`, `forthcoming`, `capacity`). */
-  inventories(name: string): {
-    /** The member's generation, to quote in a write. */
-    generation: number;
-    /** Its inventories by class, with usage and capacity. */
-    inventories: Record<string, InventoryView>;
-  } {
+  inventories(name: string): { generation: number; inventories: Record<string, InventoryView> } {
     return this.members.inventories(name);
   }
   /**
@@ -127,12 +122,7 @@ export class ClusterMembers {
    * Brings the instances evacuated from the member back and lifts its evacuation, in one claim;
    * refused while the member is offline.
    */
-  async restore(name: string): Promise<{
-    /** The member restored. */
-    member: string;
-    /** The instances that came back. */
-    moved: MovedInstance[];
-  }> {
+  async restore(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
     const outcome = await this.relocation.restore(name);
     emitMoves(this.events, outcome.moved, "restore");
     this.events.lifecycle(() => ({

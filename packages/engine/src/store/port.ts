@@ -212,19 +212,9 @@ export interface Claim {
   /** New instances (and reservations) with their allocations. */
   create?: NewInstance[];
   /** Stored instances rewritten whole, each only while it is at `expectedRevision`. */
-  replace?: {
-    /** The instance as it is to be stored. */
-    record: NewInstance;
-    /** The revision the caller read. */
-    expectedRevision: number;
-  }[];
+  replace?: { record: NewInstance; expectedRevision: number }[];
   /** Instances to delete; with `expectedRevision`, only while they are at it. */
-  remove?: {
-    /** The instance's id. */
-    id: string;
-    /** The revision the caller read. */
-    expectedRevision?: number;
-  }[];
+  remove?: { id: string; expectedRevision?: number }[];
   /** The limits of each project the claim's records belong to (absent: unlimited). */
   projectLimits?: Record<string, ProjectLimits>;
   /**
