@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 # installed from Debian's packages when missing and possible.
 bash scripts/test-deps.sh
 biome check . || exit 1
+# Every relative link and #anchor in the Markdown resolves; the README and app READMEs keep their size.
+node scripts/check-docs.mjs || exit 1
 # The embedders' API reference builds without a warning: every export documented (typedoc.config.mjs).
 pnpm run --silent docs:api || exit 1
 # Package dependency direction, no import cycles, berthd's rooms one way (.dependency-cruiser.cjs).

@@ -11,14 +11,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { machineInfo } from "./measure/machine.js";
 import { log, since } from "./measure/timing.js";
-import { type ComparedRow, compareBars } from "./report/compare.js";
+import { type ComparedRow, compareBars, measuredBy } from "./report/compare.js";
 import { writeComparison } from "./report/comparison-report.js";
 import { medianBars } from "./report/median-bars.js";
 import { type BarResult, RESULTS_DIR } from "./report/results.js";
 import { markdownTable } from "./report/summary.js";
 import { type BaselineBuild, prepareBaseline, resolveCommit } from "./run/baseline-build.js";
+import { type BenchCode, benchCodesToTry } from "./run/bench-code.js";
 import { runOrder } from "./run/run-order.js";
-import { runStep, type StepOutcome, signalRunningStep } from "./run/run-step.js";
+import { runStep, type StepOutcome, signalRunningStep, THIS_BUILD } from "./run/run-step.js";
 import { defineSteps } from "./run/steps.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,7 +38,6 @@ if (unknown.length > 0)
   throw new Error(`--only: no step ${unknown.join(", ")} (steps: ${allSteps.map((s) => s.name).join(", ")})`);
 const selected = allSteps.filter((step) => only === undefined || only.includes(step.name));
 
-const THIS_BUILD = "this build";
 const started = performance.now();
 let baseline: BaselineBuild | undefined;
 // A Ctrl-C or kill stops the running step and ends the loop; the `finally` below removes the baseline's worktree.
@@ -58,12 +58,28 @@ try {
   for (const step of selected) {
     if (interrupted !== undefined) break;
     const barsOf = new Map(builds.map((build) => [build.name, [] as BarResult[][]]));
+    /** The bench code that measured this step's baseline, once a run of it succeeded (bench-code.ts). */
+    let baselineCode: BenchCode | undefined;
     for (let run = 0; run < runs && interrupted === undefined; run++) {
       for (const build of runOrder(builds, run)) {
         if (interrupted !== undefined) break;
-        const { outcome, bars } = await runStep(step, build.root, build.name, run);
-        outcomes.push(outcome);
-        if (bars !== undefined) barsOf.get(build.name)!.push(bars);
+        if (build.name === THIS_BUILD) {
+          const { outcome, bars } = await runStep(step, build.root, build.name, run);
+          outcomes.push(outcome);
+          if (bars !== undefined) barsOf.get(build.name)!.push(bars);
+          continue;
+        }
+        for (const code of benchCodesToTry(baselineCode, baseline!.hasOwnBenchCode)) {
+          if (interrupted !== undefined) break;
+          baseline!.useBenchCode(code);
+          const { outcome, bars } = await runStep(step, build.root, build.name, run, code);
+          outcomes.push(outcome);
+          if (bars === undefined) continue;
+          barsOf.get(build.name)!.push(bars);
+          baselineCode = code;
+          break;
+        }
+        baseline!.useBenchCode("this checkout");
       }
     }
     const mine = barsOf.get(THIS_BUILD)!;
@@ -71,7 +87,8 @@ try {
     ours.push(...current);
     if (baseline !== undefined) {
       const theirs = barsOf.get(builds[1]!.name)!;
-      rows.push(...compareBars(current, theirs.length === 0 ? undefined : medianBars(theirs)));
+      const compared = compareBars(current, theirs.length === 0 ? undefined : medianBars(theirs));
+      rows.push(...measuredBy(compared, baselineCode));
     }
   }
 } finally {
@@ -114,10 +131,21 @@ if (baseline !== undefined) {
   process.stdout.write(`\n${text}`);
   summaryText += `\n## Against the baseline\n\n${text}`;
   if (regressed.length > 0) process.exitCode = 1;
-  const baselineFailed = outcomes.filter((o) => o.build !== THIS_BUILD && !o.ok);
-  if (baselineFailed.length > 0)
+  const baselineRuns = outcomes.filter((o) => o.build !== THIS_BUILD);
+  const failedEverywhere = selected
+    .map((step) => step.name)
+    .filter(
+      (name) =>
+        baselineRuns.some((o) => o.step === name) && !baselineRuns.some((o) => o.step === name && o.ok),
+    );
+  if (failedEverywhere.length > 0)
+    log(`baseline steps that failed (their rows say n/a in baseline): ${failedEverywhere.join(", ")}`);
+  const ownCode = [
+    ...new Set(baselineRuns.filter((o) => o.ok && o.benchCode === "baseline's own").map((o) => o.step)),
+  ];
+  if (ownCode.length > 0)
     log(
-      `baseline steps that failed (their rows say n/a in baseline): ${baselineFailed.map((o) => o.step).join(", ")}`,
+      `baseline steps measured by the baseline's own bench code (ours failed there): ${ownCode.join(", ")}`,
     );
 }
 writeFileSync(join(RESULTS_DIR, "summary.md"), summaryText);

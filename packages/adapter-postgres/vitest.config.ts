@@ -6,6 +6,6 @@ export default defineConfig({
   test: {
     ...sharedTestConfig.test,
     // One real PostgreSQL server for the run; each test file creates its own database.
-    globalSetup: ["src/testing/global-setup.ts"],
+    globalSetup: ["test-support/global-setup.ts"],
   },
 });

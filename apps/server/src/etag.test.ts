@@ -46,7 +46,7 @@ describe("ETag / If-Match on catalog records", () => {
     },
     {
       path: "/1.0/placement-groups/pg",
-      put: { description: "", policy: "compact", rigor: "strict" },
+      put: { description: "", config: { policy: "compact", rigor: "strict" } },
       patch: { description: "changed" },
     },
     {

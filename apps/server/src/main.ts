@@ -1,15 +1,19 @@
 #!/usr/bin/env node
+import { resolve } from "node:path";
 import { redactedUrl } from "@berth/adapter-postgres";
+import { defaultSocketPath } from "@berth/client/node";
 import { createApp } from "./app/app.js";
 import { SERVER_VERSION } from "./app/version.js";
 import { defaultConsoleDir } from "./console/console-assets.js";
-import { consoleMessage, firstRunMessage } from "./daemon/bootstrap.js";
+import { consoleMessage, firstRunMessage, logFileMessage } from "./daemon/bootstrap.js";
+import { databaseLocation } from "./daemon/database-location.js";
 import { beatDemoMembers, DEMO_HEARTBEAT_MS, demoInstructions, loadDemoCluster } from "./daemon/demo.js";
 import { HTTPS_ADDRESS_KEY, HttpsAddressFollower } from "./daemon/https-address.js";
 import { importLegacyTrustFile } from "./daemon/legacy-trust-file.js";
 import { createLogger } from "./daemon/logging.js";
 import { openBackend, openTokenAdmin } from "./daemon/open-backend.js";
 import { parseDaemonOptions, USAGE, UsageError } from "./daemon/options.js";
+import { selfCommands } from "./daemon/self-command.js";
 import { startTicker } from "./daemon/ticker.js";
 import { runTokenCommand } from "./daemon/token-command.js";
 import { listen, type RunningServer } from "./http/listen.js";
@@ -18,7 +22,7 @@ import { advertisedAddresses, daemonTrust } from "./trust/daemon-trust.js";
 
 async function serve(argv: string[]): Promise<void> {
   const options = parseDaemonOptions(argv);
-  const logger = createLogger({ level: options.logLevel });
+  const logger = createLogger({ level: options.logLevel, file: options.logFile });
   const backend = await openBackend(options.db, logger, {
     database: options.database,
     tickPeriodMs: options.tickSeconds * 1000,
@@ -108,8 +112,11 @@ async function serve(argv: string[]): Promise<void> {
     demoBeats = startTicker(() => beatDemoMembers(app), DEMO_HEARTBEAT_MS, logger);
   }
   const tokens = await backend.tokens.list();
-  if (tokens.length === 0) process.stdout.write(firstRunMessage(redactedUrl(options.db), running));
-  if (options.demo) process.stdout.write(demoInstructions(running));
+  const commands = selfCommands();
+  const db = databaseLocation(options.db);
+  if (tokens.length === 0) process.stdout.write(firstRunMessage(commands.berthd, db, running));
+  if (options.demo) process.stdout.write(demoInstructions(running, commands, db, defaultSocketPath()));
+  if (options.logFile !== undefined) process.stdout.write(logFileMessage(resolve(options.logFile)));
   process.stdout.write(consoleMessage(running, consoleDir !== undefined));
 
   let stopping = false;

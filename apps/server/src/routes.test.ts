@@ -1,3 +1,4 @@
+import { AutomaticRebalancePreviewSchema } from "@berth/api-types";
 import { newInstance } from "@berth/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allRoutes } from "./routes/index.js";
@@ -522,7 +523,11 @@ describe("every route over HTTP", () => {
   it("placement groups: CRUD in a project", async () => {
     const created = await call("POST", "/1.0/placement-groups", { name: "db", policy: "spread" });
     expect(created.status).toBe(201);
-    expect(created.body.metadata).toMatchObject({ rigor: "strict", project: "default", used_by: [] });
+    expect(created.body.metadata).toMatchObject({
+      config: { policy: "spread", rigor: "strict" },
+      project: "default",
+      used_by: [],
+    });
     expect((await call("POST", "/1.0/placement-groups", { name: "db", policy: "spread" })).status).toBe(409);
     expect((await call("POST", "/1.0/placement-groups", { name: "x", policy: "random" })).status).toBe(400);
     expect((await call("GET", "/1.0/placement-groups")).body.metadata).toEqual(["/1.0/placement-groups/db"]);
@@ -704,6 +709,16 @@ describe("every route over HTTP", () => {
     const applied = await call("POST", "/1.0/cluster/rebalance");
     expect(applied.status).toBe(200);
     expect(applied.body.metadata).toMatchObject({ applied: true });
+    const automatic = await call("GET", "/1.0/cluster/rebalance/automatic");
+    expect(automatic.status).toBe(200);
+    expect(AutomaticRebalancePreviewSchema.safeParse(automatic.body.metadata).success).toBe(true);
+    expect(automatic.body.metadata).toMatchObject({ enabled: false, interval: 0, threshold: 20, batch: 1 });
+  });
+
+  it("capacity: how many more of a body fit (exactness: capacity.test.ts)", async () => {
+    const answer = await call("POST", "/1.0/cluster/capacity", { config: { "limits.cpu": "1" } });
+    expect(answer.status).toBe(200);
+    expect((answer.body.metadata as { instances: number }).instances).toBeGreaterThan(0);
   });
 
   it("metrics and the OpenAPI document", async () => {

@@ -38,6 +38,34 @@ export async function timeEachWithCpu(
   return { wall, cpu };
 }
 
+/** Wall time of each run, and how far another clock moved during it, both in ms. */
+export interface WallAndClock {
+  wall: number[];
+  clock: number[];
+}
+
+/**
+ * timeEach, also recording how far `clock` (e.g. a server's CPU time so far,
+ * ms) moved over each run. The clock is read just outside the timed span, so
+ * a slow read (a server's /proc files) does not count as the run's wall time.
+ */
+export async function timeEachAgainst(
+  count: number,
+  operation: (i: number) => Promise<unknown>,
+  clock: () => number,
+): Promise<WallAndClock> {
+  const wall: number[] = [];
+  const moved: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const clockStarted = clock();
+    const started = performance.now();
+    await operation(i);
+    wall.push(performance.now() - started);
+    moved.push(clock() - clockStarted);
+  }
+  return { wall, clock: moved };
+}
+
 /** Milliseconds since `started` (a performance.now() value), rounded to 0.1 ms. */
 export function since(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;

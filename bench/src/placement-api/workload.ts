@@ -9,7 +9,7 @@
  * consumer on a different candidate each time.
  */
 import { randomUUID } from "node:crypto";
-import { timeEach } from "../measure/timing.js";
+import { timeEach, timeEachAgainst } from "../measure/timing.js";
 import type { PlacementClient } from "./client.js";
 
 const RESOURCES = { VCPU: 2, MEMORY_MB: 4096, DISK_GB: 40 };
@@ -72,8 +72,8 @@ export interface Timings {
   claim: number[];
   /** Candidates the unlimited request answered. */
   candidates: number;
-  /** The server's CPU time per call of each request, ms (where the bench can read it: berthd). */
-  cpu?: { limitOne: number; all: number; claim: number };
+  /** The server's CPU time of each call of each request, ms (where the bench can read it: berthd). */
+  cpu?: { limitOne: number[]; all: number[]; claim: number[] };
 }
 
 interface CandidatesAnswer {
@@ -82,50 +82,60 @@ interface CandidatesAnswer {
 
 /**
  * The three requests, `calls` times each. `serverCpuMs` (the server's CPU
- * time so far, ms) adds each request's CPU time per call: on a loaded
- * machine wall time mostly measures waiting for a core.
+ * time so far, ms) adds each call's CPU time: on a loaded machine wall time
+ * mostly measures waiting for a core.
  */
 export async function measure(
   client: PlacementClient,
   calls: number,
   serverCpuMs?: () => number,
 ): Promise<Timings> {
-  const cpuMarks = [serverCpuMs?.() ?? 0];
-  const mark = () => cpuMarks.push(serverCpuMs?.() ?? 0);
-  const limitOne = await timeEach(calls, () =>
-    client.must("GET", `/allocation_candidates?${QUERY}&limit=1`, undefined, [200]),
+  const clock = serverCpuMs ?? (() => 0);
+  const limitOne = await timeEachAgainst(
+    calls,
+    () => client.must("GET", `/allocation_candidates?${QUERY}&limit=1`, undefined, [200]),
+    clock,
   );
-  mark();
   let answer: CandidatesAnswer = { allocation_requests: [] };
-  const all = await timeEach(calls, async () => {
-    answer = (await client.must(
-      "GET",
-      `/allocation_candidates?${QUERY}`,
-      undefined,
-      [200],
-    )) as CandidatesAnswer;
-  });
-  mark();
+  const all = await timeEachAgainst(
+    calls,
+    async () => {
+      answer = (await client.must(
+        "GET",
+        `/allocation_candidates?${QUERY}`,
+        undefined,
+        [200],
+      )) as CandidatesAnswer;
+    },
+    clock,
+  );
   const requests = answer.allocation_requests;
   if (requests.length === 0) throw new Error(`${client.label}: no allocation candidates`);
-  const claim = await timeEach(calls, (i) =>
-    client.must(
-      "PUT",
-      `/allocations/${randomUUID()}`,
-      {
-        // A different candidate each time, so claims never run out of room.
-        allocations: requests[i % requests.length]!.allocations,
-        project_id: "perf-project-claim",
-        user_id: "perf-user-claim",
-        consumer_generation: null,
-        consumer_type: "INSTANCE",
-      },
-      [204],
-    ),
+  const claim = await timeEachAgainst(
+    calls,
+    (i) =>
+      client.must(
+        "PUT",
+        `/allocations/${randomUUID()}`,
+        {
+          // A different candidate each time, so claims never run out of room.
+          allocations: requests[i % requests.length]!.allocations,
+          project_id: "perf-project-claim",
+          user_id: "perf-user-claim",
+          consumer_generation: null,
+          consumer_type: "INSTANCE",
+        },
+        [204],
+      ),
+    clock,
   );
-  mark();
-  const perCall = (phase: number) => ((cpuMarks[phase + 1] ?? 0) - (cpuMarks[phase] ?? 0)) / calls;
   const cpu =
-    serverCpuMs === undefined ? undefined : { limitOne: perCall(0), all: perCall(1), claim: perCall(2) };
-  return { limitOne, all, claim, candidates: requests.length, ...(cpu === undefined ? {} : { cpu }) };
+    serverCpuMs === undefined ? undefined : { limitOne: limitOne.clock, all: all.clock, claim: claim.clock };
+  return {
+    limitOne: limitOne.wall,
+    all: all.wall,
+    claim: claim.wall,
+    candidates: requests.length,
+    ...(cpu === undefined ? {} : { cpu }),
+  };
 }

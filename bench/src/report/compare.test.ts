@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareBars, comparisonTable, regressions, worsening } from "./compare.js";
+import { compareBars, comparisonTable, measuredBy, regressions, worsening } from "./compare.js";
 import { atLeast, atMost, type BarResult, figure } from "./results.js";
 
 const latency = (measured: number) => atMost("lat", "latency p50", measured, 1, "ms");
@@ -93,5 +93,21 @@ describe("comparison with a baseline build", () => {
     expect(table[0]).toContain("baseline (main abc123)");
     expect(table[2]).toMatch(/latency p50 +\| 2 ms +\| 1 ms +\| 2x +\| WORSE/);
     expect(table[3]).toMatch(/creates\/s +\| 1200 placements\/s +\| 1000 placements\/s +\| 1\.2x +\| better/);
+  });
+});
+
+describe("baseline figures measured by the baseline's own bench code", () => {
+  it("marks them in the table and explains the mark under it; rows of this checkout's code are unmarked", () => {
+    const rows = measuredBy(
+      compareBars([latency(2), figure("new", "new API", 1, "ms")], [latency(1)]),
+      "baseline's own",
+    );
+    expect(rows.map((row) => row.baselineBenchCode)).toEqual(["baseline's own", undefined]);
+    const table = comparisonTable(rows, "d77d930");
+    expect(table.split("\n")[2]).toMatch(/latency p50 +\| 2 ms +\| 1 ms \(own bench\) +\| 2x +\| WORSE/);
+    expect(table).toContain("measured by REF's own bench code");
+    const ours = measuredBy(compareBars([latency(2)], [latency(1)]), "this checkout");
+    expect(ours[0]!.baselineBenchCode).toBeUndefined();
+    expect(comparisonTable(ours, "main")).not.toContain("own bench");
   });
 });

@@ -5,6 +5,7 @@
  * row improves (lower latency, higher throughput).
  */
 import { round } from "../measure/stats.js";
+import type { BenchCode } from "../run/bench-code.js";
 import { type BarResult, type Better, betterByUnit } from "./results.js";
 import { textTable } from "./text-table.js";
 
@@ -33,6 +34,12 @@ export interface ComparedRow {
   ratio: number | null;
   better: Better;
   verdict: Verdict;
+  /**
+   * The bench code that measured the baseline's figure (run/bench-code.ts):
+   * absent for this checkout's (the same code as this build's figure), or
+   * "baseline's own" when ours could not run against REF's packages.
+   */
+  baselineBenchCode?: BenchCode;
 }
 
 /** A row's direction: as the bench set it, else as its unit implies (results written before the field). */
@@ -103,6 +110,12 @@ export function compareBars(
   return rows;
 }
 
+/** The rows of one step, marked with the bench code that measured their baseline figures. */
+export function measuredBy(rows: readonly ComparedRow[], code: BenchCode | undefined): ComparedRow[] {
+  if (code === undefined || code === "this checkout") return [...rows];
+  return rows.map((row) => (row.baseline === null ? row : { ...row, baselineBenchCode: code }));
+}
+
 /** The rows the gate fails on. */
 export function regressions(rows: readonly ComparedRow[]): ComparedRow[] {
   return rows.filter((row) => row.verdict === "worse");
@@ -120,12 +133,17 @@ const MARKS: Record<Verdict, string> = {
 
 const figureText = (value: number | null, unit: string) => (value === null ? "n/a" : `${value} ${unit}`);
 
+/** Marks a baseline figure REF's own bench code measured; the legend under the table says what it means. */
+const OWN_CODE_MARK = " (own bench)";
+const OWN_CODE_LEGEND =
+  "(own bench): the baseline's figure was measured by REF's own bench code, because this checkout's could not run against REF's packages (an engine API REF lacks); this build's figure by this checkout's. The two benches may measure differently: read such a ratio as a rough guide, and check what REF's bench did.";
+
 /** A Markdown table (also readable as plain text): row, this build, baseline, ratio, mark. */
 export function comparisonTable(rows: readonly ComparedRow[], baselineName: string): string {
   const cells = rows.map((row) => [
     row.bar,
     figureText(row.current, row.unit),
-    figureText(row.baseline, row.unit),
+    `${figureText(row.baseline, row.unit)}${row.baselineBenchCode === "baseline's own" ? OWN_CODE_MARK : ""}`,
     row.ratio === null ? "" : `${row.ratio}x`,
     MARKS[row.verdict],
   ]);
@@ -136,5 +154,7 @@ export function comparisonTable(rows: readonly ComparedRow[], baselineName: stri
     "ratio",
     `> ${REGRESSION_THRESHOLD * 100} % worse?`,
   ];
-  return textTable(header, cells);
+  const table = textTable(header, cells);
+  const ownCode = rows.some((row) => row.baselineBenchCode === "baseline's own");
+  return ownCode ? `${table}\n\n${OWN_CODE_LEGEND}` : table;
 }

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { machineInfo } from "../measure/machine.js";
 import { tempDir } from "../measure/temp.js";
+import type { StepOutcome } from "../run/run-step.js";
 import { compareBars } from "./compare.js";
-import { type ComparisonRun, writeComparison } from "./comparison-report.js";
+import { benchCodeText, type ComparisonRun, writeComparison } from "./comparison-report.js";
 import { atMost } from "./results.js";
 
 let temp: ReturnType<typeof tempDir>;
@@ -45,6 +46,40 @@ describe("the gate's report files", () => {
     expect(writeComparison(temp.dir, run(1, 1))).toMatchObject({ regressed: [] });
     expect(readFileSync(join(temp.dir, "comparison.md"), "utf8")).toContain(
       "no row more than 10 % worse than the baseline",
+    );
+  });
+});
+
+describe("which bench code measured each side", () => {
+  const outcome = (
+    step: string,
+    build: string,
+    ok: boolean,
+    benchCode: StepOutcome["benchCode"],
+  ): StepOutcome => ({
+    step,
+    build,
+    run: 0,
+    ok,
+    ms: 1,
+    benchCode,
+  });
+  it("names the steps the baseline's own bench code measured after ours failed there", () => {
+    const text = benchCodeText(
+      [
+        outcome("placement", "this build", true, "this checkout"),
+        outcome("placement", "baseline d77", false, "this checkout"),
+        outcome("placement", "baseline d77", true, "baseline's own"),
+        outcome("http", "this build", true, "this checkout"),
+        outcome("http", "baseline d77", true, "this checkout"),
+        outcome("soak", "this build", true, "this checkout"),
+        outcome("soak", "baseline d77", false, "this checkout"),
+        outcome("soak", "baseline d77", false, "baseline's own"),
+      ],
+      "this build",
+    );
+    expect(text).toBe(
+      "bench code: placement: this checkout's for this build, the baseline's own for the baseline (this checkout's failed against its packages); http: this checkout's for both builds; soak: the baseline failed",
     );
   });
 });

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MachineInfo } from "../measure/machine.js";
-import type { StepOutcome } from "../run/run-step.js";
+import { type StepOutcome, THIS_BUILD } from "../run/run-step.js";
 import { type ComparedRow, comparisonTable, REGRESSION_THRESHOLD, regressions } from "./compare.js";
 
 export interface ComparisonRun {
@@ -22,6 +22,25 @@ export interface ComparisonRun {
   rows: ComparedRow[];
   /** The run's one-line context (machine, load, duration) under the table. */
   caption: string;
+}
+
+/**
+ * Which bench code measured each side of each step, in words: this
+ * checkout's measures this build always, and the baseline unless it fell
+ * back to REF's own (run/bench-code.ts).
+ */
+export function benchCodeText(steps: readonly StepOutcome[], thisBuild: string): string {
+  const names = [...new Set(steps.map((outcome) => outcome.step))];
+  const parts = names.map((name) => {
+    const baseline = steps.filter((o) => o.step === name && o.build !== thisBuild);
+    const measured = baseline.find((o) => o.ok);
+    if (measured === undefined)
+      return baseline.length === 0 ? `${name}: not run against the baseline` : `${name}: the baseline failed`;
+    if (measured.benchCode === "this checkout") return `${name}: this checkout's for both builds`;
+    const fellBack = baseline.some((o) => !o.ok && o.benchCode === "this checkout");
+    return `${name}: this checkout's for this build, the baseline's own for the baseline${fellBack ? " (this checkout's failed against its packages)" : ""}`;
+  });
+  return `bench code: ${parts.join("; ")}`;
 }
 
 /** Writes both files into `resultsDir` and returns the text to print; `regressed` lists the WORSE rows' ids. */
@@ -41,7 +60,8 @@ export function writeComparison(
     `${JSON.stringify({ date: new Date().toISOString(), ...recorded, regressions: regressed }, null, 2)}\n`,
   );
   const name = `${run.baseline.ref} ${run.baseline.commit.slice(0, 12)}`;
-  const text = `${comparisonTable(run.rows, name)}\n\nthis build ${run.current.commit.slice(0, 12)}; ${run.order}\n${caption}\n\n${verdict}\n`;
+  const code = benchCodeText(run.steps, THIS_BUILD);
+  const text = `${comparisonTable(run.rows, name)}\n\nthis build ${run.current.commit.slice(0, 12)}; ${run.order}\n${code}\n${caption}\n\n${verdict}\n`;
   writeFileSync(join(resultsDir, "comparison.md"), text);
   return { text, regressed };
 }

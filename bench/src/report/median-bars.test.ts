@@ -15,6 +15,14 @@ describe("medians over runs", () => {
     expect(medianBars(floors)[0]).toMatchObject({ measured: 1100, met: true });
   });
 
+  it("shows the mean of two runs without binary floating-point noise", () => {
+    // (0.1 + 0.2) / 2 is 0.15000000000000002, (183.551 + 183.571) / 2 is 183.56099999999998.
+    const small = medianBars([[figure("cpu", "CPU", 0.1, "ms")], [figure("cpu", "CPU", 0.2, "ms")]]);
+    expect(small[0]!.measured).toBe(0.15);
+    const large = medianBars([[figure("p99", "p99", 183.551, "ms")], [figure("p99", "p99", 183.571, "ms")]]);
+    expect(large[0]!.measured).toBe(183.561);
+  });
+
   it("keeps rows a run lacks, over the runs that have them, in first-seen order", () => {
     const bars = medianBars([
       [figure("a", "a", 1, "ms")],

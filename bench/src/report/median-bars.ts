@@ -14,6 +14,15 @@ function metOf(runs: readonly BarResult[], measured: number): boolean | null {
   return runs.every((bar) => bar.met === true);
 }
 
+/**
+ * The mean of two figures as a table shows it: 0.957 rather than
+ * 0.9570000000000001 (binary floating point); twelve significant digits
+ * keep every digit a bench writes.
+ */
+function withoutFloatNoise(value: number): number {
+  return Number(value.toPrecision(12));
+}
+
 /** One row per id (in the order the ids first appear), its figure the median over the runs that have it. */
 export function medianBars(runs: readonly (readonly BarResult[])[]): BarResult[] {
   const byId = new Map<string, BarResult[]>();
@@ -25,7 +34,7 @@ export function medianBars(runs: readonly (readonly BarResult[])[]): BarResult[]
     }
   }
   return [...byId.values()].map((same) => {
-    const measured = median(same.map((bar) => bar.measured));
+    const measured = withoutFloatNoise(median(same.map((bar) => bar.measured)));
     return { ...same[0]!, measured, met: metOf(same, measured) };
   });
 }

@@ -5,7 +5,11 @@ import { join } from "node:path";
 import { log, since } from "../measure/timing.js";
 import type { BarResult } from "../report/results.js";
 import { readBars } from "../report/summary.js";
+import type { BenchCode } from "./bench-code.js";
 import type { Step } from "./steps.js";
+
+/** The name of the build of this checkout (the other is the baseline's, `baseline REF`). */
+export const THIS_BUILD = "this build";
 
 export interface StepOutcome {
   step: string;
@@ -16,6 +20,8 @@ export interface StepOutcome {
   /** How it ended when not ok: the exit code or signal. */
   exit?: string;
   ms: number;
+  /** The bench code that ran: this checkout's, or (a baseline's fallback) REF's own (bench-code.ts). */
+  benchCode: BenchCode;
 }
 
 /** The results folder of the checkout at `root`. */
@@ -47,11 +53,13 @@ export async function runStep(
   root: string,
   build: string,
   run: number,
+  benchCode: BenchCode = "this checkout",
 ): Promise<{ outcome: StepOutcome; bars: BarResult[] | undefined }> {
   const resultsDir = resultsDirOf(root);
   rmSync(join(resultsDir, step.result), { force: true });
   const { argv, cwd } = step.command(root);
-  log(`=== ${step.name} (${build}, run ${run + 1}): ${argv.slice(1).join(" ")}`);
+  const code = benchCode === "this checkout" ? "" : ", its own bench code";
+  log(`=== ${step.name} (${build}${code}, run ${run + 1}): ${argv.slice(1).join(" ")}`);
   const started = performance.now();
   const [command, ...args] = argv;
   running = spawn(command!, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
@@ -67,6 +75,7 @@ export async function runStep(
     run,
     ok,
     ms,
+    benchCode,
     ...(exit === undefined ? {} : { exit }),
   };
   return { outcome, bars: ok ? readBars(resultsDir, step.result) : undefined };

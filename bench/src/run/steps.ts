@@ -66,6 +66,7 @@ export function defineSteps({ quick, argv }: StepOptions): Step[] {
     ),
     own("placement", "placement.json", "placement.js", { heapMiB: 8192 }),
     own("http", "http.json", "http.js"),
+    own("capacity", "capacity.json", "capacity.js"),
     own("placement-api", "placement-api.json", "placement-api.js", {
       flags: passed((a) => a === "--no-reference"),
     }),

@@ -44,13 +44,21 @@ export async function createToken(
  * build's schema (a baseline may predate this workspace's migrations).
  */
 export function createTokenWith(main: string, db: string, name: string): string {
-  const output = execFileSync(
-    process.execPath,
-    [main, "token", "create", name, "--admin", "--db", db, "--json"],
-    {
+  const args = [main, "token", "create", name, "--admin", "--db", db, "--json"];
+  const create = (extra: string[]) =>
+    execFileSync(process.execPath, [...args, ...extra], {
       encoding: "utf8",
-    },
-  );
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  let output: string;
+  try {
+    // A new database: today's berthd creates it only when told to.
+    output = create(["--init"]);
+  } catch (error) {
+    // A baseline older than --init creates it unasked (and refuses the flag).
+    if (!String((error as { stderr?: unknown }).stderr).includes("--init")) throw error;
+    output = create([]);
+  }
   return (JSON.parse(output) as { token: string }).token;
 }
 
@@ -66,6 +74,13 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Extra node flags for every berthd the benches start, split on spaces, e.g.
+ * `BENCH_BERTHD_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` to profile
+ * the server under a bench's load.
+ */
+export const BERTHD_NODE_ARGS_VARIABLE = "BENCH_BERTHD_NODE_ARGS";
 
 export interface BerthdOptions {
   db: string;
@@ -123,10 +138,13 @@ export class Berthd {
 
   static async start(options: BerthdOptions): Promise<Berthd> {
     const port = await freePort();
+    // Node refuses --cpu-prof in NODE_OPTIONS; this variable reaches every berthd a bench starts.
+    const fromEnvironment = (process.env[BERTHD_NODE_ARGS_VARIABLE] ?? "").split(/\s+/).filter(Boolean);
     const started = performance.now();
     const child = spawn(
       process.execPath,
       [
+        ...fromEnvironment,
         ...(options.nodeArgs ?? []),
         options.main ?? BERTHD_MAIN,
         "--db",

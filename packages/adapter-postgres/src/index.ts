@@ -7,6 +7,13 @@
  */
 export type { CheckReport, Violation, ViolationKind } from "@berth/engine";
 export {
+  type ApiTokenRecord,
+  SqlTokenStore as PostgresTokenStore,
+  SqlTrustStore as PostgresTrustStore,
+  type TrustedCertificateRecord,
+  type TrustTokenRecord,
+} from "@berth/sql-core";
+export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   DEFAULT_LOCK_TIMEOUT_MS,
@@ -22,9 +29,3 @@ export { COMMIT_DELAY_MS } from "./store/batch-turns.js";
 export type { ClaimBatcherOptions } from "./store/claim-batcher.js";
 export { DEFAULT_FEED_RETENTION_MS, FEED_CHANNEL } from "./store/feed.js";
 export { PostgresStore, type PostgresStoreOptions } from "./store/postgres-store.js";
-export { type ApiTokenRecord, PostgresTokenStore } from "./store/token-store.js";
-export {
-  PostgresTrustStore,
-  type TrustedCertificateRecord,
-  type TrustTokenRecord,
-} from "./store/trust-store.js";

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { finished, lineSeen, spawnScript } from "../test-support/child-process.fixture.js";
+import { inventoryOf, memberOf } from "../test-support/records.fixture.js";
+import { makeTempDir } from "../test-support/temp-dir.fixture.js";
 import { openStore } from "./open-store.js";
-import { finished, lineSeen, spawnScript } from "./testing/child-process.fixture.js";
-import { inventoryOf, memberOf } from "./testing/records.fixture.js";
-import { makeTempDir } from "./testing/temp-dir.fixture.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

@@ -1,7 +1,7 @@
 import { Engine } from "@berth/engine";
 import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../test-support/temp-dir.fixture.js";
 import { openStore } from "./open-store.js";
-import { makeTempDir } from "./testing/temp-dir.fixture.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

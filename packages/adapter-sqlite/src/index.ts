@@ -6,6 +6,13 @@
  * @module @berth/adapter-sqlite
  */
 export type { CheckReport, Violation, ViolationKind } from "@berth/engine";
+export {
+  type ApiTokenRecord,
+  SqlTokenStore as SqliteTokenStore,
+  SqlTrustStore as SqliteTrustStore,
+  type TrustedCertificateRecord,
+  type TrustTokenRecord,
+} from "@berth/sql-core";
 export { DEFAULT_BUSY_TIMEOUT_MS } from "./connection/pragmas.js";
 export { parseStoreUrl, type StoreLocation, StoreUrlError } from "./connection/store-url.js";
 export {
@@ -17,9 +24,3 @@ export {
 export { type OpenStoreOptions, openStore } from "./open-store.js";
 export { DEFAULT_FEED_RETENTION_MS } from "./store/feed.js";
 export { SqliteStore, type SqliteStoreOptions } from "./store/sqlite-store.js";
-export { type ApiTokenRecord, SqliteTokenStore } from "./store/token-store.js";
-export {
-  SqliteTrustStore,
-  type TrustedCertificateRecord,
-  type TrustTokenRecord,
-} from "./store/trust-store.js";

@@ -22,10 +22,17 @@ import { errorOf } from "./testing/rejection.fixture.js";
 import { parseBody } from "./validation.js";
 
 describe("placement groups", () => {
-  it("defaults rigor to strict on create", () => {
+  it("takes LXD's config map and Berth's earlier top-level fields", () => {
+    expect(
+      parseBody(PlacementGroupsPostSchema, {
+        name: "web",
+        description: "",
+        config: { policy: "spread", rigor: "strict", topology: "rack", "user.team": "a" },
+      }).ok,
+    ).toBe(true);
     expect(parseBody(PlacementGroupsPostSchema, { name: "web", policy: "spread" })).toEqual({
       ok: true,
-      value: { name: "web", policy: "spread", rigor: "strict" },
+      value: { name: "web", policy: "spread" },
     });
   });
 
@@ -33,27 +40,26 @@ describe("placement groups", () => {
     const group = {
       name: "db",
       description: "",
-      policy: "compact",
-      rigor: "permissive",
+      config: { policy: "compact", rigor: "permissive" },
       project: "default",
       used_by: [],
     };
     expect(parseBody(PlacementGroupSchema, group).ok).toBe(true);
-    expect(
-      parseBody(PlacementGroupPutSchema, { description: "", policy: "spread", rigor: "strict" }).ok,
-    ).toBe(true);
+    expect(parseBody(PlacementGroupPutSchema, { description: "", config: { policy: "spread" } }).ok).toBe(
+      true,
+    );
     expect(parseBody(PlacementGroupPatchSchema, { rigor: "permissive" }).ok).toBe(true);
     expect(parseBody(PlacementGroupPostSchema, { name: "db2" }).ok).toBe(true);
   });
 
-  it("rejects unknown policies and rigors", () => {
+  it("rejects unknown top-level policies and rigors, and non-string config values", () => {
     expect(errorOf(parseBody(PlacementGroupsPostSchema, { name: "web", policy: "anti-affinity" }))).toBe(
       'Invalid field "policy": expected one of "spread", "compact"',
     );
     expect(errorOf(parseBody(PlacementGroupPatchSchema, { rigor: "soft" }))).toBe(
       'Invalid field "rigor": expected one of "strict", "permissive"',
     );
-    expect(errorOf(parseBody(PlacementGroupsPostSchema, { name: "web" }))).toBe('Missing field "policy"');
+    expect(parseBody(PlacementGroupsPostSchema, { name: "web", config: { policy: 1 } }).ok).toBe(false);
   });
 });
 

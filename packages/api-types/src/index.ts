@@ -4,8 +4,10 @@
  * Validate request bodies with `parseBody(schema, body)`.
  */
 export * from "./bulk.js";
+export * from "./capacity.js";
 export * from "./dry-run.js";
 export * from "./envelope.js";
+export * from "./expiry.js";
 export * from "./flavors.js";
 export * from "./images.js";
 export * from "./instances.js";
@@ -28,6 +30,7 @@ export * from "./scriptlet-check.js";
 export * from "./server.js";
 export * from "./server-config.js";
 export * from "./tokens.js";
+export * from "./topology.js";
 export type * from "./trust.js";
 export * from "./validation.js";
 export * from "./warnings.js";

@@ -39,13 +39,30 @@ describe("ClusterMember", () => {
         parseBody(ClusterMemberSchema, { ...clusterMember, config: { "core.https_address": ":8443" } }),
       ),
     ).toBe(
-      'Invalid field "config.core.https_address": unknown member config key (allowed: scheduler.instance, user.*)',
+      'Invalid field "config.core.https_address": unknown member config key (allowed: scheduler.instance, topology.*, user.*)',
     );
     expect(
       errorOf(
         parseBody(ClusterMemberSchema, { ...clusterMember, config: { "scheduler.instance": "never" } }),
       ),
     ).toBe('Invalid field "config.scheduler.instance": expected one of "all", "group", "manual"');
+  });
+
+  it("takes topology.<name> keys and refuses bad names, failure_domain and control characters", () => {
+    const withConfig = (config: Record<string, string>) =>
+      parseBody(ClusterMemberSchema, { ...clusterMember, config });
+    expect(withConfig({ "topology.rack": "C1", "topology.room": "3", "topology.power-feed_2": "" }).ok).toBe(
+      true,
+    );
+    expect(errorOf(withConfig({ "topology.Rack": "C1" }))).toBe(
+      'Invalid field "config.topology.Rack": invalid topology name "Rack" (allowed: lowercase letters, digits, "-" and "_", starting with a letter or digit, at most 63 characters)',
+    );
+    expect(errorOf(withConfig({ "topology.failure_domain": "x" }))).toBe(
+      'Invalid field "config.topology.failure_domain": the topology key "failure_domain" is the member\'s failure_domain field: set that instead',
+    );
+    expect(errorOf(withConfig({ "topology.rack": "C\n1" }))).toBe(
+      'Invalid field "config.topology.rack": topology value with a control character',
+    );
   });
 
   it("rejects lower-case traits and a missing server_name", () => {

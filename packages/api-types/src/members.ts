@@ -2,13 +2,16 @@ import { z } from "zod";
 import { InventoryFillSchema } from "./inventories.js";
 import { GroupNameSchema, MemberNameSchema, ResourceClassNameSchema, TraitNameSchema } from "./names.js";
 import { ArchitectureSchema, ConfigMapSchema, DescriptionSchema, UnsignedIntSchema } from "./primitives.js";
+import { TOPOLOGY_PREFIX, topologyKeyProblem } from "./topology.js";
 
 /** `scheduler.instance` as LXD validates it: `all` (default), `group` (only via `@group`), `manual`. */
 export const SCHEDULER_INSTANCE_VALUES = ["all", "group", "manual"] as const;
 
 /**
  * Member config: `scheduler.instance` and free-form `user.*` keys, the keys LXD's member
- * config and scriptlets use. Anything else is refused, naming the key.
+ * config and scriptlets use, and Berth's `topology.<name>` keys (topology.ts: where the
+ * member sits, for placement groups over a topology key). Anything else is refused,
+ * naming the key.
  */
 export const MemberConfigSchema = ConfigMapSchema.superRefine((config, ctx) => {
   for (const [key, value] of Object.entries(config)) {
@@ -22,11 +25,15 @@ export const MemberConfigSchema = ConfigMapSchema.superRefine((config, ctx) => {
           input: value,
         });
       }
+    } else if (key.startsWith(TOPOLOGY_PREFIX)) {
+      const problem = value === "" ? undefined : topologyKeyProblem(key, value);
+      if (problem !== undefined)
+        ctx.addIssue({ code: "custom", path: [key], message: problem, input: value });
     } else if (!key.startsWith("user.") || key.length === "user.".length) {
       ctx.addIssue({
         code: "custom",
         path: [key],
-        message: "unknown member config key (allowed: scheduler.instance, user.*)",
+        message: "unknown member config key (allowed: scheduler.instance, topology.*, user.*)",
         input: value,
       });
     }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BulkCreateFailureSchema, BulkCreateRequestSchema, BulkCreateResultSchema } from "./bulk.js";
+import { ClusterCapacityPostSchema, ClusterCapacitySchema } from "./capacity.js";
 import { DryRunResultSchema } from "./dry-run.js";
 import { AsyncResponseSchema, ErrorResponseSchema, OperationSchema, SyncResponseSchema } from "./envelope.js";
 import { FlavorPatchSchema, FlavorPutSchema, FlavorSchema, FlavorsPostSchema } from "./flavors.js";
@@ -68,7 +69,7 @@ import {
   ProjectSchema,
   ProjectsPostSchema,
 } from "./projects.js";
-import { RebalancePlanSchema } from "./rebalance.js";
+import { AutomaticRebalancePreviewSchema, RebalancePlanSchema } from "./rebalance.js";
 import { RejectionGroupSchema } from "./rejections.js";
 import { ResourceClassesPostSchema, ResourceClassSchema } from "./resource-classes.js";
 import { InstancePlacementSchema, InstanceResourcesSchema } from "./scriptlet.js";
@@ -112,6 +113,9 @@ export const apiSchemas = {
   ClusterGroupPatch: ClusterGroupPatchSchema,
   ClusterGroupPost: ClusterGroupPostSchema,
   RebalancePlan: RebalancePlanSchema,
+  ClusterCapacityPost: ClusterCapacityPostSchema,
+  ClusterCapacity: ClusterCapacitySchema,
+  AutomaticRebalancePreview: AutomaticRebalancePreviewSchema,
   ResourceClass: ResourceClassSchema,
   ResourceClassesPost: ResourceClassesPostSchema,
   Flavor: FlavorSchema,

@@ -151,6 +151,7 @@ describe("server config keys", () => {
       offlineThresholdSeconds: 20,
       healingThresholdSeconds: 0,
       evacuationWarningThresholdSeconds: 86_400,
+      rebalance: { intervalMinutes: 0, thresholdPercent: 20, batch: 1, cooldown: "6H" },
       allocationRatios: { VCPU: 16, MEMORY_MB: 1.5, DISK_GB: 1 },
       defaultArchitecture: "",
     });

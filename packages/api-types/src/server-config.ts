@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkExpiry } from "./expiry.js";
 import { MAX_ALLOCATION_RATIO } from "./inventories.js";
 import { ARCHITECTURES } from "./primitives.js";
 
@@ -27,6 +28,25 @@ function integerIn(min: number, max: number, unit: string): (value: string) => s
     const n = Number(value);
     return n < min || n > max ? rule : undefined;
   };
+}
+
+const GO_INT64 = /^[+-]?[0-9]+$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Incus's check of an `Int64` key (Go's strconv.ParseInt), with its text. */
+function goInt64(value: string): string | undefined {
+  if (!GO_INT64.test(value)) return "invalid integer";
+  const n = BigInt(value);
+  return n < INT64_MIN || n > INT64_MAX ? "invalid integer" : undefined;
+}
+
+/** Incus's `rebalanceThresholdValidator`, after its integer check: a percentage from 10 to 100. */
+function rebalanceThreshold(value: string): string | undefined {
+  const notInteger = goInt64(value);
+  if (notInteger !== undefined) return notInteger;
+  const n = Number(value);
+  return n < 10 || n > 100 ? "Value must be between 10 and 100" : undefined;
 }
 
 function allocationRatio(value: string): string | undefined {
@@ -145,6 +165,34 @@ export const SERVER_CONFIG_KEYS: readonly ServerConfigKey[] = [
       'Seconds a member may stay evacuated before the "Cluster member evacuated" warning is raised (an evacuation that long was likely forgotten); 0 disables the warning. Berth only.',
     defaultValue: "86400",
     check: integerIn(0, 31_536_000, "of seconds "),
+  },
+  {
+    key: "cluster.rebalance.batch",
+    description:
+      "Maximum number of instances to move during one re-balancing run (Incus's cluster.rebalance.batch).",
+    defaultValue: "1",
+    check: goInt64,
+  },
+  {
+    key: "cluster.rebalance.cooldown",
+    description:
+      'Amount of time during which an instance will not be moved again by automatic re-balancing, as an Incus expiry expression: "<n>S|M|H|d|w|m|y" fields, e.g. "6H" or "1d 12H" (Incus\'s cluster.rebalance.cooldown).',
+    defaultValue: "6H",
+    check: checkExpiry,
+  },
+  {
+    key: "cluster.rebalance.interval",
+    description:
+      "How often (in minutes) to consider re-balancing things. 0 to disable (default). Only instances that can live-migrate move (Incus's cluster.rebalance.interval).",
+    defaultValue: "0",
+    check: goInt64,
+  },
+  {
+    key: "cluster.rebalance.threshold",
+    description:
+      "Percentage load difference between most and least busy server needed to trigger a migration, 10 to 100 (Incus's cluster.rebalance.threshold).",
+    defaultValue: "20",
+    check: rebalanceThreshold,
   },
   {
     key: "scheduler.cpu_allocation_ratio",
@@ -274,9 +322,23 @@ export interface EffectiveServerConfig {
   readonly healingThresholdSeconds: number;
   /** 0: no warning for long evacuations. */
   readonly evacuationWarningThresholdSeconds: number;
+  /** Incus's automatic rebalancing (`cluster.rebalance.*`). */
+  readonly rebalance: RebalanceSettings;
   readonly allocationRatios: { readonly VCPU: number; readonly MEMORY_MB: number; readonly DISK_GB: number };
   /** "" when unset. */
   readonly defaultArchitecture: string;
+}
+
+/** `cluster.rebalance.*` with defaults applied. */
+export interface RebalanceSettings {
+  /** Minutes between runs; 0 or less: disabled. */
+  readonly intervalMinutes: number;
+  /** Percentage difference between the most and least loaded member that triggers moves (10-100). */
+  readonly thresholdPercent: number;
+  /** Most instances one run moves. */
+  readonly batch: number;
+  /** Expiry expression: how long a moved instance is not moved again. */
+  readonly cooldown: string;
 }
 
 /** Default of `key` (exported for `berth config get` and docs). */
@@ -307,6 +369,12 @@ export function effectiveServerConfig(config: ServerConfig): EffectiveServerConf
     offlineThresholdSeconds: num("cluster.offline_threshold"),
     healingThresholdSeconds: num("cluster.healing_threshold"),
     evacuationWarningThresholdSeconds: num("cluster.evacuation_warning_threshold"),
+    rebalance: {
+      intervalMinutes: num("cluster.rebalance.interval"),
+      thresholdPercent: num("cluster.rebalance.threshold"),
+      batch: num("cluster.rebalance.batch"),
+      cooldown: value("cluster.rebalance.cooldown"),
+    },
     allocationRatios: {
       VCPU: num("scheduler.cpu_allocation_ratio"),
       MEMORY_MB: num("scheduler.ram_allocation_ratio"),

@@ -6,6 +6,8 @@
  *
  * @module @berth/client
  */
+
+export { automaticRebalanceGroupText, automaticRebalanceSettingsText } from "./automatic-rebalance-text.js";
 export {
   type ApiResult,
   BerthClient,

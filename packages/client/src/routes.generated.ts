@@ -36,6 +36,8 @@ export const routes = {
   deleteGroup: { method: "DELETE", path: "/1.0/cluster/groups/:name", query: [], body: null },
   planRebalance: { method: "GET", path: "/1.0/cluster/rebalance", query: [], body: null },
   applyRebalance: { method: "POST", path: "/1.0/cluster/rebalance", query: [], body: null },
+  previewAutomaticRebalance: { method: "GET", path: "/1.0/cluster/rebalance/automatic", query: [], body: null },
+  clusterCapacity: { method: "POST", path: "/1.0/cluster/capacity", query: ["project", "target"], body: "ClusterCapacityPost" },
   listResourceClasses: { method: "GET", path: "/1.0/resource-classes", query: ["recursion"], body: null },
   createResourceClass: { method: "POST", path: "/1.0/resource-classes", query: [], body: "ResourceClassesPost" },
   getResourceClass: { method: "GET", path: "/1.0/resource-classes/:name", query: [], body: null },

@@ -1,7 +1,9 @@
 import type {
   ApiInput,
   ApiSchemaName,
+  AutomaticRebalancePreview,
   BulkCreateResult,
+  ClusterCapacity,
   ClusterGroup,
   ClusterMember,
   ClusterMemberFull,
@@ -310,6 +312,19 @@ export class BerthApi extends BerthClient {
   /** Plans and makes the rebalancing moves, in one claim. */
   rebalanceApply(): Promise<unknown> {
     return this.request("applyRebalance", {});
+  }
+  /** What the next automatic rebalancing run would do (Incus's cluster.rebalance.* rules; nothing moves). */
+  rebalanceAutomaticPreview(): Promise<AutomaticRebalancePreview> {
+    return this.request("previewAutomaticRebalance", {}) as Promise<AutomaticRebalancePreview>;
+  }
+
+  // --- capacity planning -------------------------------------------------------------
+  /** How many more instances of this create body fit now, where, and what stops each member (nothing is created). */
+  clusterCapacity(body: In<"ClusterCapacityPost">, options: PlaceOptions = {}): Promise<ClusterCapacity> {
+    return this.request("clusterCapacity", {
+      query: { project: this.#project(options), target: options.target },
+      body,
+    }) as Promise<ClusterCapacity>;
   }
 
   // --- instances -------------------------------------------------------------------

@@ -1,5 +1,6 @@
 export * from "./catalogs/index.js";
 export * from "./check/index.js";
+export * from "./claims/index.js";
 export * from "./consumers/index.js";
 export * from "./credentials/index.js";
 export * from "./members/index.js";
@@ -7,4 +8,8 @@ export * from "./migrations/index.js";
 export * from "./rows/index.js";
 export * from "./runner/index.js";
 export * from "./schema/index.js";
-export { type CatalogTables, SqlStoreCore } from "./store/sql-store-core.js";
+export { type SqlCatalogs, SqlCatalogTable, sqlCatalogs } from "./store/catalog-table.js";
+export { SqlConsumers } from "./store/consumer-table.js";
+export { type CredentialTables, SqlTokenStore, SqlTrustStore } from "./store/credential-stores.js";
+export { SqlStoreCore } from "./store/sql-store-core.js";
+export { NO_MEMO, type ReadMemo, type SqlTransactions } from "./store/transactions.js";

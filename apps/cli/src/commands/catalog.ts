@@ -1,14 +1,11 @@
-import {
-  type Flavor,
-  type FlavorPut,
-  type FlavorsPost,
-  type Image,
-  PLACEMENT_POLICIES,
-  PLACEMENT_RIGORS,
-  type PlacementGroup,
-  type Profile,
-  type Project,
-  type ResourceClass,
+import type {
+  Flavor,
+  FlavorPut,
+  FlavorsPost,
+  Image,
+  Profile,
+  Project,
+  ResourceClass,
 } from "@berth/api-types";
 import { parseByteSize } from "@berth/resources";
 import type { Command } from "commander";
@@ -19,12 +16,8 @@ import { renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { collect, parseCount, parseKeyValues } from "./arguments.js";
 import { registerConfigFamily, registerCrud, usedByColumn } from "./crud.js";
+import { registerPlacementGroups } from "./placement-groups.js";
 import { registerProfileDeviceCommands } from "./profile-devices.js";
-
-/** Whether a flag's value is one of the wire's values (narrows it to them). */
-function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
-  return (values as readonly string[]).includes(value);
-}
 
 /** A size flag: plain integers are in `unit` (MiB or GiB), anything else an LXD size such as 4GiB. */
 export function parseSizeIn(value: string, unitBytes: number, flag: string): number {
@@ -301,65 +294,6 @@ function registerImages(program: Command, io: Io): void {
     .argument("<alias>", "alias name")
     .addHelpText("after", examples("berth image alias delete ubuntu/noble"))
     .action(action(io, async (ctx, name: string) => void (await ctx.api.imageAliases.delete(name))));
-}
-
-function registerPlacementGroups(program: Command, io: Io): void {
-  const group = registerCrud<PlacementGroup>(program, io, {
-    name: "placement-group",
-    noun: "placement group",
-    description: "Placement groups: spread or pack instances that set config placement.group",
-    collection: (api) => api.placementGroups,
-    example: "db",
-    renamable: true,
-    columns: [
-      { header: "NAME", human: (g) => g.name },
-      { header: "POLICY", human: (g) => g.policy },
-      { header: "RIGOR", human: (g) => g.rigor },
-      usedByColumn("INSTANCES"),
-      { header: "DESCRIPTION", human: (g) => g.description },
-    ],
-  });
-  group
-    .command("create")
-    .description("Create a placement group")
-    .argument("<name>", "group name")
-    .requiredOption(
-      `--policy <${PLACEMENT_POLICIES.join("|")}>`,
-      "spread over members, or pack onto as few as possible",
-    )
-    .option(
-      `--rigor <${PLACEMENT_RIGORS.join("|")}>`,
-      "strict refuses placements that break the policy",
-      "strict",
-    )
-    .option("--description <text>", "description")
-    .addHelpText(
-      "after",
-      examples(
-        "berth placement-group create db --policy spread",
-        "berth init ubuntu/jammy db1 -c placement.group=db",
-      ),
-    )
-    .action(
-      action(
-        io,
-        async (ctx, name: string, flags: { policy: string; rigor: string; description?: string }) => {
-          if (!isOneOf(PLACEMENT_POLICIES, flags.policy))
-            throw usageError(
-              `Invalid --policy "${flags.policy}": expected ${PLACEMENT_POLICIES.join(" or ")}`,
-            );
-          if (!isOneOf(PLACEMENT_RIGORS, flags.rigor))
-            throw usageError(`Invalid --rigor "${flags.rigor}": expected ${PLACEMENT_RIGORS.join(" or ")}`);
-          await ctx.api.placementGroups.create({
-            name,
-            policy: flags.policy,
-            rigor: flags.rigor,
-            ...(flags.description !== undefined ? { description: flags.description } : {}),
-          });
-          ctx.out(`Placement group ${name} created`);
-        },
-      ),
-    );
 }
 
 function registerResourceClasses(program: Command, io: Io): void {

@@ -16,6 +16,8 @@ import { type Column, renderDocument, renderList } from "../output/view.js";
 import { action, examples } from "./action.js";
 import { completeArguments, memberNames } from "./argument-names.js";
 import { collect, parseKeyValues, readDocument } from "./arguments.js";
+import { showAutomaticRebalance } from "./automatic-rebalance.js";
+import { registerCapacityCommand } from "./capacity.js";
 import { registerGroupCommands } from "./groups.js";
 import { registerInventoryCommands } from "./inventory.js";
 import { mapLimit } from "./map-limit.js";
@@ -109,6 +111,10 @@ const planColumns: Column<RebalancePlan["moves"][number]>[] = [
 ];
 
 async function rebalance(ctx: CommandContext, flags: { yes?: boolean; dryRun?: boolean }): Promise<void> {
+  if (flags.dryRun) {
+    if (flags.yes) throw usageError("--dry-run and --yes cannot be combined");
+    return showAutomaticRebalance(ctx);
+  }
   const plan = await ctx.api.rebalancePlan();
   const document = isDocumentFormat(ctx.format);
   if (plan.moves.length === 0) {
@@ -123,7 +129,6 @@ async function rebalance(ctx: CommandContext, flags: { yes?: boolean; dryRun?: b
       `${plan.moves.length} move(s); imbalance score ${plan.score_before.toFixed(3)} -> ${plan.score_after.toFixed(3)}`,
     );
   }
-  if (flags.dryRun) return;
   if (!flags.yes) {
     if (ctx.io.stdin.isTTY !== true) {
       throw usageError(
@@ -200,11 +205,16 @@ export function registerClusterCommands(program: Command, io: Io): void {
       "Placement trait: a standard one (HW_CPU_X86_AVX2) or CUSTOM_*, created if missing (repeatable)",
       collect,
     )
-    .option("-c, --config <key=value>", "member config: scheduler.instance or user.* (repeatable)", collect)
+    .option(
+      "-c, --config <key=value>",
+      "member config: scheduler.instance, topology.<name> or user.* (repeatable)",
+      collect,
+    )
     .addHelpText(
       "after",
       examples(
         "berth cluster add node1 --arch x86_64 --failure-domain rack1",
+        "berth cluster add node2 -c topology.rack=C1 -c topology.room=3",
         "berth cluster add gpu1 -g gpu --trait CUSTOM_GPU",
       ),
     )
@@ -258,7 +268,7 @@ export function registerClusterCommands(program: Command, io: Io): void {
   completeArguments(
     cluster
       .command("set")
-      .description("Set a member config key (scheduler.instance, user.*)")
+      .description("Set a member config key (scheduler.instance, topology.<name>, user.*)")
       .argument("<member>", "member name")
       .argument("<key>", "config key")
       .argument("<value>", "value")
@@ -266,7 +276,8 @@ export function registerClusterCommands(program: Command, io: Io): void {
         "after",
         examples(
           "berth cluster set node1 scheduler.instance manual",
-          "berth cluster set node1 user.rack r12",
+          "berth cluster set node1 topology.rack C1",
+          "berth cluster set node1 user.owner ops",
         ),
       )
       .action(
@@ -357,19 +368,27 @@ export function registerClusterCommands(program: Command, io: Io): void {
 
   cluster
     .command("rebalance")
-    .description("Show the moves that would even out the cluster, then apply them after confirmation")
-    .option("-y, --yes", "apply without asking")
-    .option("--dry-run", "only show the plan")
+    .description(
+      "Show the moves that would even out the cluster now (Ganeti hbal's greedy plan), then apply them after confirmation; with --dry-run, show instead what the next automatic run (cluster.rebalance.*, Incus's rules) would move",
+    )
+    .option("-y, --yes", "apply the plan without asking")
+    .option(
+      "--dry-run",
+      "show what the next automatic rebalancing run would do (threshold, batch, cooldown, live-migratable instances only, the scriptlet with reason rebalance); nothing moves",
+    )
     .addHelpText(
       "after",
       examples(
         "berth cluster rebalance",
-        "berth cluster rebalance --dry-run",
         "berth cluster rebalance --yes",
+        "berth config set cluster.rebalance.interval 15   # automatic runs every 15 minutes (0: off)",
+        "berth cluster rebalance --dry-run",
+        "berth cluster rebalance --dry-run --format yaml",
       ),
     )
     .action(action(io, async (ctx, flags: { yes?: boolean; dryRun?: boolean }) => rebalance(ctx, flags)));
 
+  registerCapacityCommand(cluster, io);
   registerInventoryCommands(cluster, io);
   registerGroupCommands(cluster, io);
 }

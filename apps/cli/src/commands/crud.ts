@@ -107,7 +107,7 @@ export function registerCrud<T>(program: Command, io: Io, family: CrudFamily<T>)
  * `set NAME KEY VALUE` / `unset NAME KEY` on an object's `config` map: read,
  * change the one key, write the whole object back (PUT), as `lxc profile set` does.
  */
-function registerConfigVerbs<T extends { config: Record<string, string> }>(
+export function registerConfigVerbs<T extends { config: Record<string, string> }>(
   parent: Command,
   io: Io,
   family: CrudFamily<T>,

@@ -11,8 +11,8 @@ import { collect } from "./arguments.js";
 import { type CreateFlags, createBody } from "./instance-body.js";
 import { instanceColumns, instanceFields } from "./instance-views.js";
 
-/** The placement flags of `init`, `launch` and `reserve`. */
-export function addCreateOptions(command: Command): Command {
+/** What an instance is and where it may go: the flags `init`, `launch`, `reserve` and `cluster capacity` share. */
+export function addShapeOptions(command: Command): Command {
   return command
     .option("--target <member|@group>", "place on this member, or on a member of this group")
     .option("--flavor <name>", "size the instance with a stored flavor")
@@ -23,7 +23,12 @@ export function addCreateOptions(command: Command): Command {
     .option(
       "-t, --instance-type <type>",
       "LXD custom instance type cN-mN (CPUs, GiB), e.g. c2-m4 or c0.5-m0.5 (named cloud types such as t2.micro are not carried)",
-    )
+    );
+}
+
+/** The placement flags of `init`, `launch` and `reserve`. */
+export function addCreateOptions(command: Command): Command {
+  return addShapeOptions(command)
     .option("--description <text>", "description")
     .option("-e, --ephemeral", "ephemeral instance");
 }

@@ -204,7 +204,28 @@ describe("berth against berthd: cluster and catalog", { timeout: 180_000 }, () =
         expect(await ok(["placement-group", "create", "db", "--policy", "spread"])).toBe(
           "Placement group db created\n",
         );
-        expect(await ok(["placement-group", "list", "--format", "csv"])).toBe("db,spread,strict,0,\n");
+        expect(await ok(["placement-group", "list", "--format", "csv"])).toBe("db,spread,strict,member,0,\n");
+        // LXD's key=value style, with Berth's topology key; set/unset change one config key.
+        expect(
+          await ok(["placement-group", "create", "web", "policy=spread", "rigor=strict", "topology=rack"]),
+        ).toBe("Placement group web created\n");
+        await ok(["placement-group", "set", "web", "rigor", "permissive"]);
+        await ok(["placement-group", "unset", "web", "topology"]);
+        await ok(["placement-group", "set", "web", "topology", "failure_domain"]);
+        expect(await ok(["placement-group", "list", "--format", "csv"])).toContain(
+          "web,spread,permissive,failure_domain,0,\n",
+        );
+        await fails(
+          ["placement-group", "create", "x", "policy=spread"],
+          ExitCode.failed,
+          'Error: Missing required config key: "rigor"\n',
+        );
+        await fails(
+          ["placement-group", "create", "x", "--policy", "compact", "policy=spread", "rigor=strict"],
+          ExitCode.failed,
+          /given twice with different values/,
+        );
+        await ok(["placement-group", "delete", "web"]);
         await ok(["placement-group", "rename", "db", "db2"]);
         expect(await ok(["placement-group", "show", "db2"])).toContain("policy: spread");
         await ok(["placement-group", "rename", "db2", "db"]);
@@ -228,6 +249,14 @@ describe("berth against berthd: cluster and catalog", { timeout: 180_000 }, () =
 
   it("edits members and removes them", async () => {
     await ok(["cluster", "set", "node3", "user.rack", "r12"]);
+    await ok(["cluster", "set", "node3", "topology.rack", "C1"]);
+    expect(await ok(["cluster", "show", "node3", "--format", "json"])).toContain('"topology.rack": "C1"');
+    await fails(
+      ["cluster", "set", "node3", "topology.Rack", "C1"],
+      ExitCode.failed,
+      /invalid topology name "Rack"/,
+    );
+    await ok(["cluster", "unset", "node3", "topology.rack"]);
     expect(await ok(["cluster", "show", "node3", "--format", "json"])).toContain('"user.rack": "r12"');
     await ok(["cluster", "unset", "node3", "user.rack"]);
     await fails(["cluster", "set", "node3", "bogus.key", "1"], ExitCode.failed, /^Error: /);

@@ -1,13 +1,13 @@
 import { hostname } from "node:os";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { TokenStore } from "../auth/token-store.js";
 import { registerConsole } from "../console/console-routes.js";
 import { EventHub } from "../events/event-hub.js";
 import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES } from "../http/body-budget.js";
 import { declaredBodyLimit } from "../http/request-body.js";
+import { requestId } from "../http/request-id.js";
 import type { ServerEnv } from "../http/server-env.js";
 import { enableWebsockets } from "../http/websockets.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
@@ -88,7 +88,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
   const upgradeWebSocket = enableWebsockets(app);
   // A sane X-Request-Id from the client (word characters, "-", "=", up to 128) is kept, so callers
   // can correlate their logs with ours; otherwise a UUID. Echoed in the response.
-  app.use(requestId({ limitLength: 128 }));
+  app.use(requestId(128));
   app.use(accessLog(options.logger, options.metrics));
   // Before everything that queues (Placement too): the excess is refused, not held.
   app.use(shedOverload(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT));

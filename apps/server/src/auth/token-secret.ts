@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Recognisable prefix so leaked tokens are easy to grep for and secret scanners can match them. */
 export const TOKEN_PREFIX = "berth_";
@@ -12,9 +12,11 @@ export function generateTokenSecret(): string {
  * How every secret berthd hands out is stored (API tokens, certificate-add tokens): lower-case
  * hex SHA-256 of its UTF-8 bytes. The secrets are 256 random bits, so a fast hash is safe: no
  * dictionary to try, and a preimage is out of reach; a slow KDF would only slow every lookup.
+ * Every authenticated request hashes its bearer token: the one-shot `hash` (a string is hashed
+ * as its UTF-8 bytes) costs a third of a `createHash` object's update and digest.
  */
 export function hashTokenSecret(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 /** Whether two stored hashes are equal, in time that does not depend on where they differ. */

@@ -2,6 +2,8 @@ import type { Hono } from "hono";
 import type { RunningServer } from "../http/listen.js";
 import { localRequest } from "../http/local-request.js";
 import type { ServerEnv } from "../http/server-env.js";
+import type { DatabaseLocation } from "./database-location.js";
+import { type SelfCommands, shellWord } from "./self-command.js";
 
 /** The sample cluster: two racks, four members, two flavors, one image. */
 const GROUPS = [
@@ -146,8 +148,17 @@ export async function loadDemoCluster(app: Hono<ServerEnv>): Promise<boolean> {
   return true;
 }
 
-/** What to type next: printed on start with --demo. */
-export function demoInstructions(running: RunningServer): string {
+/**
+ * What to type next: printed on start with --demo, with berthd and berth as
+ * they run from this terminal. `defaultSocket` is where berth looks when
+ * told nothing; another socket is named on its command line.
+ */
+export function demoInstructions(
+  running: RunningServer,
+  commands: SelfCommands,
+  db: DatabaseLocation,
+  defaultSocket: string,
+): string {
   const socket = running.socketPath;
   const lines = [
     "",
@@ -161,12 +172,16 @@ export function demoInstructions(running: RunningServer): string {
       `       -d '{"name":"web1","source":{"type":"image","alias":"ubuntu/24.04"},"flavor":"m1.small"}'`,
       `  curl -s --unix-socket ${socket} 'http://berth/1.0/instances?recursion=1'`,
       "",
-      `  berth launch ubuntu/24.04 web2 --flavor m1.small      (CLI; uses ${socket})`,
-      "  berth list",
+    );
+    const berth =
+      socket === defaultSocket ? commands.berth : `${commands.berth} --socket ${shellWord(socket)}`;
+    lines.push(
+      `  ${berth} launch ubuntu/24.04 web2 --flavor m1.small      (the CLI, on ${socket})`,
+      `  ${berth} list`,
     );
   } else if (running.url !== undefined) {
     lines.push(
-      "  TOKEN=$(berthd token create demo --admin --json | jq -r .token)",
+      `  TOKEN=$(${commands.berthd} token create demo --admin --db ${shellWord(db.shown)} --json | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).token')`,
       `  curl -s -H "Authorization: Bearer $TOKEN" ${running.url}/1.0/cluster/members?recursion=1`,
     );
   }

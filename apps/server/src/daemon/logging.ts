@@ -4,6 +4,8 @@ export interface LoggerSettings {
   level?: string;
   /** Where the JSON lines go; defaults to stdout. Tests pass an in-memory stream. */
   destination?: DestinationStream;
+  /** Append the lines to this file instead of stdout (`--log-file`). */
+  file?: string | undefined;
 }
 
 /**
@@ -17,6 +19,11 @@ export interface LoggerSettings {
  */
 function asyncStdout(): DestinationStream {
   return pino.destination({ dest: 1, sync: false });
+}
+
+/** The same, appended to a file (created with its folder; mode 0600 like the database beside it). */
+function asyncFile(file: string): DestinationStream {
+  return pino.destination({ dest: file, sync: false, append: true, mkdir: true, mode: 0o600 });
 }
 
 /**
@@ -33,5 +40,7 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
       censor: "[redacted]",
     },
   };
-  return pino(options, settings.destination ?? asyncStdout());
+  const destination =
+    settings.destination ?? (settings.file === undefined ? asyncStdout() : asyncFile(settings.file));
+  return pino(options, destination);
 }

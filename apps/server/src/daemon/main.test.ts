@@ -35,6 +35,7 @@ describe("berthd entry point", () => {
       "--admin",
       "--db",
       db,
+      "--init",
       "--json",
     ]);
     const created = JSON.parse(stdout) as { name: string; admin: boolean; token: string };
@@ -182,7 +183,16 @@ describe("berthd token storage upgrade", () => {
     const db = join(dir, "old.db");
     const file = `${db}.tokens.json`;
     await issueToken(new FileTokenStore(file), "legacy", { admin: false, projects: ["default"] });
-    const { stdout } = await run(process.execPath, [...NODE_ARGS, "token", "list", "--db", db, "--json"]);
+    // Only the token file is made here (an old berthd's database held no tokens): --init opens a new one.
+    const { stdout } = await run(process.execPath, [
+      ...NODE_ARGS,
+      "token",
+      "list",
+      "--db",
+      db,
+      "--init",
+      "--json",
+    ]);
     expect(
       (JSON.parse(stdout) as { name: string; projects: string[] }[]).map((t) => [t.name, t.projects]),
     ).toEqual([["legacy", ["default"]]]);

@@ -61,6 +61,8 @@ export interface DaemonOptions {
   /** Requests in progress at once; past it, more get 503 with Retry-After. */
   maxInFlight: number;
   logLevel: string;
+  /** Where the JSON log lines go; undefined: stdout. */
+  logFile: string | undefined;
   /** How often the offline/healing task runs. */
   tickSeconds: number;
   /** Worker threads that run placement scriptlets; 0 runs them on the event loop. */
@@ -79,9 +81,11 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage: berthd [options]
-       berthd token create NAME (--admin | --project P [--project P...]) [--db PATH]
-       berthd token list [--db PATH]
+       berthd token create NAME (--admin | --project P [--project P...]) [--db PATH] [--init] [--json]
+       berthd token list [--db PATH] [--json]
        berthd token revoke NAME [--db PATH]
+  (token commands work on the database berthd runs on; a file that does not exist is refused
+   unless --init creates it)
 
 Options (environment variable in brackets):
   --db PATH|URL        SQLite database file, :memory:, or a PostgreSQL URL postgres://user[:password]@host[:port]/database
@@ -114,6 +118,8 @@ Options (environment variable in brackets):
   --max-in-flight N    requests in progress at once; past it a request gets 503 with Retry-After at once
                        (GET /1.0 and /1.0/metrics are always answered) [BERTH_MAX_IN_FLIGHT] (default ${DEFAULT_MAX_IN_FLIGHT})
   --log-level LEVEL    trace|debug|info|warn|error [BERTH_LOG_LEVEL] (default info)
+  --log-file FILE      append the JSON log lines (one per request at info) to FILE instead of
+                       stdout [BERTH_LOG_FILE]
   --tick SECONDS       period of the offline/healing check [BERTH_TICK] (default 5)
   --scriptlet-workers N
                        worker threads running placement scriptlets off the event loop; 0 runs them on
@@ -221,6 +227,7 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       "body-memory": { type: "string" },
       "max-in-flight": { type: "string" },
       "log-level": { type: "string" },
+      "log-file": { type: "string" },
       tick: { type: "string" },
       "scriptlet-workers": { type: "string" },
       "scriptlet-heap-mb": { type: "string" },
@@ -304,6 +311,9 @@ export function parseDaemonOptions(argv: string[], env: Env = process.env): Daem
       DEFAULT_MAX_IN_FLIGHT,
     ),
     logLevel,
+    logFile: ((value) => (value === undefined || value === "" ? undefined : value))(
+      values["log-file"] ?? env.BERTH_LOG_FILE,
+    ),
     tickSeconds: positiveNumber("--tick", values.tick ?? env.BERTH_TICK ?? "5"),
     scriptletWorkers: workerCount(
       values["scriptlet-workers"] ?? env.BERTH_SCRIPTLET_WORKERS ?? String(DEFAULT_SCRIPTLET_WORKERS),

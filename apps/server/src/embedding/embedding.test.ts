@@ -6,9 +6,9 @@ import { startTestServer, type TestServer } from "../testing/test-server.fixture
 import { snippetsOf } from "./markdown-snippets.js";
 import { installPackedPackages, type PackedInstall, WORKSPACE_ROOT } from "./packed-install.fixture.js";
 
-/** The READMEs whose marked snippets must run as written, outside the repository. */
+/** The documents whose marked snippets must run as written, outside the repository. */
 const READMES = [
-  "README.md",
+  "docs/embedding.md",
   "packages/engine/README.md",
   "packages/adapter-sqlite/README.md",
   "packages/adapter-postgres/README.md",
@@ -83,7 +83,7 @@ describe("embedding: README snippets run from the packed packages, outside the r
     }
   });
 
-  it("root README: a placement on a SQLite file", async () => {
+  it("docs/embedding.md: a placement on a SQLite file", async () => {
     expect(await runSnippet("root-embedding")).toEqual(["placed web1 on node1"]);
   });
 

@@ -1,7 +1,8 @@
 /**
- * The README walkthrough must not break the README's test command (#15
- * item 15): the files it writes (`batch.yaml` would fail biome) go to a
- * temporary folder, not the repository.
+ * The walkthrough (docs/operators/first-cluster.md) must not break the
+ * test command: the files it writes (`batch.yaml` would fail biome) go to a
+ * temporary folder, not the repository. And it runs the repository's
+ * wrappers as built by the install command, without building again.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
@@ -9,26 +10,39 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = realpathSync(fileURLToPath(new URL("../../../../", import.meta.url)));
+const WALKTHROUGH = `${ROOT}/docs/operators/first-cluster.md`;
 
-describe("README walkthrough", () => {
+/** The first shell block of the walkthrough's first step. */
+function firstStepBlock(): string[] {
+  const text = readFileSync(WALKTHROUGH, "utf8");
+  const step = text.slice(text.indexOf("## 1. Start a server"));
+  const block = /```sh\n([\s\S]*?)\n```/.exec(step)?.[1];
+  expect(block).toBeDefined();
+  return block!.split("\n");
+}
+
+describe("the walkthrough's first step", () => {
   it("moves to a temporary folder before berthd or berth write any file", () => {
-    const readme = readFileSync(`${ROOT}/README.md`, "utf8");
-    // The first shell block of the walkthrough's first step.
-    const step = readme.slice(readme.indexOf("### 1. Start a server"));
-    const block = /```sh\n([\s\S]*?)\n```/.exec(step)?.[1];
-    expect(block).toBeDefined();
-    const lines = block!.split("\n");
-    const firstWriter = lines.findIndex((line) => line.includes("main.js"));
+    const lines = firstStepBlock();
+    const firstWriter = lines.findIndex((line) => /^berthd?\b/.test(line));
     expect(firstWriter).toBeGreaterThan(0);
-    // Run what comes before berthd starts (minus install/build), from the repository root, as a reader would.
-    const setup = lines.slice(0, firstWriter).filter((line) => !line.startsWith("npx "));
-    const where = execFileSync("bash", ["-c", `${setup.join("\n")}\npwd -P\nrmdir "$PWD"`], {
-      cwd: ROOT,
-      encoding: "utf8",
-    })
+    // Run what comes before berthd starts, from the repository root, as a reader would.
+    const setup = lines.slice(0, firstWriter);
+    const output = execFileSync(
+      "bash",
+      ["-c", `${setup.join("\n")}\ncommand -v berthd\ncommand -v berth\npwd -P\nrmdir "$PWD"`],
+      { cwd: ROOT, encoding: "utf8" },
+    )
       .trim()
-      .split("\n")
-      .at(-1)!;
-    expect(where.startsWith(ROOT)).toBe(false);
+      .split("\n");
+    // berth and berthd are the repository's wrappers; the folder is not inside the repository.
+    expect(output.slice(-3, -1)).toEqual([`${ROOT}/berthd`, `${ROOT}/berth`]);
+    expect(output.at(-1)!.startsWith(ROOT)).toBe(false);
+  });
+
+  it("builds nothing: the install command's build is what it runs", () => {
+    expect(
+      firstStepBlock().filter((line) => /\b(build|install)\b/.test(line) && !line.startsWith("#")),
+    ).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ export function registerEngineMetrics(registry: Registry, read: () => EngineMetr
 
   counter(
     "berth_placements_total",
-    "Instances placed by operation (create, reservation, bulk, move, commit, evacuation, relocation, rebalance; dry_run: decisions)",
+    "Instances placed by operation (create, reservation, bulk, move, commit, evacuation, relocation, rebalance, automatic_rebalance; dry_run: decisions)",
     ["operation"],
     (s) => Object.entries(s.placements).map(([operation, n]) => [{ operation }, n ?? 0]),
   );

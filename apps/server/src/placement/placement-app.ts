@@ -5,6 +5,8 @@
  * routing with microversion masking (404/405), policy (403), then the
  * route's handler; every answer carries `openstack-api-version`,
  * `vary` and `x-openstack-request-id`, and every error Placement's body.
+ * Headers are read with `headerOf` (Node's parsed headers): `c.req.header()`
+ * would build a fetch `Headers` object of the whole request first.
  */
 import { randomUUID } from "node:crypto";
 import type { Engine } from "@berth/engine";
@@ -12,6 +14,7 @@ import type { Context, Handler } from "hono";
 import { isAdmin } from "../auth/principal.js";
 import type { TokenStore } from "../auth/token-store.js";
 import type { BodyBudget } from "../http/body-budget.js";
+import { headerOf } from "../http/header.js";
 import { readRequestText } from "../http/request-body.js";
 import type { ServerEnv } from "../http/server-env.js";
 import {
@@ -64,7 +67,7 @@ export function placementHandler(options: PlacementOptions): Handler<ServerEnv> 
     const requestId = `req-${randomUUID()}`;
     let version: Microversion | undefined;
     try {
-      const negotiated = negotiateMicroversion(c.req.header("openstack-api-version"));
+      const negotiated = negotiateMicroversion(headerOf(c, "openstack-api-version"));
       if (!negotiated.ok) {
         throw new PlacementError(negotiated.status, negotiated.detail, undefined, {
           max_version: formatMicroversion(MAX_MICROVERSION),
@@ -80,7 +83,7 @@ export function placementHandler(options: PlacementOptions): Handler<ServerEnv> 
       c.set("errorKind", `placement_${placementError.status}`);
       const rendered = renderPlacementError(
         placementError,
-        errorFormatFor(c.req.header("accept")),
+        errorFormatFor(headerOf(c, "accept")),
         requestId,
         version,
       );
@@ -139,11 +142,11 @@ async function dispatch(
   });
   // The root answers everyone; everything else needs a known caller and an admin (Placement's default policy).
   if (route.policy !== "placement:root") {
-    const principal = await placementPrincipal(options, c.env?.listener, c.req.header("x-auth-token"));
+    const principal = await placementPrincipal(options, c.env?.listener, headerOf(c, "x-auth-token"));
     if (principal === undefined)
       throw new PlacementError(401, "The request you have made requires authentication.");
     c.set("principal", principal);
-    if (method === "GET") requireJsonAccept(c.req.header("accept"));
+    if (method === "GET") requireJsonAccept(headerOf(c, "accept"));
     if (!isAdmin(principal))
       throw new PlacementError(403, `Policy does not allow ${route.policy} to be performed.`);
   }
@@ -157,7 +160,7 @@ async function dispatch(
     hasBody,
     json: () => {
       body ??= (async () => {
-        requireJsonContentType(c.req.header("content-type"), hasBody);
+        requireJsonContentType(headerOf(c, "content-type"), hasBody);
         return parseJsonBody(
           await readRequestText(c.req.raw, c.env?.incoming, options.bodyLimitBytes, options.bodyBudget),
         );
@@ -169,9 +172,9 @@ async function dispatch(
 
 function bodyPresent(c: Context<ServerEnv>): boolean {
   if (!METHODS_WITH_BODY.has(c.req.method)) return false;
-  const length = c.req.header("content-length");
+  const length = headerOf(c, "content-length");
   if (length !== undefined) return Number.parseInt(length, 10) > 0;
-  return c.req.header("transfer-encoding") !== undefined;
+  return headerOf(c, "transfer-encoding") !== undefined;
 }
 
 /** GETs answer JSON only: an Accept header that excludes it gets 406. */
@@ -198,18 +201,20 @@ function replyResponse(
   version: Microversion,
   requestId: string,
 ): Response {
-  const headers = new Headers(commonHeaders(version, requestId));
+  // A plain object, not a fetch `Headers`: @hono/node-server writes a Response made from a string
+  // and a plain object without building one (lower-case names, as `Headers` would give them).
+  const headers = commonHeaders(version, requestId);
   // Absolute, with the mount prefix, so a client can follow it (Placement's webob answers absolute URLs too).
   if (reply.location !== undefined)
-    headers.set("location", `${new URL(c.req.url).origin}${PLACEMENT_PREFIX}${reply.location}`);
+    headers.location = `${new URL(c.req.url).origin}${PLACEMENT_PREFIX}${reply.location}`;
   if (reply.lastModified !== undefined && atLeast(version, 15)) {
-    headers.set("last-modified", reply.lastModified.toUTCString());
-    headers.set("cache-control", "no-cache");
+    headers["last-modified"] = reply.lastModified.toUTCString();
+    headers["cache-control"] = "no-cache";
   }
   const status = reply.status ?? 200;
   const text = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
   if (text === undefined) return bodiless(c, status, headers);
-  headers.set("content-type", "application/json");
+  headers["content-type"] = "application/json";
   return new Response(text, { status, headers });
 }
 
@@ -219,10 +224,10 @@ function replyResponse(
  * writes, so on Node the answer is written directly and Hono told it was
  * sent; without Node bindings (app.request in tests) it is a plain Response.
  */
-function bodiless(c: Context<ServerEnv>, status: number, headers: Headers): Response {
+function bodiless(c: Context<ServerEnv>, status: number, headers: Record<string, string>): Response {
   const outgoing = c.env?.outgoing;
   if (outgoing === undefined) return new Response(null, { status, headers });
-  outgoing.writeHead(status, Object.fromEntries(headers.entries()));
+  outgoing.writeHead(status, headers);
   outgoing.end();
   return new Response(null, { status, headers: { [ALREADY_SENT]: "true" } });
 }

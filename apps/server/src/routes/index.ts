@@ -1,3 +1,4 @@
+import { capacityRoutes } from "./capacity.js";
 import { flavorRoutes } from "./flavors.js";
 import { groupRoutes } from "./groups.js";
 import { imageRoutes } from "./images.js";
@@ -25,6 +26,7 @@ export const allRoutes: readonly RouteSpec[] = [
   ...memberRoutes,
   ...groupRoutes,
   ...rebalanceRoutes,
+  ...capacityRoutes,
   ...resourceClassRoutes,
   ...flavorRoutes,
   ...projectRoutes,

@@ -10,7 +10,12 @@ async function toWire(engine: Engine, group: PlacementGroupRecord) {
   return placementGroupToWire(group, members.map(instanceUrlOf));
 }
 
-/** Placement groups (spread/compact, strict/permissive); instances join with config `placement.group`. */
+/**
+ * Placement groups in LXD 6.6's format: `config` holds `policy` (spread/compact), `rigor`
+ * (strict/permissive), `user.*` and Berth's `topology` (count per value of a member topology key).
+ * Berth's earlier top-level `policy`/`rigor` are still accepted (the engine merges them and refuses
+ * a disagreement). Instances join with config `placement.group`.
+ */
 export const placementGroupRoutes: RouteSpec[] = [
   defineRoute({
     method: "GET",
@@ -31,7 +36,8 @@ export const placementGroupRoutes: RouteSpec[] = [
     method: "POST",
     path: BASE,
     operationId: "createPlacementGroup",
-    summary: "Create a placement group",
+    summary:
+      "Create a placement group (config: policy and rigor required, user.*, topology=KEY; top-level policy/rigor still accepted)",
     tag: "placement-groups",
     access: "project",
     query: ["project"],
@@ -41,13 +47,7 @@ export const placementGroupRoutes: RouteSpec[] = [
     errors: [404, 409],
     handle: async ({ services, body, project }) => {
       await services.engine.catalog.getProject(project);
-      const group = await services.engine.catalog.createPlacementGroup({
-        project,
-        name: body.name,
-        description: body.description ?? "",
-        policy: body.policy,
-        rigor: body.rigor,
-      });
+      const group = await services.engine.catalog.createPlacementGroup({ ...body, project });
       return {
         metadata: placementGroupToWire(group, []),
         status: 201,
@@ -75,7 +75,7 @@ export const placementGroupRoutes: RouteSpec[] = [
     method: "PUT",
     path: `${BASE}/:name`,
     operationId: "putPlacementGroup",
-    summary: "Replace a placement group's description, policy and rigor",
+    summary: "Replace a placement group's description and config (policy and rigor required)",
     tag: "placement-groups",
     access: "project",
     query: ["project"],
@@ -91,7 +91,7 @@ export const placementGroupRoutes: RouteSpec[] = [
     method: "PATCH",
     path: `${BASE}/:name`,
     operationId: "patchPlacementGroup",
-    summary: "Change some fields of a placement group",
+    summary: "Change a placement group's description or some config keys (an empty value unsets a key)",
     tag: "placement-groups",
     access: "project",
     query: ["project"],

@@ -1,5 +1,5 @@
-import type { RebalancePlan as WirePlan } from "@berth/api-types";
-import type { RebalancePlan } from "@berth/engine";
+import type { RebalancePlan as WirePlan, AutomaticRebalancePreview as WirePreview } from "@berth/api-types";
+import type { AutomaticRebalancePreview, RebalancePlan } from "@berth/engine";
 import { defineRoute, type RouteSpec } from "./route-spec.js";
 
 function planToWire(plan: RebalancePlan): WirePlan {
@@ -14,6 +14,42 @@ function planToWire(plan: RebalancePlan): WirePlan {
     score_before: plan.scoreBefore,
     score_after: plan.scoreAfter,
     applied: plan.applied,
+  };
+}
+
+function previewToWire(preview: AutomaticRebalancePreview): WirePreview {
+  const label = (instance: { name: string; id: string }) =>
+    instance.name === "" ? instance.id : instance.name;
+  return {
+    enabled: preview.settings.intervalMinutes > 0,
+    interval: preview.settings.intervalMinutes,
+    threshold: preview.settings.thresholdPercent,
+    batch: preview.settings.batch,
+    cooldown: preview.settings.cooldown,
+    next_run_at: preview.nextRunAt,
+    last_run_at: preview.lastRunAt,
+    groups: preview.groups.map((group) => ({
+      architecture: group.architecture,
+      members: group.members,
+      difference_percent: group.differencePercent,
+      triggered: group.triggered,
+    })),
+    moves: preview.moves.map((move) => ({
+      instance: label(move),
+      project: move.project,
+      from: move.from,
+      to: move.to,
+      from_score: move.fromScore,
+      to_score_before: move.toScoreBefore,
+      to_score_after: move.toScoreAfter,
+    })),
+    stayed: preview.stayed.map((stayed) => ({
+      instance: label(stayed),
+      project: stayed.project,
+      member: stayed.member,
+      reason: stayed.reason,
+      message: stayed.message,
+    })),
   };
 }
 
@@ -39,5 +75,18 @@ export const rebalanceRoutes: RouteSpec[] = [
     response: "RebalancePlan",
     errors: [409],
     handle: async ({ services }) => ({ metadata: planToWire(await services.engine.rebalance.apply()) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/1.0/cluster/rebalance/automatic",
+    operationId: "previewAutomaticRebalance",
+    summary:
+      "What the next run of automatic rebalancing (cluster.rebalance.*, Incus's rules) would move now, and why the other instances of a relieved member stay (dry: nothing moves)",
+    tag: "cluster",
+    access: "admin",
+    response: "AutomaticRebalancePreview",
+    handle: async ({ services }) => ({
+      metadata: previewToWire(await services.engine.rebalance.automaticDryRun()),
+    }),
   }),
 ];

@@ -16,10 +16,16 @@ export const API_EXTENSIONS = [
   "berth_resource_classes",
   "berth_flavors",
   "berth_placement_groups",
+  // Placement groups in LXD 6.6's format (config policy/rigor/user.*), what lxc placement-group checks.
+  "instance_placement_groups",
+  // Placement group config `topology=KEY`: spread/compact per value of member config topology.KEY.
+  "berth_placement_group_topology",
   "berth_bulk_create",
   "berth_reservations",
   "berth_dry_run",
   "berth_rebalance",
+  // Incus's automatic rebalancing: cluster.rebalance.{interval,threshold,batch,cooldown}, volatile.rebalance.last_move.
+  "cluster_rebalance",
   // POST /1.0/instances?dry_run=true honours X-Berth-Scriptlet (base64 source): `berth scriptlet test`.
   "scriptlet_dry_run_source",
   // What LXD's client checks before it uses an endpoint (lxc list, info, init...): Berth serves

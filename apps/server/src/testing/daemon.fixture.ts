@@ -22,9 +22,24 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
   });
 }
 
-/** Starts berthd with `args`; resolves once its "listening" log line names the TCP URL. */
-export function startDaemon(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunningDaemon> {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
+/**
+ * Starts berthd with `args`; resolves once its "listening" log line names the
+ * TCP URL and it has printed the console's line (with `--log-file`, the log is
+ * elsewhere: the console's line gives the URL). `command` runs another
+ * launcher, such as the repository's `berthd` wrapper, instead of the entry point.
+ */
+export function startDaemon(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  { cwd, command }: { cwd?: string; command?: string } = {},
+): Promise<RunningDaemon> {
+  const [file, ...launch] = command === undefined ? [process.execPath, MAIN] : [command];
+  const child = spawn(file ?? process.execPath, [...launch, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+    ...(cwd === undefined ? {} : { cwd }),
+  });
+  const loggedElsewhere = args.includes("--log-file");
   let out = "";
   let err = "";
   return new Promise((resolve, reject) => {
@@ -36,7 +51,9 @@ export function startDaemon(args: string[], env: NodeJS.ProcessEnv = process.env
     child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
     child.stdout?.on("data", (d: Buffer) => {
       out += d.toString();
-      const match = /"url":"(http[^"]+)".*"msg":"berthd listening"/.exec(out);
+      const match = loggedElsewhere
+        ? /Web console: (http\S+)\/ui\//.exec(out)
+        : /"url":"(http[^"]+)".*"msg":"berthd listening"/.exec(out);
       if (match?.[1] && out.includes("Web console:")) {
         clearTimeout(timer);
         const https = /"https_url":"(https[^"]+)"/.exec(out)?.[1];

@@ -18,6 +18,7 @@ import type {
   ProjectRecord,
   ResourceClassInfo,
 } from "@berth/engine";
+import { placementGroupConfigOf } from "@berth/engine";
 import { resourceUrl } from "./urls.js";
 
 export function groupToWire(group: GroupRecord, members: string[]): ClusterGroup {
@@ -65,12 +66,12 @@ export function aliasToWire(name: string, image: ImageRecord): ImageAliasesEntry
   return { name, description: "", target: image.fingerprint, type: image.type as ImageAliasesEntry["type"] };
 }
 
+/** LXD 6.6's `PlacementGroup`: `policy` and `rigor` inside `config`, with `user.*` and `topology`. */
 export function placementGroupToWire(g: PlacementGroupRecord, usedBy: string[]): PlacementGroup {
   return {
     name: g.name,
     description: g.description,
-    policy: g.policy,
-    rigor: g.rigor,
+    config: placementGroupConfigOf(g),
     project: g.project,
     used_by: usedBy,
   };

@@ -35,9 +35,11 @@ export function SignIn({ onSignedIn }: { onSignedIn(session: Session): void }) {
           onChange={(event) => setToken(event.target.value)}
         />
         <p id={hintId} className="hint">
-          An admin token sees the whole cluster; a project token sees its projects. Create one with{" "}
-          <code>berthd token create NAME --admin</code> or <code>--project P</code>. It is kept in this tab
-          only.
+          An admin token sees the whole cluster; a project token sees its projects. Create one in a terminal,
+          in the folder berthd was started in (the repository, for <code>pnpm start</code>):{" "}
+          <code>./berthd token create me --admin</code> (or <code>--project P</code>; add{" "}
+          <code>--db PATH</code> when berthd runs on another database than berth.db there). berthd prints the
+          exact command when it starts without tokens. The token is kept in this tab only.
         </p>
         {error !== null ? (
           <p className="notice notice-error" role="alert">

@@ -36,6 +36,8 @@ async function createToken(db: string, name: string, flags: string[]): Promise<s
     ...flags,
     "--db",
     db,
+    // The first token makes the database berthd then starts on.
+    "--init",
     "--json",
   ]);
   return (JSON.parse(stdout) as { token: string }).token;

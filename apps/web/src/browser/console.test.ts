@@ -112,6 +112,16 @@ describe.skipIf(missing !== undefined)("the web console in Chromium", () => {
     await expect.poll(() => textOf(page.locator("p.muted[aria-live]")), WAIT).toBe("Showing 4 of 4 members.");
   });
 
+  it("counts how many more of a flavor fit, and what stops each member", async () => {
+    const panel = page.locator(".capacity-panel");
+    await page.getByLabel("Flavor").selectOption("m1.large");
+    await panel.getByRole("button", { name: "Count" }).click();
+    await expect.poll(() => textOf(panel.getByRole("status")), WAIT).toMatch(/^\d[\d,]* more fit \(.+\)$/);
+    expect(await panel.getByRole("row").count()).toBeGreaterThan(1);
+    await axeClean(page);
+    await screenshot(page, "2b-capacity");
+  });
+
   it("tells why an instance landed where it did, rejections grouped by reason", async () => {
     // 40 vCPU fits node1..node3 (64 and 128 of capacity) but not node4 (8 x 4 = 32).
     await api.createInstance({
@@ -270,6 +280,13 @@ describe.skipIf(missing !== undefined)("the web console in Chromium", () => {
     await dialog.waitFor({ state: "detached" });
     const moved = expected.moves[0]!;
     expect((await api.instances.get(moved.instance, { project: moved.project })).location).toBe(moved.to);
+    // The next automatic run (off by default): its rules, and the containers stay (they cannot live-migrate).
+    await page.getByRole("button", { name: "Preview the next automatic run" }).click();
+    await expect
+      .poll(() => textOf(page.locator("p", { hasText: "Automatic rebalancing is off" })), WAIT)
+      .toBe(
+        "Automatic rebalancing is off (cluster.rebalance.interval=0); a run would use threshold 20%, batch 1, cooldown 6H.",
+      );
     // The cluster now holds ten instances: the picture the READMEs show (apps/web/docs/cluster.png).
     await open("Cluster");
     await expect

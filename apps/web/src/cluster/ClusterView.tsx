@@ -3,6 +3,7 @@ import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { useMembers, useResourceClasses } from "../api/queries.js";
 import { classLabel, formatAmount, percent } from "../format/amounts.js";
 import { ErrorNotice } from "../ui/ErrorNotice.js";
+import { CapacityPanel } from "./CapacityPanel.js";
 import { classesOf, clusterFill } from "./fill.js";
 import {
   choices,
@@ -15,6 +16,7 @@ import {
 } from "./grouping.js";
 import { HeatMap } from "./HeatMap.js";
 import { MemberList } from "./MemberList.js";
+import { topologyNamesOf } from "./topology.js";
 
 function Select({
   label,
@@ -133,6 +135,7 @@ export function ClusterView() {
       {members.data !== undefined ? (
         <>
           <Summary members={all} classes={classes} />
+          <CapacityPanel />
           <div className="toolbar" role="search" aria-label="Filter members">
             <span className="field">
               <label htmlFor={searchId}>Name</label>
@@ -151,6 +154,10 @@ export function ClusterView() {
               options={[
                 { value: "failure-domain", label: "Failure domain" },
                 { value: "cluster-group", label: "Cluster group" },
+                ...topologyNamesOf(all).map((name) => ({
+                  value: `topology.${name}`,
+                  label: `Topology: ${name}`,
+                })),
                 { value: "none", label: "Nothing" },
               ]}
               onChange={(value) => setGroupBy(value as GroupBy)}

@@ -5,6 +5,7 @@ import { StatusBadge } from "../ui/StatusBadge.js";
 import { FillBar } from "./FillBar.js";
 import { memberFill } from "./fill.js";
 import type { ListRow } from "./grouping.js";
+import { topologyLabel } from "./topology.js";
 
 interface Props {
   rows: readonly ListRow[];
@@ -111,6 +112,7 @@ export function MemberList({ rows, classes, focusMember }: Props) {
               );
             }
             const member = row.member;
+            const topology = topologyLabel(member);
             return (
               <div
                 key={item.key}
@@ -125,6 +127,7 @@ export function MemberList({ rows, classes, focusMember }: Props) {
                 <span role="cell" className="member-name">
                   {member.server_name}
                   <span className="muted"> {member.failure_domain}</span>
+                  {topology === "" ? null : <span className="muted topology"> {topology}</span>}
                 </span>
                 <span role="cell">
                   <StatusBadge status={member.status} />

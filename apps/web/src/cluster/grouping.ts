@@ -1,12 +1,13 @@
 /**
  * Which members the cluster view shows, and under which headings: filters
  * (name, cluster group, trait, resource class, status) and grouping by
- * failure domain or cluster group. Pure, so it is tested without a browser
+ * failure domain, cluster group or a member topology key. Pure, so it is tested without a browser
  * and runs once per change over 10,000 members.
  */
 import type { ClusterMemberFull } from "@berth/api-types";
 
-export type GroupBy = "failure-domain" | "cluster-group" | "none";
+/** `topology.<name>`: by the value of a member topology key (topology.ts). */
+export type GroupBy = "failure-domain" | "cluster-group" | "none" | `topology.${string}`;
 
 export interface MemberFilter {
   /** Substring of the name (case-insensitive); "" matches all. */
@@ -58,6 +59,7 @@ export function sectionsOf(members: readonly ClusterMemberFull[], groupBy: Group
   for (const member of members) {
     if (groupBy === "failure-domain")
       add(member.failure_domain === "" ? UNASSIGNED : member.failure_domain, member);
+    else if (groupBy !== "cluster-group") add(member.config[groupBy] || UNASSIGNED, member);
     else if (member.groups.length === 0) add(UNASSIGNED, member);
     else for (const group of member.groups) add(group, member);
   }

@@ -7,6 +7,7 @@ import { useSession } from "../session/session-context.js";
 import { ConfirmDialog } from "../ui/ConfirmDialog.js";
 import { ErrorNotice } from "../ui/ErrorNotice.js";
 import { StatusBadge } from "../ui/StatusBadge.js";
+import { AutomaticRebalance } from "./AutomaticRebalance.js";
 
 /** What an evacuation or restore answered: the instances it moved. */
 interface MoveOutcome {
@@ -55,7 +56,10 @@ function PlanTable({ plan, caption }: { plan: RebalancePlan; caption: string }) 
   );
 }
 
-/** Evacuate or restore members, and preview and apply a rebalance plan: each behind a confirmation. */
+/**
+ * Evacuate or restore members, and preview and apply a rebalance plan: each behind a confirmation;
+ * preview the next automatic rebalancing run.
+ */
 export function OperationsView() {
   const { session } = useSession();
   const client = useQueryClient();
@@ -167,6 +171,7 @@ export function OperationsView() {
       {applied !== null ? (
         <PlanTable plan={applied} caption={`Applied ${applied.moves.length} move(s)`} />
       ) : null}
+      <AutomaticRebalance />
       {pending !== null ? (
         <ConfirmDialog
           title={`${pending.action === "evacuate" ? "Evacuate" : "Restore"} ${pending.member.server_name}?`}

@@ -26,7 +26,7 @@ export function inventory(
 export function member(
   name: string,
   options: Partial<
-    Pick<ClusterMemberFull, "status" | "failure_domain" | "groups" | "traits" | "instance_count">
+    Pick<ClusterMemberFull, "status" | "failure_domain" | "groups" | "traits" | "instance_count" | "config">
   > & {
     inventories?: Record<string, InventoryFill>;
   } = {},
@@ -41,7 +41,7 @@ export function member(
     roles: [],
     failure_domain: options.failure_domain ?? "",
     description: "",
-    config: {},
+    config: options.config ?? {},
     groups: options.groups ?? [],
     traits: options.traits ?? [],
     inventories: options.inventories ?? {},

@@ -23,7 +23,6 @@
  * after it the outcome is unknown (`commitOutcomeUnknown`, driver-errors.ts).
  */
 import { createHash } from "node:crypto";
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import {
   commitOutcomeUnknown,
@@ -72,9 +71,8 @@ export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
 /** Default `connectTimeoutMs`. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
-/** Plain SQL inside one transaction, plus drizzle on the same connection. */
+/** Plain SQL inside one transaction (@berth/sql-core's `pgRunner` wraps it). */
 export interface Tx {
-  readonly db: NodePgDatabase;
   rows<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   run(text: string, params?: unknown[]): Promise<number>;
   /** A statement run once (migrations' DDL): not kept as a prepared statement. */
@@ -121,13 +119,12 @@ function prepared(text: string, values: unknown[]): pg.QueryConfig {
  * together with the first statement and COMMIT together with `finalRun`'s,
  * so a claim costs three round trips, not five. BEGIN's answer arrives
  * before the first statement's and is checked before that statement's
- * result is used (drizzle's statements too), so a transaction whose BEGIN
+ * result is used, so a transaction whose BEGIN
  * failed goes no further than its first statement (and BEGIN on an idle
  * connection fails only with the connection, which fails that statement
  * too).
  */
 class PipelinedTx implements Tx {
-  #db: NodePgDatabase | undefined;
   #begin: Promise<unknown> | undefined;
   committed = false;
   /**
@@ -144,17 +141,6 @@ class PipelinedTx implements Tx {
     this.#begin = client.query(begin);
     // Awaited with the first statement; never an unhandled rejection meanwhile.
     this.#begin.catch(() => undefined);
-  }
-
-  get db(): NodePgDatabase {
-    if (this.#db === undefined) {
-      // drizzle's statements go through #send too, so the first of them also waits for BEGIN's answer.
-      const guarded: pg.PoolClient = Object.create(this.client);
-      guarded.query = ((config: pg.QueryConfig, values?: unknown[]) =>
-        this.#send(config, values)) as unknown as pg.PoolClient["query"];
-      this.#db = drizzle({ client: guarded });
-    }
-    return this.#db;
   }
 
   async #send(config: pg.QueryConfig | string, values?: unknown[]): Promise<pg.QueryResult> {

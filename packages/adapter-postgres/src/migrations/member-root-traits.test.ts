@@ -64,7 +64,8 @@ if (unavailable !== "") {
     await old.close();
     const upgraded = await openPostgresStore(url);
     try {
-      expect(upgraded.migrations.applied.map((tag) => tag.replace(/^\d+_/, ""))).toEqual([NAME]);
+      // This migration first; later ones (any shipped after it) follow.
+      expect(upgraded.migrations.applied.map((tag) => tag.replace(/^\d+_/, ""))[0]).toBe(NAME);
       expect((await upgraded.getMember("a"))?.traits).toEqual(["CUSTOM_FROM_PLACEMENT", "CUSTOM_OWN"]);
       expect(await upgraded.providers.get({ name: uuid })).toMatchObject({
         traits: [],

@@ -17,74 +17,20 @@
  * one, each in its own transaction, so such a failure stays with its claim.
  * Other claims (moves, removals, edits, member states) always run alone.
  */
+import { type Claim, type ClaimResult, EngineError } from "@berth/engine";
 import {
-  type CheckedClaim,
-  type Claim,
-  type ClaimResult,
-  type ClaimRows,
-  checkClaim,
-  claimReads,
-  claimResultOf,
-  combineClaims,
-  EngineError,
-  foldClaim,
-  type InstanceRecord,
-  projectTotalsToRead,
-  providersToRead,
-} from "@berth/engine";
+  applyClaim,
+  applyCreateClaims,
+  type ClaimOutcome,
+  ClaimQueue,
+  isCreateOnly,
+  settleClaims,
+} from "@berth/sql-core";
 import { isCommitOutcomeUnknown } from "../connection/driver-errors.js";
-import type { Pools, Tx } from "../connection/pools.js";
+import type { Pools } from "../connection/pools.js";
 import { BatchTurns, type BatchTurnsOptions } from "./batch-turns.js";
-import { applyClaim } from "./claim.js";
-import { lockAndReadMembers, readProjectTotals } from "./claim-reads.js";
-import { writeClaim } from "./claim-writes.js";
+import { claimSide } from "./claim-reads.js";
 import { resolveLostCommit } from "./unknown-commit.js";
-
-type Outcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
-
-interface QueuedClaim {
-  claim: Claim;
-  resolve(result: ClaimResult): void;
-  reject(error: unknown): void;
-}
-
-const NO_INSTANCES: ReadonlyMap<string, InstanceRecord> = new Map();
-
-function isCreateOnly(claim: Claim): boolean {
-  return (
-    (claim.remove ?? []).length === 0 &&
-    (claim.replace ?? []).length === 0 &&
-    (claim.memberStates ?? []).length === 0
-  );
-}
-
-async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
-  const all: Claim = { create: claims.flatMap((claim) => claim.create ?? []) };
-  const { existing, providers, memberIds } = await lockAndReadMembers(
-    tx,
-    all,
-    claimReads(all),
-    providersToRead(all, NO_INSTANCES),
-  );
-  const projectTotals = await readProjectTotals(tx, [
-    ...new Set(claims.flatMap((claim) => projectTotalsToRead(claim, NO_INSTANCES))),
-  ]);
-  const rows: ClaimRows = { instances: new Map(), ...existing, providers, projectTotals };
-  const accepted: CheckedClaim[] = [];
-  const outcomes: Outcome[] = [];
-  for (const claim of claims) {
-    try {
-      const checked = checkClaim(claim, rows);
-      foldClaim(rows, checked);
-      accepted.push(checked);
-      outcomes.push({ ok: true, result: claimResultOf(checked) });
-    } catch (error) {
-      outcomes.push({ ok: false, error });
-    }
-  }
-  if (accepted.length > 0) await writeClaim(tx, combineClaims(accepted), memberIds);
-  return outcomes;
-}
 
 /**
  * When the next group commit of create claims may start (batch-turns.ts): the commit delay while
@@ -93,7 +39,7 @@ async function applyCreateClaims(tx: Tx, claims: Claim[]): Promise<Outcome[]> {
 export type ClaimBatcherOptions = BatchTurnsOptions;
 
 export class ClaimBatcher {
-  #queue: QueuedClaim[] = [];
+  readonly #queue = new ClaimQueue();
   readonly #turns: BatchTurns;
 
   constructor(
@@ -114,10 +60,9 @@ export class ClaimBatcher {
 
   claim(claim: Claim): Promise<ClaimResult> {
     if (!isCreateOnly(claim)) return this.alone(claim);
-    return new Promise<ClaimResult>((resolve, reject) => {
-      this.#queue.push({ claim, resolve, reject });
-      this.#turns.poke();
-    });
+    const answer = this.#queue.add(claim);
+    this.#turns.poke();
+    return answer;
   }
 
   private async alone(claim: Claim): Promise<ClaimResult> {
@@ -125,7 +70,7 @@ export class ClaimBatcher {
     let result: ClaimResult;
     try {
       result = await this.pools.writeTx((tx) =>
-        applyClaim(tx, claim, (outcome) => {
+        applyClaim(claimSide(tx), claim, (outcome) => {
           checked.result = outcome;
         }),
       );
@@ -141,19 +86,18 @@ export class ClaimBatcher {
 
   /** One batch of every claim waiting; answers how many it held. */
   async #flush(): Promise<number> {
-    const batch = this.#queue;
-    this.#queue = [];
+    const batch = this.#queue.take();
     if (batch.length === 1) {
       const [only] = batch;
       await this.alone(only!.claim).then(only!.resolve, only!.reject);
       return 1;
     }
-    let outcomes: Outcome[];
-    const checked: { outcomes?: Outcome[] } = {};
+    let outcomes: ClaimOutcome[];
+    const checked: { outcomes?: ClaimOutcome[] } = {};
     try {
       outcomes = await this.pools.writeTx(async (tx) => {
         checked.outcomes = await applyCreateClaims(
-          tx,
+          claimSide(tx),
           batch.map((queued) => queued.claim),
         );
         return checked.outcomes;
@@ -183,11 +127,7 @@ export class ClaimBatcher {
       }
     }
     if (outcomes.some((outcome) => outcome.ok)) this.committed();
-    batch.forEach((queued, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) queued.resolve(outcome.result);
-      else queued.reject(outcome.error);
-    });
+    settleClaims(batch, outcomes);
     return batch.length;
   }
 }

@@ -15,57 +15,58 @@
  */
 import {
   type Claim,
-  type ClaimRows,
-  claimReads,
+  type ClaimReads,
   FAILOVER_CLASS,
   type InstanceRecord,
   memberProviderUuid,
-  nameKey,
   newRecordsOf,
   type ProjectTotals,
   type ProviderRows,
   placementProviderRows,
-  projectTotalsToRead,
-  providersToRead,
-  zeroProjectTotals,
 } from "@berth/engine";
 import type { Inventory } from "@berth/resources";
 import {
-  type ClaimReadRows,
+  type ClaimProviders,
+  type ClaimSide,
+  type Existing,
   loadInstancesByIds,
+  lookUpRowsOf,
   type MemberProviderTuple,
   memberProviderRows,
-  projectTotalsOf,
+  pgRunner,
+  projectTotalsFrom,
   usedSums,
 } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
+import { writeClaim } from "./claim-writes.js";
 import { PROJECT_SHARDS } from "./project-shards.js";
-import { txRunner } from "./runners.js";
 
-export async function readClaimRows(tx: Tx, claim: Claim): Promise<ClaimReadRows> {
-  const reads = claimReads(claim);
-  // 1. The instances removed or replaced: lock, then read their current versions.
-  const instances = new Map<string, InstanceRecord>();
-  if (reads.instanceIds.length > 0) {
-    await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [
-      reads.instanceIds,
-    ]);
-    for (const instance of await loadInstancesByIds(txRunner(tx), reads.instanceIds))
-      instances.set(instance.id, instance);
-  }
-  // 2 and 3. Look up what the new records name and lock the members (one statement), then read the members.
-  const { existing, providers, memberIds } = await lockAndReadMembers(
-    tx,
-    claim,
-    reads,
-    providersToRead(claim, instances),
-  );
-  // 4. Limit counters, only for projects whose limits the claim could pass: lock every shard, then sum.
-  const projectTotals = await readProjectTotals(tx, projectTotalsToRead(claim, instances));
-  return { rows: { instances, ...existing, providers, projectTotals }, memberIds };
+/**
+ * @berth/sql-core's claims (`applyClaim`, `applyCreateClaims`) in
+ * PostgreSQL (writes: claim-writes.ts), each read taking its locks in the fixed order: 1. the instances
+ * removed or replaced (locked, then their current versions read); 2 and 3.
+ * what the new records name looked up and the members locked (one
+ * statement), then the members read; 4. limit counters, only for projects
+ * whose limits the claim could pass: every shard locked, then summed.
+ */
+export function claimSide(tx: Tx): ClaimSide {
+  return {
+    instances: async (ids) => {
+      const instances = new Map<string, InstanceRecord>();
+      if (ids.length === 0) return instances;
+      await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [ids]);
+      for (const instance of await loadInstancesByIds(pgRunner(tx), ids))
+        instances.set(instance.id, instance);
+      return instances;
+    },
+    lookUp: async (claim, reads, memberNames) => {
+      const { existing, providers, memberIds } = await lockAndReadMembers(tx, claim, reads, memberNames);
+      return { ...existing, providers, memberIds };
+    },
+    projectTotals: (projects) => readProjectTotals(tx, projects),
+    write: (checked, memberIds) => writeClaim(tx, checked, memberIds),
+  };
 }
-
-type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
 
 /**
  * `lookUpAndLockMembers` and `readProviders` sent together (one round
@@ -74,12 +75,12 @@ type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
  * another writer between the two statements was not locked, and the
  * claim's rules then find it missing, as they would have a moment before.
  */
-export async function lockAndReadMembers(
+async function lockAndReadMembers(
   tx: Tx,
   claim: Claim,
-  reads: ReturnType<typeof claimReads>,
+  reads: ClaimReads,
   memberNames: readonly string[],
-): Promise<{ existing: Existing; providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
+): Promise<{ existing: Existing } & ClaimProviders> {
   const names = [...new Set(memberNames)].sort();
   const [{ existing, locked, lockedProviders }, read] = await Promise.all([
     lookUpAndLockMembers(tx, claim, reads, names),
@@ -184,55 +185,37 @@ export interface LockedMember {
  * plan made while a table was small (and cached with the prepared
  * statement) keeps scanning it as it grows.
  */
-export async function lookUpAndLockMembers(
+async function lookUpAndLockMembers(
   tx: Tx,
   claim: Claim,
-  reads: ReturnType<typeof claimReads>,
+  reads: ClaimReads,
   memberNames: readonly string[],
 ): Promise<{ existing: Existing; locked: LockedMember[]; lockedProviders: string[] }> {
-  const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
-  const locked: LockedMember[] = [];
-  const lockedProviders: string[] = [];
   const records = newRecordsOf(claim);
   const names = [...new Set(memberNames)].sort();
-  if (records.length === 0 && names.length === 0) return { existing, locked, lockedProviders };
+  if (records.length === 0 && names.length === 0)
+    return { existing: lookUpRowsOf([]).existing, locked: [], lockedProviders: [] };
   const profiles = new Set<string>();
   const groups = new Set<string>();
   for (const record of records) {
     for (const profile of record.profiles) profiles.add(JSON.stringify([record.project, profile]));
     if (record.placementGroup !== null) groups.add(JSON.stringify([record.project, record.placementGroup]));
   }
-  const rows = await tx.rows<{
-    kind: string;
-    id: string | null;
-    project: string | null;
-    name: string | null;
-  }>(LOOK_UP_AND_LOCK, [
-    reads.createIds,
-    JSON.stringify(reads.names),
-    reads.projects,
-    `[${[...profiles].join(",")}]`,
-    `[${[...groups].join(",")}]`,
-    names,
-  ]);
-  for (const row of rows) {
-    if (row.kind === "id") existing.takenIds.add(String(row.id));
-    else if (row.kind === "name")
-      existing.nameHolders.set(nameKey(String(row.project), String(row.name)), String(row.id));
-    else if (row.kind === "project") existing.projects.add(String(row.project));
-    else if (row.kind === "member") locked.push({ id: Number(row.id), name: String(row.name) });
-    else if (row.kind === "provider") lockedProviders.push(String(row.id));
-  }
-  return { existing, locked, lockedProviders };
+  const { existing, lockedMembers, lockedProviders } = lookUpRowsOf(
+    await tx.rows(LOOK_UP_AND_LOCK, [
+      reads.createIds,
+      JSON.stringify(reads.names),
+      reads.projects,
+      `[${[...profiles].join(",")}]`,
+      `[${[...groups].join(",")}]`,
+      names,
+    ]),
+  );
+  return { existing, locked: lockedMembers, lockedProviders };
 }
 
-export async function readProjectTotals(
-  tx: Tx,
-  projects: readonly string[],
-): Promise<Map<string, ProjectTotals>> {
-  const totals = new Map<string, ProjectTotals>();
-  if (projects.length === 0) return totals;
-  for (const project of projects) totals.set(project, zeroProjectTotals());
+async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<Map<string, ProjectTotals>> {
+  if (projects.length === 0) return new Map();
   // Every shard must exist to be locked: a missing one would let two limit checks pass at once.
   await tx.run(
     `INSERT INTO project_usage (project, shard)
@@ -244,16 +227,14 @@ export async function readProjectTotals(
     "SELECT 1 FROM project_usage WHERE project = ANY($1::text[]) ORDER BY project, shard FOR UPDATE",
     [projects],
   );
-  for (const row of await tx.rows<Record<string, number | string>>(
+  const rows = await tx.rows(
     `SELECT project, sum(instances)::bigint AS instances, sum(containers)::bigint AS containers,
             sum(virtual_machines)::bigint AS virtual_machines, sum(cpu)::bigint AS cpu,
             sum(memory_bytes)::bigint AS memory_bytes, sum(disk_bytes)::bigint AS disk_bytes
      FROM project_usage WHERE project = ANY($1::text[]) GROUP BY project`,
     [projects],
-  )) {
-    totals.set(String(row.project), projectTotalsOf(row));
-  }
-  return totals;
+  );
+  return projectTotalsFrom(projects, rows);
 }
 
 /**
@@ -292,7 +273,7 @@ export async function readProviders(
  * locked by the claim's lookup, as an instance claim's rules judge them
  * (engine `placementProviderRows`: what their consumers hold is "used").
  */
-export async function readPlacementProviders(
+async function readPlacementProviders(
   tx: Tx,
   uuids: readonly string[],
   into: Map<string, ProviderRows>,
@@ -302,6 +283,6 @@ export async function readPlacementProviders(
     "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[])",
     [[...uuids]],
   );
-  const used = await usedSums(txRunner(tx), uuids);
+  const used = await usedSums(pgRunner(tx), uuids);
   for (const p of found) into.set(p.uuid, placementProviderRows(p, used.get(p.uuid) ?? {}));
 }

@@ -12,12 +12,12 @@ import {
   insertConsumers,
   instanceRowValues,
   mergedAllocationRows,
+  pgRunner,
   projectTotalsValues,
 } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { appendChangesSql, feedEntriesParameter } from "./feed-writes.js";
 import { randomShard } from "./project-shards.js";
-import { txRunner } from "./runners.js";
 
 /** The JSON array of a row, typed column by column (one bound parameter for the whole list). */
 const INSTANCE_SELECT = `SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::bigint, (r->>5)::boolean, r->>6, r->>7,
@@ -101,7 +101,7 @@ export async function writeClaim(
   const { instanceConsumers } = claim;
   if (instanceConsumers.deleted.length > 0)
     await tx.run("DELETE FROM consumers WHERE uuid = ANY($1::text[])", [instanceConsumers.deleted]);
-  await insertConsumers(txRunner(tx), instanceConsumers.stored);
+  await insertConsumers(pgRunner(tx), instanceConsumers.stored);
   if (instanceConsumers.providersChanged.length > 0)
     await tx.run("UPDATE providers SET generation = generation + 1 WHERE uuid = ANY($1::text[])", [
       instanceConsumers.providersChanged,

@@ -10,8 +10,10 @@
  * may also be kept for a bounded time only.
  */
 import { isEngineError } from "@berth/engine";
-import type { Pools, Tx } from "../connection/pools.js";
+import { type CredentialTables, pgRunner, type ReadMemo } from "@berth/sql-core";
+import type { Pools } from "../connection/pools.js";
 import { type CredentialsEvent, TOKENS_CHANNEL } from "./feed.js";
+import { transactions } from "./member-side.js";
 
 /** Whether kept answers can be trusted now (the LISTEN connection is up), and who to tell of changes. */
 export interface TokenChanges {
@@ -19,30 +21,48 @@ export interface TokenChanges {
   watchTokens(changed: (event: CredentialsEvent) => void): void;
 }
 
-/** Tells every server, when `tx` commits, that credentials changed. */
-export async function notifyCredentialsChanged(tx: Tx): Promise<void> {
-  await tx.run(`SELECT pg_notify('${TOKENS_CHANNEL}', '')`);
+/**
+ * The credential tables on `pools`: reads are single statements on a read
+ * connection (no BEGIN/COMMIT round trips); a write that changes
+ * credentials notifies every server when it commits.
+ */
+export function credentialTables(pools: Pools): CredentialTables {
+  return {
+    read: (work) =>
+      work(
+        pgRunner({
+          rows: (text, params) => pools.query(text, params),
+          run: (text) => Promise.reject(new Error(`a write outside a transaction: ${text}`)),
+        }),
+      ),
+    write: transactions(pools).write,
+    announce: async (db) => {
+      await db.run(`SELECT pg_notify('${TOKENS_CHANNEL}', '')`);
+    },
+  };
 }
 
-interface Kept<V> {
-  value: V;
+interface Kept {
+  value: unknown;
   keptAtMs: number;
 }
 
-export class CredentialCache<V> {
-  readonly #kept = new Map<string, Kept<V>>();
+export class CredentialCache implements ReadMemo {
+  readonly #kept = new Map<string, Kept>();
   /** What was kept when the LISTEN connection was lost: answered only while the database cannot be read. */
-  #beforeOutage = new Map<string, Kept<V>>();
+  #beforeOutage = new Map<string, Kept>();
   /** Moves whenever the kept answers are dropped: a lookup that started before keeps nothing. */
   #generation = 0;
 
   /**
    * `maxKept`: past this many answers the cache starts afresh (bounded memory against many
    * distinct keys). `keepMs`: the longest an answer is used, whatever the notifications say.
+   * `keeps`: which answers are kept at all (the others are read every time).
    */
   constructor(
     private readonly changes: TokenChanges,
     private readonly maxKept: number,
+    private readonly keeps: (key: string, value: unknown) => boolean,
     private readonly keepMs = Number.POSITIVE_INFINITY,
   ) {
     changes.watchTokens((event) => {
@@ -63,44 +83,32 @@ export class CredentialCache<V> {
   }
 
   /**
-   * The kept answer for `key`, else `read()`'s, kept when `keep` says so and nothing changed (or
-   * was missed) while it was read. When `read()` finds the database unavailable, the answer kept
-   * before the LISTEN connection was lost, if any.
+   * The kept answer for `key` (a copy), else `read()`'s, kept when `keeps` says so and nothing
+   * changed (or was missed) while it was read. When `read()` finds the database unavailable, the
+   * answer kept before the LISTEN connection was lost, if any.
    */
-  async get(key: string, read: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+  async get<T>(key: string, read: () => Promise<T>): Promise<T> {
     const now = Date.now();
-    const fresh = (kept: Kept<V> | undefined): kept is Kept<V> =>
+    const fresh = (kept: Kept | undefined): kept is Kept =>
       kept !== undefined && now - kept.keptAtMs < this.keepMs;
     if (this.changes.live) {
       const kept = this.#kept.get(key);
-      if (fresh(kept)) return kept.value;
+      if (fresh(kept)) return structuredClone(kept.value as T);
     }
     const generation = this.#generation;
-    let value: V;
+    let value: T;
     try {
       value = await read();
     } catch (error) {
       const kept = this.#beforeOutage.get(key);
-      if (isEngineError(error, "unavailable") && !this.changes.live && fresh(kept)) return kept.value;
+      if (isEngineError(error, "unavailable") && !this.changes.live && fresh(kept))
+        return structuredClone(kept.value as T);
       throw error;
     }
-    if (this.changes.live && generation === this.#generation && keep(value)) {
+    if (this.changes.live && generation === this.#generation && this.keeps(key, value)) {
       if (this.#kept.size >= this.maxKept) this.#kept.clear();
-      this.#kept.set(key, { value, keptAtMs: now });
+      this.#kept.set(key, { value: structuredClone(value), keptAtMs: now });
     }
     return value;
-  }
-
-  /** A credential write, announced to every server; this one forgets what it kept once it commits. */
-  async write<T>(pools: Pools, work: (tx: Tx) => Promise<T>): Promise<T> {
-    try {
-      return await pools.writeTx(async (tx) => {
-        const result = await work(tx);
-        await notifyCredentialsChanged(tx);
-        return result;
-      });
-    } finally {
-      this.forget();
-    }
   }
 }

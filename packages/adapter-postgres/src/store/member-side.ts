@@ -1,5 +1,5 @@
-import type { MemberSide } from "@berth/sql-core";
-import type { Tx } from "../connection/pools.js";
+import { type MemberSide, pgRunner, type SqlTransactions } from "@berth/sql-core";
+import type { Pools, Tx } from "../connection/pools.js";
 import { lockMembers, readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 
@@ -13,5 +13,13 @@ export function memberSide(tx: Tx): MemberSide {
     lockMembers: async (names) => (await lockMembers(tx, names)).map((member) => member.name),
     ledgers: async (names) => (await readProviders(tx, names)).providers,
     append: (entries) => appendChanges(tx, entries),
+  };
+}
+
+/** @berth/sql-core's tables on the pools: a read on a read connection, a write on a write connection. */
+export function transactions(pools: Pools): SqlTransactions {
+  return {
+    read: (work) => pools.readTx((tx) => work(pgRunner(tx))),
+    write: (work) => pools.writeTx((tx) => work(pgRunner(tx), memberSide(tx))),
   };
 }

@@ -8,27 +8,28 @@ import {
   type StoreSnapshot,
 } from "@berth/engine";
 import {
-  type AppendChanges,
   checkInvariants,
   type MemberSide,
+  pgRunner,
   readSnapshot,
+  SqlConsumers,
   type SqlRunner,
   SqlStoreCore,
+  SqlTokenStore,
+  type SqlTransactions,
+  SqlTrustStore,
+  sqlCatalogs,
 } from "@berth/sql-core";
 import type { Pools, TxWork } from "../connection/pools.js";
 import { redactedUrl } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
-import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { ClaimBatcher, type ClaimBatcherOptions } from "./claim-batcher.js";
+import { CredentialCache, credentialTables } from "./credential-cache.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { cursorOf } from "./feed-cursor.js";
-import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
+import { announceCommittedWrites } from "./feed-writes.js";
 import { acquireLease, releaseLease } from "./leases.js";
-import { memberSide } from "./member-side.js";
-import { PostgresConsumers } from "./postgres-consumers.js";
-import { txRunner } from "./runners.js";
-import { PostgresTokenStore } from "./token-store.js";
-import { PostgresTrustStore } from "./trust-store.js";
+import { memberSide, transactions } from "./member-side.js";
 
 /** The store's own settings, beside the pools'. */
 export interface PostgresStoreOptions {
@@ -45,6 +46,11 @@ export interface PostgresStoreOptions {
 /** Another server that notified a write this recently counts as writing now (group commit's delay). */
 const OTHERS_WRITING_MS = 1_000;
 
+/** Past this many kept credentials, a cache starts afresh (bounded memory against many distinct ones). */
+const MAX_KEPT = 1_000;
+/** The longest a certificate's answer is kept, whatever the notifications say (one lost on a live connection). */
+const KEEP_CERTIFICATE_MS = 10_000;
+
 /** How often this store prunes old change-feed entries. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -52,13 +58,13 @@ const PRUNE_EVERY_MS = 60_000;
  * The engine's Store port over one PostgreSQL database, shared by any
  * number of berthd servers. Build it with `openPostgresStore`.
  */
-export class PostgresStore extends SqlStoreCore<Catalogs> implements Store {
-  readonly consumers: PostgresConsumers;
+export class PostgresStore extends SqlStoreCore implements Store {
+  readonly consumers: SqlConsumers;
   readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
-  readonly tokens: PostgresTokenStore;
+  readonly tokens: SqlTokenStore;
   /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
-  readonly trust: PostgresTrustStore;
+  readonly trust: SqlTrustStore;
   readonly #listener: FeedListener;
   protected readonly now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
@@ -83,11 +89,26 @@ export class PostgresStore extends SqlStoreCore<Catalogs> implements Store {
       () => this.#listener.othersWroteWithin(OTHERS_WRITING_MS),
       options.claimBatches,
     );
-    this.tokens = new PostgresTokenStore(pools, this.#listener);
-    this.trust = new PostgresTrustStore(pools, this.#listener);
-    const catalogs = createCatalogs(pools, () => this.#listener.notify());
-    this.useCatalogs(catalogs);
-    this.consumers = new PostgresConsumers(pools);
+    // Credentials are kept while the LISTEN connection is up (credential-cache.ts): tokens found by
+    // hash (never unknown ones: a token created on another server works at once) and certificates'
+    // answers, "not trusted" included, for at most KEEP_CERTIFICATE_MS; lists are read every time.
+    const credentials = credentialTables(pools);
+    const found = (_key: string, value: unknown) => value !== undefined && !Array.isArray(value);
+    this.tokens = new SqlTokenStore(credentials, new CredentialCache(this.#listener, MAX_KEPT, found));
+    const answered = (_key: string, value: unknown) => !Array.isArray(value);
+    this.trust = new SqlTrustStore(
+      credentials,
+      new CredentialCache(this.#listener, MAX_KEPT, answered, KEEP_CERTIFICATE_MS),
+    );
+    const tables = transactions(pools);
+    // A catalog write that committed wakes the other servers.
+    const notified: SqlTransactions["write"] = (work) =>
+      tables.write(work).then((result) => {
+        this.#listener.notify();
+        return result;
+      });
+    this.useCatalogs(sqlCatalogs({ ...tables, write: notified }));
+    this.consumers = new SqlConsumers(tables);
     const retention = options.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS;
     this.#pruneTimer = setInterval(() => {
       pruneFeed(pools, retention).catch((error: unknown) =>
@@ -120,7 +141,7 @@ export class PostgresStore extends SqlStoreCore<Catalogs> implements Store {
         "SELECT pg_current_snapshot()::text AS snapshot, (extract(epoch from now()) * 1000)::bigint::text AS now",
       );
       return {
-        ...(await readSnapshot(txRunner(tx))),
+        ...(await readSnapshot(pgRunner(tx))),
         feedCursor: cursorOf(head!.snapshot, Number(head!.now)),
       };
     }, true);
@@ -144,7 +165,7 @@ export class PostgresStore extends SqlStoreCore<Catalogs> implements Store {
 
   /** Verifies the store's invariants on one consistent read; see `checkInvariants`. */
   check(): Promise<CheckReport> {
-    return this.read((tx) => checkInvariants(txRunner(tx)), true);
+    return this.read((tx) => checkInvariants(pgRunner(tx)), true);
   }
 
   /** Deletes change-feed entries older than `retentionMs` (done every minute by itself). */
@@ -166,18 +187,14 @@ export class PostgresStore extends SqlStoreCore<Catalogs> implements Store {
   }
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
-    return this.read((tx) => work(txRunner(tx)));
+    return this.read((tx) => work(pgRunner(tx)));
   }
 
   protected writeMembers<T>(
     work: (db: SqlRunner, side: MemberSide) => Promise<T>,
     movesFeed = true,
   ): Promise<T> {
-    return this.write((tx) => work(txRunner(tx), memberSide(tx)), movesFeed);
-  }
-
-  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
-    return this.write((tx) => work(txRunner(tx), (entries) => appendChanges(tx, entries)));
+    return this.write((tx) => work(pgRunner(tx), memberSide(tx)), movesFeed);
   }
 
   private read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {

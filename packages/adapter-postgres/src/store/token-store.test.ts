@@ -5,10 +5,10 @@
  * server is looked up again on its next use.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { ApiTokenRecord } from "../index.js";
 import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
 import type { PostgresStore } from "./postgres-store.js";
-import type { ApiTokenRecord } from "./token-store.js";
 
 const unavailable = inject("postgresUnavailable");
 

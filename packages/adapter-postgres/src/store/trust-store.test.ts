@@ -8,10 +8,10 @@
 import { EngineError } from "@berth/engine";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import type { TrustedCertificateRecord } from "../index.js";
 import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
 import type { PostgresStore } from "./postgres-store.js";
-import type { TrustedCertificateRecord } from "./trust-store.js";
 
 const unavailable = inject("postgresUnavailable");
 let stores: PostgresStore[] = [];

@@ -8,8 +8,8 @@
 import { EngineError } from "@berth/engine";
 import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
 import { openStore } from "../open-store.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

@@ -63,7 +63,7 @@ const BEGIN: Record<TransactionMode, string> = {
  * statements, that was the larger part of the database time. Results have
  * `@libsql/client`'s shape (rows indexable by position and by column name,
  * integers as numbers that must be safe), and errors are `LibsqlError`s
- * with the same codes, so drizzle and the adapter's own SQL see no
+ * with the same codes, so the adapter's SQL and migrations see no
  * difference.
  */
 export class LocalClient implements SqlClient {

@@ -1,9 +1,9 @@
 import { EngineError } from "@berth/engine";
 import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { instanceOf, inventoryOf, memberOf } from "../../test-support/records.fixture.js";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
 import { openStore } from "../open-store.js";
-import { instanceOf, inventoryOf, memberOf } from "../testing/records.fixture.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
 import { openConnection } from "./open-connection.js";
 import { SYNC_BUSY_WAIT_MS } from "./pragmas.js";
 
@@ -14,7 +14,7 @@ async function pragma(
   connection: Awaited<ReturnType<typeof openConnection>>,
   name: string,
 ): Promise<unknown> {
-  return connection.read(async (_db, raw) => Object.values((await raw.rows(`PRAGMA ${name}`))[0] ?? {})[0]);
+  return connection.read(async (raw) => Object.values((await raw.rows(`PRAGMA ${name}`))[0] ?? {})[0]);
 }
 
 describe("openConnection", () => {
@@ -46,11 +46,11 @@ describe("openConnection", () => {
   it("serializes this process's transactions on its one connection", async () => {
     const connection = await openConnection({ kind: "memory" });
     try {
-      await connection.write(async (_db, raw) => raw.run("CREATE TABLE t (n INTEGER)"));
+      await connection.write(async (raw) => raw.run("CREATE TABLE t (n INTEGER)"));
       const order: string[] = [];
       await Promise.all(
         ["a", "b", "c"].map((name) =>
-          connection.write(async (_db, raw) => {
+          connection.write(async (raw) => {
             order.push(`${name}:begin`);
             await raw.run("INSERT INTO t VALUES (1)");
             await new Promise((resolve) => setTimeout(resolve, 5));
@@ -67,15 +67,15 @@ describe("openConnection", () => {
   it("rolls back everything when the work throws", async () => {
     const connection = await openConnection({ kind: "memory" });
     try {
-      await connection.write(async (_db, raw) => raw.run("CREATE TABLE t (n INTEGER)"));
+      await connection.write(async (raw) => raw.run("CREATE TABLE t (n INTEGER)"));
       await expect(
-        connection.write(async (_db, raw) => {
+        connection.write(async (raw) => {
           await raw.run("INSERT INTO t VALUES (1)");
           throw new Error("boom");
         }),
       ).rejects.toThrow("boom");
       expect(
-        await connection.read(async (_db, raw) => (await raw.rows("SELECT count(*) AS n FROM t"))[0]?.n),
+        await connection.read(async (raw) => (await raw.rows("SELECT count(*) AS n FROM t"))[0]?.n),
       ).toBe(0);
     } finally {
       connection.close();

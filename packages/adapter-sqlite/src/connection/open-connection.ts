@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
-import { type Client, createClient, type InValue, type Row, type TransactionMode } from "@libsql/client";
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import { createClient, type InValue, type Row, type TransactionMode } from "@libsql/client";
 import { isBusy, translateDriverError } from "./driver-errors.js";
 import { LocalClient, type SqlClient, type SqlTransaction } from "./local-client.js";
 import {
@@ -13,28 +12,18 @@ import { createPrivateFile } from "./private-file.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
 
-export type Database = LibSQLDatabase;
-
-/**
- * Plain SQL on the same transaction. Hot paths (claims, usage reads) use it:
- * drizzle's query builder costs several times the statement itself there.
- */
+/** Plain SQL inside one transaction (@berth/sql-core's `sqliteRunner` wraps it). */
 export interface RawSql {
   rows(sql: string, args?: InValue[]): Promise<Row[]>;
   run(sql: string, args?: InValue[]): Promise<number>;
 }
 
-/** Work done inside one transaction, through drizzle or plain SQL. */
-export type Work<T> = (db: Database, raw: RawSql) => Promise<T>;
+/** Work done inside one transaction. */
+export type Work<T> = (raw: RawSql) => Promise<T>;
 
 export interface ConnectionOptions {
   /** How long a writer waits for another process's write lock (ms). */
   busyTimeoutMs?: number;
-}
-
-export interface WriteOptions {
-  /** A claim (group commits pass it; kept for callers, it changes nothing here). */
-  claim?: boolean;
 }
 
 /**
@@ -55,7 +44,7 @@ export interface Connection {
    * (waiting up to busy_timeout for another process) and everything read
    * inside stays true until commit. All-or-nothing: any throw rolls back.
    */
-  write<T>(work: Work<T>, options?: WriteOptions): Promise<T>;
+  write<T>(work: Work<T>): Promise<T>;
   /**
    * How many write transactions through this connection have ended
    * (committed or not). With `dataVersion()`, it tells when a cached read of
@@ -203,14 +192,11 @@ export async function openConnection(
         throw translated;
       }
       try {
-        // drizzle only calls `execute` on what it wraps, which a libSQL
-        // transaction provides; this keeps our own choice of BEGIN mode
-        // (drizzle's libsql driver always begins the client's default).
         const raw: RawSql = {
           rows: async (sql, args = []) => (await tx.execute({ sql, args })).rows,
           run: async (sql, args = []) => (await tx.execute({ sql, args })).rowsAffected,
         };
-        const value = await work(drizzle(tx as unknown as Client), raw);
+        const value = await work(raw);
         await tx.commit();
         if (mode === "write") {
           ownCommits += 1;

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { memberProviderUuid } from "@berth/engine";
 import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { inventoryOf, memberOf } from "../../test-support/records.fixture.js";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
 import { openStore } from "../open-store.js";
-import { inventoryOf, memberOf } from "../testing/records.fixture.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
 import { MIGRATIONS_FOLDER, MigrationError } from "./apply-migrations.js";
 
 const dir = makeTempDir();

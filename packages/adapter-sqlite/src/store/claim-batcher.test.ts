@@ -1,9 +1,9 @@
 import { EngineError } from "@berth/engine";
 import { createClient } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { instanceOf, inventoryOf, memberOf } from "../../test-support/records.fixture.js";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
 import { openStore } from "../open-store.js";
-import { instanceOf, inventoryOf, memberOf } from "../testing/records.fixture.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

@@ -1,14 +1,16 @@
 import type { Claim, ClaimResult } from "@berth/engine";
+import {
+  applyClaim,
+  applyCreateClaims,
+  type ClaimOutcome,
+  ClaimQueue,
+  isCreateOnly,
+  type QueuedClaim,
+  settleClaims,
+} from "@berth/sql-core";
 import { translateDriverError } from "../connection/driver-errors.js";
 import type { Connection } from "../connection/open-connection.js";
-import { applyClaim } from "./claim.js";
-import { applyCreateClaims, isCreateOnly, type Outcome } from "./create-batch.js";
-
-interface QueuedClaim {
-  claim: Claim;
-  resolve(result: ClaimResult): void;
-  reject(error: unknown): void;
-}
+import { claimSide } from "./claim-reads.js";
 
 /**
  * Group commit: claims submitted in the same turn of the event loop (or
@@ -23,7 +25,7 @@ interface QueuedClaim {
  * claim of it gets that error.
  */
 export class ClaimBatcher {
-  #queue: QueuedClaim[] = [];
+  readonly #queue = new ClaimQueue();
   #flushQueued = false;
 
   constructor(private readonly connection: Connection) {}
@@ -34,83 +36,74 @@ export class ClaimBatcher {
     // Connection.counterWrites); it is still one transaction.
     if ((claim.memberStates ?? []).length > 0) {
       return this.connection
-        .write((db, raw) => applyClaim(db, raw, claim))
+        .write((raw) => applyClaim(claimSide(raw), claim))
         .catch((error: unknown) => {
           throw translateDriverError(error);
         });
     }
-    return new Promise<ClaimResult>((resolve, reject) => {
-      this.#queue.push({ claim, resolve, reject });
-      if (!this.#flushQueued) {
-        this.#flushQueued = true;
-        // The native driver is synchronous, so a transaction never waits on
-        // I/O and, flushed at once, every batch would hold one claim. Waiting
-        // for the event loop's check phase lets the requests whose data
-        // arrived in the same poll phase submit their claims first.
-        setImmediate(() => void this.#flush());
-      }
-    });
+    const answer = this.#queue.add(claim);
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      // The native driver is synchronous, so a transaction never waits on
+      // I/O and, flushed at once, every batch would hold one claim. Waiting
+      // for the event loop's check phase lets the requests whose data
+      // arrived in the same poll phase submit their claims first.
+      setImmediate(() => void this.#flush());
+    }
+    return answer;
   }
 
   /** Takes everything queued so far; claims arriving later start the next batch. */
   #take(): QueuedClaim[] {
-    const batch = this.#queue;
-    this.#queue = [];
     this.#flushQueued = false;
-    return batch;
+    return this.#queue.take();
   }
 
   async #flush(): Promise<void> {
     let batch: QueuedClaim[] | undefined;
-    let outcomes: Outcome[];
+    let outcomes: ClaimOutcome[];
     try {
-      outcomes = await this.connection.write(
-        async (db, raw) => {
-          // Taken only once the write lock is ours: claims that queued while we waited ride along.
-          batch = this.#take();
-          // A batch of one needs no savepoint: if its claim fails, rolling the
-          // whole transaction back is the same thing, two statements cheaper.
-          if (batch.length === 1) return [{ ok: true, result: await applyClaim(db, raw, batch[0]!.claim) }];
-          const claims = batch.map((queued) => queued.claim);
-          if (claims.every(isCreateOnly)) {
-            await raw.run("SAVEPOINT batch");
-            try {
-              const results = await applyCreateClaims(raw, claims);
-              await raw.run("RELEASE batch");
-              return results;
-            } catch {
-              // Not a claim's refusal (those are outcomes) but a failed
-              // statement: undo it all and take the claims one by one below,
-              // where such a failure stays with its own claim.
-              await raw.run("ROLLBACK TO batch");
-              await raw.run("RELEASE batch");
-            }
+      outcomes = await this.connection.write(async (raw) => {
+        // Taken only once the write lock is ours: claims that queued while we waited ride along.
+        batch = this.#take();
+        // A batch of one needs no savepoint: if its claim fails, rolling the
+        // whole transaction back is the same thing, two statements cheaper.
+        if (batch.length === 1)
+          return [{ ok: true, result: await applyClaim(claimSide(raw), batch[0]!.claim) }];
+        const claims = batch.map((queued) => queued.claim);
+        if (claims.every(isCreateOnly)) {
+          await raw.run("SAVEPOINT batch");
+          try {
+            const results = await applyCreateClaims(claimSide(raw), claims);
+            await raw.run("RELEASE batch");
+            return results;
+          } catch {
+            // Not a claim's refusal (those are outcomes) but a failed
+            // statement: undo it all and take the claims one by one below,
+            // where such a failure stays with its own claim.
+            await raw.run("ROLLBACK TO batch");
+            await raw.run("RELEASE batch");
           }
-          const results: Outcome[] = [];
-          for (const { claim } of batch) {
-            await raw.run("SAVEPOINT claim");
-            try {
-              const result = await applyClaim(db, raw, claim);
-              await raw.run("RELEASE claim");
-              results.push({ ok: true, result });
-            } catch (error) {
-              await raw.run("ROLLBACK TO claim");
-              await raw.run("RELEASE claim");
-              results.push({ ok: false, error: translateDriverError(error) });
-            }
+        }
+        const results: ClaimOutcome[] = [];
+        for (const { claim } of batch) {
+          await raw.run("SAVEPOINT claim");
+          try {
+            const result = await applyClaim(claimSide(raw), claim);
+            await raw.run("RELEASE claim");
+            results.push({ ok: true, result });
+          } catch (error) {
+            await raw.run("ROLLBACK TO claim");
+            await raw.run("RELEASE claim");
+            results.push({ ok: false, error: translateDriverError(error) });
           }
-          return results;
-        },
-        { claim: true },
-      );
+        }
+        return results;
+      });
     } catch (error) {
       for (const queued of batch ?? this.#take()) queued.reject(error);
       return;
     }
-    (batch ?? []).forEach((queued, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) queued.resolve(outcome.result);
-      else queued.reject(outcome.error);
-    });
+    settleClaims(batch ?? [], outcomes);
   }
 }

@@ -5,65 +5,57 @@
  * one statement, whatever the claim's size (lists are bound as one JSON text).
  */
 import {
-  type Claim,
   type ClaimReads,
-  type ClaimRows,
-  claimReads,
   FAILOVER_CLASS,
   type InstanceRecord,
   memberProviderUuid,
-  nameKey,
   type ProjectTotals,
   type ProviderRows,
   placementProviderRows,
-  projectTotalsToRead,
-  providersToRead,
-  zeroProjectTotals,
 } from "@berth/engine";
 import {
-  type ClaimReadRows,
+  type ClaimSide,
+  type Existing,
   loadInstancesByIds,
+  lookUpRowsOf,
   type MemberProviderTuple,
   memberProviderRows,
-  projectTotalsOf,
+  projectTotalsFrom,
   sqliteRunner,
 } from "@berth/sql-core";
-import type { Database, RawSql } from "../connection/open-connection.js";
+import type { RawSql } from "../connection/open-connection.js";
+import { writeClaim } from "./claim-writes.js";
 import { IN_JSON, jsonParameter } from "./json-rows.js";
 
-/** Reads everything `checkClaim` needs for one claim. */
-export async function readClaimRows(_db: Database, raw: RawSql, claim: Claim): Promise<ClaimReadRows> {
-  const reads = claimReads(claim);
-  const instances = new Map<string, InstanceRecord>();
-  for (const instance of await loadInstancesByIds(sqliteRunner(raw), reads.instanceIds))
-    instances.set(instance.id, instance);
-  const existing = await lookUpExisting(raw, reads);
-  const providers = await readClaimProviders(raw, providersToRead(claim, instances));
+/** @berth/sql-core's claims (`applyClaim`, `applyCreateClaims`) in SQLite; writes: claim-writes.ts. */
+export function claimSide(raw: RawSql): ClaimSide {
   return {
-    rows: {
-      instances,
-      ...existing,
-      providers: providers.rows,
-      projectTotals: await readProjectTotals(raw, projectTotalsToRead(claim, instances)),
+    instances: async (ids) => {
+      const instances = new Map<string, InstanceRecord>();
+      for (const instance of await loadInstancesByIds(sqliteRunner(raw), ids))
+        instances.set(instance.id, instance);
+      return instances;
     },
-    memberIds: providers.ids,
+    lookUp: async (_claim, reads, memberNames) => {
+      const existing = await lookUpExisting(raw, reads);
+      const { rows, ids } = await readClaimProviders(raw, memberNames);
+      return { ...existing, providers: rows, memberIds: ids };
+    },
+    projectTotals: (projects) => readProjectTotals(raw, projects),
+    write: (checked, memberIds) => writeClaim(raw, checked, memberIds),
   };
 }
-
-/** Which new ids are taken, who holds the names, which projects exist. */
-export type Existing = Pick<ClaimRows, "takenIds" | "nameHolders" | "projects">;
 
 /**
  * Taken ids, name holders and existing projects in one statement, since on
  * a single placement each statement's fixed cost outweighs its work.
  */
-export async function lookUpExisting(
+async function lookUpExisting(
   raw: RawSql,
   reads: Pick<ClaimReads, "createIds" | "names" | "projects">,
 ): Promise<Existing> {
-  const existing: Existing = { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
   if (reads.createIds.length === 0 && reads.names.length === 0 && reads.projects.length === 0)
-    return existing;
+    return { takenIds: new Set(), nameHolders: new Map(), projects: new Set() };
   // Instance ids and Placement consumer uuids share one namespace (engine instance-consumers.ts).
   const rows = await raw.rows(
     `SELECT 'id' AS kind, id, NULL AS project, NULL AS name FROM instances WHERE id IN ${IN_JSON}
@@ -81,13 +73,7 @@ export async function lookUpExisting(
       jsonParameter(reads.projects),
     ],
   );
-  for (const row of rows) {
-    if (row.kind === "id") existing.takenIds.add(String(row.id));
-    else if (row.kind === "name")
-      existing.nameHolders.set(nameKey(String(row.project), String(row.name)), String(row.id));
-    else existing.projects.add(String(row.project));
-  }
-  return existing;
+  return lookUpRowsOf(rows).existing;
 }
 
 /**
@@ -130,7 +116,7 @@ export async function readProviders(
  * children of members' trees), with what their consumers hold (engine
  * `placementProviderRows`; instances' rows on them are consumer rows).
  */
-export async function readClaimProviders(
+async function readClaimProviders(
   raw: RawSql,
   names: readonly string[],
 ): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
@@ -157,19 +143,15 @@ export async function readClaimProviders(
 }
 
 /** Limit counters of the named projects as stored (zero for a project with none yet). */
-export async function readProjectTotals(
+async function readProjectTotals(
   raw: RawSql,
   projects: readonly string[],
 ): Promise<Map<string, ProjectTotals>> {
-  const totals = new Map<string, ProjectTotals>();
-  if (projects.length === 0) return totals;
-  for (const project of projects) totals.set(project, zeroProjectTotals());
-  for (const row of await raw.rows(
+  if (projects.length === 0) return new Map();
+  const rows = await raw.rows(
     `SELECT project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes
      FROM project_usage WHERE project IN ${IN_JSON}`,
     [jsonParameter(projects)],
-  )) {
-    totals.set(String(row.project), projectTotalsOf(row));
-  }
-  return totals;
+  );
+  return projectTotalsFrom(projects, rows);
 }

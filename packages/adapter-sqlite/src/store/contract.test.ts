@@ -1,7 +1,7 @@
 import { runStoreContract } from "@berth/engine/store-contract";
 import { afterAll } from "vitest";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
 import { openStore } from "../open-store.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

@@ -6,9 +6,9 @@
  */
 import { Engine } from "@berth/engine";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { inventoryOf, memberOf } from "../../test-support/records.fixture.js";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
 import { openStore } from "../open-store.js";
-import { inventoryOf, memberOf } from "../testing/records.fixture.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
 import { DEFAULT_FEED_RETENTION_MS, feedPrunePeriodMs } from "./feed.js";
 
 const dir = makeTempDir();

@@ -36,7 +36,7 @@ export class SqliteFeed {
     if (key !== undefined && this.#last?.key === key && this.#last.cursor === cursor) {
       return { entries: [], cursor };
     }
-    const read = await this.connection.read(async (_db, raw) => {
+    const read = await this.connection.read(async (raw) => {
       const [horizon] = await raw.rows("SELECT pruned_through FROM feed_horizon WHERE id = 1");
       if (horizon !== undefined && Number(horizon.pruned_through) > after) {
         const [head] = await raw.rows("SELECT coalesce(max(id), 0) AS id FROM change_log");
@@ -60,7 +60,7 @@ export class SqliteFeed {
 
 /** Deletes entries older than `retentionMs` and records the highest id removed. */
 export async function pruneFeed(connection: Connection, retentionMs: number): Promise<number> {
-  return connection.write(async (_db, raw) => {
+  return connection.write(async (raw) => {
     const cutoff = Date.now() - retentionMs;
     const [row] = await raw.rows("SELECT max(id) AS id FROM change_log WHERE at < ?", [cutoff]);
     if (row?.id === null || row?.id === undefined) return 0;
@@ -79,7 +79,7 @@ export async function acquireLease(
   holder: string,
   ttlMs: number,
 ): Promise<boolean> {
-  return connection.write(async (_db, raw) => {
+  return connection.write(async (raw) => {
     const now = Date.now();
     const changed = await raw.run(
       `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
@@ -92,7 +92,7 @@ export async function acquireLease(
 }
 
 export async function releaseLease(connection: Connection, name: string, holder: string): Promise<void> {
-  await connection.write((_db, raw) =>
+  await connection.write((raw) =>
     raw.run("DELETE FROM leases WHERE name = ? AND holder = ?", [name, holder]),
   );
 }

@@ -1,5 +1,5 @@
-import type { MemberSide } from "@berth/sql-core";
-import type { RawSql } from "../connection/open-connection.js";
+import { type MemberSide, type SqlTransactions, sqliteRunner } from "@berth/sql-core";
+import type { Connection, RawSql } from "../connection/open-connection.js";
 import { readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 
@@ -9,5 +9,13 @@ export function memberSide(raw: RawSql): MemberSide {
     lockMembers: async (names) => [...names],
     ledgers: async (names) => (await readProviders(raw, names)).rows,
     append: (entries) => appendChanges(raw, entries),
+  };
+}
+
+/** @berth/sql-core's tables on the store's connection: each read, each write one transaction. */
+export function transactions(connection: Connection): SqlTransactions {
+  return {
+    read: (work) => connection.read((raw) => work(sqliteRunner(raw))),
+    write: (work) => connection.write((raw) => work(sqliteRunner(raw), memberSide(raw))),
   };
 }

@@ -1,7 +1,7 @@
 import { type Claim, createMemoryStore, EngineError, type NewInstance, type Store } from "@berth/engine";
 import { describe, expect, it } from "vitest";
+import { instanceOf, inventoryOf, memberOf } from "../../test-support/records.fixture.js";
 import { openStore } from "../open-store.js";
-import { instanceOf, inventoryOf, memberOf } from "../testing/records.fixture.js";
 
 /** A small deterministic PRNG, so a failure replays exactly. */
 function random(seed: number): () => number {
@@ -31,6 +31,7 @@ async function setUp(store: Store): Promise<void> {
     description: "",
     policy: "spread",
     rigor: "strict",
+    config: {},
   });
   for (const [name, cpus] of [
     ["a", 12],

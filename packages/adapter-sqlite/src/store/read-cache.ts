@@ -1,3 +1,4 @@
+import type { ReadMemo } from "@berth/sql-core";
 import type { Connection } from "../connection/open-connection.js";
 
 /**
@@ -8,12 +9,12 @@ import type { Connection } from "../connection/open-connection.js";
  * by ANY other connection to the database (SQLite's `PRAGMA data_version`
  * moves, checked on every read: one compiled statement, no transaction),
  * and a write to the cached tables through this connection (the writers
- * call `invalidate`). Other connections' claims therefore empty it too:
+ * call `forget`). Other connections' claims therefore empty it too:
  * with several processes on one file it only saves work between their
  * writes, and it is never stale. Remote databases have no such signal:
  * there every read goes to the database.
  */
-export class ReadCache {
+export class ReadCache implements ReadMemo {
   #seen: string | undefined;
   #generation = 0;
   readonly #entries = new Map<string, unknown>();
@@ -24,7 +25,7 @@ export class ReadCache {
     const version = await this.connection.dataVersion();
     if (version === undefined) return load();
     if (version !== this.#seen) {
-      this.invalidate();
+      this.forget();
       this.#seen = version;
     }
     if (this.#entries.has(key)) return structuredClone(this.#entries.get(key) as T);
@@ -36,7 +37,7 @@ export class ReadCache {
   }
 
   /** After this connection wrote a cached table. */
-  invalidate(): void {
+  forget(): void {
     this.#generation += 1;
     this.#entries.clear();
   }

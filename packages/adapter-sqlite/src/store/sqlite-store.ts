@@ -10,17 +10,19 @@ import {
   type StoreSnapshot,
 } from "@berth/engine";
 import {
-  type AppendChanges,
   type MemberSide,
   readSnapshot,
+  SqlConsumers,
   type SqlRunner,
   SqlStoreCore,
+  SqlTokenStore,
+  SqlTrustStore,
+  sqlCatalogs,
   sqliteRunner,
 } from "@berth/sql-core";
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
-import { type Catalogs, createCatalogs } from "./catalogs.js";
 import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import {
@@ -31,11 +33,9 @@ import {
   releaseLease,
   SqliteFeed,
 } from "./feed.js";
-import { announceCommittedWrites, appendChanges } from "./feed-writes.js";
-import { memberSide } from "./member-side.js";
-import { SqliteConsumers } from "./sqlite-consumers.js";
-import { SqliteTokenStore } from "./token-store.js";
-import { SqliteTrustStore } from "./trust-store.js";
+import { announceCommittedWrites } from "./feed-writes.js";
+import { memberSide, transactions } from "./member-side.js";
+import { ReadCache } from "./read-cache.js";
 
 /** The shape of a Placement provider uuid. */
 const PROVIDER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,8 +49,8 @@ export interface SqliteStoreOptions {
 }
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
-export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
-  readonly consumers: SqliteConsumers;
+export class SqliteStore extends SqlStoreCore implements Store {
+  readonly consumers: SqlConsumers;
   #closed = false;
   protected readonly now: () => string;
   /** How long change-feed entries are kept (ms). */
@@ -60,9 +60,9 @@ export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
   /** See the engine's store/change-feed.ts and ./feed.ts. */
   readonly feed: ChangeFeed;
   /** The server's API tokens, in this database (not part of the engine's Store port). */
-  readonly tokens: SqliteTokenStore;
+  readonly tokens: SqlTokenStore;
   /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
-  readonly trust: SqliteTrustStore;
+  readonly trust: SqlTrustStore;
 
   constructor(
     private readonly connection: Connection,
@@ -85,11 +85,20 @@ export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
       }, feedPrunePeriodMs(retentionMs));
       this.#pruneTimer.unref();
     }
-    this.tokens = new SqliteTokenStore(connection);
-    this.trust = new SqliteTrustStore(connection);
-    const catalogs = createCatalogs(connection);
+    // Catalog and credential reads are kept while nothing changed the database (ReadCache):
+    // placements read profiles, and requests their token or certificate, every time. Every process
+    // on the file sees a credential write at once, so there is nothing to announce.
+    const tables = transactions(connection);
+    const credentials = { ...tables, announce: async () => undefined };
+    this.tokens = new SqlTokenStore(credentials, new ReadCache(connection));
+    this.trust = new SqlTrustStore(credentials, new ReadCache(connection));
+    const catalogs = sqlCatalogs(tables, () => new ReadCache(connection));
     this.useCatalogs(catalogs);
-    this.consumers = new SqliteConsumers(connection, () => catalogs.providers.forget());
+    // A consumer claim bumps provider generations: the providers table's kept reads go.
+    this.consumers = new SqlConsumers({
+      ...tables,
+      write: (work) => tables.write(work).finally(() => catalogs.providers.forget()),
+    });
   }
 
   /** Where this store lives (file, memory or remote). */
@@ -99,7 +108,7 @@ export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
 
   /** One read transaction: the aggregates and the feed cursor of the same state. */
   snapshot(): Promise<StoreSnapshot> {
-    return this.read(async (_db, raw) => ({
+    return this.read(async (raw) => ({
       ...(await readSnapshot(sqliteRunner(raw))),
       feedCursor: await SqliteFeed.head(raw),
     }));
@@ -138,7 +147,7 @@ export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
 
   /** Verifies the store's invariants; see `checkStore`. */
   check(): Promise<CheckReport> {
-    return this.read((_db, raw) => checkStore(sqliteRunner(raw)));
+    return this.read((raw) => checkStore(sqliteRunner(raw)));
   }
 
   async close(): Promise<void> {
@@ -151,15 +160,11 @@ export class SqliteStore extends SqlStoreCore<Catalogs> implements Store {
   }
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
-    return this.read((_db, raw) => work(sqliteRunner(raw)));
+    return this.read((raw) => work(sqliteRunner(raw)));
   }
 
   protected writeMembers<T>(work: (db: SqlRunner, side: MemberSide) => Promise<T>): Promise<T> {
-    return this.write((_db, raw) => work(sqliteRunner(raw), memberSide(raw)));
-  }
-
-  protected writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T> {
-    return this.write((_db, raw) => work(sqliteRunner(raw), (entries) => appendChanges(raw, entries)));
+    return this.write((raw) => work(sqliteRunner(raw), memberSide(raw)));
   }
 
   private read<T>(work: Work<T>): Promise<T> {

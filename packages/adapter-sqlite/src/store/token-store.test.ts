@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
+import type { ApiTokenRecord } from "../index.js";
 import { openStore } from "../open-store.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
-import type { ApiTokenRecord } from "./token-store.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

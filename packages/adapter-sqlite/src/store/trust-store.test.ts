@@ -1,8 +1,8 @@
 import { EngineError } from "@berth/engine";
 import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
+import type { TrustedCertificateRecord, TrustTokenRecord } from "../index.js";
 import { openStore } from "../open-store.js";
-import { makeTempDir } from "../testing/temp-dir.fixture.js";
-import type { TrustedCertificateRecord, TrustTokenRecord } from "./trust-store.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());

@@ -197,14 +197,25 @@ describe("candidates", () => {
     ]);
   });
 
+  /** A request in the strict spread placement group "pg". */
+  const strictSpreadRequest = () =>
+    placementRequest({
+      placementGroup: "pg",
+      groupPolicy: {
+        project: "default",
+        name: "pg",
+        description: "",
+        policy: "spread",
+        rigor: "strict",
+        config: {},
+      },
+    });
+
   it("appends a ranking's rejections after the filters'", () => {
     const stack = defaultStack();
     const model = modelOf(stack, [memberRecord("a"), memberRecord("b", { evacuated: true })]);
     model.addPending({ member: "a", project: "default", resources: {}, placementGroup: "pg" });
-    const request = placementRequest({
-      placementGroup: "pg",
-      groupPolicy: { project: "default", name: "pg", description: "", policy: "spread", rigor: "strict" },
-    });
+    const request = strictSpreadRequest();
     const set = stack.candidates(model, request, TIME, "first");
     expect(set.rejected.map(({ member, rejection: why }) => `${member}: ${why.code}`)).toEqual([
       "b: evacuated",
@@ -216,10 +227,7 @@ describe("candidates", () => {
     const stack = new PlacementStack({ filters: DEFAULT_STACK.filters, rankers: [placementGroupRanker] });
     const model = modelOf(stack, [memberRecord("a"), memberRecord("b")]);
     model.addPending({ member: "a", project: "default", resources: {}, placementGroup: "pg" });
-    const request = placementRequest({
-      placementGroup: "pg",
-      groupPolicy: { project: "default", name: "pg", description: "", policy: "spread", rigor: "strict" },
-    });
+    const request = strictSpreadRequest();
     expect(names(stack.candidates(model, request, TIME, "first").candidates)).toEqual(["b"]);
   });
 

@@ -7,7 +7,7 @@
  */
 
 import type { Clock } from "../base/clock.js";
-import { resourcesCopyOn, resourcesOn } from "../expand/member-demand.js";
+import { resourcesOn } from "../expand/member-demand.js";
 import { hasLimits } from "../expand/project-limits.js";
 import type { PlacementRequest } from "../expand/request.js";
 import type { PendingPlacement } from "../model/cluster-model.js";
@@ -70,9 +70,10 @@ export function recordOf(
     placementGroup: request.placementGroup,
     origin: null,
     createdAt,
+    // allocationsOf only reads the amounts (its rows are new objects): no copy of them needed.
     allocations: allocationsOf(
       member,
-      resourcesCopyOn(request, target),
+      resourcesOn(request, target),
       request.forthcoming ? "forthcoming" : "used",
       children,
     ),
@@ -105,7 +106,7 @@ export function movedRecord(
     origin,
     allocations:
       request.memoryShare?.requested === true
-        ? allocationsOf(member, resourcesCopyOn(request, target), ledger, children)
+        ? allocationsOf(member, resourcesOn(request, target), ledger, children)
         : record.allocations.map((row) => ({ ...row, member: children?.[row.resourceClass] ?? member })),
     decision,
   };

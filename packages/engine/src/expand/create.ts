@@ -53,6 +53,7 @@ export async function expandCreate(
     target: resolvedTarget,
     excluded: NO_MEMBERS,
     groupPolicy,
+    movingFrom: null,
     forthcoming,
     // What the scriptlet sees as request.architecture: the body's, else the image's (else the default one).
     architecture: body.architecture ?? expanded.architectures?.[0] ?? "",

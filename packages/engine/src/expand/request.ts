@@ -31,6 +31,12 @@ export interface PlacementRequest extends ExpandedRequest {
   readonly excluded: ReadonlySet<string>;
   /** The placement group's record when it exists (its policy ranks the candidates). */
   readonly groupPolicy: PlacementGroupRecord | null;
+  /**
+   * The member a stored instance is on (a move, evacuation, healing,
+   * restore, rebalancing), null for a new one: its own placement-group
+   * count there does not hold it back from its own member's topology domain.
+   */
+  readonly movingFrom: string | null;
   readonly forthcoming: boolean;
   /** The architecture to store ("" lets the claim take the image's or the member's). */
   readonly architecture: string;
@@ -81,6 +87,7 @@ export function placementRequest(
     target: placement.target,
     excluded: placement.excluded,
     groupPolicy: placement.groupPolicy,
+    movingFrom: placement.movingFrom,
     forthcoming: placement.forthcoming,
     architecture: placement.architecture,
     description: placement.description,

@@ -113,6 +113,7 @@ export async function expandStored(
       record.placementGroup === null
         ? null
         : (context.model.placementGroup(record.project, record.placementGroup) ?? null),
+    movingFrom: record.location,
     forthcoming: record.forthcoming,
     architecture: record.architecture,
     description: record.description,

@@ -9,7 +9,7 @@
 import { conflict, EngineError } from "../base/errors.js";
 import { consumedOf } from "../rules/claims/capacity.js";
 import { checkClaim } from "../rules/claims/check-claim.js";
-import { claimEntryOf, claimResultOf } from "../rules/claims/claim-effect.js";
+import { claimEntryAndResultOf } from "../rules/claims/claim-effect.js";
 import { addFailover } from "../rules/claims/mirrors.js";
 import {
   addProjectTotals,
@@ -509,8 +509,9 @@ export class MemoryStore implements Store {
       if (totals === undefined) this.projectTotals.set(project, (totals = zeroProjectTotals()));
       addProjectTotals(totals, change);
     }
-    this.log.push(claimEntryOf(checked));
-    return claimResultOf(checked);
+    const { entry, result } = claimEntryAndResultOf(checked);
+    this.log.push(entry);
+    return result;
   }
 
   /** The claim's rows, straight from the maps (the rules only read them). */

@@ -25,7 +25,9 @@ export type EngineLifecycleAction =
   | "instance-updated"
   | "instance-deleted"
   | "cluster-member-evacuated"
-  | "cluster-member-restored";
+  | "cluster-member-restored"
+  /** An automatic rebalancing run relieved this (busiest) member: `moved`, `stayed`, scores. */
+  | "cluster-rebalanced";
 
 /** Something the engine did to an instance, a reservation or a member. */
 export interface EngineLifecycleEvent {

@@ -202,7 +202,13 @@ export class FeedSync {
       this.lastReadMs = Date.now();
       // Fell behind the kept entries: rebuild from a snapshot (its own cursor).
       if (read.reset) return await this.hydrate();
-      const rows = await this.rowsFor(read.entries);
+      // Nothing new (the usual read before an in-process plan): no rows to fetch, nothing to apply.
+      if (read.entries.length === 0) {
+        this.cursor = read.cursor;
+        return;
+      }
+      // Claim entries carry everything they change (the usual read brings this engine's last claim).
+      const rows = read.entries.every(carriesItsChange) ? NO_ROWS : await this.rowsFor(read.entries);
       this.apply(read.entries, rows);
       this.cursor = read.cursor;
     } catch (error) {
@@ -357,8 +363,14 @@ export class FeedSync {
 }
 
 interface ChangedRows {
-  members: Map<string, MemberRecord>;
+  members: ReadonlyMap<string, MemberRecord>;
   mirrors: Parameters<ClusterModel["replaceCatalog"]> | undefined;
   config: ConfigRecord | undefined;
   catalog: boolean;
 }
+
+/** What `rowsFor` answers for entries that name no row to re-read. */
+const NO_ROWS: ChangedRows = { members: new Map(), mirrors: undefined, config: undefined, catalog: false };
+
+/** Claim and consumer-claim entries carry their whole effect: no row to re-read for them. */
+const carriesItsChange = (entry: ChangeEntry) => entry.kind === "claim" || entry.kind === "consumers";

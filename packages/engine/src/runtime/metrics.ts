@@ -11,7 +11,8 @@ import type { ScriptletOutcome } from "../scriptlet/port.js";
  * What a placement-making operation was: a create (`reservation` when
  * forthcoming), a bulk create, a dry run (decides, claims nothing), a move,
  * the commit of a reservation, an evacuation, healing of an offline member
- * (`relocation`) or a rebalance.
+ * (`relocation`), a rebalance or a run of automatic rebalancing
+ * (`automatic_rebalance`: one observation per run, its moves as placed).
  */
 export type PlacementOperation =
   | "create"
@@ -22,7 +23,8 @@ export type PlacementOperation =
   | "commit"
   | "evacuation"
   | "relocation"
-  | "rebalance";
+  | "rebalance"
+  | "automatic_rebalance";
 
 /**
  * How a scriptlet run ended: it set a target, left it to the default policy, or rejected the

@@ -5,12 +5,17 @@
  * removes a key from instance/project config), and replaces a named device
  * whole while keeping the others.
  */
+import {
+  checkedSettings,
+  type PlacementGroupSettingsInput,
+  placementGroupConfigOf,
+  placementGroupSettingsOf,
+  withLegacyFields,
+} from "../rules/writes/placement-group-config.js";
 import type {
   FlavorRecord,
   ImageRecord,
   PlacementGroupRecord,
-  PlacementPolicy,
-  PlacementRigor,
   ProfileRecord,
   ProjectRecord,
 } from "../store/records.js";
@@ -49,17 +54,11 @@ export interface ImageFields {
 /** A PATCH of an image: only the fields given change (properties merged key by key). */
 export type ImageChanges = Partial<ImageFields>;
 
-/** A placement group's editable fields: what a PUT replaces. */
-export interface PlacementGroupFields {
-  /** Free text. */
-  description: string;
-  /** `spread` or `compact`. */
-  policy: PlacementPolicy;
-  /** `strict` or `permissive`. */
-  rigor: PlacementRigor;
+/** A placement group's editable fields: LXD's `config` map, or Berth's earlier top-level `policy`/`rigor`. */
+export interface PlacementGroupFields extends PlacementGroupSettingsInput {
+  description?: string;
 }
-/** A PATCH of a placement group: only the fields given change. */
-export type PlacementGroupChanges = Partial<PlacementGroupFields>;
+export type PlacementGroupChanges = PlacementGroupFields;
 
 /** A flavor as callers give it: the size fields are checked when the record is built. */
 export interface FlavorInput {
@@ -131,16 +130,37 @@ export function patchedImage(current: ImageRecord, changes: ImageChanges): Image
   };
 }
 
-/** The placement group after a PATCH: each field given replaces the stored one. */
+/** PUT (LXD): the description and the whole config replaced (a missing description is ""). */
+export function replacedPlacementGroup(
+  current: PlacementGroupRecord,
+  fields: PlacementGroupFields,
+): PlacementGroupRecord {
+  const config = withLegacyFields(fields.config ?? {}, fields);
+  return { ...current, description: fields.description ?? "", ...checkedSettings(config) };
+}
+
+/** PATCH (LXD): the description if given, config merged key by key (`""` unsets), then checked whole. */
 export function patchedPlacementGroup(
   current: PlacementGroupRecord,
   changes: PlacementGroupChanges,
 ): PlacementGroupRecord {
+  const merged = mergeConfig(placementGroupConfigOf(current), changes.config);
   return {
     ...current,
     description: changes.description ?? current.description,
-    policy: changes.policy ?? current.policy,
-    rigor: changes.rigor ?? current.rigor,
+    ...checkedSettings(withLegacyFields(merged, changes)),
+  };
+}
+
+/** A new group's record from a create body (either format). */
+export function newPlacementGroup(
+  input: PlacementGroupFields & { project: string; name: string },
+): PlacementGroupRecord {
+  return {
+    project: input.project,
+    name: input.name,
+    description: input.description ?? "",
+    ...placementGroupSettingsOf(input),
   };
 }
 

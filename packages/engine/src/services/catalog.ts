@@ -7,8 +7,6 @@
 import {
   FLAVOR_NAME_PATTERN,
   INSTANCE_NAME_PATTERN,
-  PLACEMENT_POLICIES,
-  PLACEMENT_RIGORS,
   PROFILE_NAME_PATTERN,
   PROJECT_NAME_PATTERN,
 } from "@berth/api-types";
@@ -23,6 +21,7 @@ import {
 import { conflict, EngineError, forbidden, invalid, isEngineError, notFound } from "../base/errors.js";
 import { imageByFingerprintPrefix } from "../expand/catalog-cache.js";
 import { projectLimitsOf } from "../expand/project-limits.js";
+import { checkedSettings, placementGroupConfigOf } from "../rules/writes/placement-group-config.js";
 import type { EngineRuntime } from "../runtime/runtime.js";
 import type {
   FlavorRecord,
@@ -38,6 +37,7 @@ import {
   type FlavorFields,
   type ImageChanges,
   type ImageFields,
+  newPlacementGroup,
   type PlacementGroupChanges,
   type PlacementGroupFields,
   type ProfileChanges,
@@ -49,6 +49,7 @@ import {
   patchedPlacementGroup,
   patchedProfile,
   patchedProject,
+  replacedPlacementGroup,
 } from "./catalog-patches.js";
 import { refuseDefaultGroupChange } from "./default-group.js";
 import { guardedUpdate, type Precondition, type UpdateTarget } from "./guarded-update.js";
@@ -532,21 +533,16 @@ export class Catalog {
       `Placement group "${name}" not found in project "${project}"`,
     );
   }
+  /** The name, and the whole config as LXD checks it (a record built in code gets the same checks). */
   private checkPlacementGroup(group: PlacementGroupRecord): void {
     checkName("placement group", group.name, INSTANCE_NAME_PATTERN);
-    if (!(PLACEMENT_POLICIES as readonly string[]).includes(group.policy)) {
-      throw invalid(
-        `Invalid placement group policy "${group.policy}" (expected ${PLACEMENT_POLICIES.join(" or ")})`,
-      );
-    }
-    if (!(PLACEMENT_RIGORS as readonly string[]).includes(group.rigor)) {
-      throw invalid(
-        `Invalid placement group rigor "${group.rigor}" (expected ${PLACEMENT_RIGORS.join(" or ")})`,
-      );
-    }
+    checkedSettings(placementGroupConfigOf(group));
   }
-  /** Creates a placement group in its project. */
-  async createPlacementGroup(group: PlacementGroupRecord): Promise<PlacementGroupRecord> {
+  /** Creates a group from LXD's `config` map or Berth's earlier top-level `policy`/`rigor` (placement-group-config.ts). */
+  async createPlacementGroup(
+    input: PlacementGroupFields & { project: string; name: string },
+  ): Promise<PlacementGroupRecord> {
+    const group = newPlacementGroup(input);
     this.checkPlacementGroup(group);
     const stored = await this.store.placementGroups.create(group);
     this.runtime.model.setPlacementGroup(stored);
@@ -562,7 +558,7 @@ export class Catalog {
     this.runtime.model.setPlacementGroup(stored);
     return stored;
   }
-  /** PUT: description, policy and rigor replaced. */
+  /** PUT: description and config replaced (LXD). */
   replacePlacementGroup(
     project: string,
     name: string,
@@ -571,11 +567,11 @@ export class Catalog {
   ): Promise<PlacementGroupRecord> {
     return guardedUpdate(
       this.placementGroupTarget(project, name),
-      (current) => ({ ...current, ...fields }),
+      (current) => replacedPlacementGroup(current, fields),
       precondition,
     );
   }
-  /** PATCH: only the named fields change. */
+  /** PATCH: the description if given; config merged key by key (`""` unsets). */
   patchPlacementGroup(
     project: string,
     name: string,

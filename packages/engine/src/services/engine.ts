@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "../base/clock.js";
 import { EngineError } from "../base/errors.js";
 import { type Logger, silentLogger } from "../base/logger.js";
 import { defaultStack } from "../candidates/default-stack.js";
+import type { AutomaticRebalanceRun } from "../health/automatic-rebalance.js";
 import { HealerDuty } from "../health/healer-duty.js";
 import { syncMemberHeartbeats } from "../health/heartbeat-sync.js";
 import { Warnings } from "../health/warnings.js";
@@ -21,6 +22,7 @@ import { inProcessRunner } from "../scriptlet/in-process-runner.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost, ScriptletRunner } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
+import { CapacityPlanner } from "./capacity.js";
 import { Catalog } from "./catalog.js";
 import { ClusterMembers } from "./cluster-members.js";
 import { DEFAULT_GROUP, withDefaultGroup } from "./default-group.js";
@@ -88,6 +90,10 @@ export interface TickReport {
   healed: EvacuationOutcome[];
   /** Members whose healing failed, and why. */
   healingFailed: { member: string; error: string }[];
+  /** The automatic rebalancing run this tick made (`cluster.rebalance.interval`), if one was due. */
+  rebalanced?: AutomaticRebalanceRun;
+  /** Why that run failed, if it did. */
+  rebalanceFailed?: string;
 }
 
 /**
@@ -104,6 +110,8 @@ export class Engine {
   readonly config: ServerConfig;
   /** Rebalancing plans, their application and the imbalance score. */
   readonly rebalance: Rebalancing;
+  /** Capacity planning: how many more of a create body fit, where, and what runs out first. */
+  readonly capacity: CapacityPlanner;
   /** Cluster groups and their members, projects, profiles, flavors, images, placement groups, resource classes. */
   readonly catalog: Catalog;
   /** Placement resource providers: trees, inventories, traits, aggregates, generations. */
@@ -141,6 +149,7 @@ export class Engine {
     this.members = new ClusterMembers(runtime, members, this.relocation, events, this.knownOffline);
     this.config = new ServerConfig(runtime, members);
     this.rebalance = new Rebalancing(runtime, events);
+    this.capacity = new CapacityPlanner(runtime);
     this.providers = new Providers(runtime);
     this.consumers = new Consumers(runtime, this.providers);
     this.warnings = new Warnings(
@@ -261,6 +270,14 @@ export class Engine {
           runtime.logger.log("error", "healing failed", { member: member.name, error: message });
         }
       }
+    }
+    // Incus's automatic rebalancing, on the same one server at a time (services/rebalancing.ts).
+    try {
+      const rebalanced = await this.rebalance.runIfDue();
+      if (rebalanced !== undefined) report.rebalanced = rebalanced;
+    } catch (error) {
+      report.rebalanceFailed = error instanceof Error ? error.message : String(error);
+      runtime.logger.log("error", "automatic rebalancing failed", { error: report.rebalanceFailed });
     }
     return report;
   }

@@ -2,6 +2,13 @@
 
 export type { InstanceExpansion } from "../expand/instance-expansion.js";
 export { resourcesOf } from "../expand/stored.js";
+export type {
+  AutomaticMove,
+  AutomaticRebalanceRun,
+  RebalanceGroup,
+  StayedInstance,
+  StayReason,
+} from "../health/automatic-rebalance.js";
 export * from "../runtime/events.js";
 export {
   type EngineMetricsSnapshot,
@@ -12,6 +19,15 @@ export {
   type ScriptletRunOutcome,
 } from "../runtime/metrics.js";
 export { StallLog, type StallSource } from "../runtime/own-stall.js";
+export type {
+  CapacityAnswer,
+  CapacityOptions,
+  CapacityPlanner,
+  FlavorCapacity,
+  LargestMultiple,
+} from "./capacity.js";
+export type { CapacityCount, MemberCapacity } from "./capacity-count.js";
+export type { LimitRoom, ProjectRoom } from "./capacity-project.js";
 export * from "./catalog.js";
 export type * from "./catalog-patches.js";
 export { ClusterMembers } from "./cluster-members.js";
@@ -32,7 +48,7 @@ export {
 export type { AllocationRequest, ReshapeRequest } from "./placement/reshaper.js";
 export type { BulkOrder, BulkOutcome, CreateOptions, DryRunOptions, PlacementOutcome } from "./placer.js";
 export type { RebalanceMove, RebalanceOptions, RebalancePlan } from "./rebalance.js";
-export { Rebalancing } from "./rebalancing.js";
+export { type AutomaticRebalancePreview, Rebalancing } from "./rebalancing.js";
 export type { EvacuationOutcome, MovedInstance } from "./relocation.js";
 export type { ScriptletProblem } from "./scriptlet-value.js";
 export { ServerConfig } from "./server-config.js";

@@ -85,7 +85,7 @@ export interface BulkOutcome {
 export type BulkOrder = "largest-first" | "request";
 
 /** Sort key for first-fit-decreasing: memory, then CPUs, then disk, then everything else. */
-function sizeKey(request: PlacementRequest): number[] {
+export function sizeKey(request: PlacementRequest): number[] {
   const resources = request.resources;
   let others = 0;
   for (const [resourceClass, amount] of Object.entries(resources)) {
@@ -95,7 +95,7 @@ function sizeKey(request: PlacementRequest): number[] {
   return [resources.MEMORY_MB ?? 0, resources.VCPU ?? 0, resources.DISK_GB ?? 0, others];
 }
 
-function compareSizeDesc(a: number[], b: number[]): number {
+export function compareSizeDesc(a: number[], b: number[]): number {
   for (let i = 0; i < a.length; i++) {
     const diff = (b[i] ?? 0) - (a[i] ?? 0);
     if (diff !== 0) return diff;

@@ -158,6 +158,8 @@ export interface PlacementGroupRecord {
   policy: PlacementPolicy;
   /** `strict` (refuse when the policy cannot hold) or `permissive` (prefer). */
   rigor: PlacementRigor;
+  /** The other config keys: `user.*` and `topology` (rules/writes/placement-group-config.ts). */
+  config: Record<string, string>;
 }
 
 /** A custom resource class (`CUSTOM_*`) created through the API. */

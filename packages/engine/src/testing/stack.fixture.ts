@@ -71,6 +71,7 @@ export function placementRequest(
     allowedGroups: [],
     target: null,
     excluded: NO_MEMBERS,
+    movingFrom: null,
     groupPolicy: null,
     forthcoming: false,
     architecture: "",

@@ -9,7 +9,6 @@ export { writeGroupMembers, writeMemberGroups, writeMemberTraits } from "./membe
 export { consumersOnMembers, readMemberUsage } from "./member-usage.js";
 export { loadMember, loadMembers } from "./members.js";
 export {
-  type ClaimReadRows,
   type MemberProviderTuple,
   memberProviderRows,
   projectTotalsOf,

@@ -1,5 +1,4 @@
 import {
-  type ClaimRows,
   failoverOf,
   type Ledger,
   type ProjectTotals,
@@ -7,13 +6,6 @@ import {
   sharedLedgerRows,
 } from "@berth/engine";
 import type { SqlRow } from "../runner/runner.js";
-
-/** The rows of one claim, and the member ids its writes need. */
-export interface ClaimReadRows {
-  rows: ClaimRows;
-  /** Row id of every provider in `rows.providers`, by name. */
-  memberIds: Map<string, number>;
-}
 
 type InventoryTuple = [string, number, number, number, number, number, number];
 type UsageTuple = [string, Ledger, number];

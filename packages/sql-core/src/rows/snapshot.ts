@@ -39,6 +39,7 @@ function aggregatesDocument(db: SqlRunner): string {
         description: "description",
         policy: "policy",
         rigor: "rigor",
+        config: json.doc("config"),
       }),
       "placement_groups",
       "project, name",

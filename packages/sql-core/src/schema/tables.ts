@@ -134,6 +134,8 @@ export const placementGroups = table(
     description: c.text("description").notNull().default(""),
     policy: c.enum("policy", PLACEMENT_POLICIES).notNull(),
     rigor: c.enum("rigor", PLACEMENT_RIGORS).notNull(),
+    /** The other config keys (`user.*`, `topology`); `policy` and `rigor` are the columns above. */
+    config: c.json<Strings>("config").notNull().default({}),
   },
   { primaryKey: ["project", "name"] },
 );

@@ -13,8 +13,6 @@ import {
   type NewMember,
   patchMovesFeed,
 } from "@berth/engine";
-import type { AppendChanges } from "../catalogs/catalog-rows.js";
-import type { CatalogRecords } from "../catalogs/catalog-specs.js";
 import { writeMemberRoot } from "../members/member-root-writes.js";
 import type { MemberSide } from "../members/member-side.js";
 import {
@@ -29,37 +27,32 @@ import { readMemberUsage } from "../rows/member-usage.js";
 import { loadMember, loadMembers } from "../rows/members.js";
 import { readConfig, readConfigVersion, writeConfig } from "../rows/server-config.js";
 import type { SqlRunner } from "../runner/runner.js";
-
-/** A store's catalog tables, one per catalog (each adapter's table class). */
-export type CatalogTables = { [K in keyof CatalogRecords]: object };
+import type { SqlCatalogs } from "./catalog-table.js";
 
 /**
  * What both SQL stores do the same way with the Store port, for them to
  * extend: the catalog fields, the reads that are the same statements in
  * both dialects, the member writes, the server configuration and the
  * committed-write listeners. Each store says only how one transaction runs
- * (`readRows`, `writeRows`, `writeMembers`: its connection or pool, its
+ * (`readRows`, `writeMembers`: its connection or pool, its
  * closed-store check, how it appends change-feed entries and locks members).
  */
-export abstract class SqlStoreCore<C extends CatalogTables> {
-  declare readonly groups: C["groups"];
-  declare readonly projects: C["projects"];
-  declare readonly profiles: C["profiles"];
-  declare readonly flavors: C["flavors"];
-  declare readonly images: C["images"];
-  declare readonly placementGroups: C["placementGroups"];
-  declare readonly resourceClasses: C["resourceClasses"];
-  declare readonly providers: C["providers"];
-  declare readonly traits: C["traits"];
+export abstract class SqlStoreCore {
+  declare readonly groups: SqlCatalogs["groups"];
+  declare readonly projects: SqlCatalogs["projects"];
+  declare readonly profiles: SqlCatalogs["profiles"];
+  declare readonly flavors: SqlCatalogs["flavors"];
+  declare readonly images: SqlCatalogs["images"];
+  declare readonly placementGroups: SqlCatalogs["placementGroups"];
+  declare readonly resourceClasses: SqlCatalogs["resourceClasses"];
+  declare readonly providers: SqlCatalogs["providers"];
+  declare readonly traits: SqlCatalogs["traits"];
 
   /** What each committed write transaction appended (each adapter's feed writes report it). */
   protected readonly committedWrites = new CommittedWrites();
 
   /** Runs `work` in one read transaction of the store. */
   protected abstract readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T>;
-
-  /** Runs `work` in one write transaction of the store; `append` adds change-feed entries to it. */
-  protected abstract writeRows<T>(work: (db: SqlRunner, append: AppendChanges) => Promise<T>): Promise<T>;
 
   /**
    * Runs a member write in one write transaction with the store's member
@@ -75,7 +68,7 @@ export abstract class SqlStoreCore<C extends CatalogTables> {
   protected abstract readonly now: () => string;
 
   /** Sets the catalog fields (in the store's constructor). */
-  protected useCatalogs(catalogs: C): void {
+  protected useCatalogs(catalogs: SqlCatalogs): void {
     Object.assign(this, catalogs);
   }
 
@@ -120,9 +113,9 @@ export abstract class SqlStoreCore<C extends CatalogTables> {
   }
 
   setConfig(patch: Record<string, string | null>, expectedVersion?: number): Promise<ConfigRecord> {
-    return this.writeRows(async (db, append) => {
+    return this.writeMembers(async (db, side) => {
       const written = await writeConfig(db, patch, expectedVersion);
-      await append([{ kind: "config" }]);
+      await side.append([{ kind: "config" }]);
       return written;
     });
   }

@@ -109,11 +109,24 @@ export function checkMirrorShape(record: NewInstance, providers: ReadonlyMap<str
       );
 }
 
+const isMirrored = (instance: Pick<NewInstance, "secondary">) => instance.secondary !== undefined;
+
+/** Whether a provider the claim changes holds mirrors (its N+1 may be at stake even without new ones). */
+function touchesMirrors(changes: ConsumptionChanges, providers: ReadonlyMap<string, ProviderRows>): boolean {
+  for (const change of changes.byClass.values()) {
+    const failover = providers.get(change.provider)?.failover;
+    if (failover !== undefined && Object.keys(failover).length > 0) return true;
+  }
+  return false;
+}
+
 /** How the claim changes each member's mirrored memory, per primary (zero sums dropped). */
 export function failoverChangesOf(
   removed: readonly Pick<NewInstance, "location" | "secondary" | "allocations">[],
   added: readonly Pick<NewInstance, "location" | "secondary" | "allocations">[],
 ): FailoverChange[] {
+  // Most claims mirror nothing: no sums to build.
+  if (!removed.some(isMirrored) && !added.some(isMirrored)) return [];
   const sums = new Map<string, { secondary: string; primary: string; memory: number }>();
   const count = (instance: Pick<NewInstance, "location" | "secondary" | "allocations">, sign: number) => {
     if (instance.secondary === undefined) return;
@@ -156,6 +169,8 @@ export function checkFailover(
   failoverChanges: readonly FailoverChange[],
   providers: ReadonlyMap<string, ProviderRows>,
 ): void {
+  // Most claims mirror nothing on members that hold no mirrors: nothing to check (the loop below finds nothing).
+  if (failoverChanges.length === 0 && !touchesMirrors(changes, providers)) return;
   const bySecondary = new Map<string, Map<string, number>>();
   for (const change of failoverChanges) {
     let byPrimary = bySecondary.get(change.secondary);

@@ -19,4 +19,5 @@ export * from "./member-generation.js";
 export * from "./member-inventories.js";
 export * from "./member-references.js";
 export * from "./member-update.js";
+export * from "./placement-group-config.js";
 export * from "./provider-traits.js";

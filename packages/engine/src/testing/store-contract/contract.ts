@@ -302,6 +302,12 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
           description: "",
           policy: "spread",
           rigor: "strict",
+          config: { topology: "rack", "user.team": "web" },
+        });
+        // The other config keys round-trip (placement groups over a topology key read them back).
+        expect((await store.placementGroups.get({ project: "default", name: "db" }))?.config).toEqual({
+          topology: "rack",
+          "user.team": "web",
         });
         await addMember("a");
         await store.claim({ create: [newInstance("i", "a", {}, { placementGroup: "db" })] });

@@ -1,0 +1,1 @@
+ALTER TABLE "placement_groups" ADD COLUMN "config" jsonb DEFAULT '{}'::jsonb NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `placement_groups` ADD `config` text DEFAULT '{}' NOT NULL;
