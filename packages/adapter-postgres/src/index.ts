@@ -1,3 +1,10 @@
+/**
+ * @berth/adapter-postgres: the engine's Store on PostgreSQL, shared by several
+ * berthd processes. `openPostgresStore(url)` connects, migrates and starts
+ * following the change feed.
+ *
+ * @module @berth/adapter-postgres
+ */
 export type { CheckReport, Violation, ViolationKind } from "@berth/engine";
 export {
   type ApiTokenRecord,

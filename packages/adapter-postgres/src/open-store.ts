@@ -3,6 +3,10 @@ import { parsePostgresUrl } from "./connection/store-url.js";
 import { applyMigrations } from "./migrations/apply-migrations.js";
 import { PostgresStore, type PostgresStoreOptions } from "./store/postgres-store.js";
 
+/**
+ * What `openPostgresStore` takes besides the URL: pools and timeouts, the store's own settings,
+ * and where the migrations are.
+ */
 export interface OpenPostgresStoreOptions extends PoolOptions, PostgresStoreOptions {
   /** Migrations to apply; defaults to the ones shipped with this package. */
   migrationsFolder?: string;

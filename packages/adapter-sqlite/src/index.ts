@@ -1,3 +1,10 @@
+/**
+ * @berth/adapter-sqlite: the engine's Store on one SQLite file (libSQL), for a
+ * single berthd. `openStore(url)` opens or creates the file and applies the
+ * migrations.
+ *
+ * @module @berth/adapter-sqlite
+ */
 export type { CheckReport, Violation, ViolationKind } from "@berth/engine";
 export {
   type ApiTokenRecord,

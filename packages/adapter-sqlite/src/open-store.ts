@@ -3,6 +3,10 @@ import { parseStoreUrl } from "./connection/store-url.js";
 import { applyMigrations } from "./migrations/apply-migrations.js";
 import { SqliteStore, type SqliteStoreOptions } from "./store/sqlite-store.js";
 
+/**
+ * What `openStore` takes besides the URL: the connection's write-lock wait, the store's feed
+ * retention, a remote server's token.
+ */
 export interface OpenStoreOptions extends ConnectionOptions, SqliteStoreOptions {
   /** Token for a remote libSQL server (also accepted as `?authToken=` in the URL). */
   authToken?: string;

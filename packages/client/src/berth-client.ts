@@ -10,13 +10,21 @@ import type { Transport } from "./transport.js";
 export type OperationId = keyof typeof routes;
 type RouteOf<Op extends OperationId> = (typeof routes)[Op];
 
+/**
+ * The path parameters an operation's path pattern names (`:name`, `:class`, ...), each a string.
+ */
 export type ParamsOf<Op extends OperationId> = { [K in PathParamNames<RouteOf<Op>["path"]>]: string };
+/** The query parameters an operation's route honours, all optional. */
 export type QueryOf<Op extends OperationId> = { [K in RouteOf<Op>["query"][number]]?: QueryValue };
 /** The request body as a caller writes it (fields with server-side defaults may be left out). */
 export type BodyOf<Op extends OperationId> = RouteOf<Op>["body"] extends ApiSchemaName
   ? ApiInput<RouteOf<Op>["body"]>
   : undefined;
 
+/**
+ * What `BerthClient.call` sends: path parameters (required when the path has any), query, body and
+ * extra headers.
+ */
 export type CallOptions<Op extends OperationId> = (PathParamNames<RouteOf<Op>["path"]> extends never
   ? { params?: Record<string, never> }
   : { params: ParamsOf<Op> }) & {
@@ -27,13 +35,23 @@ export type CallOptions<Op extends OperationId> = (PathParamNames<RouteOf<Op>["p
 
 /** An answer: the envelope's metadata plus the HTTP details a caller may need. */
 export interface ApiResult<T> {
+  /**
+   * The HTTP status of the final answer (after waiting on an operation, the status the synchronous
+   * request would have had).
+   */
   status: number;
+  /** The LXD envelope's `metadata`: the record or result itself. */
   metadata: T;
+  /** The `Location` header: where a created record now lives. */
   location: string | undefined;
   /** The record's version (`ETag`, quoted), on reads of catalog records; send it back as `ifMatch`. */
   etag: string | undefined;
 }
 
+/**
+ * How a client reaches berthd: a transport of your own, or the Fetch API transport's options
+ * (`url`, `token`); `project` is the default project of project-scoped calls.
+ */
 export type BerthClientOptions =
   | { transport: Transport; project?: string }
   | (FetchTransportOptions & { project?: string });
@@ -47,6 +65,9 @@ export type BerthClientOptions =
  * synchronous one. The typed resource methods live in `typed-client.ts`.
  */
 export class BerthClient {
+  /**
+   * The function every request goes through (Fetch API, Unix socket, TLS, or a test's recorder).
+   */
   readonly transport: Transport;
   /** Project used by project-scoped calls unless a call names another. */
   readonly project: string | undefined;

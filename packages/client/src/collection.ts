@@ -1,11 +1,13 @@
 import type { ApiResult, BerthClient, OperationId } from "./berth-client.js";
 import { routes } from "./routes.generated.js";
 
+/** Options of a call on a project-scoped collection. */
 export interface ScopeOptions {
   /** Project for project-scoped collections; defaults to the client's project, then "default". */
   project?: string;
 }
 
+/** Options of a PUT or PATCH: the project, and the version the write expects to replace. */
 export interface WriteOptions extends ScopeOptions {
   /** The ETag of an earlier read: the server refuses the write (412) if the record changed since. */
   ifMatch?: string;
@@ -15,25 +17,41 @@ export interface WriteOptions extends ScopeOptions {
 export interface Collection<T, Post, Put, Patch> {
   /** Names (parsed from the URLs the server lists). */
   names(options?: ScopeOptions): Promise<string[]>;
+  /** Every record, in full (`?recursion=1`). */
   list(options?: ScopeOptions): Promise<T[]>;
+  /** One record by name; `BerthApiError` 404 when there is none. */
   get(name: string, options?: ScopeOptions): Promise<T>;
   /** The record and its version (`etag`), for a later write with `ifMatch`. */
   getWithEtag(name: string, options?: ScopeOptions): Promise<{ metadata: T; etag: string | undefined }>;
+  /** Creates a record; the answer's `location` is its URL. */
   create(body: Post, options?: ScopeOptions): Promise<ApiResult<unknown>>;
+  /** Replaces the record's editable fields (fields left out are reset). */
   put(name: string, body: Put, options?: WriteOptions): Promise<unknown>;
+  /** Changes only the fields given; in config maps `""` removes a key. */
   patch(name: string, body: Patch, options?: WriteOptions): Promise<unknown>;
+  /** Renames the record (refused for some while in use, e.g. a member hosting instances). */
   rename(name: string, newName: string, options?: ScopeOptions): Promise<unknown>;
+  /** Deletes the record; refused (409) while something refers to it. */
   delete(name: string, options?: ScopeOptions): Promise<unknown>;
 }
 
 /** The operations behind a collection's verbs (those it lacks are absent). */
 export interface CollectionOperations {
+  /**
+   * Lists the collection (its `project` query decides whether the collection is project-scoped).
+   */
   list: OperationId;
+  /** Creates a record. */
   create: OperationId;
+  /** Reads one record; its path's last `:param` carries the name. */
   get: OperationId;
+  /** Replaces a record (absent: the collection has no PUT). */
   put?: OperationId;
+  /** Patches a record (absent: no PATCH). */
   patch?: OperationId;
+  /** Renames a record (absent: no rename). */
   rename?: OperationId;
+  /** Deletes a record. */
   delete: OperationId;
   /** The body field a rename sends the new name in (default `name`). */
   renameField?: string;

@@ -4,8 +4,14 @@
  * server's text, verbatim (scriptlet rejections are compatibility contracts).
  */
 export class BerthApiError extends Error {
+  /** Set so logs and `instanceof`-free checks can tell the error apart. */
   override readonly name = "BerthApiError";
+  /** The HTTP status berthd answered. */
   readonly status: number;
+  /**
+   * The error envelope's `metadata`: details when the server sent some (e.g. a bulk create's
+   * failing index), else null.
+   */
   readonly metadata: unknown;
 
   constructor(status: number, message: string, metadata: unknown = null) {
@@ -17,6 +23,7 @@ export class BerthApiError extends Error {
 
 /** The server could not be reached or answered something that is not the LXD envelope. */
 export class BerthTransportError extends Error {
+  /** Set so logs and `instanceof`-free checks can tell the error apart. */
   override readonly name = "BerthTransportError";
   /** The system error code when there is one (ENOENT, ECONNREFUSED, ETIMEDOUT...). */
   readonly code: string | undefined;

@@ -1,6 +1,7 @@
 import { BerthTransportError } from "./errors.js";
 import type { Transport } from "./transport.js";
 
+/** Where berthd is and how to authenticate, for `fetchTransport`. */
 export interface FetchTransportOptions {
   /** `http(s)://host:port` of berthd (a browser page served by berthd may use its own origin). */
   url: string;

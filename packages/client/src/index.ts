@@ -3,6 +3,8 @@
  * dependency (it runs in browsers): the Fetch API transport, the typed
  * `BerthApi`, and the route table generated from the server. Node's
  * transports (Unix socket, TLS with a pinned CA) are `@berth/client/node`.
+ *
+ * @module @berth/client
  */
 
 export { automaticRebalanceGroupText, automaticRebalanceSettingsText } from "./automatic-rebalance-text.js";

@@ -5,9 +5,12 @@
  */
 import type { ApiSchemaName } from "@berth/api-types";
 
+/** The HTTP methods berthd's routes use. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/** One berthd operation as the generated route table describes it. */
 export interface RouteEntry {
+  /** The HTTP method. */
   method: HttpMethod;
   /** Hono/Express pattern, e.g. `/1.0/instances/:name`. */
   path: string;
@@ -17,6 +20,7 @@ export interface RouteEntry {
   body: ApiSchemaName | null;
 }
 
+/** Every operation by its OpenAPI operationId (the shape of the generated `routes`). */
 export type RouteTable = Record<string, RouteEntry>;
 
 /** The `:name` segments of a path pattern: `/a/:x/b/:y` -> `"x" | "y"`. */
@@ -35,6 +39,7 @@ export function fillPath(pattern: string, params: Readonly<Record<string, string
   });
 }
 
+/** A query parameter's value; `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
 /** `path?a=1&b=x`, leaving out undefined values. */

@@ -6,17 +6,23 @@
  * methods on top of the same transport.
  */
 export interface TransportRequest {
+  /** The HTTP method. */
   method: string;
   /** Path and query, e.g. `/1.0/instances?project=p`. */
   path: string;
+  /** Request headers, lower-case names. */
   headers: Record<string, string>;
+  /** The body, already serialised (JSON). */
   body?: string;
 }
 
+/** One HTTP answer as the client reads it: status, headers on demand, the whole body as text. */
 export interface TransportResponse {
+  /** The HTTP status. */
   status: number;
   /** One response header (case-insensitive name). */
   header(name: string): string | undefined;
+  /** The whole body, as text. */
   body: string;
 }
 

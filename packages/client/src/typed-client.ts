@@ -33,11 +33,17 @@ import { type Collection, collection, type ScopeOptions } from "./collection.js"
 /** Request bodies as callers write them: fields with server-side defaults may be left out. */
 export type In<N extends ApiSchemaName> = ApiInput<N>;
 
+/**
+ * Where a create may go: the project (from `ScopeOptions`) and an optional target member or group.
+ */
 export interface PlaceOptions extends ScopeOptions {
   /** A member name, or `@group`. */
   target?: string;
 }
 
+/**
+ * A dry run's options: those of a create, plus a scriptlet to try instead of the configured one.
+ */
 export interface DryRunOptions extends PlaceOptions {
   /**
    * Dry-run this scriptlet source instead of the configured one (admins;
@@ -61,36 +67,56 @@ function base64Utf8(text: string): string {
  * the same with Node's transports (Unix socket, TLS with a pinned CA).
  */
 export class BerthApi extends BerthClient {
+  /** Cluster members (`/1.0/cluster/members`); `rename` sets `server_name`. */
   readonly members: Collection<
     ClusterMember,
     In<"ClusterMembersPost">,
     In<"ClusterMemberPut">,
     In<"ClusterMemberPatch">
   >;
+  /** Cluster groups (`/1.0/cluster/groups`). */
   readonly groups: Collection<
     ClusterGroup,
     In<"ClusterGroupsPost">,
     In<"ClusterGroupPut">,
     In<"ClusterGroupPatch">
   >;
+  /** Projects (`/1.0/projects`). */
   readonly projects: Collection<Project, In<"ProjectsPost">, In<"ProjectPut">, In<"ProjectPatch">>;
+  /** Profiles (`/1.0/profiles`), project-scoped. */
   readonly profiles: Collection<Profile, In<"ProfilesPost">, In<"ProfilePut">, In<"ProfilePatch">>;
+  /** Nova-style flavors (`/1.0/flavors`): sizes and extra specs an instance can name. */
   readonly flavors: Collection<Flavor, In<"FlavorsPost">, In<"FlavorPut">, In<"FlavorPatch">>;
+  /** Images (`/1.0/images`), by fingerprint. */
   readonly images: Collection<Image, In<"ImagesPost">, In<"ImagePut">, In<"ImagePatch">>;
+  /** Image aliases (`/1.0/images/aliases`). */
   readonly imageAliases: Collection<
     ImageAliasesEntry,
     In<"ImageAliasesPost">,
     In<"ImageAliasPut">,
     In<"ImageAliasPatch">
   >;
+  /**
+   * Placement groups (`/1.0/placement-groups`): spread or compact sets of instances, project-
+   * scoped.
+   */
   readonly placementGroups: Collection<
     PlacementGroup,
     In<"PlacementGroupsPost">,
     In<"PlacementGroupPut">,
     In<"PlacementGroupPatch">
   >;
+  /**
+   * Resource classes (`/1.0/resource-classes`): only custom ones (`CUSTOM_*`) can be created or
+   * deleted.
+   */
   readonly resourceClasses: Collection<ResourceClass, In<"ResourceClassesPost">, never, never>;
+  /**
+   * Instances (`/1.0/instances`), project-scoped; `rename` is LXD's POST (a new name, or a move
+   * with a body).
+   */
   readonly instances: Collection<Instance, In<"InstancesPost">, In<"InstancePut">, In<"InstancePatch">>;
+  /** API tokens (`/1.0/tokens`, admins): `create` answers the secret once. */
   readonly tokens: Collection<Token, In<"TokensPost">, never, never>;
 
   constructor(options: BerthClientOptions) {
@@ -194,6 +220,7 @@ export class BerthApi extends BerthClient {
   }
 
   // --- server -----------------------------------------------------------------
+  /** `GET /1.0`: the server's config, API extensions and who the caller is authenticated as. */
   getServer(): Promise<Server> {
     return this.request("getServer", {}) as Promise<Server>;
   }
@@ -213,6 +240,7 @@ export class BerthApi extends BerthClient {
   checkScriptlet(source: string): Promise<ScriptletCheckResult> {
     return this.request("checkScriptlet", { body: { source } }) as Promise<ScriptletCheckResult>;
   }
+  /** berthd's OpenAPI document (`/1.0/openapi.json`), parsed. */
   async openApi(): Promise<Record<string, unknown>> {
     return JSON.parse(await this.raw("getOpenApi", "application/json")) as Record<string, unknown>;
   }
@@ -229,6 +257,7 @@ export class BerthApi extends BerthClient {
   membersFull(): Promise<ClusterMemberFull[]> {
     return this.request("listMembers", { query: { recursion: 2 } }) as Promise<ClusterMemberFull[]>;
   }
+  /** The state the member last reported (its heartbeat body). */
   getMemberState(name: string): Promise<ClusterMemberState> {
     return this.request("getMemberState", { params: { name } }) as Promise<ClusterMemberState>;
   }
@@ -236,38 +265,51 @@ export class BerthApi extends BerthClient {
   putMemberState(name: string, state: In<"ClusterMemberState">): Promise<unknown> {
     return this.request("putMemberState", { params: { name }, body: state });
   }
+  /** Moves every instance off the member in one claim and marks it evacuated (all move or none). */
   evacuateMember(name: string): Promise<unknown> {
     return this.request("postMemberState", { params: { name }, body: { action: "evacuate" } });
   }
+  /** Brings an evacuated member back and returns the instances that came from it (all or none). */
   restoreMember(name: string): Promise<unknown> {
     return this.request("postMemberState", { params: { name }, body: { action: "restore" } });
   }
+  /** The hardware the member last reported (LXD's `api.Resources`). */
   getMemberResources(name: string): Promise<Resources> {
     return this.request("getMemberResources", { params: { name } }) as Promise<Resources>;
   }
+  /** Stores the member's hardware report; the standard inventories are derived from it again. */
   putMemberResources(name: string, resources: In<"Resources">): Promise<unknown> {
     return this.request("putMemberResources", { params: { name }, body: resources });
   }
+  /** The member's inventories with usage and capacity, and the `generation` a PUT must quote. */
   getInventories(name: string): Promise<MemberInventories> {
     return this.request("getInventories", { params: { name } }) as Promise<MemberInventories>;
   }
+  /**
+   * Replaces the member's inventories; refused (409) when `generation` is no longer the member's.
+   */
   putInventories(name: string, body: In<"InventoriesPut">): Promise<MemberInventories> {
     return this.request("putInventories", { params: { name }, body }) as Promise<MemberInventories>;
   }
+  /** One inventory of the member. */
   getInventory(name: string, resourceClass: string): Promise<Inventory> {
     return this.request("getInventory", { params: { name, class: resourceClass } }) as Promise<Inventory>;
   }
+  /** Sets one inventory of the member, checked against its `generation`. */
   putInventory(name: string, resourceClass: string, body: In<"InventoryPut">): Promise<unknown> {
     return this.request("putInventory", { params: { name, class: resourceClass }, body });
   }
+  /** Removes one inventory; refused while instances or Placement consumers hold the class there. */
   deleteInventory(name: string, resourceClass: string): Promise<unknown> {
     return this.request("deleteInventory", { params: { name, class: resourceClass } });
   }
 
   // --- rebalancing ----------------------------------------------------------------
+  /** The moves that would even the cluster out (Ganeti hbal's greedy loop), without making them. */
   rebalancePlan(): Promise<RebalancePlan> {
     return this.request("planRebalance", {}) as Promise<RebalancePlan>;
   }
+  /** Plans and makes the rebalancing moves, in one claim. */
   rebalanceApply(): Promise<unknown> {
     return this.request("applyRebalance", {});
   }
@@ -341,6 +383,7 @@ export class BerthApi extends BerthClient {
   }
 
   // --- tokens ---------------------------------------------------------------------
+  /** Creates an API token (admins); the answer holds its secret, shown this once. */
   createToken(body: In<"TokensPost">): Promise<TokenCreated> {
     return this.request("createToken", { body }) as Promise<TokenCreated>;
   }

@@ -1,3 +1,11 @@
+/**
+ * @berth/engine: placement as a library. `createEngine` over a Store (the
+ * in-memory one here, SQLite or PostgreSQL from the adapters) gives the facade
+ * berthd's HTTP API maps onto; the Store port, its claim rules and the
+ * scriptlet host are here too.
+ *
+ * @module @berth/engine
+ */
 export * from "./base/clock.js";
 export * from "./base/errors.js";
 export * from "./base/logger.js";

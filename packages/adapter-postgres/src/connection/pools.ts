@@ -32,6 +32,10 @@ import {
   UNIQUE_VIOLATION,
 } from "./driver-errors.js";
 
+/**
+ * The connection pools' sizes and the timeouts every connection is opened with (startup
+ * parameters, no extra round trip).
+ */
 export interface PoolOptions {
   /** Connections for writes (claims, member, catalog and config writes). Default 10. */
   poolSize?: number;
@@ -51,11 +55,20 @@ export interface PoolOptions {
   onIdleError?: (error: Error) => void;
 }
 
+/** Default `poolSize`: connections for writes. */
 export const DEFAULT_POOL_SIZE = 10;
+/** Default `readPoolSize`: connections for reads. */
 export const DEFAULT_READ_POOL_SIZE = 4;
+/** Default `lockTimeoutMs` (berthd `--db-lock-timeout`). */
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+/** Default `statementTimeoutMs` (berthd `--db-statement-timeout`). */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+/**
+ * Default `idleInTransactionTimeoutMs`: long enough for any claim, short enough that a stopped
+ * server frees its locks soon.
+ */
 export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
+/** Default `connectTimeoutMs`. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Plain SQL inside one transaction (@berth/sql-core's `pgRunner` wraps it). */

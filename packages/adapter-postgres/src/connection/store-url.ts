@@ -4,9 +4,14 @@
  * store. Credentials stay in the URL; they are never logged (`redactedUrl`).
  */
 export class PostgresUrlError extends Error {
+  /** Set so logs tell it from other errors. */
   override readonly name = "PostgresUrlError";
 }
 
+/**
+ * Whether `url` is meant for this store (`postgres://` or `postgresql://`), as berthd decides
+ * between its two stores.
+ */
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(url.trim());
 }

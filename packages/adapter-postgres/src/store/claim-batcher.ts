@@ -32,6 +32,10 @@ import { BatchTurns, type BatchTurnsOptions } from "./batch-turns.js";
 import { claimSide } from "./claim-reads.js";
 import { resolveLostCommit } from "./unknown-commit.js";
 
+/**
+ * When the next group commit of create claims may start (batch-turns.ts): the commit delay while
+ * other servers write, and when a slow batch lets a second one start beside it.
+ */
 export type ClaimBatcherOptions = BatchTurnsOptions;
 
 export class ClaimBatcher {

@@ -20,6 +20,10 @@ import { cursorOf, parseCursor } from "./feed-cursor.js";
  */
 export type CredentialsEvent = "changed" | "lost" | "back";
 
+/**
+ * The LISTEN/NOTIFY channel on which a server says it committed something: a wake-up to read the
+ * change feed, never the change itself.
+ */
 export const FEED_CHANNEL = "berth_changes";
 /**
  * Notified in the same transaction as any change to `api_tokens` or `trusted_certificates` (rare:

@@ -31,6 +31,7 @@ import { announceCommittedWrites } from "./feed-writes.js";
 import { acquireLease, releaseLease } from "./leases.js";
 import { memberSide, transactions } from "./member-side.js";
 
+/** The store's own settings, beside the pools'. */
 export interface PostgresStoreOptions {
   /** Clock for `createdAt` of new members (tests). */
   now?: () => string;

@@ -9,7 +9,9 @@ export type StoreLocation =
   | { kind: "memory" }
   | { kind: "remote"; url: string; authToken: string | undefined };
 
+/** A store URL `openStore` cannot use; the message names what is wrong and what would do. */
 export class StoreUrlError extends Error {
+  /** Like an `EngineError`'s kind, so callers that branch on kinds answer a 400-style refusal. */
   readonly kind = "invalid" as const;
   constructor(message: string) {
     super(message);
@@ -19,6 +21,7 @@ export class StoreUrlError extends Error {
 
 const REMOTE_SCHEMES = new Set(["libsql:", "http:", "https:", "ws:", "wss:"]);
 
+/** Where `openStore(url)` would open the database, without opening it; throws `StoreUrlError`. */
 export function parseStoreUrl(url: string, authToken?: string): StoreLocation {
   const trimmed = url.trim();
   if (trimmed === "") {

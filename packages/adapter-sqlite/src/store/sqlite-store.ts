@@ -40,6 +40,7 @@ import { ReadCache } from "./read-cache.js";
 /** The shape of a Placement provider uuid. */
 const PROVIDER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The store's own settings, beside the connection's. */
 export interface SqliteStoreOptions {
   /** Clock for `createdAt` of new members (tests). */
   now?: () => string;

@@ -9,24 +9,39 @@ import type { NodeEndpoint } from "./node-transport.js";
 
 /** LXD `api.Event`. */
 export interface BerthEvent {
+  /**
+   * `lifecycle` (an instance or member changed), `logging` (a log line, scriptlet `log_*` lines
+   * included) or `operation`.
+   */
   type: "lifecycle" | "logging" | "operation";
+  /** When the server emitted it (RFC 3339). */
   timestamp: string;
+  /**
+   * The event itself: for `lifecycle` its `action`, `source` and `context`; for `logging` its
+   * `level`, `message` and `context`.
+   */
   metadata: Record<string, unknown>;
+  /** The server that emitted it. */
   location: string;
+  /** The project the event belongs to. */
   project: string;
 }
 
+/** Which events `watchEvents` asks for. */
 export interface EventsOptions {
   /** lifecycle, logging, operation (default: all three). */
   types?: readonly string[];
+  /** Only this project's events (default: the `default` project). */
   project?: string;
   /** Every project's events (admins). */
   allProjects?: boolean;
 }
 
+/** An open event stream. */
 export interface EventStream {
   /** Resolves when the stream ends (closed by either side); rejects if it could not open. */
   readonly closed: Promise<void>;
+  /** Closes the stream; `closed` then resolves. */
   close(): void;
 }
 

@@ -3,6 +3,8 @@
  * takes the Node connection options (a Unix socket by default, or a URL
  * with a bearer token and a pinned CA for TLS); everything else is the
  * core's (`@berth/client`).
+ *
+ * @module @berth/client/node
  */
 import { BerthApi as CoreBerthApi } from "../typed-client.js";
 import { type NodeEndpoint, nodeTransport } from "./node-transport.js";
@@ -13,6 +15,7 @@ export { type BerthEvent, type EventStream, type EventsOptions, watchEvents } fr
 export { type NodeEndpoint, nodeTransport } from "./node-transport.js";
 export { defaultSocketPath, resolveClientSocketPath, SYSTEM_SOCKET_PATH } from "./socket-path.js";
 
+/** How `BerthApi` reaches berthd from Node, plus the default project of its calls. */
 export interface NodeClientOptions extends NodeEndpoint {
   /** Project used by project-scoped calls unless a call names another. */
   project?: string;

@@ -3,13 +3,25 @@ import { request as httpsRequest } from "node:https";
 import { BerthTransportError } from "../errors.js";
 import type { Transport } from "../transport.js";
 
+/**
+ * Where berthd is from Node: a URL (TCP, with a token and for TLS a pinned CA) or a Unix socket.
+ */
 export interface NodeEndpoint {
   /** `http://host:port` or `https://host:port`; when absent, the Unix socket is used. */
   url?: string;
+  /**
+   * berthd's Unix socket, used when `url` is absent; the socket's permissions are the
+   * authentication.
+   */
   socketPath?: string;
+  /** Bearer token for TCP (`berthd token create`); not needed on the socket. */
   token?: string;
   /** PEM of the CA (or the self-signed certificate) that signed berthd's TLS certificate. */
   ca?: string | Buffer;
+  /**
+   * Give up on a request after this long (default 60 s); fails with `BerthTransportError`
+   * `ETIMEDOUT`.
+   */
   timeoutMs?: number;
 }
 

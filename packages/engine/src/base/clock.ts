@@ -9,6 +9,7 @@ export interface Clock {
   stalledMsWithin?(windowMs: number): number;
 }
 
+/** The real time (the default clock). */
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock that only moves when told to (tests, simulations). */

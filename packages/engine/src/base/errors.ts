@@ -23,7 +23,14 @@ export type EngineErrorKind =
   | "unavailable"
   | "internal";
 
+/**
+ * The one error type the engine throws: a `kind` to branch on, a message meant for the user
+ * (LXD's, Incus's or Placement's text where one exists), optional details.
+ */
 export class EngineError extends Error {
+  /**
+   * What went wrong, for mapping to a protocol's code (berthd: apps/server/src/wire/status-of.ts).
+   */
   readonly kind: EngineErrorKind;
   /** Optional structured details (e.g. per-member rejection reasons). */
   readonly details: Record<string, unknown> | undefined;
@@ -36,25 +43,43 @@ export class EngineError extends Error {
   }
 }
 
+/** Whether `value` is an `EngineError`, of `kind` when one is given. */
 export function isEngineError(value: unknown, kind?: EngineErrorKind): value is EngineError {
   return value instanceof EngineError && (kind === undefined || value.kind === kind);
 }
 
+/** A record the caller named does not exist (HTTP 404 in berthd). */
 export const notFound = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("not_found", message, details);
+/**
+ * The request clashes with the stored state: a name taken, a record in use, a generation moved on
+ * (409).
+ */
 export const conflict = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("conflict", message, details);
+/** An `ifMatch` ETag that is no longer the record's version (412). */
 export const stale = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("stale", message, details);
+/**
+ * The request itself is wrong: a bad value, a refused config, a scriptlet that does not compile
+ * (400).
+ */
 export const invalid = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("invalid", message, details);
+/** The project or member does not allow it: a restricted project, an evacuated member (403). */
 export const forbidden = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("forbidden", message, details);
+/** No member has room; `details.rejections` says why per member (507). */
 export const insufficientCapacity = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("insufficient_capacity", message, details);
+/**
+ * The storage did not answer within its bound; nothing was written, retry after
+ * `details.retryAfterSeconds` (503).
+ */
 export const unavailable = (
   message: string,
   details: { reason: string; retryAfterSeconds: number } & Record<string, unknown>,
 ): EngineError => new EngineError("unavailable", message, details);
+/** A bug: a state the engine's own rules should have made impossible (500). */
 export const internal = (message: string, details?: Record<string, unknown>): EngineError =>
   new EngineError("internal", message, details);

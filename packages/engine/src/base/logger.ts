@@ -4,10 +4,13 @@
  */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
+/** Where the engine's log lines go: one method, so any logging library fits behind it. */
 export interface Logger {
+  /** Records one line with its structured fields. */
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
 }
 
+/** A logger that drops every line (the default). */
 export const silentLogger: Logger = { log: () => {} };
 
 /** Collects log lines in memory (tests, dry runs). */

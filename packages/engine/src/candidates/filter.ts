@@ -15,7 +15,7 @@
  *   `reject` (the explanation).
  *
  * Every filter also judges a member a path names directly (`?target=`,
- * restore, commit): see pipeline/named-member.ts.
+ * restore, commit): see decide/named-member.ts.
  */
 
 import type { PlacementRequest } from "../expand/request.js";

@@ -23,13 +23,21 @@ import type {
 } from "../scriptlet/port.js";
 import { memberView, placementView } from "../views/views.js";
 
+/**
+ * Who chose the member of a placement: the caller's target, the scriptlet's `set_target`, or the
+ * default policy.
+ */
 export type DecidedBy = "target" | "scriptlet" | "default";
 
+/** A placement decision before its claim: the member chosen and how. */
 export interface Decision {
+  /** The chosen member, as the model holds it. */
   member: MemberState;
+  /** Who chose it. */
   decidedBy: DecidedBy;
   /** Candidate names in the order the scriptlet saw them. */
   candidates: string[];
+  /** The scriptlet's run, when one ran. */
   scriptlet: ScriptletResult | null;
 }
 

@@ -21,6 +21,7 @@ import {
   usesLocalStorage,
 } from "./spec.js";
 
+/** Where a search may look: one group, some members, not these members, these groups. */
 export interface PlacementLimits {
   /** Only this group (by name or id). */
   readonly group?: string;
@@ -34,16 +35,21 @@ export interface PlacementLimits {
 
 /** What trying one group found. */
 export interface GroupAttempt {
+  /** The group tried. */
   readonly group: SnapshotGroup;
   /** The group lacks a network the instance's NICs use: it was not tried. */
   readonly unconnected: boolean;
+  /** Members (or pairs) that fit. */
   readonly successes: number;
+  /** Members (or pairs) turned down, counted per reason. */
   readonly failures: ReadonlyMap<FailMode, number>;
   /** The chosen members (primary first) and the balance after, when any choice fits. */
   readonly choice?: { readonly nodes: readonly string[]; readonly score: number };
 }
 
+/** What a search for one instance found: every group tried and the winning choice, if any. */
 export interface PlacementSearch {
+  /** The instance searched for. */
   readonly spec: InstanceSpec;
   /** Tried groups, in cluster order. */
   readonly attempts: readonly GroupAttempt[];

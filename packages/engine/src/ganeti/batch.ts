@@ -10,6 +10,7 @@ import { type PlacementLimits, type PlacementSearch, placeInstance } from "./all
 import type { PlacedInstance, SnapshotCluster } from "./cluster.js";
 import { diskTotal, type InstanceSpec } from "./spec.js";
 
+/** What placing a batch found. */
 export interface BatchOutcome {
   /** One search per instance, in request order. */
   readonly searches: readonly PlacementSearch[];
@@ -29,6 +30,10 @@ function largestFirst(specs: readonly InstanceSpec[]): number[] {
   return order;
 }
 
+/**
+ * Places a batch largest first against the cluster as the earlier placements left it; answers in
+ * request order (see the file's comment).
+ */
 export function placeBatch(
   cluster: SnapshotCluster,
   specs: readonly InstanceSpec[],

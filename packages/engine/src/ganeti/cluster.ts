@@ -8,50 +8,81 @@ import { type InstancePolicy, OPEN_POLICY, policyFailure } from "./policy.js";
 import { GroupBalance, metricsOf } from "./score.js";
 import { diskSpindles, diskTotal, type InstanceSpec, isMirrored, usesLocalStorage } from "./spec.js";
 
+/**
+ * A node group's allocation policy (Ganeti's): preferred groups are tried first, last-resort ones
+ * only when none fits, unallocable never.
+ */
 export type AllocPolicy = "preferred" | "last_resort" | "unallocable";
 
+/** A node group of the handed-in cluster. */
 export interface SnapshotGroup {
+  /** Ganeti's group uuid. */
   readonly id: string;
+  /** Its name. */
   readonly name: string;
+  /** Whether and when instances go there. */
   readonly allocPolicy: AllocPolicy;
+  /** Networks it is connected to (an instance's NICs need every one). */
   readonly networks: readonly string[];
+  /** Its instance policy (bands, templates, ratios). */
   readonly policy: InstancePolicy;
 }
 
+/** A node as the iallocator input describes it (memory and disk in MiB). */
 export interface SnapshotNodeInput {
+  /** Its name. */
   readonly name: string;
+  /** The id of its node group. */
   readonly group: string;
   /** False for offline, drained and non-vm-capable nodes: they take nothing new. */
   readonly usable: boolean;
+  /** Its tags (exclusion and location tags among them). */
   readonly tags: readonly string[];
+  /** Memory in all (MiB). */
   readonly totalMemory: number;
   /** What the node reports free (existing primaries already counted). */
   readonly freeMemory: number;
+  /** Disk in all (MiB). */
   readonly totalDisk: number;
+  /** Disk free (MiB). */
   readonly freeDisk: number;
+  /** Physical spindles in all. */
   readonly totalSpindles: number;
+  /** Physical spindles free (with exclusive storage). */
   readonly freeSpindles: number;
+  /** Physical CPUs. */
   readonly totalCpus: number;
+  /** CPUs kept for the node itself. */
   readonly reservedCpus: number;
+  /** Spindles for the spindle-ratio check (without exclusive storage). */
   readonly spindleCount: number;
+  /** Whether each disk takes whole physical volumes. */
   readonly exclusiveStorage: boolean;
 }
 
 /** A member as placements see and change it. */
 export class SnapshotNode {
+  /** Memory free now (MiB), as placements in the snapshot left it. */
   freeMemory: number;
+  /** Disk free now (MiB). */
   freeDisk: number;
+  /** Physical spindles free now (exclusive storage). */
   freeSpindles: number;
+  /** Virtual CPUs of its primaries. */
   usedCpus = 0;
+  /** Spindle use of its primaries. */
   spindleUse = 0;
   /** Memory and local disk of the non-mirrored primaries: what re-creating them elsewhere needs. */
   movableMemory = 0;
+  /** Local disk of the non-mirrored primaries (MiB). */
   movableDisk = 0;
   /** Memory of the mirrored instances this node is secondary for, by their primary. */
   readonly peers = new Map<string, number>();
   /** The largest `peers` entry: memory this node keeps free to take over one failed primary. */
   reservedMemory = 0;
+  /** Instances it runs. */
   readonly primaries = new Set<PlacedInstance>();
+  /** Mirrored instances it holds a copy of. */
   readonly secondaries = new Set<PlacedInstance>();
   /** Non-mirrored primaries the group's policy would refuse: they cannot be re-created elsewhere. */
   unmovable = 0;
@@ -64,6 +95,7 @@ export class SnapshotNode {
     this.freeSpindles = input.freeSpindles;
   }
 
+  /** The node's name. */
   get name(): string {
     return this.input.name;
   }
@@ -73,10 +105,15 @@ export class SnapshotNode {
     return Math.max(this.input.totalCpus - this.input.reservedCpus, 0);
   }
 
+  /** Memory it keeps for `primary`'s instances mirrored on it (MiB). */
   peerMemory(primary: string): number {
     return this.peers.get(primary) ?? 0;
   }
 
+  /**
+   * Adds `memory` (negative: removes it) to what `primary`'s mirrored instances hold on this
+   * node, and recomputes its reserve (the largest such sum).
+   */
   addPeer(primary: string, memory: number): void {
     const next = this.peerMemory(primary) + memory;
     if (next === 0) this.peers.delete(primary);
@@ -87,7 +124,9 @@ export class SnapshotNode {
   }
 }
 
+/** An instance placed in the snapshot, on one node or a primary and a secondary. */
 export interface PlacedInstance {
+  /** What it needs. */
   readonly spec: InstanceSpec;
   /** Primary first, then the secondary of a mirrored instance. */
   nodes: string[];
@@ -95,9 +134,16 @@ export interface PlacedInstance {
   readonly exclusionTags: readonly string[];
 }
 
+/**
+ * The handed-in cluster, changed in place by each placement: groups, nodes with what they hold,
+ * and the instances placed.
+ */
 export class SnapshotCluster {
+  /** Node groups, by id. */
   readonly groups = new Map<string, SnapshotGroup>();
+  /** Nodes, by name. */
   readonly nodes = new Map<string, SnapshotNode>();
+  /** Instances placed, by name. */
   readonly instances = new Map<string, PlacedInstance>();
   /** Nodes of each group, in input order. */
   private readonly byGroup = new Map<string, SnapshotNode[]>();
@@ -125,12 +171,14 @@ export class SnapshotCluster {
     }
   }
 
+  /** A group by id (an unknown id: an unallocable group with an open policy). */
   group(id: string): SnapshotGroup {
     return (
       this.groups.get(id) ?? { id, name: id, allocPolicy: "unallocable", networks: [], policy: OPEN_POLICY }
     );
   }
 
+  /** The running balance sums of a group's usable nodes (built on first use). */
   balanceOf(group: string): GroupBalance {
     let balance = this.balances.get(group);
     if (balance === undefined) {
@@ -152,10 +200,12 @@ export class SnapshotCluster {
     balance.replace(before, metricsOf(node));
   }
 
+  /** A group's nodes, in input order. */
   nodesOf(group: string): readonly SnapshotNode[] {
     return this.byGroup.get(group) ?? [];
   }
 
+  /** The tags among `tags` that exclude sharing a primary (the cluster's exclusion prefixes). */
   exclusionTagsOf(tags: readonly string[]): string[] {
     return tags.filter((tag) => this.exclusionPrefixes.some((prefix) => tag.startsWith(`${prefix}:`)));
   }
@@ -165,6 +215,7 @@ export class SnapshotCluster {
     return node.input.tags.filter((tag) => this.locationPrefixes.some((p) => tag.startsWith(`${p}:`)));
   }
 
+  /** The failure domains an instance asks to be in (its desired-location tags). */
   desiredLocationsOf(spec: InstanceSpec): string[] {
     return spec.tags.filter((tag) => this.desiredLocationPrefixes.some((p) => tag.startsWith(`${p}:`)));
   }

@@ -4,7 +4,7 @@
  * every placement the snapshot search decides committed there as a claim,
  * so the engine's claim rules are the final gate: memory on the primary,
  * local disk on both members of a mirrored instance (`secondary`), and N+1
- * on every secondary (claim-rules/mirrors.ts). Ganeti's own rules
+ * on every secondary (rules/claims/mirrors.ts). Ganeti's own rules
  * (instance policy, CPU ratio, spindles, tags, group policies) stay with
  * the search, which the ledger never second-guesses; a refusal here means
  * the search and the claim rules disagree, and the caller reports it.
@@ -121,6 +121,11 @@ function attached(cluster: SnapshotCluster): Set<PlacedInstance> {
   return out;
 }
 
+/**
+ * The handed-in cluster loaded into a Store, so the search's placements are committed as claims
+ * and the engine's claim rules (capacity, N+1) have the last word. `SnapshotLedger.open(cluster)`,
+ * place, then `commit()`.
+ */
 export class SnapshotLedger {
   /** Each instance the store holds, with the nodes it holds it on. */
   private readonly held = new Map<PlacedInstance, { record: InstanceRecord; nodes: string }>();

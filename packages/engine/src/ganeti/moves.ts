@@ -17,6 +17,10 @@ export type SnapshotMoveStep =
   | { kind: "failover" }
   | { kind: "migrate"; node: string };
 
+/**
+ * A move's answer: the instance's new nodes and the steps to get there, or why it cannot move (per
+ * group tried).
+ */
 export type SnapshotMoveOutcome =
   | {
       readonly moved: true;
@@ -26,6 +30,10 @@ export type SnapshotMoveOutcome =
     }
   | { readonly moved: false; readonly reason: string; readonly attempts?: readonly GroupAttempt[] };
 
+/**
+ * Ganeti's `node-evacuate` modes: fail mirrored instances over to their secondary, give them a new
+ * secondary, or move them whole.
+ */
 export type EvacuationMode = "primary-only" | "secondary-only" | "all";
 
 /** Per candidate secondary: why it fails, or its balance score. */
@@ -87,6 +95,7 @@ function newSecondary(cluster: SnapshotCluster, placed: PlacedInstance): Snapsho
   };
 }
 
+/** Why each candidate secondary failed, in hail's words (` Node n2 failed: FailMem;`). */
 export function rejectionText(choice: SecondaryChoice): string {
   return choice.rejected.map(({ node, why }) => ` Node ${node} failed: ${why};`).join("");
 }

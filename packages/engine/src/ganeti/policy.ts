@@ -7,15 +7,23 @@ import { diskSpindles, type FailMode, type InstanceSpec } from "./spec.js";
 
 /** One bound of a band; a missing field does not constrain. */
 export interface SpecBound {
+  /** Memory (MiB). */
   readonly memorySize?: number;
+  /** Virtual CPUs. */
   readonly cpuCount?: number;
+  /** Each disk's size (MiB). */
   readonly diskSize?: number;
+  /** Number of disks. */
   readonly diskCount?: number;
+  /** Number of NICs. */
   readonly nicCount?: number;
+  /** Spindle use. */
   readonly spindleUse?: number;
 }
 
+/** A node group's instance policy (Ganeti's ipolicy). */
 export interface InstancePolicy {
+  /** Allowed ranges: an instance must fit within one band's min and max. */
   readonly bands: readonly { readonly min: SpecBound; readonly max: SpecBound }[];
   /** Empty: every template. */
   readonly diskTemplates: readonly string[];
@@ -25,6 +33,7 @@ export interface InstancePolicy {
   readonly spindleRatio: number;
 }
 
+/** A policy that admits everything: no bands, every template, no ratio limits. */
 export const OPEN_POLICY: InstancePolicy = {
   bands: [],
   diskTemplates: [],

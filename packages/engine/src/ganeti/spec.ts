@@ -22,6 +22,7 @@ const LOCAL_STORAGE = new Set(["plain", "drbd"]);
 /** Internally mirrored: a primary and a secondary member holding a copy. */
 const MIRRORED = new Set(["drbd"]);
 
+/** The disk templates Ganeti knows; others are refused. */
 export const KNOWN_TEMPLATES: readonly string[] = [
   "diskless",
   "plain",
@@ -34,10 +35,15 @@ export const KNOWN_TEMPLATES: readonly string[] = [
   "gluster",
 ];
 
+/** Whether instances of this template have a secondary holding a copy (`drbd`). */
 export function isMirrored(template: string): boolean {
   return MIRRORED.has(template);
 }
 
+/**
+ * Whether instances of this template keep their disks on their members (`plain`, `drbd`): then
+ * they need local disk and cannot simply move.
+ */
 export function usesLocalStorage(template: string): boolean {
   return LOCAL_STORAGE.has(template);
 }
@@ -47,6 +53,7 @@ export function membersNeeded(template: string): 1 | 2 {
   return isMirrored(template) ? 2 : 1;
 }
 
+/** One disk of an instance. */
 export interface DiskSpec {
   /** MiB. */
   readonly size: number;
@@ -54,18 +61,25 @@ export interface DiskSpec {
   readonly spindles: number | undefined;
 }
 
+/** What an instance asks of the cluster, as the iallocator request gives it. */
 export interface InstanceSpec {
+  /** Its name. */
   readonly name: string;
   /** MiB. */
   readonly memory: number;
+  /** Virtual CPUs. */
   readonly vcpus: number;
+  /** Its disks. */
   readonly disks: readonly DiskSpec[];
   /** Spindles the instance is expected to keep busy (policy and spindle-ratio checks). */
   readonly spindleUse: number;
+  /** Its disk template (`drbd`, `plain`, `rbd`, ...). */
   readonly template: string;
+  /** Its tags (exclusion tags among them). */
   readonly tags: readonly string[];
   /** Networks its NICs are attached to (a group must be connected to every one). */
   readonly networks: readonly string[];
+  /** How many NICs it has (policy bands bound it). */
   readonly nicCount: number;
 }
 

@@ -2,7 +2,7 @@
  * A keyed in-memory table for the memory store's catalog (groups, projects,
  * profiles, ...). Records are cloned on the way in and out so callers can
  * never mutate stored state behind the store's back. It reads its rows and
- * lets the write rules (write-rules/catalog-records.ts) judge every write.
+ * lets the write rules (rules/writes/catalog-records.ts) judge every write.
  */
 import {
   catalogEntry,
@@ -20,9 +20,9 @@ export interface MemoryCatalogOptions<T> {
   /** Which table this is (its label in messages, its feed entries). */
   table: CatalogTableName;
   keyOf(record: T): RecordKey;
-  /** Why the record is still referenced (the table's rule in write-rules/catalog-in-use.ts), or undefined. */
+  /** Why the record is still referenced (the table's rule in rules/writes/catalog-in-use.ts), or undefined. */
   inUse?(key: RecordKey): string | undefined;
-  /** Throws if the record refers to something missing (the table's rule in write-rules/catalog-references.ts). */
+  /** Throws if the record refers to something missing (the table's rule in rules/writes/catalog-references.ts). */
   validate?(record: T): void;
   /** Appends a committed write's feed entry. */
   log(entry: ChangeEntry): void;

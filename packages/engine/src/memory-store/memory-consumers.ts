@@ -68,7 +68,7 @@ export class MemoryConsumers implements ConsumerTable {
     return this.rows.has(uuid);
   }
 
-  /** What an instance claim writes for its instances' rows on child providers (claim-rules/instance-consumers.ts). */
+  /** What an instance claim writes for its instances' rows on child providers (rules/ledger/instance-consumers.ts). */
   writeInstanceConsumers(written: InstanceConsumers): void {
     for (const uuid of written.deleted) this.rows.delete(uuid);
     for (const record of written.stored) this.rows.set(record.uuid, cloneJson(record));

@@ -90,10 +90,15 @@ interface Ledgers {
   forthcoming: Record<string, number>;
 }
 
+/**
+ * The whole `Store` port in memory, with the change feed and leases: for tests, simulations, the
+ * Ganeti allocator and embedders that need no durability. Calls the same claim rules as the SQL
+ * Stores.
+ */
 export class MemoryStore implements Store {
   private readonly members = new Map<string, MemberRecord>();
   private readonly usage = new Map<string, Ledgers>();
-  /** Mirrored memory per secondary, per primary (claim-rules/mirrors.ts), kept with every claim. */
+  /** Mirrored memory per secondary, per primary (rules/claims/mirrors.ts), kept with every claim. */
   private readonly failover = new Map<string, Record<string, number>>();
   private readonly instances = new Map<string, InstanceRecord>();
   private readonly instanceNames = new Map<string, string>();
@@ -270,7 +275,7 @@ export class MemoryStore implements Store {
   }
 
   // --- members -------------------------------------------------------------------
-  // Every rule is in write-rules/: these read the maps, call it, and write the maps.
+  // Every rule is in rules/writes/: these read the maps, call it, and write the maps.
 
   private requireMember(name: string): MemberRecord {
     return requireMemberRow(name, this.members.get(name));
@@ -517,7 +522,7 @@ export class MemoryStore implements Store {
       const instance = this.instances.get(id);
       if (instance !== undefined) instances.set(id, instance);
     }
-    // Instance ids and Placement consumer uuids share one namespace (claim-rules/instance-consumers.ts).
+    // Instance ids and Placement consumer uuids share one namespace (rules/ledger/instance-consumers.ts).
     const takenIds = new Set<string>();
     for (const id of reads.createIds) if (this.instances.has(id) || this.consumers.has(id)) takenIds.add(id);
     const nameHolders = new Map<string, string>();
@@ -690,6 +695,7 @@ export class MemoryStore implements Store {
   }
 }
 
+/** A new, empty `MemoryStore` (the async factory the contract suite takes). */
 export async function createMemoryStore(): Promise<MemoryStore> {
   return new MemoryStore();
 }

@@ -52,13 +52,13 @@ export class MemberState {
   private fitVersion = -1;
   private fitOk = false;
   /**
-   * The frozen scriptlet view of `record` (pipeline/views.ts memberView) and
+   * The frozen scriptlet view of `record` (views/views.ts memberView) and
    * what it was built from; rebuilt when the record or the status changes.
    */
   view: ClusterMemberView | null = null;
   viewRecord: MemberRecord | null = null;
   viewStatus: string | null = null;
-  /** The token of the candidate set last listed with this member in it (pipeline/stack/candidate-set.ts). */
+  /** The token of the candidate set last listed with this member in it (candidates/candidate-set.ts). */
   candidacy = 0;
 
   inventories: Record<string, Inventory> = {};

@@ -18,7 +18,7 @@
  *
  * What a descendant holds is what the engine's `ProviderModel` says its
  * consumers hold (an instance's rows on a child provider are stored as the
- * Placement consumer of the instance's uuid, claim-rules/instance-consumers.ts),
+ * Placement consumer of the instance's uuid, rules/ledger/instance-consumers.ts),
  * plus what in-flight placements of this engine hold on it (`TreeHolds`).
  */
 import { checkFit, type FitFailure, type Inventory, inventoryCapacity, noInventory } from "@berth/resources";

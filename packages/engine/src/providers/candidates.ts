@@ -17,6 +17,10 @@ import { type GroupChoice, groupChoices, type RequestGroup, type SearchSpace } f
 
 export type { RequestGroup } from "./request-group.js";
 
+/**
+ * Placement's allocation-candidates request (`GET /allocation_candidates`): request groups and the
+ * policies between them.
+ */
 export interface CandidateRequest {
   /** The unsuffixed group (suffix "") and the suffixed ones, in request order; suffixes are unique. */
   groups: readonly RequestGroup[];
@@ -34,6 +38,9 @@ export interface CandidateRequest {
   limit?: number;
 }
 
+/**
+ * One way to satisfy the request: the amounts per provider, and which providers serve each group.
+ */
 export interface Candidate {
   /** By provider uuid: the amounts by class it gives. */
   allocations: Record<string, Record<string, number>>;
@@ -41,7 +48,9 @@ export interface Candidate {
   mappings: Record<string, string[]>;
 }
 
+/** The candidates found, with what their providers hold (for Placement's provider summaries). */
 export interface CandidateAnswer {
+  /** In tree creation order, at most the request's `limit`. */
   candidates: Candidate[];
   /**
    * Every provider of the trees the candidates take resources from, in

@@ -7,8 +7,11 @@
 import { inventoryCapacity } from "@berth/resources";
 import type { ProviderRecord } from "../store/records.js";
 
+/** Placement's `GET /resource_providers` filters; every one given must hold. */
 export interface ProviderFilter {
+  /** Exactly this name. */
   name?: string;
+  /** Exactly this uuid. */
   uuid?: string;
   /** Keep providers of the tree that holds this provider (none if it does not exist). */
   inTree?: string;
@@ -57,6 +60,7 @@ export function canProvideOne(
 const intersects = (have: readonly string[], wanted: readonly string[]) =>
   wanted.some((w) => have.includes(w));
 
+/** The providers every given filter admits, in the order given (Placement's listing rules). */
 export function filterProviders(
   providers: readonly ProviderRecord[],
   filter: ProviderFilter,

@@ -6,7 +6,7 @@
  * reservations besides Placement's consumers. Until a Placement client
  * writes what a member has not (an allocation, a child, aggregates) the
  * root exists only in this view; the first such write stores its provider
- * row (claim-rules/member-root.ts), which keeps only Placement's own
+ * row (rules/ledger/member-root.ts), which keeps only Placement's own
  * fields: its aggregates and its part of the generation. Placement's
  * generation of the root is the member's plus the row's (`rootGeneration`).
  */

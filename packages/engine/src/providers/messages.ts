@@ -6,6 +6,7 @@
  */
 import { traitsNotFoundText } from "../rules/writes/provider-traits.js";
 
+/** Placement's refusal texts, by case (see the file's comment). */
 export const providerMessages = {
   notFound: (uuid: string) => `No resource provider with uuid ${uuid} found`,
   nameTaken: (name: string) => `Conflicting resource provider name: ${name} already exists.`,

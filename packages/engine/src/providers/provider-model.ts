@@ -1,7 +1,7 @@
 /**
  * The engine's in-memory model of Placement's providers: the provider rows
  * and what consumers hold on each, read from the Store once and then kept
- * in step by the change feed (feed/feed-sync.ts): a consumer claim's entry
+ * in step by the change feed (runtime/feed-sync.ts): a consumer claim's entry
  * adds its usage changes and bumps the generations it bumped, a change of
  * the providers, traits or resource classes tables drops the rows to be
  * read again. Allocation candidates and provider listings are answered

@@ -21,6 +21,10 @@
 import type { ProviderRecord } from "../store/records.js";
 import { canProvide, canProvideOne, type ProviderUsage } from "./filter.js";
 
+/**
+ * One request group of Placement's allocation-candidates query (`resources`, `resourcesN`, with
+ * its traits and aggregates).
+ */
 export interface RequestGroup {
   /** "" for the unsuffixed group; otherwise the group's suffix ("1", "_NET"). */
   suffix: string;

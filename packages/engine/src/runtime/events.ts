@@ -29,27 +29,44 @@ export type EngineLifecycleAction =
   /** An automatic rebalancing run relieved this (busiest) member: `moved`, `stayed`, scores. */
   | "cluster-rebalanced";
 
+/** Something the engine did to an instance, a reservation or a member. */
 export interface EngineLifecycleEvent {
+  /** Always `lifecycle`. */
   type: "lifecycle";
+  /** What happened. */
   action: EngineLifecycleAction;
+  /** The instance's project (instance actions). */
   project?: string;
+  /** The instance's name (instance actions). */
   instance?: string;
+  /** The member (member actions). */
   member?: string;
   /** Details: `location`, `from`/`to`, `reason`, `decided_by`, `old_name`, moved counts... */
   context: Record<string, unknown>;
 }
 
+/** A line the engine logged (scriptlet `log_*` lines included). */
 export interface EngineLogEvent {
+  /** Always `logging`. */
   type: "logging";
+  /** Its level. */
   level: LogLevel;
+  /** The line. */
   message: string;
+  /** Its structured fields. */
   context: Record<string, unknown>;
 }
 
+/** Whatever `EngineEvents.subscribe` delivers. */
 export type EngineEvent = EngineLifecycleEvent | EngineLogEvent;
 
+/** Called with each event; a listener that throws never fails the operation. */
 export type EngineEventListener = (event: EngineEvent) => void;
 
+/**
+ * The engine's event stream (`engine.events`): subscribe to receive lifecycle events and log lines
+ * as they happen.
+ */
 export class EngineEvents {
   private readonly listeners = new Set<EngineEventListener>();
 

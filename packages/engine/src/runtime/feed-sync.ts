@@ -275,7 +275,7 @@ export class FeedSync {
 
   /**
    * An instance claim's usage on providers that are no members (children
-   * of members' trees, claim-rules/instance-consumers.ts) goes to the
+   * of members' trees, rules/ledger/instance-consumers.ts) goes to the
    * provider model, as a consumer claim's does. The claim moved those
    * providers' generations too (instance-consumers.ts), which the entry does
    * not carry: the model reads their rows afresh.

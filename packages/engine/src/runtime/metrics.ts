@@ -26,6 +26,10 @@ export type PlacementOperation =
   | "rebalance"
   | "automatic_rebalance";
 
+/**
+ * How a scriptlet run ended: it set a target, left it to the default policy, or rejected the
+ * placement.
+ */
 export type ScriptletRunOutcome = ScriptletOutcome["kind"];
 
 /** Upper bounds of the placement latency buckets, in seconds. */
@@ -39,12 +43,20 @@ export const SCRIPTLET_STEPS_BUCKETS: readonly number[] = [
 
 /** A histogram: `counts[i]` observations were <= `buckets[i]` (cumulative), `count` in all. */
 export interface HistogramSnapshot {
+  /** Upper bounds, ascending. */
   buckets: readonly number[];
+  /** Observations at or below each bound (cumulative). */
   counts: number[];
+  /** The sum of every observation. */
   sum: number;
+  /** Observations in all. */
   count: number;
 }
 
+/**
+ * The engine's counters at one moment (`engine.metrics()`): the only count of placements,
+ * failures, their durations and scriptlet runs, for exporters.
+ */
 export interface EngineMetricsSnapshot {
   /** Instances placed (a dry run: decisions made) by operation; a bulk of 10 counts 10. */
   placements: Partial<Record<PlacementOperation, number>>;

@@ -35,7 +35,7 @@ export class EngineRuntime {
   readonly planLock = new PlanLock();
   /** Placement's providers and what consumers hold on them (providers/provider-model.ts). */
   readonly providerModel = new ProviderModel();
-  /** For stores with a change feed: how this engine follows it (see feed/feed-sync.ts). */
+  /** For stores with a change feed: how this engine follows it (see runtime/feed-sync.ts). */
   readonly feedSync: FeedSync | undefined;
 
   /** Stops telling the feed of this engine's own writes (`detach`). */
@@ -98,7 +98,7 @@ export class EngineRuntime {
    * Runs `rebuild` once no claim of this engine is in flight, holding new
    * ones back until it is done: a claim that commits while a snapshot is
    * taken would otherwise be both in the snapshot and applied to the model
-   * built from it (feed/feed-sync.ts).
+   * built from it (runtime/feed-sync.ts).
    */
   async withoutClaimsInFlight<T>(rebuild: () => Promise<T>): Promise<T> {
     while (this.hydrating !== null) await this.hydrating;
@@ -136,7 +136,7 @@ export class EngineRuntime {
   /**
    * Brings the model in line with what other engines sharing the store
    * committed: with a change feed, everything not applied yet (see
-   * feed/feed-sync.ts); without one, the config version only (members then
+   * runtime/feed-sync.ts); without one, the config version only (members then
    * follow through tick()).
    */
   async sync(): Promise<void> {
@@ -150,7 +150,7 @@ export class EngineRuntime {
   /**
    * Gives every member the child providers under its root (providers/member-trees.ts)
    * when the provider rows or the members changed since the last time: two
-   * comparisons otherwise. Placements call it before they plan (pipeline/claim.ts
+   * comparisons otherwise. Placements call it before they plan (claim/claim.ts
    * `planDraft`, dry runs); what the children hold is read live, so usage
    * changes never rebuild.
    */

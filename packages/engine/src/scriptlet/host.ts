@@ -74,7 +74,7 @@ export interface ScriptletHostOptions {
   onCompile?: (source: string) => void;
 }
 
-/** A validation error's position as `EngineError.details` (`ScriptletProblem` in engine/scriptlet-value.ts). */
+/** A validation error's position as `EngineError.details` (`ScriptletProblem` in services/scriptlet-value.ts). */
 function positionDetails(pos: { line: number; col: number } | undefined) {
   return pos === undefined ? undefined : { line: pos.line, column: pos.col };
 }
@@ -112,6 +112,10 @@ function sourceHash(source: string): string {
   return createHash("sha256").update(source).digest("base64");
 }
 
+/**
+ * The built-in scriptlet host on `@berth/starlark`: LXD/Incus's dialect, builtins and error texts,
+ * compiled programs cached per configuration version.
+ */
 export function createScriptletHost(options: ScriptletHostOptions = {}): ScriptletHost {
   const onCompile = options.onCompile;
   const compile = (source: string): Program => {

@@ -7,6 +7,10 @@
  */
 import type { ScriptletHost, ScriptletRunner } from "./port.js";
 
+/**
+ * The default `ScriptletRunner`: `host` on the caller's thread (see the file's comment for the
+ * cost).
+ */
 export function inProcessRunner(host: ScriptletHost): ScriptletRunner {
   return {
     validate: async (source, limits) => host.validate(source, limits),

@@ -88,8 +88,11 @@ export interface ClusterMemberSysInfoView {
   logical_cpus?: number;
 }
 
+/** A used/total pair of a member's state report (memory, swap), as LXD's Go struct reads it. */
 export interface UsageView {
+  /** Bytes in use. */
   used?: number;
+  /** Bytes in all. */
   total?: number;
 }
 
@@ -186,6 +189,7 @@ export interface ScriptletLimits {
 
 /** What the pipeline hands the scriptlet for one placement. */
 export interface ScriptletCall {
+  /** The scriptlet's `request` argument. */
   request: InstancePlacementView;
   /** Already filtered and sorted (instance count ascending, ties in join order). */
   candidates: ClusterMemberView[];
@@ -216,8 +220,11 @@ export interface ScriptletCall {
    * the request asks every member for the same amounts.
    */
   instanceResourcesOn?: (candidate: string) => InstanceResourcesView | undefined;
+  /** What the builtins read beyond the candidates. */
   cluster: ScriptletClusterView;
+  /** This run's bounds (from the server config). */
   limits: ScriptletLimits;
+  /** Aborts the run (the caller gave up). */
   signal?: AbortSignal;
 }
 
@@ -235,6 +242,7 @@ export interface ScriptletClusterView {
   project(name: string): ProjectView | undefined;
 }
 
+/** What one scriptlet run decided. */
 export type ScriptletOutcome =
   /** set_target was called (last successful call wins). */
   | { kind: "target"; member: string }
@@ -252,27 +260,45 @@ export type ScriptletOutcome =
       atLoad?: true;
     };
 
+/** One `log_*` or `print()` line of a run. */
 export interface ScriptletLogLine {
+  /** `print()` logs at info. */
   level: "info" | "warn" | "error";
   /** The scriptlet's text without the `Instance placement scriptlet: ` prefix. */
   message: string;
 }
 
+/** What a run cost: interpreter steps and wall time. */
 export interface ScriptletCost {
+  /** Starlark steps (one per loop iteration and per call). */
   steps: number;
+  /** Wall time of the run, in milliseconds. */
   ms: number;
 }
 
+/** A run's answer: its outcome, its log lines (bounded by the log budget) and its cost. */
 export interface ScriptletResult {
+  /** What it decided. */
   outcome: ScriptletOutcome;
+  /** Its lines, in order. */
   logs: ScriptletLogLine[];
+  /** What it cost. */
   cost: ScriptletCost;
 }
 
+/**
+ * Receives each line a scriptlet logs, with the placement it belongs to (berthd logs them as LXD
+ * does).
+ */
 export interface ScriptletLogger {
+  /** One line, with the instance, project and reason of the placement. */
   log(line: ScriptletLogLine & { instance: string; project: string; reason: string }): void;
 }
 
+/**
+ * Compiles, checks and runs LXD/Incus placement scriptlets (the built-in one is
+ * `createScriptletHost()`, on `@berth/starlark`).
+ */
 export interface ScriptletHost {
   /**
    * Compile + run top level + check the instance_placement signature; throws
@@ -291,6 +317,7 @@ export interface ScriptletHost {
   run(version: number | null, source: string, call: ScriptletCall, logger?: ScriptletLogger): ScriptletResult;
 }
 
+/** Makes a scriptlet host (the worker pool makes one per worker thread). */
 export type CreateScriptletHost = () => ScriptletHost;
 
 /**

@@ -59,7 +59,7 @@ function clusterOf(size: number): {
       storage_pools: { local: { space: { used: i, total: 2 ** 40 } } },
     };
   }
-  // What the engine passes besides the list (pipeline/stack/candidate-set.ts): states by position, an O(1) candidate test.
+  // What the engine passes besides the list (candidates/candidate-set.ts): states by position, an O(1) candidate test.
   const names = new Set(candidates.map((member) => member.server_name));
   const candidateStates = candidates.map((member) => states[member.server_name] ?? {});
   return {

@@ -20,23 +20,38 @@ import type {
   ProjectRecord,
 } from "../store/records.js";
 
+/** A profile's editable fields: what a PUT replaces. */
 export interface ProfileFields {
+  /** Free text. */
   description: string;
+  /** Instance config keys it sets. */
   config: Record<string, string>;
+  /** Devices it adds, by name. */
   devices: Record<string, Record<string, string>>;
 }
+/**
+ * A PATCH of a profile: only the fields given change (config merged key by key, devices by name).
+ */
 export type ProfileChanges = Partial<ProfileFields>;
 
+/** A project's editable fields: what a PUT replaces. */
 export interface ProjectFields {
+  /** Free text. */
   description: string;
+  /** Its config (`limits.*`, `restricted.*`, `features.*`). */
   config: Record<string, string>;
 }
+/** A PATCH of a project: only the fields given change (config merged key by key). */
 export type ProjectChanges = Partial<ProjectFields>;
 
+/** An image's editable fields: what a PUT replaces. */
 export interface ImageFields {
+  /** Free text. */
   description: string;
+  /** LXD image properties. */
   properties: Record<string, string>;
 }
+/** A PATCH of an image: only the fields given change (properties merged key by key). */
 export type ImageChanges = Partial<ImageFields>;
 
 /** A placement group's editable fields: LXD's `config` map, or Berth's earlier top-level `policy`/`rigor`. */
@@ -55,7 +70,9 @@ export interface FlavorInput {
   extra_specs?: Record<string, unknown>;
 }
 
+/** A flavor's editable fields (Nova's names): what a PUT replaces. */
 export type FlavorFields = Omit<FlavorInput, "name">;
+/** A PATCH of a flavor: sizes given replace, extra specs merge key by key. */
 export type FlavorChanges = Partial<FlavorFields>;
 
 /** Config keys merged one by one; `""` removes the key (LXD: an empty value unsets). */
@@ -79,6 +96,10 @@ export function mergeDevices(
   return { ...current, ...(changes ?? {}) };
 }
 
+/**
+ * The profile after a PATCH: description replaced when given, config merged key by key (`""`
+ * removes), devices replaced by name.
+ */
 export function patchedProfile(current: ProfileRecord, changes: ProfileChanges): ProfileRecord {
   return {
     ...current,
@@ -88,6 +109,10 @@ export function patchedProfile(current: ProfileRecord, changes: ProfileChanges):
   };
 }
 
+/**
+ * The project after a PATCH: description replaced when given, config merged key by key (`""`
+ * removes).
+ */
 export function patchedProject(current: ProjectRecord, changes: ProjectChanges): ProjectRecord {
   return {
     ...current,

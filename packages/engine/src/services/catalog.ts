@@ -64,8 +64,11 @@ async function must<T>(value: Promise<T | undefined>, message: string): Promise<
   return found;
 }
 
+/** A resource class as listed: its name and whether it is custom. */
 export interface ResourceClassInfo {
+  /** The class name. */
   name: string;
+  /** True for `CUSTOM_*` classes (created through the API). */
   custom: boolean;
 }
 
@@ -105,6 +108,11 @@ function checkProfileConfig(profile: ProfileRecord): void {
   if (problem !== undefined) throw invalid(problem);
 }
 
+/**
+ * The catalog (`engine.catalog`): cluster groups and their members, projects, profiles, flavors,
+ * images and aliases, placement groups, resource classes; edits with PUT/PATCH semantics and
+ * optional ETags, renames refused while referenced.
+ */
 export class Catalog {
   constructor(
     private readonly runtime: EngineRuntime,
@@ -158,23 +166,28 @@ export class Catalog {
   }
 
   // --- cluster groups -------------------------------------------------------------
+  /** Every cluster group. */
   async listGroups(): Promise<GroupRecord[]> {
     return this.store.groups.list();
   }
+  /** One cluster group; not_found when absent. */
   async getGroup(name: string): Promise<GroupRecord> {
     return must(this.store.groups.get({ name }), `Cluster group "${name}" not found`);
   }
+  /** Creates a cluster group (LXD's name rule); conflict when the name is taken. */
   async createGroup(group: GroupRecord): Promise<GroupRecord> {
     checkName("cluster group", group.name, INSTANCE_NAME_PATTERN);
     const stored = await this.store.groups.create(group);
     this.runtime.model.groups.set(stored.name, stored);
     return stored;
   }
+  /** Writes a group's description. */
   async updateGroup(group: GroupRecord): Promise<GroupRecord> {
     const stored = await this.store.groups.update(group);
     this.runtime.model.groups.set(stored.name, stored);
     return stored;
   }
+  /** Deletes a cluster group; forbidden for `default`, conflict while members belong to it. */
   async deleteGroup(name: string): Promise<void> {
     refuseDefaultGroupChange(name, "deleted");
     await this.store.groups.delete({ name });
@@ -183,7 +196,7 @@ export class Catalog {
 
   /**
    * Makes exactly `members` the members of cluster group `group`, in one
-   * store transaction (write-rules/group-members.ts): a refusal (an
+   * store transaction (rules/writes/group-members.ts): a refusal (an
    * unknown group or member) changes nothing.
    */
   async setGroupMembers(group: string, members: readonly string[]): Promise<void> {
@@ -192,6 +205,7 @@ export class Catalog {
       this.runtime.model.upsertMember(record);
   }
 
+  /** Renames a cluster group; forbidden for `default`, refused while members belong to it. */
   async renameGroup(name: string, newName: string): Promise<GroupRecord> {
     refuseDefaultGroupChange(name, "renamed");
     const group = await this.getGroup(name);
@@ -204,12 +218,15 @@ export class Catalog {
   }
 
   // --- projects ------------------------------------------------------------------------
+  /** Every project. */
   async listProjects(): Promise<ProjectRecord[]> {
     return this.store.projects.list();
   }
+  /** One project; not_found when absent. */
   async getProject(name: string): Promise<ProjectRecord> {
     return must(this.store.projects.get({ name }), `Project "${name}" not found`);
   }
+  /** Creates a project; its name and limits are checked first. */
   async createProject(project: ProjectRecord): Promise<ProjectRecord> {
     checkName("project", project.name, PROJECT_NAME_PATTERN);
     projectLimitsOf(project);
@@ -236,12 +253,17 @@ export class Catalog {
       precondition,
     );
   }
+  /**
+   * Deletes a project; forbidden for `default`, conflict while it holds instances, profiles or
+   * placement groups.
+   */
   async deleteProject(name: string): Promise<void> {
     if (name === "default") throw forbidden("The 'default' project cannot be deleted");
     await this.store.projects.delete({ name });
     this.runtime.model.projects.delete(name);
   }
 
+  /** Renames a project; forbidden for `default`, refused unless it is empty. */
   async renameProject(name: string, newName: string): Promise<ProjectRecord> {
     if (name === "default") throw forbidden("The 'default' project cannot be renamed");
     const project = await this.getProject(name);
@@ -254,15 +276,21 @@ export class Catalog {
   }
 
   // --- profiles ------------------------------------------------------------------------
+  /** The profiles of a project. */
   async listProfiles(project: string): Promise<ProfileRecord[]> {
     return this.store.profiles.list({ project });
   }
+  /** One profile of a project; not_found when absent. */
   async getProfile(project: string, name: string): Promise<ProfileRecord> {
     return must(
       this.store.profiles.get({ project, name }),
       `Profile "${name}" not found in project "${project}"`,
     );
   }
+  /**
+   * Creates a profile; its config is checked as LXD checks it, so a bad key fails here and not at
+   * every placement.
+   */
   async createProfile(profile: ProfileRecord): Promise<ProfileRecord> {
     checkName("profile", profile.name, PROFILE_NAME_PATTERN);
     checkProfileConfig(profile);
@@ -303,12 +331,14 @@ export class Catalog {
       precondition,
     );
   }
+  /** Deletes a profile; forbidden for `default`, conflict while instances use it. */
   async deleteProfile(project: string, name: string): Promise<void> {
     if (name === "default") throw forbidden('The "default" profile cannot be deleted');
     await this.store.profiles.delete({ project, name });
     await this.profilesChanged();
   }
 
+  /** Renames a profile; forbidden for `default`, refused while instances use it. */
   async renameProfile(project: string, name: string, newName: string): Promise<ProfileRecord> {
     if (name === "default") throw forbidden('The "default" profile cannot be renamed');
     const profile = await this.getProfile(project, name);
@@ -321,9 +351,11 @@ export class Catalog {
   }
 
   // --- flavors --------------------------------------------------------------------------
+  /** Every flavor. */
   async listFlavors(): Promise<FlavorRecord[]> {
     return this.store.flavors.list();
   }
+  /** One flavor; not_found when absent. */
   async getFlavor(name: string): Promise<FlavorRecord> {
     return must(this.store.flavors.get({ name }), `Flavor "${name}" not found`);
   }
@@ -346,6 +378,7 @@ export class Catalog {
       extraSpecs: { ...validated.value.extra_specs },
     };
   }
+  /** Creates a flavor; sizes and extra specs are checked with Nova's rules. */
   async createFlavor(input: FlavorInput): Promise<FlavorRecord> {
     return this.store.flavors.create(this.flavorRecord(input));
   }
@@ -380,6 +413,7 @@ export class Catalog {
   }
 
   // --- images ---------------------------------------------------------------------------
+  /** Every image. */
   async listImages(): Promise<ImageRecord[]> {
     return this.store.images.list();
   }
@@ -403,6 +437,7 @@ export class Catalog {
       if (clash !== undefined) throw new EngineError("conflict", `Image alias "${clash}" already exists`);
     }
   }
+  /** Creates an image record (its fingerprint is its key). */
   async createImage(image: ImageRecord): Promise<ImageRecord> {
     await this.checkAliases(image);
     return this.store.images.create(image);
@@ -451,6 +486,7 @@ export class Catalog {
     await this.removeImageAlias(alias);
     await this.addImageAlias(fingerprint, alias);
   }
+  /** Renames an alias; conflict when the new name is taken. */
   async renameImageAlias(alias: string, newName: string): Promise<ImageRecord> {
     const image = await this.imageOfAlias(alias);
     return guardedUpdate(this.imageTarget(image.fingerprint), (current) => {
@@ -461,6 +497,7 @@ export class Catalog {
       return { ...current, aliases: current.aliases.map((name) => (name === alias ? newName : name)) };
     });
   }
+  /** Removes an alias from its image; not_found when no image has it. */
   async removeImageAlias(alias: string): Promise<ImageRecord> {
     const image = await this.imageOfAlias(alias);
     return guardedUpdate(this.imageTarget(image.fingerprint), (current) => {
@@ -468,6 +505,7 @@ export class Catalog {
       return { ...current, aliases: current.aliases.filter((name) => name !== alias) };
     });
   }
+  /** Deletes an image, by fingerprint or a prefix naming exactly one. */
   async deleteImage(fingerprint: string): Promise<void> {
     const image = await this.getImage(fingerprint); // a prefix names its image
     return this.store.images.delete({ name: image.fingerprint });
@@ -484,9 +522,11 @@ export class Catalog {
   }
 
   // --- placement groups -------------------------------------------------------------------
+  /** The placement groups of a project. */
   async listPlacementGroups(project: string): Promise<PlacementGroupRecord[]> {
     return this.store.placementGroups.list({ project });
   }
+  /** One placement group of a project; not_found when absent. */
   async getPlacementGroup(project: string, name: string): Promise<PlacementGroupRecord> {
     return must(
       this.store.placementGroups.get({ project, name }),
@@ -544,11 +584,13 @@ export class Catalog {
       precondition,
     );
   }
+  /** Deletes a placement group; conflict while instances belong to it. */
   async deletePlacementGroup(project: string, name: string): Promise<void> {
     await this.store.placementGroups.delete({ project, name });
     this.runtime.model.deletePlacementGroup(project, name);
   }
 
+  /** Renames a placement group; refused while instances belong to it. */
   async renamePlacementGroup(project: string, name: string, newName: string): Promise<PlacementGroupRecord> {
     const group = await this.getPlacementGroup(project, name);
     return renameByCopy(
@@ -560,6 +602,7 @@ export class Catalog {
   }
 
   // --- resource classes ---------------------------------------------------------------------
+  /** Every resource class: the standard ones in id order, then the custom ones. */
   async listResourceClasses(): Promise<ResourceClassInfo[]> {
     const custom = await this.store.resourceClasses.list();
     return [
@@ -567,11 +610,13 @@ export class Catalog {
       ...custom.map((record) => ({ name: record.name, custom: true })),
     ];
   }
+  /** One resource class; not_found for an unknown custom name. */
   async getResourceClass(name: string): Promise<ResourceClassInfo> {
     if (isStandardResourceClass(name)) return { name, custom: false };
     await must(this.store.resourceClasses.get({ name }), resourceClassMessages.notFound(name));
     return { name, custom: true };
   }
+  /** Creates a custom class (`CUSTOM_*`, Placement's name rule); conflict when it exists. */
   async createResourceClass(name: string): Promise<ResourceClassInfo> {
     const valid = validateCustomName(name);
     if (!valid.ok) throw invalid(valid.error.message);
@@ -620,6 +665,10 @@ export class Catalog {
     );
   }
 
+  /**
+   * Deletes a custom class; invalid for a standard one, conflict while an inventory or allocation
+   * uses it.
+   */
   async deleteResourceClass(name: string): Promise<void> {
     if (isStandardResourceClass(name)) throw invalid(resourceClassMessages.cannotDeleteStandard(name));
     try {

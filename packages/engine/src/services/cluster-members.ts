@@ -13,6 +13,10 @@ import { emitEvacuation, emitMoves } from "./move-events.js";
 import type { EvacuationOutcome, MovedInstance, Relocation } from "./relocation.js";
 import { tracked } from "./tracked.js";
 
+/**
+ * Cluster members (`engine.members`): records, heartbeats and state, resources and the inventories
+ * derived from them, evacuation and restore.
+ */
 export class ClusterMembers {
   constructor(
     private readonly runtime: EngineRuntime,
@@ -23,15 +27,28 @@ export class ClusterMembers {
     private readonly knownOffline: Set<string>,
   ) {}
 
+  /**
+   * Every member as the model sees it (call `engine.sync()` first when several engines share the
+   * store).
+   */
   list(): MemberInfo[] {
     return this.members.list();
   }
+  /** One member as the model sees it; not_found when absent. */
   get(name: string): MemberInfo {
     return this.members.info(name);
   }
+  /**
+   * Adds a member; its standard inventories are derived from its resources unless given
+   * explicitly.
+   */
   create(input: MemberInput): Promise<MemberInfo> {
     return this.members.create(input);
   }
+  /**
+   * LXD's PUT of a member: the editable fields replaced; with `expectedGeneration`, only while the
+   * member is at it.
+   */
   update(name: string, update: MemberUpdate, expectedGeneration?: number): Promise<MemberInfo> {
     return this.members.update(name, update, expectedGeneration);
   }
@@ -43,6 +60,7 @@ export class ClusterMembers {
   rename(name: string, newName: string): Promise<MemberInfo> {
     return this.members.rename(name, newName);
   }
+  /** Removes a member; conflict while it hosts, mirrors or holds allocations of any instance. */
   delete(name: string): Promise<void> {
     return this.members.delete(name);
   }
@@ -68,6 +86,10 @@ export class ClusterMembers {
   inventories(name: string): { generation: number; inventories: Record<string, InventoryView> } {
     return this.members.inventories(name);
   }
+  /**
+   * Changes the member's inventories (`null` removes a class; `replaceAll` replaces them all) at
+   * the generation the caller read; conflict when it moved or a removed class is in use.
+   */
   setInventories(
     name: string,
     inventories: Parameters<Members["setInventories"]>[1],
@@ -76,9 +98,16 @@ export class ClusterMembers {
   ) {
     return this.members.setInventories(name, inventories, expectedGeneration, replaceAll);
   }
+  /**
+   * Removes one inventory at the generation the caller read; conflict while the class is in use.
+   */
   deleteInventory(name: string, resourceClass: string, expectedGeneration: number) {
     return this.members.setInventories(name, { [resourceClass]: null }, expectedGeneration);
   }
+  /**
+   * Moves every instance off the member (scriptlet included, reason `evacuation`) and marks it
+   * evacuated, in one claim: all move or nothing changes.
+   */
   async evacuate(name: string): Promise<EvacuationOutcome> {
     const outcome = await tracked(
       this.runtime.metrics,
@@ -89,6 +118,10 @@ export class ClusterMembers {
     emitEvacuation(this.events, outcome, "evacuation");
     return outcome;
   }
+  /**
+   * Brings the instances evacuated from the member back and lifts its evacuation, in one claim;
+   * refused while the member is offline.
+   */
   async restore(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
     const outcome = await this.relocation.restore(name);
     emitMoves(this.events, outcome.moved, "restore");

@@ -1,7 +1,7 @@
 /**
  * LXD's `default` cluster group: it always exists, every member belongs to
  * it (new members join it, an edit of a member's groups keeps it:
- * write-rules/default-group.ts), and it can be neither deleted nor renamed.
+ * rules/writes/default-group.ts), and it can be neither deleted nor renamed.
  */
 import { forbidden } from "../base/errors.js";
 import { DEFAULT_GROUP } from "../rules/writes/default-group.js";

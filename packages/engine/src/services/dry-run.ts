@@ -7,12 +7,18 @@ import type { DecidedBy } from "../decide/decide.js";
 import type { ScriptletCost, ScriptletLogLine } from "../scriptlet/port.js";
 import type { RejectionGroup } from "../store/records.js";
 
+/** What a dry run decided: the member a real create would take, or the error it would fail with. */
 export type DryRunDecision =
   | { outcome: "placed"; member: string; decidedBy: DecidedBy }
   /** The placement would fail with `error` (no capacity, a scriptlet rejection, a bad target...). */
   | { outcome: "rejected"; error: EngineError };
 
+/**
+ * A dry run's answer: the decision, the candidates and rejections behind it, and the scriptlet's
+ * logs and cost.
+ */
 export interface DryRunOutcome {
+  /** Placed on a member, or rejected with an error. */
   decision: DryRunDecision;
   /** The members that passed every filter, in the order the decision saw them. */
   candidates: string[];
@@ -23,7 +29,9 @@ export interface DryRunOutcome {
    * target that fits.
    */
   rejections: RejectionGroup[];
+  /** Whether a scriptlet ran (a member target and `""` skip it). */
   scriptletRan: boolean;
+  /** The scriptlet's log lines. */
   logs: ScriptletLogLine[];
   /** What the scriptlet run cost (zeros when none ran). */
   cost: ScriptletCost;

@@ -36,7 +36,12 @@ import { type EvacuationOutcome, Relocation } from "./relocation.js";
 import { ServerConfig } from "./server-config.js";
 import { tracked } from "./tracked.js";
 
+/**
+ * What `Engine.open` takes: the store and, optionally, how scriptlets run, the clock, the logger
+ * and tuning for several engines on one store.
+ */
 export interface EngineOptions {
+  /** Where everything is kept; the engine hydrates from its snapshot. */
   store: Store;
   /** Defaults to the built-in Starlark host; run on the event loop unless `scriptletRunner` is given. */
   scriptletHost?: ScriptletHost;
@@ -47,26 +52,29 @@ export interface EngineOptions {
    * loop. The engine closes it on `close()`.
    */
   scriptletRunner?: ScriptletRunner;
+  /** Time source (default: the system clock); inject a `ManualClock` in tests and simulations. */
   clock?: Clock;
+  /** Where the engine's log lines go (default: nowhere). */
   logger?: Logger;
   /**
    * Orders ties among equally ranked members by this seed (an integer from
-   * 0 to 2^32 - 1; pipeline/stack/tie-order.ts) instead of join order,
+   * 0 to 2^32 - 1; candidates/tie-order.ts) instead of join order,
    * LXD/Incus's tie-break and the default. Servers sharing one database each
    * use a seed of their own (berthd: `--tie-seed`), so their concurrent
    * claims fill different members instead of queueing on the same rows.
    */
   tieSeed?: number;
-  /** Claim attempts per placement when racing other writers (default 5). */
+  /** Claim attempts per placement when racing other writers (default 5; with a change feed, at least 50). */
   maxClaimAttempts?: number;
   /**
    * How often the app calls `tick()` (ms). Given, it lets the engine tell its
    * own stalls (a tick much later than due) from members going quiet, and
-   * sets the healer lease's lifetime (see engine/healer-duty.ts).
+   * sets the healer lease's lifetime (see health/healer-duty.ts).
    */
   tickPeriodMs?: number;
 }
 
+/** What one `tick()` did: this engine's role, members found offline, healing done or failed. */
 export interface TickReport {
   /**
    * "healer": this engine ran offline detection and healing; "standby":
@@ -88,6 +96,11 @@ export interface TickReport {
   rebalanceFailed?: string;
 }
 
+/**
+ * The placement engine: open it over a Store with `Engine.open`, then use one service per noun
+ * (`instances`, `members`, `config`, `catalog`, `rebalance`, `providers`, `consumers`) and call
+ * `tick()` periodically.
+ */
 export class Engine {
   /** Instances and reservations: list, get, create, dry run, bulk create, edits, moves, commits. */
   readonly instances: Instances;
@@ -153,6 +166,10 @@ export class Engine {
       );
   }
 
+  /**
+   * Opens an engine over `options.store`: creates the store's defaults when missing (the `default`
+   * project, profile and cluster group) and hydrates the model from one snapshot.
+   */
   static async open(options: EngineOptions): Promise<Engine> {
     const store = options.store;
     await ensureDefaults(store);

@@ -11,6 +11,7 @@
 import { conflict, stale } from "../base/errors.js";
 import { isRecordChanged, recordEtag } from "../store/record-version.js";
 
+/** What a write expects of the record it replaces (an ETag), else it is refused as `stale`. */
 export interface Precondition {
   /** The record's ETag as the caller read it (`recordEtag`); surrounding quotes are ignored. */
   ifMatch?: string;

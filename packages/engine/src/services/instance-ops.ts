@@ -27,10 +27,18 @@ import type { NewInstance } from "../store/port.js";
 import type { AllocationRow, InstanceRecord } from "../store/records.js";
 import { mirroredOn, refuseMirroredMove } from "./mirrored-moves.js";
 
+/**
+ * What a move answers: the instance where it now is, where it came from, and how its new member
+ * was chosen.
+ */
 export interface MoveOutcome {
+  /** The instance as stored after the move. */
   instance: InstanceRecord;
+  /** The member it left. */
   from: string;
+  /** Who chose the new member. */
   decidedBy: DecidedBy;
+  /** Members that passed every filter. */
   candidates: string[];
 }
 

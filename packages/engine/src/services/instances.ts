@@ -24,6 +24,10 @@ import {
 } from "./placer.js";
 import { tracked } from "./tracked.js";
 
+/**
+ * Instances and reservations (`engine.instances`): list, get, create, dry run, bulk create, edits,
+ * renames, moves, commits and deletions.
+ */
 export class Instances {
   private readonly placer: Placer;
   private readonly ops: InstanceOps;
@@ -38,6 +42,7 @@ export class Instances {
     this.ops = new InstanceOps(runtime, maxAttempts);
   }
 
+  /** The stored instances the filter admits (reservations included unless filtered out). */
   list(filter: InstanceFilter = {}): Promise<InstanceRecord[]> {
     return this.runtime.store.listInstances(filter);
   }
@@ -85,6 +90,10 @@ export class Instances {
       for (const record of outcome.instances) this.events.lifecycle(() => createdEvent(record, "bulk"));
     return outcome;
   }
+  /**
+   * Edits an instance (`put` replaces its editable fields, `patch` merges them); growth is
+   * claimed, so it is refused when the member lacks room.
+   */
   async update(
     project: string,
     ref: string,
@@ -100,6 +109,9 @@ export class Instances {
     }));
     return record;
   }
+  /**
+   * Renames an instance (or names a reservation); conflict when the name is taken in its project.
+   */
   async rename(project: string, ref: string, newName: string): Promise<InstanceRecord> {
     const record = await this.ops.rename(project, ref, newName);
     this.events.lifecycle(() => ({
@@ -110,6 +122,10 @@ export class Instances {
     }));
     return record;
   }
+  /**
+   * Moves an instance to a member (checked as a named target) or to `@group` (placed by the
+   * pipeline, reason `relocation`); two-member instances are refused.
+   */
   async move(
     project: string,
     ref: string,
@@ -132,6 +148,7 @@ export class Instances {
     }));
     return outcome;
   }
+  /** Deletes an instance or reservation, releasing what it holds. */
   async delete(project: string, ref: string): Promise<void> {
     await this.ops.delete(project, ref);
     this.events.lifecycle(() => ({ action: "instance-deleted", project, instance: ref, context: {} }));

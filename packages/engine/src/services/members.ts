@@ -28,23 +28,38 @@ import { mergeConfig } from "./catalog-patches.js";
 import { withDefaultGroup } from "./default-group.js";
 import { guardedUpdate } from "./guarded-update.js";
 
+/**
+ * A member to create: its identity, what it reports, and inventories set explicitly (else derived
+ * from its resources).
+ */
 export interface MemberInput {
+  /** Unique member name. */
   name: string;
+  /** Its LXD API address. */
   url?: string;
   /** Defaults to what the member's resources report (`cpu.architecture`), else x86_64. */
   architecture?: string;
+  /** Free text. */
   description?: string;
+  /** LXD's failure domain. */
   failureDomain?: string;
+  /** LXD cluster roles. */
   roles?: string[];
+  /** Cluster groups it joins (each must exist); every member is in `default` too. */
   groups?: string[];
+  /** Member config (`scheduler.instance`, `user.*`). */
   config?: Record<string, string>;
+  /** Placement traits it has. */
   traits?: string[];
+  /** Its hardware report (LXD `api.Resources`): standard inventories are derived from it. */
   resources?: Record<string, unknown> | null;
+  /** Its state report (LXD `ClusterMemberState`). */
   state?: Record<string, unknown> | null;
   /** Explicit inventories (Placement fields, snake_case). */
   inventories?: Record<string, InventoryInput>;
 }
 
+/** A member's editable fields (PUT replaces them all, PATCH only those given). */
 export type MemberUpdate = Partial<
   Pick<
     MemberInput,
@@ -52,8 +67,11 @@ export type MemberUpdate = Partial<
   >
 >;
 
+/** A member as the model sees it now: its record, its status and what it holds. */
 export interface MemberInfo {
+  /** The stored record. */
   record: MemberRecord;
+  /** Online, offline or evacuated, from its heartbeat and state. */
   status: MemberStatus;
   /** Usage per class: real instances, reservations, in-flight placements. */
   usage: {

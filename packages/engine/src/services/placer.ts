@@ -24,7 +24,9 @@ import type { InstanceRecord, RejectionGroup } from "../store/records.js";
 import type { DryRunOutcome } from "./dry-run.js";
 import { checkScriptletValue } from "./scriptlet-value.js";
 
+/** Where and for whom a create places: the project, an optional target, and a signal to give up. */
 export interface CreateOptions {
+  /** The instance's project (default `default`). */
   project?: string;
   /** `member` or `@group`. */
   target?: string;
@@ -36,6 +38,9 @@ export interface CreateOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A dry run's options: those of a create, plus a scriptlet to try instead of the configured one.
+ */
 export interface DryRunOptions extends CreateOptions {
   /**
    * Dry-run this scriptlet instead of the configured one (`berth scriptlet
@@ -45,10 +50,15 @@ export interface DryRunOptions extends CreateOptions {
   scriptletSource?: string;
 }
 
+/** What a create answers: the instance as stored and how its member was chosen. */
 export interface PlacementOutcome {
+  /** The instance as stored (its `location` is the chosen member). */
   instance: InstanceRecord;
+  /** Who chose: the target, the scriptlet or the default policy. */
   decidedBy: DecidedBy;
+  /** Members that passed every filter (the default policy may name only the chosen one). */
   candidates: string[];
+  /** The scriptlet's log lines. */
   logs: ScriptletLogLine[];
   /** What the scriptlet run cost (zeros when none ran). */
   cost: { steps: number; ms: number };
@@ -58,13 +68,20 @@ export interface PlacementOutcome {
   expanded: InstanceExpansion;
 }
 
+/** What a bulk create answers: every instance placed, in one claim. */
 export interface BulkOutcome {
+  /** The instances as stored, in request order. */
   instances: InstanceRecord[];
   /** The order the instances were placed in (indices into the request). */
   placementOrder: number[];
+  /** Claim attempts it took (1 unless a race was lost). */
   attempts: number;
 }
 
+/**
+ * How a bulk create orders its placements: largest first (first-fit decreasing, the default
+ * without a scriptlet) or as requested.
+ */
 export type BulkOrder = "largest-first" | "request";
 
 /** Sort key for first-fit-decreasing: memory, then CPUs, then disk, then everything else. */

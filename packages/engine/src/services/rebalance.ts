@@ -28,6 +28,7 @@ import type { InstanceRecord } from "../store/records.js";
 import { placementView } from "../views/views.js";
 import { ImbalanceModel, type MemberLoad } from "./imbalance.js";
 
+/** When the rebalancer stops: Ganeti hbal's limits on moves, gain and score. */
 export interface RebalanceOptions {
   /** Most moves in one plan (default 100). */
   maxMoves?: number;
@@ -41,20 +42,35 @@ export interface RebalanceOptions {
   reservationPreference?: number;
 }
 
+/** One move of a rebalancing plan. */
 export interface RebalanceMove {
+  /** The instance's id. */
   id: string;
+  /** Its project. */
   project: string;
+  /** Its name. */
   name: string;
+  /** A reservation (moving it is a record edit). */
   forthcoming: boolean;
+  /** The member it leaves. */
   from: string;
+  /** The member it goes to. */
   to: string;
+  /** How much the imbalance score falls with this move. */
   gain: number;
 }
 
+/**
+ * A rebalancing plan: the moves in order, the score before and after, and whether they were made.
+ */
 export interface RebalancePlan {
+  /** The moves, in the order they were chosen. */
   moves: RebalanceMove[];
+  /** The imbalance score before (0: perfectly even). */
   scoreBefore: number;
+  /** The score once every move is made. */
   scoreAfter: number;
+  /** True when `apply()` claimed the moves. */
   applied: boolean;
 }
 

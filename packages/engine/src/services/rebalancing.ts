@@ -24,6 +24,10 @@ export interface AutomaticRebalancePreview extends AutomaticRebalanceRun {
   lastRunAt: string | null;
 }
 
+/**
+ * Rebalancing (`engine.rebalance`): plans in the manner of Ganeti's hbal, their application in one
+ * claim, and the imbalance score.
+ */
 export class Rebalancing {
   private readonly rebalancer: Rebalancer;
   private readonly schedule: RebalanceSchedule;

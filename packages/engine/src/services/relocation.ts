@@ -23,16 +23,25 @@ import type { PlacementReason } from "../scriptlet/port.js";
 import type { InstanceRecord, MemberRecord } from "../store/records.js";
 import { refuseMirroredEvacuation } from "./mirrored-moves.js";
 
+/** One instance an evacuation, a restore or healing moved. */
 export interface MovedInstance {
+  /** Its project. */
   project: string;
+  /** Its name. */
   name: string;
+  /** Its id. */
   id: string;
+  /** The member it left. */
   from: string;
+  /** The member it went to. */
   to: string;
 }
 
+/** What an evacuation (or a healing pass) did to one member. */
 export interface EvacuationOutcome {
+  /** The member evacuated. */
   member: string;
+  /** The instances moved, all in one claim. */
   moved: MovedInstance[];
   /** Instances with `cluster.evacuate=stop`: they stay where they are. */
   stayed: { project: string; name: string; id: string }[];

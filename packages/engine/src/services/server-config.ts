@@ -29,6 +29,10 @@ const RATIO_KEYS = [
   "scheduler.disk_allocation_ratio",
 ];
 
+/**
+ * The server config (`engine.config`, LXD's `/1.0`): values checked by api-types' rules, a
+ * scriptlet compiled and checked before it is stored, a version every engine on the store follows.
+ */
 export class ServerConfig {
   constructor(
     private readonly runtime: EngineRuntime,
@@ -45,7 +49,7 @@ export class ServerConfig {
    * (api-types' rules); a scriptlet is compiled and signature-checked by the
    * scriptlet host first, so a bad one never replaces the one in force.
    * `""` unsets a key as null does (LXD's rule, applied here once:
-   * write-rules/config-patch.ts), so callers pass values as given.
+   * rules/writes/config-patch.ts), so callers pass values as given.
    */
   async set(
     given: Record<string, string | null | undefined>,

@@ -18,7 +18,7 @@ import type { InstanceRecord, Ledger } from "./records.js";
 
 /**
  * What a claim did to the aggregates an engine's model keeps, in a compact
- * form (`claimEffectOf` in src/feed/claim-effect.ts builds it from the
+ * form (`claimEffectOf` in src/rules/claims/claim-effect.ts builds it from the
  * rules' `CheckedClaim`; every Store writes it as given).
  */
 export interface ClaimEffect {
@@ -31,14 +31,26 @@ export interface ClaimEffect {
   instances: CountedChange[];
 }
 
+/**
+ * Instances of one shape appearing or going: what the model counts per member, project, type,
+ * ledger and placement group, and what they count against project limits.
+ */
 export interface CountedChange {
+  /** Where they are. */
   member: string;
+  /** Their project. */
   project: string;
+  /** Container or virtual machine. */
   type: "container" | "virtual-machine";
+  /** Reservations (true) or instances. */
   forthcoming: boolean;
+  /** Their placement group, or null. */
   placementGroup: string | null;
+  /** CPUs each counts against `limits.cpu`. */
   cpu: number;
+  /** Bytes each counts against `limits.memory`. */
   memoryBytes: number;
+  /** Bytes each counts against `limits.disk`. */
   diskBytes: number;
   /** Instances of exactly this shape added (negative: removed). */
   count: number;
@@ -71,6 +83,10 @@ export type CatalogTableName =
   | "providers"
   | "traits";
 
+/**
+ * One committed change, as the feed carries it: engines sharing a store apply these to their
+ * models before they plan.
+ */
 export type ChangeEntry =
   /**
    * A claim's effect; `tokens` are the `Claim.token`s of the claims it
@@ -94,6 +110,7 @@ export type ChangeEntry =
   | { kind: "catalog"; table: CatalogTableName }
   | { kind: "config" };
 
+/** One read of the change feed. */
 export interface FeedRead {
   /** Changes committed after the cursor read from, in order. */
   entries: ChangeEntry[];
@@ -113,9 +130,14 @@ export interface FeedWatch {
    * up). While false the reader must read before every operation.
    */
   live(): boolean;
+  /** Ends the subscription. */
   stop(): void;
 }
 
+/**
+ * A Store's ordered log of committed changes (optional: a store without one serves one engine);
+ * every entry is written in the transaction of the change it records.
+ */
 export interface ChangeFeed {
   /** Everything committed after `cursor` (from a snapshot or an earlier read). */
   read(cursor: string): Promise<FeedRead>;

@@ -6,6 +6,7 @@
 import type { ChangeEntry } from "./change-feed.js";
 import type { CommittedWriteListener } from "./port.js";
 
+/** The listeners of a Store's committed writes (see the file's comment). */
 export class CommittedWrites {
   private readonly listeners = new Set<CommittedWriteListener>();
 

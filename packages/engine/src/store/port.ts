@@ -105,7 +105,7 @@ export interface InventoryReplacement {
   /**
    * The member whose root `provider` is (engine `memberProviderUuid`), when
    * it is one: the reshape writes the member's inventories, and creates the
-   * root's row when it has none yet (claim-rules/member-root.ts).
+   * root's row when it has none yet (rules/ledger/member-root.ts).
    */
   member?: string;
 }
@@ -124,7 +124,7 @@ export type MemberRootChange =
   | { kind: "aggregates"; aggregates: readonly string[] };
 
 /**
- * One Placement write of a member's root provider (claim-rules/member-root.ts):
+ * One Placement write of a member's root provider (rules/ledger/member-root.ts):
  * inventories and traits are the member's, aggregates the root's row's.
  */
 export interface MemberRootWrite {
@@ -167,11 +167,17 @@ export type NewInstance = Omit<InstanceRecord, "revision">;
 
 /** LXD project limits, already parsed by the engine into numbers (absent = unlimited). */
 export interface ProjectLimits {
+  /** `limits.instances`: instances and reservations. */
   instances?: number;
+  /** `limits.containers`. */
   containers?: number;
+  /** `limits.virtual-machines`. */
   virtualMachines?: number;
+  /** `limits.cpu`: CPUs in all. */
   cpu?: number;
+  /** `limits.memory`, in bytes. */
   memoryBytes?: number;
+  /** `limits.disk`, in bytes. */
   diskBytes?: number;
 }
 
@@ -199,13 +205,17 @@ export interface ProjectLimits {
  * dimension that the claim increases must stay within its limit afterwards.
  *
  * A Store implements none of this itself: it reads the rows the claim
- * touches, calls the engine's claim rules (`checkClaim`, src/claim-rules/)
+ * touches, calls the engine's claim rules (`checkClaim`, src/rules/claims/)
  * and writes what they return.
  */
 export interface Claim {
+  /** New instances (and reservations) with their allocations. */
   create?: NewInstance[];
+  /** Stored instances rewritten whole, each only while it is at `expectedRevision`. */
   replace?: { record: NewInstance; expectedRevision: number }[];
+  /** Instances to delete; with `expectedRevision`, only while they are at it. */
   remove?: { id: string; expectedRevision?: number }[];
+  /** The limits of each project the claim's records belong to (absent: unlimited). */
   projectLimits?: Record<string, ProjectLimits>;
   /**
    * Maintenance states the claim sets with its moves, in the same
@@ -216,7 +226,7 @@ export interface Claim {
   memberStates?: MemberStateChange[];
   /**
    * Set by an engine that applies the claim's effect to its own model as
-   * soon as the claim commits (feed/feed-sync.ts): the store writes it into
+   * soon as the claim commits (runtime/feed-sync.ts): the store writes it into
    * the claim's change-feed entry (`claimEntryOf`), by which that engine
    * knows the entry when it reads it back and does not apply it twice.
    * Unique per claim attempt.
@@ -224,11 +234,21 @@ export interface Claim {
   token?: string;
 }
 
+/**
+ * A member's evacuated flag set in the same transaction as a claim's moves (an evacuation or a
+ * restore lands whole).
+ */
 export interface MemberStateChange {
+  /** The member's name. */
   member: string;
+  /** Its new evacuated flag. */
   evacuated: boolean;
 }
 
+/**
+ * What a committed claim answers: the instances as stored, the touched members' usage and the
+ * claim's effect.
+ */
 export interface ClaimResult {
   /** Created and replaced instances as stored (with their new revisions). */
   instances: InstanceRecord[];
@@ -277,37 +297,57 @@ export type ClaimFailureDetails =
 
 /** Per-member usage per class, per ledger. */
 export interface MemberUsage {
+  /** The member. */
   member: string;
+  /** Held by instances, per class. */
   used: Record<string, number>;
+  /** Held by reservations, per class. */
   forthcoming: Record<string, number>;
 }
 
 /** Instance counts per (member, project); forthcoming ones are counted in `instances` too. */
 export interface InstanceCountRow {
+  /** The member. */
   member: string;
+  /** The project. */
   project: string;
+  /** Instances and reservations. */
   instances: number;
+  /** Reservations among them. */
   forthcoming: number;
+  /** Containers among them. */
   containers: number;
+  /** Virtual machines among them. */
   virtualMachines: number;
 }
 
 /** Members of a placement group per member. */
 export interface PlacementGroupCountRow {
+  /** The group's project. */
   project: string;
+  /** The placement group. */
   group: string;
+  /** The member. */
   member: string;
+  /** Instances of the group on the member. */
   instances: number;
 }
 
 /** What LXD project limits count, per project (all instances incl. reservations). */
 export interface ProjectUsageRow {
+  /** The project. */
   project: string;
+  /** Instances and reservations. */
   instances: number;
+  /** Containers. */
   containers: number;
+  /** Virtual machines. */
   virtualMachines: number;
+  /** CPUs counted against `limits.cpu`. */
   cpu: number;
+  /** Bytes counted against `limits.memory`. */
   memoryBytes: number;
+  /** Bytes counted against `limits.disk`. */
   diskBytes: number;
 }
 
@@ -316,15 +356,25 @@ export interface ProjectUsageRow {
  * members, projects and groups, never with the number of instances.
  */
 export interface StoreSnapshot {
+  /** Every member record. */
   members: MemberRecord[];
+  /** Every cluster group. */
   groups: GroupRecord[];
+  /** Every project. */
   projects: ProjectRecord[];
+  /** Every placement group. */
   placementGroups: PlacementGroupRecord[];
+  /** The custom resource classes. */
   resourceClasses: ResourceClassRecord[];
+  /** The server config and its version. */
   config: ConfigRecord;
+  /** Usage per member, class and ledger. */
   usage: MemberUsage[];
+  /** Instance counts per member and project. */
   instanceCounts: InstanceCountRow[];
+  /** Placement-group members per member. */
   placementGroupCounts: PlacementGroupCountRow[];
+  /** What each project's limits count. */
   projectUsage: ProjectUsageRow[];
   /**
    * What Placement consumers hold, per provider uuid and class (non-zero
@@ -340,24 +390,36 @@ export interface StoreSnapshot {
   feedCursor?: string;
 }
 
+/** Which instances `listInstances` answers; every field given must match. */
 export interface InstanceFilter {
+  /** Only this project's. */
   project?: string;
+  /** Only those located on this member. */
   location?: string;
   /** Instances mirrored on this member (their `secondary`). */
   secondary?: string;
+  /** Only reservations (true) or only instances (false). */
   forthcoming?: boolean;
+  /** Only members of this placement group. */
   placementGroup?: string;
 }
 
 /** Told of one committed write: the change-feed entries its transaction appended (see `Store.onCommittedWrite`). */
 export type CommittedWriteListener = (entries: readonly ChangeEntry[]) => void;
 
+/**
+ * Everything the engine needs from storage. A Store checks nothing itself: every rule is the
+ * engine's (`checkClaim` and the write rules), called inside the Store's own transaction;
+ * `runStoreContract` (`@berth/engine/store-contract`) proves an implementation.
+ */
 export interface Store {
   /** Aggregated state for hydrating the engine's model. */
   snapshot(): Promise<StoreSnapshot>;
 
   // --- members ---------------------------------------------------------------
+  /** Every member, in join order. */
   listMembers(): Promise<MemberRecord[]>;
+  /** One member, or undefined. */
   getMember(name: string): Promise<MemberRecord | undefined>;
   /** conflict if the name exists; every group named must exist (not_found). */
   createMember(member: NewMember): Promise<MemberRecord>;
@@ -366,8 +428,8 @@ export interface Store {
    * With `expectedFields` (those fields as the caller read them), the write
    * is conditional: when any differs from the stored member nothing is
    * written and the store throws `recordChanged` (a merge of a PATCH,
-   * engine/members.ts). A change of `traits` bumps the generation;
-   * heartbeats and state do not (write-rules/member-update.ts).
+   * services/members.ts). A change of `traits` bumps the generation;
+   * heartbeats and state do not (rules/writes/member-update.ts).
    */
   updateMember(
     name: string,
@@ -377,7 +439,7 @@ export interface Store {
   ): Promise<MemberRecord>;
   /**
    * Makes exactly `members` the members of cluster group `group`, in one
-   * transaction (write-rules/group-members.ts): not_found when the group or
+   * transaction (rules/writes/group-members.ts): not_found when the group or
    * a named member does not exist, and then nothing changes. Answers the
    * members it wrote.
    */
@@ -413,6 +475,7 @@ export interface Store {
   readonly projects: CatalogTable<ProjectRecord>;
   /** Project-scoped. create: the project must exist. delete: conflict while an instance uses it. */
   readonly profiles: CatalogTable<ProfileRecord>;
+  /** Flavors, by name. delete: no refusal here; the engine refuses a flavor an instance still names. */
   readonly flavors: CatalogTable<FlavorRecord>;
   /** Keyed by fingerprint (passed as `name` in RecordKey). */
   readonly images: CatalogTable<ImageRecord>;

@@ -41,6 +41,10 @@ export function recordChanged(label: string, key: string): EngineError {
   return conflict(`${label} "${key}" was changed by another request; read it again`, { reason: CHANGED });
 }
 
+/**
+ * Whether `error` is the refusal of a conditional update whose row changed since it was read
+ * (`recordChanged`).
+ */
 export function isRecordChanged(error: unknown): boolean {
   return isEngineError(error, "conflict") && error.details?.reason === CHANGED;
 }

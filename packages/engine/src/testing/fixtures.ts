@@ -13,6 +13,9 @@ import type { InventoryRecord, PlacementDecisionRecord } from "../store/records.
 
 export { allocationsOf };
 
+/**
+ * An explicit inventory of `total` units with Placement's defaults (no reserve, unit 1, ratio 1).
+ */
 export function inventory(total: number, overrides: Partial<InventoryRecord> = {}): InventoryRecord {
   return {
     total,
@@ -26,6 +29,7 @@ export function inventory(total: number, overrides: Partial<InventoryRecord> = {
   };
 }
 
+/** A member to create (x86_64, no inventories, never heard from) with `overrides` applied. */
 export function newMember(name: string, overrides: Partial<NewMember> = {}): NewMember {
   return {
     name,
@@ -63,6 +67,10 @@ export function testId(): string {
   return `${processTag}-0000-4000-8000-${hex}`;
 }
 
+/**
+ * A container in project `default` on `location`, holding `resources` there (in the forthcoming
+ * ledger for a reservation), with a `testId()` id and `overrides` applied.
+ */
 export function newInstance(
   name: string,
   location: string,

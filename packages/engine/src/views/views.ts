@@ -14,8 +14,13 @@ import type {
 import { cloneDevices, cloneJson } from "../store/clone.js";
 import type { InstanceRecord } from "../store/records.js";
 
+/** A member's status as LXD shows it. */
 export type MemberStatus = "Online" | "Offline" | "Evacuated";
 
+/**
+ * Offline when it has not heartbeat within the threshold (whatever else), else Evacuated when
+ * evacuated, else Online.
+ */
 export function memberStatus(member: MemberState, nowMs: number, offlineThresholdMs: number): MemberStatus {
   // As in LXD, a silent member shows Offline whatever its maintenance state (a healed member included).
   if (!member.isOnline(nowMs, offlineThresholdMs)) return "Offline";

@@ -41,7 +41,7 @@ export interface CheckedClaim {
   readonly memberStates: readonly MemberStateChange[];
   /** How the mirrored memory of secondaries changes, per primary (for Stores that keep those sums). */
   readonly failoverChanges: readonly FailoverChange[];
-  /** The claims' tokens (`Claim.token`), for the change-feed entry (feed/claim-effect.ts `claimEntryOf`). */
+  /** The claims' tokens (`Claim.token`), for the change-feed entry (rules/claims/claim-effect.ts `claimEntryOf`). */
   readonly tokens: readonly string[];
 }
 

@@ -31,6 +31,10 @@ function usageTuples(changes: readonly UsageChange[], into: ClaimEffect["usage"]
     into.push([change.provider, change.resourceClass, change.ledger, change.amount]);
 }
 
+/**
+ * What a checked claim does to the counts an engine's model keeps: usage per provider, class and
+ * ledger, and instances counted in and out by shape.
+ */
 export function claimEffectOf(
   checked: Pick<CheckedClaim, "removed" | "stored" | "usageChanges" | "instanceConsumers">,
 ): ClaimEffect {

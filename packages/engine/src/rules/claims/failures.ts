@@ -10,6 +10,7 @@ import type { ClaimFailureDetails } from "../../store/port.js";
 import type { InstanceRecord } from "../../store/records.js";
 import { type LimitExcess, PROJECT_LIMIT_KEYS, type ProjectDimension } from "./project-usage.js";
 
+/** An `EngineError` carrying `ClaimFailureDetails`: the shape every claim refusal takes. */
 export function claimFailure(
   kind: "conflict" | "insufficient_capacity",
   message: string,
@@ -32,10 +33,12 @@ export function revisionFailure(current: InstanceRecord, expected: number): Engi
   );
 }
 
+/** A new instance's id is already used (by an instance, or a Placement consumer's uuid). */
 export function idTakenFailure(id: string): EngineError {
   return claimFailure("conflict", `Instance id "${id}" already exists`, { reason: "id_taken", id });
 }
 
+/** A new instance's name is already used in its project. */
 export function nameTakenFailure(project: string, name: string): EngineError {
   return claimFailure("conflict", `Instance "${name}" already exists in project "${project}"`, {
     reason: "name_taken",
@@ -154,6 +157,9 @@ export function shownLimit(limit: ProjectDimension, max: number): string {
   return `${max}B`;
 }
 
+/**
+ * The claim would take a project past one of its limits (`limits.cpu`, `limits.instances`, ...).
+ */
 export function projectLimitFailure(project: string, { limit, value, max }: LimitExcess): EngineError {
   return claimFailure("insufficient_capacity", projectLimitMessage(project, limit, shownLimit(limit, max)), {
     reason: "project_limit",

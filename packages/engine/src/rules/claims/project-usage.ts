@@ -7,6 +7,10 @@ import type { PROJECT_COUNT_LIMIT_KEYS, PROJECT_SIZE_LIMIT_KEYS } from "@berth/a
 import type { ProjectLimits } from "../../store/port.js";
 import type { InstanceType, LimitsUsage } from "../../store/records.js";
 
+/**
+ * One dimension LXD project limits bound: instances, containers, virtual machines, CPU, memory,
+ * disk.
+ */
 export type ProjectDimension = keyof ProjectLimits;
 
 /** The limited dimension a change grows past its limit. */
@@ -37,6 +41,7 @@ export const PROJECT_LIMIT_KEYS = {
 /** Every dimension, in the order limits are checked (and a refusal names the first). */
 export const PROJECT_DIMENSIONS = Object.keys(PROJECT_LIMIT_KEYS) as readonly ProjectDimension[];
 
+/** Counters of a project with nothing in it. */
 export function zeroProjectTotals(): ProjectTotals {
   return { instances: 0, containers: 0, virtualMachines: 0, cpu: 0, memoryBytes: 0, diskBytes: 0 };
 }

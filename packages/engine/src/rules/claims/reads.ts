@@ -10,6 +10,7 @@ import type { InstanceRecord } from "../../store/records.js";
 import { limitedProjects } from "./project-limits.js";
 import { projectChangesOf } from "./project-usage.js";
 
+/** The first reads of a claim (see `claimReads`). */
 export interface ClaimReads {
   /** Instances whose current version to read: removed, then replaced. */
   instanceIds: string[];
@@ -28,6 +29,10 @@ export function newRecordsOf(claim: Claim): readonly NewInstance[] {
   return replace.length === 0 ? creates : [...replace.map((entry) => entry.record), ...creates];
 }
 
+/**
+ * What a Store must read first for a claim: the instances it removes or replaces, the new ids, the
+ * names and the projects (then `providersToRead` and `projectTotalsToRead`).
+ */
 export function claimReads(claim: Claim): ClaimReads {
   const instanceIds: string[] = [];
   for (const { id } of claim.remove ?? []) instanceIds.push(id);

@@ -36,6 +36,10 @@ export interface ProviderRows {
   readonly placement?: true;
 }
 
+/**
+ * What a Store read, inside its transaction, for `checkClaim` (it fills what `claimReads`,
+ * `providersToRead` and `projectTotalsToRead` named).
+ */
 export interface ClaimRows {
   /** Current versions of the instances the claim removes or replaces, by id (absent: gone). */
   readonly instances: Map<string, InstanceRecord>;

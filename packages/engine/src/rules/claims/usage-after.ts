@@ -8,10 +8,15 @@ import type { Ledger } from "../../store/records.js";
 import type { ConsumptionChanges } from "./consumption.js";
 import type { ProviderRows } from "./rows.js";
 
+/** A change of one class's usage on one provider, in one ledger. */
 export interface UsageChange {
+  /** The member (or provider uuid). */
   provider: string;
+  /** The class. */
   resourceClass: string;
+  /** `used` or `forthcoming`. */
   ledger: Ledger;
+  /** Units added (negative: released). */
   amount: number;
 }
 

@@ -8,6 +8,7 @@
 import { type Inventory, inventoryCapacity } from "@berth/resources";
 import { isMemberRoot } from "../ledger/shared-ledger.js";
 
+/** The kinds of inconsistency `check()` looks for. */
 export type ViolationKind =
   | "usage_mismatch"
   | "over_capacity"
@@ -15,15 +16,23 @@ export type ViolationKind =
   | "project_usage_mismatch"
   | "orphan_row";
 
+/** One inconsistency `check()` found. */
 export interface Violation {
+  /** What is wrong. */
   kind: ViolationKind;
+  /** A sentence naming the member, class or project. */
   message: string;
+  /** The numbers behind it (the row the store's aggregate read). */
   details: Record<string, unknown>;
 }
 
+/** What a Store's `check()` answers: ok when no violation was found. */
 export interface CheckReport {
+  /** True when `violations` is empty. */
   ok: boolean;
+  /** Every inconsistency found. */
   violations: Violation[];
+  /** How much was checked. */
   counts: { members: number; instances: number; allocations: number };
 }
 
@@ -62,6 +71,7 @@ export function overCapacity(row: Row): Violation | undefined {
   };
 }
 
+/** Usage recorded on a member of a class it has no inventory of. */
 export function usageWithoutInventory(row: Row): Violation {
   return {
     kind: "usage_without_inventory",
@@ -70,6 +80,7 @@ export function usageWithoutInventory(row: Row): Violation {
   };
 }
 
+/** A project's limit counters that differ from the sums over its instances. */
 export function projectUsageMismatch(row: Row): Violation {
   return {
     kind: "project_usage_mismatch",

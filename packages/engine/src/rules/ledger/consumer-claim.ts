@@ -14,6 +14,7 @@ import { consumptionChanges } from "../claims/consumption.js";
 import type { ProviderRows } from "../claims/rows.js";
 import { type UsageChange, usageChangesOf } from "../claims/usage-after.js";
 
+/** What a Store reads, inside its transaction, for `checkConsumerClaim`. */
 export interface ConsumerClaimRows {
   /** Current versions of the written consumers, by uuid (absent: none yet). */
   readonly consumers: ReadonlyMap<string, ConsumerRecord>;
@@ -23,6 +24,7 @@ export interface ConsumerClaimRows {
   readonly instances: ReadonlySet<string>;
 }
 
+/** What `checkConsumerClaim` tells the Store to write. */
 export interface CheckedConsumerClaim {
   /** New versions to store (generation bumped), in write order; consumers left without rows are absent. */
   readonly stored: ConsumerRecord[];
@@ -34,6 +36,10 @@ export interface CheckedConsumerClaim {
   readonly providersChanged: string[];
 }
 
+/**
+ * A consumer write quoting a generation that is no longer the consumer's, in Placement's words
+ * (409).
+ */
 export function consumerGenerationFailure(
   uuid: string,
   expected: number | null,
@@ -60,7 +66,7 @@ export function consumerProvidersToRead(
   return [...names];
 }
 
-/** A Placement write to the consumer that is a Berth instance (claim-rules/instance-consumers.ts). */
+/** A Placement write to the consumer that is a Berth instance (rules/ledger/instance-consumers.ts). */
 export function instanceConsumerFailure(uuid: string): EngineError {
   return new EngineError(
     "conflict",
@@ -69,6 +75,11 @@ export function instanceConsumerFailure(uuid: string): EngineError {
   );
 }
 
+/**
+ * Judges Placement consumer writes against the rows the Store read: generations, instances'
+ * consumers left alone, unit constraints and capacity of every new or grown row; throws the first
+ * refusal, else answers what to write.
+ */
 export function checkConsumerClaim(
   writes: readonly ConsumerWrite[],
   rows: ConsumerClaimRows,

@@ -30,6 +30,7 @@ export interface ReshapeProviderRows extends ProviderRows {
   readonly generation: number;
 }
 
+/** What a Store reads, inside its transaction, for `checkReshape`. */
 export interface ReshapeRows {
   /** Current versions of the written consumers, by uuid. */
   readonly consumers: ReadonlyMap<string, ConsumerRecord>;
@@ -46,6 +47,7 @@ export interface ReshapedProvider {
   inventories: Record<string, Inventory>;
 }
 
+/** What `checkReshape` tells the Store to write: providers, then consumers. */
 export interface CheckedReshape {
   /** Providers to write (inventories and generation), reshaped or named by allocations. */
   providers: ReshapedProvider[];
@@ -53,6 +55,10 @@ export interface CheckedReshape {
   consumers: CheckedConsumerClaim;
 }
 
+/**
+ * The providers a reshape touches: those reshaped, and every provider the consumers' old or new
+ * allocations name.
+ */
 export function reshapeProvidersToRead(
   change: ReshapeWrite,
   consumers: ReadonlyMap<string, ConsumerRecord>,
@@ -92,6 +98,10 @@ function usedAfter(rows: ReshapeRows, checked: CheckedConsumerClaim): Map<string
   return out;
 }
 
+/**
+ * Judges a reshape as Placement does (see the file's comment); throws the first refusal, else
+ * answers the providers and consumers to write.
+ */
 export function checkReshape(change: ReshapeWrite, rows: ReshapeRows, now: string): CheckedReshape {
   const interim = new Map<string, ReshapeProviderRows>(rows.providers);
   for (const replacement of change.inventories) {

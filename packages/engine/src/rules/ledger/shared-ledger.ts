@@ -110,7 +110,7 @@ export function withMemberRows<T extends { generation: number }>(
 /**
  * A Placement provider that is not a member (a child of a member's tree),
  * for an instance claim: its inventories, and what its consumers hold
- * (instances' rows on it included, claim-rules/instance-consumers.ts) as "used".
+ * (instances' rows on it included, rules/ledger/instance-consumers.ts) as "used".
  */
 export function placementProviderRows(
   provider: { readonly inventories: ProviderRows["inventories"] },

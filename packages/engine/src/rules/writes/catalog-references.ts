@@ -25,6 +25,10 @@ export interface ProviderWriteReads {
   foundTraits: ReadonlySet<string>;
 }
 
+/**
+ * Judges a Placement provider write against what the Store read: no class in use dropped, the name
+ * free, the parent there, its custom traits stored; throws the first refusal.
+ */
 export function checkProviderWrite(provider: ProviderRecord, reads: ProviderWriteReads): void {
   for (const resourceClass of reads.heldClasses) {
     if (provider.inventories[resourceClass] === undefined)

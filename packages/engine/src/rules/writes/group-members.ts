@@ -26,16 +26,29 @@ export interface GroupMembersReads {
 
 /** One member's groups to write. */
 export interface GroupMemberWrite {
+  /** The member. */
   name: string;
+  /** Its join order (for its feed entry). */
   joinOrder: number;
+  /** Its groups after the edit. */
   groups: string[];
 }
 
+/**
+ * What `checkGroupMembers` tells the Store to write: each changed member's groups and their feed
+ * entries.
+ */
 export interface CheckedGroupMembers {
+  /** Members whose groups change. */
   writes: GroupMemberWrite[];
+  /** The change-feed entries to append. */
   entries: ChangeEntry[];
 }
 
+/**
+ * Makes exactly `wanted` the members of `group`: not_found when the group or a named member is
+ * missing; no member ever leaves `default`. Answers only the members whose groups change.
+ */
 export function checkGroupMembers(
   group: string,
   wanted: readonly string[],

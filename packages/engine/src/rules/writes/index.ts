@@ -4,7 +4,7 @@
  * write (rows, generations, feed entries) or refuse with a typed
  * `EngineError`. The memory store and both SQL stores read rows, call
  * them and write rows; none keeps a rule of its own (as with the claim
- * rules, src/claim-rules/).
+ * rules, src/rules/claims/).
  */
 export * from "./catalog-in-use.js";
 export * from "./catalog-records.js";

@@ -12,6 +12,9 @@ export interface MemberDeleteReads {
   allocatedInstance: string | undefined;
 }
 
+/**
+ * Refuses (conflict) to remove a member that hosts, mirrors or holds allocations of any instance.
+ */
 export function checkMemberDelete(name: string, reads: MemberDeleteReads): void {
   if (reads.hostedInstance !== undefined)
     throw conflict(`Cluster member "${name}" still hosts instances (e.g. "${reads.hostedInstance}")`);

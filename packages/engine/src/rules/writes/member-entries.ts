@@ -4,6 +4,7 @@
  */
 import type { ChangeEntry } from "../../store/change-feed.js";
 
+/** The feed entry of a member created, updated or deleted. */
 export function memberEntry(
   name: string,
   joinOrder: number,

@@ -5,6 +5,7 @@
  */
 import { conflict, type EngineError, notFound } from "../../base/errors.js";
 
+/** LXD's text for a member that does not exist (404). */
 export function memberNotFound(name: string): EngineError {
   return notFound(`Cluster member "${name}" not found`);
 }
@@ -15,6 +16,7 @@ export function requireMemberRow<T>(name: string, row: T | undefined): T {
   return row;
 }
 
+/** A member write quoting a generation the member has moved past (409, reason `generation`). */
 export function memberGenerationConflict(name: string, expected: number, actual: number): EngineError {
   return conflict(`Cluster member "${name}" generation conflict: expected ${expected}, current ${actual}`, {
     reason: "generation",

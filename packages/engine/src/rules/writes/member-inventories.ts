@@ -29,10 +29,16 @@ export interface MemberInventoriesReads {
 
 /** What the Store writes: the member at `generation`, and `entry`. */
 export interface CheckedMemberInventories {
+  /** The member's generation after the write. */
   generation: number;
+  /** The feed entry to append. */
   entry: ChangeEntry;
 }
 
+/**
+ * Judges a replacement of a member's inventories: the generation quoted, custom classes existing,
+ * no class dropped while allocations hold it; answers the next generation and the feed entry.
+ */
 export function checkMemberInventories(
   name: string,
   inventories: Readonly<Record<string, InventoryRecord>>,
@@ -57,7 +63,7 @@ export function checkMemberInventories(
 /**
  * The usage an inventory grandfathers: what its instances hold beyond its
  * capacity when it was set (0 when they fit), so the consistency check
- * (claim-rules/invariants.ts) does not report it as an overcommit.
+ * (rules/invariants/invariants.ts) does not report it as an overcommit.
  */
 export function grandfatheredUsage(inventory: InventoryRecord, used: number): number {
   return used > inventoryCapacity(inventory) ? used : 0;

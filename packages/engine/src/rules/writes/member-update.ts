@@ -2,7 +2,7 @@
  * Editing a member's fields (`Store.updateMember`). Placement's rule:
  * traits are part of what a plan was made against, so changing them moves
  * the generation; nothing else does. Heartbeats and reported state reach
- * other engines through `tick()` (engine/heartbeat-sync.ts), so they add no
+ * other engines through `tick()` (health/heartbeat-sync.ts), so they add no
  * feed entry; any other field is something other engines must re-read.
  */
 import type { ChangeEntry } from "../../store/change-feed.js";
@@ -50,6 +50,10 @@ function fieldsOf(member: Partial<MemberRecord>, fields: MemberPatch): MemberPat
   return out as MemberPatch;
 }
 
+/**
+ * Judges a member edit against what the Store read: the generation and fields the caller expected;
+ * answers the patch to store, the generation and the feed entry.
+ */
 export function checkMemberUpdate(
   name: string,
   patch: MemberPatch,

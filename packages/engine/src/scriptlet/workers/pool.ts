@@ -50,6 +50,7 @@ import {
   type WorkerSetup,
 } from "./protocol.js";
 
+/** Tuning of `createScriptletWorkerPool`. */
 export interface ScriptletPoolOptions {
   /** Worker threads (default 2): placements run one at a time, dry runs and checks beside them. */
   size?: number;
@@ -73,6 +74,10 @@ const HEAP_HEADROOM_MB = 128;
 /** How long a new worker may take to load its code, however loaded the machine. */
 const STARTUP_MS = 60_000;
 
+/**
+ * A worker's V8 heap limit for runs with these limits: twice the allocation budget plus headroom,
+ * so a run past its budget fails the run, not the process.
+ */
 export function heapLimitMb(limits: ScriptletLimits): number {
   return Math.ceil((2 * limits.maxAllocBytes) / MIB) + HEAP_HEADROOM_MB;
 }
@@ -142,6 +147,11 @@ export interface ScriptletWorkerPool extends ScriptletRunner {
   readonly replaced: number;
 }
 
+/**
+ * A `ScriptletRunner` on worker threads (what berthd uses): runs scriptlets off the event loop,
+ * each worker with a heap limit, a watchdog past each run's deadline and a fresh worker after a
+ * failure. `engine.close()` stops it.
+ */
 export function createScriptletWorkerPool(options: ScriptletPoolOptions = {}): ScriptletWorkerPool {
   const size = Math.max(1, options.size ?? 2);
   const graceMs = options.graceMs ?? 1_000;

@@ -15,11 +15,18 @@ import type { AllocationRow, ConsumerRecord } from "../../store/records.js";
 import type { Providers } from "./providers.js";
 import { type AllocationRequest, type ReshapeRequest, reshape } from "./reshaper.js";
 
+/** Whose usage `providerUsage`-style queries total: a Placement project, optionally one user. */
 export interface UsageQuery {
+  /** Placement's project id. */
   project: string;
+  /** Only this user's consumers. */
   user?: string;
 }
 
+/**
+ * Placement consumers (`engine.consumers`): allocations written all-or-nothing through the Store's
+ * consumer claim, on the same ledger as instances, and the reshaper.
+ */
 export class Consumers {
   constructor(
     private readonly runtime: EngineRuntime,

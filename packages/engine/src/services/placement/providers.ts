@@ -58,18 +58,25 @@ const isNameTaken = (error: unknown) =>
 const refuse = (kind: "conflict" | "invalid" | "not_found", message: string, reason?: ProviderRefusal) =>
   new EngineError(kind, message, reason === undefined ? undefined : { reason });
 
+/** A Placement resource provider to create. */
 export interface NewProvider {
+  /** Its uuid (generated when absent). */
   uuid?: string;
+  /** Unique among providers. */
   name: string;
+  /** Its parent (absent or null: a new root). */
   parentUuid?: string | null;
 }
 
+/** A PUT of a provider: its name, and optionally a new parent. */
 export interface ProviderChanges {
+  /** Its new (or same) name. */
   name: string;
   /** undefined: unchanged. */
   parentUuid?: string | null;
 }
 
+/** Which traits `listTraits` answers (Placement's `GET /traits` filters). */
 export interface TraitQuery {
   /** Only these names. */
   names?: readonly string[];
@@ -86,6 +93,11 @@ function byClassId(a: string, b: string): number {
   return ia !== ib ? ia - ib : a.localeCompare(b);
 }
 
+/**
+ * OpenStack Placement's resource providers (`engine.providers`): the trees, inventories, traits,
+ * aggregates and allocation candidates, on the same ledger as members (a member is the root
+ * provider of its tree).
+ */
 export class Providers {
   private readonly views = new ProviderViews();
 
@@ -115,6 +127,7 @@ export class Providers {
     return this.views.current(rows, settled, this.runtime.model.allMembers(), model.consumersUsed());
   }
 
+  /** Providers as Placement lists them (members' roots included), filtered. */
   async list(filter: ProviderFilter = {}): Promise<ProviderRecord[]> {
     const { providers, usage } = await this.view();
     return filterProviders(providers, filter, usage);
@@ -170,6 +183,7 @@ export class Providers {
     return undefined;
   }
 
+  /** One provider; not_found when absent. */
   async get(uuid: string): Promise<ProviderRecord> {
     const found = await this.find(uuid);
     if (found === undefined) throw notFound(text.notFound(uuid));
@@ -284,6 +298,10 @@ export class Providers {
     return false;
   }
 
+  /**
+   * Deletes a provider; conflict for a member's root, a provider with children or one whose
+   * inventories are in use.
+   */
   async delete(uuid: string): Promise<void> {
     const found = await this.find(uuid);
     if (found === undefined) throw notFound(text.notFoundForDelete(uuid));
@@ -359,6 +377,10 @@ export class Providers {
     return this.bump(current, { inventories });
   }
 
+  /**
+   * Removes every inventory of a provider (at `generation` when given); conflict while any is in
+   * use.
+   */
   async deleteAllInventories(uuid: string, generation?: number): Promise<ProviderRecord> {
     const current =
       generation === undefined ? await this.get(uuid) : await this.atGeneration(uuid, generation);
@@ -392,6 +414,7 @@ export class Providers {
 
   // --- traits ------------------------------------------------------------------------
 
+  /** Replaces a provider's traits at the generation the caller read; every trait must exist. */
   async setProviderTraits(
     uuid: string,
     generation: number,
@@ -406,6 +429,7 @@ export class Providers {
     return this.bump(current, { traits: [...new Set(traits)].sort() });
   }
 
+  /** Removes every trait of a provider (Placement's DELETE names no generation). */
   async deleteProviderTraits(uuid: string): Promise<ProviderRecord> {
     const current = await this.get(uuid);
     const member = this.memberOf(current);
@@ -414,6 +438,7 @@ export class Providers {
     return this.bump(current, { traits: [] });
   }
 
+  /** Trait names (standard and custom), sorted, filtered by `query`. */
   async listTraits(query: TraitQuery = {}): Promise<string[]> {
     const custom = (await this.store.traits.list()).map((t) => t.name);
     let names = [...STANDARD_TRAITS, ...custom];
@@ -430,6 +455,7 @@ export class Providers {
     return names.sort();
   }
 
+  /** Whether a trait exists: a standard name, or a custom one stored. */
   async traitExists(name: string): Promise<boolean> {
     return isStandardTrait(name) || (await this.store.traits.get({ name })) !== undefined;
   }
@@ -447,6 +473,10 @@ export class Providers {
     }
   }
 
+  /**
+   * Deletes a custom trait; invalid for a standard one, conflict while a provider or member has
+   * it.
+   */
   async deleteTrait(name: string): Promise<void> {
     if (isStandardTrait(name)) throw invalid(text.traitStandard(name));
     if ((await this.store.traits.get({ name })) === undefined) throw notFound(text.traitNotFound(name));
@@ -529,7 +559,7 @@ export class Providers {
   }
 
   /**
-   * Writes a member's root in one Store transaction (claim-rules/member-root.ts):
+   * Writes a member's root in one Store transaction (rules/ledger/member-root.ts):
    * inventories and traits are the member's, aggregates the row's; the
    * generation and the in-use refusal are judged there, on the one ledger.
    */

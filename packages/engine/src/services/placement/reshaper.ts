@@ -9,7 +9,7 @@
  * words refusals as Placement's reshaper does. A member's root is found
  * as Placement shows it (with or without a stored row yet) and named as
  * the member's in the write, so the Store writes the member's inventories
- * (claim-rules/member-root.ts).
+ * (rules/ledger/member-root.ts).
  */
 import {
   type Inventory,
@@ -36,6 +36,10 @@ export interface AllocationRequest {
   expectedGeneration?: number | null;
 }
 
+/**
+ * Placement's `POST /reshaper` body: providers' new inventories and consumers' new allocations,
+ * written together.
+ */
 export interface ReshapeRequest {
   /** By provider uuid: the generation the caller read and every inventory the provider ends with. */
   inventories: Readonly<

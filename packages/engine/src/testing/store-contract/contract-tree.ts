@@ -1,6 +1,6 @@
 /**
  * The Store contract for instances holding a class on a child provider of
- * their member's tree (claim-rules/instance-consumers.ts): the row is
+ * their member's tree (rules/ledger/instance-consumers.ts): the row is
  * stored and read back with the instance, counted in the child's consumer
  * sums where Placement's consumers count, re-checked against them in the
  * claim's transaction (so neither kind of claim overcommits the child,

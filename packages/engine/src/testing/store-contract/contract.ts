@@ -40,6 +40,10 @@ function reasonOf(error: EngineError): ClaimFailureDetails["reason"] | undefined
   return (error.details as ClaimFailureDetails | undefined)?.reason;
 }
 
+/**
+ * Registers the Store contract suite (vitest) for a Store implementation: `makeStore` answers a
+ * fresh, empty store for each test.
+ */
 export function runStoreContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract: ${name}`, () => {
     let store: Store;
