@@ -4,7 +4,7 @@
 // every #anchor a heading (or an explicit id/name) of the file it points
 // into, with GitHub's heading slugs. Links inside code are not links. Also
 // the size limits the docs keep to: the root README at most 16 KB with the
-// two commands in its first 60 lines, every app's README at most 12 KB;
+// two commands in its first 60 lines, every app's and package's README at most 12 KB;
 // and the repository files the docs name in backticks exist.
 // Exits non-zero, listing every problem, when anything is off.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -172,8 +172,11 @@ function sizeProblems() {
   for (const command of ["pnpm@10.34.8 start", "pnpm@10.34.8 run verify"]) {
     if (!firstLines.includes(command)) problems.push(`README.md: "${command}" is not in the first 60 lines`);
   }
-  for (const app of readdirSync(join(ROOT, "apps"))) {
-    const file = join(ROOT, "apps", app, "README.md");
+  const packageDirs = ["apps", "packages"].flatMap((parent) =>
+    readdirSync(join(ROOT, parent)).map((name) => join(ROOT, parent, name)),
+  );
+  for (const dir of [...packageDirs, join(ROOT, "bench")]) {
+    const file = join(dir, "README.md");
     if (existsSync(file) && statSync(file).size > 12 * KB)
       problems.push(`${relative(ROOT, file)}: ${statSync(file).size} bytes, over 12 KB`);
   }
