@@ -159,21 +159,35 @@ export async function claimWithRetries(
 /**
  * One attempt planned into a fresh draft, one plan at a time (a plan may
  * wait for a scriptlet, see plan-lock.ts); what it held is released if
- * planning fails.
+ * planning fails. Without a scriptlet and with the trees current, the
+ * section finishes synchronously (no promise hop inside the lock).
  */
 function planDraft(context: ClaimContext, plan: ClaimPlan): Promise<ClaimDraft> {
-  return context.planLock.run(async () => {
+  return context.planLock.run(() => {
     // A re-plan after a lost race may follow a feed read that changed the providers.
-    await context.syncTrees();
-    const draft = new ClaimDraft(context);
-    try {
-      await plan.planInto(draft);
-    } catch (error) {
+    const trees = context.syncTrees();
+    return trees === undefined ? draftOf(context, plan) : trees.then(() => draftOf(context, plan));
+  });
+}
+
+/** `plan` planned into a fresh draft, released if planning fails. */
+function draftOf(context: ClaimContext, plan: ClaimPlan): ClaimDraft | Promise<ClaimDraft> {
+  const draft = new ClaimDraft(context);
+  let planned: void | Promise<void>;
+  try {
+    planned = plan.planInto(draft);
+  } catch (error) {
+    draft.release();
+    throw error;
+  }
+  if (planned === undefined) return draft;
+  return planned.then(
+    () => draft,
+    (error: unknown) => {
       draft.release();
       throw error;
-    }
-    return draft;
-  });
+    },
+  );
 }
 
 /**

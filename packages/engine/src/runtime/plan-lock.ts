@@ -8,15 +8,32 @@
  */
 export class PlanLock {
   private tail: Promise<void> = Promise.resolve();
+  /** Sections queued or running; 0: the lock is free. */
+  private held = 0;
 
-  /** Runs `section` after every section queued before it has finished. */
-  run<T>(section: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(section);
-    // The next section waits for this one to settle, whatever its outcome.
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
+  /**
+   * Runs `section` after every section queued before it has finished. With
+   * none queued it starts at once, and one that finishes synchronously (a
+   * default-policy plan) never holds the lock: nothing can interleave it.
+   */
+  run<T>(section: () => T | Promise<T>): Promise<T> {
+    if (this.held > 0) return this.hold(this.tail.then(section));
+    let value: T | Promise<T>;
+    try {
+      value = section();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return value instanceof Promise ? this.hold(value) : Promise.resolve(value);
+  }
+
+  /** The next section waits for `result` to settle, whatever its outcome. */
+  private hold<T>(result: Promise<T>): Promise<T> {
+    this.held += 1;
+    const release = () => {
+      this.held -= 1;
+    };
+    this.tail = result.then(release, release);
     return result;
   }
 }

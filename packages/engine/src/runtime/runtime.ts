@@ -152,12 +152,16 @@ export class EngineRuntime {
    * when the provider rows or the members changed since the last time: two
    * comparisons otherwise. Placements call it before they plan (pipeline/claim.ts
    * `planDraft`, dry runs); what the children hold is read live, so usage
-   * changes never rebuild.
+   * changes never rebuild. Undefined (no promise) when nothing changed.
    */
-  async syncTrees(): Promise<void> {
+  syncTrees(): Promise<void> | undefined {
     const revision = this.providerModel.rowsRevision;
     const epoch = this.model.staticEpoch;
-    if (revision === this.treesBuiltAt[0] && epoch === this.treesBuiltAt[1]) return;
+    if (revision === this.treesBuiltAt[0] && epoch === this.treesBuiltAt[1]) return undefined;
+    return this.buildTrees(revision, epoch);
+  }
+
+  private async buildTrees(revision: number, epoch: number): Promise<void> {
     const rows = await this.providerModel.providers(this.store);
     attachMemberTrees(this.model, rows, (uuid) => this.providerModel.consumersUsed().get(uuid));
     this.treesBuiltAt = [revision, epoch];
