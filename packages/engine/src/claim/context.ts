@@ -46,7 +46,7 @@ export interface ClaimContext {
   /** Lost races, for the metrics endpoint. */
   readonly metrics: { claimRetries: number };
   /** Plans run one at a time (runtime/plan-lock.ts). */
-  readonly planLock: { run<T>(section: () => T | Promise<T>): Promise<T> };
+  readonly planLock: { run<T>(section: () => T | Promise<T>): T | Promise<T> };
   /** Gives members their child providers when those changed (a re-plan may follow a feed read); undefined: nothing to do. */
   syncTrees(): Promise<void> | undefined;
   /** The store's claim, counted in flight; `committed` runs with its answer before anything else sees it. */

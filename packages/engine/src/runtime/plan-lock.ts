@@ -14,17 +14,13 @@ export class PlanLock {
   /**
    * Runs `section` after every section queued before it has finished. With
    * none queued it starts at once, and one that finishes synchronously (a
-   * default-policy plan) never holds the lock: nothing can interleave it.
+   * default-policy plan) never holds the lock, nothing can interleave it:
+   * its value (or its throw) is then the answer, with no promise.
    */
-  run<T>(section: () => T | Promise<T>): Promise<T> {
+  run<T>(section: () => T | Promise<T>): T | Promise<T> {
     if (this.held > 0) return this.hold(this.tail.then(section));
-    let value: T | Promise<T>;
-    try {
-      value = section();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return value instanceof Promise ? this.hold(value) : Promise.resolve(value);
+    const value = section();
+    return value instanceof Promise ? this.hold(value) : value;
   }
 
   /** The next section waits for `result` to settle, whatever its outcome. */
