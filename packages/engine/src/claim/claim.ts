@@ -111,8 +111,9 @@ export async function claimWithRetries(
   const feed = context.feedSync;
   const maxAttempts = feed === undefined ? attempts : Math.max(attempts, FEED_ATTEMPTS);
   for (let attempt = 1; ; attempt++) {
-    const draft =
-      feed === undefined ? await planDraft(context, plan) : await planAuthoritatively(context, plan);
+    // Awaited only when planning waited (a scriptlet, a tree rebuild, the lock): one hop fewer otherwise.
+    const planning = feed === undefined ? planDraft(context, plan) : planAuthoritatively(context, plan);
+    const draft = planning instanceof Promise ? await planning : planning;
     const appliedBefore = feed?.applied ?? 0;
     if (feed !== undefined) draft.claim.token = feed.newToken();
     let result: ClaimResult;
@@ -159,21 +160,35 @@ export async function claimWithRetries(
 /**
  * One attempt planned into a fresh draft, one plan at a time (a plan may
  * wait for a scriptlet, see plan-lock.ts); what it held is released if
- * planning fails.
+ * planning fails. Without a scriptlet and with the trees current, the
+ * section finishes synchronously (no promise hop inside the lock).
  */
-function planDraft(context: ClaimContext, plan: ClaimPlan): Promise<ClaimDraft> {
-  return context.planLock.run(async () => {
+function planDraft(context: ClaimContext, plan: ClaimPlan): ClaimDraft | Promise<ClaimDraft> {
+  return context.planLock.run(() => {
     // A re-plan after a lost race may follow a feed read that changed the providers.
-    await context.syncTrees();
-    const draft = new ClaimDraft(context);
-    try {
-      await plan.planInto(draft);
-    } catch (error) {
+    const trees = context.syncTrees();
+    return trees === undefined ? draftOf(context, plan) : trees.then(() => draftOf(context, plan));
+  });
+}
+
+/** `plan` planned into a fresh draft, released if planning fails. */
+function draftOf(context: ClaimContext, plan: ClaimPlan): ClaimDraft | Promise<ClaimDraft> {
+  const draft = new ClaimDraft(context);
+  let planned: void | Promise<void>;
+  try {
+    planned = plan.planInto(draft);
+  } catch (error) {
+    draft.release();
+    throw error;
+  }
+  if (planned === undefined) return draft;
+  return planned.then(
+    () => draft,
+    (error: unknown) => {
       draft.release();
       throw error;
-    }
-    return draft;
-  });
+    },
+  );
 }
 
 /**
@@ -182,16 +197,28 @@ function planDraft(context: ClaimContext, plan: ClaimPlan): Promise<ClaimDraft> 
  * that may fail) and a fresh read of the feed agrees: the model then is
  * exactly the store's state.
  */
-async function planAuthoritatively(context: ClaimContext, plan: ClaimPlan): Promise<ClaimDraft> {
-  for (;;) {
-    try {
-      return await planDraft(context, plan);
-    } catch (error) {
-      if (!(error instanceof EngineError && error.kind === "insufficient_capacity")) throw error;
-      const waited = await context.claimsSettled();
-      await context.feedSync!.fresh();
-      // Nothing was in flight here: the model now is the store's state, and this plan decides.
-      if (!waited) return planDraft(context, plan);
-    }
+function planAuthoritatively(context: ClaimContext, plan: ClaimPlan): ClaimDraft | Promise<ClaimDraft> {
+  let planning: ClaimDraft | Promise<ClaimDraft>;
+  try {
+    planning = planDraft(context, plan);
+  } catch (error) {
+    return afterRefusal(context, plan, error);
   }
+  return planning instanceof Promise
+    ? planning.catch((error: unknown) => afterRefusal(context, plan, error))
+    : planning;
+}
+
+/**
+ * A refused plan: anything but a capacity refusal stands; that one is
+ * planned again once this engine's claims in flight settled and the feed
+ * was read, and stands if nothing was in flight.
+ */
+async function afterRefusal(context: ClaimContext, plan: ClaimPlan, error: unknown): Promise<ClaimDraft> {
+  if (!(error instanceof EngineError && error.kind === "insufficient_capacity")) throw error;
+  const waited = await context.claimsSettled();
+  await context.feedSync!.fresh();
+  // Nothing was in flight here: the model now is the store's state, and this plan decides.
+  if (!waited) return planDraft(context, plan);
+  return planAuthoritatively(context, plan);
 }

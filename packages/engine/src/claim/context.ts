@@ -46,9 +46,9 @@ export interface ClaimContext {
   /** Lost races, for the metrics endpoint. */
   readonly metrics: { claimRetries: number };
   /** Plans run one at a time (runtime/plan-lock.ts). */
-  readonly planLock: { run<T>(section: () => Promise<T>): Promise<T> };
-  /** Gives members their child providers when those changed (a re-plan may follow a feed read). */
-  syncTrees(): Promise<void>;
+  readonly planLock: { run<T>(section: () => T | Promise<T>): T | Promise<T> };
+  /** Gives members their child providers when those changed (a re-plan may follow a feed read); undefined: nothing to do. */
+  syncTrees(): Promise<void> | undefined;
   /** The store's claim, counted in flight; `committed` runs with its answer before anything else sees it. */
   runClaim(claim: Claim, committed: (result: ClaimResult) => void): Promise<ClaimResult>;
   /** Waits for this engine's claims in flight; false when there were none. */

@@ -59,27 +59,53 @@ export class PlacementsPlan implements ClaimPlan {
     private readonly options: PlacementsOptions,
   ) {}
 
-  async planInto(draft: ClaimDraft): Promise<void> {
-    const { context, placements, options } = this;
-    const at = isoTimeOf(context.clock.now());
+  /** Synchronous unless a scriptlet runs (see decide/plan.ts): no promise hop per default placement. */
+  planInto(draft: ClaimDraft): void | Promise<void> {
+    const at = isoTimeOf(this.context.clock.now());
     // The member's new state lands with the moves, in one transaction.
-    if (options.evacuating !== undefined) draft.setEvacuated(options.evacuating, true);
-    for (const index of options.order ?? placements.keys()) {
-      const { request, moving } = placements[index]!;
-      let decision: PlannedDecision;
+    if (this.options.evacuating !== undefined) draft.setEvacuated(this.options.evacuating, true);
+    return this.placeFrom((this.options.order ?? this.placements.keys())[Symbol.iterator](), draft, at);
+  }
+
+  /** Plans and writes the placements `indices` has left, waiting only for a plan that runs a scriptlet. */
+  private placeFrom(indices: Iterator<number>, draft: ClaimDraft, at: string): void | Promise<void> {
+    for (let next = indices.next(); next.done !== true; next = indices.next()) {
+      const index = next.value;
+      let planned: PlannedDecision | Promise<PlannedDecision>;
       try {
-        decision = await plan(context, request, { scriptlet: options.scriptlet });
+        planned = plan(this.context, this.placements[index]!.request, { scriptlet: this.options.scriptlet });
       } catch (error) {
-        throw options.refusal === undefined ? error : options.refusal(error, index);
+        throw this.refusal(error, index);
       }
-      this.decisions[index] = decision;
-      const record = recordOfDecision(context, request, decision, at);
-      const member = decision.member.name;
-      if (moving === undefined) draft.create(request, member, record, at, index);
-      else draft.move(request, moving.record, member, moving.origin, record);
+      if (planned instanceof Promise) {
+        return planned.then(
+          (decision) => {
+            this.write(draft, index, decision, at);
+            return this.placeFrom(indices, draft, at);
+          },
+          (error: unknown) => {
+            throw this.refusal(error, index);
+          },
+        );
+      }
+      this.write(draft, index, planned, at);
     }
     // Moves add no instance to a project: only creates are re-checked against its limits.
-    for (const { request, moving } of placements)
+    for (const { request, moving } of this.placements)
       if (moving === undefined) draft.limit(request.projectName, request.limits);
+  }
+
+  /** Placement `index`, decided: its record and its capacity held in the draft. */
+  private write(draft: ClaimDraft, index: number, decision: PlannedDecision, at: string): void {
+    const { request, moving } = this.placements[index]!;
+    this.decisions[index] = decision;
+    const record = recordOfDecision(this.context, request, decision, at);
+    const member = decision.member.name;
+    if (moving === undefined) draft.create(request, member, record, at, index);
+    else draft.move(request, moving.record, member, moving.origin, record);
+  }
+
+  private refusal(error: unknown, index: number): unknown {
+    return this.options.refusal === undefined ? error : this.options.refusal(error, index);
   }
 }

@@ -107,22 +107,35 @@ function scriptletResources(
 /**
  * `view`: what the scriptlet sees as `request` (by default the request's
  * own view, see views.ts placementView; built only when a scriptlet runs).
+ * Without a scriptlet the answer is synchronous: the default policy's
+ * placements (most of them) then take no promise hop here.
  */
-export async function decide(
+export function decide(
   set: CandidateSet,
   request: PlacementRequest,
   scriptlet: ScriptletSetup | null,
   clock: Timing,
   view?: InstancePlacementView,
-): Promise<Decision> {
+): Decision | Promise<Decision> {
   const { candidates } = set;
   if (candidates.length === 0) throw noCandidateError(set, subjectOf(request));
   // The stack gathered names and views as it listed the candidates (one walk over 10,000 members, not three).
-  const listing = set.listing;
-  const names = listing?.names ?? candidates.map((member) => member.name);
+  const names = set.listing?.names ?? candidates.map((member) => member.name);
   if (scriptlet === null) {
     return { member: candidates[0]!, decidedBy: "default", candidates: names, scriptlet: null };
   }
+  return decideByScriptlet(set, names, request, scriptlet, clock, view);
+}
+
+async function decideByScriptlet(
+  set: CandidateSet,
+  names: string[],
+  request: PlacementRequest,
+  scriptlet: ScriptletSetup,
+  clock: Timing,
+  view: InstancePlacementView | undefined,
+): Promise<Decision> {
+  const { candidates, listing } = set;
   const views =
     listing?.views ?? candidates.map((member) => memberView(member, clock.nowMs, clock.offlineThresholdMs));
   const result = await scriptlet.host.run(

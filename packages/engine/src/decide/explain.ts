@@ -107,7 +107,7 @@ export function explainPlacement(
   listed: readonly string[] | null,
 ): PlacementExplanation {
   const passing = stack.staticCandidates(model, request);
-  const tally = staticTallyOf(stack, model, request, time, passing).copy();
+  const staticTally = staticTallyOf(stack, model, request, time, passing);
   const verdicts = usageVerdictsOf(stack, request, passing);
   verdicts.update(
     model.changes,
@@ -115,11 +115,15 @@ export function explainPlacement(
     (member) => stack.check(member, request, time),
     time,
   );
+  const turnsDown = stack.turnsDown(model, request);
+  // The cached static tally is every placement's starting point: copied only when this one adds
+  // to it (a usage filter or a ranking turned someone down), read as it is otherwise.
+  const tally = verdicts.fitCount < passing.length || turnsDown ? staticTally.copy() : staticTally;
   verdicts.addTo(tally);
   let candidateCount = listed === null ? verdicts.fitCount : listed.length;
   // Members that fit but a ranking turned down (a strict placement group): the listed ones were
   // not, and the default policy, listing none, had every fitting member ranked.
-  if (stack.turnsDown(model, request)) {
+  if (turnsDown) {
     const listedNames = listed === null ? null : new Set(listed);
     const fitting = verdicts
       .fitting()

@@ -67,11 +67,12 @@ export interface PlannedDecision extends Decision {
   explanation: PlacementExplanation | null;
 }
 
-export async function plan(
+/** Synchronous unless a scriptlet runs (see decide.ts): the default policy's plans take no promise hop. */
+export function plan(
   context: PlanContext,
   request: PlacementRequest,
   options: PlanOptions,
-): Promise<PlannedDecision> {
+): PlannedDecision | Promise<PlannedDecision> {
   const model = context.model;
   // Moves and evacuations add no instance to the project.
   if (request.reason === "new") checkProjectLimits(model, request);
@@ -83,17 +84,20 @@ export async function plan(
   const listAll = options.scriptlet !== null || options.listAll === true;
   const time = context.timing();
   const set = context.stack.candidates(model, request, time, listAll ? "all" : "first");
-  const decision = await decide(set, request, options.scriptlet, time);
-  // The default policy took the first candidate without listing the rest: the walk counts them.
-  const listed = listAll ? decision.candidates : null;
-  // Fields named, not spread: a literal of known shape is cheaper on this per-placement path.
-  return {
-    member: decision.member,
-    decidedBy: decision.decidedBy,
-    candidates: decision.candidates,
-    scriptlet: decision.scriptlet,
-    explanation: explainPlacement(context.stack, model, request, time, listed),
+  const decided = decide(set, request, options.scriptlet, time);
+  const planned = (decision: Decision): PlannedDecision => {
+    // The default policy took the first candidate without listing the rest: the walk counts them.
+    const listed = listAll ? decision.candidates : null;
+    // Fields named, not spread: a literal of known shape is cheaper on this per-placement path.
+    return {
+      member: decision.member,
+      decidedBy: decision.decidedBy,
+      candidates: decision.candidates,
+      scriptlet: decision.scriptlet,
+      explanation: explainPlacement(context.stack, model, request, time, listed),
+    };
   };
+  return decided instanceof Promise ? decided.then(planned) : planned(decided);
 }
 
 /** The decision record an instance placed by `decision` keeps. */

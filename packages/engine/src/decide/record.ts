@@ -35,7 +35,16 @@ export interface DecidedPlacement {
   scriptlet: ScriptletResult | null;
 }
 
+/**
+ * The empty log and rejection lists most records keep (a default-policy
+ * placement with every member fitting), one frozen array for all of them:
+ * records are frozen and shared anyway, and this saves two arrays and two
+ * freezes per placement.
+ */
+const NONE_KEPT: never[] = Object.freeze([]) as never[];
+
 function keptLog(lines: readonly ScriptletLogLine[]): PlacementDecisionRecord["log"] {
+  if (lines.length === 0) return NONE_KEPT;
   const kept: PlacementDecisionRecord["log"] = [];
   for (const line of lines.slice(0, LOG_LINES_KEPT)) {
     const message =
@@ -46,6 +55,7 @@ function keptLog(lines: readonly ScriptletLogLine[]): PlacementDecisionRecord["l
 }
 
 function frozenGroups(groups: readonly RejectionGroup[]): RejectionGroup[] {
+  if (groups.length === 0) return NONE_KEPT;
   return groups.map((group) =>
     Object.freeze({ ...group, members: Object.freeze([...group.members]) as string[] }),
   );
@@ -83,8 +93,8 @@ export function decisionRecord(placement: DecidedPlacement): PlacementDecisionRe
             count: explanation.candidateCount,
             leading: placement.candidates.slice(0, LEADING_CANDIDATES),
           },
-    rejections: explanation === null ? [] : frozenGroups(explanation.rejections),
-    log: keptLog(scriptlet?.logs ?? []),
+    rejections: explanation === null ? NONE_KEPT : frozenGroups(explanation.rejections),
+    log: scriptlet === null ? NONE_KEPT : keptLog(scriptlet.logs),
     logDropped: Math.max(0, (scriptlet?.logs.length ?? 0) - LOG_LINES_KEPT),
     scriptlet: scriptlet === null ? null : { steps: scriptlet.cost.steps, ms: scriptlet.cost.ms },
   });
@@ -110,8 +120,8 @@ export function movedDecision(
     placementGroup: null,
     members,
     candidates: null,
-    rejections: [],
-    log: [],
+    rejections: NONE_KEPT,
+    log: NONE_KEPT,
     logDropped: 0,
     scriptlet: null,
   });

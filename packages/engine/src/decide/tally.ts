@@ -48,15 +48,16 @@ export class RejectionTally {
     );
   }
 
-  /** Most frequent first; equal counts in the order first seen. */
+  /** Most frequent first; equal counts in the order first seen (fresh lists: a cached tally is read too). */
   groups(): RejectionGroup[] {
+    if (this.entries.size === 0) return [];
     return [...this.entries.values()]
       .sort((a, b) => b.count - a.count || a.order - b.order)
       .map(({ rejection, count, members }) => ({
         code: rejection.code,
         count,
         text: countedText(rejection, count),
-        members,
+        members: [...members],
         capacity: rejection.capacity,
       }));
   }

@@ -71,7 +71,12 @@ export class UsageVerdicts {
       time.nowMs >= this.lastNowMs &&
       time.nowMs <= this.steadyUntilMs &&
       time.offlineThresholdMs === this.thresholdMs;
+    // A member noted several times in a row (each class a placement holds, settles, commits)
+    // is judged once: nothing changes while this pass runs.
+    let last: MemberState | undefined;
     const rejudge = (member: MemberState) => {
+      if (member === last) return;
+      last = member;
       const position = this.positions.get(member);
       if (position !== undefined) this.judge(position, checks, judge, time);
     };

@@ -45,27 +45,50 @@ export class BatchMemo {
     return resolved;
   }
 
-  /** The body's expansion, shared by every body of the same shape (its `name` is the first one's). */
-  async expand(
+  /**
+   * The body's expansion, shared by every body of the same shape (its `name`
+   * is the first one's). Synchronous when the shape was expanded before (the
+   * usual create): no promise hop.
+   */
+  expand(
     catalog: CatalogCache,
     project: ProjectRecord,
     body: InstancesPost,
     name: string,
-  ): Promise<ExpandedRequest> {
-    // Everything but the name and UUID decides the expansion.
-    const { name: _name, uuid: _uuid, ...shape } = body;
-    const key = `${project.name}\u0000${JSON.stringify(shape)}`;
+  ): ExpandedRequest | Promise<ExpandedRequest> {
+    const key = shapeKey(project, body);
     let expanded = this.expansions.get(key);
-    if (expanded === undefined) {
-      // Read before the catalog: a write landing meanwhile moves the epoch past this entry.
-      const epoch = this.shared?.context.catalogEpoch();
-      expanded = this.shared?.expansions.get(epoch, key);
-      if (expanded === undefined) {
-        expanded = expandRequest(body, name, await catalog.expansionCatalog(project, body));
-        this.shared?.expansions.set(epoch, key, expanded);
-      }
+    if (expanded !== undefined) return expanded;
+    // Read before the catalog: a write landing meanwhile moves the epoch past this entry.
+    const epoch = this.shared?.context.catalogEpoch();
+    expanded = this.shared?.expansions.get(epoch, key);
+    if (expanded !== undefined) {
       this.expansions.set(key, expanded);
+      return expanded;
     }
-    return expanded;
+    return catalog.expansionCatalog(project, body).then((read) => {
+      const fresh = expandRequest(body, name, read);
+      this.shared?.expansions.set(epoch, key, fresh);
+      this.expansions.set(key, fresh);
+      return fresh;
+    });
   }
+}
+
+/**
+ * Everything but the name and UUID decides the expansion: the project and
+ * every other field of the body, each as JSON. Field by field rather than
+ * one JSON of a copy without those two: the copy (a rest spread) cost as
+ * much as the JSON itself on every create.
+ */
+function shapeKey(project: ProjectRecord, body: InstancesPost): string {
+  let key = project.name;
+  for (const field of Object.keys(body)) {
+    if (field === "name" || field === "uuid") continue;
+    const value = (body as Record<string, unknown>)[field];
+    // As JSON.stringify of an object leaves out an undefined field; JSON has no raw NUL, so
+    // "\u0000" cannot occur inside a part and the parts cannot run into each other.
+    if (value !== undefined) key += `\u0000${JSON.stringify(field)}\u0000${JSON.stringify(value)}`;
+  }
+  return key;
 }

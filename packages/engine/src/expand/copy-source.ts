@@ -9,13 +9,21 @@ import { ArchitectureSchema, type InstancesPost } from "@berth/api-types";
 import { invalid, notFound } from "../base/errors.js";
 import type { ExpandContext } from "./context.js";
 
-export async function withCopySource(
+/** The body itself, synchronously, unless it copies an instance (no promise hop for a plain create). */
+export function withCopySource(
+  context: ExpandContext,
+  body: InstancesPost,
+  projectName: string,
+): InstancesPost | Promise<InstancesPost> {
+  return body.source?.type === "copy" ? copiedBody(context, body, projectName) : body;
+}
+
+async function copiedBody(
   context: ExpandContext,
   body: InstancesPost,
   projectName: string,
 ): Promise<InstancesPost> {
-  const source = body.source;
-  if (source?.type !== "copy") return body;
+  const source = body.source!;
   if (source.source === undefined || source.source === "") throw invalid("Must specify a source instance");
   const instance = source.source.split("/")[0] as string;
   const project = source.project !== undefined && source.project !== "" ? source.project : projectName;

@@ -26,14 +26,16 @@ export async function expandCreate(
   memo: BatchMemo = new BatchMemo(),
 ): Promise<PlacementRequest> {
   const project = projectOf(context, projectName);
-  const body = await withCopySource(context, requested, project.name);
+  const copied = withCopySource(context, requested, project.name);
+  const body = copied instanceof Promise ? await copied : copied;
   const forthcoming = body.forthcoming === true;
   const id = body.uuid ?? randomUUID();
   if (body.uuid !== undefined && !isUuid(id)) throw invalid(`Invalid uuid "${id}"`);
   // Reservations may stay unnamed (Ganeti: only the UUID is mandatory); LXD
   // names unnamed instances itself, Berth derives the name from the UUID.
   const name = body.name ?? (forthcoming ? "" : `instance-${id.slice(0, 8)}`);
-  const expanded = await memo.expand(catalog, project, body, name);
+  const expansion = memo.expand(catalog, project, body, name);
+  const expanded = expansion instanceof Promise ? await expansion : expansion;
   const { limits, allowedGroups } = memo.projectFacts(project);
   const resolvedTarget = memo.target(context, project, target);
   let groupPolicy = null;

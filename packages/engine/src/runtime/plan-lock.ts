@@ -8,15 +8,28 @@
  */
 export class PlanLock {
   private tail: Promise<void> = Promise.resolve();
+  /** Sections queued or running; 0: the lock is free. */
+  private held = 0;
 
-  /** Runs `section` after every section queued before it has finished. */
-  run<T>(section: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(section);
-    // The next section waits for this one to settle, whatever its outcome.
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
+  /**
+   * Runs `section` after every section queued before it has finished. With
+   * none queued it starts at once, and one that finishes synchronously (a
+   * default-policy plan) never holds the lock, nothing can interleave it:
+   * its value (or its throw) is then the answer, with no promise.
+   */
+  run<T>(section: () => T | Promise<T>): T | Promise<T> {
+    if (this.held > 0) return this.hold(this.tail.then(section));
+    const value = section();
+    return value instanceof Promise ? this.hold(value) : value;
+  }
+
+  /** The next section waits for `result` to settle, whatever its outcome. */
+  private hold<T>(result: Promise<T>): Promise<T> {
+    this.held += 1;
+    const release = () => {
+      this.held -= 1;
+    };
+    this.tail = result.then(release, release);
     return result;
   }
 }

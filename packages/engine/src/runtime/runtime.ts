@@ -74,15 +74,20 @@ export class EngineRuntime {
    * runs with its answer before anything else sees it. A claim waits while
    * the model is being re-hydrated (see `withoutClaimsInFlight`).
    */
-  async runClaim(claim: Claim, committed: (result: ClaimResult) => void): Promise<ClaimResult> {
-    while (this.hydrating !== null) await this.hydrating;
-    const tracked: Promise<ClaimResult> = this.store
-      .claim(claim)
-      .then((result) => {
+  runClaim(claim: Claim, committed: (result: ClaimResult) => void): Promise<ClaimResult> {
+    if (this.hydrating !== null) return this.hydrating.then(() => this.runClaim(claim, committed));
+    // One `then` with both handlers, not `then` and `finally`: two promise hops fewer per claim.
+    const tracked: Promise<ClaimResult> = this.store.claim(claim).then(
+      (result) => {
+        this.claimsInFlight.delete(tracked);
         committed(result);
         return result;
-      })
-      .finally(() => this.claimsInFlight.delete(tracked));
+      },
+      (error: unknown) => {
+        this.claimsInFlight.delete(tracked);
+        throw error;
+      },
+    );
     this.claimsInFlight.add(tracked);
     return tracked;
   }
@@ -152,12 +157,16 @@ export class EngineRuntime {
    * when the provider rows or the members changed since the last time: two
    * comparisons otherwise. Placements call it before they plan (claim/claim.ts
    * `planDraft`, dry runs); what the children hold is read live, so usage
-   * changes never rebuild.
+   * changes never rebuild. Undefined (no promise) when nothing changed.
    */
-  async syncTrees(): Promise<void> {
+  syncTrees(): Promise<void> | undefined {
     const revision = this.providerModel.rowsRevision;
     const epoch = this.model.staticEpoch;
-    if (revision === this.treesBuiltAt[0] && epoch === this.treesBuiltAt[1]) return;
+    if (revision === this.treesBuiltAt[0] && epoch === this.treesBuiltAt[1]) return undefined;
+    return this.buildTrees(revision, epoch);
+  }
+
+  private async buildTrees(revision: number, epoch: number): Promise<void> {
     const rows = await this.providerModel.providers(this.store);
     attachMemberTrees(this.model, rows, (uuid) => this.providerModel.consumersUsed().get(uuid));
     this.treesBuiltAt = [revision, epoch];
@@ -192,10 +201,9 @@ export class EngineRuntime {
    * yet (its notification is on the way): like a capacity refusal, such an
    * answer is only given by a model that has caught up with the store.
    */
-  async againIfStale<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
+  againIfStale<T>(work: () => Promise<T>): Promise<T> {
+    // A `catch` on the work's promise, not an async wrapper awaiting it: no hop when it succeeds.
+    return work().catch(async (error: unknown) => {
       const feed = this.feedSync;
       if (feed === undefined || !(isEngineError(error, "not_found") || isEngineError(error, "invalid")))
         throw error;
@@ -203,7 +211,7 @@ export class EngineRuntime {
       await feed.fresh();
       if (feed.applied === applied) throw error;
       return work();
-    }
+    });
   }
 
   /**
