@@ -26,10 +26,19 @@ export type BodyOf<Op extends OperationId> = RouteOf<Op>["body"] extends ApiSche
  * extra headers.
  */
 export type CallOptions<Op extends OperationId> = (PathParamNames<RouteOf<Op>["path"]> extends never
-  ? { params?: Record<string, never> }
-  : { params: ParamsOf<Op> }) & {
+  ? {
+      /** The path has no parameters: nothing (or `{}`) to give. */
+      params?: Record<string, never>;
+    }
+  : {
+      /** Values of the path's `{name}` parameters, URL-encoded by the client. */
+      params: ParamsOf<Op>;
+    }) & {
+  /** The query string's parameters, as the route declares them; absent: none sent. */
   query?: QueryOf<Op>;
+  /** The JSON body, for routes that take one. */
   body?: BodyOf<Op>;
+  /** Extra request headers (e.g. `If-Match`), added to the transport's own. */
   headers?: Record<string, string>;
 };
 
@@ -53,8 +62,16 @@ export interface ApiResult<T> {
  * (`url`, `token`); `project` is the default project of project-scoped calls.
  */
 export type BerthClientOptions =
-  | { transport: Transport; project?: string }
-  | (FetchTransportOptions & { project?: string });
+  | {
+      /** How requests reach berthd (e.g. an in-process transport for tests). */
+      transport: Transport;
+      /** The project of project-scoped calls that name none; absent: none sent, so berthd uses `default`. */
+      project?: string;
+    }
+  | (FetchTransportOptions & {
+      /** The project of project-scoped calls that name none; absent: none sent, so berthd uses `default`. */
+      project?: string;
+    });
 
 /**
  * Low-level berthd client: one method per HTTP exchange, addressed by

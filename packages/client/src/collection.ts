@@ -22,7 +22,15 @@ export interface Collection<T, Post, Put, Patch> {
   /** One record by name; `BerthApiError` 404 when there is none. */
   get(name: string, options?: ScopeOptions): Promise<T>;
   /** The record and its version (`etag`), for a later write with `ifMatch`. */
-  getWithEtag(name: string, options?: ScopeOptions): Promise<{ metadata: T; etag: string | undefined }>;
+  getWithEtag(
+    name: string,
+    options?: ScopeOptions,
+  ): Promise<{
+    /** The record. */
+    metadata: T;
+    /** Its `ETag` (quoted), to send back as `ifMatch`; undefined when the server sent none. */
+    etag: string | undefined;
+  }>;
   /** Creates a record; the answer's `location` is its URL. */
   create(body: Post, options?: ScopeOptions): Promise<ApiResult<unknown>>;
   /** Replaces the record's editable fields (fields left out are reset). */

@@ -5,9 +5,24 @@
  * `ws(s)://` reach a remote libSQL server (sqld / Turso).
  */
 export type StoreLocation =
-  | { kind: "file"; path: string }
-  | { kind: "memory" }
-  | { kind: "remote"; url: string; authToken: string | undefined };
+  | {
+      /** A local database file. */
+      kind: "file";
+      /** The file's path, as given (relative paths are relative to the working directory). */
+      path: string;
+    }
+  | {
+      /** A private in-memory database, gone when the store closes. */
+      kind: "memory";
+    }
+  | {
+      /** A remote libSQL server (sqld, Turso). */
+      kind: "remote";
+      /** The server's URL, as given. */
+      url: string;
+      /** The token given with the URL (`authToken` of `parseStoreUrl`); undefined for a server that needs none. */
+      authToken: string | undefined;
+    };
 
 /** A store URL `openStore` cannot use; the message names what is wrong and what would do. */
 export class StoreUrlError extends Error {

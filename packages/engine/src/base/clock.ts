@@ -1,5 +1,6 @@
 /** Injectable time source, so tests and simulations control heartbeats and thresholds. */
 export interface Clock {
+  /** The current time; the engine reads it for heartbeats, offline thresholds and timestamps. */
   now(): Date;
   /**
    * Milliseconds of the last `windowMs` during which this process itself
@@ -20,14 +21,17 @@ export class ManualClock implements Clock {
     this.current = new Date(start).getTime();
   }
 
+  /** The time it was last set or advanced to. */
   now(): Date {
     return new Date(this.current);
   }
 
+  /** Moves the time forward by `ms` milliseconds (backward when negative). */
   advance(ms: number): void {
     this.current += ms;
   }
 
+  /** Sets the time to `to` (a Date, an ISO string or epoch milliseconds). */
   set(to: Date | string | number): void {
     this.current = new Date(to).getTime();
   }

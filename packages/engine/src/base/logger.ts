@@ -15,7 +15,15 @@ export const silentLogger: Logger = { log: () => {} };
 
 /** Collects log lines in memory (tests, dry runs). */
 export class MemoryLogger implements Logger {
-  readonly lines: { level: LogLevel; message: string; fields: Record<string, unknown> }[] = [];
+  /** Every line logged so far, oldest first. */
+  readonly lines: {
+    /** The line's level. */
+    level: LogLevel;
+    /** Its text. */
+    message: string;
+    /** Its structured fields (`{}` when none were given). */
+    fields: Record<string, unknown>;
+  }[] = [];
 
   log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {
     this.lines.push({ level, message, fields });

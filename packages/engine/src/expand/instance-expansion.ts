@@ -10,8 +10,11 @@ import type { FlavorRecord, InstanceRecord, ProfileRecord, ProjectRecord } from 
 import type { CatalogCache } from "./catalog-cache.js";
 import { flavorSizing, mergeProfiles } from "./expand.js";
 
+/** A stored instance's expansion: what LXD answers as `expanded_config` and `expanded_devices`. */
 export interface InstanceExpansion {
+  /** LXD `expanded_config`: profiles' config in order, the instance's own on top, then its sizing. */
   config: Record<string, string>;
+  /** LXD `expanded_devices`: device name -> device config, profiles' first, the instance's own on top. */
   devices: Record<string, Record<string, string>>;
 }
 

@@ -44,7 +44,12 @@ export interface GroupAttempt {
   /** Members (or pairs) turned down, counted per reason. */
   readonly failures: ReadonlyMap<FailMode, number>;
   /** The chosen members (primary first) and the balance after, when any choice fits. */
-  readonly choice?: { readonly nodes: readonly string[]; readonly score: number };
+  readonly choice?: {
+    /** The chosen node names: the primary, then the secondary for a mirrored instance. */
+    readonly nodes: readonly string[];
+    /** The group's balance score with the instance there (hail's cluster score; lower is better). */
+    readonly score: number;
+  };
 }
 
 /** What a search for one instance found: every group tried and the winning choice, if any. */
@@ -54,7 +59,15 @@ export interface PlacementSearch {
   /** Tried groups, in cluster order. */
   readonly attempts: readonly GroupAttempt[];
   /** The winning attempt, or undefined when nothing fits. */
-  readonly chosen?: GroupAttempt & { readonly choice: { nodes: readonly string[]; score: number } };
+  readonly chosen?: GroupAttempt & {
+    /** The winning choice (always present on the chosen attempt). */
+    readonly choice: {
+      /** The chosen node names: the primary, then the secondary for a mirrored instance. */
+      nodes: readonly string[];
+      /** The group's balance score with the instance there (lower is better). */
+      score: number;
+    };
+  };
 }
 
 const POLICY_RANK = { preferred: 0, last_resort: 1, unallocable: 2 } as const;
@@ -300,7 +313,10 @@ export function placeInstance(
   cluster: SnapshotCluster,
   spec: InstanceSpec,
   limits: PlacementLimits = {},
-): PlacementSearch & { placed?: PlacedInstance } {
+): PlacementSearch & {
+  /** The instance as now placed in the cluster; absent when nothing fits. */
+  placed?: PlacedInstance;
+} {
   const search = searchPlacement(cluster, spec, limits);
   if (search.chosen === undefined) return search;
   return { ...search, placed: cluster.addNew(spec, search.chosen.choice.nodes) };

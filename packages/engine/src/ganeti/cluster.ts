@@ -89,7 +89,10 @@ export class SnapshotNode {
   /** Exclusion tags of the primaries, counted. */
   readonly exclusionTags = new Map<string, number>();
 
-  constructor(readonly input: SnapshotNodeInput) {
+  constructor(
+    /** The node as the iallocator request describes it (its totals, flags and group). */
+    readonly input: SnapshotNodeInput,
+  ) {
     this.freeMemory = input.freeMemory;
     this.freeDisk = input.freeDisk;
     this.freeSpindles = input.freeSpindles;

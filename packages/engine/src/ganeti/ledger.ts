@@ -132,6 +132,7 @@ export class SnapshotLedger {
 
   private constructor(
     private readonly cluster: SnapshotCluster,
+    /** The Store the cluster was loaded into (a MemoryStore unless `open` was given one); placements are claimed in it. */
     readonly store: Store,
   ) {}
 

@@ -13,9 +13,22 @@ import { diskTotal, type FailMode, isMirrored, usesLocalStorage } from "./spec.j
 
 /** The steps a move takes, for the protocol to render as its operations. */
 export type SnapshotMoveStep =
-  | { kind: "replace-secondary"; node: string }
-  | { kind: "failover" }
-  | { kind: "migrate"; node: string };
+  | {
+      /** Give the mirrored instance a new secondary (Ganeti's replace-disks to a new node). */
+      kind: "replace-secondary";
+      /** The new secondary. */
+      node: string;
+    }
+  | {
+      /** Swap primary and secondary: the secondary runs the instance. */
+      kind: "failover";
+    }
+  | {
+      /** Move the non-mirrored instance whole (shared storage). */
+      kind: "migrate";
+      /** The member it moves to. */
+      node: string;
+    };
 
 /**
  * A move's answer: the instance's new nodes and the steps to get there, or why it cannot move (per
@@ -23,12 +36,23 @@ export type SnapshotMoveStep =
  */
 export type SnapshotMoveOutcome =
   | {
+      /** The instance can move. */
       readonly moved: true;
+      /** Its new nodes: the primary first, then the secondary if mirrored. */
       readonly nodes: readonly string[];
+      /** The name of the group it ends in. */
       readonly group: string;
+      /** The operations that get it there, in order. */
       readonly steps: readonly SnapshotMoveStep[];
     }
-  | { readonly moved: false; readonly reason: string; readonly attempts?: readonly GroupAttempt[] };
+  | {
+      /** The instance cannot move. */
+      readonly moved: false;
+      /** Why, in hail's words (answered to Ganeti as the failure message). */
+      readonly reason: string;
+      /** What each group tried said, when groups were searched. */
+      readonly attempts?: readonly GroupAttempt[];
+    };
 
 /**
  * Ganeti's `node-evacuate` modes: fail mirrored instances over to their secondary, give them a new
@@ -38,10 +62,19 @@ export type EvacuationMode = "primary-only" | "secondary-only" | "all";
 
 /** Per candidate secondary: why it fails, or its balance score. */
 export interface SecondaryChoice {
+  /** The best candidate; absent when none fits. */
   readonly node?: string;
+  /** Its group's balance score with the instance there (lower is better); absent with `node`. */
   readonly score?: number;
+  /** How many candidates fit. */
   readonly successes: number;
-  readonly rejected: readonly { node: string; why: FailMode }[];
+  /** The candidates that do not fit. */
+  readonly rejected: readonly {
+    /** The candidate's name. */
+    node: string;
+    /** Why it does not fit (hail's `FailMem`, `FailDisk`, ...). */
+    why: FailMode;
+  }[];
 }
 
 /** The best new secondary for a mirrored (or about to be mirrored) instance, in its primary's group. */

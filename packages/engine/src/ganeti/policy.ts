@@ -24,7 +24,12 @@ export interface SpecBound {
 /** A node group's instance policy (Ganeti's ipolicy). */
 export interface InstancePolicy {
   /** Allowed ranges: an instance must fit within one band's min and max. */
-  readonly bands: readonly { readonly min: SpecBound; readonly max: SpecBound }[];
+  readonly bands: readonly {
+    /** The smallest instance the band allows. */
+    readonly min: SpecBound;
+    /** The largest instance the band allows. */
+    readonly max: SpecBound;
+  }[];
   /** Empty: every template. */
   readonly diskTemplates: readonly string[];
   /** Virtual CPUs per physical CPU. */

@@ -54,6 +54,7 @@ export interface ScoredMember {
 
 /** One architecture's members as the run saw them. */
 export interface RebalanceGroup {
+  /** The architecture name its members share (e.g. `x86_64`): instances only move within it. */
   architecture: string;
   /** Busiest first. */
   members: ScoredMember[];
@@ -63,18 +64,32 @@ export interface RebalanceGroup {
   triggered: boolean;
 }
 
+/** One instance the run moved (or, in a dry run, would move) off a busy member. */
 export interface AutomaticMove {
+  /** The instance's id. */
   id: string;
+  /** The instance's project. */
   project: string;
+  /** The instance's name. */
   name: string;
+  /** The busy member it leaves. */
   from: string;
+  /** The less loaded member it goes to. */
   to: string;
   /** The source's score, the target's before the run and the target's expected after this move. */
   fromScore: number;
+  /** The target's load score before the run. */
   toScoreBefore: number;
+  /** The target's load score expected once this move lands. */
   toScoreAfter: number;
 }
 
+/**
+ * Why an instance on a relieved member stayed: it cannot live-migrate, moved within
+ * `cluster.rebalance.cooldown`, belongs to a strict placement group, is mirrored, no member would
+ * take it, the scriptlet refused, moving it would overshoot the midpoint, the batch was full, or
+ * its claim failed.
+ */
 export type StayReason =
   | "not-live-migratable"
   | "cooling-down"
@@ -86,21 +101,31 @@ export type StayReason =
   | "batch-full"
   | "claim-failed";
 
+/** An instance on a relieved member that the run left where it is. */
 export interface StayedInstance {
+  /** The instance's id. */
   id: string;
+  /** The instance's project. */
   project: string;
+  /** The instance's name. */
   name: string;
+  /** The busy member it stays on. */
   member: string;
+  /** Why it stayed, as a code. */
   reason: StayReason;
   /** The reason in words. */
   message: string;
 }
 
+/** What one automatic rebalancing run (or its dry run) saw, moved and left. */
 export interface AutomaticRebalanceRun {
   /** When the run was (or would be) made, ISO 8601. */
   at: string;
+  /** The `cluster.rebalance.*` settings the run applied (threshold, batch, cooldown). */
   settings: RebalanceSettings;
+  /** Each architecture's members and scores, busiest group first. */
   groups: RebalanceGroup[];
+  /** The moves, in the order they were made (or planned). */
   moves: AutomaticMove[];
   /** Instances on a relieved member that stayed, and why. */
   stayed: StayedInstance[];

@@ -29,6 +29,7 @@ export interface ProviderFilter {
 
 /** What each provider's classes hold now, by provider uuid (a Map, or a lookup over live ledgers). */
 export interface ProviderUsage {
+  /** Resource class -> amount held on the provider with this UUID; undefined when nothing is held there. */
   get(uuid: string): Readonly<Record<string, number>> | undefined;
 }
 

@@ -14,6 +14,7 @@ import type { Clock } from "../base/clock.js";
 
 /** How long the process itself could not run within the last `windowMs`. */
 export interface StallSource {
+  /** Milliseconds of the last `windowMs` milliseconds during which the process could not run. */
   stalledMsWithin(windowMs: number): number;
 }
 
@@ -27,11 +28,13 @@ export class StallLog implements StallSource {
     private readonly keepMs = 86_400_000,
   ) {}
 
+  /** Notes a stall of `lengthMs` that ended at `endMs` (epoch milliseconds); forgets those past `keepMs`. */
   record(endMs: number, lengthMs: number): void {
     this.stalls.push([endMs, lengthMs]);
     while (this.stalls.length > 0 && endMs - this.stalls[0]![0] > this.keepMs) this.stalls.shift();
   }
 
+  /** The recorded stall time that falls within the last `windowMs` milliseconds (parts of stalls count). */
   stalledMsWithin(windowMs: number): number {
     const since = this.now() - windowMs;
     let total = 0;

@@ -33,7 +33,9 @@ import { type ProjectRoom, projectRoom } from "./capacity-project.js";
 
 /** One member's share of the answer. */
 export interface MemberCapacity {
+  /** The member's name. */
   member: string;
+  /** How many more instances of the shape it takes. */
   instances: number;
   /**
    * What stops it there: a capacity code (`capacity:MEMORY_MB`, `lack:CUSTOM_FPGA`), a filter's
@@ -43,12 +45,15 @@ export interface MemberCapacity {
   limitedBy: string;
 }
 
+/** How many more creates of one shape fit now, on which members, and what stops them. */
 export interface CapacityCount {
+  /** How many more instances of the shape fit in all (within the project's limits). */
   instances: number;
   /** What stops the total: the project limit that binds, else the most common member reason. */
   limitedBy: string;
   /** Every member, in join order. */
   members: MemberCapacity[];
+  /** The project's limits and the room each leaves. */
   project: ProjectRoom;
   /** "closed-form": summed per member; "simulation": played one create after another. */
   countedBy: "closed-form" | "simulation";

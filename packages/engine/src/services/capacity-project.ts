@@ -20,7 +20,9 @@ import {
 export interface LimitRoom {
   /** The project config key, e.g. `limits.cpu`. */
   key: string;
+  /** The limit's value (instances, CPUs or bytes). */
   max: number;
+  /** What the project counts against it now, in the same unit. */
   used: number;
   /** What one instance of the shape counts against it. */
   perInstance: number;
@@ -30,7 +32,9 @@ export interface LimitRoom {
   aggregate: boolean;
 }
 
+/** How many more instances of a shape a project's limits let in, limit by limit. */
 export interface ProjectRoom {
+  /** Each limit the project sets, with its room. */
   limits: LimitRoom[];
   /** Instances of the shape the project takes before a limit refuses one (Infinity: no limit binds). */
   cap: number;

@@ -21,7 +21,9 @@ import { type CapacityCount, countCapacity, demandOn, type Measured, measure } f
 import { largestMultipleOn } from "./capacity-member.js";
 import { compareSizeDesc, sizeKey } from "./placer.js";
 
+/** What `CapacityPlanner.answer` counts for, beyond the create body. */
 export interface CapacityOptions {
+  /** The project the creates would be made in (its limits and restrictions apply); absent: `default`. */
   project?: string;
   /** `member` or `@group`, as for a create. */
   target?: string;
@@ -31,6 +33,7 @@ export interface CapacityOptions {
 
 /** The largest multiple of the shape that one member still takes as a single instance. */
 export interface LargestMultiple {
+  /** How many times the shape's resources one member still takes at once (0 when not even one fits). */
   multiple: number;
   /** The first member (in the stack's order) taking it; null when not even one fits. */
   member: string | null;
@@ -38,13 +41,19 @@ export interface LargestMultiple {
   resources: Record<string, number>;
 }
 
+/** How many instances of one flavor fit, and what stops the count. */
 export interface FlavorCapacity {
+  /** The flavor's name. */
   flavor: string;
+  /** How many more instances of it fit now, one after another. */
   instances: number;
+  /** What stops the count, as in `CapacityCount.limitedBy`. */
   limitedBy: string;
 }
 
+/** `engine.capacity`'s answer: the count of the body's shape, the largest multiple, and per flavor. */
 export interface CapacityAnswer extends CapacityCount {
+  /** The largest multiple of the shape one member still takes as a single instance. */
   largest: LargestMultiple;
   /** Per flavor asked for, in the order given. */
   flavors: FlavorCapacity[];
@@ -60,6 +69,10 @@ function shapeOf(body: InstancesPost): InstancesPost {
   return shape;
 }
 
+/**
+ * Capacity planning (`engine.capacity`): how many more creates of a body fit now (see the file
+ * comment). Claims nothing.
+ */
 export class CapacityPlanner {
   constructor(private readonly runtime: EngineRuntime) {}
 

@@ -56,17 +56,25 @@ export type ImageChanges = Partial<ImageFields>;
 
 /** A placement group's editable fields: LXD's `config` map, or Berth's earlier top-level `policy`/`rigor`. */
 export interface PlacementGroupFields extends PlacementGroupSettingsInput {
+  /** The group's free-text description; absent on a PATCH leaves it as it is. */
   description?: string;
 }
+/** A PATCH of a placement group: only the fields given change (config merged key by key). */
 export type PlacementGroupChanges = PlacementGroupFields;
 
 /** A flavor as callers give it: the size fields are checked when the record is built. */
 export interface FlavorInput {
+  /** The flavor's name, as instances name it (`flavor` of a create body). */
   name: string;
+  /** Free text; absent: empty. */
   description?: string;
+  /** CPUs an instance of the flavor gets (a positive integer; checked when the record is built). */
   vcpus: unknown;
+  /** Memory an instance of the flavor gets, in MiB (a positive integer). */
   memory_mb: unknown;
+  /** Root disk size, in GiB (a non-negative integer); absent: Nova's default. */
   disk_gb?: unknown;
+  /** Nova-style extra specs (`resources:CLASS`, `trait:NAME`, ...), values as strings. */
   extra_specs?: Record<string, unknown>;
 }
 

@@ -511,7 +511,16 @@ export class Catalog {
     return this.store.images.delete({ name: image.fingerprint });
   }
   /** `GET /1.0/images/aliases`: alias -> image. */
-  async listImageAliases(): Promise<{ name: string; target: string; architecture: string }[]> {
+  async listImageAliases(): Promise<
+    {
+      /** The alias's name. */
+      name: string;
+      /** The fingerprint of the image it points at. */
+      target: string;
+      /** The image's architecture name. */
+      architecture: string;
+    }[]
+  > {
     return (await this.store.images.list()).flatMap((image) =>
       image.aliases.map((alias) => ({
         name: alias,
@@ -631,7 +640,10 @@ export class Catalog {
     return { name, custom: true };
   }
   /** Placement's `PUT /resource_classes/{name}`: creates a custom class unless it exists. */
-  async ensureResourceClass(name: string): Promise<{ created: boolean }> {
+  async ensureResourceClass(name: string): Promise<{
+    /** True when the class did not exist and was created now; false when it already existed. */
+    created: boolean;
+  }> {
     if (isStandardResourceClass(name)) throw invalid(resourceClassMessages.cannotUpdateStandard(name));
     if ((await this.store.resourceClasses.get({ name })) !== undefined) return { created: false };
     try {

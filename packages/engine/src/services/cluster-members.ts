@@ -83,7 +83,12 @@ export class ClusterMembers {
     return this.members.setResources(name, resources);
   }
   /** Inventories with generation and usage (`used`, `forthcoming`, `capacity`). */
-  inventories(name: string): { generation: number; inventories: Record<string, InventoryView> } {
+  inventories(name: string): {
+    /** The member's generation (pass it back to write its inventories). */
+    generation: number;
+    /** Resource class -> inventory with usage. */
+    inventories: Record<string, InventoryView>;
+  } {
     return this.members.inventories(name);
   }
   /**
@@ -122,7 +127,12 @@ export class ClusterMembers {
    * Brings the instances evacuated from the member back and lifts its evacuation, in one claim;
    * refused while the member is offline.
    */
-  async restore(name: string): Promise<{ member: string; moved: MovedInstance[] }> {
+  async restore(name: string): Promise<{
+    /** The restored member's name. */
+    member: string;
+    /** The instances that came back to it. */
+    moved: MovedInstance[];
+  }> {
     const outcome = await this.relocation.restore(name);
     emitMoves(this.events, outcome.moved, "restore");
     this.events.lifecycle(() => ({

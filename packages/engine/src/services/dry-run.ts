@@ -9,9 +9,21 @@ import type { RejectionGroup } from "../store/records.js";
 
 /** What a dry run decided: the member a real create would take, or the error it would fail with. */
 export type DryRunDecision =
-  | { outcome: "placed"; member: string; decidedBy: DecidedBy }
+  | {
+      /** A real create would be placed. */
+      outcome: "placed";
+      /** The member it would land on. */
+      member: string;
+      /** Who would choose it: the request's target, the scriptlet, or the default policy. */
+      decidedBy: DecidedBy;
+    }
   /** The placement would fail with `error` (no capacity, a scriptlet rejection, a bad target...). */
-  | { outcome: "rejected"; error: EngineError };
+  | {
+      /** A real create would fail. */
+      outcome: "rejected";
+      /** The error it would fail with (its kind gives the HTTP status, its message the text). */
+      error: EngineError;
+    };
 
 /**
  * A dry run's answer: the decision, the candidates and rejections behind it, and the scriptlet's

@@ -89,7 +89,12 @@ export interface TickReport {
   /** Members healed (instances relocated) in this tick. */
   healed: EvacuationOutcome[];
   /** Members whose healing failed, and why. */
-  healingFailed: { member: string; error: string }[];
+  healingFailed: {
+    /** The offline member whose instances could not be relocated. */
+    member: string;
+    /** The error's message. */
+    error: string;
+  }[];
   /** The automatic rebalancing run this tick made (`cluster.rebalance.interval`), if one was due. */
   rebalanced?: AutomaticRebalanceRun;
   /** Why that run failed, if it did. */

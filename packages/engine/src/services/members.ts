@@ -75,16 +75,22 @@ export interface MemberInfo {
   status: MemberStatus;
   /** Usage per class: real instances, reservations, in-flight placements. */
   usage: {
+    /** Resource class -> what its instances hold (classes at zero left out). */
     used: Record<string, number>;
+    /** Resource class -> what reservations (Ganeti forthcoming instances) on it hold (zeros left out). */
     forthcoming: Record<string, number>;
+    /** Resource class -> what placements decided but not yet committed hold (zeros left out). */
     pending: Record<string, number>;
   };
   /** Instances on the member (reservations included). */
   instances: number;
 }
 
+/** A member's inventory of one class, with what is used of it. */
 export interface InventoryView extends InventoryRecord {
+  /** What the used ledger holds of the class on the member (instances, Placement consumers). */
   used: number;
+  /** What reservations hold of the class on the member. */
   forthcoming: number;
   /** Placement's `(total - reserved) * allocation_ratio` (@berth/resources' `inventoryCapacity`). */
   capacity: number;
@@ -493,7 +499,12 @@ export class Members {
     changes: Record<string, InventoryInput | null>,
     expectedGeneration: number,
     replaceAll = false,
-  ): Promise<{ generation: number; inventories: Record<string, InventoryView> }> {
+  ): Promise<{
+    /** The member's generation after the write. */
+    generation: number;
+    /** Resource class -> inventory with usage, every class the member now has. */
+    inventories: Record<string, InventoryView>;
+  }> {
     await this.runtime.ensureMember(name);
     const member = this.state(name);
     const record = member.record;

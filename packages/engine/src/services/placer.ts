@@ -61,7 +61,12 @@ export interface PlacementOutcome {
   /** The scriptlet's log lines. */
   logs: ScriptletLogLine[];
   /** What the scriptlet run cost (zeros when none ran). */
-  cost: { steps: number; ms: number };
+  cost: {
+    /** Starlark steps the run took. */
+    steps: number;
+    /** Wall time of the run, in milliseconds. */
+    ms: number;
+  };
   /** Claim attempts it took (1 unless a race was lost). */
   attempts: number;
   /** The created instance's `expanded_config`/`expanded_devices`, from the profiles the placement read. */

@@ -45,9 +45,11 @@ export class Rebalancing {
   score(): number {
     return this.rebalancer.score();
   }
+  /** The moves an hbal-style rebalance would make now, and the score before and after; moves nothing. */
   async plan(options: RebalanceOptions = {}): Promise<RebalancePlan> {
     return (await this.rebalancer.plan(options)).plan;
   }
+  /** Plans as `plan` does and claims the moves in one claim: every move lands or none (each with a decision record). */
   async apply(options: RebalanceOptions = {}): Promise<RebalancePlan> {
     const plan = await tracked(
       this.runtime.metrics,

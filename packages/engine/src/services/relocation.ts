@@ -44,7 +44,14 @@ export interface EvacuationOutcome {
   /** The instances moved, all in one claim. */
   moved: MovedInstance[];
   /** Instances with `cluster.evacuate=stop`: they stay where they are. */
-  stayed: { project: string; name: string; id: string }[];
+  stayed: {
+    /** The instance's project. */
+    project: string;
+    /** The instance's name. */
+    name: string;
+    /** The instance's id. */
+    id: string;
+  }[];
 }
 
 function isConcurrentChange(error: unknown): boolean {

@@ -17,8 +17,11 @@ export const SCRIPTLET_KEY = "instances.placement.scriptlet";
  * has a position (1-based line and column).
  */
 export interface ScriptletProblem {
+  /** The reason, as the refusal words it after `Cannot set ... :`. */
   message: string;
+  /** The 1-based line of the error in the scriptlet; null when it has no position. */
   line: number | null;
+  /** The 1-based column of the error; null when it has no position. */
   column: number | null;
 }
 

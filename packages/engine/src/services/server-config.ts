@@ -39,6 +39,7 @@ export class ServerConfig {
     private readonly members: Members,
   ) {}
 
+  /** The current server config (keys and version), after catching up with other engines' writes. */
   async get(): Promise<ConfigRecord> {
     await this.runtime.sync();
     return cloneJson(this.runtime.config);

@@ -93,22 +93,55 @@ export type ChangeEntry =
    * holds (a group commit writes one entry for several), absent when none
    * had one.
    */
-  | { kind: "claim"; effect: ClaimEffect; tokens?: string[] }
+  | {
+      /** An instance claim committed. */
+      kind: "claim";
+      /** What it changed in usage and counts, to apply to the model. */
+      effect: ClaimEffect;
+      /** The claims' tokens; absent when none had one. */
+      tokens?: string[];
+    }
   /**
    * A Placement consumer claim: its usage changes (on member root
    * providers keyed by the member's name, so the model adds them to the
    * member's ledger; on other providers by uuid) and the generations it
    * gave the providers it bumped. Consumers are not instances: nothing is counted.
    */
-  | { kind: "consumers"; effect: ClaimEffect; bumped: [provider: string, generation: number][] }
+  | {
+      /** A Placement consumer claim (or reshape) committed. */
+      kind: "consumers";
+      /** Its usage changes, keyed as described above. */
+      effect: ClaimEffect;
+      /** Each provider whose generation moved, with its new generation. */
+      bumped: [provider: string, generation: number][];
+    }
   /**
    * A member created, deleted, or changed in a field other than its
    * heartbeat/state. `joinOrder` tells a member from an earlier one of the
    * same name (deleted and created again).
    */
-  | { kind: "member"; name: string; joinOrder: number; change: "created" | "updated" | "deleted" }
-  | { kind: "catalog"; table: CatalogTableName }
-  | { kind: "config" };
+  | {
+      /** A member record changed. */
+      kind: "member";
+      /** The member's name. */
+      name: string;
+      /** Its join order, which tells it from an earlier member of the same name. */
+      joinOrder: number;
+      /** What happened to it; engines re-read the member unless it was deleted. */
+      change: "created" | "updated" | "deleted";
+    }
+  /** A catalog table changed: engines re-read it whole. */
+  | {
+      /** A catalog write committed. */
+      kind: "catalog";
+      /** The table written. */
+      table: CatalogTableName;
+    }
+  /** The server config changed: engines re-read it. */
+  | {
+      /** A config write committed. */
+      kind: "config";
+    };
 
 /** One read of the change feed. */
 export interface FeedRead {

@@ -35,7 +35,9 @@ import type {
 
 /** Identifies a catalog record: `project` only for project-scoped tables. */
 export interface RecordKey {
+  /** The record's name (an image's fingerprint for the images table). */
   name: string;
+  /** The record's project; absent for tables that are not project-scoped. */
   project?: string;
 }
 
@@ -44,7 +46,9 @@ export interface RecordKey {
  * referenced, as documented per table on `Store`.
  */
 export interface CatalogTable<T> {
+  /** Every record, or with `filter.project` only that project's (project-scoped tables). */
   list(filter?: { project?: string }): Promise<T[]>;
+  /** The record at `key`, or undefined when there is none. */
   get(key: RecordKey): Promise<T | undefined>;
   /** conflict if the key exists. */
   create(record: T): Promise<T>;
@@ -66,6 +70,7 @@ export interface CatalogTable<T> {
  * empty `allocations` list deletes the consumer.
  */
 export interface ConsumerWrite {
+  /** The consumer with its new allocations; the store sets generation and timestamps. */
   record: Omit<ConsumerRecord, "generation" | "createdAt" | "updatedAt">;
   /** null: the consumer must not exist yet; a number: the generation it must have; absent: unchecked. */
   expectedGeneration?: number | null;
@@ -81,6 +86,7 @@ export interface ConsumerWrite {
  * of (conflict, reason `inventory_in_use`).
  */
 export interface ConsumerTable {
+  /** The consumer with this UUID and its allocations, or undefined when there is none. */
   get(uuid: string): Promise<ConsumerRecord | undefined>;
   /** Consumers holding allocations on `provider`, or of `project` (and `user`). */
   list(filter?: { provider?: string; project?: string; user?: string }): Promise<ConsumerRecord[]>;
@@ -99,8 +105,11 @@ export interface ConsumerTable {
 
 /** The inventories one provider ends with in a reshape, at the generation the caller read. */
 export interface InventoryReplacement {
+  /** UUID of the provider whose inventories are replaced. */
   provider: string;
+  /** The provider's generation as the caller read it; a different stored one is a conflict. */
   expectedGeneration: number;
+  /** Resource class -> inventory: the provider's whole new set (a class left out is removed). */
   inventories: Readonly<Record<string, Inventory>>;
   /**
    * The member whose root `provider` is (engine `memberProviderUuid`), when
@@ -112,6 +121,7 @@ export interface InventoryReplacement {
 
 /** One `POST /reshaper`: providers' new inventories and consumers' new allocations, together. */
 export interface ReshapeWrite {
+  /** Each touched provider's new inventories, checked against its generation. */
   inventories: readonly InventoryReplacement[];
   /** As a consumer claim writes them (empty allocations: the consumer goes). */
   writes: readonly ConsumerWrite[];
@@ -119,24 +129,43 @@ export interface ReshapeWrite {
 
 /** What one Placement write changes on a member's root provider. */
 export type MemberRootChange =
-  | { kind: "inventories"; inventories: Readonly<Record<string, Inventory>> }
-  | { kind: "traits"; traits: readonly string[] }
-  | { kind: "aggregates"; aggregates: readonly string[] };
+  | {
+      /** Replaces the member's inventories (`PUT .../inventories`). */
+      kind: "inventories";
+      /** Resource class -> inventory: the whole new set (a class left out is removed). */
+      inventories: Readonly<Record<string, Inventory>>;
+    }
+  | {
+      /** Replaces the member's traits (`PUT .../traits`). */
+      kind: "traits";
+      /** The whole new set of trait names. */
+      traits: readonly string[];
+    }
+  | {
+      /** Replaces the root's aggregates (`PUT .../aggregates`). */
+      kind: "aggregates";
+      /** The whole new set of aggregate UUIDs. */
+      aggregates: readonly string[];
+    };
 
 /**
  * One Placement write of a member's root provider (rules/ledger/member-root.ts):
  * inventories and traits are the member's, aggregates the root's row's.
  */
 export interface MemberRootWrite {
+  /** Name of the member whose root provider is written. */
   member: string;
   /** Placement's generation of the root as the caller read it; absent: unchecked (aggregates before 1.19). */
   expectedGeneration?: number;
+  /** What the write replaces: the inventories, the traits or the aggregates. */
   change: MemberRootChange;
 }
 
 /** A member's root after a write: the member and the root's stored row (if it has one). */
 export interface MemberRootWritten {
+  /** The member as stored after the write (its generation moved for inventories or traits). */
   member: MemberRecord;
+  /** The root's provider row (aggregates live there); undefined when it still has none. */
   row: ProviderRecord | undefined;
 }
 
@@ -212,9 +241,19 @@ export interface Claim {
   /** New instances (and reservations) with their allocations. */
   create?: NewInstance[];
   /** Stored instances rewritten whole, each only while it is at `expectedRevision`. */
-  replace?: { record: NewInstance; expectedRevision: number }[];
+  replace?: {
+    /** The instance as it is to be stored (its id selects the row). */
+    record: NewInstance;
+    /** The revision the caller read; a different stored one fails the claim (reason `revision`). */
+    expectedRevision: number;
+  }[];
   /** Instances to delete; with `expectedRevision`, only while they are at it. */
-  remove?: { id: string; expectedRevision?: number }[];
+  remove?: {
+    /** The instance's id. */
+    id: string;
+    /** The revision the caller read; absent: deleted whatever its revision. */
+    expectedRevision?: number;
+  }[];
   /** The limits of each project the claim's records belong to (absent: unlimited). */
   projectLimits?: Record<string, ProjectLimits>;
   /**
@@ -261,39 +300,105 @@ export interface ClaimResult {
 /** What `EngineError.details` holds when a claim fails. */
 export type ClaimFailureDetails =
   | {
+      /** A member would hold more of a class than its capacity. */
       reason: "capacity";
+      /** The member that is short. */
       member: string;
+      /** The resource class that is short (e.g. `MEMORY_MB`). */
       resourceClass: string;
+      /** What the claim would add on the member, in the class's unit. */
       requested: number;
+      /** What the member already holds (both ledgers), in the class's unit. */
       used: number;
+      /** `(total - reserved) * allocation_ratio` of the member's inventory. */
       capacity: number;
     }
   | {
+      /** An allocation breaks its inventory's min_unit, max_unit or step_size. */
       reason: "constraints";
+      /** The member of the inventory. */
       member: string;
+      /** The inventory's resource class. */
       resourceClass: string;
+      /** The offending allocation amount. */
       amount: number;
+      /** The inventory's smallest allowed allocation. */
       minUnit: number;
+      /** The inventory's largest allowed allocation. */
       maxUnit: number;
+      /** Allocations must be multiples of this. */
       stepSize: number;
     }
-  | { reason: "no_inventory"; member: string; resourceClass: string }
-  | { reason: "member_missing"; member: string }
+  | {
+      /** The claim allocates a class the member has no inventory of. */
+      reason: "no_inventory";
+      /** The member without the inventory. */
+      member: string;
+      /** The class asked for. */
+      resourceClass: string;
+    }
+  | {
+      /** The claim places on a member that does not exist (any more). */
+      reason: "member_missing";
+      /** The missing member's name. */
+      member: string;
+    }
   | {
       /** A member could not take over the mirrored instances of one failed primary (N+1). */
       reason: "failover";
+      /** The secondary that could not take over. */
       member: string;
+      /** The primary whose failure it must survive. */
       primary: string;
       /** MEMORY_MB it must keep free for `primary`'s instances mirrored on it. */
       requested: number;
+      /** MEMORY_MB the member already uses. */
       used: number;
+      /** The member's MEMORY_MB capacity. */
       capacity: number;
     }
-  | { reason: "project_limit"; project: string; limit: keyof ProjectLimits; value: number; max: number }
-  | { reason: "name_taken"; project: string; name: string }
-  | { reason: "id_taken"; id: string }
-  | { reason: "revision"; id: string; expected: number; actual: number }
-  | { reason: "instance_missing"; id: string };
+  | {
+      /** A project would exceed one of its `limits.*`. */
+      reason: "project_limit";
+      /** The project over its limit. */
+      project: string;
+      /** Which limit (e.g. `instances`, `memoryBytes`). */
+      limit: keyof ProjectLimits;
+      /** The project's total after the claim, in the limit's unit. */
+      value: number;
+      /** The limit's value. */
+      max: number;
+    }
+  | {
+      /** An instance of that name already exists in the project. */
+      reason: "name_taken";
+      /** The project of the name. */
+      project: string;
+      /** The name that is taken. */
+      name: string;
+    }
+  | {
+      /** An instance with that id already exists. */
+      reason: "id_taken";
+      /** The id that is taken. */
+      id: string;
+    }
+  | {
+      /** A replaced or removed instance is no longer at the revision the caller read. */
+      reason: "revision";
+      /** The instance's id. */
+      id: string;
+      /** The revision the claim expected. */
+      expected: number;
+      /** The revision stored now. */
+      actual: number;
+    }
+  | {
+      /** A replaced or removed instance does not exist (any more). */
+      reason: "instance_missing";
+      /** The missing instance's id. */
+      id: string;
+    };
 
 /** Per-member usage per class, per ledger. */
 export interface MemberUsage {
@@ -502,7 +607,9 @@ export interface Store {
   // --- instances ---------------------------------------------------------------
   /** By (project, name); the empty name never matches. */
   getInstance(project: string, name: string): Promise<InstanceRecord | undefined>;
+  /** By the instance's id (UUID), or undefined when none has it. */
   getInstanceById(id: string): Promise<InstanceRecord | undefined>;
+  /** Instances (and reservations) matching `filter`; all of them without one. */
   listInstances(filter?: InstanceFilter): Promise<InstanceRecord[]>;
   /** The only way to create, change or delete instances; see `Claim`. */
   claim(claim: Claim): Promise<ClaimResult>;
@@ -510,6 +617,7 @@ export interface Store {
   memberUsage(names: string[]): Promise<MemberUsage[]>;
 
   // --- server config -------------------------------------------------------------
+  /** The server config: its keys and its version. */
   getConfig(): Promise<ConfigRecord>;
   /** Cheap read so other processes notice changes (e.g. a new scriptlet). */
   getConfigVersion(): Promise<number>;

@@ -368,7 +368,14 @@ export interface PlacementDecisionRecord {
   /** The target the caller gave (`member` or `@group`), or null. */
   target: string | null;
   /** The placement group whose policy ordered (strict: filtered) the candidates, or null. */
-  placementGroup: { name: string; policy: PlacementPolicy; rigor: PlacementRigor } | null;
+  placementGroup: {
+    /** The placement group's name. */
+    name: string;
+    /** How it orders its members: spread them apart or pack them together. */
+    policy: PlacementPolicy;
+    /** Strict (a member it rules out is never used) or permissive (only a preference). */
+    rigor: PlacementRigor;
+  } | null;
   /** Members in the cluster when it was decided. */
   members: number;
   /**
@@ -377,15 +384,30 @@ export interface PlacementDecisionRecord {
    * ordering the others, so then only the chosen one). Null when no
    * candidate search ran (an explicit member target, rebalance, restore).
    */
-  candidates: { count: number; leading: string[] } | null;
+  candidates: {
+    /** How many members passed every filter. */
+    count: number;
+    /** The first of them, in the order the decision saw them (capped). */
+    leading: string[];
+  } | null;
   /** Every other member, grouped by the first reason it was turned down for, most frequent first. */
   rejections: RejectionGroup[];
   /** What the scriptlet logged (`log_info`/`log_warn`/`log_error`), the first lines. */
-  log: { level: "info" | "warn" | "error"; message: string }[];
+  log: {
+    /** `log_info`, `log_warn`, `log_error` (`print()` logs at info). */
+    level: "info" | "warn" | "error";
+    /** The logged text, without LXD's `Instance placement scriptlet: ` prefix. */
+    message: string;
+  }[];
   /** Log lines beyond those kept. */
   logDropped: number;
   /** What the scriptlet run cost, or null when none ran. */
-  scriptlet: { steps: number; ms: number } | null;
+  scriptlet: {
+    /** Starlark steps the run took (one per loop iteration and per call). */
+    steps: number;
+    /** Wall time of the run, in milliseconds. */
+    ms: number;
+  } | null;
 }
 
 /** The server config (LXD's `GET /1.0` config) with its version. */

@@ -36,7 +36,9 @@ const PRIMARY_ONLY: ReadonlySet<string> = new Set(["MEMORY_MB", "VCPU", "PCPU"])
 
 /** One change of a member's mirrored memory from one primary. */
 export interface FailoverChange {
+  /** The member holding the mirror copy, which must be able to take the primary's instances over. */
   readonly secondary: string;
+  /** The member the mirrored instances run on. */
   readonly primary: string;
   /** MEMORY_MB added (negative: freed). */
   readonly memory: number;

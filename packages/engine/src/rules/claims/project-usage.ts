@@ -15,8 +15,11 @@ export type ProjectDimension = keyof ProjectLimits;
 
 /** The limited dimension a change grows past its limit. */
 export interface LimitExcess {
+  /** The dimension that would go over (the first in `PROJECT_DIMENSIONS` order). */
   limit: ProjectDimension;
+  /** The project's total in that dimension after the change (instances, CPUs or bytes). */
   value: number;
+  /** The limit it exceeds, in the same unit. */
   max: number;
 }
 
@@ -30,11 +33,17 @@ export type ProjectLimitKey =
 
 /** Each dimension with the LXD project config key that limits it. */
 export const PROJECT_LIMIT_KEYS = {
+  /** Instances and reservations, of any type. */
   instances: "limits.instances",
+  /** Containers. */
   containers: "limits.containers",
+  /** Virtual machines. */
   virtualMachines: "limits.virtual-machines",
+  /** CPUs summed over the project's instances. */
   cpu: "limits.cpu",
+  /** Memory summed over the project's instances, in bytes. */
   memoryBytes: "limits.memory",
+  /** Root disk sizes summed over the project's instances, in bytes. */
   diskBytes: "limits.disk",
 } as const satisfies Record<ProjectDimension, ProjectLimitKey>;
 
@@ -48,7 +57,9 @@ export function zeroProjectTotals(): ProjectTotals {
 
 /** The fields of an instance (or of a request for one) that project limits count. */
 export interface CountedInstance {
+  /** `container` or `virtual-machine`: which count (containers, virtual machines) it adds to. */
   readonly type: InstanceType;
+  /** What it adds to the CPU, memory and disk totals. */
   readonly limitsUsage: LimitsUsage;
 }
 

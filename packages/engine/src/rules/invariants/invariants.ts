@@ -33,7 +33,14 @@ export interface CheckReport {
   /** Every inconsistency found. */
   violations: Violation[];
   /** How much was checked. */
-  counts: { members: number; instances: number; allocations: number };
+  counts: {
+    /** Cluster members checked. */
+    members: number;
+    /** Instances and reservations checked. */
+    instances: number;
+    /** Allocation rows (instances' and Placement consumers') checked. */
+    allocations: number;
+  };
 }
 
 type Row = Record<string, unknown>;
@@ -91,19 +98,36 @@ export function projectUsageMismatch(row: Row): Violation {
 
 /** What consumers hold of one class on one provider, with the provider's row (null: no such provider). */
 export interface ConsumerSumRow {
+  /** The provider's UUID, as the allocations name it. */
   provider: string;
+  /** The resource class allocated. */
   resourceClass: string;
+  /** The sum of the consumers' allocations of the class on the provider. */
   used: number;
   /** The provider's row, if it exists. */
-  row: { name: string; parentUuid: string | null; inventories: Record<string, Inventory> } | null;
+  row: {
+    /** The provider's name. */
+    name: string;
+    /** Its parent's UUID; null for a root provider. */
+    parentUuid: string | null;
+    /** Resource class -> the provider's inventory of it. */
+    inventories: Record<string, Inventory>;
+  } | null;
 }
 
 /** A member's instances' usage (both ledgers) of one class and its inventory of it, if any. */
 export interface MemberClassRow {
+  /** The member's name. */
   member: string;
+  /** The resource class. */
   resourceClass: string;
+  /** What the member's instances and reservations hold of the class (both ledgers). */
   instances: number;
-  inventory?: Pick<Inventory, "total" | "reserved" | "allocationRatio"> & { grandfathered: number };
+  /** The member's inventory of the class; absent when it has none. */
+  inventory?: Pick<Inventory, "total" | "reserved" | "allocationRatio"> & {
+    /** Usage beyond capacity accepted when the inventory was set (0 when it fit), not reported as an overcommit. */
+    grandfathered: number;
+  };
 }
 
 /** A member's class as a store's aggregate reads it (numbers as the driver gives them; no inventory: null total). */

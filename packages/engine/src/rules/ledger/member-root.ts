@@ -73,9 +73,17 @@ export function newProviderRow(
 /** A member's root as a write of it reads it, in its transaction. */
 export interface MemberRootRows {
   /** The member: its inventories, its one ledger (instances, reservations, the root's consumers), its generation. */
-  readonly member: ProviderRows & { readonly generation: number };
+  readonly member: ProviderRows & {
+    /** The member's generation (moves with its inventories and traits). */
+    readonly generation: number;
+  };
   /** The root's stored row, if it has one. */
-  readonly row: { readonly generation: number } | undefined;
+  readonly row:
+    | {
+        /** The row's generation (moves with the root's aggregates and Placement's other writes). */
+        readonly generation: number;
+      }
+    | undefined;
 }
 
 /** What a Store writes for a checked write of a member's root. */
@@ -199,13 +207,17 @@ export function withMemberRootRows(
 
 /** What a Store writes for a reshaped member root: the member's inventories and generation, the row's. */
 export interface MemberRootReshape {
+  /** The root provider's UUID (the member's `memberProviderUuid`). */
   uuid: string;
+  /** The member's name. */
   member: string;
   /** The member's new inventories (as Placement set them); undefined: unchanged. */
   inventories: Record<string, Inventory> | undefined;
   /** The member's generation the Store read (its write is conditional on it). */
   expectedMemberGeneration: number;
+  /** The member's generation after the reshape, as the Store writes it. */
   memberGeneration: number;
+  /** The row's generation to write (the rest of Placement's generation moves). */
   rowGeneration: number;
   /** The root had no row: the Store creates it. */
   createRow: boolean;
@@ -221,7 +233,12 @@ export function memberRootReshapes(
   change: ReshapeWrite,
   checked: CheckedReshape,
   roots: ReadonlyMap<string, ReshapeMemberRoot>,
-): { roots: MemberRootReshape[]; providers: ReshapedProvider[] } {
+): {
+  /** The member roots among the written providers, as member and row writes. */
+  roots: MemberRootReshape[];
+  /** The other written providers, as the reshape says. */
+  providers: ReshapedProvider[];
+} {
   const replaced = new Set(change.inventories.map((i) => i.provider));
   const out: MemberRootReshape[] = [];
   const providers: ReshapedProvider[] = [];

@@ -27,6 +27,7 @@ import { type CheckedConsumerClaim, checkConsumerClaim, consumerProvidersToRead 
 
 /** A provider as the reshape reads it: its generation too. */
 export interface ReshapeProviderRows extends ProviderRows {
+  /** The provider's generation as stored, which the reshape's `expectedGeneration` must match. */
   readonly generation: number;
 }
 
@@ -42,8 +43,11 @@ export interface ReshapeRows {
 
 /** A provider's row after the reshape. */
 export interface ReshapedProvider {
+  /** The provider's UUID. */
   uuid: string;
+  /** Its generation after the reshape (moved once). */
   generation: number;
+  /** Resource class -> inventory: its whole new set. */
   inventories: Record<string, Inventory>;
 }
 

@@ -78,10 +78,12 @@ export function sharedLedgerRows(
 }
 
 /** Adds the consumers' amounts to a member's "used" ledger of a usage row (for the engine's model). */
-export function withConsumersUsed<T extends { used: Record<string, number> }>(
-  usage: T,
-  consumersUsed: Readonly<Record<string, number>> | undefined,
-): T {
+export function withConsumersUsed<
+  T extends {
+    /** Resource class -> what the member's "used" ledger holds. */
+    used: Record<string, number>;
+  },
+>(usage: T, consumersUsed: Readonly<Record<string, number>> | undefined): T {
   if (consumersUsed === undefined || Object.keys(consumersUsed).length === 0) return usage;
   return {
     ...usage,
@@ -95,7 +97,12 @@ export function withConsumersUsed<T extends { used: Record<string, number> }>(
  * them) in place of the root's own row, keeping the row's generation: how
  * every Store reads a member root for a consumer claim or a reshape.
  */
-export function withMemberRows<T extends { generation: number }>(
+export function withMemberRows<
+  T extends {
+    /** The root row's generation, kept when the member's rows replace the rest. */
+    generation: number;
+  },
+>(
   rows: Map<string, ProviderRows & T>,
   memberRoots: ReadonlyMap<string, string>,
   members: ReadonlyMap<string, ProviderRows>,

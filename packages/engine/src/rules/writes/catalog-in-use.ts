@@ -11,8 +11,11 @@ export function groupInUse(members: number): string | undefined {
 
 /** What uses a project. */
 export interface ProjectUsers {
+  /** Instances and reservations in the project. */
   instances: number;
+  /** The project has profiles of its own. */
   hasProfiles: boolean;
+  /** The project has placement groups. */
   hasPlacementGroups: boolean;
 }
 
@@ -55,6 +58,7 @@ export function resourceClassInUse(users: ResourceClassUsers): string | undefine
 
 /** What uses a Placement provider. */
 export interface ProviderUsers {
+  /** How many providers name it as their parent. */
   children: number;
   /** Consumers hold allocations on it. */
   allocated: boolean;

@@ -19,6 +19,7 @@ export type GroupMemberRow = Pick<MemberRecord, "name" | "joinOrder" | "groups">
 
 /** What a Store reads, in its transaction, before it replaces a group's members. */
 export interface GroupMembersReads {
+  /** The cluster group being edited exists (false: not_found, nothing written). */
   groupExists: boolean;
   /** Every member named in the new list that exists, and every member in the group now. */
   members: readonly GroupMemberRow[];

@@ -15,6 +15,10 @@ import { requireGroups, uniqueNames } from "./member-references.js";
 
 /** What the edit is conditional on: the generation and/or the edited fields as the caller read them. */
 export interface MemberExpectation {
+  /**
+   * The member's generation as the caller read it; a different stored one is a conflict. Absent:
+   * unchecked.
+   */
   generation?: number;
   /** The fields as read: when any differs from the stored member, nothing is written (`recordChanged`). */
   fields?: MemberPatch;

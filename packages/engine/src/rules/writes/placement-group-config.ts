@@ -27,8 +27,17 @@ export const PLACEMENT_GROUP_TOPOLOGY = "topology";
 
 /** A placement group body as any protocol gives it: LXD's `config` and/or the earlier top-level fields. */
 export interface PlacementGroupSettingsInput {
+  /** LXD's `config` map: `policy`, `rigor`, `topology`, `user.*` keys. */
   config?: Readonly<Record<string, string>>;
+  /**
+   * Berth's earlier top-level policy (`spread` or `compact`); must agree with `config.policy` when
+   * both are given.
+   */
   policy?: string;
+  /**
+   * Berth's earlier top-level rigor (`strict` or `permissive`); must agree with `config.rigor` when
+   * both are given.
+   */
   rigor?: string;
 }
 

@@ -38,6 +38,7 @@ export class Consumers {
     return this.runtime.store;
   }
 
+  /** The consumer with this UUID and its allocations; undefined when it holds none. */
   get(uuid: string): Promise<ConsumerRecord | undefined> {
     return this.store.consumers.get(uuid);
   }
@@ -97,6 +98,7 @@ export class Consumers {
     ]);
   }
 
+  /** The consumers holding allocations on the provider with this UUID (`GET .../allocations`). */
   onProvider(uuid: string): Promise<ConsumerRecord[]> {
     return this.store.consumers.list({ provider: uuid });
   }

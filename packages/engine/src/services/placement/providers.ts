@@ -145,7 +145,14 @@ export class Providers {
    * a status saying so (they never heartbeat, so LXD placements never pick
    * them; Placement clients allocate on them).
    */
-  async placementRoots(): Promise<{ provider: ProviderRecord; used: Readonly<Record<string, number>> }[]> {
+  async placementRoots(): Promise<
+    {
+      /** The root provider's record. */
+      provider: ProviderRecord;
+      /** Resource class -> what consumers hold of it on the provider. */
+      used: Readonly<Record<string, number>>;
+    }[]
+  > {
     const { providers, usage } = await this.view();
     return providers
       .filter((p) => p.parentUuid === null && this.memberOf(p) === undefined)
@@ -461,7 +468,10 @@ export class Providers {
   }
 
   /** Creates a custom trait unless it exists; standard names exist already. */
-  async ensureTrait(name: string): Promise<{ created: boolean }> {
+  async ensureTrait(name: string): Promise<{
+    /** True when the trait was created now; false when it existed (or is standard). */
+    created: boolean;
+  }> {
     if (await this.traitExists(name)) return { created: false };
     if (name.length > MAX_NAME_LENGTH || !CUSTOM_NAME_PATTERN.test(name)) throw invalid(text.traitInvalid());
     try {

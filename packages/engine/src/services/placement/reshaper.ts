@@ -26,9 +26,13 @@ import type { Providers } from "./providers.js";
 
 /** One consumer's allocations as a Placement request gives them (PUT/POST allocations, or a reshape). */
 export interface AllocationRequest {
+  /** The consumer's UUID (the instance or other thing holding the allocations). */
   consumerUuid: string;
+  /** Placement's `project_id` of the consumer (a Keystone project, opaque to Berth). */
   projectId: string;
+  /** Placement's `user_id` of the consumer (opaque to Berth). */
   userId: string;
+  /** Placement's `consumer_type` (1.38+, e.g. `INSTANCE`); null when none was given. */
   consumerType: string | null;
   /** Amounts by provider uuid, then by class; empty: remove the consumer's allocations. */
   allocations: Readonly<Record<string, Readonly<Record<string, number>>>>;
@@ -43,7 +47,15 @@ export interface AllocationRequest {
 export interface ReshapeRequest {
   /** By provider uuid: the generation the caller read and every inventory the provider ends with. */
   inventories: Readonly<
-    Record<string, { generation: number; inventories: Readonly<Record<string, InventoryInput>> }>
+    Record<
+      string,
+      {
+        /** The provider's generation as the caller read it; a different one is a conflict. */
+        generation: number;
+        /** Resource class -> inventory: the provider's whole new set. */
+        inventories: Readonly<Record<string, InventoryInput>>;
+      }
+    >
   >;
   /** Every consumer whose allocations change, as `allocate` takes them. */
   allocations: readonly AllocationRequest[];
