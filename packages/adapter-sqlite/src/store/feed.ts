@@ -71,28 +71,3 @@ export async function pruneFeed(connection: Connection, retentionMs: number): Pr
     return raw.run("DELETE FROM change_log WHERE id <= ?", [Number(row.id)]);
   });
 }
-
-/** Acquires or renews a named lease (see the engine's Store.acquireLease). */
-export async function acquireLease(
-  connection: Connection,
-  name: string,
-  holder: string,
-  ttlMs: number,
-): Promise<boolean> {
-  return connection.write(async (raw) => {
-    const now = Date.now();
-    const changed = await raw.run(
-      `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-       WHERE leases.holder = excluded.holder OR leases.expires_at < ?`,
-      [name, holder, now + Math.max(1, Math.round(ttlMs)), now],
-    );
-    return changed === 1;
-  });
-}
-
-export async function releaseLease(connection: Connection, name: string, holder: string): Promise<void> {
-  await connection.write((raw) =>
-    raw.run("DELETE FROM leases WHERE name = ? AND holder = ?", [name, holder]),
-  );
-}
