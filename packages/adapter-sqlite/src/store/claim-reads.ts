@@ -16,6 +16,7 @@ import {
 import {
   type ClaimSide,
   type Existing,
+  listParam,
   loadInstancesByIds,
   lookUpRowsOf,
   type MemberProviderTuple,
@@ -25,7 +26,7 @@ import {
 } from "@berth/sql-core";
 import type { RawSql } from "../connection/open-connection.js";
 import { writeClaim } from "./claim-writes.js";
-import { IN_JSON, jsonParameter } from "./json-rows.js";
+import { IN_JSON } from "./json-rows.js";
 
 /** @berth/sql-core's claims (`applyClaim`, `applyCreateClaims`) in SQLite; writes: claim-writes.ts. */
 export function claimSide(raw: RawSql): ClaimSide {
@@ -67,10 +68,10 @@ async function lookUpExisting(
      UNION ALL
      SELECT 'project', NULL, name, NULL FROM projects WHERE name IN ${IN_JSON}`,
     [
-      jsonParameter(reads.createIds),
-      jsonParameter(reads.createIds),
-      jsonParameter(reads.names),
-      jsonParameter(reads.projects),
+      listParam(reads.createIds),
+      listParam(reads.createIds),
+      listParam(reads.names),
+      listParam(reads.projects),
     ],
   );
   return lookUpRowsOf(rows).existing;
@@ -105,7 +106,7 @@ export async function readProviders(
         JOIN members AS p ON p.id = i.member_id
         WHERE i.secondary_id = m.id))) AS state
      FROM json_each(?) AS wanted JOIN members AS m ON m.name = wanted.value ->> 0`,
-    [FAILOVER_CLASS, jsonParameter(names.map((name) => [name, memberProviderUuid(name)]))],
+    [FAILOVER_CLASS, listParam(names.map((name) => [name, memberProviderUuid(name)]))],
   );
   return memberProviderRows(JSON.parse(String(row?.state ?? "[]")) as MemberProviderTuple[]);
 }
@@ -129,7 +130,7 @@ async function readClaimProviders(
          (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
           WHERE provider_uuid = p.uuid GROUP BY resource_class HAVING sum(amount) != 0)) AS used
      FROM providers AS p WHERE p.uuid IN ${IN_JSON}`,
-    [jsonParameter(others)],
+    [listParam(others)],
   )) {
     members.rows.set(
       String(p.uuid),
@@ -151,7 +152,7 @@ async function readProjectTotals(
   const rows = await raw.rows(
     `SELECT project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes
      FROM project_usage WHERE project IN ${IN_JSON}`,
-    [jsonParameter(projects)],
+    [listParam(projects)],
   );
   return projectTotalsFrom(projects, rows);
 }
