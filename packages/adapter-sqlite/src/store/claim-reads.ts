@@ -6,9 +6,7 @@
  */
 import {
   type ClaimReads,
-  FAILOVER_CLASS,
   type InstanceRecord,
-  memberProviderUuid,
   type ProjectTotals,
   type ProviderRows,
   placementProviderRows,
@@ -19,9 +17,8 @@ import {
   listParam,
   loadInstancesByIds,
   lookUpRowsOf,
-  type MemberProviderTuple,
-  memberProviderRows,
   projectTotalsFrom,
+  readMemberProviders,
   sqliteRunner,
 } from "@berth/sql-core";
 import type { RawSql } from "../connection/open-connection.js";
@@ -78,41 +75,7 @@ async function lookUpExisting(
 }
 
 /**
- * The named members that exist: inventories, usage of both ledgers
- * (non-zero; "used" with their root providers' consumers), the memory of
- * the instances they mirror per primary, and their row ids.
- */
-export async function readProviders(
-  raw: RawSql,
-  names: readonly string[],
-): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
-  if (names.length === 0) return { rows: new Map(), ids: new Map() };
-  // One JSON document: the client's per-row, per-column result
-  // objects cost more than the lookups themselves on this hot path. Each
-  // member comes with its root provider's consumer sums (one ledger).
-  const [row] = await raw.rows(
-    `SELECT json_group_array(json_array(m.id, m.name,
-       (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
-                                           allocation_ratio))
-        FROM inventories WHERE member_id = m.id),
-       (SELECT json_group_array(json_array(resource_class, ledger, amount))
-        FROM usage WHERE member_id = m.id AND amount != 0),
-       (SELECT json_group_array(json_array(resource_class, amount)) FROM
-         (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
-          WHERE provider_uuid = wanted.value ->> 1 GROUP BY resource_class HAVING sum(amount) != 0)),
-       (SELECT json_group_array(json_array(p.name, a.amount))
-        FROM instances AS i
-        JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id AND a.resource_class = ?
-        JOIN members AS p ON p.id = i.member_id
-        WHERE i.secondary_id = m.id))) AS state
-     FROM json_each(?) AS wanted JOIN members AS m ON m.name = wanted.value ->> 0`,
-    [FAILOVER_CLASS, listParam(names.map((name) => [name, memberProviderUuid(name)]))],
-  );
-  return memberProviderRows(JSON.parse(String(row?.state ?? "[]")) as MemberProviderTuple[]);
-}
-
-/**
- * Every provider a claim names that exists: the members (`readProviders`)
+ * Every provider a claim names that exists: the members (`readMemberProviders`)
  * and, for names no member has, the Placement providers of that uuid (the
  * children of members' trees), with what their consumers hold (engine
  * `placementProviderRows`; instances' rows on them are consumer rows).
@@ -121,7 +84,7 @@ async function readClaimProviders(
   raw: RawSql,
   names: readonly string[],
 ): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
-  const members = await readProviders(raw, names);
+  const members = await readMemberProviders(sqliteRunner(raw), names);
   const others = names.filter((name) => !members.rows.has(name));
   if (others.length === 0) return members;
   for (const p of await raw.rows(

@@ -11,8 +11,10 @@ export { loadMember, loadMembers } from "./members.js";
 export {
   type MemberProviderTuple,
   memberProviderRows,
+  memberProvidersSql,
   projectTotalsOf,
   projectTotalsValues,
+  readMemberProviders,
 } from "./provider-tuples.js";
 export { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
 export { readSnapshot } from "./snapshot.js";
