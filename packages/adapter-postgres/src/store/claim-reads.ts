@@ -19,10 +19,7 @@ import {
   type InstanceRecord,
   newRecordsOf,
   type ProjectTotals,
-  type ProviderRows,
-  placementProviderRows,
 } from "@berth/engine";
-import type { Inventory } from "@berth/resources";
 import {
   type ClaimProviders,
   type ClaimSide,
@@ -32,7 +29,7 @@ import {
   pgRunner,
   projectTotalsFrom,
   readMemberProviders,
-  usedSums,
+  readPlacementProviders,
 } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { writeClaim } from "./claim-writes.js";
@@ -92,7 +89,7 @@ async function lockAndReadMembers(
     }
   }
   // Placement providers the claim touches (locked by the same statement): read after it.
-  await readPlacementProviders(tx, lockedProviders, read.rows);
+  await readPlacementProviders(pgRunner(tx), lockedProviders, read.rows);
   return { existing, providers: read.rows, memberIds: read.ids };
 }
 
@@ -223,23 +220,4 @@ async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<M
 export async function lockMembers(tx: Tx, names: readonly string[]): Promise<LockedMember[]> {
   if (names.length === 0) return [];
   return tx.rows<LockedMember>(LOCK_MEMBERS_IN_ORDER, [[...new Set(names)].sort()]);
-}
-
-/**
- * Placement providers that are not members (children of members' trees),
- * locked by the claim's lookup, as an instance claim's rules judge them
- * (engine `placementProviderRows`: what their consumers hold is "used").
- */
-async function readPlacementProviders(
-  tx: Tx,
-  uuids: readonly string[],
-  into: Map<string, ProviderRows>,
-): Promise<void> {
-  if (uuids.length === 0) return;
-  const found = await tx.rows<{ uuid: string; inventories: Record<string, Inventory> }>(
-    "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[])",
-    [[...uuids]],
-  );
-  const used = await usedSums(pgRunner(tx), uuids);
-  for (const p of found) into.set(p.uuid, placementProviderRows(p, used.get(p.uuid) ?? {}));
 }

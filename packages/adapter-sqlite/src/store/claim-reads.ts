@@ -4,13 +4,7 @@
  * here can change before commit, in this process or any other. Each read is
  * one statement, whatever the claim's size (lists are bound as one JSON text).
  */
-import {
-  type ClaimReads,
-  type InstanceRecord,
-  type ProjectTotals,
-  type ProviderRows,
-  placementProviderRows,
-} from "@berth/engine";
+import type { ClaimReads, InstanceRecord, ProjectTotals, ProviderRows } from "@berth/engine";
 import {
   type ClaimSide,
   type Existing,
@@ -19,6 +13,7 @@ import {
   lookUpRowsOf,
   projectTotalsFrom,
   readMemberProviders,
+  readPlacementProviders,
   sqliteRunner,
 } from "@berth/sql-core";
 import type { RawSql } from "../connection/open-connection.js";
@@ -75,34 +70,22 @@ async function lookUpExisting(
 }
 
 /**
- * Every provider a claim names that exists: the members (`readMemberProviders`)
- * and, for names no member has, the Placement providers of that uuid (the
- * children of members' trees), with what their consumers hold (engine
- * `placementProviderRows`; instances' rows on them are consumer rows).
+ * Every provider a claim names that exists: the members
+ * (`readMemberProviders`) and, for names no member has, the Placement
+ * providers of that uuid (the children of members' trees; instances' rows
+ * on them are consumer rows).
  */
 async function readClaimProviders(
   raw: RawSql,
   names: readonly string[],
 ): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
-  const members = await readMemberProviders(sqliteRunner(raw), names);
-  const others = names.filter((name) => !members.rows.has(name));
-  if (others.length === 0) return members;
-  for (const p of await raw.rows(
-    `SELECT p.uuid, p.inventories,
-       (SELECT json_group_object(resource_class, amount) FROM
-         (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
-          WHERE provider_uuid = p.uuid GROUP BY resource_class HAVING sum(amount) != 0)) AS used
-     FROM providers AS p WHERE p.uuid IN ${IN_JSON}`,
-    [listParam(others)],
-  )) {
-    members.rows.set(
-      String(p.uuid),
-      placementProviderRows(
-        { inventories: JSON.parse(String(p.inventories)) as ProviderRows["inventories"] },
-        JSON.parse(String(p.used ?? "{}")) as Record<string, number>,
-      ),
-    );
-  }
+  const db = sqliteRunner(raw);
+  const members = await readMemberProviders(db, names);
+  await readPlacementProviders(
+    db,
+    names.filter((name) => !members.rows.has(name)),
+    members.rows,
+  );
   return members;
 }
 

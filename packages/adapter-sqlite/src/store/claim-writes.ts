@@ -13,13 +13,13 @@ import {
   listParam,
   type SqlParam,
   sqliteRunner,
+  valuesOf,
 } from "@berth/sql-core";
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
 import { appendChanges } from "./feed-writes.js";
 import { IN_JSON, selectJsonRows } from "./json-rows.js";
-import { valuesList } from "./sql-lists.js";
 
 /** SQLite binds JSON columns as their text. */
 const jsonText = (value: object): string => JSON.stringify(value);
@@ -36,17 +36,15 @@ async function insertRows(
   await raw.run(`${head} ${selectJsonRows(columns)}${tail}`, [listParam(rows)]);
 }
 
-/** Inserts wide rows with one bound parameter per value (see bound-rows.ts for why). */
-async function insertBoundRows(raw: RawSql, head: string, columns: number, rows: InValue[][]): Promise<void> {
+/** Inserts instance rows with one bound parameter per value (see bound-rows.ts for why). */
+async function insertInstances(raw: RawSql, rows: InValue[][]): Promise<void> {
   let start = 0;
-  for (const count of rowsPerStatement(rows.length, columns)) {
-    const args = new Array<InValue>(count * columns);
-    for (let row = 0; row < count; row++) {
-      const values = rows[start + row]!;
-      for (let column = 0; column < columns; column++) args[row * columns + column] = values[column]!;
-    }
-    await raw.run(`${head} VALUES ${valuesList(count, columns)}`, args);
-    start += count;
+  for (const count of rowsPerStatement(rows.length, INSTANCE_COLUMNS.length)) {
+    const chunk = rows.slice(start, (start += count));
+    await raw.run(
+      `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")}) VALUES ${valuesOf(chunk)}`,
+      chunk.flat(),
+    );
   }
 }
 
@@ -83,10 +81,8 @@ export async function writeClaim(
       listParam(instanceConsumers.providersChanged),
     ]);
 
-  await insertBoundRows(
+  await insertInstances(
     raw,
-    `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")})`,
-    INSTANCE_COLUMNS.length,
     stored.map((record) => instanceRowValues(record, memberIds, jsonText) as InValue[]),
   );
   const rows = claimRows(claim, memberIds);

@@ -3,6 +3,7 @@ export {
   instanceIdsAmong,
   listConsumers,
   loadConsumers,
+  readPlacementProviders,
   usedSums,
 } from "./consumer-rows.js";
 export {

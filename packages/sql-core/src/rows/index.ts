@@ -5,7 +5,7 @@ export {
   mergedAllocationRows,
 } from "./instance-row-values.js";
 export { instanceRecordOf, listInstances, loadInstanceByName, loadInstancesByIds } from "./instances.js";
-export { writeGroupMembers, writeMemberGroups, writeMemberTraits } from "./member-side-rows.js";
+export { valuesOf, writeGroupMembers, writeMemberGroups, writeMemberTraits } from "./member-side-rows.js";
 export { consumersOnMembers, readMemberUsage } from "./member-usage.js";
 export { loadMember, loadMembers } from "./members.js";
 export {
