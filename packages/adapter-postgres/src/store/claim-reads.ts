@@ -149,8 +149,8 @@ export interface LockedMember {
  *    projects, profiles and placement groups they name are share-locked
  *    (`FOR KEY SHARE`), so none of them can be deleted before the claim
  *    commits;
- *  - then the member rows the claim touches, in name order (`FOR NO KEY
- *    UPDATE`). Their inventories and usage are read by the next statement
+ *  - then the member rows the claim touches, in name order (`names`, unique
+ *    and sorted by the caller; `FOR NO KEY UPDATE`). Their inventories and usage are read by the next statement
  *    (`readMemberProviders`), which starts after these locks were granted.
  * The UNION ALL's branches run in the order written (that is the lock
  * order). Taken ids, name holders, providers and members are each found
@@ -164,10 +164,9 @@ async function lookUpAndLockMembers(
   tx: Tx,
   claim: Claim,
   reads: ClaimReads,
-  memberNames: readonly string[],
+  names: readonly string[],
 ): Promise<{ existing: Existing; locked: LockedMember[]; lockedProviders: string[] }> {
   const records = newRecordsOf(claim);
-  const names = [...new Set(memberNames)].sort();
   if (records.length === 0 && names.length === 0)
     return { existing: lookUpRowsOf([]).existing, locked: [], lockedProviders: [] };
   const profiles = new Set<string>();

@@ -38,13 +38,15 @@ async function insertRows(
 
 /** Inserts instance rows with one bound parameter per value (see bound-rows.ts for why). */
 async function insertInstances(raw: RawSql, rows: InValue[][]): Promise<void> {
+  const columns = INSTANCE_COLUMNS.length;
   let start = 0;
-  for (const count of rowsPerStatement(rows.length, INSTANCE_COLUMNS.length)) {
+  for (const count of rowsPerStatement(rows.length, columns)) {
     const chunk = rows.slice(start, (start += count));
-    await raw.run(
-      `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")}) VALUES ${valuesOf(chunk)}`,
-      chunk.flat(),
-    );
+    // One array filled in place: `flat()` costs more on a bulk create's thousands of rows.
+    const args = new Array<InValue>(count * columns);
+    for (let row = 0; row < count; row++)
+      for (let c = 0; c < columns; c++) args[row * columns + c] = chunk[row]![c]!;
+    await raw.run(`INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")}) VALUES ${valuesOf(chunk)}`, args);
   }
 }
 

@@ -6,29 +6,19 @@ import { boolValue, jsonParam, jsonValue } from "../runner/values.js";
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
 const TOKEN_COLUMNS = "id, name, secret_hash, restricted, projects, created_at, expires_at";
 
-function certificateOf(row: SqlRow): TrustedCertificateRecord {
-  return {
-    fingerprint: String(row.fingerprint),
-    name: String(row.name),
-    type: String(row.type),
-    restricted: boolValue(row.restricted),
-    projects: jsonValue<string[]>(row.projects),
-    certificate: String(row.certificate),
-    created_at: String(row.created_at),
-  };
+/** A record whose fields are its `columns`: `restricted` a boolean, `projects` JSON, the others text. */
+function recordOf<T>(columns: string, row: SqlRow): T {
+  const record: Record<string, unknown> = {};
+  for (const column of columns.split(", ")) {
+    const value = row[column];
+    record[column] =
+      column === "restricted" ? boolValue(value) : column === "projects" ? jsonValue(value) : String(value);
+  }
+  return record as T;
 }
 
-function tokenOf(row: SqlRow): TrustTokenRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    secret_hash: String(row.secret_hash),
-    restricted: boolValue(row.restricted),
-    projects: jsonValue<string[]>(row.projects),
-    created_at: String(row.created_at),
-    expires_at: String(row.expires_at),
-  };
-}
+const certificateOf = (row: SqlRow) => recordOf<TrustedCertificateRecord>(CERTIFICATE_COLUMNS, row);
+const tokenOf = (row: SqlRow) => recordOf<TrustTokenRecord>(TOKEN_COLUMNS, row);
 
 /** Whether the row went in (false: the fingerprint is trusted already; two adders cannot both win). */
 async function insertCertificate(db: SqlRunner, record: TrustedCertificateRecord): Promise<boolean> {
