@@ -76,12 +76,12 @@ async function lockAndReadMembers(
   memberNames: readonly string[],
 ): Promise<{ existing: Existing } & ClaimProviders> {
   const names = [...new Set(memberNames)].sort();
-  const [{ existing, locked, lockedProviders }, read] = await Promise.all([
+  const [{ existing, lockedMembers, lockedProviders }, read] = await Promise.all([
     lookUpAndLockMembers(tx, claim, reads, names),
     readMemberProviders(pgRunner(tx), names),
   ]);
-  if (locked.length < read.rows.size) {
-    const lockedNames = new Set(locked.map((member) => member.name));
+  if (lockedMembers.length < read.rows.size) {
+    const lockedNames = new Set(lockedMembers.map((member) => member.name));
     for (const name of [...read.rows.keys()]) {
       if (lockedNames.has(name)) continue;
       read.rows.delete(name);
@@ -138,11 +138,6 @@ export const LOOK_UP_AND_LOCK = `WITH wanted_projects AS (
      UNION ALL
      SELECT 'member', id::text, NULL, name FROM locked_members`;
 
-export interface LockedMember {
-  id: number;
-  name: string;
-}
-
 /**
  * One statement, one round trip, taking its locks in the fixed order:
  *  - taken ids, name holders and existing projects of the new records; the
@@ -165,17 +160,16 @@ async function lookUpAndLockMembers(
   claim: Claim,
   reads: ClaimReads,
   names: readonly string[],
-): Promise<{ existing: Existing; locked: LockedMember[]; lockedProviders: string[] }> {
+): Promise<ReturnType<typeof lookUpRowsOf>> {
   const records = newRecordsOf(claim);
-  if (records.length === 0 && names.length === 0)
-    return { existing: lookUpRowsOf([]).existing, locked: [], lockedProviders: [] };
+  if (records.length === 0 && names.length === 0) return lookUpRowsOf([]);
   const profiles = new Set<string>();
   const groups = new Set<string>();
   for (const record of records) {
     for (const profile of record.profiles) profiles.add(JSON.stringify([record.project, profile]));
     if (record.placementGroup !== null) groups.add(JSON.stringify([record.project, record.placementGroup]));
   }
-  const { existing, lockedMembers, lockedProviders } = lookUpRowsOf(
+  return lookUpRowsOf(
     await tx.rows(LOOK_UP_AND_LOCK, [
       reads.createIds,
       JSON.stringify(reads.names),
@@ -185,7 +179,6 @@ async function lookUpAndLockMembers(
       names,
     ]),
   );
-  return { existing, locked: lockedMembers, lockedProviders };
 }
 
 async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<Map<string, ProjectTotals>> {
@@ -216,7 +209,8 @@ async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<M
  * claim's lookup does), for a Placement consumer claim on their root
  * providers: the two kinds of claim on one member then take turns.
  */
-export async function lockMembers(tx: Tx, names: readonly string[]): Promise<LockedMember[]> {
+export async function lockMembers(tx: Tx, names: readonly string[]): Promise<string[]> {
   if (names.length === 0) return [];
-  return tx.rows<LockedMember>(LOCK_MEMBERS_IN_ORDER, [[...new Set(names)].sort()]);
+  const locked = await tx.rows<{ name: string }>(LOCK_MEMBERS_IN_ORDER, [[...new Set(names)].sort()]);
+  return locked.map((member) => member.name);
 }

@@ -10,7 +10,7 @@ import { appendChanges } from "./feed-writes.js";
  */
 export function memberSide(tx: Tx): MemberSide {
   return {
-    lockMembers: async (names) => (await lockMembers(tx, names)).map((member) => member.name),
+    lockMembers: (names) => lockMembers(tx, names),
     append: (entries) => appendChanges(tx, entries),
   };
 }

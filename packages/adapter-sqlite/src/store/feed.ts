@@ -39,8 +39,7 @@ export class SqliteFeed {
     const read = await this.connection.read(async (raw) => {
       const [horizon] = await raw.rows("SELECT pruned_through FROM feed_horizon WHERE id = 1");
       if (horizon !== undefined && Number(horizon.pruned_through) > after) {
-        const [head] = await raw.rows("SELECT coalesce(max(id), 0) AS id FROM change_log");
-        return { entries: [], cursor: String(head?.id ?? after), reset: true as const };
+        return { entries: [], cursor: await SqliteFeed.head(raw), reset: true as const };
       }
       const rows = await raw.rows("SELECT id, entry FROM change_log WHERE id > ? ORDER BY id", [after]);
       const entries = rows.map((row) => JSON.parse(String(row.entry)) as ChangeEntry);

@@ -1,14 +1,1 @@
-export {
-  insertConsumers,
-  instanceIdsAmong,
-  listConsumers,
-  loadConsumers,
-  readPlacementProviders,
-  usedSums,
-} from "./consumer-rows.js";
-export {
-  type ConsumerWriteSide,
-  claimConsumers,
-  type ReshapeSide,
-  reshapeConsumers,
-} from "./consumer-writes.js";
+export { insertConsumers, readPlacementProviders } from "./consumer-rows.js";
