@@ -1,6 +1,6 @@
 import type { TrustedCertificateRecord, TrustTokenRecord } from "@berth/api-types";
 import { conflict } from "@berth/engine";
-import { first, type SqlRow, type SqlRunner } from "../runner/runner.js";
+import { first, type SqlParam, type SqlRow, type SqlRunner } from "../runner/runner.js";
 import { boolValue, jsonParam, jsonValue } from "../runner/values.js";
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
@@ -17,6 +17,14 @@ function recordOf<T>(columns: string, row: SqlRow): T {
   return record as T;
 }
 
+/** A record's values in `columns` order, to bind (`projects` as JSON). */
+function paramsOf(columns: string, record: object): SqlParam[] {
+  const values = record as Record<string, SqlParam>;
+  return columns
+    .split(", ")
+    .map((column) => (column === "projects" ? jsonParam(values[column]) : values[column]!));
+}
+
 const certificateOf = (row: SqlRow) => recordOf<TrustedCertificateRecord>(CERTIFICATE_COLUMNS, row);
 const tokenOf = (row: SqlRow) => recordOf<TrustTokenRecord>(TOKEN_COLUMNS, row);
 
@@ -25,15 +33,7 @@ async function insertCertificate(db: SqlRunner, record: TrustedCertificateRecord
   const inserted = await db.run(
     `INSERT INTO trusted_certificates (${CERTIFICATE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (fingerprint) DO NOTHING`,
-    [
-      record.fingerprint,
-      record.name,
-      record.type,
-      record.restricted,
-      jsonParam(record.projects),
-      record.certificate,
-      record.created_at,
-    ],
+    paramsOf(CERTIFICATE_COLUMNS, record),
   );
   return inserted > 0;
 }
@@ -86,15 +86,10 @@ export const trustRows = {
   },
 
   async createToken(db: SqlRunner, record: TrustTokenRecord): Promise<void> {
-    await db.run(`INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
-      record.id,
-      record.name,
-      record.secret_hash,
-      record.restricted,
-      jsonParam(record.projects),
-      record.created_at,
-      record.expires_at,
-    ]);
+    await db.run(
+      `INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      paramsOf(TOKEN_COLUMNS, record),
+    );
   },
 
   /** The tokens not yet expired at `now` (ISO 8601), oldest first; expired ones are dropped. */
