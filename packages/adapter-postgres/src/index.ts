@@ -7,6 +7,8 @@ export {
   type TrustTokenRecord,
 } from "@berth/sql-core";
 export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   DEFAULT_LOCK_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
   DEFAULT_READ_POOL_SIZE,

@@ -55,6 +55,8 @@ export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_READ_POOL_SIZE = 4;
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Plain SQL inside one transaction (@berth/sql-core's `pgRunner` wraps it). */
 export interface Tx {
@@ -227,10 +229,11 @@ export class Pools {
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     const base: pg.PoolConfig = {
       connectionString: url,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
       lock_timeout: this.lockTimeoutMs,
-      idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 15_000,
+      idle_in_transaction_session_timeout:
+        options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       // A URL's own ?application_name= wins over the default (tests tell servers apart by it).
       ...(options.applicationName !== undefined || !/[?&]application_name=/.test(url)
         ? { application_name: options.applicationName ?? "berth" }
