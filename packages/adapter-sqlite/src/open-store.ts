@@ -26,15 +26,9 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   const connection = await openConnection(location, options);
   try {
     const report = await connection.exclusive((client) =>
-      applyMigrations(client, {
-        local: location.kind !== "remote",
-        ...(options.migrationsFolder === undefined ? {} : { folder: options.migrationsFolder }),
-      }),
+      applyMigrations(client, { local: location.kind !== "remote", folder: options.migrationsFolder }),
     );
-    return new SqliteStore(connection, report, {
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.feedRetentionMs === undefined ? {} : { feedRetentionMs: options.feedRetentionMs }),
-    });
+    return new SqliteStore(connection, report, options);
   } catch (error) {
     connection.close();
     throw error;

@@ -1,4 +1,3 @@
-export * from "./catalogs/index.js";
 export * from "./check/index.js";
 export * from "./claims/index.js";
 export * from "./consumers/index.js";
@@ -12,4 +11,4 @@ export { type SqlCatalogs, SqlCatalogTable, sqlCatalogs } from "./store/catalog-
 export { SqlConsumers } from "./store/consumer-table.js";
 export { type CredentialTables, SqlTokenStore, SqlTrustStore } from "./store/credential-stores.js";
 export { SqlStoreCore } from "./store/sql-store-core.js";
-export { NO_MEMO, type ReadMemo, type SqlTransactions } from "./store/transactions.js";
+export type { ReadMemo, SqlTransactions } from "./store/transactions.js";

@@ -8,11 +8,12 @@
  * the connection lived. Here the generic plans are made on a fresh, empty
  * database, the most tempting case for a scan.
  */
+import { memberProvidersSql, numbered } from "@berth/sql-core";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
 import { createTestDatabase } from "../testing/databases.js";
-import { LOCK_MEMBERS_IN_ORDER, LOOK_UP_AND_LOCK, READ_MEMBER_PROVIDERS } from "./claim-reads.js";
+import { LOCK_MEMBERS_IN_ORDER, LOOK_UP_AND_LOCK } from "./claim-reads.js";
 
 const unavailable = inject("postgresUnavailable");
 const SCANNED_BY_KEY = /Seq Scan on (members|instances|consumers|providers)\b/;
@@ -50,8 +51,8 @@ it.skipIf(unavailable !== "")("the claim's lock-and-look-up statement probes ind
 it.skipIf(unavailable !== "")("the claim's member read probes indexes only", async () => {
   const plan = await genericPlan(
     "read_members",
-    READ_MEMBER_PROVIDERS,
-    `'{node1,node2}', '{u1,u2}', 'MEMORY_MB'`,
+    numbered(memberProvidersSql("pg")),
+    `'MEMORY_MB', '[["node1","u1"],["node2","u2"]]'`,
   );
   expect(plan).toMatch(/Index Scan using \w+ on members/);
   expect(plan).not.toMatch(SCANNED_BY_KEY);

@@ -16,26 +16,20 @@
 import {
   type Claim,
   type ClaimReads,
-  FAILOVER_CLASS,
   type InstanceRecord,
-  memberProviderUuid,
   newRecordsOf,
   type ProjectTotals,
-  type ProviderRows,
-  placementProviderRows,
 } from "@berth/engine";
-import type { Inventory } from "@berth/resources";
 import {
   type ClaimProviders,
   type ClaimSide,
   type Existing,
   loadInstancesByIds,
   lookUpRowsOf,
-  type MemberProviderTuple,
-  memberProviderRows,
   pgRunner,
   projectTotalsFrom,
-  usedSums,
+  readMemberProviders,
+  readPlacementProviders,
 } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { writeClaim } from "./claim-writes.js";
@@ -69,7 +63,7 @@ export function claimSide(tx: Tx): ClaimSide {
 }
 
 /**
- * `lookUpAndLockMembers` and `readProviders` sent together (one round
+ * `lookUpAndLockMembers` and `readMemberProviders` sent together (one round
  * trip; the read runs after the lock statement, see the top of this file).
  * Only members the lock statement locked are kept: a member created by
  * another writer between the two statements was not locked, and the
@@ -82,21 +76,21 @@ async function lockAndReadMembers(
   memberNames: readonly string[],
 ): Promise<{ existing: Existing } & ClaimProviders> {
   const names = [...new Set(memberNames)].sort();
-  const [{ existing, locked, lockedProviders }, read] = await Promise.all([
+  const [{ existing, lockedMembers, lockedProviders }, read] = await Promise.all([
     lookUpAndLockMembers(tx, claim, reads, names),
-    readProviders(tx, names),
+    readMemberProviders(pgRunner(tx), names),
   ]);
-  if (locked.length < read.providers.size) {
-    const lockedNames = new Set(locked.map((member) => member.name));
-    for (const name of [...read.providers.keys()]) {
+  if (lockedMembers.length < read.rows.size) {
+    const lockedNames = new Set(lockedMembers.map((member) => member.name));
+    for (const name of [...read.rows.keys()]) {
       if (lockedNames.has(name)) continue;
-      read.providers.delete(name);
-      read.memberIds.delete(name);
+      read.rows.delete(name);
+      read.ids.delete(name);
     }
   }
   // Placement providers the claim touches (locked by the same statement): read after it.
-  await readPlacementProviders(tx, lockedProviders, read.providers);
-  return { existing, ...read };
+  await readPlacementProviders(pgRunner(tx), lockedProviders, read.rows);
+  return { existing, providers: read.rows, memberIds: read.ids };
 }
 
 /**
@@ -144,39 +138,15 @@ export const LOOK_UP_AND_LOCK = `WITH wanted_projects AS (
      UNION ALL
      SELECT 'member', id::text, NULL, name FROM locked_members`;
 
-/** `readProviders`' statement (see there; exported for the plan test). */
-export const READ_MEMBER_PROVIDERS = `SELECT json_agg(json_build_array(m.id, m.name,
-       coalesce((SELECT json_agg(json_build_array(resource_class, total, reserved, min_unit, max_unit, step_size,
-                                                  allocation_ratio))
-                 FROM inventories WHERE member_id = m.id), '[]'),
-       coalesce((SELECT json_agg(json_build_array(resource_class, ledger, amount))
-                 FROM usage WHERE member_id = m.id AND amount <> 0), '[]'),
-       coalesce((SELECT json_agg(json_build_array(resource_class, amount)) FROM
-                   (SELECT resource_class, sum(amount)::bigint AS amount FROM consumer_allocations
-                    WHERE provider_uuid = w.uuid GROUP BY resource_class HAVING sum(amount) <> 0) AS c), '[]'),
-       coalesce((SELECT json_agg(json_build_array((SELECT name FROM members WHERE id = i.member_id), a.amount))
-                 FROM instances AS i
-                 JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id
-                                      AND a.resource_class = $3
-                 WHERE i.secondary_id = m.id), '[]')
-       ))::text AS state
-     FROM unnest($1::text[], $2::text[]) AS w(name, uuid)
-       CROSS JOIN LATERAL (SELECT id, name FROM members WHERE name = w.name LIMIT 1) AS m`;
-
-export interface LockedMember {
-  id: number;
-  name: string;
-}
-
 /**
  * One statement, one round trip, taking its locks in the fixed order:
  *  - taken ids, name holders and existing projects of the new records; the
  *    projects, profiles and placement groups they name are share-locked
  *    (`FOR KEY SHARE`), so none of them can be deleted before the claim
  *    commits;
- *  - then the member rows the claim touches, in name order (`FOR NO KEY
- *    UPDATE`). Their inventories and usage are read by the next statement
- *    (`readProviders`), which starts after these locks were granted.
+ *  - then the member rows the claim touches, in name order (`names`, unique
+ *    and sorted by the caller; `FOR NO KEY UPDATE`). Their inventories and usage are read by the next statement
+ *    (`readMemberProviders`), which starts after these locks were granted.
  * The UNION ALL's branches run in the order written (that is the lock
  * order). Taken ids, name holders, providers and members are each found
  * through their unique index one wanted key at a time (a LATERAL subquery
@@ -189,19 +159,17 @@ async function lookUpAndLockMembers(
   tx: Tx,
   claim: Claim,
   reads: ClaimReads,
-  memberNames: readonly string[],
-): Promise<{ existing: Existing; locked: LockedMember[]; lockedProviders: string[] }> {
+  names: readonly string[],
+): Promise<ReturnType<typeof lookUpRowsOf>> {
   const records = newRecordsOf(claim);
-  const names = [...new Set(memberNames)].sort();
-  if (records.length === 0 && names.length === 0)
-    return { existing: lookUpRowsOf([]).existing, locked: [], lockedProviders: [] };
+  if (records.length === 0 && names.length === 0) return lookUpRowsOf([]);
   const profiles = new Set<string>();
   const groups = new Set<string>();
   for (const record of records) {
     for (const profile of record.profiles) profiles.add(JSON.stringify([record.project, profile]));
     if (record.placementGroup !== null) groups.add(JSON.stringify([record.project, record.placementGroup]));
   }
-  const { existing, lockedMembers, lockedProviders } = lookUpRowsOf(
+  return lookUpRowsOf(
     await tx.rows(LOOK_UP_AND_LOCK, [
       reads.createIds,
       JSON.stringify(reads.names),
@@ -211,7 +179,6 @@ async function lookUpAndLockMembers(
       names,
     ]),
   );
-  return { existing, locked: lockedMembers, lockedProviders };
 }
 
 async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<Map<string, ProjectTotals>> {
@@ -242,47 +209,8 @@ async function readProjectTotals(tx: Tx, projects: readonly string[]): Promise<M
  * claim's lookup does), for a Placement consumer claim on their root
  * providers: the two kinds of claim on one member then take turns.
  */
-export async function lockMembers(tx: Tx, names: readonly string[]): Promise<LockedMember[]> {
+export async function lockMembers(tx: Tx, names: readonly string[]): Promise<string[]> {
   if (names.length === 0) return [];
-  return tx.rows<LockedMember>(LOCK_MEMBERS_IN_ORDER, [[...new Set(names)].sort()]);
-}
-
-/**
- * The inventories and usage of the named members, read by a statement after
- * the one that locked them (`lookUpAndLockMembers`, `lockMembers`; names of
- * members that do not exist are skipped): "used" counts their root
- * providers' Placement consumers too (one ledger, engine `sharedLedgerRows`),
- * and the memory of the instances they mirror, per primary.
- */
-export async function readProviders(
-  tx: Tx,
-  names: readonly string[],
-): Promise<{ providers: Map<string, ProviderRows>; memberIds: Map<string, number> }> {
-  if (names.length === 0) return { providers: new Map(), memberIds: new Map() };
-  const [row] = await tx.rows<{ state: string | null }>(READ_MEMBER_PROVIDERS, [
-    names,
-    names.map((name) => memberProviderUuid(name)),
-    FAILOVER_CLASS,
-  ]);
-  const { rows, ids } = memberProviderRows(JSON.parse(row?.state ?? "[]") as MemberProviderTuple[]);
-  return { providers: rows, memberIds: ids };
-}
-
-/**
- * Placement providers that are not members (children of members' trees),
- * locked by the claim's lookup, as an instance claim's rules judge them
- * (engine `placementProviderRows`: what their consumers hold is "used").
- */
-async function readPlacementProviders(
-  tx: Tx,
-  uuids: readonly string[],
-  into: Map<string, ProviderRows>,
-): Promise<void> {
-  if (uuids.length === 0) return;
-  const found = await tx.rows<{ uuid: string; inventories: Record<string, Inventory> }>(
-    "SELECT uuid, inventories FROM providers WHERE uuid = ANY($1::text[])",
-    [[...uuids]],
-  );
-  const used = await usedSums(pgRunner(tx), uuids);
-  for (const p of found) into.set(p.uuid, placementProviderRows(p, used.get(p.uuid) ?? {}));
+  const locked = await tx.rows<{ name: string }>(LOCK_MEMBERS_IN_ORDER, [[...new Set(names)].sort()]);
+  return locked.map((member) => member.name);
 }

@@ -6,14 +6,14 @@
  * meaningful) and moves to the end of the listing order, as a new version
  * does in the other stores.
  */
-import { type ChangeEntry, type CheckedClaim, claimEntryOf } from "@berth/engine";
+import type { ChangeEntry, CheckedClaim } from "@berth/engine";
 import {
+  claimEntries,
+  claimRows,
   INSTANCE_COLUMNS,
   insertConsumers,
   instanceRowValues,
-  mergedAllocationRows,
   pgRunner,
-  projectTotalsValues,
 } from "@berth/sql-core";
 import type { Tx } from "../connection/pools.js";
 import { appendChangesSql, feedEntriesParameter } from "./feed-writes.js";
@@ -120,35 +120,14 @@ export async function writeClaim(
   }
   // Everything else in one statement (one round trip): the new instances, allocations, profile links,
   // usage and project counters, and last the change-feed entries (see CLAIM_WRITE).
-  const memberEntries = claim.memberStates.map(
-    ({ member }): ChangeEntry => ({
-      kind: "member",
-      name: member,
-      joinOrder: memberIds.get(member)!,
-      change: "updated",
-    }),
-  );
-  const entries = [...memberEntries, claimEntryOf(claim), ...extraEntries];
+  const rows = claimRows(claim, memberIds);
   await tx.finalRun(CLAIM_WRITE, [
     JSON.stringify(created.map((record) => instanceRowValues(record, memberIds, jsonValue))),
-    JSON.stringify(claim.stored.flatMap((record) => mergedAllocationRows(record, memberIds))),
-    JSON.stringify(
-      claim.stored.flatMap((record) =>
-        [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
-      ),
-    ),
-    JSON.stringify(
-      claim.usageChanges.map((change) => [
-        memberIds.get(change.provider)!,
-        change.resourceClass,
-        change.ledger,
-        change.amount,
-      ]),
-    ),
+    JSON.stringify(rows.allocations),
+    JSON.stringify(rows.links),
+    JSON.stringify(rows.usage),
     // One shard per claim (see project-shards.ts); a limit check sums them all.
-    JSON.stringify(
-      [...claim.projectChanges].map(([project, t]) => [project, randomShard(), ...projectTotalsValues(t)]),
-    ),
-    feedEntriesParameter(tx, entries),
+    JSON.stringify(rows.projects.map(([project, ...totals]) => [project, randomShard(), ...totals])),
+    feedEntriesParameter(tx, [...claimEntries(claim, memberIds), ...extraEntries]),
   ]);
 }

@@ -1,17 +1,16 @@
 import { type MemberSide, pgRunner, type SqlTransactions } from "@berth/sql-core";
 import type { Pools, Tx } from "../connection/pools.js";
-import { lockMembers, readProviders } from "./claim-reads.js";
+import { lockMembers } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 
 /**
  * @berth/sql-core's member writes in PostgreSQL: members' rows locked in
  * name order as claims lock them (claim-reads.ts), so the two kinds of
- * write on one member take turns, and the ledger read after those locks.
+ * write on one member take turns.
  */
 export function memberSide(tx: Tx): MemberSide {
   return {
-    lockMembers: async (names) => (await lockMembers(tx, names)).map((member) => member.name),
-    ledgers: async (names) => (await readProviders(tx, names)).providers,
+    lockMembers: (names) => lockMembers(tx, names),
     append: (entries) => appendChanges(tx, entries),
   };
 }

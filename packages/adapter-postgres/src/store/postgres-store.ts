@@ -28,7 +28,6 @@ import { CredentialCache, credentialTables } from "./credential-cache.js";
 import { DEFAULT_FEED_RETENTION_MS, FeedListener, postgresFeed, pruneFeed } from "./feed.js";
 import { cursorOf } from "./feed-cursor.js";
 import { announceCommittedWrites } from "./feed-writes.js";
-import { acquireLease, releaseLease } from "./leases.js";
 import { memberSide, transactions } from "./member-side.js";
 
 /** The store's own settings, beside the pools'. */
@@ -153,16 +152,6 @@ export class PostgresStore extends SqlStoreCore implements Store {
     return this.#claims.claim(claim);
   }
 
-  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
-    this.assertOpen();
-    return acquireLease(this.pools, name, holder, ttlMs);
-  }
-
-  releaseLease(name: string, holder: string): Promise<void> {
-    this.assertOpen();
-    return releaseLease(this.pools, name, holder);
-  }
-
   /** Verifies the store's invariants on one consistent read; see `checkInvariants`. */
   check(): Promise<CheckReport> {
     return this.read((tx) => checkInvariants(pgRunner(tx)), true);
@@ -170,7 +159,7 @@ export class PostgresStore extends SqlStoreCore implements Store {
 
   /** Deletes change-feed entries older than `retentionMs` (done every minute by itself). */
   pruneFeed(retentionMs: number): Promise<number> {
-    this.assertOpen();
+    if (this.#closed) throw new EngineError("internal", "store is closed");
     return pruneFeed(this.pools, retentionMs);
   }
 
@@ -180,10 +169,6 @@ export class PostgresStore extends SqlStoreCore implements Store {
     clearInterval(this.#pruneTimer);
     await this.#listener.close();
     await this.pools.close();
-  }
-
-  private assertOpen(): void {
-    if (this.#closed) throw new EngineError("internal", "store is closed");
   }
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {

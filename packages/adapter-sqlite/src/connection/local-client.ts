@@ -14,15 +14,18 @@ import Database from "libsql";
  * satisfies it (remote databases); `LocalClient` implements it for files
  * and `:memory:`.
  */
+/** A result as `@libsql/client` gives it (without its `toJSON`, which nothing here serializes). */
+export type SqlResult = Omit<ResultSet, "toJSON">;
+
 export interface SqlClient {
-  execute(statement: InStatement | string, args?: InArgs): Promise<ResultSet>;
+  execute(statement: InStatement | string, args?: InArgs): Promise<SqlResult>;
   transaction(mode: TransactionMode): Promise<SqlTransaction>;
   reconnect(): Promise<void> | void;
   close(): void;
 }
 
 export interface SqlTransaction {
-  execute(statement: InStatement | string): Promise<ResultSet>;
+  execute(statement: InStatement | string): Promise<SqlResult>;
   commit(): Promise<void>;
   /** Rolls back unless committed; idempotent. */
   close(): void;
@@ -87,7 +90,7 @@ export class LocalClient implements SqlClient {
     }
   }
 
-  async execute(statement: InStatement | string, args?: InArgs): Promise<ResultSet> {
+  async execute(statement: InStatement | string, args?: InArgs): Promise<SqlResult> {
     this.#checkOpen();
     if (this.#inTransaction) {
       throw new LibsqlError(
@@ -127,7 +130,7 @@ export class LocalClient implements SqlClient {
   }
 
   /** Runs one statement now (synchronously: the native driver is). */
-  run(statement: InStatement | string, args?: InArgs): ResultSet {
+  run(statement: InStatement | string, args?: InArgs): SqlResult {
     this.#checkOpen();
     const sql = typeof statement === "string" ? statement : statement.sql;
     const given = typeof statement === "string" ? args : statement.args;
@@ -140,10 +143,12 @@ export class LocalClient implements SqlClient {
         ) as unknown[][];
         const rows = new Array<Row>(raw.length);
         for (let i = 0; i < raw.length; i++) rows[i] = cached.shape.row(raw[i]!);
-        return new LocalResultSet(cached.shape.columns, cached.shape.types, rows, 0, undefined);
+        const { columns, types } = cached.shape;
+        return { columns, columnTypes: types, rows, rowsAffected: 0, lastInsertRowid: undefined };
       }
       const info = Array.isArray(bound) ? cached.statement.run(...bound) : cached.statement.run(bound);
-      return new LocalResultSet([], [], [], info.changes, BigInt(info.lastInsertRowid));
+      const lastInsertRowid = BigInt(info.lastInsertRowid);
+      return { columns: [], columnTypes: [], rows: [], rowsAffected: info.changes, lastInsertRowid };
     } catch (error) {
       // A statement that failed (e.g. SQLITE_BUSY) may stay mid-step; never reuse it.
       this.#statements.delete(sql);
@@ -207,7 +212,7 @@ class LocalTransaction implements SqlTransaction {
     private readonly release: () => void,
   ) {}
 
-  async execute(statement: InStatement | string): Promise<ResultSet> {
+  async execute(statement: InStatement | string): Promise<SqlResult> {
     if (this.#done) throw new LibsqlError("The transaction is closed", "TRANSACTION_CLOSED");
     return this.client.run(statement);
   }
@@ -288,26 +293,6 @@ class RowShape {
 }
 
 const VALUES: unique symbol = Symbol("values");
-
-class LocalResultSet implements ResultSet {
-  constructor(
-    readonly columns: string[],
-    readonly columnTypes: string[],
-    readonly rows: Row[],
-    readonly rowsAffected: number,
-    readonly lastInsertRowid: bigint | undefined,
-  ) {}
-
-  toJSON(): unknown {
-    return {
-      columns: this.columns,
-      columnTypes: this.columnTypes,
-      rows: this.rows.map((row) => Array.prototype.slice.call(row)),
-      rowsAffected: this.rowsAffected,
-      lastInsertRowid: this.lastInsertRowid?.toString() ?? null,
-    };
-  }
-}
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -102,7 +102,7 @@ export async function openConnection(
   const client = createClientFor(location, busyTimeoutMs);
   const pragmas =
     location.kind === "file"
-      ? filePragmaStatements({ busyTimeoutMs })
+      ? filePragmaStatements(busyTimeoutMs)
       : location.kind === "memory"
         ? MEMORY_PRAGMA_STATEMENTS
         : // A remote server owns its connections' settings; nothing to set per client.

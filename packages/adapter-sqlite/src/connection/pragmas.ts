@@ -20,11 +20,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
  */
 export const SYNC_BUSY_WAIT_MS = 5;
 
-export interface FilePragmas {
-  busyTimeoutMs: number;
-}
-
-export function filePragmaStatements({ busyTimeoutMs }: FilePragmas): string[] {
+export function filePragmaStatements(busyTimeoutMs: number): string[] {
   return [
     // busy_timeout first: switching to WAL needs a brief exclusive lock.
     `PRAGMA busy_timeout = ${Math.min(Math.trunc(busyTimeoutMs), SYNC_BUSY_WAIT_MS)}`,

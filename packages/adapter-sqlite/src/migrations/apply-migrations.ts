@@ -18,7 +18,7 @@ const MIGRATIONS_TABLE = "__drizzle_migrations";
  */
 export async function applyMigrations(
   client: SqlClient,
-  options: { folder?: string; local: boolean } = { local: true },
+  options: { folder?: string | undefined; local: boolean } = { local: true },
 ): Promise<MigrationReport> {
   const folder = options.folder ?? MIGRATIONS_FOLDER;
   // Table rebuilds in drizzle-kit's SQLite migrations drop and recreate tables;

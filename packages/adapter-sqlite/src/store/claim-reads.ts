@@ -4,28 +4,21 @@
  * here can change before commit, in this process or any other. Each read is
  * one statement, whatever the claim's size (lists are bound as one JSON text).
  */
-import {
-  type ClaimReads,
-  FAILOVER_CLASS,
-  type InstanceRecord,
-  memberProviderUuid,
-  type ProjectTotals,
-  type ProviderRows,
-  placementProviderRows,
-} from "@berth/engine";
+import type { ClaimReads, InstanceRecord, ProjectTotals, ProviderRows } from "@berth/engine";
 import {
   type ClaimSide,
   type Existing,
+  listParam,
   loadInstancesByIds,
   lookUpRowsOf,
-  type MemberProviderTuple,
-  memberProviderRows,
   projectTotalsFrom,
+  readMemberProviders,
+  readPlacementProviders,
   sqliteRunner,
 } from "@berth/sql-core";
 import type { RawSql } from "../connection/open-connection.js";
 import { writeClaim } from "./claim-writes.js";
-import { IN_JSON, jsonParameter } from "./json-rows.js";
+import { IN_JSON } from "./json-rows.js";
 
 /** @berth/sql-core's claims (`applyClaim`, `applyCreateClaims`) in SQLite; writes: claim-writes.ts. */
 export function claimSide(raw: RawSql): ClaimSide {
@@ -67,78 +60,32 @@ async function lookUpExisting(
      UNION ALL
      SELECT 'project', NULL, name, NULL FROM projects WHERE name IN ${IN_JSON}`,
     [
-      jsonParameter(reads.createIds),
-      jsonParameter(reads.createIds),
-      jsonParameter(reads.names),
-      jsonParameter(reads.projects),
+      listParam(reads.createIds),
+      listParam(reads.createIds),
+      listParam(reads.names),
+      listParam(reads.projects),
     ],
   );
   return lookUpRowsOf(rows).existing;
 }
 
 /**
- * The named members that exist: inventories, usage of both ledgers
- * (non-zero; "used" with their root providers' consumers), the memory of
- * the instances they mirror per primary, and their row ids.
- */
-export async function readProviders(
-  raw: RawSql,
-  names: readonly string[],
-): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
-  if (names.length === 0) return { rows: new Map(), ids: new Map() };
-  // One JSON document: the client's per-row, per-column result
-  // objects cost more than the lookups themselves on this hot path. Each
-  // member comes with its root provider's consumer sums (one ledger).
-  const [row] = await raw.rows(
-    `SELECT json_group_array(json_array(m.id, m.name,
-       (SELECT json_group_array(json_array(resource_class, total, reserved, min_unit, max_unit, step_size,
-                                           allocation_ratio))
-        FROM inventories WHERE member_id = m.id),
-       (SELECT json_group_array(json_array(resource_class, ledger, amount))
-        FROM usage WHERE member_id = m.id AND amount != 0),
-       (SELECT json_group_array(json_array(resource_class, amount)) FROM
-         (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
-          WHERE provider_uuid = wanted.value ->> 1 GROUP BY resource_class HAVING sum(amount) != 0)),
-       (SELECT json_group_array(json_array(p.name, a.amount))
-        FROM instances AS i
-        JOIN allocations AS a ON a.instance_id = i.id AND a.member_id = i.member_id AND a.resource_class = ?
-        JOIN members AS p ON p.id = i.member_id
-        WHERE i.secondary_id = m.id))) AS state
-     FROM json_each(?) AS wanted JOIN members AS m ON m.name = wanted.value ->> 0`,
-    [FAILOVER_CLASS, jsonParameter(names.map((name) => [name, memberProviderUuid(name)]))],
-  );
-  return memberProviderRows(JSON.parse(String(row?.state ?? "[]")) as MemberProviderTuple[]);
-}
-
-/**
- * Every provider a claim names that exists: the members (`readProviders`)
- * and, for names no member has, the Placement providers of that uuid (the
- * children of members' trees), with what their consumers hold (engine
- * `placementProviderRows`; instances' rows on them are consumer rows).
+ * Every provider a claim names that exists: the members
+ * (`readMemberProviders`) and, for names no member has, the Placement
+ * providers of that uuid (the children of members' trees; instances' rows
+ * on them are consumer rows).
  */
 async function readClaimProviders(
   raw: RawSql,
   names: readonly string[],
 ): Promise<{ rows: Map<string, ProviderRows>; ids: Map<string, number> }> {
-  const members = await readProviders(raw, names);
-  const others = names.filter((name) => !members.rows.has(name));
-  if (others.length === 0) return members;
-  for (const p of await raw.rows(
-    `SELECT p.uuid, p.inventories,
-       (SELECT json_group_object(resource_class, amount) FROM
-         (SELECT resource_class, sum(amount) AS amount FROM consumer_allocations
-          WHERE provider_uuid = p.uuid GROUP BY resource_class HAVING sum(amount) != 0)) AS used
-     FROM providers AS p WHERE p.uuid IN ${IN_JSON}`,
-    [jsonParameter(others)],
-  )) {
-    members.rows.set(
-      String(p.uuid),
-      placementProviderRows(
-        { inventories: JSON.parse(String(p.inventories)) as ProviderRows["inventories"] },
-        JSON.parse(String(p.used ?? "{}")) as Record<string, number>,
-      ),
-    );
-  }
+  const db = sqliteRunner(raw);
+  const members = await readMemberProviders(db, names);
+  await readPlacementProviders(
+    db,
+    names.filter((name) => !members.rows.has(name)),
+    members.rows,
+  );
   return members;
 }
 
@@ -151,7 +98,7 @@ async function readProjectTotals(
   const rows = await raw.rows(
     `SELECT project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes
      FROM project_usage WHERE project IN ${IN_JSON}`,
-    [jsonParameter(projects)],
+    [listParam(projects)],
   );
   return projectTotalsFrom(projects, rows);
 }

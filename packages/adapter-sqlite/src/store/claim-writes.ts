@@ -3,21 +3,23 @@
  * engine's claim rules (`checkClaim`) did, against the rows claim-reads.ts
  * read in the same transaction.
  */
-import { type CheckedClaim, claimEntryOf } from "@berth/engine";
+import type { CheckedClaim } from "@berth/engine";
 import {
+  claimEntries,
+  claimRows,
   INSTANCE_COLUMNS,
   insertConsumers,
   instanceRowValues,
-  mergedAllocationRows,
-  projectTotalsValues,
+  listParam,
+  type SqlParam,
   sqliteRunner,
+  valuesOf,
 } from "@berth/sql-core";
 import type { InValue } from "@libsql/client";
 import type { RawSql } from "../connection/open-connection.js";
 import { rowsPerStatement } from "./bound-rows.js";
 import { appendChanges } from "./feed-writes.js";
-import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
-import { valuesList } from "./sql-lists.js";
+import { IN_JSON, selectJsonRows } from "./json-rows.js";
 
 /** SQLite binds JSON columns as their text. */
 const jsonText = (value: object): string => JSON.stringify(value);
@@ -27,24 +29,24 @@ async function insertRows(
   raw: RawSql,
   head: string,
   columns: number,
-  rows: InValue[][],
+  rows: SqlParam[][],
   tail = "",
 ): Promise<void> {
   if (rows.length === 0) return;
-  await raw.run(`${head} ${selectJsonRows(columns)}${tail}`, [jsonParameter(rows)]);
+  await raw.run(`${head} ${selectJsonRows(columns)}${tail}`, [listParam(rows)]);
 }
 
-/** Inserts wide rows with one bound parameter per value (see bound-rows.ts for why). */
-async function insertBoundRows(raw: RawSql, head: string, columns: number, rows: InValue[][]): Promise<void> {
+/** Inserts instance rows with one bound parameter per value (see bound-rows.ts for why). */
+async function insertInstances(raw: RawSql, rows: InValue[][]): Promise<void> {
+  const columns = INSTANCE_COLUMNS.length;
   let start = 0;
   for (const count of rowsPerStatement(rows.length, columns)) {
+    const chunk = rows.slice(start, (start += count));
+    // One array filled in place: `flat()` costs more on a bulk create's thousands of rows.
     const args = new Array<InValue>(count * columns);
-    for (let row = 0; row < count; row++) {
-      const values = rows[start + row]!;
-      for (let column = 0; column < columns; column++) args[row * columns + column] = values[column]!;
-    }
-    await raw.run(`${head} VALUES ${valuesList(count, columns)}`, args);
-    start += count;
+    for (let row = 0; row < count; row++)
+      for (let c = 0; c < columns; c++) args[row * columns + c] = chunk[row]![c]!;
+    await raw.run(`INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")}) VALUES ${valuesOf(chunk)}`, args);
   }
 }
 
@@ -66,76 +68,49 @@ export async function writeClaim(
       memberIds.get(member)!,
     ]);
   }
-  // Other engines re-read a member whose state the claim changed when the feed says so.
-  if (claim.memberStates.length > 0) {
-    await appendChanges(
-      raw,
-      claim.memberStates.map(({ member }) => ({
-        kind: "member" as const,
-        name: member,
-        joinOrder: memberIds.get(member)!,
-        change: "updated" as const,
-      })),
-    );
-  }
   // Old versions go first (replacements are rewritten whole); the cascade
   // takes their allocations and profile links with them.
   if (removed.length > 0) {
-    await raw.run(`DELETE FROM instances WHERE id IN ${IN_JSON}`, [jsonParameter(removed.map((r) => r.id))]);
+    await raw.run(`DELETE FROM instances WHERE id IN ${IN_JSON}`, [listParam(removed.map((r) => r.id))]);
   }
   // Instances' rows on child providers are their consumers (engine instance-consumers.ts).
   const { instanceConsumers } = claim;
   if (instanceConsumers.deleted.length > 0)
-    await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [
-      jsonParameter(instanceConsumers.deleted),
-    ]);
+    await raw.run(`DELETE FROM consumers WHERE uuid IN ${IN_JSON}`, [listParam(instanceConsumers.deleted)]);
   await insertConsumers(sqliteRunner(raw), instanceConsumers.stored);
   if (instanceConsumers.providersChanged.length > 0)
     await raw.run(`UPDATE providers SET generation = generation + 1 WHERE uuid IN ${IN_JSON}`, [
-      jsonParameter(instanceConsumers.providersChanged),
+      listParam(instanceConsumers.providersChanged),
     ]);
 
-  await insertBoundRows(
+  await insertInstances(
     raw,
-    `INSERT INTO instances (${INSTANCE_COLUMNS.join(", ")})`,
-    INSTANCE_COLUMNS.length,
     stored.map((record) => instanceRowValues(record, memberIds, jsonText) as InValue[]),
   );
+  const rows = claimRows(claim, memberIds);
   await insertRows(
     raw,
     "INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount, position)",
     6,
-    stored.flatMap((record) => mergedAllocationRows(record, memberIds)),
+    rows.allocations,
   );
-  await insertRows(
-    raw,
-    "INSERT INTO instance_profiles (instance_id, project, profile)",
-    3,
-    stored.flatMap((record) =>
-      [...new Set(record.profiles)].map((profile) => [record.id, record.project, profile]),
-    ),
-  );
+  await insertRows(raw, "INSERT INTO instance_profiles (instance_id, project, profile)", 3, rows.links);
   await insertRows(
     raw,
     "INSERT INTO usage (member_id, resource_class, ledger, amount)",
     4,
-    claim.usageChanges.map((change) => [
-      memberIds.get(change.provider)!,
-      change.resourceClass,
-      change.ledger,
-      change.amount,
-    ]),
+    rows.usage,
     " ON CONFLICT (member_id, resource_class, ledger) DO UPDATE SET amount = amount + excluded.amount",
   );
   await insertRows(
     raw,
     "INSERT INTO project_usage (project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)",
     7,
-    [...claim.projectChanges].map(([project, t]) => [project, ...projectTotalsValues(t)]),
+    rows.projects,
     ` ON CONFLICT (project) DO UPDATE SET instances = instances + excluded.instances,
        containers = containers + excluded.containers, virtual_machines = virtual_machines + excluded.virtual_machines,
        cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,
        disk_bytes = disk_bytes + excluded.disk_bytes`,
   );
-  await appendChanges(raw, [claimEntryOf(claim)]);
+  await appendChanges(raw, claimEntries(claim, memberIds));
 }

@@ -6,8 +6,8 @@
  * commits, its listeners are told (`Store.onCommittedWrite`).
  */
 import type { ChangeEntry, CommittedWrites } from "@berth/engine";
+import { listParam } from "@berth/sql-core";
 import type { Connection, RawSql } from "../connection/open-connection.js";
-import { jsonParameter } from "./json-rows.js";
 
 /** What each open write transaction appended, by its handle (one per attempt: a retried one starts afresh). */
 const appendedBy = new WeakMap<RawSql, ChangeEntry[]>();
@@ -22,7 +22,7 @@ export async function appendChanges(raw: RawSql, entries: readonly ChangeEntry[]
   } else {
     await raw.run("INSERT INTO change_log (at, entry) SELECT ?, value FROM json_each(?) ORDER BY key", [
       Date.now(),
-      jsonParameter(entries.map((entry) => JSON.stringify(entry))),
+      listParam(entries.map((entry) => JSON.stringify(entry))),
     ]);
   }
   const appended = appendedBy.get(raw);

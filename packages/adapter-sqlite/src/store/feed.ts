@@ -39,8 +39,7 @@ export class SqliteFeed {
     const read = await this.connection.read(async (raw) => {
       const [horizon] = await raw.rows("SELECT pruned_through FROM feed_horizon WHERE id = 1");
       if (horizon !== undefined && Number(horizon.pruned_through) > after) {
-        const [head] = await raw.rows("SELECT coalesce(max(id), 0) AS id FROM change_log");
-        return { entries: [], cursor: String(head?.id ?? after), reset: true as const };
+        return { entries: [], cursor: await SqliteFeed.head(raw), reset: true as const };
       }
       const rows = await raw.rows("SELECT id, entry FROM change_log WHERE id > ? ORDER BY id", [after]);
       const entries = rows.map((row) => JSON.parse(String(row.entry)) as ChangeEntry);
@@ -70,29 +69,4 @@ export async function pruneFeed(connection: Connection, retentionMs: number): Pr
     );
     return raw.run("DELETE FROM change_log WHERE id <= ?", [Number(row.id)]);
   });
-}
-
-/** Acquires or renews a named lease (see the engine's Store.acquireLease). */
-export async function acquireLease(
-  connection: Connection,
-  name: string,
-  holder: string,
-  ttlMs: number,
-): Promise<boolean> {
-  return connection.write(async (raw) => {
-    const now = Date.now();
-    const changed = await raw.run(
-      `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-       WHERE leases.holder = excluded.holder OR leases.expires_at < ?`,
-      [name, holder, now + Math.max(1, Math.round(ttlMs)), now],
-    );
-    return changed === 1;
-  });
-}
-
-export async function releaseLease(connection: Connection, name: string, holder: string): Promise<void> {
-  await connection.write((raw) =>
-    raw.run("DELETE FROM leases WHERE name = ? AND holder = ?", [name, holder]),
-  );
 }

@@ -1,7 +1,8 @@
+import { listParam } from "@berth/sql-core";
 import { describe, expect, it } from "vitest";
 import { LocalClient } from "../connection/local-client.js";
 import { rowsPerStatement } from "./bound-rows.js";
-import { IN_JSON, jsonParameter, selectJsonRows } from "./json-rows.js";
+import { IN_JSON, selectJsonRows } from "./json-rows.js";
 
 describe("lists bound as one JSON text", () => {
   it("give back every value with its SQL type, rows in array order", async () => {
@@ -10,11 +11,11 @@ describe("lists bound as one JSON text", () => {
       ["a", 1, null, 2 ** 40, 'quote " and \\ backslash', "é😀"],
       ["b", -3, "x", 0, "", '{"k":"v"}'],
     ];
-    const result = await client.execute({ sql: selectJsonRows(6), args: [jsonParameter(rows)] });
+    const result = await client.execute({ sql: selectJsonRows(6), args: [listParam(rows)] });
     expect(result.rows.map((row) => Array.prototype.slice.call(row))).toEqual(rows);
     const types = await client.execute({
       sql: "SELECT typeof(value ->> 1) AS i, typeof(value ->> 2) AS n FROM json_each(?)",
-      args: [jsonParameter(rows)],
+      args: [listParam(rows)],
     });
     expect(types.rows.map((row) => [row.i, row.n])).toEqual([
       ["integer", "null"],
@@ -22,7 +23,7 @@ describe("lists bound as one JSON text", () => {
     ]);
     const found = await client.execute({
       sql: `SELECT value FROM json_each(?) WHERE value IN ${IN_JSON}`,
-      args: [jsonParameter(["x", "y", "z"]), jsonParameter(["z", "x"])],
+      args: [listParam(["x", "y", "z"]), listParam(["z", "x"])],
     });
     expect(found.rows.map((row) => row.value)).toEqual(["x", "z"]);
     client.close();
@@ -32,7 +33,7 @@ describe("lists bound as one JSON text", () => {
     // SQLite's JSON functions would decode the escaped lone surrogate into
     // bytes that are not UTF-8, and the driver aborts the process reading them.
     const client = new LocalClient(":memory:", 1000);
-    const text = jsonParameter([["lone \ud800 high", "lone \udc00 low", "pair 😀", "escaped \\ud800 text"]]);
+    const text = listParam([["lone \ud800 high", "lone \udc00 low", "pair 😀", "escaped \\ud800 text"]]);
     const result = await client.execute({ sql: selectJsonRows(4), args: [text] });
     expect(Array.prototype.slice.call(result.rows[0])).toEqual([
       "lone \ufffd high",

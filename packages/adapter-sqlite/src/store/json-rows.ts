@@ -6,7 +6,8 @@
  * of 10,000 ids is one statement instead of twenty. For narrow rows
  * (allocations, profile links, usage) inserting through json_each costs the
  * same as binding every value (measured); for wide rows it costs more, and
- * instances are bound value by value instead (bound-rows.ts).
+ * instances are bound value by value instead (bound-rows.ts). The lists'
+ * bound text is @berth/sql-core's `listParam`.
  */
 
 /** `(SELECT value FROM json_each(?))`: the right-hand side of an `IN` over a JSON array of scalars. */
@@ -21,10 +22,3 @@ export function selectJsonRows(columns: number): string {
   const values = Array.from({ length: columns }, (_, index) => `value ->> ${index}`).join(", ");
   return `SELECT ${values} FROM json_each(?) WHERE true`;
 }
-
-/**
- * The bound text for `selectJsonRows` or `IN_JSON` (@berth/sql-core's
- * `listParam`, which keeps lone UTF-16 surrogates from reaching SQLite's
- * JSON functions).
- */
-export { listParam as jsonParameter } from "@berth/sql-core";

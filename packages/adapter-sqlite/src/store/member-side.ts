@@ -1,13 +1,11 @@
 import { type MemberSide, type SqlTransactions, sqliteRunner } from "@berth/sql-core";
 import type { Connection, RawSql } from "../connection/open-connection.js";
-import { readProviders } from "./claim-reads.js";
 import { appendChanges } from "./feed-writes.js";
 
 /** @berth/sql-core's member writes in SQLite: the write transaction holds the whole file, so no row is locked. */
 export function memberSide(raw: RawSql): MemberSide {
   return {
     lockMembers: async (names) => [...names],
-    ledgers: async (names) => (await readProviders(raw, names)).rows,
     append: (entries) => appendChanges(raw, entries),
   };
 }

@@ -25,14 +25,7 @@ import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
-import {
-  acquireLease,
-  DEFAULT_FEED_RETENTION_MS,
-  feedPrunePeriodMs,
-  pruneFeed,
-  releaseLease,
-  SqliteFeed,
-} from "./feed.js";
+import { DEFAULT_FEED_RETENTION_MS, feedPrunePeriodMs, pruneFeed, SqliteFeed } from "./feed.js";
 import { announceCommittedWrites } from "./feed-writes.js";
 import { memberSide, transactions } from "./member-side.js";
 import { ReadCache } from "./read-cache.js";
@@ -128,16 +121,6 @@ export class SqliteStore extends SqlStoreCore implements Store {
       if (result.effect.usage.some(([provider]) => PROVIDER_UUID.test(provider))) this.providers.forget();
       return result;
     });
-  }
-
-  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
-    if (this.#closed) return Promise.reject(closedError());
-    return acquireLease(this.connection, name, holder, ttlMs);
-  }
-
-  releaseLease(name: string, holder: string): Promise<void> {
-    if (this.#closed) return Promise.reject(closedError());
-    return releaseLease(this.connection, name, holder);
   }
 
   /** Deletes change-feed entries older than `retentionMs` (every process does it regularly: feedPrunePeriodMs). */

@@ -21,6 +21,7 @@ import {
 } from "@berth/engine";
 import { jsonSql } from "../runner/json-sql.js";
 import { first, type SqlParam, type SqlRunner } from "../runner/runner.js";
+import type { TableSpec } from "../schema/table-spec.js";
 import * as tables from "../schema/tables.js";
 import type { CatalogSpec } from "./catalog-rows.js";
 import { foundTraits } from "./found-traits.js";
@@ -64,20 +65,32 @@ function projectOf(key: RecordKey): string {
   return key.project ?? "default";
 }
 
+/**
+ * A catalog table's spec: named in the feed as in the Store port, its
+ * records keyed by the column `nameKey` ("name" unless said) and, for
+ * project-scoped tables, `projectKey`.
+ */
+function spec<K extends keyof CatalogRecords>(
+  feedName: K,
+  table: TableSpec,
+  own: Partial<CatalogSpec<CatalogRecords[K]>> = {},
+): CatalogSpec<CatalogRecords[K]> {
+  const { nameKey = "name", projectKey } = own;
+  const keyOf = (record: CatalogRecords[K]): RecordKey => {
+    const values = record as unknown as Record<string, string>;
+    return projectKey === undefined
+      ? { name: values[nameKey]! }
+      : { project: values[projectKey]!, name: values[nameKey]! };
+  };
+  return { feedName, table, nameKey, keyOf, ...own };
+}
+
 /** Every catalog table: its rows, and the statements its rules read. */
 export const catalogSpecs: { [K in keyof CatalogRecords]: CatalogSpec<CatalogRecords[K]> } = {
-  groups: {
-    feedName: "groups",
-    table: tables.groups,
-    nameKey: "name",
-    keyOf: (g) => ({ name: g.name }),
+  groups: spec("groups", tables.groups, {
     inUse: async (db, key) => groupInUse(await count(db, "member_groups WHERE group_name = ?", [key.name])),
-  },
-  projects: {
-    feedName: "projects",
-    table: tables.projects,
-    nameKey: "name",
-    keyOf: (p) => ({ name: p.name }),
+  }),
+  projects: spec("projects", tables.projects, {
     inUse: async (db, key) => {
       // The maintained counters (PostgreSQL's shards summed) answer without scanning instances.
       const counter = await first(
@@ -91,43 +104,26 @@ export const catalogSpecs: { [K in keyof CatalogRecords]: CatalogSpec<CatalogRec
         hasPlacementGroups: await exists(db, "placement_groups WHERE project = ?", [key.name]),
       });
     },
-  },
-  profiles: {
-    feedName: "profiles",
-    table: tables.profiles,
-    nameKey: "name",
+  }),
+  profiles: spec("profiles", tables.profiles, {
     projectKey: "project",
-    keyOf: (p) => ({ project: p.project, name: p.name }),
     validate: (db, p) => projectMustExist(db, p.project),
     inUse: async (db, key) =>
       profileInUse(
         await count(db, "instance_profiles WHERE project = ? AND profile = ?", [projectOf(key), key.name]),
       ),
-  },
-  flavors: { feedName: "flavors", table: tables.flavors, nameKey: "name", keyOf: (f) => ({ name: f.name }) },
-  images: {
-    feedName: "images",
-    table: tables.images,
-    nameKey: "fingerprint",
-    keyOf: (i) => ({ name: i.fingerprint }),
-  },
-  placementGroups: {
-    feedName: "placementGroups",
-    table: tables.placementGroups,
-    nameKey: "name",
+  }),
+  flavors: spec("flavors", tables.flavors),
+  images: spec("images", tables.images, { nameKey: "fingerprint" }),
+  placementGroups: spec("placementGroups", tables.placementGroups, {
     projectKey: "project",
-    keyOf: (p) => ({ project: p.project, name: p.name }),
     validate: (db, p) => projectMustExist(db, p.project),
     inUse: async (db, key) =>
       placementGroupInUse(
         await count(db, "instances WHERE project = ? AND placement_group = ?", [projectOf(key), key.name]),
       ),
-  },
-  resourceClasses: {
-    feedName: "resourceClasses",
-    table: tables.resourceClasses,
-    nameKey: "name",
-    keyOf: (r) => ({ name: r.name }),
+  }),
+  resourceClasses: spec("resourceClasses", tables.resourceClasses, {
     toRow: (r) => ({ name: r.name }),
     fromRow: (row) => ({ name: String(row.name), custom: true }),
     inUse: async (db, key) => {
@@ -143,12 +139,9 @@ export const catalogSpecs: { [K in keyof CatalogRecords]: CatalogSpec<CatalogRec
         allocated: await exists(db, "usage WHERE resource_class = ? AND amount > 0", [key.name]),
       });
     },
-  },
-  providers: {
-    feedName: "providers",
-    table: tables.providers,
+  }),
+  providers: spec("providers", tables.providers, {
     nameKey: "uuid",
-    keyOf: (p) => ({ name: p.uuid }),
     validate: async (db, p) => {
       const held = await db.all(
         "SELECT DISTINCT resource_class FROM consumer_allocations WHERE provider_uuid = ?",
@@ -170,12 +163,8 @@ export const catalogSpecs: { [K in keyof CatalogRecords]: CatalogSpec<CatalogRec
         children: await count(db, "providers WHERE parent_uuid = ?", [key.name]),
         allocated: await exists(db, "consumer_allocations WHERE provider_uuid = ?", [key.name]),
       }),
-  },
-  traits: {
-    feedName: "traits",
-    table: tables.traits,
-    nameKey: "name",
-    keyOf: (t) => ({ name: t.name }),
+  }),
+  traits: spec("traits", tables.traits, {
     inUse: async (db, key) => {
       const holder = await first(
         db,
@@ -196,5 +185,5 @@ export const catalogSpecs: { [K in keyof CatalogRecords]: CatalogSpec<CatalogRec
         member: member === undefined ? undefined : String(member.name),
       });
     },
-  },
+  }),
 };

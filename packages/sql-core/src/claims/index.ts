@@ -1,3 +1,4 @@
+export { claimEntries, claimRows } from "./claim-rows.js";
 export {
   applyClaim,
   applyCreateClaims,

@@ -10,6 +10,7 @@ import {
   type ConsumerRecord,
   isMemberRoot,
   type ProviderRows,
+  placementProviderRows,
   type ReshapeProviderRows,
   withMemberRows,
 } from "@berth/engine";
@@ -108,6 +109,27 @@ export async function usedSums(
     out.set(provider, entry);
   }
   return out;
+}
+
+/**
+ * Placement providers that are not members (children of members' trees),
+ * as an instance claim's rules judge them (engine `placementProviderRows`:
+ * what their consumers hold is "used"), set in `into` (names of none skipped).
+ */
+export async function readPlacementProviders(
+  db: SqlRunner,
+  uuids: readonly string[],
+  into: Map<string, ProviderRows>,
+): Promise<void> {
+  if (uuids.length === 0) return;
+  const found = await db.all(`SELECT uuid, inventories FROM providers WHERE uuid IN ${inList(db)}`, [
+    listParam(uuids),
+  ]);
+  const used = await usedSums(db, uuids);
+  for (const p of found) {
+    const inventories = jsonValue<Record<string, Inventory>>(p.inventories);
+    into.set(String(p.uuid), placementProviderRows({ inventories }, used.get(String(p.uuid)) ?? {}));
+  }
 }
 
 /**

@@ -1,13 +1,1 @@
-export {
-  insertConsumers,
-  instanceIdsAmong,
-  listConsumers,
-  loadConsumers,
-  usedSums,
-} from "./consumer-rows.js";
-export {
-  type ConsumerWriteSide,
-  claimConsumers,
-  type ReshapeSide,
-  reshapeConsumers,
-} from "./consumer-writes.js";
+export { insertConsumers, readPlacementProviders } from "./consumer-rows.js";

@@ -1,2 +1,2 @@
-export { type ApiTokenRecord, apiTokenRows } from "./api-tokens.js";
-export { type TrustedCertificateRecord, type TrustTokenRecord, trustRows } from "./trust.js";
+export type { ApiTokenRecord } from "./api-tokens.js";
+export type { TrustedCertificateRecord, TrustTokenRecord } from "./trust.js";

@@ -1,49 +1,39 @@
 import type { TrustedCertificateRecord, TrustTokenRecord } from "@berth/api-types";
 import { conflict } from "@berth/engine";
-import { first, type SqlRow, type SqlRunner } from "../runner/runner.js";
+import { first, type SqlParam, type SqlRow, type SqlRunner } from "../runner/runner.js";
 import { boolValue, jsonParam, jsonValue } from "../runner/values.js";
 
 const CERTIFICATE_COLUMNS = "fingerprint, name, type, restricted, projects, certificate, created_at";
 const TOKEN_COLUMNS = "id, name, secret_hash, restricted, projects, created_at, expires_at";
 
-function certificateOf(row: SqlRow): TrustedCertificateRecord {
-  return {
-    fingerprint: String(row.fingerprint),
-    name: String(row.name),
-    type: String(row.type),
-    restricted: boolValue(row.restricted),
-    projects: jsonValue<string[]>(row.projects),
-    certificate: String(row.certificate),
-    created_at: String(row.created_at),
-  };
+/** A record whose fields are its `columns`: `restricted` a boolean, `projects` JSON, the others text. */
+function recordOf<T>(columns: string, row: SqlRow): T {
+  const record: Record<string, unknown> = {};
+  for (const column of columns.split(", ")) {
+    const value = row[column];
+    record[column] =
+      column === "restricted" ? boolValue(value) : column === "projects" ? jsonValue(value) : String(value);
+  }
+  return record as T;
 }
 
-function tokenOf(row: SqlRow): TrustTokenRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    secret_hash: String(row.secret_hash),
-    restricted: boolValue(row.restricted),
-    projects: jsonValue<string[]>(row.projects),
-    created_at: String(row.created_at),
-    expires_at: String(row.expires_at),
-  };
+/** A record's values in `columns` order, to bind (`projects` as JSON). */
+function paramsOf(columns: string, record: object): SqlParam[] {
+  const values = record as Record<string, SqlParam>;
+  return columns
+    .split(", ")
+    .map((column) => (column === "projects" ? jsonParam(values[column]) : values[column]!));
 }
+
+const certificateOf = (row: SqlRow) => recordOf<TrustedCertificateRecord>(CERTIFICATE_COLUMNS, row);
+const tokenOf = (row: SqlRow) => recordOf<TrustTokenRecord>(TOKEN_COLUMNS, row);
 
 /** Whether the row went in (false: the fingerprint is trusted already; two adders cannot both win). */
 async function insertCertificate(db: SqlRunner, record: TrustedCertificateRecord): Promise<boolean> {
   const inserted = await db.run(
     `INSERT INTO trusted_certificates (${CERTIFICATE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (fingerprint) DO NOTHING`,
-    [
-      record.fingerprint,
-      record.name,
-      record.type,
-      record.restricted,
-      jsonParam(record.projects),
-      record.certificate,
-      record.created_at,
-    ],
+    paramsOf(CERTIFICATE_COLUMNS, record),
   );
   return inserted > 0;
 }
@@ -96,15 +86,10 @@ export const trustRows = {
   },
 
   async createToken(db: SqlRunner, record: TrustTokenRecord): Promise<void> {
-    await db.run(`INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
-      record.id,
-      record.name,
-      record.secret_hash,
-      record.restricted,
-      jsonParam(record.projects),
-      record.created_at,
-      record.expires_at,
-    ]);
+    await db.run(
+      `INSERT INTO trust_tokens (${TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      paramsOf(TOKEN_COLUMNS, record),
+    );
   },
 
   /** The tokens not yet expired at `now` (ISO 8601), oldest first; expired ones are dropped. */

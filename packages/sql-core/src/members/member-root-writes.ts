@@ -32,6 +32,7 @@ import { catalogSpecs } from "../catalogs/catalog-specs.js";
 import { foundTraits } from "../catalogs/found-traits.js";
 import type { ReshapeSide } from "../consumers/consumer-writes.js";
 import { loadMember } from "../rows/members.js";
+import { readMemberProviders } from "../rows/provider-tuples.js";
 import { inList, listParam } from "../runner/lists.js";
 import { first, type SqlRunner } from "../runner/runner.js";
 import type { MemberSide } from "./member-side.js";
@@ -73,7 +74,7 @@ export async function memberLedgers(
 ): Promise<Map<string, MemberRootRows["member"]>> {
   const out = new Map<string, MemberRootRows["member"]>();
   if (names.length === 0) return out;
-  const ledgers = await side.ledgers(await side.lockMembers(names));
+  const ledgers = (await readMemberProviders(db, await side.lockMembers(names))).rows;
   const rows = await db.all<{ name: string; generation: number }>(
     `SELECT name, generation FROM members WHERE name IN ${inList(db)}`,
     [listParam(names)],
@@ -133,7 +134,7 @@ export function memberRootWriters(db: SqlRunner, side: MemberSide, now: string):
 /** A consumer claim's and a reshape's adapter side, made of the member side. */
 export function reshapeSideOf(db: SqlRunner, side: MemberSide): ReshapeSide {
   return {
-    memberRows: async (names) => side.ledgers(await side.lockMembers(names)),
+    memberRows: async (names) => (await readMemberProviders(db, await side.lockMembers(names))).rows,
     append: (entries) => side.append(entries),
     memberLedgers: (names) => memberLedgers(db, side, names),
     rootWriters: (now) => memberRootWriters(db, side, now),

@@ -22,6 +22,7 @@ import {
 } from "@berth/engine";
 import { writeGroupMembers, writeMemberGroups, writeMemberTraits } from "../rows/member-side-rows.js";
 import { loadMember, loadMembers } from "../rows/members.js";
+import { readMemberProviders } from "../rows/provider-tuples.js";
 import { first, type SqlParam, type SqlRunner } from "../runner/runner.js";
 import { jsonParam } from "../runner/values.js";
 import { foundClasses, foundGroups, lockMember, usedByClass, writeInventories } from "./member-lookups.js";
@@ -162,7 +163,7 @@ export async function setInventories(
 ): Promise<MemberRecord> {
   const current = await lockMember(db, name, undefined);
   // One ledger: the root provider's consumers hold classes as the member's instances do.
-  const ledger = (await side.ledgers([name])).get(name);
+  const ledger = (await readMemberProviders(db, [name])).rows.get(name);
   const checked = checkMemberInventories(name, records, expectedGeneration, {
     member: { generation: current.generation, joinOrder: current.id },
     customClasses: await foundClasses(db, Object.keys(records)),

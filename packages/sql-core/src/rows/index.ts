@@ -1,18 +1,5 @@
-export {
-  type AllocationRowValues,
-  INSTANCE_COLUMNS,
-  instanceRowValues,
-  mergedAllocationRows,
-} from "./instance-row-values.js";
-export { instanceRecordOf, listInstances, loadInstanceByName, loadInstancesByIds } from "./instances.js";
-export { writeGroupMembers, writeMemberGroups, writeMemberTraits } from "./member-side-rows.js";
-export { consumersOnMembers, readMemberUsage } from "./member-usage.js";
-export { loadMember, loadMembers } from "./members.js";
-export {
-  type MemberProviderTuple,
-  memberProviderRows,
-  projectTotalsOf,
-  projectTotalsValues,
-} from "./provider-tuples.js";
-export { readConfig, readConfigVersion, writeConfig } from "./server-config.js";
+export { INSTANCE_COLUMNS, instanceRowValues } from "./instance-row-values.js";
+export { loadInstancesByIds } from "./instances.js";
+export { valuesOf } from "./member-side-rows.js";
+export { memberProvidersSql, readMemberProviders } from "./provider-tuples.js";
 export { readSnapshot } from "./snapshot.js";

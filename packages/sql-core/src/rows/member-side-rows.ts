@@ -1,9 +1,9 @@
 import type { ChangeEntry, MemberRecord } from "@berth/engine";
-import type { SqlParam, SqlRunner } from "../runner/runner.js";
+import type { SqlRunner } from "../runner/runner.js";
 import { loadMembers } from "./members.js";
 
-/** `(?, ?, ?), (?, ?, ?)`: a multi-row VALUES list (a member's groups and traits are a handful). */
-export function valuesOf(rows: readonly SqlParam[][]): string {
+/** `(?, ?, ?), (?, ?, ?)`: a multi-row VALUES list of `rows`' length and width. */
+export function valuesOf(rows: readonly unknown[][]): string {
   return rows.map((row) => `(${row.map(() => "?").join(", ")})`).join(", ");
 }
 

@@ -47,6 +47,6 @@ const pgJson: JsonSql = {
   elements: (expression) => `jsonb_array_elements_text(${expression}) AS elements(value)`,
 };
 
-export function jsonSql(db: SqlRunner): JsonSql {
+export function jsonSql(db: Pick<SqlRunner, "dialect">): JsonSql {
   return db.dialect === "sqlite" ? sqliteJson : pgJson;
 }

@@ -18,10 +18,6 @@ export function boolValue(value: unknown): boolean {
   return value === true || value === 1 || value === 1n;
 }
 
-export function textValue(value: unknown): string {
-  return String(value);
-}
-
 /** A nullable text column's value. */
 export function optionalText(value: unknown): string | undefined {
   return value === null || value === undefined ? undefined : String(value);

@@ -28,6 +28,7 @@ import { loadMember, loadMembers } from "../rows/members.js";
 import { readConfig, readConfigVersion, writeConfig } from "../rows/server-config.js";
 import type { SqlRunner } from "../runner/runner.js";
 import type { SqlCatalogs } from "./catalog-table.js";
+import { acquireLease, releaseLease } from "./leases.js";
 
 /**
  * What both SQL stores do the same way with the Store port, for them to
@@ -70,6 +71,15 @@ export abstract class SqlStoreCore {
   /** Sets the catalog fields (in the store's constructor). */
   protected useCatalogs(catalogs: SqlCatalogs): void {
     Object.assign(this, catalogs);
+  }
+
+  /** Acquires or renews a named lease (leases.ts); it appends no change-feed entry. */
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    return this.writeMembers((db) => acquireLease(db, name, holder, ttlMs), false);
+  }
+
+  releaseLease(name: string, holder: string): Promise<void> {
+    return this.writeMembers((db) => releaseLease(db, name, holder), false);
   }
 
   createMember(member: NewMember): Promise<MemberRecord> {

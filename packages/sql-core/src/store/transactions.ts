@@ -3,7 +3,7 @@ import type { SqlRunner } from "../runner/runner.js";
 
 /**
  * How one adapter runs a table's work: one read, or one write transaction
- * with its member side (locks, ledgers, change-feed appends). Each store
+ * with its member side (locks, change-feed appends). Each store
  * wires its tables with what they need after a write (a wake-up of the
  * other servers, a read cache dropped).
  */
