@@ -1,2 +1,2 @@
-export { listParam } from "./lists.js";
+export { inList, listParam } from "./lists.js";
 export { numbered, pgRunner, type SqlParam, type SqlRunner, sqliteRunner } from "./runner.js";
