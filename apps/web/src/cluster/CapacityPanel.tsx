@@ -1,9 +1,9 @@
 import type { ApiInput, ClusterCapacity } from "@berth/api-types";
 import { useId, useState } from "react";
-import { useFlavors } from "../api/queries.js";
 import { parseConfig } from "../scriptlet/request.js";
 import { useSession } from "../session/session-context.js";
 import { ErrorNotice } from "../ui/ErrorNotice.js";
+import { ConfigField, FlavorField, TargetField } from "../ui/RequestFields.js";
 import { capacityHeadline, largestText, limitedByText, takingMembers } from "./capacity-text.js";
 
 /** Members listed under the answer; the rest are counted (the API answers every member). */
@@ -87,7 +87,6 @@ function Answer({ answer }: { answer: ClusterCapacity }) {
  */
 export function CapacityPanel() {
   const { session } = useSession();
-  const flavors = useFlavors();
   const [form, setForm] = useState<CapacityForm>(EMPTY);
   const [answer, setAnswer] = useState<ClusterCapacity | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -120,31 +119,13 @@ export function CapacityPanel() {
         How many more of this fit?
       </h2>
       <div className="toolbar">
-        <span className="field">
-          <label htmlFor={ids.flavor}>Flavor</label>
-          <select
-            id={ids.flavor}
-            value={form.flavor}
-            onChange={(event) => set({ flavor: event.target.value })}
-          >
-            <option value="">None (config below)</option>
-            {(flavors.data ?? []).map((flavor) => (
-              <option key={flavor.name} value={flavor.name}>
-                {flavor.name}
-              </option>
-            ))}
-          </select>
-        </span>
-        <span className="field wide">
-          <label htmlFor={ids.config}>Config (key=value per line)</label>
-          <textarea
-            id={ids.config}
-            rows={2}
-            value={form.config}
-            placeholder={"limits.cpu=2\nlimits.memory=4GiB"}
-            onChange={(event) => set({ config: event.target.value })}
-          />
-        </span>
+        <FlavorField
+          id={ids.flavor}
+          value={form.flavor}
+          noneLabel="None (config below)"
+          onChange={(flavor) => set({ flavor })}
+        />
+        <ConfigField id={ids.config} value={form.config} rows={2} onChange={(config) => set({ config })} />
         <span className="field">
           <label htmlFor={ids.project}>Project</label>
           <input
@@ -153,14 +134,12 @@ export function CapacityPanel() {
             onChange={(event) => set({ project: event.target.value })}
           />
         </span>
-        <span className="field">
-          <label htmlFor={ids.target}>Target (member or @group)</label>
-          <input
-            id={ids.target}
-            value={form.target}
-            onChange={(event) => set({ target: event.target.value })}
-          />
-        </span>
+        <TargetField
+          id={ids.target}
+          value={form.target}
+          label="Target (member or @group)"
+          onChange={(target) => set({ target })}
+        />
         <button type="button" className="primary" onClick={() => void count()} disabled={counting}>
           {counting ? "Counting…" : "Count"}
         </button>

@@ -1,11 +1,12 @@
 import type { DryRunResult } from "@berth/api-types";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useState } from "react";
-import { keys, useFlavors, useInstances, useProjects, useServer } from "../api/queries.js";
+import { keys, useInstances, useProjects, useServer } from "../api/queries.js";
 import { applyChanges } from "../live/use-live-updates.js";
 import { useSession } from "../session/session-context.js";
 import { ConfirmDialog } from "../ui/ConfirmDialog.js";
 import { ErrorNotice, errorText } from "../ui/ErrorNotice.js";
+import { ConfigField, FlavorField, TargetField } from "../ui/RequestFields.js";
 import { DryRunResultView } from "./DryRunResult.js";
 import { checkSummary, markOf } from "./diagnostics.js";
 import { bodyOf, EMPTY_REQUEST, formFromInstance, type RequestForm } from "./request.js";
@@ -23,7 +24,6 @@ export const TEMPLATE = `def instance_placement(request, candidate_members):
 
 function RequestFields({ form, setForm }: { form: RequestForm; setForm(form: RequestForm): void }) {
   const projects = useProjects();
-  const flavors = useFlavors();
   const recent = useInstances(form.project);
   const ids = {
     name: useId(),
@@ -78,17 +78,12 @@ function RequestFields({ form, setForm }: { form: RequestForm; setForm(form: Req
           ))}
         </select>
       </span>
-      <span className="field">
-        <label htmlFor={ids.flavor}>Flavor</label>
-        <select id={ids.flavor} value={form.flavor} onChange={(event) => set({ flavor: event.target.value })}>
-          <option value="">None</option>
-          {(flavors.data ?? []).map((flavor) => (
-            <option key={flavor.name} value={flavor.name}>
-              {flavor.name}
-            </option>
-          ))}
-        </select>
-      </span>
+      <FlavorField
+        id={ids.flavor}
+        value={form.flavor}
+        noneLabel="None"
+        onChange={(flavor) => set({ flavor })}
+      />
       <span className="field">
         <label htmlFor={ids.type}>Type</label>
         <select
@@ -100,24 +95,13 @@ function RequestFields({ form, setForm }: { form: RequestForm; setForm(form: Req
           <option value="virtual-machine">virtual-machine</option>
         </select>
       </span>
-      <span className="field">
-        <label htmlFor={ids.target}>Target (member or @group, optional)</label>
-        <input
-          id={ids.target}
-          value={form.target}
-          onChange={(event) => set({ target: event.target.value })}
-        />
-      </span>
-      <span className="field wide">
-        <label htmlFor={ids.config}>Config (key=value per line)</label>
-        <textarea
-          id={ids.config}
-          rows={3}
-          value={form.config}
-          placeholder={"limits.cpu=2\nlimits.memory=4GiB"}
-          onChange={(event) => set({ config: event.target.value })}
-        />
-      </span>
+      <TargetField
+        id={ids.target}
+        value={form.target}
+        label="Target (member or @group, optional)"
+        onChange={(target) => set({ target })}
+      />
+      <ConfigField id={ids.config} value={form.config} rows={3} onChange={(config) => set({ config })} />
     </fieldset>
   );
 }
