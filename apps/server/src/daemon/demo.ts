@@ -123,7 +123,8 @@ export async function loadDemoCluster(app: Hono<ServerEnv>): Promise<boolean> {
       groups: [...m.groups],
       failure_domain: m.failure_domain,
       description: `Demo member in ${m.failure_domain}`,
-      config: { "user.rack": m.failure_domain },
+      // The rack as a topology key too, so a placement group can spread over it (topology=rack).
+      config: { "topology.rack": m.failure_domain },
     });
     const current = (await must(app, "GET", `/1.0/cluster/members/${m.server_name}/inventories`)) as {
       generation: number;
