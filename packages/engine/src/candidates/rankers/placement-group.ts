@@ -31,12 +31,23 @@ import { rejection } from "../rejection.js";
 /** The domain of members without the topology key (no topology value can be this). */
 const NO_VALUE = "\u0000";
 
-/** The group's instances per member, without the moving instance's own one. */
-function memberCounts(request: PlacementRequest, model: ClusterModel, group: PlacementGroupRecord) {
-  const counts = new Map(model.groupCountsOf(group.project, group.name));
+/**
+ * The group's instances per member, without the moving instance's own one.
+ * The model's map is read as it is unless a move must take one off (a copy
+ * per create would be work on the hot path for nothing).
+ */
+function memberCounts(
+  request: PlacementRequest,
+  model: ClusterModel,
+  group: PlacementGroupRecord,
+): ReadonlyMap<string, number> {
+  const counts = model.groupCountsOf(group.project, group.name);
   const from = request.movingFrom;
-  if (from !== null && (counts.get(from) ?? 0) > 0) counts.set(from, counts.get(from)! - 1);
-  return counts;
+  const own = from === null ? 0 : (counts.get(from) ?? 0);
+  if (own === 0) return counts;
+  const without = new Map(counts);
+  without.set(from!, own - 1);
+  return without;
 }
 
 export const placementGroupRanker: Ranker = {
