@@ -334,46 +334,15 @@ function bindArgs(args: InArgs | undefined): unknown[] | Record<string, unknown>
   return named;
 }
 
-const BASE_CODES: Record<number, string> = {
-  1: "SQLITE_ERROR",
-  2: "SQLITE_INTERNAL",
-  3: "SQLITE_PERM",
-  4: "SQLITE_ABORT",
-  5: "SQLITE_BUSY",
-  6: "SQLITE_LOCKED",
-  7: "SQLITE_NOMEM",
-  8: "SQLITE_READONLY",
-  9: "SQLITE_INTERRUPT",
-  10: "SQLITE_IOERR",
-  11: "SQLITE_CORRUPT",
-  12: "SQLITE_NOTFOUND",
-  13: "SQLITE_FULL",
-  14: "SQLITE_CANTOPEN",
-  15: "SQLITE_PROTOCOL",
-  16: "SQLITE_EMPTY",
-  17: "SQLITE_SCHEMA",
-  18: "SQLITE_TOOBIG",
-  19: "SQLITE_CONSTRAINT",
-  20: "SQLITE_MISMATCH",
-  21: "SQLITE_MISUSE",
-  22: "SQLITE_NOLFS",
-  23: "SQLITE_AUTH",
-  24: "SQLITE_FORMAT",
-  25: "SQLITE_RANGE",
-  26: "SQLITE_NOTADB",
-  27: "SQLITE_NOTICE",
-  28: "SQLITE_WARNING",
-};
-
-/** The native driver's errors as `LibsqlError`s with the base code, as `@libsql/client` reports them. */
+/**
+ * The native driver's errors as `LibsqlError`s with the base code, as `@libsql/client` reports
+ * them: the driver names the extended code (`SQLITE_CONSTRAINT_PRIMARYKEY`, `SQLITE_IOERR_WRITE`),
+ * and every base code is one word after `SQLITE_`.
+ */
 function mapError(error: unknown): unknown {
   if (error instanceof Database.SqliteError) {
-    const rawCode = (error as { rawCode?: number }).rawCode;
-    const code =
-      rawCode === undefined
-        ? "SQLITE_UNKNOWN"
-        : (BASE_CODES[rawCode & 0xff] ?? `SQLITE_UNKNOWN_${rawCode & 0xff}`);
-    return new LibsqlError(error.message, code, error.code, rawCode, error);
+    const base = /^SQLITE_[A-Z]+/.exec(error.code)?.[0] ?? "SQLITE_UNKNOWN";
+    return new LibsqlError(error.message, base, error.code, (error as { rawCode?: number }).rawCode, error);
   }
   return error;
 }
