@@ -1,9 +1,7 @@
 import {
-  type ChangeFeed,
   type CheckReport,
   type Claim,
   type ClaimResult,
-  EngineError,
   type Store,
   type StoreSnapshot,
 } from "@berth/engine";
@@ -58,17 +56,10 @@ const PRUNE_EVERY_MS = 60_000;
  * number of berthd servers. Build it with `openPostgresStore`.
  */
 export class PostgresStore extends SqlStoreCore implements Store {
-  readonly consumers: SqlConsumers;
-  readonly feed: ChangeFeed;
-  /** The server's API tokens, in this database (not part of the engine's Store port). */
-  readonly tokens: SqlTokenStore;
-  /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
-  readonly trust: SqlTrustStore;
   readonly #listener: FeedListener;
   protected readonly now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
   readonly #claims: ClaimBatcher;
-  #closed = false;
 
   constructor(
     private readonly pools: Pools,
@@ -80,7 +71,6 @@ export class PostgresStore extends SqlStoreCore implements Store {
     this.now = options.now ?? (() => new Date().toISOString());
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
-    this.feed = postgresFeed(pools, this.#listener);
     announceCommittedWrites(pools, this.committedWrites);
     this.#claims = new ClaimBatcher(
       pools,
@@ -93,12 +83,7 @@ export class PostgresStore extends SqlStoreCore implements Store {
     // answers, "not trusted" included, for at most KEEP_CERTIFICATE_MS; lists are read every time.
     const credentials = credentialTables(pools);
     const found = (_key: string, value: unknown) => value !== undefined && !Array.isArray(value);
-    this.tokens = new SqlTokenStore(credentials, new CredentialCache(this.#listener, MAX_KEPT, found));
     const answered = (_key: string, value: unknown) => !Array.isArray(value);
-    this.trust = new SqlTrustStore(
-      credentials,
-      new CredentialCache(this.#listener, MAX_KEPT, answered, KEEP_CERTIFICATE_MS),
-    );
     const tables = transactions(pools);
     // A catalog write that committed wakes the other servers.
     const notified: SqlTransactions["write"] = (work) =>
@@ -106,8 +91,16 @@ export class PostgresStore extends SqlStoreCore implements Store {
         this.#listener.notify();
         return result;
       });
-    this.useCatalogs(sqlCatalogs({ ...tables, write: notified }));
-    this.consumers = new SqlConsumers(tables);
+    this.useParts({
+      ...sqlCatalogs({ ...tables, write: notified }),
+      feed: postgresFeed(pools, this.#listener),
+      tokens: new SqlTokenStore(credentials, new CredentialCache(this.#listener, MAX_KEPT, found)),
+      trust: new SqlTrustStore(
+        credentials,
+        new CredentialCache(this.#listener, MAX_KEPT, answered, KEEP_CERTIFICATE_MS),
+      ),
+      consumers: new SqlConsumers(tables),
+    });
     const retention = options.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS;
     this.#pruneTimer = setInterval(() => {
       pruneFeed(pools, retention).catch((error: unknown) =>
@@ -147,8 +140,8 @@ export class PostgresStore extends SqlStoreCore implements Store {
   }
 
   /** Concurrent create claims share one transaction (see ClaimBatcher); each succeeds or fails on its own. */
-  claim(claim: Claim): Promise<ClaimResult> {
-    if (this.#closed) return Promise.reject(new EngineError("internal", "store is closed"));
+  async claim(claim: Claim): Promise<ClaimResult> {
+    this.refuseWhenClosed();
     return this.#claims.claim(claim);
   }
 
@@ -159,13 +152,13 @@ export class PostgresStore extends SqlStoreCore implements Store {
 
   /** Deletes change-feed entries older than `retentionMs` (done every minute by itself). */
   pruneFeed(retentionMs: number): Promise<number> {
-    if (this.#closed) throw new EngineError("internal", "store is closed");
+    this.refuseWhenClosed();
     return pruneFeed(this.pools, retentionMs);
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.closed) return;
+    this.closed = true;
     clearInterval(this.#pruneTimer);
     await this.#listener.close();
     await this.pools.close();
@@ -182,14 +175,14 @@ export class PostgresStore extends SqlStoreCore implements Store {
     return this.write((tx) => work(pgRunner(tx), memberSide(tx)), movesFeed);
   }
 
-  private read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {
-    if (this.#closed) return Promise.reject(new EngineError("internal", "store is closed"));
+  private async read<T>(work: TxWork<T>, repeatableRead = false): Promise<T> {
+    this.refuseWhenClosed();
     return this.pools.readTx(work, { repeatableRead });
   }
 
   /** A write transaction; on commit the other servers are woken (when it wrote a feed entry). */
   private async write<T>(work: TxWork<T>, movesFeed = true): Promise<T> {
-    if (this.#closed) throw new EngineError("internal", "store is closed");
+    this.refuseWhenClosed();
     const result = await this.pools.writeTx(work);
     if (movesFeed) this.#listener.notify();
     return result;

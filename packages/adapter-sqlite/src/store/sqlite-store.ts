@@ -1,9 +1,7 @@
 import {
-  type ChangeFeed,
   type CheckReport,
   type Claim,
   type ClaimResult,
-  EngineError,
   type MemberRootWrite,
   type MemberRootWritten,
   type Store,
@@ -43,19 +41,11 @@ export interface SqliteStoreOptions {
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
 export class SqliteStore extends SqlStoreCore implements Store {
-  readonly consumers: SqlConsumers;
-  #closed = false;
   protected readonly now: () => string;
   /** How long change-feed entries are kept (ms). */
   readonly feedRetentionMs: number;
   readonly #claims: ClaimBatcher;
   readonly #pruneTimer: NodeJS.Timeout | undefined;
-  /** See the engine's store/change-feed.ts and ./feed.ts. */
-  readonly feed: ChangeFeed;
-  /** The server's API tokens, in this database (not part of the engine's Store port). */
-  readonly tokens: SqlTokenStore;
-  /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
-  readonly trust: SqlTrustStore;
 
   constructor(
     private readonly connection: Connection,
@@ -69,12 +59,11 @@ export class SqliteStore extends SqlStoreCore implements Store {
     this.#claims = new ClaimBatcher(connection);
     announceCommittedWrites(connection, this.committedWrites);
     const feed = new SqliteFeed(connection);
-    this.feed = { read: (cursor) => (this.#closed ? Promise.reject(closedError()) : feed.read(cursor)) };
     // Old entries go regularly (any process sharing the file may do it; it is idempotent).
     if (connection.location.kind !== "memory") {
       const retentionMs = this.feedRetentionMs;
       this.#pruneTimer = setInterval(() => {
-        if (!this.#closed) pruneFeed(connection, retentionMs).catch(() => undefined);
+        if (!this.closed) pruneFeed(connection, retentionMs).catch(() => undefined);
       }, feedPrunePeriodMs(retentionMs));
       this.#pruneTimer.unref();
     }
@@ -83,14 +72,22 @@ export class SqliteStore extends SqlStoreCore implements Store {
     // on the file sees a credential write at once, so there is nothing to announce.
     const tables = transactions(connection);
     const credentials = { ...tables, announce: async () => undefined };
-    this.tokens = new SqlTokenStore(credentials, new ReadCache(connection));
-    this.trust = new SqlTrustStore(credentials, new ReadCache(connection));
     const catalogs = sqlCatalogs(tables, () => new ReadCache(connection));
-    this.useCatalogs(catalogs);
-    // A consumer claim bumps provider generations: the providers table's kept reads go.
-    this.consumers = new SqlConsumers({
-      ...tables,
-      write: (work) => tables.write(work).finally(() => catalogs.providers.forget()),
+    this.useParts({
+      ...catalogs,
+      feed: {
+        read: async (cursor) => {
+          this.refuseWhenClosed();
+          return feed.read(cursor);
+        },
+      },
+      tokens: new SqlTokenStore(credentials, new ReadCache(connection)),
+      trust: new SqlTrustStore(credentials, new ReadCache(connection)),
+      // A consumer claim bumps provider generations: the providers table's kept reads go.
+      consumers: new SqlConsumers({
+        ...tables,
+        write: (work) => tables.write(work).finally(() => catalogs.providers.forget()),
+      }),
     });
   }
 
@@ -113,8 +110,8 @@ export class SqliteStore extends SqlStoreCore implements Store {
     return super.writeMemberRoot(write).finally(() => this.providers.forget());
   }
 
-  claim(claim: Claim): Promise<ClaimResult> {
-    if (this.#closed) return Promise.reject(closedError());
+  async claim(claim: Claim): Promise<ClaimResult> {
+    this.refuseWhenClosed();
     return this.#claims.claim(claim).then((result) => {
       // A claim on a child provider moved its generation (engine instance-consumers.ts); its usage
       // is keyed by the provider's uuid (a member's by name, so a uuid-like member name only costs a reread).
@@ -134,8 +131,8 @@ export class SqliteStore extends SqlStoreCore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.closed) return;
+    this.closed = true;
     if (this.#pruneTimer !== undefined) clearInterval(this.#pruneTimer);
     // Let queued work finish on the connection before closing it.
     await this.connection.read(async () => undefined).catch(() => undefined);
@@ -150,17 +147,13 @@ export class SqliteStore extends SqlStoreCore implements Store {
     return this.write((raw) => work(sqliteRunner(raw), memberSide(raw)));
   }
 
-  private read<T>(work: Work<T>): Promise<T> {
-    if (this.#closed) return Promise.reject(closedError());
+  private async read<T>(work: Work<T>): Promise<T> {
+    this.refuseWhenClosed();
     return this.connection.read(work);
   }
 
-  private write<T>(work: Work<T>): Promise<T> {
-    if (this.#closed) return Promise.reject(closedError());
+  private async write<T>(work: Work<T>): Promise<T> {
+    this.refuseWhenClosed();
     return this.connection.write(work);
   }
-}
-
-function closedError(): EngineError {
-  return new EngineError("internal", "store is closed");
 }

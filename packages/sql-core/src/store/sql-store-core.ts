@@ -1,7 +1,9 @@
 import {
+  type ChangeFeed,
   type CommittedWriteListener,
   CommittedWrites,
   type ConfigRecord,
+  EngineError,
   type InstanceFilter,
   type InstanceRecord,
   type InventoryRecord,
@@ -28,7 +30,17 @@ import { loadMember, loadMembers } from "../rows/members.js";
 import { readConfig, readConfigVersion, writeConfig } from "../rows/server-config.js";
 import type { SqlRunner } from "../runner/runner.js";
 import type { SqlCatalogs } from "./catalog-table.js";
+import type { SqlConsumers } from "./consumer-table.js";
+import type { SqlTokenStore, SqlTrustStore } from "./credential-stores.js";
 import { acquireLease, releaseLease } from "./leases.js";
+
+/** The parts each store builds on its connection and hands to `useParts`. */
+export type StoreParts = SqlCatalogs & {
+  consumers: SqlConsumers;
+  feed: ChangeFeed;
+  tokens: SqlTokenStore;
+  trust: SqlTrustStore;
+};
 
 /**
  * What both SQL stores do the same way with the Store port, for them to
@@ -49,8 +61,24 @@ export abstract class SqlStoreCore {
   declare readonly providers: SqlCatalogs["providers"];
   declare readonly traits: SqlCatalogs["traits"];
 
+  declare readonly consumers: SqlConsumers;
+  /** See the engine's store/change-feed.ts and each adapter's feed.ts. */
+  declare readonly feed: ChangeFeed;
+  /** The server's API tokens, in this database (not part of the engine's Store port). */
+  declare readonly tokens: SqlTokenStore;
+  /** berthd's trusted client certificates and pending trust tokens (not part of the engine's Store port). */
+  declare readonly trust: SqlTrustStore;
+
   /** What each committed write transaction appended (each adapter's feed writes report it). */
   protected readonly committedWrites = new CommittedWrites();
+
+  /** Set once `close()` began: every later call is refused. */
+  protected closed = false;
+
+  /** Refuses work on a closed store (an `internal` error: a caller used it after closing it). */
+  protected refuseWhenClosed(): void {
+    if (this.closed) throw new EngineError("internal", "store is closed");
+  }
 
   /** Runs `work` in one read transaction of the store. */
   protected abstract readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T>;
@@ -68,9 +96,9 @@ export abstract class SqlStoreCore {
   /** When new members and member roots are created. */
   protected abstract readonly now: () => string;
 
-  /** Sets the catalog fields (in the store's constructor). */
-  protected useCatalogs(catalogs: SqlCatalogs): void {
-    Object.assign(this, catalogs);
+  /** Sets the catalog, consumer, feed and credential fields (in the store's constructor). */
+  protected useParts(parts: StoreParts): void {
+    Object.assign(this, parts);
   }
 
   /** Acquires or renews a named lease (leases.ts); it appends no change-feed entry. */
