@@ -15,6 +15,7 @@ const PACKAGES = {
   engine: "packages/engine/",
   sqlCore: "packages/sql-core/",
   adapters: "packages/adapter-(sqlite|postgres)/",
+  postgresTestServer: "packages/postgres-test-server/",
   client: "packages/client/",
   server: "apps/server/",
   cli: "apps/cli/",
@@ -75,7 +76,10 @@ module.exports = {
       PACKAGES.resources,
       PACKAGES.engine,
       PACKAGES.sqlCore,
+      // For adapter-postgres's test-support/ only (the rule below).
+      PACKAGES.postgresTestServer,
     ),
+    mayImportOnly("postgres-test-server", PACKAGES.postgresTestServer),
     mayImportOnly("client", PACKAGES.client, PACKAGES.apiTypes),
     mayImportOnly("web", PACKAGES.web, PACKAGES.client, PACKAGES.apiTypes),
     mayImportOnly("iallocator", PACKAGES.iallocator, PACKAGES.engine),
@@ -103,6 +107,14 @@ module.exports = {
       severity: "error",
       from: { pathNot: under(PACKAGES.engine, PACKAGES.starlark) },
       to: { path: `^${PACKAGES.starlark}` },
+    },
+    {
+      name: "postgres-test-server-is-for-tests-and-benchmarks",
+      comment:
+        "The throw-away PostgreSQL server (initdb, pg_ctl) serves tests, their test-support/ and the bench; no shipped code starts one.",
+      severity: "error",
+      from: { pathNot: under(PACKAGES.postgresTestServer, "packages/[^/]+/test-support/", PACKAGES.bench) },
+      to: { path: `^${PACKAGES.postgresTestServer}` },
     },
     {
       name: "server-imports-no-other-app",

@@ -9,9 +9,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/adapter-postgres/testing";
 import { BerthApi } from "@berth/client/node";
 import { Engine, ManualClock } from "@berth/engine";
+import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/postgres-test-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app/app.js";

@@ -18,8 +18,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { openPostgresStore } from "@berth/adapter-postgres";
-import { postgresUnavailable, startPostgres } from "@berth/adapter-postgres/testing";
 import { Engine } from "@berth/engine";
+import { postgresUnavailable, startPostgres } from "@berth/postgres-test-server";
 import { issueToken } from "@berth/server";
 import autocannon from "autocannon";
 import pg from "pg";

@@ -5,8 +5,8 @@
  * start several berthd processes on.
  */
 import { openPostgresStore } from "@berth/adapter-postgres";
-import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/adapter-postgres/testing";
 import { Engine, type MemberInput } from "@berth/engine";
+import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/postgres-test-server";
 import { issueToken } from "@berth/server";
 import { BENCH_OFFLINE_THRESHOLD_S } from "../cluster/shape.js";
 

@@ -6,10 +6,10 @@
  * members and inventories changed through one are placed on by the other.
  */
 import { Engine, EngineError } from "@berth/engine";
+import { createTestDatabase } from "@berth/postgres-test-server";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPostgresStore } from "./open-store.js";
 import type { PostgresStore } from "./store/postgres-store.js";
-import { createTestDatabase } from "./testing/databases.js";
 
 const unavailable = inject("postgresUnavailable");
 const ONE_CPU = { config: { "limits.cpu": "1", "limits.memory": "64MiB" } };

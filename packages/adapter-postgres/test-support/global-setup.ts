@@ -5,7 +5,7 @@
  * absent), `postgresUnavailable` says why instead, and the tests skip with
  * that message (`describeWithPostgres`).
  */
-import { postgresUnavailable, startPostgres } from "../src/testing/postgres-server.js";
+import { postgresUnavailable, startPostgres } from "@berth/postgres-test-server";
 
 interface ProvideContext {
   provide(key: string, value: unknown): void;

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/adapter-postgres/testing";
+import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/postgres-test-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
 import { snippetsOf } from "./markdown-snippets.js";

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freeLoopbackPort } from "@berth/adapter-postgres/testing";
+import { freeLoopbackPort } from "@berth/postgres-test-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningDaemon, startDaemon } from "../testing/daemon.fixture.js";
 import { describeWithLxc, runLxc } from "./lxc-runner.fixture.js";

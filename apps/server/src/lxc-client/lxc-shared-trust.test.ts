@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/adapter-postgres/testing";
+import { type PostgresServer, postgresUnavailable, startPostgres } from "@berth/postgres-test-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningDaemon, startDaemon } from "../testing/daemon.fixture.js";
 import { describeWithLxc, type LxcRun, runLxc } from "./lxc-runner.fixture.js";

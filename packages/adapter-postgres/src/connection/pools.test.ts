@@ -4,8 +4,8 @@
  * every execution), the read pool's are left to PostgreSQL, and settings a
  * URL gives in `options` reach both.
  */
+import { createTestDatabase } from "@berth/postgres-test-server";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createTestDatabase } from "../testing/databases.js";
 import { Pools } from "./pools.js";
 
 const unavailable = inject("postgresUnavailable");

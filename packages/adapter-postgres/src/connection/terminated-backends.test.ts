@@ -6,9 +6,9 @@
  * (503), and the next ones run on fresh connections.
  */
 import { isEngineError } from "@berth/engine";
+import { createTestDatabase } from "@berth/postgres-test-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase } from "../testing/databases.js";
 import { Pools } from "./pools.js";
 
 const unavailable = inject("postgresUnavailable");

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memberProviderUuid } from "@berth/engine";
 import { newMember } from "@berth/engine/testing";
+import { createTestDatabase } from "@berth/postgres-test-server";
 import { afterAll, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase } from "../testing/databases.js";
 import { MIGRATIONS_FOLDER } from "./apply-migrations.js";
 
 /** Found by name: the number is the order it lands in. */

@@ -7,10 +7,10 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createTestDatabase } from "@berth/postgres-test-server";
 import pg from "pg";
 import { afterAll, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase } from "../testing/databases.js";
 import { MIGRATIONS_FOLDER } from "./apply-migrations.js";
 
 const unavailable = inject("postgresUnavailable");

@@ -5,10 +5,10 @@
  * first only once the first has run long (it waits on a lock).
  */
 import { Engine } from "@berth/engine";
+import { createTestDatabase } from "@berth/postgres-test-server";
 import pg from "pg";
 import { afterEach, beforeEach, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase } from "../testing/databases.js";
 import { MAX_BATCHES_RUNNING } from "./batch-turns.js";
 import type { ClaimBatcherOptions } from "./claim-batcher.js";
 import type { PostgresStore } from "./postgres-store.js";

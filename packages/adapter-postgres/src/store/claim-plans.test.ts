@@ -8,11 +8,11 @@
  * the connection lived. Here the generic plans are made on a fresh, empty
  * database, the most tempting case for a scan.
  */
+import { createTestDatabase } from "@berth/postgres-test-server";
 import { memberProvidersSql, numbered } from "@berth/sql-core";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase } from "../testing/databases.js";
 import { LOCK_MEMBERS_IN_ORDER, LOOK_UP_AND_LOCK } from "./claim-reads.js";
 
 const unavailable = inject("postgresUnavailable");

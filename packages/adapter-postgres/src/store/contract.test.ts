@@ -1,7 +1,7 @@
 import { runStoreContract } from "@berth/engine/store-contract";
+import { createTestDatabase, emptyTestDatabase } from "@berth/postgres-test-server";
 import { beforeAll, inject, it } from "vitest";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase, emptyTestDatabase } from "../testing/databases.js";
 
 const unavailable = inject("postgresUnavailable");
 if (unavailable !== "") {

@@ -2,8 +2,8 @@
  * The LISTEN connection tells another server's write from its own: the
  * group commit's delay (batch-turns.ts) only applies while others write.
  */
+import { createTestDatabase } from "@berth/postgres-test-server";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createTestDatabase } from "../testing/databases.js";
 import { FeedListener } from "./feed.js";
 
 const unavailable = inject("postgresUnavailable");

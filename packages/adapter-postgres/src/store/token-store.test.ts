@@ -4,10 +4,10 @@
  * arrives, and at once by the store that changed it; a token unknown to a
  * server is looked up again on its next use.
  */
+import { createTestDatabase } from "@berth/postgres-test-server";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ApiTokenRecord } from "../index.js";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase } from "../testing/databases.js";
 import type { PostgresStore } from "./postgres-store.js";
 
 const unavailable = inject("postgresUnavailable");

@@ -6,11 +6,11 @@
  * other server's notification.
  */
 import { EngineError } from "@berth/engine";
+import { createTestDatabase } from "@berth/postgres-test-server";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import type { TrustedCertificateRecord } from "../index.js";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase } from "../testing/databases.js";
 import type { PostgresStore } from "./postgres-store.js";
 
 const unavailable = inject("postgresUnavailable");

@@ -10,11 +10,11 @@
  */
 import { EngineError } from "@berth/engine";
 import { inventory, newInstance, newMember } from "@berth/engine/testing";
+import { createTestDatabase } from "@berth/postgres-test-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LoopbackRelay } from "../../test-support/loopback-relay.fixture.js";
 import { openPostgresStore } from "../open-store.js";
-import { createTestDatabase } from "../testing/databases.js";
 import type { PostgresStore } from "./postgres-store.js";
 
 const unavailable = inject("postgresUnavailable");

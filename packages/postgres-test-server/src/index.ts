@@ -1,4 +1,4 @@
-/** Subpath `@berth/adapter-postgres/testing`: a real PostgreSQL server for tests and benchmarks. */
+/** `@berth/postgres-test-server`: a real, throw-away PostgreSQL server and test databases for tests and benchmarks. */
 
 export { createTestDatabase, emptyTestDatabase } from "./databases.js";
 export {
