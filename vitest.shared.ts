@@ -28,6 +28,9 @@ export const sharedTestConfig: ViteUserConfig = {
     // judged by `pnpm bench`, never by a test's clock).
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // `expect.poll` waits for something another process or server does (a notification, a
+    // connection coming up): vitest's 1 s default failed sound tests on that loaded machine too.
+    expect: { poll: { timeout: 20_000 } },
     env: { BERTH_STATE_DIR: testStateDir },
   },
 };

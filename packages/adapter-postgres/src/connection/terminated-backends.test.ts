@@ -44,16 +44,25 @@ if (unavailable !== "") it.skip(`PostgreSQL pool tests skipped: ${unavailable}`,
 
 describe.skipIf(unavailable !== "")("pools whose backends an administrator terminates", () => {
   it("a transaction between two statements fails as unavailable; the process lives, the next one runs", async () => {
+    let inside = 0;
+    let resume!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
     const between = (pool: "writeTx" | "readTx") =>
       pools[pool](async (tx) => {
         await tx.rows("SELECT 1");
+        inside += 1;
         // The backend is ended while this connection is checked out and no query is active.
-        await sleep(400);
+        await ended;
         return tx.rows("SELECT 2 AS two");
       });
     const pending = [between("writeTx"), between("readTx")].map((p) => p.catch((error: unknown) => error));
-    await sleep(150);
+    await expect.poll(() => inside).toBe(2);
     expect(await terminatePoolBackends()).toBeGreaterThanOrEqual(2);
+    // Let the server's FATAL reach the idle, checked-out connections before they go on.
+    await sleep(100);
+    resume();
     // Nothing was committed: each is re-run on a fresh connection, or fails as unavailable (503).
     for (const outcome of await Promise.all(pending)) {
       if (Array.isArray(outcome)) expect(outcome).toEqual([{ two: 2 }]);

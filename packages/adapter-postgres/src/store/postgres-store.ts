@@ -1,10 +1,4 @@
-import {
-  type CheckReport,
-  type Claim,
-  type ClaimResult,
-  type Store,
-  type StoreSnapshot,
-} from "@berth/engine";
+import type { CheckReport, Claim, ClaimResult, Store, StoreSnapshot } from "@berth/engine";
 import {
   checkInvariants,
   type MemberSide,

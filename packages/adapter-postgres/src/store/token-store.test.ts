@@ -23,7 +23,7 @@ afterAll(async () => {
   for (const store of stores) await store.close();
 });
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");

@@ -1,11 +1,11 @@
-import {
-  type CheckReport,
-  type Claim,
-  type ClaimResult,
-  type MemberRootWrite,
-  type MemberRootWritten,
-  type Store,
-  type StoreSnapshot,
+import type {
+  CheckReport,
+  Claim,
+  ClaimResult,
+  MemberRootWrite,
+  MemberRootWritten,
+  Store,
+  StoreSnapshot,
 } from "@berth/engine";
 import {
   type MemberSide,
