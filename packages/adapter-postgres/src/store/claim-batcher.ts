@@ -17,15 +17,8 @@
  * one, each in its own transaction, so such a failure stays with its claim.
  * Other claims (moves, removals, edits, member states) always run alone.
  */
-import { type Claim, type ClaimResult, EngineError } from "@berth/engine";
-import {
-  applyClaim,
-  applyCreateClaims,
-  type ClaimOutcome,
-  ClaimQueue,
-  isCreateOnly,
-  settleClaims,
-} from "@berth/sql-core";
+import { type Claim, type ClaimOutcome, type ClaimResult, EngineError, isCreateOnly } from "@berth/engine";
+import { applyClaim, applyCreateClaims, ClaimQueue, settleClaims } from "@berth/sql-core";
 import { isCommitOutcomeUnknown } from "../connection/driver-errors.js";
 import type { Pools } from "../connection/pools.js";
 import { BatchTurns, type BatchTurnsOptions } from "./batch-turns.js";

@@ -1,13 +1,5 @@
-import type { Claim, ClaimResult } from "@berth/engine";
-import {
-  applyClaim,
-  applyCreateClaims,
-  type ClaimOutcome,
-  ClaimQueue,
-  isCreateOnly,
-  type QueuedClaim,
-  settleClaims,
-} from "@berth/sql-core";
+import { type Claim, type ClaimOutcome, type ClaimResult, isCreateOnly } from "@berth/engine";
+import { applyClaim, applyCreateClaims, ClaimQueue, type QueuedClaim, settleClaims } from "@berth/sql-core";
 import { translateDriverError } from "../connection/driver-errors.js";
 import type { Connection } from "../connection/open-connection.js";
 import { claimSide } from "./claim-reads.js";

@@ -5,7 +5,13 @@
  * `checkClaim`, and writes what it returns. See the package README,
  * "Claim rules".
  */
-export { combineClaims, foldClaim } from "./claims/batch.js";
+export {
+  type ClaimOutcome,
+  checkClaimsInTurn,
+  combineClaims,
+  foldClaim,
+  isCreateOnly,
+} from "./claims/batch.js";
 export { consumedOf } from "./claims/capacity.js";
 export { type CheckedClaim, checkClaim } from "./claims/check-claim.js";
 export * from "./claims/failures.js";

@@ -1,14 +1,14 @@
 import {
   type CheckedClaim,
   type Claim,
+  type ClaimOutcome,
   type ClaimReads,
   type ClaimResult,
   type ClaimRows,
   checkClaim,
+  checkClaimsInTurn,
   claimReads,
   claimResultOf,
-  combineClaims,
-  foldClaim,
   type InstanceRecord,
   nameKey,
   type ProjectTotals,
@@ -71,9 +71,6 @@ export async function applyClaim(
   return result;
 }
 
-/** One claim's answer in a batch: its result, or its own refusal. */
-export type ClaimOutcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
-
 /** A claim waiting for its group commit, and how to answer it. */
 export interface QueuedClaim {
   claim: Claim;
@@ -113,25 +110,14 @@ export function settleClaims(batch: readonly QueuedClaim[], outcomes: readonly C
   });
 }
 
-/** Only creates: nothing to re-read per claim, so a batch of them can be checked against one read. */
-export function isCreateOnly(claim: Claim): boolean {
-  return (
-    (claim.remove ?? []).length === 0 &&
-    (claim.replace ?? []).length === 0 &&
-    (claim.memberStates ?? []).length === 0
-  );
-}
-
 /** A create-only claim removes and replaces nothing, so reads no instances. */
 const NO_INSTANCES: ReadonlyMap<string, InstanceRecord> = new Map();
 
 /**
  * Create-only claims of one group commit, applied as if one after another
- * with the reads of one: what all of them touch is read once, each claim is
- * checked in turn against those rows plus the claims accepted before it
- * (`foldClaim`: the same checks, order and errors as alone), and the
- * accepted ones are written together. A claim's refusal is its outcome;
- * anything else thrown fails the whole batch.
+ * with the reads of one: what all of them touch is read once, checked by
+ * the engine's `checkClaimsInTurn`, and the accepted ones written together.
+ * Anything thrown but a claim's refusal fails the whole batch.
  */
 export async function applyCreateClaims(side: ClaimSide, claims: readonly Claim[]): Promise<ClaimOutcome[]> {
   const all: Claim = { create: claims.flatMap((claim) => claim.create ?? []) };
@@ -143,20 +129,13 @@ export async function applyCreateClaims(side: ClaimSide, claims: readonly Claim[
   const projectTotals = await side.projectTotals([
     ...new Set(claims.flatMap((claim) => projectTotalsToRead(claim, NO_INSTANCES))),
   ]);
-  const rows: ClaimRows = { instances: new Map(), ...existing, providers, projectTotals };
-  const accepted: CheckedClaim[] = [];
-  const outcomes: ClaimOutcome[] = [];
-  for (const claim of claims) {
-    try {
-      const checked = checkClaim(claim, rows);
-      foldClaim(rows, checked);
-      accepted.push(checked);
-      outcomes.push({ ok: true, result: claimResultOf(checked) });
-    } catch (error) {
-      outcomes.push({ ok: false, error });
-    }
-  }
-  if (accepted.length > 0) await side.write(combineClaims(accepted), memberIds);
+  const { outcomes, write } = checkClaimsInTurn(claims, {
+    instances: new Map(),
+    ...existing,
+    providers,
+    projectTotals,
+  });
+  if (write !== undefined) await side.write(write, memberIds);
   return outcomes;
 }
 

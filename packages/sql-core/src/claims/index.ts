@@ -2,12 +2,10 @@ export { claimEntries, claimRows } from "./claim-rows.js";
 export {
   applyClaim,
   applyCreateClaims,
-  type ClaimOutcome,
   type ClaimProviders,
   ClaimQueue,
   type ClaimSide,
   type Existing,
-  isCreateOnly,
   lookUpRowsOf,
   projectTotalsFrom,
   type QueuedClaim,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { EngineError } from "../../base/errors.js";
 import { inventory, newInstance, provider, refusal, rows, stored } from "../../testing/claim-rows.fixture.js";
-import { combineClaims, foldClaim } from "./batch.js";
+import { checkClaimsInTurn, combineClaims, foldClaim, isCreateOnly } from "./batch.js";
 import { checkClaim } from "./check-claim.js";
 import { zeroProjectTotals } from "./project-usage.js";
 import { nameKey } from "./rows.js";
@@ -71,5 +72,31 @@ describe("checking a batch of claims against one read", () => {
     expect(combined.usageChanges).toEqual([]);
     expect(combined.projectChanges.size).toBe(0);
     expect(combined.removed).toEqual([old]);
+  });
+
+  it("checks claims in turn: each refusal is its own outcome, the accepted ones make one write", () => {
+    const claimRows = rows({ providers: new Map([["a", provider({ VCPU: inventory(2) })]]) });
+    const claims = [
+      { create: [newInstance("one", "a", { VCPU: 1 })] },
+      { create: [newInstance("two", "a", { VCPU: 2 })] },
+      { create: [newInstance("one", "a", { VCPU: 1 })] },
+      { create: [newInstance("three", "a", { VCPU: 1 })] },
+    ];
+    const { outcomes, write } = checkClaimsInTurn(claims, claimRows);
+    const reasons = outcomes.map((outcome) =>
+      outcome.ok ? "ok" : (outcome.error as EngineError).details?.reason,
+    );
+    expect(reasons).toEqual(["ok", "capacity", "name_taken", "ok"]);
+    expect(write?.stored.map((record) => record.name)).toEqual(["one", "three"]);
+    expect(write?.usage).toEqual([{ member: "a", used: { VCPU: 2 }, forthcoming: {} }]);
+    const none = checkClaimsInTurn([{ create: [newInstance("four", "a", { VCPU: 1 })] }], claimRows);
+    expect(none.outcomes[0]?.ok).toBe(false);
+    expect(none.write).toBeUndefined();
+  });
+
+  it("only creates are create-only", () => {
+    expect(isCreateOnly({ create: [newInstance("x", "a")] })).toBe(true);
+    expect(isCreateOnly({ remove: [{ id: "x" }] })).toBe(false);
+    expect(isCreateOnly({ create: [], memberStates: [{ member: "a", evacuated: true }] })).toBe(false);
   });
 });

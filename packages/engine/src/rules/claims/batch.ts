@@ -5,13 +5,51 @@
  * been written and the rows read again; `combineClaims` merges the accepted
  * ones into one write.
  */
-import type { MemberUsage } from "../../store/port.js";
+import type { Claim, ClaimResult, MemberUsage } from "../../store/port.js";
 import { combineInstanceConsumers } from "../ledger/instance-consumers.js";
-import type { CheckedClaim } from "./check-claim.js";
+import { type CheckedClaim, checkClaim } from "./check-claim.js";
+import { claimResultOf } from "./claim-effect.js";
 import { addFailover } from "./mirrors.js";
 import { addProjectTotals, isProjectChange, type ProjectTotals, zeroProjectTotals } from "./project-usage.js";
 import { type ClaimRows, nameKey } from "./rows.js";
 import type { UsageChange } from "./usage-after.js";
+
+/** Only creates: nothing to re-read per claim, so a batch of them can be checked against one read. */
+export function isCreateOnly(claim: Claim): boolean {
+  return (
+    (claim.remove ?? []).length === 0 &&
+    (claim.replace ?? []).length === 0 &&
+    (claim.memberStates ?? []).length === 0
+  );
+}
+
+/** One claim's answer in a batch: its result, or its own refusal. */
+export type ClaimOutcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
+
+/**
+ * Claims checked one after another against one read of their rows: each against `rows` plus the
+ * claims accepted before it (`foldClaim`: the same checks, order and errors as alone). A claim's
+ * refusal is its outcome; `write` is the accepted ones as one write (`combineClaims`), undefined
+ * when none was accepted. `rows` is left folded.
+ */
+export function checkClaimsInTurn(
+  claims: readonly Claim[],
+  rows: ClaimRows,
+): { outcomes: ClaimOutcome[]; write: CheckedClaim | undefined } {
+  const accepted: CheckedClaim[] = [];
+  const outcomes: ClaimOutcome[] = [];
+  for (const claim of claims) {
+    try {
+      const checked = checkClaim(claim, rows);
+      foldClaim(rows, checked);
+      accepted.push(checked);
+      outcomes.push({ ok: true, result: claimResultOf(checked) });
+    } catch (error) {
+      outcomes.push({ ok: false, error });
+    }
+  }
+  return { outcomes, write: accepted.length === 0 ? undefined : combineClaims(accepted) };
+}
 
 /** Applies an accepted claim to the rows it was checked against, in place. */
 export function foldClaim(rows: ClaimRows, checked: CheckedClaim): void {
