@@ -62,10 +62,7 @@ export function translateDriverError(error: unknown): unknown {
   if (code !== undefined && RETRY_TRANSACTION.has(code)) {
     return unavailable(
       `Database busy: too many concurrent writers (${message}); nothing was written, try again`,
-      {
-        reason: "contention",
-        retryAfterSeconds: 1,
-      },
+      { reason: "contention", retryAfterSeconds: 1 },
     );
   }
   if (isConnectionFailure(error)) {

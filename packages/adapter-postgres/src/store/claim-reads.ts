@@ -13,18 +13,12 @@
  * starts after the locks were granted, and the claim waits one round trip
  * for both.
  */
-import {
-  type Claim,
-  type ClaimReads,
-  type InstanceRecord,
-  newRecordsOf,
-  type ProjectTotals,
-} from "@berth/engine";
+import { type Claim, type ClaimReads, newRecordsOf, type ProjectTotals } from "@berth/engine";
 import {
   type ClaimProviders,
   type ClaimSide,
   type Existing,
-  loadInstancesByIds,
+  instancesById,
   lookUpRowsOf,
   pgRunner,
   projectTotalsFrom,
@@ -46,12 +40,9 @@ import { PROJECT_SHARDS } from "./project-shards.js";
 export function claimSide(tx: Tx): ClaimSide {
   return {
     instances: async (ids) => {
-      const instances = new Map<string, InstanceRecord>();
-      if (ids.length === 0) return instances;
-      await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [ids]);
-      for (const instance of await loadInstancesByIds(pgRunner(tx), ids))
-        instances.set(instance.id, instance);
-      return instances;
+      if (ids.length > 0)
+        await tx.run("SELECT 1 FROM instances WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [ids]);
+      return instancesById(pgRunner(tx), ids);
     },
     lookUp: async (claim, reads, memberNames) => {
       const { existing, providers, memberIds } = await lockAndReadMembers(tx, claim, reads, memberNames);

@@ -51,7 +51,6 @@ const PRUNE_EVERY_MS = 60_000;
  */
 export class PostgresStore extends SqlStoreCore implements Store {
   readonly #listener: FeedListener;
-  protected readonly now: () => string;
   readonly #pruneTimer: NodeJS.Timeout;
   readonly #claims: ClaimBatcher;
 
@@ -61,8 +60,7 @@ export class PostgresStore extends SqlStoreCore implements Store {
     readonly migrations: MigrationReport,
     options: PostgresStoreOptions = {},
   ) {
-    super();
-    this.now = options.now ?? (() => new Date().toISOString());
+    super(options.now);
     this.#listener = new FeedListener(pools.url, options.onConnectionError);
     this.#listener.start();
     announceCommittedWrites(pools, this.committedWrites);

@@ -1,12 +1,4 @@
-import {
-  type InArgs,
-  type InStatement,
-  type InValue,
-  LibsqlError,
-  type ResultSet,
-  type Row,
-  type TransactionMode,
-} from "@libsql/client";
+import { type InValue, LibsqlError, type ResultSet, type Row, type TransactionMode } from "@libsql/client";
 import Database from "libsql";
 
 /**
@@ -17,22 +9,25 @@ import Database from "libsql";
 /** A result as `@libsql/client` gives it (without its `toJSON`, which nothing here serializes). */
 export type SqlResult = Omit<ResultSet, "toJSON">;
 
+/** A statement with its positional arguments (the adapter binds nothing by name). */
+export type SqlStatement = string | { sql: string; args?: InValue[] };
+
 export interface SqlClient {
-  execute(statement: InStatement | string, args?: InArgs): Promise<SqlResult>;
+  execute(statement: SqlStatement, args?: InValue[]): Promise<SqlResult>;
   transaction(mode: TransactionMode): Promise<SqlTransaction>;
   reconnect(): Promise<void> | void;
   close(): void;
 }
 
 export interface SqlTransaction {
-  execute(statement: InStatement | string): Promise<SqlResult>;
+  execute(statement: SqlStatement): Promise<SqlResult>;
   commit(): Promise<void>;
   /** Rolls back unless committed; idempotent. */
   close(): void;
 }
 
 type NativeDatabase = InstanceType<typeof Database>;
-/** Compiled once, run many times with different arguments (array or named). */
+/** Compiled once, run many times with different (positional) arguments. */
 type NativeStatement = {
   reader: boolean;
   all(...params: unknown[]): unknown[];
@@ -90,7 +85,7 @@ export class LocalClient implements SqlClient {
     }
   }
 
-  async execute(statement: InStatement | string, args?: InArgs): Promise<SqlResult> {
+  async execute(statement: SqlStatement, args?: InValue[]): Promise<SqlResult> {
     this.#checkOpen();
     if (this.#inTransaction) {
       throw new LibsqlError(
@@ -130,23 +125,21 @@ export class LocalClient implements SqlClient {
   }
 
   /** Runs one statement now (synchronously: the native driver is). */
-  run(statement: InStatement | string, args?: InArgs): SqlResult {
+  run(statement: SqlStatement, args?: InValue[]): SqlResult {
     this.#checkOpen();
     const sql = typeof statement === "string" ? statement : statement.sql;
     const given = typeof statement === "string" ? args : statement.args;
     const cached = this.#prepare(sql);
     try {
-      const bound = bindArgs(given);
+      const bound = given === undefined ? [] : given.map(valueToSql);
       if (cached.shape !== null) {
-        const raw = (
-          Array.isArray(bound) ? cached.statement.all(...bound) : cached.statement.all(bound)
-        ) as unknown[][];
+        const raw = cached.statement.all(...bound) as unknown[][];
         const rows = new Array<Row>(raw.length);
         for (let i = 0; i < raw.length; i++) rows[i] = cached.shape.row(raw[i]!);
         const { columns, types } = cached.shape;
         return { columns, columnTypes: types, rows, rowsAffected: 0, lastInsertRowid: undefined };
       }
-      const info = Array.isArray(bound) ? cached.statement.run(...bound) : cached.statement.run(bound);
+      const info = cached.statement.run(...bound);
       const lastInsertRowid = BigInt(info.lastInsertRowid);
       return { columns: [], columnTypes: [], rows: [], rowsAffected: info.changes, lastInsertRowid };
     } catch (error) {
@@ -212,7 +205,7 @@ class LocalTransaction implements SqlTransaction {
     private readonly release: () => void,
   ) {}
 
-  async execute(statement: InStatement | string): Promise<SqlResult> {
+  async execute(statement: SqlStatement): Promise<SqlResult> {
     if (this.#done) throw new LibsqlError("The transaction is closed", "TRANSACTION_CLOSED");
     return this.client.run(statement);
   }
@@ -321,17 +314,6 @@ function valueToSql(value: InValue): unknown {
   if (value instanceof Date) return value.valueOf();
   if (value === undefined) throw new TypeError("undefined cannot be passed as argument to the database");
   return value;
-}
-
-function bindArgs(args: InArgs | undefined): unknown[] | Record<string, unknown> {
-  if (args === undefined) return [];
-  if (Array.isArray(args)) return args.map(valueToSql);
-  const named: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) {
-    const bare = name[0] === "@" || name[0] === "$" || name[0] === ":" ? name.slice(1) : name;
-    named[bare] = valueToSql(value);
-  }
-  return named;
 }
 
 /**

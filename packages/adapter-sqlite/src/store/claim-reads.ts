@@ -4,12 +4,12 @@
  * here can change before commit, in this process or any other. Each read is
  * one statement, whatever the claim's size (lists are bound as one JSON text).
  */
-import type { ClaimReads, InstanceRecord, ProjectTotals, ProviderRows } from "@berth/engine";
+import type { ClaimReads, ProjectTotals, ProviderRows } from "@berth/engine";
 import {
   type ClaimSide,
   type Existing,
+  instancesById,
   listParam,
-  loadInstancesByIds,
   lookUpRowsOf,
   projectTotalsFrom,
   readMemberProviders,
@@ -23,12 +23,7 @@ import { IN_JSON } from "./json-rows.js";
 /** @berth/sql-core's claims (`applyClaim`, `applyCreateClaims`) in SQLite; writes: claim-writes.ts. */
 export function claimSide(raw: RawSql): ClaimSide {
   return {
-    instances: async (ids) => {
-      const instances = new Map<string, InstanceRecord>();
-      for (const instance of await loadInstancesByIds(sqliteRunner(raw), ids))
-        instances.set(instance.id, instance);
-      return instances;
-    },
+    instances: (ids) => instancesById(sqliteRunner(raw), ids),
     lookUp: async (_claim, reads, memberNames) => {
       const existing = await lookUpExisting(raw, reads);
       const { rows, ids } = await readClaimProviders(raw, memberNames);

@@ -8,6 +8,7 @@ import type {
   StoreSnapshot,
 } from "@berth/engine";
 import {
+  checkInvariants,
   type MemberSide,
   readSnapshot,
   SqlConsumers,
@@ -21,7 +22,6 @@ import {
 import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
-import { checkStore } from "./check.js";
 import { ClaimBatcher } from "./claim-batcher.js";
 import { DEFAULT_FEED_RETENTION_MS, feedPrunePeriodMs, pruneFeed, SqliteFeed } from "./feed.js";
 import { announceCommittedWrites } from "./feed-writes.js";
@@ -41,7 +41,6 @@ export interface SqliteStoreOptions {
 
 /** The engine's Store port over one SQLite/libSQL database. Build it with `openStore`. */
 export class SqliteStore extends SqlStoreCore implements Store {
-  protected readonly now: () => string;
   /** How long change-feed entries are kept (ms). */
   readonly feedRetentionMs: number;
   readonly #claims: ClaimBatcher;
@@ -53,8 +52,7 @@ export class SqliteStore extends SqlStoreCore implements Store {
     readonly migrations: MigrationReport,
     options: SqliteStoreOptions = {},
   ) {
-    super();
-    this.now = options.now ?? (() => new Date().toISOString());
+    super(options.now);
     this.feedRetentionMs = options.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS;
     this.#claims = new ClaimBatcher(connection);
     announceCommittedWrites(connection, this.committedWrites);
@@ -125,9 +123,9 @@ export class SqliteStore extends SqlStoreCore implements Store {
     return pruneFeed(this.connection, retentionMs);
   }
 
-  /** Verifies the store's invariants; see `checkStore`. */
+  /** Verifies the store's invariants; see @berth/sql-core's `checkInvariants`. */
   check(): Promise<CheckReport> {
-    return this.read((raw) => checkStore(sqliteRunner(raw)));
+    return this.read((raw) => checkInvariants(sqliteRunner(raw)));
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type RecordKey,
   requireCatalogRecord,
 } from "@berth/engine";
+import { rowLock } from "../runner/row-locks.js";
 import { first, type SqlParam, type SqlRunner } from "../runner/runner.js";
 import type { TableSpec } from "../schema/table-spec.js";
 import { decodeRow, encodeRow, selectColumns } from "./row-codec.js";
@@ -69,7 +70,7 @@ export class CatalogRows<T extends object> {
   /** The record by key; `forUpdate` locks its row until the transaction ends where the dialect has row locks. */
   async find(db: SqlRunner, key: RecordKey, forUpdate = false): Promise<T | undefined> {
     const { where, params } = this.whereKey(key);
-    const lock = forUpdate && db.dialect === "pg" ? " FOR UPDATE" : "";
+    const lock = forUpdate ? rowLock(db, "FOR UPDATE") : "";
     const row = await first(db, `${this.#select} WHERE ${where}${lock}`, params);
     return row === undefined ? undefined : this.fromRow(row);
   }

@@ -20,6 +20,7 @@ import {
   traitInUse,
 } from "@berth/engine";
 import { jsonSql } from "../runner/json-sql.js";
+import { rowLock } from "../runner/row-locks.js";
 import { first, type SqlParam, type SqlRunner } from "../runner/runner.js";
 import type { TableSpec } from "../schema/table-spec.js";
 import * as tables from "../schema/tables.js";
@@ -47,11 +48,8 @@ async function exists(db: SqlRunner, text: string, params: SqlParam[]): Promise<
   return (await first(db, `SELECT 1 AS one FROM ${text} LIMIT 1`, params)) !== undefined;
 }
 
-/**
- * Share-locks a referenced row (PostgreSQL) so it cannot go before the
- * writer commits; SQLite's writer holds the whole file already.
- */
-const keyShare = (db: SqlRunner) => (db.dialect === "pg" ? " FOR KEY SHARE" : "");
+/** Share-locks a referenced row so it cannot go before the writer commits (`rowLock`). */
+const keyShare = (db: SqlRunner) => rowLock(db, "FOR KEY SHARE");
 
 /** The engine's rule: a project-scoped record's project exists. */
 async function projectMustExist(db: SqlRunner, project: string): Promise<void> {

@@ -21,14 +21,11 @@ import { consumerViolations } from "./check-consumers.js";
  *    sums over the project's instances;
  *  - Placement consumers' allocations name providers that exist and stay
  *    within capacity (check-consumers.ts);
- *  - whatever the dialect adds (`dialectViolations`: SQLite's
- *    foreign_key_check; PostgreSQL enforces every foreign key itself).
+ *  - in SQLite, no row refers to a missing row (`foreign_key_check`;
+ *    PostgreSQL enforces every foreign key itself).
  * Sums are cast to bigint: PostgreSQL's sum of a bigint is a numeric, read as text.
  */
-export async function checkInvariants(
-  db: SqlRunner,
-  dialectViolations: () => Promise<Violation[]> = async () => [],
-): Promise<CheckReport> {
+export async function checkInvariants(db: SqlRunner): Promise<CheckReport> {
   const violations: Violation[] = [];
 
   for (const row of await db.all(`
@@ -95,7 +92,7 @@ export async function checkInvariants(
   }
 
   violations.push(...(await consumerViolations(db, violations)));
-  violations.push(...(await dialectViolations()));
+  if (db.dialect === "sqlite") violations.push(...(await orphanRows(db)));
 
   const [counts] = await db.all(`
     SELECT (SELECT count(*) FROM members) AS members, (SELECT count(*) FROM instances) AS instances,
@@ -109,4 +106,13 @@ export async function checkInvariants(
       allocations: Number(counts?.allocations ?? 0),
     },
   };
+}
+
+async function orphanRows(db: SqlRunner): Promise<Violation[]> {
+  return (await db.all("PRAGMA foreign_key_check")).map((row) => ({
+    kind: "orphan_row",
+    // WITHOUT ROWID tables (allocations, profile links) report no rowid.
+    message: `${row.rowid === null ? "A row" : `Row ${row.rowid}`} of ${row.table} refers to a missing row of ${row.parent}`,
+    details: row,
+  }));
 }

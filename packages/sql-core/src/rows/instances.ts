@@ -112,6 +112,14 @@ export function loadInstancesByIds(
   return instancesWhere(db, `WHERE i.id IN ${inList(db)}`, [listParam(ids)], options);
 }
 
+/** The instances of `ids` that exist, by id. */
+export async function instancesById(
+  db: SqlRunner,
+  ids: readonly string[],
+): Promise<Map<string, InstanceRecord>> {
+  return new Map((await loadInstancesByIds(db, ids)).map((instance) => [instance.id, instance]));
+}
+
 export async function loadInstanceByName(
   db: SqlRunner,
   project: string,

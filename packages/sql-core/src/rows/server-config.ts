@@ -1,4 +1,5 @@
 import { type ConfigRecord, conflict } from "@berth/engine";
+import { rowLock } from "../runner/row-locks.js";
 import { first, type SqlRunner } from "../runner/runner.js";
 import { jsonParam, jsonValue } from "../runner/values.js";
 
@@ -12,7 +13,7 @@ import { jsonParam, jsonValue } from "../runner/values.js";
  * SQLite's writers hold the whole file already.
  */
 export async function readConfig(db: SqlRunner, forUpdate = false): Promise<ConfigRecord> {
-  const lock = forUpdate && db.dialect === "pg" ? " FOR UPDATE" : "";
+  const lock = forUpdate ? rowLock(db, "FOR UPDATE") : "";
   const row = await first(db, `SELECT version, "values" FROM server_config WHERE id = 1${lock}`);
   return row === undefined
     ? { version: 0, values: {} }

@@ -93,8 +93,8 @@ export abstract class SqlStoreCore {
     movesFeed?: boolean,
   ): Promise<T>;
 
-  /** When new members and member roots are created. */
-  protected abstract readonly now: () => string;
+  /** `now`: the clock that dates new members and member roots (tests set it). */
+  constructor(protected readonly now: () => string = () => new Date().toISOString()) {}
 
   /** Sets the catalog, consumer, feed and credential fields (in the store's constructor). */
   protected useParts(parts: StoreParts): void {
