@@ -77,7 +77,7 @@ function inventoriesBody(provider: ProviderRecord) {
 function oneBody(provider: ProviderRecord, resourceClass: string) {
   const inventory = provider.inventories[resourceClass];
   if (inventory === undefined)
-    throw notFoundError(`No inventory of class ${resourceClass} for ${provider.uuid}`);
+    throw notFoundError(providerMessages.noInventory(provider.uuid, resourceClass));
   return { ...inventoryWire(inventory), resource_provider_generation: provider.generation };
 }
 
