@@ -25,17 +25,40 @@ import { defineSteps } from "./run/steps.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..");
 const argv = process.argv.slice(2);
+const USAGE = `usage: node bench/dist/run-all.js [--quick] [--only=STEP,...] [--runs=N] [--baseline=REF]
+                                  [--no-reference] [--no-hail-200]
+  --quick          smaller clusters and fewer samples (a smoke run; its figures judge nothing)
+  --only=STEPS     run only these steps (comma-separated; an unknown name lists the steps)
+  --runs=N         run every step N times; each row is the median of the runs
+  --baseline=REF   also build REF in a temporary worktree and alternate every step with it;
+                   rows more than 10 % worse than REF's are marked (bench/results/comparison.md)
+  --no-reference   placement-api: skip the real OpenStack Placement
+  --no-hail-200    iallocator: skip hail's 200 x 200 multi-allocate`;
+if (argv.includes("--help") || argv.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+/** A refused command line: the reason on stderr, exit 2, no stack trace. */
+function refuse(reason: string): never {
+  console.error(`bench: ${reason}`);
+  process.exit(2);
+}
+// An option this runner does not know would otherwise start the whole bench (a quarter of an hour).
+const FLAGS = ["--quick", "--no-reference", "--no-hail-200"];
+const VALUED = ["--only=", "--runs=", "--baseline="];
+const strays = argv.filter((a) => !FLAGS.includes(a) && !VALUED.some((prefix) => a.startsWith(prefix)));
+if (strays.length > 0) refuse(`unknown argument ${strays.join(" ")}\n${USAGE}`);
 const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = argv.includes("--quick");
 const only = option("only")?.split(",");
 const runs = Number(option("runs") ?? 1);
 const baselineRef = option("baseline");
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs=${option("runs")}: a whole number >= 1`);
+if (!Number.isInteger(runs) || runs < 1) refuse(`--runs=${option("runs")}: a whole number >= 1`);
 
 const allSteps = defineSteps({ quick, argv });
 const unknown = (only ?? []).filter((name) => !allSteps.some((step) => step.name === name));
 if (unknown.length > 0)
-  throw new Error(`--only: no step ${unknown.join(", ")} (steps: ${allSteps.map((s) => s.name).join(", ")})`);
+  refuse(`--only: no step ${unknown.join(", ")} (steps: ${allSteps.map((s) => s.name).join(", ")})`);
 const selected = allSteps.filter((step) => only === undefined || only.includes(step.name));
 
 const started = performance.now();
