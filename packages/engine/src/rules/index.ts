@@ -6,7 +6,10 @@
  * "Claim rules".
  */
 export {
+  type CheckedInTurn,
+  type ClaimAccepted,
   type ClaimOutcome,
+  type ClaimRefused,
   checkClaimsInTurn,
   combineClaims,
   foldClaim,

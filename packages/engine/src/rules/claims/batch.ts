@@ -24,7 +24,31 @@ export function isCreateOnly(claim: Claim): boolean {
 }
 
 /** One claim's answer in a batch: its result, or its own refusal. */
-export type ClaimOutcome = { ok: true; result: ClaimResult } | { ok: false; error: unknown };
+export type ClaimOutcome = ClaimAccepted | ClaimRefused;
+
+/** A claim of a batch that was accepted. */
+export interface ClaimAccepted {
+  /** Accepted. */
+  ok: true;
+  /** What the claim did, as if alone. */
+  result: ClaimResult;
+}
+
+/** A claim of a batch that was refused on its own. */
+export interface ClaimRefused {
+  /** Refused. */
+  ok: false;
+  /** Its refusal (an `EngineError` from the claim rules). */
+  error: unknown;
+}
+
+/** The claims of a batch checked in turn (`checkClaimsInTurn`). */
+export interface CheckedInTurn {
+  /** Each claim's answer, in the batch's order. */
+  outcomes: ClaimOutcome[];
+  /** The accepted claims as one write; undefined when none was accepted. */
+  write: CheckedClaim | undefined;
+}
 
 /**
  * Claims checked one after another against one read of their rows: each against `rows` plus the
@@ -32,10 +56,7 @@ export type ClaimOutcome = { ok: true; result: ClaimResult } | { ok: false; erro
  * refusal is its outcome; `write` is the accepted ones as one write (`combineClaims`), undefined
  * when none was accepted. `rows` is left folded.
  */
-export function checkClaimsInTurn(
-  claims: readonly Claim[],
-  rows: ClaimRows,
-): { outcomes: ClaimOutcome[]; write: CheckedClaim | undefined } {
+export function checkClaimsInTurn(claims: readonly Claim[], rows: ClaimRows): CheckedInTurn {
   const accepted: CheckedClaim[] = [];
   const outcomes: ClaimOutcome[] = [];
   for (const claim of claims) {
