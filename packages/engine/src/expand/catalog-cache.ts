@@ -12,8 +12,10 @@ import type { ExpansionCatalog } from "./expand.js";
 
 /** Preloaded catalog reads for one operation (a bulk batch shares them). */
 export class CatalogCache {
-  private readonly profiles = new Map<string, Promise<Map<string, ProfileRecord>>>();
-  private readonly flavors = new Map<string, Promise<FlavorRecord | undefined>>();
+  // Made on first use: a create whose expansion is cached (the usual one) reads nothing here, and
+  // two empty maps per create showed in its allocation profile (~0.4 KB of ~24 KB, 2026-11-29).
+  private profiles: Map<string, Promise<Map<string, ProfileRecord>>> | undefined;
+  private flavors: Map<string, Promise<FlavorRecord | undefined>> | undefined;
   private images: Promise<ImageRecord[]> | undefined;
 
   constructor(private readonly context: ExpandContext) {}
@@ -27,6 +29,7 @@ export class CatalogCache {
 
   profilesOf(project: ProjectRecord): Promise<Map<string, ProfileRecord>> {
     const key = this.profileProject(project);
+    this.profiles ??= new Map();
     let entry = this.profiles.get(key);
     if (entry === undefined) {
       entry = this.context.store.profiles
@@ -38,6 +41,7 @@ export class CatalogCache {
   }
 
   flavor(name: string): Promise<FlavorRecord | undefined> {
+    this.flavors ??= new Map();
     let entry = this.flavors.get(name);
     if (entry === undefined) {
       entry = this.context.store.flavors.get({ name });

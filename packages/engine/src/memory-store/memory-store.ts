@@ -10,6 +10,7 @@ import { conflict, EngineError } from "../base/errors.js";
 import { consumedOf } from "../rules/claims/capacity.js";
 import { checkClaim } from "../rules/claims/check-claim.js";
 import { claimEntryAndResultOf } from "../rules/claims/claim-effect.js";
+import { claimOfOneShape } from "../rules/claims/claim-shape.js";
 import { addFailover } from "../rules/claims/mirrors.js";
 import {
   addProjectTotals,
@@ -475,8 +476,9 @@ export class MemoryStore implements Store {
    * Reads the rows the claim touches from the maps, lets the claim rules
    * check them, and applies what they return: nothing is checked here.
    */
-  async claim(claim: Claim): Promise<ClaimResult> {
+  async claim(asked: Claim): Promise<ClaimResult> {
     this.assertOpen();
+    const claim = claimOfOneShape(asked);
     const checked = checkClaim(claim, this.claimRows(claim));
     for (const old of checked.removed) {
       this.instances.delete(old.id);

@@ -279,8 +279,12 @@ export class ClusterModel {
         this.treeHolds.add(child, resourceClass, sign * (placement.resources[resourceClass] ?? 0));
     const member = this.members.get(placement.member);
     if (member === undefined) return;
-    for (const [resourceClass, amount] of Object.entries(placement.resources)) {
-      if (children?.[resourceClass] === undefined) member.addPending(resourceClass, sign * amount);
+    // for-in, not Object.entries: this runs twice per placement (held, then settled), and the
+    // entries arrays were ~0.4 KB of a create's ~24 KB of garbage (2026-11-29).
+    const resources = placement.resources;
+    for (const resourceClass in resources) {
+      if (children?.[resourceClass] === undefined)
+        member.addPending(resourceClass, sign * resources[resourceClass]!);
     }
     member.pendingCount += sign;
     member.pendingByProject.set(

@@ -111,7 +111,9 @@ export function childrenFor(
 ): Record<string, string> | undefined {
   const tree = member.tree;
   let children: Record<string, string> | undefined;
-  for (const [resourceClass, amount] of Object.entries(resources)) {
+  // for-in, not Object.entries: this runs for every placement, almost always to find nothing.
+  for (const resourceClass in resources) {
+    const amount = resources[resourceClass]!;
     if (amount === 0 || member.inventories[resourceClass] !== undefined) continue;
     const held = kept?.get(resourceClass);
     const choice = held !== undefined ? { uuid: held } : tree?.choose(resourceClass, amount);

@@ -56,6 +56,9 @@ export interface CheckedClaim {
  * first refusal (`failures.ts`).
  */
 export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
+  // Before the first loop: a bulk claim without a token compiles the code after it on stack (OSR,
+  // claim-shape.ts), and a branch it never took there bails out of that code on every later claim.
+  const tokens = claim.token === undefined ? [] : [claim.token];
   const { removed, replaced, replacing } = currentVersions(claim, rows.instances);
   const creates = claim.create ?? [];
   checkNewIds(creates, replacing, rows.takenIds);
@@ -90,6 +93,6 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
     projectChanges,
     memberStates,
     failoverChanges,
-    tokens: claim.token === undefined ? [] : [claim.token],
+    tokens,
   };
 }

@@ -14,6 +14,12 @@ export function checkNewIds(
   replacing: readonly NewInstance[],
   takenIds: ReadonlySet<string>,
 ): void {
+  // One create and no replacement (the usual claim) cannot clash with itself: no set to build.
+  if (replacing.length === 0 && creates.length === 1) {
+    const id = creates[0]!.id;
+    if (takenIds.has(id)) throw idTakenFailure(id);
+    return;
+  }
   const seen = new Set<string>();
   for (const record of replacing) seen.add(record.id);
   for (const record of creates) {
@@ -32,16 +38,16 @@ export function checkNames(
   removed: readonly InstanceRecord[],
   nameHolders: ReadonlyMap<string, string>,
 ): void {
-  const gone = new Set<string>();
-  for (const instance of removed) gone.add(instance.id);
-  const claimed = new Set<string>();
+  // Sets only when there is something to put in them: the usual claim removes nothing and names one record.
+  const gone = removed.length === 0 ? undefined : new Set(removed.map((instance) => instance.id));
+  const claimed = records.length < 2 ? undefined : new Set<string>();
   for (const record of records) {
     if (record.name === "") continue;
     const key = nameKey(record.project, record.name);
     const holder = nameHolders.get(key);
-    if ((holder !== undefined && !gone.has(holder)) || claimed.has(key)) {
+    if ((holder !== undefined && gone?.has(holder) !== true) || claimed?.has(key) === true) {
       throw nameTakenFailure(record.project, record.name);
     }
-    claimed.add(key);
+    claimed?.add(key);
   }
 }

@@ -10,17 +10,20 @@ export interface CurrentVersions {
   /** Current versions of every removed and replaced instance (rows to delete), in claim order. */
   removed: InstanceRecord[];
   /** Current versions of the replaced instances, by id. */
-  replaced: Map<string, InstanceRecord>;
+  replaced: ReadonlyMap<string, InstanceRecord>;
   /** The new versions of the replaced instances. */
   replacing: NewInstance[];
 }
+
+const NONE_REPLACED: ReadonlyMap<string, InstanceRecord> = new Map();
 
 export function currentVersions(
   claim: Claim,
   instances: ReadonlyMap<string, InstanceRecord>,
 ): CurrentVersions {
   const removed: InstanceRecord[] = [];
-  const replaced = new Map<string, InstanceRecord>();
+  // Made for the first replacement: most claims replace nothing and share one empty map.
+  let replaced: Map<string, InstanceRecord> | undefined;
   const replacing: NewInstance[] = [];
   const current = (id: string, expectedRevision: number | undefined): InstanceRecord => {
     const instance = instances.get(id);
@@ -34,8 +37,8 @@ export function currentVersions(
   for (const { record, expectedRevision } of claim.replace ?? []) {
     const old = current(record.id, expectedRevision);
     removed.push(old);
-    replaced.set(old.id, old);
+    (replaced ??= new Map()).set(old.id, old);
     replacing.push(record);
   }
-  return { removed, replaced, replacing };
+  return { removed, replaced: replaced ?? NONE_REPLACED, replacing };
 }
