@@ -13,7 +13,8 @@ import type { Claim } from "../../store/port.js";
 
 /** The same claim, with every field of `Claim` present (undefined when absent) in one fixed order. */
 export function claimOfOneShape(claim: Claim): Claim {
-  return {
+  // Typed with every key required: a field added to `Claim` fails to compile here instead of being dropped.
+  const shaped: { [K in keyof Required<Claim>]: Claim[K] } = {
     create: claim.create,
     replace: claim.replace,
     remove: claim.remove,
@@ -21,4 +22,5 @@ export function claimOfOneShape(claim: Claim): Claim {
     memberStates: claim.memberStates,
     token: claim.token,
   };
+  return shaped;
 }
