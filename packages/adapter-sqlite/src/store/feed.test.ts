@@ -1,0 +1,66 @@
+/**
+ * The change feed's reads on a real SQLite file: what a store's own writes
+ * appended is answered without reading it back, and must be exactly what a
+ * read of the log gives; an entry another connection committed in between
+ * is never skipped.
+ */
+import { symlinkSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { inventoryOf, memberOf } from "../../test-support/records.fixture.js";
+import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
+import { openStore } from "../open-store.js";
+
+const dir = makeTempDir();
+afterAll(() => dir.remove());
+
+const member = (name: string) => memberOf(name, { VCPU: inventoryOf(4) });
+
+describe("SQLite change feed", () => {
+  it("answers the store's own writes as a read of the log does", async () => {
+    const file = dir.file("own.db");
+    const writer = await openStore(file);
+    const other = await openStore(file);
+    try {
+      const start = (await writer.snapshot()).feedCursor!;
+      expect(await writer.feed.read(start)).toEqual({ entries: [], cursor: start });
+      await writer.createMember(member("a"));
+      await writer.createMember(member("b"));
+      const own = await writer.feed.read(start);
+      expect(own.entries.map((entry) => JSON.stringify(entry))).toEqual([
+        expect.stringContaining('"a"'),
+        expect.stringContaining('"b"'),
+      ]);
+      // Another store on the file reads them from the database: the same entries, the same cursor.
+      expect(await other.feed.read(start)).toEqual(own);
+      // Read once, they are not answered again.
+      expect(await writer.feed.read(own.cursor)).toEqual({ entries: [], cursor: own.cursor });
+    } finally {
+      await writer.close();
+      await other.close();
+    }
+  });
+
+  it("brings another connection's entry committed between the store's own", async () => {
+    const file = dir.file("between.db");
+    // A second path to the file: its connection is not counted as this process's own on that
+    // file, so only SQLite itself (data_version, the entries' ids) tells the first store of its writes.
+    const alias = dir.file("between-alias.db");
+    symlinkSync(file, alias);
+    const mine = await openStore(file);
+    const theirs = await openStore(alias);
+    try {
+      const start = (await mine.snapshot()).feedCursor!;
+      await mine.feed.read(start);
+      await theirs.createMember(member("theirs"));
+      await mine.createMember(member("mine"));
+      const read = await mine.feed.read(start);
+      expect(read.entries.map((entry) => JSON.stringify(entry))).toEqual([
+        expect.stringContaining('"theirs"'),
+        expect.stringContaining('"mine"'),
+      ]);
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
+});
