@@ -59,6 +59,9 @@ export class SqliteFeed {
       const own = this.#ownEntriesAfter(after);
       if (own !== undefined) return this.#answered(own, cursor);
     }
+    // Own entries are kept again from before the read starts (not after it ends): one that commits
+    // while the read's answer is on its way must not be lost between the two.
+    this.#ownTail ??= [];
     const read = await this.connection.read(async (raw) => {
       const [horizon] = await raw.rows("SELECT pruned_through FROM feed_horizon WHERE id = 1");
       if (horizon !== undefined && Number(horizon.pruned_through) > after) {
@@ -69,9 +72,10 @@ export class SqliteFeed {
       const last = rows[rows.length - 1];
       return { entries, cursor: last === undefined ? cursor : String(last.id) };
     });
-    // Everything up to the read's cursor came from the database; own entries after it are kept from now on.
+    // Everything up to the read's cursor came from the database: keep only own entries after it
+    // (none kept if more than MAX_KEPT_OWN_ENTRIES came meanwhile: the next read goes to the database).
     const through = Number(read.cursor);
-    this.#ownTail = (this.#ownTail ?? []).filter((row) => row.id > through);
+    this.#ownTail = this.#ownTail?.filter((row) => row.id > through);
     this.#last = key !== undefined && read.reset === undefined ? { key, cursor: read.cursor } : undefined;
     return read;
   }
