@@ -1,8 +1,7 @@
 /**
- * The change feed's reads on a real SQLite file: what a store's own writes
- * appended is answered without reading it back, and must be exactly what a
- * read of the log gives; an entry another connection committed in between
- * is never skipped.
+ * The change feed's reads on a real SQLite file: a store reads its own
+ * writes' entries exactly as another store on the file reads them, each
+ * once; an entry another connection committed in between is never skipped.
  */
 import { symlinkSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";

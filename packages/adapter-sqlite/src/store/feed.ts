@@ -1,15 +1,11 @@
 /**
  * The change feed over SQLite: a cursor is the last id read. Reading is one
- * read transaction, and none at all while no other connection committed
- * (`PRAGMA data_version`, read once per event-loop turn): the answer is then
- * what this store's own writes appended since the last read, which it keeps
- * as they commit (store/feed-writes.ts). An engine reads the feed before
- * every placement, so after each of its own creates it would otherwise read
- * back its own claim's entry: four statements and a JSON parse per create.
+ * statement, and none at all while nothing can have been appended: no other
+ * connection committed (`PRAGMA data_version`, read once per event-loop
+ * turn) and no write through this store ended since the last read.
  */
 import type { ChangeEntry, FeedRead } from "@berth/engine";
 import type { Connection } from "../connection/open-connection.js";
-import { type AppendedRow, onCommittedAppends } from "./feed-writes.js";
 
 /**
  * How long entries are kept (ms); a reader whose cursor is older re-hydrates from a snapshot.
@@ -25,43 +21,21 @@ export function feedPrunePeriodMs(retentionMs: number): number {
   return Math.min(60_000, Math.max(1_000, Math.round(retentionMs / 4)));
 }
 
-/**
- * Own entries kept for the next read at most: a store that writes and never
- * reads its feed (no engine on it) must not grow; past this the next read
- * goes to the database again.
- */
-const MAX_KEPT_OWN_ENTRIES = 10_000;
-
 export class SqliteFeed {
   /** The database state at the last read and the cursor it ended at. */
   #last: { key: string; cursor: string } | undefined;
-  /**
-   * Entries this store's writes appended after the last read's cursor, in
-   * id order; undefined once more were appended than are kept (or pruned),
-   * until a read from the database starts the tail afresh.
-   */
-  #ownTail: AppendedRow[] | undefined = [];
 
-  constructor(private readonly connection: Connection) {
-    onCommittedAppends(connection, ({ rows }) => {
-      if (this.#ownTail === undefined) return;
-      if (this.#ownTail.length + rows.length > MAX_KEPT_OWN_ENTRIES) this.#ownTail = undefined;
-      else this.#ownTail.push(...rows);
-    });
-  }
+  constructor(private readonly connection: Connection) {}
 
   async read(cursor: string): Promise<FeedRead> {
     const after = Number(cursor);
     if (!Number.isSafeInteger(after)) throw new Error(`Not a SQLite change-feed cursor: "${cursor}"`);
-    // Moves when another connection commits; this store's own commits are in #ownTail.
-    const key = await this.connection.dataVersion();
+    const dataVersion = await this.connection.dataVersion();
+    // Taken before the read: a change landing meanwhile makes the answer newer than its key, never older.
+    const key = dataVersion === undefined ? undefined : `${dataVersion}/${this.connection.writes}`;
     if (key !== undefined && this.#last?.key === key && this.#last.cursor === cursor) {
-      const own = this.#ownEntriesAfter(after);
-      if (own !== undefined) return this.#answered(own, cursor);
+      return { entries: [], cursor };
     }
-    // Own entries are kept again from before the read starts (not after it ends): one that commits
-    // while the read's answer is on its way must not be lost between the two.
-    this.#ownTail ??= [];
     const read = await this.connection.read(async (raw) => {
       const [horizon] = await raw.rows("SELECT pruned_through FROM feed_horizon WHERE id = 1");
       if (horizon !== undefined && Number(horizon.pruned_through) > after) {
@@ -72,42 +46,8 @@ export class SqliteFeed {
       const last = rows[rows.length - 1];
       return { entries, cursor: last === undefined ? cursor : String(last.id) };
     });
-    // Everything up to the read's cursor came from the database: keep only own entries after it
-    // (none kept if more than MAX_KEPT_OWN_ENTRIES came meanwhile: the next read goes to the database).
-    const through = Number(read.cursor);
-    this.#ownTail = this.#ownTail?.filter((row) => row.id > through);
-    this.#last = key !== undefined && read.reset === undefined ? { key, cursor: read.cursor } : undefined;
+    if (key !== undefined && read.reset === undefined) this.#last = { key, cursor: read.cursor };
     return read;
-  }
-
-  /**
-   * This store's entries after `after`, when they are all that was appended
-   * since: their ids follow on from the cursor without a gap (SQLite's one
-   * writer numbers entries in commit order, so an entry of another
-   * connection between them would leave one). Undefined: read the database.
-   */
-  #ownEntriesAfter(after: number): AppendedRow[] | undefined {
-    const tail = this.#ownTail;
-    if (tail === undefined) return undefined;
-    for (let i = 0; i < tail.length; i++) if (tail[i]!.id !== after + 1 + i) return undefined;
-    return tail;
-  }
-
-  /** The read of `rows` (parsed, as a read of the log gives them), moving the kept cursor past them. */
-  #answered(rows: AppendedRow[], cursor: string): FeedRead {
-    if (rows.length === 0) return { entries: [], cursor };
-    const next = String(rows[rows.length - 1]!.id);
-    this.#ownTail = [];
-    this.#last = { key: this.#last!.key, cursor: next };
-    return { entries: rows.map((row) => JSON.parse(row.text) as ChangeEntry), cursor: next };
-  }
-
-  /** Deletes entries older than `retentionMs`; the next read goes to the database (it may have to reset). */
-  async prune(retentionMs: number): Promise<number> {
-    const removed = await pruneFeed(this.connection, retentionMs);
-    this.#ownTail = undefined;
-    this.#last = undefined;
-    return removed;
   }
 
   /** The cursor of the current state (inside a snapshot's read transaction). */

@@ -23,7 +23,7 @@ import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { ClaimBatcher } from "./claim-batcher.js";
-import { DEFAULT_FEED_RETENTION_MS, feedPrunePeriodMs, SqliteFeed } from "./feed.js";
+import { DEFAULT_FEED_RETENTION_MS, feedPrunePeriodMs, pruneFeed, SqliteFeed } from "./feed.js";
 import { announceCommittedWrites } from "./feed-writes.js";
 import { memberSide, transactions } from "./member-side.js";
 import { ReadCache } from "./read-cache.js";
@@ -44,7 +44,6 @@ export class SqliteStore extends SqlStoreCore implements Store {
   /** How long change-feed entries are kept (ms). */
   readonly feedRetentionMs: number;
   readonly #claims: ClaimBatcher;
-  readonly #feed: SqliteFeed;
   readonly #pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -58,12 +57,11 @@ export class SqliteStore extends SqlStoreCore implements Store {
     this.#claims = new ClaimBatcher(connection);
     announceCommittedWrites(connection, this.committedWrites);
     const feed = new SqliteFeed(connection);
-    this.#feed = feed;
     // Old entries go regularly (any process sharing the file may do it; it is idempotent).
     if (connection.location.kind !== "memory") {
       const retentionMs = this.feedRetentionMs;
       this.#pruneTimer = setInterval(() => {
-        if (!this.closed) feed.prune(retentionMs).catch(() => undefined);
+        if (!this.closed) pruneFeed(connection, retentionMs).catch(() => undefined);
       }, feedPrunePeriodMs(retentionMs));
       this.#pruneTimer.unref();
     }
@@ -122,7 +120,7 @@ export class SqliteStore extends SqlStoreCore implements Store {
 
   /** Deletes change-feed entries older than `retentionMs` (every process does it regularly: feedPrunePeriodMs). */
   pruneFeed(retentionMs: number): Promise<number> {
-    return this.#feed.prune(retentionMs);
+    return pruneFeed(this.connection, retentionMs);
   }
 
   /** Verifies the store's invariants; see @berth/sql-core's `checkInvariants`. */
