@@ -6,8 +6,8 @@
  * group is created over HTTP in LXD 6.6's format), the fourth refused.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addMembers, startTestServer, type TestServer } from "../testing/test-server.fixture.js";
-import { describeWithLxc, type LxcClient, type LxcRun, lxcClientOf } from "./lxc-runner.fixture.js";
+import type { TestServer } from "../testing/test-server.fixture.js";
+import { describeWithLxc, type LxcClient, type LxcRun, startLxcCluster } from "./lxc-runner.fixture.js";
 
 const FINGERPRINT = "c1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const MEMBERS = ["a1", "a2", "b1", "b2", "c1", "c2"];
@@ -23,19 +23,10 @@ describeWithLxc("lxc topology tests")(
     const ok = (args: string[]): Promise<string> => client.ok(args);
 
     beforeAll(async () => {
-      server = await startTestServer();
-      client = lxcClientOf(server);
-      const local = server.local();
-      await addMembers(
-        local,
-        MEMBERS.map((name) => ({ name, cpus: 16 })),
-      );
-      for (const name of MEMBERS) await server.engine.members.heartbeat(name);
-      await local.images.create({
-        fingerprint: FINGERPRINT,
-        architecture: "x86_64",
-        aliases: [{ name: "debian/12", description: "" }],
-      });
+      ({ server, client } = await startLxcCluster({
+        members: MEMBERS.map((name) => ({ name, cpus: 16 })),
+        images: [{ alias: "debian/12", fingerprint: FINGERPRINT }],
+      }));
     });
     afterAll(async () => {
       await server?.close();
