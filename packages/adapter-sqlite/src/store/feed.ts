@@ -33,21 +33,18 @@ export class SqliteFeed {
     const dataVersion = await this.connection.dataVersion();
     // Taken before the read: a change landing meanwhile makes the answer newer than its key, never older.
     const key = dataVersion === undefined ? undefined : `${dataVersion}/${this.connection.writes}`;
-    if (key !== undefined && this.#last?.key === key && this.#last.cursor === cursor) {
+    if (key !== undefined && this.#last?.key === key && this.#last.cursor === cursor)
       return { entries: [], cursor };
-    }
-    const read = await this.connection.read(async (raw) => {
-      const [horizon] = await raw.rows("SELECT pruned_through FROM feed_horizon WHERE id = 1");
-      if (horizon !== undefined && Number(horizon.pruned_through) > after) {
-        return { entries: [], cursor: await SqliteFeed.head(raw), reset: true as const };
-      }
-      const rows = await raw.rows("SELECT id, entry FROM change_log WHERE id > ? ORDER BY id", [after]);
-      const entries = rows.map((row) => JSON.parse(String(row.entry)) as ChangeEntry);
-      const last = rows[rows.length - 1];
-      return { entries, cursor: last === undefined ? cursor : String(last.id) };
-    });
-    if (key !== undefined && read.reset === undefined) this.#last = { key, cursor: read.cursor };
-    return read;
+    // One statement, one snapshot (BEGIN, 2 reads, COMMIT took ~30 us more); row -1: pruned past, the head.
+    const rows = await this.connection.query(
+      `SELECT -1 AS id, (SELECT coalesce(max(id), 0) FROM change_log) AS entry FROM feed_horizon WHERE id = 1
+         AND pruned_through > ? UNION ALL SELECT id, entry FROM change_log WHERE id > ? ORDER BY id`,
+      [after, after],
+    );
+    if (rows[0]?.id === -1) return { entries: [], cursor: String(rows[0].entry), reset: true };
+    const last = rows.length === 0 ? cursor : String(rows[rows.length - 1]!.id);
+    if (key !== undefined) this.#last = { key, cursor: last };
+    return { entries: rows.map((row) => JSON.parse(String(row.entry)) as ChangeEntry), cursor: last };
   }
 
   /** The cursor of the current state (inside a snapshot's read transaction). */
