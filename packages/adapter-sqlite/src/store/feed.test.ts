@@ -62,4 +62,32 @@ describe("SQLite change feed", () => {
       await theirs.close();
     }
   });
+
+  it("after reading back its own write, still brings another connection's later entry", async () => {
+    const file = dir.file("after-own.db");
+    const alias = dir.file("after-own-alias.db");
+    symlinkSync(file, alias);
+    const mine = await openStore(file);
+    const theirs = await openStore(alias);
+    const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+    try {
+      const start = (await mine.snapshot()).feedCursor!;
+      await mine.createMember(member("mine"));
+      // The read right after the write takes no data_version key; the one after it does.
+      const own = await mine.feed.read(start);
+      expect(own.entries).toHaveLength(1);
+      expect(await mine.feed.read(own.cursor)).toEqual({ entries: [], cursor: own.cursor });
+      await nextTurn();
+      await theirs.createMember(member("theirs"));
+      await nextTurn();
+      const read = await mine.feed.read(own.cursor);
+      expect(read.entries.map((entry) => JSON.stringify(entry))).toEqual([
+        expect.stringContaining('"theirs"'),
+      ]);
+      expect(await mine.feed.read(read.cursor)).toEqual({ entries: [], cursor: read.cursor });
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
 });
