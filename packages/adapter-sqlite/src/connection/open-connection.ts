@@ -57,6 +57,8 @@ export interface Connection {
    * what that transaction appended to the change feed (store/feed-writes.ts).
    */
   afterCommit(listener: (raw: RawSql) => void): void;
+  /** One reading statement outside any transaction: SQLite runs it on one snapshot. */
+  query(sql: string, args: InValue[]): Promise<Row[]>;
   /**
    * Runs `work` on the bare client, queued like a transaction (migrations);
    * re-run whole while another process holds the file, up to the busy timeout.
@@ -247,6 +249,14 @@ export async function openConnection(
     afterCommit: (listener) => {
       commitListeners.push(listener);
     },
+    query: (sql, args) =>
+      lock.run(async () => {
+        try {
+          return (await client.execute({ sql, args })).rows;
+        } catch (error) {
+          throw await recoverFrom(error);
+        }
+      }),
     exclusive: (work) => waitingOutBusy(() => work(client)),
     dataVersion: async () => {
       if (location.kind === "remote") return undefined;

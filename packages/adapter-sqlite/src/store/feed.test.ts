@@ -14,6 +14,18 @@ afterAll(() => dir.remove());
 
 const member = (name: string) => memberOf(name, { VCPU: inventoryOf(4) });
 
+/**
+ * Two stores on one file through two paths: the second's connection is not counted as this
+ * process's own on that file, so only SQLite itself (data_version, the entries' ids) tells the
+ * first store of its writes.
+ */
+async function storesOnTwoPaths(name: string) {
+  const file = dir.file(`${name}.db`);
+  const alias = dir.file(`${name}-alias.db`);
+  symlinkSync(file, alias);
+  return { mine: await openStore(file), theirs: await openStore(alias) };
+}
+
 describe("SQLite change feed", () => {
   it("answers the store's own writes as a read of the log does", async () => {
     const file = dir.file("own.db");
@@ -40,13 +52,7 @@ describe("SQLite change feed", () => {
   });
 
   it("brings another connection's entry committed between the store's own", async () => {
-    const file = dir.file("between.db");
-    // A second path to the file: its connection is not counted as this process's own on that
-    // file, so only SQLite itself (data_version, the entries' ids) tells the first store of its writes.
-    const alias = dir.file("between-alias.db");
-    symlinkSync(file, alias);
-    const mine = await openStore(file);
-    const theirs = await openStore(alias);
+    const { mine, theirs } = await storesOnTwoPaths("between");
     try {
       const start = (await mine.snapshot()).feedCursor!;
       await mine.feed.read(start);
@@ -57,6 +63,30 @@ describe("SQLite change feed", () => {
         expect.stringContaining('"theirs"'),
         expect.stringContaining('"mine"'),
       ]);
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
+
+  it("after reading back its own write, still brings another connection's later entry", async () => {
+    const { mine, theirs } = await storesOnTwoPaths("after-own");
+    const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+    try {
+      const start = (await mine.snapshot()).feedCursor!;
+      await mine.createMember(member("mine"));
+      // The read right after the write takes no data_version key; the one after it does.
+      const own = await mine.feed.read(start);
+      expect(own.entries).toHaveLength(1);
+      expect(await mine.feed.read(own.cursor)).toEqual({ entries: [], cursor: own.cursor });
+      await nextTurn();
+      await theirs.createMember(member("theirs"));
+      await nextTurn();
+      const read = await mine.feed.read(own.cursor);
+      expect(read.entries.map((entry) => JSON.stringify(entry))).toEqual([
+        expect.stringContaining('"theirs"'),
+      ]);
+      expect(await mine.feed.read(read.cursor)).toEqual({ entries: [], cursor: read.cursor });
     } finally {
       await mine.close();
       await theirs.close();

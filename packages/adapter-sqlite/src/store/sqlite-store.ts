@@ -98,7 +98,7 @@ export class SqliteStore extends SqlStoreCore implements Store {
   snapshot(): Promise<StoreSnapshot> {
     return this.read(async (raw) => ({
       ...(await readSnapshot(sqliteRunner(raw))),
-      feedCursor: await SqliteFeed.head(raw),
+      feedCursor: String((await raw.rows("SELECT coalesce(max(id), 0) AS id FROM change_log"))[0]?.id ?? 0),
     }));
   }
 
