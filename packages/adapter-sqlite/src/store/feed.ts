@@ -22,19 +22,20 @@ export function feedPrunePeriodMs(retentionMs: number): number {
 }
 
 export class SqliteFeed {
-  /** The database state at the last read (none taken right after a write) and the cursor it ended at. */
-  #last: { writes: number; key: string | undefined; cursor: string } | undefined;
+  /** The database state at the last read and the cursor it ended at. */
+  #last: { key: string; cursor: string } | undefined;
 
   constructor(private readonly connection: Connection) {}
 
   async read(cursor: string): Promise<FeedRead> {
     const after = Number(cursor);
     if (!Number.isSafeInteger(after)) throw new Error(`Not a SQLite change-feed cursor: "${cursor}"`);
-    // Taken before the read (a change landing meanwhile makes the answer newer than its key, never older);
-    // none right after a write here, which reads the log anyway (a create's `data_version` read, 20 us).
-    const writes = this.connection.writes;
-    const dataVersion = this.#last?.writes === writes ? await this.connection.dataVersion() : undefined;
-    const key = dataVersion === undefined ? undefined : `${dataVersion}/${writes}`;
+    // Taken before the read: a change landing meanwhile makes the answer newer than its key, never older.
+    // Always taken (PRAGMA data_version runs once per event-loop turn): a read after a write that took
+    // none (20 us saved on a lone create) leaves the next read, with no key to compare, going to the
+    // log again; under concurrent creates that is two log reads per write instead of one.
+    const dataVersion = await this.connection.dataVersion();
+    const key = dataVersion === undefined ? undefined : `${dataVersion}/${this.connection.writes}`;
     if (key !== undefined && this.#last?.key === key && this.#last.cursor === cursor)
       return { entries: [], cursor };
     // One statement, one snapshot (16 us; BEGIN, 2 reads, COMMIT took 30); row -1: pruned past, the head.
@@ -45,7 +46,7 @@ export class SqliteFeed {
     );
     if (rows[0]?.id === -1) return { entries: [], cursor: String(rows[0].entry), reset: true };
     const last = rows.length === 0 ? cursor : String(rows[rows.length - 1]!.id);
-    this.#last = { writes, key, cursor: last };
+    if (key !== undefined) this.#last = { key, cursor: last };
     return { entries: rows.map((row) => JSON.parse(String(row.entry)) as ChangeEntry), cursor: last };
   }
 }
