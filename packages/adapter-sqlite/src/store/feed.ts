@@ -21,6 +21,9 @@ export function feedPrunePeriodMs(retentionMs: number): number {
   return Math.min(60_000, Math.max(1_000, Math.round(retentionMs / 4)));
 }
 
+/** The cursor of the current state: the newest entry's id, 0 for an empty log (a scalar subquery). */
+export const FEED_HEAD = "(SELECT coalesce(max(id), 0) FROM change_log)";
+
 export class SqliteFeed {
   /** The database state at the last read and the cursor it ended at. */
   #last: { key: string; cursor: string } | undefined;
@@ -40,7 +43,7 @@ export class SqliteFeed {
       return { entries: [], cursor };
     // One statement, one snapshot (16 us; BEGIN, 2 reads, COMMIT took 30); row -1: pruned past, the head.
     const rows = await this.connection.query(
-      `SELECT -1 AS id, (SELECT coalesce(max(id), 0) FROM change_log) AS entry FROM feed_horizon WHERE id = 1
+      `SELECT -1 AS id, ${FEED_HEAD} AS entry FROM feed_horizon WHERE id = 1
          AND pruned_through > ? UNION ALL SELECT id, entry FROM change_log WHERE id > ? ORDER BY id`,
       [after, after],
     );

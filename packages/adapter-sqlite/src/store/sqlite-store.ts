@@ -23,7 +23,7 @@ import type { Connection, Work } from "../connection/open-connection.js";
 import type { StoreLocation } from "../connection/store-url.js";
 import type { MigrationReport } from "../migrations/apply-migrations.js";
 import { ClaimBatcher } from "./claim-batcher.js";
-import { DEFAULT_FEED_RETENTION_MS, feedPrunePeriodMs, pruneFeed, SqliteFeed } from "./feed.js";
+import { DEFAULT_FEED_RETENTION_MS, FEED_HEAD, feedPrunePeriodMs, pruneFeed, SqliteFeed } from "./feed.js";
 import { announceCommittedWrites } from "./feed-writes.js";
 import { memberSide, transactions } from "./member-side.js";
 import { ReadCache } from "./read-cache.js";
@@ -98,7 +98,7 @@ export class SqliteStore extends SqlStoreCore implements Store {
   snapshot(): Promise<StoreSnapshot> {
     return this.read(async (raw) => ({
       ...(await readSnapshot(sqliteRunner(raw))),
-      feedCursor: String((await raw.rows("SELECT coalesce(max(id), 0) AS id FROM change_log"))[0]?.id ?? 0),
+      feedCursor: String((await raw.rows(`SELECT ${FEED_HEAD} AS id`))[0]?.id ?? 0),
     }));
   }
 
