@@ -92,6 +92,19 @@ function partsOf(
   return parts;
 }
 
+/** True when `shown` (in `parts.classes` order) is what `used` holds (a loop: this runs per provider and answer). */
+function showsUse(
+  parts: SummaryParts,
+  shown: readonly number[],
+  used: Readonly<Record<string, number>>,
+): boolean {
+  const { classes } = parts;
+  for (let index = 0; index < classes.length; index++)
+    if (shown[index] !== (used[(classes[index] as SummaryParts["classes"][number]).resourceClass] ?? 0))
+      return false;
+  return true;
+}
+
 /**
  * One provider's summary, as UTF-8: each class's capacity and use (before
  * 1.27 only the requested classes), its traits from 1.17, its tree from 1.29.
@@ -103,10 +116,10 @@ function summaryBytes(
   requested: ReadonlySet<string>,
 ): Buffer {
   const parts = partsOf(provider, version, requested);
-  const amounts = parts.classes.map(({ resourceClass }) => used[resourceClass] ?? 0);
   // Most providers' use did not move since the last answer: their summary is the same bytes.
   const last = parts.last;
-  if (last?.used.every((amount, index) => amount === amounts[index])) return last.bytes;
+  if (last !== undefined && showsUse(parts, last.used, used)) return last.bytes;
+  const amounts = parts.classes.map(({ resourceClass }) => used[resourceClass] ?? 0);
   let resources = "";
   parts.classes.forEach(({ text }, index) => {
     resources += `${index === 0 ? "" : ","}${text}${amounts[index]}}`;
