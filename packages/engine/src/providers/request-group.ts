@@ -94,11 +94,10 @@ function singleProviderChoices(group: RequestGroup, anchor: string, space: Searc
     if (!inAggregates(provider.aggregates, group.memberOf ?? [])) continue;
     if (intersects(provider.aggregates, group.notMemberOf ?? [])) continue;
     if (!canProvide(provider, space.usage.get(provider.uuid) ?? {}, group.resources)) continue;
-    out.push({
-      anchor,
-      allocations: { [provider.uuid]: { ...group.resources } },
-      providers: [provider.uuid],
-    });
+    // A resourceless group (1.36) names its provider in the mappings only.
+    const resourceless = Object.keys(group.resources).length === 0;
+    const allocations = resourceless ? {} : { [provider.uuid]: { ...group.resources } };
+    out.push({ anchor, allocations, providers: [provider.uuid] });
   }
   return out;
 }
