@@ -206,18 +206,26 @@ function treeChoices(group: RequestGroup, anchor: string, space: SearchSpace): G
   const required = group.required ?? NO_GROUPS;
   const forbidden = group.forbidden ?? NO_NAMES;
   forEachPick(lists, (picked) => {
-    const used = distinct(picked);
-    if (forbidden.length > 0 && used.some((p) => intersects(p.traits, forbidden))) return;
-    if (required.length > 0) {
+    if (forbidden.length > 0 || required.length > 0) {
+      const used = distinct(picked);
+      if (used.some((p) => intersects(p.traits, forbidden))) return;
       const traits = used.flatMap((p) => p.traits);
       if (!required.every((anyOf) => intersects(traits, anyOf))) return;
     }
+    // Plain loops: this runs once per tree searched (1,000 times for a full answer).
     const allocations: GroupChoice["allocations"] = {};
-    picked.forEach((provider, index) => {
+    const providers: string[] = [];
+    for (let index = 0; index < picked.length; index++) {
+      const { uuid } = picked[index] as ProviderRecord;
       const [resourceClass, amount] = classes[index] as [string, number];
-      (allocations[provider.uuid] ??= {})[resourceClass] = amount;
-    });
-    out.push({ anchor, allocations, providers: used.map((p) => p.uuid) });
+      let amounts = allocations[uuid];
+      if (amounts === undefined) {
+        amounts = allocations[uuid] = {};
+        providers.push(uuid);
+      }
+      amounts[resourceClass] = amount;
+    }
+    out.push({ anchor, allocations, providers });
   });
   return out;
 }
