@@ -29,13 +29,15 @@ interface Failure {
   message: string;
 }
 
-/** Where a check runs: Python-style subscripts into the instance and into the schema. */
-interface At {
+/**
+ * A failure and where it is: Python-style subscripts into the instance and
+ * into the schema. They are written on the way out of a failed check
+ * (`under`), so a valid body costs no text (every claim's body is checked).
+ */
+interface Located extends Failure {
   instance: string;
   schema: string;
 }
-
-interface Located extends Failure, At {}
 
 const UUID = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
 
@@ -73,21 +75,35 @@ function typeOk(value: unknown, type: string): boolean {
   }
 }
 
-const sub = (at: At, instance: string, schema: string): At => ({
-  instance: at.instance + instance,
-  schema: at.schema + schema,
+/** A failure found one step down (`instance` and `schema`: that step's subscripts), located from here. */
+const under = (failure: Located, instance: string, schema: string): Located => ({
+  ...failure,
+  instance: instance + failure.instance,
+  schema: schema + failure.schema,
 });
 
-function check(value: unknown, schema: Schema, at: At): Located | undefined {
-  const local = checkLocal(value, schema, at);
-  if (local === undefined || "instance" in local) return local;
-  return { ...local, ...at };
+/** The patterns of the schemas (a fixed set), each compiled once. */
+const compiled = new Map<string, RegExp>();
+
+function regexOf(pattern: string): RegExp {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    regex = new RegExp(pattern, "u");
+    compiled.set(pattern, regex);
+  }
+  return regex;
 }
 
-/** A failure of this schema itself (located by the caller), or a located one below it. */
-function checkLocal(value: unknown, schema: Schema, at: At): Failure | Located | undefined {
+function check(value: unknown, schema: Schema): Located | undefined {
+  const local = checkLocal(value, schema);
+  if (local === undefined || "instance" in local) return local;
+  return { ...local, instance: "", schema: "" };
+}
+
+/** A failure of this schema itself, or a located one below it. */
+function checkLocal(value: unknown, schema: Schema): Failure | Located | undefined {
   if ("anyOf" in schema) {
-    if (schema.anyOf.some((option) => check(value, option, at) === undefined)) return undefined;
+    if (schema.anyOf.some((option) => check(value, option) === undefined)) return undefined;
     return { keyword: "anyOf", message: `${pythonRepr(value)} is not valid under any of the given schemas` };
   }
   if (!typeOk(value, schema.type)) {
@@ -106,21 +122,22 @@ function checkLocal(value: unknown, schema: Schema, at: At): Failure | Located |
       return undefined;
     }
     case "array":
-      return checkArray(value as unknown[], schema, at);
+      return checkArray(value as unknown[], schema);
     case "object":
-      return checkObject(value as Record<string, unknown>, schema, at);
+      return checkObject(value as Record<string, unknown>, schema);
     default:
       return undefined;
   }
 }
 
 function checkString(value: string, schema: Extract<Schema, { type: "string" }>): Failure | undefined {
-  const length = [...value].length;
+  // Lengths in code points, as Python counts them.
+  const length = schema.minLength === undefined && schema.maxLength === undefined ? 0 : [...value].length;
   if (schema.minLength !== undefined && length < schema.minLength)
     return { keyword: "minLength", message: `${pythonRepr(value)} is too short` };
   if (schema.maxLength !== undefined && length > schema.maxLength)
     return { keyword: "maxLength", message: `${pythonRepr(value)} is too long` };
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value))
+  if (schema.pattern !== undefined && !regexOf(schema.pattern).test(value))
     return {
       keyword: "pattern",
       message: `${pythonRepr(value)} does not match ${pythonRepr(schema.pattern)}`,
@@ -133,7 +150,6 @@ function checkString(value: string, schema: Extract<Schema, { type: "string" }>)
 function checkArray(
   value: unknown[],
   schema: Extract<Schema, { type: "array" }>,
-  at: At,
 ): Failure | Located | undefined {
   if (schema.minItems !== undefined && value.length < schema.minItems)
     return { keyword: "minItems", message: `${pythonRepr(value)} is too short` };
@@ -143,8 +159,8 @@ function checkArray(
     return { keyword: "uniqueItems", message: `${pythonRepr(value)} has non-unique elements` };
   if (schema.items !== undefined) {
     for (const [index, item] of value.entries()) {
-      const failure = check(item, schema.items, sub(at, `[${index}]`, "['items']"));
-      if (failure !== undefined) return failure;
+      const failure = check(item, schema.items);
+      if (failure !== undefined) return under(failure, `[${index}]`, "['items']");
     }
   }
   return undefined;
@@ -153,7 +169,6 @@ function checkArray(
 function checkObject(
   value: Record<string, unknown>,
   schema: Extract<Schema, { type: "object" }>,
-  at: At,
 ): Failure | Located | undefined {
   const keys = Object.keys(value);
   if (schema.minProperties !== undefined && keys.length < schema.minProperties)
@@ -165,28 +180,21 @@ function checkObject(
   for (const key of keys) {
     const known = schema.properties?.[key];
     if (known !== undefined) {
-      const failure = check(
-        value[key],
-        known,
-        sub(at, `[${pythonRepr(key)}]`, `['properties'][${pythonRepr(key)}]`),
-      );
-      if (failure !== undefined) return failure;
+      const failure = check(value[key], known);
+      if (failure !== undefined)
+        return under(failure, `[${pythonRepr(key)}]`, `['properties'][${pythonRepr(key)}]`);
       continue;
     }
-    const patterned = Object.entries(schema.patternProperties ?? {}).find(([p]) =>
-      new RegExp(p, "u").test(key),
-    );
-    if (patterned !== undefined) {
-      const [pattern, patternSchema] = patterned;
-      const where = sub(at, `[${pythonRepr(key)}]`, `['patternProperties'][${pythonRepr(pattern)}]`);
-      const failure = check(value[key], patternSchema, where);
-      if (failure !== undefined) return failure;
+    const pattern = Object.keys(schema.patternProperties ?? {}).find((p) => regexOf(p).test(key));
+    if (pattern !== undefined) {
+      const failure = check(value[key], schema.patternProperties?.[pattern] as Schema);
+      if (failure !== undefined)
+        return under(failure, `[${pythonRepr(key)}]`, `['patternProperties'][${pythonRepr(pattern)}]`);
       continue;
     }
     if (typeof schema.additionalProperties === "object") {
-      const where = sub(at, `[${pythonRepr(key)}]`, "['additionalProperties']");
-      const failure = check(value[key], schema.additionalProperties, where);
-      if (failure !== undefined) return failure;
+      const failure = check(value[key], schema.additionalProperties);
+      if (failure !== undefined) return under(failure, `[${pythonRepr(key)}]`, "['additionalProperties']");
     } else if (schema.additionalProperties === false) extra.push(key);
   }
   if (extra.length > 0) {
@@ -211,7 +219,7 @@ function checkObject(
 
 /** Throws Placement's 400 when `value` does not satisfy `schema`. */
 export function validateSchema(value: unknown, schema: Schema): void {
-  const failure = check(value, schema, { instance: "", schema: "" });
+  const failure = check(value, schema);
   if (failure !== undefined) throw schemaError(failure);
 }
 

@@ -212,10 +212,10 @@ function replyResponse(
     headers["cache-control"] = "no-cache";
   }
   const status = reply.status ?? 200;
-  const text = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
-  if (text === undefined) return bodiless(c, status, headers);
+  const json = reply.json ?? (reply.body === undefined ? undefined : JSON.stringify(reply.body));
+  if (json === undefined) return bodiless(c, status, headers);
   headers["content-type"] = "application/json";
-  return new Response(text, { status, headers });
+  return new Response(json, { status, headers });
 }
 
 /**

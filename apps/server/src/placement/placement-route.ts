@@ -15,11 +15,11 @@ export interface PlacementReply {
   /** JSON body; absent for 204 and bodiless 201s. */
   body?: unknown;
   /**
-   * The JSON body already written as text, instead of `body`: the large
-   * answers (allocation candidates) write it directly rather than build
-   * objects only to serialise them.
+   * The JSON body already written, as text or its UTF-8 bytes, instead of
+   * `body`: the large answers (allocation candidates) write it directly
+   * rather than build objects only to serialise them.
    */
-  json?: string;
+  json?: string | Uint8Array;
   /** Path under the Placement root; sent as an absolute URL with the mount prefix. */
   location?: string;
   /**

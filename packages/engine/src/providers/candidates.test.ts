@@ -181,6 +181,12 @@ describe("allocation candidates with request groups", () => {
       { _A: ["fpga0"], _B: ["fpga1"], _NUMA: ["host"] },
       { _A: ["fpga1"], _B: ["fpga0"], _NUMA: ["host"] },
     ]);
+    // The host is named in the mappings only: it gives nothing, so it has no allocation.
+    const allocations = allocationCandidates(numa, none, request).candidates.map((c) => c.allocations);
+    expect(allocations).toEqual([
+      { fpga0: { FPGA: 1 }, fpga1: { FPGA: 1 } },
+      { fpga1: { FPGA: 1 }, fpga0: { FPGA: 1 } },
+    ]);
   });
 
   it("judges a suffixed group's traits on its own provider, the unsuffixed group's on the providers it uses", () => {

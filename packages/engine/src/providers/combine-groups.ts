@@ -46,14 +46,23 @@ function subtreesHold(picked: readonly GroupChoice[], rules: CombineRules): bool
   });
 }
 
-/** The picked choices as one candidate (suffixes are unique, so each group has its own mappings entry). */
+/**
+ * The picked choices as one candidate (suffixes are unique, so each group has its own mappings entry).
+ * With one group the choice is the candidate: each choice makes one candidate and nothing is summed,
+ * so its objects are handed on rather than copied (the search makes 1,000 of them per full answer).
+ */
 function consolidate(picked: readonly GroupChoice[], rules: CombineRules): Combined {
+  const only = picked.length === 1 ? picked[0] : undefined;
+  if (only !== undefined)
+    return { allocations: only.allocations, mappings: { [rules.suffixes[0] as string]: only.providers } };
   const allocations: Record<string, Record<string, number>> = {};
   const mappings: Record<string, string[]> = {};
   picked.forEach((choice, index) => {
-    for (const { provider, resourceClass, amount } of choice.shares) {
-      const amounts = (allocations[provider.uuid] ??= {});
-      amounts[resourceClass] = (amounts[resourceClass] ?? 0) + amount;
+    for (const uuid in choice.allocations) {
+      const given = choice.allocations[uuid] as Record<string, number>;
+      const amounts = (allocations[uuid] ??= {});
+      for (const resourceClass in given)
+        amounts[resourceClass] = (amounts[resourceClass] ?? 0) + (given[resourceClass] as number);
     }
     const suffix = rules.suffixes[index] as string;
     const mapped = (mappings[suffix] ??= []);
@@ -94,7 +103,8 @@ export function combineForAnchor(
     if (index === choices.length) {
       if (!isolated(picked, rules) || !subtreesHold(picked, rules)) return false;
       const combined = consolidate(picked, rules);
-      return fits(combined, rules) && take(combined);
+      // One group's amounts were judged provider by provider (`canProvide`): only sums need the check.
+      return (choices.length === 1 || fits(combined, rules)) && take(combined);
     }
     for (const choice of choices[index] ?? []) {
       picked.push(choice);

@@ -42,17 +42,11 @@ export interface RequestGroup {
   inTree?: string;
 }
 
-/** One amount of one class from one provider. */
-export interface Share {
-  provider: ProviderRecord;
-  resourceClass: string;
-  amount: number;
-}
-
 /** One way to satisfy one group for the tree rooted at `anchor`. */
 export interface GroupChoice {
   anchor: string;
-  shares: Share[];
+  /** By provider uuid: the amounts by class it gives (a candidate's `allocations` shape). */
+  allocations: Record<string, Record<string, number>>;
   /** The providers that serve the group (the group's `mappings` entry). */
   providers: string[];
 }
@@ -100,12 +94,10 @@ function singleProviderChoices(group: RequestGroup, anchor: string, space: Searc
     if (!inAggregates(provider.aggregates, group.memberOf ?? [])) continue;
     if (intersects(provider.aggregates, group.notMemberOf ?? [])) continue;
     if (!canProvide(provider, space.usage.get(provider.uuid) ?? {}, group.resources)) continue;
-    const shares = Object.entries(group.resources).map(([resourceClass, amount]) => ({
-      provider,
-      resourceClass,
-      amount,
-    }));
-    out.push({ anchor, shares, providers: [provider.uuid] });
+    // A resourceless group (1.36) names its provider in the mappings only.
+    const resourceless = Object.keys(group.resources).length === 0;
+    const allocations = resourceless ? {} : { [provider.uuid]: { ...group.resources } };
+    out.push({ anchor, allocations, providers: [provider.uuid] });
   }
   return out;
 }
@@ -125,16 +117,35 @@ function suppliers(
   const rootInAggregates = memberOf.length === 0 || inAggregates(anchorAggregates, memberOf);
   if (intersects(anchorAggregates, notMemberOf)) return [];
   const out: ProviderRecord[] = [];
-  const supplies = (provider: ProviderRecord) =>
-    (rootInAggregates || inAggregates(provider.aggregates, memberOf)) &&
-    !intersects(provider.aggregates, notMemberOf) &&
-    canProvideOne(provider, space.usage.get(provider.uuid), resourceClass, amount);
-  for (const provider of space.tree(anchor)) if (supplies(provider)) out.push(provider);
+  for (const provider of space.tree(anchor))
+    if (supplies(provider, rootInAggregates, memberOf, notMemberOf, space, resourceClass, amount))
+      out.push(provider);
   // A sharing provider lends outside `in_tree` only, and when it is in the aggregates itself.
   if (group.inTree === undefined)
     for (const lender of space.lenders(anchor))
-      if (inAggregates(lender.aggregates, memberOf) && supplies(lender)) out.push(lender);
+      if (
+        inAggregates(lender.aggregates, memberOf) &&
+        supplies(lender, rootInAggregates, memberOf, notMemberOf, space, resourceClass, amount)
+      )
+        out.push(lender);
   return out;
+}
+
+/** `suppliers`' test of one provider (a function, not a closure made per class and tree searched). */
+function supplies(
+  provider: ProviderRecord,
+  rootInAggregates: boolean,
+  memberOf: readonly (readonly string[])[],
+  notMemberOf: readonly string[],
+  space: SearchSpace,
+  resourceClass: string,
+  amount: number,
+): boolean {
+  return (
+    (rootInAggregates || inAggregates(provider.aggregates, memberOf)) &&
+    !intersects(provider.aggregates, notMemberOf) &&
+    canProvideOne(provider, space.usage.get(provider.uuid), resourceClass, amount)
+  );
 }
 
 /** A group's classes and amounts, listed once per group rather than once per tree searched. */
@@ -195,20 +206,26 @@ function treeChoices(group: RequestGroup, anchor: string, space: SearchSpace): G
   const required = group.required ?? NO_GROUPS;
   const forbidden = group.forbidden ?? NO_NAMES;
   forEachPick(lists, (picked) => {
-    const used = distinct(picked);
-    if (forbidden.length > 0 && used.some((p) => intersects(p.traits, forbidden))) return;
-    if (required.length > 0) {
+    if (forbidden.length > 0 || required.length > 0) {
+      const used = distinct(picked);
+      if (used.some((p) => intersects(p.traits, forbidden))) return;
       const traits = used.flatMap((p) => p.traits);
       if (!required.every((anyOf) => intersects(traits, anyOf))) return;
     }
-    out.push({
-      anchor,
-      shares: picked.map((provider, index) => {
-        const [resourceClass, amount] = classes[index] as [string, number];
-        return { provider, resourceClass, amount };
-      }),
-      providers: used.map((p) => p.uuid),
-    });
+    // Plain loops: this runs once per tree searched (1,000 times for a full answer).
+    const allocations: GroupChoice["allocations"] = {};
+    const providers: string[] = [];
+    for (let index = 0; index < picked.length; index++) {
+      const { uuid } = picked[index] as ProviderRecord;
+      const [resourceClass, amount] = classes[index] as [string, number];
+      let amounts = allocations[uuid];
+      if (amounts === undefined) {
+        amounts = allocations[uuid] = {};
+        providers.push(uuid);
+      }
+      amounts[resourceClass] = amount;
+    }
+    out.push({ anchor, allocations, providers });
   });
   return out;
 }

@@ -100,6 +100,13 @@ export interface AllocationBody {
 /** Consumer uuids are stored in Placement's dashed form; anything else is looked up as given. */
 const uuidOf = (raw: string) => (isUuid(raw) ? normalizeUuid(raw) : raw);
 
+/**
+ * From 1.38 a valid body names the project, the user and the consumer type
+ * (`allocationSchema` requires them), so `requestOf` needs nothing of the
+ * stored consumer: a claim skips that read (one statement of about a dozen).
+ */
+const bodyNamesAll = (version: Microversion) => atLeast(version, 38);
+
 export function requestOf(
   consumerUuid: string,
   body: AllocationBody,
@@ -175,9 +182,8 @@ export const allocationRoutes: PlacementRoute[] = [
       const consumer = normalizeUuid(raw);
       const body = (await json()) as AllocationBody;
       validateSchema(body, allocationSchema(version, false));
-      await engine.consumers.allocate([
-        requestOf(consumer, body, version, await engine.consumers.get(consumer)),
-      ]);
+      const current = bodyNamesAll(version) ? undefined : await engine.consumers.get(consumer);
+      await engine.consumers.allocate([requestOf(consumer, body, version, current)]);
       return { status: 204 };
     },
   },
@@ -203,7 +209,8 @@ export const allocationRoutes: PlacementRoute[] = [
         if (!isUuid(consumer)) throw badRequest(`Malformed consumer_uuid: ${consumer}`);
         validateSchema(entry, allocationSchema(version, true));
         const uuid = normalizeUuid(consumer);
-        requests.push(requestOf(uuid, entry, version, await engine.consumers.get(uuid)));
+        const current = bodyNamesAll(version) ? undefined : await engine.consumers.get(uuid);
+        requests.push(requestOf(uuid, entry, version, current));
       }
       await engine.consumers.allocate(requests);
       return { status: 204 };

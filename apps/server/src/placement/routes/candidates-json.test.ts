@@ -45,7 +45,7 @@ const answerOf = (providers: ProviderRecord[]): CandidateAnswer => ({
 
 const requested = new Set(["VCPU", "SRIOV_NET_VF"]);
 const at = (minor: number, answer = answerOf([cn1, pf1])) =>
-  JSON.parse(candidatesJson(answer, { major: 1, minor }, requested)) as Record<string, unknown>;
+  JSON.parse(candidatesJson(answer, { major: 1, minor }, requested).toString()) as Record<string, unknown>;
 
 describe("the allocation candidates answer as JSON text", () => {
   it("lists each candidate's providers before 1.12, keys them from 1.12, adds mappings from 1.34", () => {
