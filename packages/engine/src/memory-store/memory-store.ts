@@ -533,7 +533,8 @@ export class MemoryStore implements Store {
       const holder = this.instanceNames.get(key);
       if (holder !== undefined) nameHolders.set(key, holder);
     }
-    const projects = new Set(reads.projects.filter((name) => this.projects.has({ name })));
+    const projects = new Set<string>();
+    for (const name of reads.projects) if (this.projects.has({ name })) projects.add(name);
     const providers = new Map<string, ProviderRows>();
     for (const name of providersToRead(claim, instances)) {
       const member = this.members.get(name);
