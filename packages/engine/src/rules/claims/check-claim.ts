@@ -75,7 +75,8 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   checkFailover(changes, failoverChanges, rows.providers);
   const projectChanges = projectChangesOf(removed, records);
   // Most claims carry no limits (projects without any): nothing to check.
-  if (claim.projectLimits !== undefined) checkProjectLimits(claim.projectLimits, projectChanges, rows.projectTotals);
+  if (claim.projectLimits !== undefined)
+    checkProjectLimits(claim.projectLimits, projectChanges, rows.projectTotals);
   for (const [project, change] of projectChanges)
     if (!isProjectChange(change)) projectChanges.delete(project);
   const stored = records.map((record) =>
