@@ -85,6 +85,18 @@ import { FeedLog } from "./feed-log.js";
 import { MemoryCatalog } from "./memory-catalog.js";
 import { MemoryConsumers } from "./memory-consumers.js";
 
+/**
+ * The empty rows of a claim that read nothing into them, shared by every
+ * claim: the claim rules only read their rows (`foldClaim`, the one that
+ * writes, serves the SQL stores' group commits, never this store).
+ */
+const NOTHING_READ: Pick<ClaimRows, "instances" | "takenIds" | "nameHolders" | "projectTotals"> = {
+  instances: new Map(),
+  takenIds: new Set(),
+  nameHolders: new Map(),
+  projectTotals: new Map(),
+};
+
 /** A member's consumption per class, per ledger (non-zero amounts only): the claim rules read it as is. */
 interface Ledgers {
   used: Record<string, number>;
@@ -519,23 +531,28 @@ export class MemoryStore implements Store {
   /** The claim's rows, straight from the maps (the rules only read them). */
   private claimRows(claim: Claim): ClaimRows {
     const reads = claimReads(claim);
-    const instances = new Map<string, InstanceRecord>();
+    // Maps and sets made only for something read into them: a create reads no instance, finds
+    // its id and name free and no project counters (NOTHING_READ), and each empty map was ~200
+    // bytes, 800 of the ~2 KB these rows took per create (heap sampling, 2026-11-29).
+    let instances: Map<string, InstanceRecord> | undefined;
     for (const id of reads.instanceIds) {
       const instance = this.instances.get(id);
-      if (instance !== undefined) instances.set(id, instance);
+      if (instance !== undefined) (instances ??= new Map()).set(id, instance);
     }
     // Instance ids and Placement consumer uuids share one namespace (rules/ledger/instance-consumers.ts).
-    const takenIds = new Set<string>();
-    for (const id of reads.createIds) if (this.instances.has(id) || this.consumers.has(id)) takenIds.add(id);
-    const nameHolders = new Map<string, string>();
+    let takenIds: Set<string> | undefined;
+    for (const id of reads.createIds)
+      if (this.instances.has(id) || this.consumers.has(id)) (takenIds ??= new Set()).add(id);
+    let nameHolders: Map<string, string> | undefined;
     for (const [project, name] of reads.names) {
       const key = nameKey(project, name);
       const holder = this.instanceNames.get(key);
-      if (holder !== undefined) nameHolders.set(key, holder);
+      if (holder !== undefined) (nameHolders ??= new Map()).set(key, holder);
     }
-    const projects = new Set(reads.projects.filter((name) => this.projects.has({ name })));
+    const projects = new Set<string>();
+    for (const name of reads.projects) if (this.projects.has({ name })) projects.add(name);
     const providers = new Map<string, ProviderRows>();
-    for (const name of providersToRead(claim, instances)) {
+    for (const name of providersToRead(claim, instances ?? NOTHING_READ.instances)) {
       const member = this.members.get(name);
       const ledgers = this.usage.get(name);
       if (member === undefined || ledgers === undefined) {
@@ -552,11 +569,18 @@ export class MemoryStore implements Store {
       const failover = this.failover.get(name);
       providers.set(name, failover === undefined ? rows : { ...rows, failover });
     }
-    const projectTotals = new Map<string, ProjectTotals>();
-    for (const project of projectTotalsToRead(claim, instances)) {
-      projectTotals.set(project, this.projectTotals.get(project) ?? zeroProjectTotals());
+    let projectTotals: Map<string, ProjectTotals> | undefined;
+    for (const project of projectTotalsToRead(claim, instances ?? NOTHING_READ.instances)) {
+      (projectTotals ??= new Map()).set(project, this.projectTotals.get(project) ?? zeroProjectTotals());
     }
-    return { instances, takenIds, nameHolders, projects, providers, projectTotals };
+    return {
+      instances: instances ?? NOTHING_READ.instances,
+      takenIds: takenIds ?? NOTHING_READ.takenIds,
+      nameHolders: nameHolders ?? NOTHING_READ.nameHolders,
+      projects,
+      providers,
+      projectTotals: projectTotals ?? NOTHING_READ.projectTotals,
+    };
   }
 
   private usageRows(names: string[]): MemberUsage[] {

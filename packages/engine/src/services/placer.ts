@@ -9,7 +9,7 @@ import { claimWithRetries } from "../claim/claim.js";
 import { PlacementsPlan } from "../claim/placements.js";
 import type { DecidedBy } from "../decide/decide.js";
 import { plan } from "../decide/plan.js";
-import { scriptletSetup } from "../decide/scriptlet-setup.js";
+import { scriptletSetup, scriptletSetupOrNone } from "../decide/scriptlet-setup.js";
 import { REJECTION_SAMPLE } from "../decide/tally.js";
 import { BatchMemo } from "../expand/batch-memo.js";
 import { CatalogCache } from "../expand/catalog-cache.js";
@@ -130,7 +130,13 @@ export class Placer {
 
   private async createOnce(body: InstancesPost, options: CreateOptions): Promise<PlacementOutcome> {
     const runtime = this.runtime;
-    const { request, scriptlet } = await this.prepare(body, options, undefined);
+    // Steps 1-2 (see `prepare`) awaited here rather than through it: one async frame and two
+    // promises fewer per create (with runtime.sync not async and no scriptlet set-up promise: 24
+    // promises per create, 30 before, d77d930 18).
+    await runtime.sync();
+    const request = await this.expand(body, options);
+    const setup = this.scriptletFor(request, options, undefined);
+    const scriptlet = setup instanceof Promise ? await setup : setup;
     const placement = new PlacementsPlan(runtime, [{ request }], { scriptlet });
     const { result, attempts } = await claimWithRetries(runtime, this.maxAttempts, placement);
     const final = placement.decisions[0]!;
@@ -154,19 +160,25 @@ export class Placer {
    * member target.
    */
   private async prepare(body: InstancesPost, options: CreateOptions, proposed: string | undefined) {
-    const runtime = this.runtime;
-    await runtime.sync();
-    const request = await expandCreate(
-      runtime,
-      new CatalogCache(runtime),
-      body,
-      options.project ?? "default",
-      options.target,
-      this.memo(),
-    );
-    const scriptlet =
-      request.target?.kind === "member" ? null : await scriptletSetup(runtime, proposed, options);
+    await this.runtime.sync();
+    const request = await this.expand(body, options);
+    const scriptlet = await this.scriptletFor(request, options, proposed);
     return { request, scriptlet };
+  }
+
+  /** Step 2: the body expanded into the request the later steps carry. */
+  private expand(body: InstancesPost, options: CreateOptions): Promise<PlacementRequest> {
+    const runtime = this.runtime;
+    const project = options.project ?? "default";
+    return expandCreate(runtime, new CatalogCache(runtime), body, project, options.target, this.memo());
+  }
+
+  /**
+   * The scriptlet to consult (`proposed` source, else the configured one), or null; a promise
+   * only when one runs, so the usual placement without one takes no promise hop here.
+   */
+  private scriptletFor(request: PlacementRequest, options: CreateOptions, proposed: string | undefined) {
+    return request.target?.kind === "member" ? null : scriptletSetupOrNone(this.runtime, proposed, options);
   }
 
   /** Decides without claiming: the decision, the candidates, the scriptlet's logs and cost. */

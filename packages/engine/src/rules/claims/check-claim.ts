@@ -74,7 +74,9 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   const failoverChanges = failoverChangesOf(removed, records);
   checkFailover(changes, failoverChanges, rows.providers);
   const projectChanges = projectChangesOf(removed, records);
-  checkProjectLimits(claim.projectLimits ?? {}, projectChanges, rows.projectTotals);
+  // Most claims carry no limits (projects without any): nothing to check.
+  if (claim.projectLimits !== undefined)
+    checkProjectLimits(claim.projectLimits, projectChanges, rows.projectTotals);
   for (const [project, change] of projectChanges)
     if (!isProjectChange(change)) projectChanges.delete(project);
   const stored = records.map((record) =>

@@ -34,6 +34,18 @@ export function newRecordsOf(claim: Claim): readonly NewInstance[] {
  * names and the projects (then `providersToRead` and `projectTotalsToRead`).
  */
 export function claimReads(claim: Claim): ClaimReads {
+  // One create, nothing removed or replaced (every in-process create): nothing to deduplicate, no
+  // map or set to build (~0.3 us of the memory store's ~10 us claim at 1k members, 2026-11-29).
+  const creates = claim.create;
+  if (creates?.length === 1 && claim.remove === undefined && claim.replace === undefined) {
+    const record = creates[0]!;
+    return {
+      instanceIds: [],
+      createIds: [record.id],
+      names: record.name === "" ? [] : [[record.project, record.name]],
+      projects: [record.project],
+    };
+  }
   const instanceIds: string[] = [];
   for (const { id } of claim.remove ?? []) instanceIds.push(id);
   for (const { record } of claim.replace ?? []) instanceIds.push(record.id);
@@ -77,7 +89,8 @@ export function providersToRead(claim: Claim, instances: ReadonlyMap<string, Ins
     if (instance.secondary !== undefined) names.add(instance.secondary);
     for (const row of instance.allocations) names.add(row.member);
   };
-  for (const instance of currentOf(claim, instances)) visit(instance);
+  if (claim.remove !== undefined || claim.replace !== undefined)
+    for (const instance of currentOf(claim, instances)) visit(instance);
   for (const record of newRecordsOf(claim)) visit(record);
   for (const change of claim.memberStates ?? []) names.add(change.member);
   return [...names];

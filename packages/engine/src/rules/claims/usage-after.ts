@@ -52,7 +52,9 @@ export function usageAfter(
   providers: ReadonlyMap<string, ProviderRows>,
 ): MemberUsage[] {
   const after = new Map<string, MemberUsage>();
-  for (const name of [...changes.touched].sort()) {
+  // One provider (every single create) needs no sorting, nor the array to sort.
+  const names = changes.touched.size === 1 ? changes.touched : [...changes.touched].sort();
+  for (const name of names) {
     const provider = providers.get(name);
     if (provider === undefined) continue;
     after.set(name, { member: name, used: { ...provider.used }, forthcoming: { ...provider.forthcoming } });
