@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { createRequire } from "node:module";
 import { type MessagePort, Worker } from "node:worker_threads";
 import type Database from "libsql";
@@ -40,7 +39,7 @@ export class WalCheckpointer {
        (${checkpointLoop.toString()})(require, workerData, parentPort)`,
       { eval: true, workerData: data },
     );
-    // Not `once`: it would reject on the worker's error, which `failed` handles.
+    // Not `events.once`: it would reject on the worker's error, which `failed` handles.
     this.#exited = new Promise((resolve) => this.#worker.once("exit", resolve));
     this.#worker.once("error", failed);
     // A process that forgets to close its store may still exit; its WAL stays, as after a crash.
@@ -65,7 +64,7 @@ export class WalCheckpointer {
   async quiet(): Promise<void> {
     if (Atomics.compareExchange(this.#signal, QUIET, ASKED, GRANTED) !== ASKED) return;
     Atomics.notify(this.#signal, QUIET);
-    await Promise.race([once(this.#worker, "message"), this.#exited]);
+    await Promise.race([new Promise((resolve) => this.#worker.once("message", resolve)), this.#exited]);
   }
 
   /** Ends the worker; its connection's close checkpoints the rest and, if it is the file's last, removes the WAL. */
