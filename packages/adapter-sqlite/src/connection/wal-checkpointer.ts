@@ -6,12 +6,12 @@ import type Database from "libsql";
  * WAL checkpoints on a thread of their own. SQLite's automatic checkpoint
  * runs inside the COMMIT that takes the WAL past 1,000 pages, on the calling
  * thread, the event loop's: it copies ~4 MB into the database file and
- * fsyncs both files. Under 16 connections of sustained creates that held
- * the event loop 1.2 s of every 10 s (2026-11-29, alternated with the
- * automatic checkpoint switched off: 214 against 95 µs of COMMIT per
- * create, 12-20 % more creates per second). Here a worker with its own
- * connection checkpoints instead, and the process's connection is opened
- * with `wal_autocheckpoint = 0`.
+ * fsyncs both files. Under 16 connections of sustained creates, COMMITs
+ * over 1 ms held the event loop 1.9-2.6 s of every 10 s (2026-11-29). Here a
+ * worker with its own connection checkpoints instead, and the process's
+ * connection runs with `wal_autocheckpoint = 0`: 59-70 against 207-218 µs
+ * of COMMIT and 0.39-0.49 against 0.60-0.62 ms of main-thread CPU per
+ * sustained create (two alternated pairs; docs/performance).
  *
  * Durability is unchanged: a checkpoint only copies committed pages from
  * the WAL into the database file, on any connection; `PRAGMA data_version`
@@ -51,8 +51,10 @@ export class WalCheckpointer {
    * this thread. True when the worker asks for `quiet()`.
    */
   committed(): boolean {
-    Atomics.add(this.#signal, COMMITS, 1);
+    const commits = Atomics.add(this.#signal, COMMITS, 1) + 1;
     Atomics.notify(this.#signal, COMMITS);
+    // Ends the worker's wait for more commits early (it sleeps on the STOP slot meanwhile).
+    if (commits % COMMITS_PER_CHECKPOINT === 0) Atomics.notify(this.#signal, STOP);
     return Atomics.load(this.#signal, QUIET) === ASKED;
   }
 
@@ -85,17 +87,24 @@ const QUIET = 2;
 const ASKED = 1;
 const GRANTED = 2;
 /**
- * Commits within this long after the first one share a checkpoint: at 1,500
- * creates/s (~43 KiB of WAL each) that is ~6 MB, about what the automatic
- * checkpoint's 1,000 pages copied, and a lone write costs one small
- * checkpoint instead of one per commit.
+ * Commits within this long after the first one share a checkpoint, or
+ * fewer when COMMITS_PER_CHECKPOINT came first. Checkpointing every 100 ms
+ * made a lone create slower (1.6-1.8 against 1.1-1.6 ms wall p50, three
+ * alternated pairs): the commit after each checkpoint rewrites the WAL from
+ * its start, in pages the checkpoint's fsync may still hold. Once a second,
+ * lone creates were as fast as before (1.19 against 1.18-1.28 ms) and a
+ * page that many commits rewrote is copied once.
  */
-const COALESCE_MS = 100;
+const COALESCE_MS = 1000;
+/** About 4-30 MiB of WAL (a lone create's commit writes ~90 KiB, a small row's a few KiB). */
+const COMMITS_PER_CHECKPOINT = 1024;
 /**
  * A PASSIVE checkpoint never waits for the writer, and the WAL is only
  * rewritten from its start by a commit that begins once a checkpoint has
  * copied all of it: under steady commits, that seldom happens by chance
- * (the WAL reached 300-575 MB in 10 s of 16 connections). RESTART would hold
+ * (the WAL reached 300-575 MB in 10 s of 16 connections). With a second
+ * between checkpoints, the WAL peaks at this bound plus about a second of
+ * commits (86-110 MiB at 1,500-1,750 creates/s). RESTART would hold
  * writers back with SQLite's busy wait, which sleeps on the event loop.
  * Past this size (16 MiB of 4 KiB pages), the worker asks for `quiet()`
  * instead, and the connection grants it after its next commit.
