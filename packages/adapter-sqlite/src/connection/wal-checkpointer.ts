@@ -7,11 +7,12 @@ import type Database from "libsql";
  * runs inside the COMMIT that takes the WAL past 1,000 pages, on the calling
  * thread, the event loop's: it copies ~4 MB into the database file and
  * fsyncs both files. Under 16 connections of sustained creates, COMMITs
- * over 1 ms held the event loop 1.9-2.6 s of every 10 s (2026-11-29). Here a
+ * over 1 ms held the event loop 1.9-2.9 s of every 10 s (2026-11-29). Here a
  * worker with its own connection checkpoints instead, and the process's
- * connection runs with `wal_autocheckpoint = 0`: 59-70 against 207-218 µs
- * of COMMIT and 0.39-0.49 against 0.60-0.62 ms of main-thread CPU per
- * sustained create (two alternated pairs; docs/performance).
+ * connection runs with `wal_autocheckpoint = 0`: 59-83 against 202-299 µs
+ * of COMMIT and 0.39-0.53 against 0.52-0.62 ms of main-thread CPU per
+ * sustained create, ~40 % more creates per second (five alternated pairs;
+ * docs/performance/http-and-placement-api.md).
  *
  * Durability is unchanged: a checkpoint only copies committed pages from
  * the WAL into the database file, on any connection; `PRAGMA data_version`
