@@ -140,6 +140,11 @@ describe.skipIf(!IS_ROOT)("berthd on SQLite when its storage fails", () => {
     } finally {
       closeSync(fd);
     }
+    // A commit still lands (durably) while it fits in the WAL file's own space: berthd checkpoints
+    // on a worker soon after each write, and the next commit then writes the WAL from its start.
+    // The refusals begin once the WAL has to grow.
+    for (let answer = await create(berthd); answer.status === 201; answer = await create(berthd))
+      created201.push(answer.name);
     const refusals = await expectHonestRefusals(berthd, /disk .*full/i, created201[0]!);
     rmSync(filler);
     const resumedMs = await untilPlaced(berthd, created201);

@@ -30,7 +30,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     );
     return new SqliteStore(connection, report, options);
   } catch (error) {
-    connection.close();
+    await connection.close();
     throw error;
   }
 }

@@ -30,7 +30,7 @@ describe("openConnection", () => {
       expect(await pragma(connection, "busy_timeout")).toBe(SYNC_BUSY_WAIT_MS);
       expect(await pragma(connection, "foreign_keys")).toBe(1);
     } finally {
-      connection.close();
+      await connection.close();
     }
   });
 
@@ -39,7 +39,7 @@ describe("openConnection", () => {
     try {
       expect(await pragma(connection, "foreign_keys")).toBe(1);
     } finally {
-      connection.close();
+      await connection.close();
     }
   });
 
@@ -60,7 +60,7 @@ describe("openConnection", () => {
       );
       expect(order).toEqual(["a:begin", "a:end", "b:begin", "b:end", "c:begin", "c:end"]);
     } finally {
-      connection.close();
+      await connection.close();
     }
   });
 
@@ -78,7 +78,7 @@ describe("openConnection", () => {
         await connection.read(async (raw) => (await raw.rows("SELECT count(*) AS n FROM t"))[0]?.n),
       ).toBe(0);
     } finally {
-      connection.close();
+      await connection.close();
     }
   });
 });
@@ -119,7 +119,7 @@ describe("a writer held up by another connection's write lock", () => {
     } finally {
       clearInterval(ticker);
       await holder.rollback();
-      other.close();
+      await other.close();
     }
     await store.claim({ create: [instanceOf("i", "a", { VCPU: 1 })] });
     expect((await store.memberUsage(["a"]))[0]?.used).toEqual({ VCPU: 1 });

@@ -11,6 +11,7 @@ import {
 import { createPrivateFile } from "./private-file.js";
 import { SerialLock } from "./serial-lock.js";
 import type { StoreLocation } from "./store-url.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
 
 /** Plain SQL inside one transaction (@berth/sql-core's `sqliteRunner` wraps it). */
 export interface RawSql {
@@ -70,7 +71,8 @@ export interface Connection {
    * any transaction. Undefined for remote databases, which have no such signal.
    */
   dataVersion(): Promise<string | undefined>;
-  close(): void;
+  /** Closes the database (and, for a file, stops its checkpoint worker). */
+  close(): Promise<void>;
 }
 
 /**
@@ -111,9 +113,18 @@ export async function openConnection(
           [];
   const applyPragmas = async () => {
     for (const statement of pragmas) await client.execute(statement);
+    if (checkpointer !== undefined) await client.execute("PRAGMA wal_autocheckpoint = 0");
   };
   const shared = sharedFor(location);
   const lock = shared.lock;
+  // Files checkpoint on a worker (wal-checkpointer.ts); if it cannot run, the commits checkpoint again.
+  let checkpointer =
+    location.kind === "file"
+      ? new WalCheckpointer(resolve(location.path), () => {
+          checkpointer = undefined;
+          lock.run(() => client.execute("PRAGMA wal_autocheckpoint = 1000")).catch(() => undefined);
+        })
+      : undefined;
   let ownCommits = 0;
   /**
    * `PRAGMA data_version` as last read, kept until the event loop's next
@@ -156,6 +167,7 @@ export async function openConnection(
     await waitingOutBusy(applyPragmas);
   } catch (error) {
     client.close();
+    await checkpointer?.stop();
     throw error;
   }
   /**
@@ -201,6 +213,8 @@ export async function openConnection(
         const value = await work(raw);
         await tx.commit();
         if (mode === "write") {
+          const quiet = checkpointer;
+          if (quiet?.committed()) void lock.run(() => quiet.quiet());
           ownCommits += 1;
           shared.commits += 1;
           for (const listener of commitListeners) listener(raw);
@@ -273,7 +287,10 @@ export async function openConnection(
       }
       return `${turnVersion}:${otherLocalCommits}`;
     },
-    close: () => client.close(),
+    close: async () => {
+      client.close();
+      await checkpointer?.stop();
+    },
   };
 }
 

@@ -134,7 +134,7 @@ export class SqliteStore extends SqlStoreCore implements Store {
     if (this.#pruneTimer !== undefined) clearInterval(this.#pruneTimer);
     // Let queued work finish on the connection before closing it.
     await this.connection.read(async () => undefined).catch(() => undefined);
-    this.connection.close();
+    await this.connection.close();
   }
 
   protected readRows<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
