@@ -183,8 +183,14 @@ export class FeedSync {
   }
 
   private start(): Promise<void> {
-    const run = this.read().finally(() => {
+    const done = () => {
       if (this.running === run) this.running = null;
+    };
+    // One `then` with both handlers, not `finally` (which chains a promise of its own): a read
+    // runs before every in-process plan, so this is per create.
+    const run: Promise<void> = this.read().then(done, (error: unknown) => {
+      done();
+      throw error;
     });
     this.running = run;
     return run;

@@ -57,7 +57,8 @@ export class Instances {
       body.forthcoming === true ? "reservation" : "create",
       () => this.placer.create(body, options),
     );
-    this.events.lifecycle(() => createdEvent(outcome.instance, outcome.decidedBy));
+    // Only while someone listens: the event's closure was made for every create otherwise.
+    if (this.events.active) this.events.lifecycle(() => createdEvent(outcome.instance, outcome.decidedBy));
     return outcome;
   }
   /**

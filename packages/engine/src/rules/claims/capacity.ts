@@ -23,7 +23,7 @@ export function checkCapacity(
   changes: ConsumptionChanges,
   providers: ReadonlyMap<string, ProviderRows>,
 ): void {
-  for (const change of changes.byClass.values()) {
+  for (const change of changes.byClass) {
     const growth = change.used + change.forthcoming;
     if (growth <= 0) continue;
     // A growing row on a provider that is gone was refused by checkAllocations.

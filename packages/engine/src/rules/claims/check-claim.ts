@@ -82,10 +82,14 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   const stored = records.map((record) =>
     storedInstance(record, (replaced.get(record.id)?.revision ?? 0) + 1),
   );
-  const usageChanges: UsageChange[] = [];
-  const placementChanges: UsageChange[] = [];
-  for (const change of usageChangesOf(changes, rows.providers))
-    (rows.providers.get(change.provider)?.placement === true ? placementChanges : usageChanges).push(change);
+  let usageChanges = usageChangesOf(changes, rows.providers);
+  let placementChanges: UsageChange[] = [];
+  // Most claims change no Placement provider: the list as it is, not copied into a second one.
+  const onPlacement = (change: UsageChange) => rows.providers.get(change.provider)?.placement === true;
+  if (usageChanges.some(onPlacement)) {
+    placementChanges = usageChanges.filter(onPlacement);
+    usageChanges = usageChanges.filter((change) => !onPlacement(change));
+  }
   return {
     removed,
     stored,

@@ -24,7 +24,31 @@ describe("consumptionChanges", () => {
     const unplaced = newInstance("y", "c", { VCPU: 0 });
     const changes = consumptionChanges([old], [moved, unplaced]);
     expect([...changes.touched].sort()).toEqual(["a", "b", "c"]);
-    expect([...changes.byClass.keys()]).toEqual(["a\u0000VCPU", "b\u0000VCPU"]);
-    expect(changes.byClass.get("a\u0000VCPU")).toMatchObject({ used: -1, forthcoming: 0 });
+    expect(changes.byClass.map((change) => [change.provider, change.resourceClass])).toEqual([
+      ["a", "VCPU"],
+      ["b", "VCPU"],
+    ]);
+    expect(changes.byClass[0]).toMatchObject({ used: -1, forthcoming: 0 });
+  });
+
+  it("sums the same past the size where look-ups go through a map (bulk claims)", () => {
+    // 12 providers, 2 classes each: past the scanned lists' limit for both touched and byClass.
+    const providers = Array.from({ length: 12 }, (_, index) => `m${index}`);
+    const olds = providers.map((member) => stored(newInstance(`o-${member}`, member, { VCPU: 1 })));
+    const news = providers.flatMap((member) => [
+      newInstance(`n1-${member}`, member, { VCPU: 2, MEMORY_MB: 8 }),
+      newInstance(`n2-${member}`, member, { VCPU: 3, MEMORY_MB: 0 }),
+    ]);
+    const changes = consumptionChanges(olds, news);
+    expect(changes.touched).toEqual(providers);
+    expect(changes.byClass).toEqual([
+      ...providers.map((member) => ({ provider: member, resourceClass: "VCPU", used: 4, forthcoming: 0 })),
+      ...providers.map((member) => ({
+        provider: member,
+        resourceClass: "MEMORY_MB",
+        used: 8,
+        forthcoming: 0,
+      })),
+    ]);
   });
 });

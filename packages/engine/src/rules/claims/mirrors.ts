@@ -115,7 +115,7 @@ const isMirrored = (instance: Pick<NewInstance, "secondary">) => instance.second
 
 /** Whether a provider the claim changes holds mirrors (its N+1 may be at stake even without new ones). */
 function touchesMirrors(changes: ConsumptionChanges, providers: ReadonlyMap<string, ProviderRows>): boolean {
-  for (const change of changes.byClass.values()) {
+  for (const change of changes.byClass) {
     const failover = providers.get(change.provider)?.failover;
     if (failover !== undefined && Object.keys(failover).length > 0) return true;
   }
@@ -180,7 +180,7 @@ export function checkFailover(
     byPrimary.set(change.primary, (byPrimary.get(change.primary) ?? 0) + change.memory);
   }
   const memoryGrowth = new Map<string, number>();
-  for (const change of changes.byClass.values())
+  for (const change of changes.byClass)
     if (change.resourceClass === FAILOVER_CLASS)
       memoryGrowth.set(change.provider, change.used + change.forthcoming);
   const toCheck = new Set(bySecondary.keys());

@@ -52,6 +52,16 @@ function onPlacementProvider(providers: ReadonlyMap<string, ProviderRows>) {
   return (row: { member: string }) => providers.get(row.member)?.placement === true;
 }
 
+/** Whether any of `instances` has a row on a Placement provider. */
+function holdsOnPlacement(
+  instances: readonly InstanceRecord[],
+  providers: ReadonlyMap<string, ProviderRows>,
+): boolean {
+  for (const instance of instances)
+    for (const row of instance.allocations) if (providers.get(row.member)?.placement === true) return true;
+  return false;
+}
+
 /** The consumer an instance is on Placement providers, if it holds anything there. */
 export function instanceConsumerOf(
   instance: InstanceRecord,
@@ -82,6 +92,14 @@ export function instanceConsumersOf(
   providers: ReadonlyMap<string, ProviderRows>,
   placementChanges: UsageChange[],
 ): InstanceConsumers {
+  // Most claims hold nothing on Placement providers: the shared empty writes, with no filtered
+  // arrays nor closure made first (256 bytes per create; perf-core-6 iso loop, 2026-11-29).
+  if (
+    placementChanges.length === 0 &&
+    !holdsOnPlacement(removed, providers) &&
+    !holdsOnPlacement(stored, providers)
+  )
+    return NO_INSTANCE_CONSUMERS;
   const onPlacement = onPlacementProvider(providers);
   const deleted = removed.filter((old) => old.allocations.some(onPlacement)).map((old) => old.id);
   const consumers: ConsumerRecord[] = [];
