@@ -23,25 +23,34 @@ export class PlacementClient {
     this.agent = new Agent({ keepAlive });
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-    const { status, text } = await requestText(
+  /** The call's answer as received, not parsed. */
+  callText(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+    return requestText(
       this.agent,
       `${this.base}${path}`,
       method,
       { "x-auth-token": this.token, accept: "application/json", "openstack-api-version": "placement 1.39" },
       body === undefined ? undefined : JSON.stringify(body),
     );
-    return { status, json: text === "" ? undefined : JSON.parse(text) };
   }
 
   /** The call, which must answer one of `expect`. */
   async must(method: string, path: string, body: unknown, expect: readonly number[]): Promise<unknown> {
-    const { status, json } = await this.call(method, path, body);
+    const text = await this.mustText(method, path, body, expect);
+    return text === "" ? undefined : JSON.parse(text);
+  }
+
+  /**
+   * The call's answer as received, which must be one of `expect`. A timed
+   * sample ends with the answer's last byte: parsing the full candidate list
+   * (441 KB) took the bench about 3 ms, which is the client's cost, not the
+   * server's.
+   */
+  async mustText(method: string, path: string, body: unknown, expect: readonly number[]): Promise<string> {
+    const { status, text } = await this.callText(method, path, body);
     if (!expect.includes(status))
-      throw new Error(
-        `${this.label}: ${method} ${path} answered ${status}: ${JSON.stringify(json).slice(0, 300)}`,
-      );
-    return json;
+      throw new Error(`${this.label}: ${method} ${path} answered ${status}: ${text.slice(0, 300)}`);
+    return text;
   }
 
   close(): void {

@@ -93,23 +93,18 @@ export async function measure(
   const clock = serverCpuMs ?? (() => 0);
   const limitOne = await timeEachAgainst(
     calls,
-    () => client.must("GET", `/allocation_candidates?${QUERY}&limit=1`, undefined, [200]),
+    () => client.mustText("GET", `/allocation_candidates?${QUERY}&limit=1`, undefined, [200]),
     clock,
   );
-  let answer: CandidatesAnswer = { allocation_requests: [] };
+  let answer = "";
   const all = await timeEachAgainst(
     calls,
     async () => {
-      answer = (await client.must(
-        "GET",
-        `/allocation_candidates?${QUERY}`,
-        undefined,
-        [200],
-      )) as CandidatesAnswer;
+      answer = await client.mustText("GET", `/allocation_candidates?${QUERY}`, undefined, [200]);
     },
     clock,
   );
-  const requests = answer.allocation_requests;
+  const requests = answer === "" ? [] : (JSON.parse(answer) as CandidatesAnswer).allocation_requests;
   if (requests.length === 0) throw new Error(`${client.label}: no allocation candidates`);
   const claim = await timeEachAgainst(
     calls,

@@ -65,7 +65,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== "")(
                   })
                 ).status
               : (
-                  await placement[i % 4 < 2 ? 1 : 0]!.call("PUT", `/allocations/${randomUUID()}`, {
+                  await placement[i % 4 < 2 ? 1 : 0]!.callText("PUT", `/allocations/${randomUUID()}`, {
                     allocations: { [roots[i % MEMBERS]!]: { resources: { VCPU: 1 } } },
                     project_id: "p",
                     user_id: "u",
