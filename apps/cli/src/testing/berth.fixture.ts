@@ -99,6 +99,8 @@ export function runProcess(
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.once("error", reject);
     child.once("close", (code) => resolveRun({ code: code ?? -1, stdout, stderr }));
+    // A command that exits before reading its input closes the pipe: the exit code tells, not an EPIPE.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(input ?? "");
   });
 }

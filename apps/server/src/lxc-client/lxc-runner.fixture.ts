@@ -49,6 +49,9 @@ export function runLxc(
       },
     );
     // lxc init/launch and edits read stdin when it is not a terminal: always give it an end.
+    // A command that exits without reading it (a refusal) closes the pipe first: that EPIPE is
+    // the child's business, told by its exit code and stderr, not an error of the test run.
+    child.stdin?.on("error", () => undefined);
     child.stdin?.end(input ?? "");
   });
 }
