@@ -86,6 +86,8 @@ function treeRootOf(group: RequestGroup, space: SearchSpace): string | null | un
 function singleProviderChoices(group: RequestGroup, anchor: string, space: SearchSpace): GroupChoice[] {
   const treeRoot = treeRootOf(group, space);
   if (treeRoot === null) return [];
+  // A resourceless group (1.36) names its provider in the mappings only.
+  const resourceless = Object.keys(group.resources).length === 0;
   const out: GroupChoice[] = [];
   for (const provider of [...space.tree(anchor), ...space.lenders(anchor)]) {
     if (treeRoot !== undefined && provider.rootUuid !== treeRoot) continue;
@@ -94,8 +96,6 @@ function singleProviderChoices(group: RequestGroup, anchor: string, space: Searc
     if (!inAggregates(provider.aggregates, group.memberOf ?? [])) continue;
     if (intersects(provider.aggregates, group.notMemberOf ?? [])) continue;
     if (!canProvide(provider, space.usage.get(provider.uuid) ?? {}, group.resources)) continue;
-    // A resourceless group (1.36) names its provider in the mappings only.
-    const resourceless = Object.keys(group.resources).length === 0;
     const allocations = resourceless ? {} : { [provider.uuid]: { ...group.resources } };
     out.push({ anchor, allocations, providers: [provider.uuid] });
   }

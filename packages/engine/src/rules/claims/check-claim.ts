@@ -20,7 +20,7 @@ import { checkProjectLimits } from "./project-limits.js";
 import { isProjectChange, type ProjectTotals, projectChangesOf } from "./project-usage.js";
 import { requireProjects } from "./projects.js";
 import { currentVersions } from "./revisions.js";
-import type { ClaimRows } from "./rows.js";
+import { type ClaimRows, isPlacementProvider } from "./rows.js";
 import { type UsageChange, usageAfter, usageChangesOf } from "./usage-after.js";
 
 /** A claim that passed every rule, and the rows it changes. */
@@ -85,7 +85,7 @@ export function checkClaim(claim: Claim, rows: ClaimRows): CheckedClaim {
   let usageChanges = usageChangesOf(changes, rows.providers);
   let placementChanges: UsageChange[] = [];
   // Most claims change no Placement provider: the list as it is, not copied into a second one.
-  const onPlacement = (change: UsageChange) => rows.providers.get(change.provider)?.placement === true;
+  const onPlacement = (change: UsageChange) => isPlacementProvider(rows.providers, change.provider);
   if (usageChanges.some(onPlacement)) {
     placementChanges = usageChanges.filter(onPlacement);
     usageChanges = usageChanges.filter((change) => !onPlacement(change));

@@ -55,6 +55,11 @@ export interface ClaimRows {
   readonly projectTotals: Map<string, ProjectTotals>;
 }
 
+/** Whether `provider` is a Placement provider of the claim's rows (rows on it are held as consumers). */
+export function isPlacementProvider(providers: ReadonlyMap<string, ProviderRows>, provider: string): boolean {
+  return providers.get(provider)?.placement === true;
+}
+
 /** Key of an instance name in its project (project names cannot contain "/"). */
 export function nameKey(project: string, name: string): string {
   return `${project}/${name}`;

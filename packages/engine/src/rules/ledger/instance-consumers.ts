@@ -20,7 +20,7 @@
  * generation from before a change of its usage gets a conflict.
  */
 import type { ConsumerRecord, InstanceRecord } from "../../store/records.js";
-import type { ProviderRows } from "../claims/rows.js";
+import { isPlacementProvider, type ProviderRows } from "../claims/rows.js";
 import type { UsageChange } from "../claims/usage-after.js";
 
 /** The user id of the consumers that are Berth instances. */
@@ -49,7 +49,7 @@ export const NO_INSTANCE_CONSUMERS: InstanceConsumers = Object.freeze({
 }) as InstanceConsumers;
 
 function onPlacementProvider(providers: ReadonlyMap<string, ProviderRows>) {
-  return (row: { member: string }) => providers.get(row.member)?.placement === true;
+  return (row: { member: string }) => isPlacementProvider(providers, row.member);
 }
 
 /** Whether any of `instances` has a row on a Placement provider. */
@@ -58,7 +58,7 @@ function holdsOnPlacement(
   providers: ReadonlyMap<string, ProviderRows>,
 ): boolean {
   for (const instance of instances)
-    for (const row of instance.allocations) if (providers.get(row.member)?.placement === true) return true;
+    for (const row of instance.allocations) if (isPlacementProvider(providers, row.member)) return true;
   return false;
 }
 
