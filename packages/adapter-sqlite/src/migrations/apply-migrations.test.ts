@@ -8,6 +8,7 @@ import { inventoryOf, memberOf } from "../../test-support/records.fixture.js";
 import { makeTempDir } from "../../test-support/temp-dir.fixture.js";
 import { openStore } from "../open-store.js";
 import { MIGRATIONS_FOLDER, MigrationError } from "./apply-migrations.js";
+import { stepName } from "./data-steps.js";
 
 const dir = makeTempDir();
 afterAll(() => dir.remove());
@@ -230,6 +231,51 @@ describe("migrations", () => {
       }));
       expect(redeemed?.token.id).toBe("op-1");
     } finally {
+      await upgraded.close();
+    }
+  });
+
+  it("narrow the indexes a create writes: allocations by member alone, the change log's time unindexed", async () => {
+    const file = dir.file("narrower-indexes.db");
+    const cut = allTags.findIndex((tag) => stepName(tag) === "narrower_write_indexes");
+    expect(cut).toBeGreaterThan(0);
+    await (await openStore(file, { migrationsFolder: firstMigrations(cut) })).close();
+    const client = createClient({ url: `file:${file}` });
+    await client.batch(
+      [
+        "INSERT INTO projects (name, description, config) VALUES ('default', '', '{}')",
+        `INSERT INTO members (id, name, url, architecture, roles, config, generation, created_at)
+         VALUES (1, 'a', 'https://a:8443', 'x86_64', '[]', '{}', 1, '2026-01-01T00:00:00.000Z')`,
+        `INSERT INTO instances (id, project, name, type, member_id, forthcoming, architecture, profiles, config,
+           devices, created_at, revision)
+         VALUES ('i-web', 'default', 'web', 'container', 1, 0, 'x86_64', '[]', '{}', '{}', '2026-01-01T00:00:00.000Z', 1)`,
+        "INSERT INTO allocations (instance_id, member_id, resource_class, ledger, amount) VALUES ('i-web', 1, 'VCPU', 'used', 2)",
+        "INSERT INTO inventories (member_id, resource_class, total, source) VALUES (1, 'VCPU', 8, 'explicit')",
+        "INSERT INTO usage (member_id, resource_class, ledger, amount) VALUES (1, 'VCPU', 'used', 2)",
+        "INSERT INTO project_usage (project, instances, containers, cpu) VALUES ('default', 1, 1, 0)",
+      ],
+      "write",
+    );
+    client.close();
+    const upgraded = await openStore(file);
+    const reader = createClient({ url: `file:${file}` });
+    try {
+      expect(upgraded.migrations.applied).toEqual(allTags.slice(cut));
+      const indexes = await reader.execute(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('allocations', 'change_log') ORDER BY name",
+      );
+      expect(indexes.rows.map((row) => row.name)).toEqual(["allocations_by_member"]);
+      const plan = await reader.execute(
+        "EXPLAIN QUERY PLAN SELECT instance_id FROM allocations WHERE member_id = 1 LIMIT 1",
+      );
+      expect(String(plan.rows[0]?.detail)).toContain("allocations_by_member");
+      // The rows are kept, and a member holding allocations still cannot go.
+      expect((await upgraded.getInstance("default", "web"))?.allocations).toEqual([
+        { member: "a", resourceClass: "VCPU", ledger: "used", amount: 2 },
+      ]);
+      expect((await upgraded.check()).violations).toEqual([]);
+    } finally {
+      reader.close();
       await upgraded.close();
     }
   });

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * The change feed (the engine's store/change-feed.ts): one row per
@@ -7,16 +7,15 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
  * it read. Replaces migration 0004's change counter, which said only that
  * something changed (and nothing for claims).
  */
-export const changeLog = sqliteTable(
-  "change_log",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    /** Unix ms at commit time; pruning keeps the last minutes. */
-    at: integer("at").notNull(),
-    entry: text("entry").notNull(),
-  },
-  (t) => [index("change_log_by_time").on(t.at)],
-);
+export const changeLog = sqliteTable("change_log", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /**
+   * Unix ms at commit time; pruning keeps the last minutes. Not indexed (an index page
+   * written by every commit): ids follow commit order, so pruning reads from the oldest.
+   */
+  at: integer("at").notNull(),
+  entry: text("entry").notNull(),
+});
 
 /** How far pruning went (one row): a reader whose cursor is older re-hydrates. */
 export const feedHorizon = sqliteTable("feed_horizon", {

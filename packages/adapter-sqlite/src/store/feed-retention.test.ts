@@ -50,6 +50,27 @@ describe("change-log retention", () => {
     }
   });
 
+  it("prunes every entry once all are older, and the next entry still follows the pruned ones", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.UTC(2025, 0, 1);
+    vi.setSystemTime(start);
+    const store = await openStore(dir.file("all-old.db"));
+    try {
+      await store.createMember(member("a"));
+      await store.createMember(member("b"));
+      const last = (await store.snapshot()).feedCursor!;
+      vi.setSystemTime(start + 10 * MINUTE);
+      expect(await store.pruneFeed(5 * MINUTE)).toBe(2);
+      await store.createMember(member("c"));
+      const read = await store.feed.read(last);
+      expect(read.reset).toBeUndefined();
+      expect(read.entries.map((entry) => JSON.stringify(entry))).toEqual([expect.stringContaining('"c"')]);
+      expect(Number(read.cursor)).toBeGreaterThan(Number(last));
+    } finally {
+      await store.close();
+    }
+  });
+
   it("an engine whose cursor was pruned re-hydrates and sees the other engine's writes", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.UTC(2025, 0, 1);

@@ -58,7 +58,13 @@ export class SqliteFeed {
 export async function pruneFeed(connection: Connection, retentionMs: number): Promise<number> {
   return connection.write(async (raw) => {
     const cutoff = Date.now() - retentionMs;
-    const [row] = await raw.rows("SELECT max(id) AS id FROM change_log WHERE at < ?", [cutoff]);
+    // Every entry before the first one kept: `at` has no index, but ids follow commit order,
+    // so the scan from the oldest reads only what goes (and stops at the first kept one).
+    const [row] = await raw.rows(
+      `SELECT max(id) AS id FROM change_log WHERE id < coalesce(
+         (SELECT id FROM change_log WHERE at >= ? ORDER BY id LIMIT 1), 9223372036854775807)`,
+      [cutoff],
+    );
     if (row?.id === null || row?.id === undefined) return 0;
     await raw.run(
       "INSERT INTO feed_horizon (id, pruned_through) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)",

@@ -281,8 +281,10 @@ export const allocations = table(
   },
   {
     primaryKey: ["instanceId", "memberId", "resourceClass", "ledger"],
-    // "Does this member have allocations of this class?" (inventory removal) and check().
-    indexes: [{ name: "allocations_by_member_class", on: ["memberId", "resourceClass", "ledger"] }],
+    // "Does this member hold allocations?" (member removal, and the foreign key's
+    // RESTRICT check). On the member alone, so one instance's rows (one per class)
+    // sit side by side: keyed by class too, a create dirtied a leaf per class.
+    indexes: [{ name: "allocations_by_member", on: ["memberId"] }],
   },
 );
 
