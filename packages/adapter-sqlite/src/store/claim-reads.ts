@@ -17,7 +17,7 @@ import {
   sqliteRunner,
 } from "@berth/sql-core";
 import type { RawSql } from "../connection/open-connection.js";
-import { writeClaim } from "./claim-writes.js";
+import { COUNTERS, writeClaim } from "./claim-writes.js";
 import { IN_JSON } from "./json-rows.js";
 
 /** @berth/sql-core's claims (`applyClaim`, `applyCreateClaims`) in SQLite; writes: claim-writes.ts. */
@@ -90,10 +90,8 @@ async function readProjectTotals(
   projects: readonly string[],
 ): Promise<Map<string, ProjectTotals>> {
   if (projects.length === 0) return new Map();
-  const rows = await raw.rows(
-    `SELECT project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes
-     FROM project_usage WHERE project IN ${IN_JSON}`,
-    [listParam(projects)],
-  );
+  const rows = await raw.rows(`SELECT project, ${COUNTERS} FROM project_usage WHERE project IN ${IN_JSON}`, [
+    listParam(projects),
+  ]);
   return projectTotalsFrom(projects, rows);
 }

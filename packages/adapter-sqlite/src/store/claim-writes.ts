@@ -21,6 +21,13 @@ import { rowsPerStatement } from "./bound-rows.js";
 import { appendChanges } from "./feed-writes.js";
 import { IN_JSON, selectJsonRows } from "./json-rows.js";
 
+/** `project_usage`'s limit counters, in `projectTotalsValues`' order; a claim adds to each. */
+const COUNTER_COLUMNS = ["instances", "containers", "virtual_machines", "cpu", "memory_bytes", "disk_bytes"];
+export const COUNTERS = COUNTER_COLUMNS.join(", ");
+const ADD_COUNTERS = ` ON CONFLICT (project) DO UPDATE SET ${COUNTER_COLUMNS.map(
+  (c) => `${c} = ${c} + excluded.${c}`,
+).join(", ")}`;
+
 /** SQLite binds JSON columns as their text. */
 const jsonText = (value: object): string => JSON.stringify(value);
 
@@ -102,15 +109,6 @@ export async function writeClaim(
     rows.usage,
     " ON CONFLICT (member_id, resource_class, ledger) DO UPDATE SET amount = amount + excluded.amount",
   );
-  await insertRows(
-    raw,
-    "INSERT INTO project_usage (project, instances, containers, virtual_machines, cpu, memory_bytes, disk_bytes)",
-    7,
-    rows.projects,
-    ` ON CONFLICT (project) DO UPDATE SET instances = instances + excluded.instances,
-       containers = containers + excluded.containers, virtual_machines = virtual_machines + excluded.virtual_machines,
-       cpu = cpu + excluded.cpu, memory_bytes = memory_bytes + excluded.memory_bytes,
-       disk_bytes = disk_bytes + excluded.disk_bytes`,
-  );
+  await insertRows(raw, `INSERT INTO project_usage (project, ${COUNTERS})`, 7, rows.projects, ADD_COUNTERS);
   await appendChanges(raw, claimEntries(claim, memberIds));
 }

@@ -58,13 +58,10 @@ export class SqliteFeed {
 export async function pruneFeed(connection: Connection, retentionMs: number): Promise<number> {
   return connection.write(async (raw) => {
     const cutoff = Date.now() - retentionMs;
-    // Every entry before the first one kept: `at` has no index, but ids follow commit order,
-    // so the scan from the oldest reads only what goes (and stops at the first kept one).
-    const [row] = await raw.rows(
-      `SELECT max(id) AS id FROM change_log WHERE id < coalesce(
-         (SELECT id FROM change_log WHERE at >= ? ORDER BY id LIMIT 1), 9223372036854775807)`,
-      [cutoff],
-    );
+    // The entries before the first one kept: `at` has no index, but ids follow commit order, so
+    // the scan from the oldest stops at the first kept entry, having read only what goes.
+    const kept = "coalesce((SELECT id FROM change_log WHERE at >= ? ORDER BY id LIMIT 1), 1e19)";
+    const [row] = await raw.rows(`SELECT max(id) AS id FROM change_log WHERE id < ${kept}`, [cutoff]);
     if (row?.id === null || row?.id === undefined) return 0;
     await raw.run(
       "INSERT INTO feed_horizon (id, pruned_through) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)",

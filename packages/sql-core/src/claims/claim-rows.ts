@@ -10,14 +10,6 @@ import { mergedAllocationRows } from "../rows/instance-row-values.js";
 import { projectTotalsValues } from "../rows/provider-tuples.js";
 import type { SqlParam } from "../runner/runner.js";
 
-/**
- * Profile links answer one question: may this profile go ("in use")? The
- * `default` profile never goes nor is renamed (the engine's catalog service
- * refuses both), so its links, one per instance of nearly every create, are
- * not written: on SQLite two index pages and a statement less per create.
- */
-const UNREMOVABLE_PROFILE = "default";
-
 /** The rows of a claim's allocations, profile links, usage and project counters (unsharded). */
 export function claimRows(
   claim: CheckedClaim,
@@ -26,8 +18,10 @@ export function claimRows(
   const { stored, usageChanges, projectChanges } = claim;
   return {
     allocations: stored.flatMap((record) => mergedAllocationRows(record, memberIds)),
+    // Links only answer "may this profile go?", and `default` never goes nor is renamed (the
+    // engine's catalog service refuses both): nearly every create writes none (two index pages less).
     links: stored.flatMap((r) =>
-      [...new Set(r.profiles)].filter((p) => p !== UNREMOVABLE_PROFILE).map((p) => [r.id, r.project, p]),
+      [...new Set(r.profiles)].filter((p) => p !== "default").map((p) => [r.id, r.project, p]),
     ),
     usage: usageChanges.map((u) => [memberIds.get(u.provider)!, u.resourceClass, u.ledger, u.amount]),
     projects: [...projectChanges].map(([project, totals]) => [project, ...projectTotalsValues(totals)]),

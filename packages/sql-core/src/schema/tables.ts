@@ -281,9 +281,8 @@ export const allocations = table(
   },
   {
     primaryKey: ["instanceId", "memberId", "resourceClass", "ledger"],
-    // "Does this member hold allocations?" (member removal, and the foreign key's
-    // RESTRICT check). On the member alone, so one instance's rows (one per class)
-    // sit side by side: keyed by class too, a create dirtied a leaf per class.
+    // "Does this member hold allocations?" (member removal, the foreign key's RESTRICT). On the member
+    // alone, an instance's rows (one per class) share a leaf; keyed by class too, each took its own.
     indexes: [{ name: "allocations_by_member", on: ["memberId"] }],
   },
 );
