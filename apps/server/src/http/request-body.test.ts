@@ -48,4 +48,17 @@ describe("request bodies read from the Node request", () => {
     expect(answer.body).toMatchObject({ type: "error", error_code: 413 });
     expect(String(answer.body.error)).toContain("the limit is 1024 bytes");
   });
+
+  it("reads a body that arrived whole with its headers, and refuses one over the limit the same way", async () => {
+    // One write: headers, then the whole chunked body, parsed before the handler reads it.
+    const within = JSON.stringify({ name: "whole", description: "at once", config: {} });
+    expect((await postChunked("/1.0/projects", [within])).status).toBe(201);
+    const over = JSON.stringify({ name: "whole-huge", description: "x".repeat(2000), config: {} });
+    const answer = await postChunked("/1.0/projects", [over]);
+    expect(answer.status).toBe(413);
+    expect(String(answer.body.error)).toBe("Request body too large: the limit is 1024 bytes");
+    const empty = await postChunked("/1.0/projects", []);
+    expect(empty.status).toBe(400);
+    expect(String(empty.body.error)).toBe("Missing request body: expected a JSON object");
+  });
 });
