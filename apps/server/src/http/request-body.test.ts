@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.fixture.js";
 
@@ -60,5 +60,39 @@ describe("request bodies read from the Node request", () => {
     const empty = await postChunked("/1.0/projects", []);
     expect(empty.status).toBe(400);
     expect(String(empty.body.error)).toBe("Missing request body: expected a JSON object");
+  });
+
+  it("reads bodies with Content-Length one after another on a kept-alive connection", async () => {
+    // Past the first request Node's parser hands over the body before it reports the message
+    // complete: the body is read from the buffer by its declared length, and the stream still ends.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    try {
+      for (const name of ["kept-1", "kept-2", "kept-3"]) {
+        const payload = JSON.stringify({ name, config: {} });
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = request(`${server.url}/1.0/projects`, {
+            method: "POST",
+            agent,
+            headers: {
+              authorization: `Bearer ${server.adminToken}`,
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(payload),
+            },
+          });
+          req.on("socket", (socket) => sockets.add(socket));
+          req.on("response", (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          });
+          req.on("error", reject);
+          req.end(payload);
+        });
+        expect(status).toBe(201);
+      }
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });
