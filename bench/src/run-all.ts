@@ -4,7 +4,9 @@
  *   node bench/dist/run-all.js [--quick] [--only=placement,http,...] [--runs=N] [--baseline=REF]
  * With --baseline=REF (any commit-ish) every step also runs against REF's
  * build, alternated with this one, and bench/results/comparison.json (+ .md)
- * marks each row more than 10 % worse than REF's (see README.md).
+ * marks each row more than 10 % worse than REF's (see README.md); a row
+ * bench/explained-regressions.json explains against REF's commit is printed
+ * with its reason and does not fail the run (report/explained.ts).
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -13,6 +15,7 @@ import { machineInfo } from "./measure/machine.js";
 import { log, since } from "./measure/timing.js";
 import { type ComparedRow, compareBars, measuredBy } from "./report/compare.js";
 import { writeComparison } from "./report/comparison-report.js";
+import { EXPLANATIONS_FILE, type Explanation, readExplanations } from "./report/explained.js";
 import { medianBars } from "./report/median-bars.js";
 import { type BarResult, RESULTS_DIR } from "./report/results.js";
 import { markdownTable } from "./report/summary.js";
@@ -60,6 +63,13 @@ const unknown = (only ?? []).filter((name) => !allSteps.some((step) => step.name
 if (unknown.length > 0)
   refuse(`--only: no step ${unknown.join(", ")} (steps: ${allSteps.map((s) => s.name).join(", ")})`);
 const selected = allSteps.filter((step) => only === undefined || only.includes(step.name));
+// Read before the run, so a malformed file is refused now and not after a quarter of an hour.
+let explanations: Explanation[] = [];
+try {
+  explanations = readExplanations(join(repoRoot, EXPLANATIONS_FILE));
+} catch (error) {
+  refuse((error as Error).message);
+}
 
 const started = performance.now();
 let baseline: BaselineBuild | undefined;
@@ -149,6 +159,7 @@ if (baseline !== undefined) {
     totalMs,
     steps: outcomes,
     rows,
+    explanations,
     caption,
   });
   process.stdout.write(`\n${text}`);

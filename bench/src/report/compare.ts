@@ -12,9 +12,14 @@ import { textTable } from "./text-table.js";
 /** A row more than this fraction worse than the baseline is marked (issue #30: 10 %). */
 export const REGRESSION_THRESHOLD = 0.1;
 
-/** How a row compares: judged rows are worse/better/same; the others say why they are not judged. */
+/**
+ * How a row compares: judged rows are worse/better/same, or "explained" (worse,
+ * within what bench/explained-regressions.json accepts: report/explained.ts);
+ * the others say why they are not judged.
+ */
 export type Verdict =
   | "worse"
+  | "explained"
   | "better"
   | "same"
   | "not judged"
@@ -40,6 +45,8 @@ export interface ComparedRow {
    * "baseline's own" when ours could not run against REF's packages.
    */
   baselineBenchCode?: BenchCode;
+  /** Why the row is worse, when its verdict is "explained". */
+  explanation?: string;
 }
 
 /** A row's direction: as the bench set it, else as its unit implies (results written before the field). */
@@ -123,6 +130,7 @@ export function regressions(rows: readonly ComparedRow[]): ComparedRow[] {
 
 const MARKS: Record<Verdict, string> = {
   worse: "WORSE",
+  explained: "worse, explained",
   better: "better",
   same: "",
   "not judged": "(not judged)",

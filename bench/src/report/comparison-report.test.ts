@@ -6,6 +6,7 @@ import { tempDir } from "../measure/temp.js";
 import type { StepOutcome } from "../run/run-step.js";
 import { compareBars } from "./compare.js";
 import { benchCodeText, type ComparisonRun, writeComparison } from "./comparison-report.js";
+import type { Explanation } from "./explained.js";
 import { atMost } from "./results.js";
 
 let temp: ReturnType<typeof tempDir>;
@@ -14,7 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-const run = (current: number, baseline: number): ComparisonRun => ({
+const run = (current: number, baseline: number, explanations: Explanation[] = []): ComparisonRun => ({
   machine: machineInfo(),
   quick: true,
   runs: 1,
@@ -27,6 +28,7 @@ const run = (current: number, baseline: number): ComparisonRun => ({
     [atMost("lat", "latency", current, 1, "ms")],
     [atMost("lat", "latency", baseline, 1, "ms")],
   ),
+  explanations,
   caption: "2 CPUs",
 });
 
@@ -45,8 +47,35 @@ describe("the gate's report files", () => {
   it("says so when no row is worse", () => {
     expect(writeComparison(temp.dir, run(1, 1))).toMatchObject({ regressed: [] });
     expect(readFileSync(join(temp.dir, "comparison.md"), "utf8")).toContain(
-      "no row more than 10 % worse than the baseline",
+      "no unexplained row more than 10 % worse than the baseline",
     );
+  });
+
+  it("does not fail on a row explained against this baseline, and prints the reason", () => {
+    const why = "the change feed's log insert, measured statement by statement";
+    const explained = { baseline: "bbbbbbb", row: "lat", atMostWorse: 1.5, why };
+    const { text, regressed } = writeComparison(temp.dir, run(2, 1, [explained]));
+    expect(regressed).toEqual([]);
+    expect(text).toContain(`- lat (2x): ${why}`);
+    expect(text).toContain("no unexplained row more than 10 % worse than the baseline (1 more, explained)");
+    const json = JSON.parse(readFileSync(join(temp.dir, "comparison.json"), "utf8"));
+    expect(json).toMatchObject({ regressions: [], rows: [{ verdict: "explained", explanation: why }] });
+    expect(json.explanations).toBeUndefined();
+  });
+
+  it("fails on a row worse than its explanation accepts, and on one explained against another baseline", () => {
+    const why = "the change feed's log insert, measured statement by statement";
+    const tooFar = writeComparison(
+      temp.dir,
+      run(2, 1, [{ baseline: "bbbbbbb", row: "lat", atMostWorse: 0.5, why }]),
+    );
+    expect(tooFar.regressed).toEqual(["lat"]);
+    expect(tooFar.text).toContain("- lat: 100 % worse, beyond the 50 % its explanation accepts");
+    const other = writeComparison(
+      temp.dir,
+      run(2, 1, [{ baseline: "ccccccc", row: "lat", atMostWorse: 1.5, why }]),
+    );
+    expect(other.regressed).toEqual(["lat"]);
   });
 });
 

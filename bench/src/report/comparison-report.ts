@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { MachineInfo } from "../measure/machine.js";
 import { type StepOutcome, THIS_BUILD } from "../run/run-step.js";
 import { type ComparedRow, comparisonTable, REGRESSION_THRESHOLD, regressions } from "./compare.js";
+import { applyExplanations, type Explanation, explanationText } from "./explained.js";
 
 export interface ComparisonRun {
   machine: MachineInfo;
@@ -20,6 +21,8 @@ export interface ComparisonRun {
   totalMs: number;
   steps: StepOutcome[];
   rows: ComparedRow[];
+  /** bench/explained-regressions.json's entries (all baselines; those for this one apply). */
+  explanations: readonly Explanation[];
   /** The run's one-line context (machine, load, duration) under the table. */
   caption: string;
 }
@@ -43,25 +46,45 @@ export function benchCodeText(steps: readonly StepOutcome[], thisBuild: string):
   return `bench code: ${parts.join("; ")}`;
 }
 
-/** Writes both files into `resultsDir` and returns the text to print; `regressed` lists the WORSE rows' ids. */
+/**
+ * Writes both files into `resultsDir` and returns the text to print;
+ * `regressed` lists the rows the gate fails on: WORSE and not explained
+ * (or worse than their explanation accepts).
+ */
 export function writeComparison(
   resultsDir: string,
   run: ComparisonRun,
 ): { text: string; regressed: string[] } {
-  const regressed = regressions(run.rows).map((row) => row.id);
+  const explained = applyExplanations(run.rows, run.explanations, run.baseline.commit);
+  const regressed = regressions(explained.rows).map((row) => row.id);
+  const excused = explained.rows.filter((row) => row.verdict === "explained").length;
   const limit = `${REGRESSION_THRESHOLD * 100} %`;
+  const also = excused === 0 ? "" : ` (${excused} more, explained)`;
   const verdict =
     regressed.length === 0
-      ? `no row more than ${limit} worse than the baseline`
-      : `${regressed.length} row(s) more than ${limit} worse than the baseline: ${regressed.join(", ")}`;
-  const { caption, ...recorded } = run;
+      ? `no unexplained row more than ${limit} worse than the baseline${also}`
+      : `${regressed.length} row(s) more than ${limit} worse than the baseline: ${regressed.join(", ")}${also}`;
+  const { caption, explanations: _all, ...recorded } = run;
   writeFileSync(
     join(resultsDir, "comparison.json"),
-    `${JSON.stringify({ date: new Date().toISOString(), ...recorded, regressions: regressed }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        ...recorded,
+        rows: explained.rows,
+        regressions: regressed,
+        explanationsExceeded: explained.exceeded,
+        explanationsUnneeded: explained.unneeded,
+      },
+      null,
+      2,
+    )}\n`,
   );
   const name = `${run.baseline.ref} ${run.baseline.commit.slice(0, 12)}`;
   const code = benchCodeText(run.steps, THIS_BUILD);
-  const text = `${comparisonTable(run.rows, name)}\n\nthis build ${run.current.commit.slice(0, 12)}; ${run.order}\n${code}\n${caption}\n\n${verdict}\n`;
+  const notes = explanationText(explained);
+  const table = comparisonTable(explained.rows, name);
+  const text = `${table}\n\n${notes === "" ? "" : `${notes}\n\n`}this build ${run.current.commit.slice(0, 12)}; ${run.order}\n${code}\n${caption}\n\n${verdict}\n`;
   writeFileSync(join(resultsDir, "comparison.md"), text);
   return { text, regressed };
 }

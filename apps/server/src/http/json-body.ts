@@ -20,12 +20,15 @@ export interface BodySource {
  * Reads and validates a JSON body. Decoding and validation failures are
  * 400s that say what was wrong; unknown fields are rejected by the strict
  * api-types schemas rather than silently ignored. Nesting is bounded
- * before parsing (MAX_JSON_DEPTH).
+ * before parsing (MAX_JSON_DEPTH). `common`, when given, answers for the
+ * body's common shape what the schema would (http/common-bodies.ts), or
+ * undefined to let the schema judge.
  */
 export async function readJsonBody<S extends z.ZodType>(
   source: BodySource,
   schema: S,
   optional: boolean,
+  common?: (decoded: unknown) => unknown,
 ): Promise<z.output<S>> {
   const text = await readRequestText(source.request, source.incoming, source.maxBytes, source.budget);
   let decoded: unknown;
@@ -44,6 +47,8 @@ export async function readJsonBody<S extends z.ZodType>(
       throw badRequest(`Invalid JSON in request body: ${(err as Error).message}`);
     }
   }
+  const checked = common?.(decoded);
+  if (checked !== undefined) return checked as z.output<S>;
   const result = parseBody(schema, withoutNullFields(decoded));
   if (!result.ok) throw badRequest(result.error.message);
   return result.value;

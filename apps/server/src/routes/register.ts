@@ -2,6 +2,7 @@ import { apiSchemas, syncResponse } from "@berth/api-types";
 import type { Hono } from "hono";
 import { canUseProject, isAdmin, type Principal, projectRefusal } from "../auth/principal.js";
 import { lazyClientSignal } from "../http/client-signal.js";
+import { commonBodies } from "../http/common-bodies.js";
 import { headerOf } from "../http/header.js";
 import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
@@ -32,16 +33,19 @@ function authorize(spec: RouteSpec, principal: Principal, project: string): void
  * sync envelope. The same `RouteSpec` feeds the OpenAPI document.
  */
 export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: ServerServices): void {
+  // What does not change between requests is looked up once per route, not per request.
+  const honours = new Set(spec.query ?? []);
+  const bodySchema = spec.body !== undefined ? apiSchemas[spec.body] : undefined;
+  const commonBody = spec.body !== undefined ? commonBodies[spec.body] : undefined;
   app.on(spec.method, spec.path, async (c) => {
     const params: Record<string, string> = c.req.param();
-    const honours = new Set(spec.query ?? []);
     const project =
       spec.projectParam !== undefined
         ? (params[spec.projectParam] ?? "default")
         : parseProject(honours.has("project") ? c.req.query("project") : undefined);
     const principal = c.get("principal");
     authorize(spec, principal, project);
-    const body = spec.body
+    const body = bodySchema
       ? await readJsonBody(
           {
             request: c.req.raw,
@@ -49,8 +53,9 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
             maxBytes: services.bodyLimitBytes,
             budget: services.bodyBudget,
           },
-          apiSchemas[spec.body],
+          bodySchema,
           spec.bodyOptional === true,
+          commonBody,
         )
       : undefined;
     if (spec.readsModel === true) await services.engine.sync();
@@ -138,7 +143,8 @@ export function operationProtocol(
   prefer: string | undefined,
 ): "lxd" | "berth" | undefined {
   if (userAgent?.startsWith("LXD ") === true) return "lxd";
-  const preferences = (prefer ?? "").split(",").map((one) => one.split(";")[0]?.trim().toLowerCase());
+  if (prefer === undefined) return undefined;
+  const preferences = prefer.split(",").map((one) => one.split(";")[0]?.trim().toLowerCase());
   return preferences.includes("respond-async") ? "berth" : undefined;
 }
 

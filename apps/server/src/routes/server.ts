@@ -59,15 +59,6 @@ export const API_EXTENSIONS = [
   "warnings",
 ] as const;
 
-/** The architectures of the cluster's members (LXD reports its own: Berth's "server" is the cluster). */
-function clusterArchitectures(services: {
-  engine: { members: { list(): { record: { architecture: string } }[] } };
-}) {
-  const seen = new Set<string>();
-  for (const member of services.engine.members.list()) seen.add(member.record.architecture);
-  return [...seen].sort();
-}
-
 /**
  * Who is asking (LXD's `auth_user_name` and `auth_user_method`), and Berth's
  * `auth_user_projects`: the projects a restricted token may use, null when
@@ -141,7 +132,8 @@ export const serverRoutes: RouteSpec[] = [
           server_name: hostname(),
           server_version: services.version,
           server_clustered: true,
-          architectures: clusterArchitectures(services),
+          // LXD reports its own: Berth's "server" is the cluster.
+          architectures: services.engine.members.architectures(),
           server_event_mode: "full-mesh",
         },
       };

@@ -3,7 +3,6 @@ import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writ
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { generate } from "selfsigned";
 
 export interface ServerCertificate {
   cert: string;
@@ -33,6 +32,8 @@ export async function ensureServerCertificate(dir: string): Promise<ServerCertif
   if (!existsSync(certPath) || !existsSync(keyPath)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const now = new Date();
+    // Loaded only to create one (its X.509 code cost every start ~170 ms of CPU and ~15 MiB).
+    const { generate } = await import("selfsigned");
     const generated = await generate([{ name: "commonName", value: `berth@${hostname()}` }], {
       keyType: "ec",
       curve: "P-384",

@@ -19,6 +19,7 @@ import type {
   ResourceClassInfo,
 } from "@berth/engine";
 import { placementGroupConfigOf } from "@berth/engine";
+import { copyDevices } from "./devices.js";
 import { resourceUrl } from "./urls.js";
 
 export function groupToWire(group: GroupRecord, members: string[]): ClusterGroup {
@@ -45,7 +46,7 @@ export function profileToWire(p: ProfileRecord, usedBy: string[]): Profile {
     name: p.name,
     description: p.description,
     config: { ...p.config },
-    devices: structuredClone(p.devices),
+    devices: copyDevices(p.devices),
     project: p.project,
     used_by: usedBy,
   };

@@ -6,6 +6,7 @@ import {
   instanceView,
   resourcesOf,
 } from "@berth/engine";
+import { copyDevices } from "./devices.js";
 
 /**
  * Engine instance record -> LXD `Instance` (plus Berth's uuid, flavor,
@@ -22,7 +23,7 @@ export function instanceToWire(record: InstanceRecord, expanded: InstanceExpansi
     type: record.type,
     architecture: record.architecture as Instance["architecture"],
     config: instanceConfig(record),
-    devices: structuredClone(record.devices),
+    devices: copyDevices(record.devices),
     expanded_config: expanded.config,
     expanded_devices: expanded.devices,
     profiles: [...record.profiles],

@@ -22,6 +22,7 @@ import { inProcessRunner } from "../scriptlet/in-process-runner.js";
 import { createScriptletHost } from "../scriptlet/index.js";
 import type { ScriptletHost, ScriptletRunner } from "../scriptlet/port.js";
 import type { Store } from "../store/port.js";
+import type { MemberRecord } from "../store/records.js";
 import { CapacityPlanner } from "./capacity.js";
 import { Catalog } from "./catalog.js";
 import { ClusterMembers } from "./cluster-members.js";
@@ -178,7 +179,9 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const store = options.store;
     await ensureDefaults(store);
-    const snapshot = await store.snapshot();
+    let snapshot = await store.snapshot();
+    // The snapshot's member records say who lacks the default group: no second read of every member.
+    if (await joinDefaultGroup(store, snapshot.members)) snapshot = await store.snapshot();
     const stack = defaultStack(options.tieSeed === undefined ? {} : { tieSeed: options.tieSeed });
     const events = new EngineEvents();
     const runtime = new EngineRuntime(
@@ -323,12 +326,6 @@ async function ensureDefaults(store: Store): Promise<void> {
       .create({ name: DEFAULT_GROUP, description: "Default cluster group" })
       .catch(ignoreConflict);
   }
-  // Members joined before the default group existed join it now (idempotent: only those missing it).
-  for (const member of await store.listMembers()) {
-    if (!member.groups.includes(DEFAULT_GROUP)) {
-      await store.updateMember(member.name, { groups: withDefaultGroup(member.groups) });
-    }
-  }
   if ((await store.profiles.get({ project: "default", name: "default" })) === undefined) {
     await store.profiles
       .create({
@@ -340,4 +337,16 @@ async function ensureDefaults(store: Store): Promise<void> {
       })
       .catch(ignoreConflict);
   }
+}
+
+/**
+ * Members joined before the default group existed join it now (idempotent: only those missing
+ * it). True when any did: the snapshot they were read from is stale then.
+ */
+async function joinDefaultGroup(store: Store, members: readonly MemberRecord[]): Promise<boolean> {
+  const missing = members.filter((member) => !member.groups.includes(DEFAULT_GROUP));
+  for (const member of missing) {
+    await store.updateMember(member.name, { groups: withDefaultGroup(member.groups) });
+  }
+  return missing.length > 0;
 }

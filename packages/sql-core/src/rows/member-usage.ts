@@ -52,15 +52,17 @@ async function usageRows(db: SqlRunner, names: readonly string[] | undefined): P
 /**
  * Authoritative usage ("used" with the root providers' Placement consumers)
  * of every member in join order (start-up), or of the named ones in the
- * order given (unknown names are skipped).
+ * order given (unknown names are skipped). `anyConsumers` false (the reading
+ * transaction saw no consumer allocation) skips hashing each member's root uuid.
  */
-export async function readMemberUsage(db: SqlRunner, names?: readonly string[]): Promise<MemberUsage[]> {
+export async function readMemberUsage(
+  db: SqlRunner,
+  names?: readonly string[],
+  anyConsumers = true,
+): Promise<MemberUsage[]> {
   if (names !== undefined && names.length === 0) return [];
   const members = await usageRows(db, names);
-  const consumers = await consumersOnMembers(
-    db,
-    members.map(([member]) => member),
-  );
+  const consumers = await consumersOnMembers(db, anyConsumers ? members.map(([member]) => member) : []);
   const byName = new Map(
     members.map(([member, rows]) => {
       const entry: MemberUsage = { member, used: {}, forthcoming: {} };

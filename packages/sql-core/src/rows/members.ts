@@ -41,16 +41,19 @@ function membersDocument(db: SqlRunner, where: string): string {
     joinOrder: "m.id",
     createdAt: "m.created_at",
   });
-  return `SELECT ${json.agg(member, "m.id")} AS members FROM members AS m ${where}`;
+  return `SELECT ${json.agg(member)} AS members FROM members AS m ${where}`;
 }
 
-/** Every member, or the named ones; always in join order. */
+/**
+ * Every member, or the named ones; always in join order, sorted here: ordered inside the
+ * aggregate, SQLite sorted the finished JSON objects (10,000 members: 60-100 ms of a start-up).
+ */
 export async function loadMembers(db: SqlRunner, names?: readonly string[]): Promise<MemberRecord[]> {
   const row =
     names === undefined
       ? await first(db, membersDocument(db, ""))
       : await first(db, membersDocument(db, `WHERE m.name IN ${inList(db)}`), [listParam(names)]);
-  return row === undefined ? [] : jsonValue<MemberRecord[]>(row.members);
+  return jsonValue<MemberRecord[]>(row?.members ?? "[]").sort((a, b) => a.joinOrder - b.joinOrder);
 }
 
 export async function loadMember(db: SqlRunner, name: string): Promise<MemberRecord | undefined> {

@@ -12,12 +12,12 @@ interface Aggregates {
   placementGroups: PlacementGroupRecord[];
   resourceClasses: string[];
   counts: [string, string, number, number, number, number][];
-  groupCounts: [string, string, string, number][];
-  projectUsage: [string, number, number, number, number, number, number][];
+  groupCounts: StoreSnapshot["placementGroupCounts"];
+  projectUsage: StoreSnapshot["projectUsage"];
   consumerUsage: [string, string, number][];
 }
 
-/** The catalog rows and GROUP BY counts of a snapshot, as one JSON document. */
+/** The catalog rows and GROUP BY counts of a snapshot, as one JSON document (sums as JSON numbers). */
 function aggregatesDocument(db: SqlRunner): string {
   const json = jsonSql(db);
   const agg = (item: string, from: string, orderBy?: string) =>
@@ -53,7 +53,12 @@ function aggregatesDocument(db: SqlRunner): string {
       "m.id, c.project",
     ),
     groupCounts: agg(
-      json.array(["c.project", "c.placement_group", "m.name", "c.instances"]),
+      json.object({
+        project: "c.project",
+        group: "c.placement_group",
+        member: "m.name",
+        instances: "c.instances",
+      }),
       `(SELECT project, placement_group, member_id, count(*) AS instances FROM instances
         WHERE placement_group IS NOT NULL GROUP BY project, placement_group, member_id) AS c
        JOIN members AS m ON m.id = c.member_id`,
@@ -61,7 +66,15 @@ function aggregatesDocument(db: SqlRunner): string {
     ),
     // Summed over PostgreSQL's shards (SQLite has one row per project).
     projectUsage: agg(
-      json.array(["project", "instances", "containers", "vms", "cpu", "memory_bytes", "disk_bytes"]),
+      json.object({
+        project: "project",
+        instances: "instances",
+        containers: "containers",
+        virtualMachines: "vms",
+        cpu: "cpu",
+        memoryBytes: "memory_bytes",
+        diskBytes: "disk_bytes",
+      }),
       `(SELECT project, sum(instances) AS instances, sum(containers) AS containers, sum(virtual_machines) AS vms,
                sum(cpu) AS cpu, sum(memory_bytes) AS memory_bytes, sum(disk_bytes) AS disk_bytes
         FROM project_usage GROUP BY project) AS p WHERE instances > 0`,
@@ -93,12 +106,8 @@ export async function readSnapshot(db: SqlRunner): Promise<StoreSnapshot> {
     placementGroups: doc.placementGroups,
     resourceClasses: doc.resourceClasses.map((name) => ({ name, custom: true as const })),
     config: await readConfig(db),
-    usage: await readMemberUsage(db),
-    consumerUsage: doc.consumerUsage.map(([provider, resourceClass, amount]) => [
-      provider,
-      resourceClass,
-      Number(amount),
-    ]),
+    usage: await readMemberUsage(db, undefined, doc.consumerUsage.length > 0),
+    consumerUsage: doc.consumerUsage,
     instanceCounts: doc.counts.map(
       ([member, project, instances, forthcoming, containers, virtualMachines]) => ({
         member,
@@ -109,22 +118,7 @@ export async function readSnapshot(db: SqlRunner): Promise<StoreSnapshot> {
         virtualMachines,
       }),
     ),
-    placementGroupCounts: doc.groupCounts.map(([project, group, member, instances]) => ({
-      project,
-      group,
-      member,
-      instances,
-    })),
-    projectUsage: doc.projectUsage.map(
-      ([project, instances, containers, virtualMachines, cpu, memoryBytes, diskBytes]) => ({
-        project,
-        instances: Number(instances),
-        containers: Number(containers),
-        virtualMachines: Number(virtualMachines),
-        cpu: Number(cpu),
-        memoryBytes: Number(memoryBytes),
-        diskBytes: Number(diskBytes),
-      }),
-    ),
+    placementGroupCounts: doc.groupCounts,
+    projectUsage: doc.projectUsage,
   };
 }
