@@ -117,14 +117,24 @@ export async function openConnection(
   };
   const shared = sharedFor(location);
   const lock = shared.lock;
-  // Files checkpoint on a worker (wal-checkpointer.ts); if it cannot run, the commits checkpoint again.
-  let checkpointer =
-    location.kind === "file"
-      ? new WalCheckpointer(resolve(location.path), () => {
-          checkpointer = undefined;
-          lock.run(() => client.execute("PRAGMA wal_autocheckpoint = 1000")).catch(() => undefined);
-        })
-      : undefined;
+  /**
+   * Files checkpoint on a worker (wal-checkpointer.ts), started by the first
+   * commit of this connection: a process that only reads (a hydration, a
+   * read-only tool) pays neither the thread's start (~10 MiB) nor its CPU.
+   * Until then, and if the worker cannot run, SQLite's automatic checkpoint
+   * does the work on the commits.
+   */
+  let checkpointer: WalCheckpointer | undefined;
+  /** The file whose worker the next commit starts; undefined once started (and for other locations). */
+  let unstartedCheckpointer = location.kind === "file" ? resolve(location.path) : undefined;
+  const startCheckpointer = async (file: string) => {
+    unstartedCheckpointer = undefined;
+    checkpointer = new WalCheckpointer(file, () => {
+      checkpointer = undefined;
+      lock.run(() => client.execute("PRAGMA wal_autocheckpoint = 1000")).catch(() => undefined);
+    });
+    await client.execute("PRAGMA wal_autocheckpoint = 0");
+  };
   let ownCommits = 0;
   /**
    * `PRAGMA data_version` as last read, kept until the event loop's next
@@ -167,7 +177,6 @@ export async function openConnection(
     await waitingOutBusy(applyPragmas);
   } catch (error) {
     client.close();
-    await checkpointer?.stop();
     throw error;
   }
   /**
@@ -213,6 +222,7 @@ export async function openConnection(
         const value = await work(raw);
         await tx.commit();
         if (mode === "write") {
+          if (unstartedCheckpointer !== undefined) await startCheckpointer(unstartedCheckpointer);
           const quiet = checkpointer;
           if (quiet?.committed()) void lock.run(() => quiet.quiet());
           ownCommits += 1;

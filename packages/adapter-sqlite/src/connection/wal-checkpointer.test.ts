@@ -17,9 +17,9 @@ describe("WAL checkpoints on a worker", () => {
     const connection = await openConnection({ kind: "file", path: file });
     let largest = 0;
     try {
+      await connection.write((raw) => raw.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)"));
       const [row] = await connection.read((raw) => raw.rows("PRAGMA wal_autocheckpoint"));
       expect(Object.values(row ?? {})[0]).toBe(0);
-      await connection.write((raw) => raw.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)"));
       // 192 MiB of rows in 24 KiB commits; the worker has the WAL started over past 16 MiB.
       for (let i = 0; i < 8192; i++) {
         await connection.write((raw) => raw.run("INSERT INTO t (body) VALUES (randomblob(24576))"));
@@ -31,6 +31,25 @@ describe("WAL checkpoints on a worker", () => {
     expect(largest).toBeGreaterThan(0);
     expect(largest).toBeLessThan(96 * MiB);
   }, 120_000);
+
+  it("start with the first commit: a connection that only reads runs no worker and checkpoints as SQLite does", async () => {
+    const file = dir.file("reader.db");
+    const setup = new Database(file);
+    setup.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1)");
+    setup.close();
+    const before = threads();
+    const connection = await openConnection({ kind: "file", path: file });
+    try {
+      const [row] = await connection.read((raw) => raw.rows("PRAGMA wal_autocheckpoint"));
+      expect(Object.values(row ?? {})[0]).toBe(1000);
+      expect(threads()).toBe(before);
+      await connection.write((raw) => raw.run("INSERT INTO t VALUES (2)"));
+      expect(threads()).toBeGreaterThan(before);
+    } finally {
+      await connection.close();
+    }
+    expect(threads()).toBe(before);
+  });
 
   it("leave no thread running once the connection is closed", async () => {
     const before = threads();
