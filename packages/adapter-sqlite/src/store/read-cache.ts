@@ -13,13 +13,22 @@ import type { Connection } from "../connection/open-connection.js";
  * with several processes on one file it only saves work between their
  * writes, and it is never stale. Remote databases have no such signal:
  * there every read goes to the database.
+ *
+ * A kept value is handed out as a copy, so a caller changing it cannot change
+ * the cache. A `shared` cache (credentials: every request looks its token up,
+ * and no caller changes a record it read) freezes what it keeps and hands out
+ * that: the copy (`structuredClone`) was ~3 µs of a lone create's ~700 µs of
+ * CPU (perf-http-4).
  */
 export class ReadCache implements ReadMemo {
   #seen: string | undefined;
   #generation = 0;
   readonly #entries = new Map<string, unknown>();
 
-  constructor(private readonly connection: Connection) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly shared = false,
+  ) {}
 
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
     const version = await this.connection.dataVersion();
@@ -28,11 +37,14 @@ export class ReadCache implements ReadMemo {
       this.forget();
       this.#seen = version;
     }
-    if (this.#entries.has(key)) return structuredClone(this.#entries.get(key) as T);
+    if (this.#entries.has(key)) {
+      const kept = this.#entries.get(key) as T;
+      return this.shared ? kept : structuredClone(kept);
+    }
     const generation = this.#generation;
     const value = await load();
     // A write through this connection while loading may have made `value` stale: keep it only if none did.
-    if (generation === this.#generation) this.#entries.set(key, structuredClone(value));
+    if (generation === this.#generation) this.#entries.set(key, this.shared ? deepFrozen(value) : structuredClone(value));
     return value;
   }
 
@@ -41,4 +53,12 @@ export class ReadCache implements ReadMemo {
     this.#generation += 1;
     this.#entries.clear();
   }
+}
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFrozen(inner);
+  }
+  return value;
 }
