@@ -1,3 +1,4 @@
+import { deepFreeze } from "@berth/engine";
 import type { ReadMemo } from "@berth/sql-core";
 import type { Connection } from "../connection/open-connection.js";
 
@@ -14,11 +15,9 @@ import type { Connection } from "../connection/open-connection.js";
  * writes, and it is never stale. Remote databases have no such signal:
  * there every read goes to the database.
  *
- * A kept value is handed out as a copy, so a caller changing it cannot change
- * the cache. A `shared` cache (credentials: every request looks its token up,
- * and no caller changes a record it read) freezes what it keeps and hands out
- * that: the copy (`structuredClone`) was ~3 µs of a lone create's ~700 µs of
- * CPU (perf-http-4).
+ * Callers get a copy; a `shared` cache (credentials, looked up per request;
+ * no caller changes one) hands out what it keeps, frozen: the copy was ~3 µs
+ * of a lone create's ~700 µs of CPU (perf-http-4).
  */
 export class ReadCache implements ReadMemo {
   #seen: string | undefined;
@@ -37,14 +36,14 @@ export class ReadCache implements ReadMemo {
       this.forget();
       this.#seen = version;
     }
-    if (this.#entries.has(key)) {
-      const kept = this.#entries.get(key) as T;
-      return this.shared ? kept : structuredClone(kept);
-    }
+    const kept = this.#entries.get(key) as T | undefined;
+    if (kept !== undefined || this.#entries.has(key))
+      return this.shared ? (kept as T) : structuredClone(kept as T);
     const generation = this.#generation;
     const value = await load();
     // A write through this connection while loading may have made `value` stale: keep it only if none did.
-    if (generation === this.#generation) this.#entries.set(key, this.shared ? deepFrozen(value) : structuredClone(value));
+    if (generation === this.#generation)
+      this.#entries.set(key, this.shared ? deepFreeze(value) : structuredClone(value));
     return value;
   }
 
@@ -53,12 +52,4 @@ export class ReadCache implements ReadMemo {
     this.#generation += 1;
     this.#entries.clear();
   }
-}
-
-function deepFrozen<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFrozen(inner);
-  }
-  return value;
 }
