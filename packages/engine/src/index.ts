@@ -7,6 +7,7 @@
  * @module @berth/engine
  */
 export * from "./base/clock.js";
+export * from "./base/deep-freeze.js";
 export * from "./base/errors.js";
 export * from "./base/logger.js";
 export type { DecidedBy, Decision } from "./decide/decide.js";

@@ -15,7 +15,10 @@ export interface ServerEnv {
   Bindings: ServerBindings;
   Variables: {
     requestId: string;
-    log: Logger;
+    /** The server's logger; `requestLog(c)` gives the request's own. */
+    logger: Logger;
+    /** Made on first use by `requestLog(c)`. */
+    log: Logger | undefined;
     principal: Principal;
     /** Set when the request failed, for the metrics and the access log. */
     errorKind: string;

@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ZodError } from "zod";
 import { HttpError } from "../http/http-error.js";
+import { requestLog } from "../http/request-log.js";
 import type { ServerEnv } from "../http/server-env.js";
 import { httpStatusOf } from "../wire/status-of.js";
 
@@ -77,8 +78,7 @@ export function classifyError(err: unknown): ClassifiedError {
 export const handleError: ErrorHandler<ServerEnv> = (err, c) => {
   const classified = classifyError(err);
   c.set("errorKind", classified.kind);
-  const log = c.get("log");
-  if (classified.isBug) log?.error({ err }, "request failed with an internal error");
+  if (classified.isBug) requestLog(c)?.error({ err }, "request failed with an internal error");
   for (const [name, value] of Object.entries(classified.headers)) c.header(name, value);
   return c.json(errorResponse(classified.status, classified.message, classified.metadata), classified.status);
 };

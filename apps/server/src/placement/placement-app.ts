@@ -16,6 +16,7 @@ import type { TokenStore } from "../auth/token-store.js";
 import type { BodyBudget } from "../http/body-budget.js";
 import { headerOf } from "../http/header.js";
 import { readRequestText } from "../http/request-body.js";
+import { requestLog } from "../http/request-log.js";
 import type { ServerEnv } from "../http/server-env.js";
 import {
   atLeast,
@@ -79,7 +80,7 @@ export function placementHandler(options: PlacementOptions): Handler<ServerEnv> 
       return replyResponse(c, reply, version, requestId);
     } catch (error) {
       const placementError = asPlacementError(error);
-      if (placementError.status >= 500) c.get("log")?.error({ err: error }, "placement request failed");
+      if (placementError.status >= 500) requestLog(c)?.error({ err: error }, "placement request failed");
       c.set("errorKind", `placement_${placementError.status}`);
       const rendered = renderPlacementError(
         placementError,

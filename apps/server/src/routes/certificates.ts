@@ -13,6 +13,7 @@ import type { Context, Hono } from "hono";
 import { isAdmin } from "../auth/principal.js";
 import { badRequest, forbiddenHttp, HttpError, notFoundHttp } from "../http/http-error.js";
 import { parseRecursion } from "../http/query.js";
+import { requestLog } from "../http/request-log.js";
 import type { ServerEnv } from "../http/server-env.js";
 import { operationUrl } from "../operations/operations.js";
 import { missingProject } from "../trust/project-bindings.js";
@@ -131,19 +132,19 @@ export function registerCertificatesRoutes(
   app.post("/1.0/certificates", async (c) => {
     const principal = c.get("principal");
     const post = await readPost(c);
-    const log = c.get("log");
+    const log = requestLog(c);
     if (principal.kind === "untrusted") {
       const peer = principal.peerCertificate;
       const trusted =
         peer !== undefined && post.password !== "" ? await trust.redeem(post.password, peer.der) : undefined;
       if (trusted === undefined) {
-        log.warn(
+        log?.warn(
           { fingerprint: peer?.fingerprint },
           "trust refused: no client certificate or no valid token",
         );
         throw forbiddenHttp("not authorized");
       }
-      log.info(
+      log?.info(
         { name: trusted.name, fingerprint: trusted.fingerprint, restricted: trusted.restricted },
         "trust token redeemed: client certificate trusted",
       );
@@ -161,7 +162,7 @@ export function registerCertificatesRoutes(
       });
       // The only answer that holds the secret: the store has its hash only.
       const operation = tokenOperation(token, trust, services.operations.location, secret);
-      log.info({ name: post.name, restricted: post.restricted }, "trust token created");
+      log?.info({ name: post.name, restricted: post.restricted }, "trust token created");
       return c.json(asyncResponse(operationUrl(operation.id), operation), 202);
     }
     if (post.certificate === "")
@@ -175,7 +176,7 @@ export function registerCertificatesRoutes(
       throw badRequest(`Invalid certificate: ${(error as Error).message}`);
     }
     await trust.store.addCertificate(certificate);
-    log.info({ name: certificate.name, fingerprint: certificate.fingerprint }, "client certificate trusted");
+    log?.info({ name: certificate.name, fingerprint: certificate.fingerprint }, "client certificate trusted");
     return c.json(syncResponse({}));
   });
 
@@ -188,7 +189,7 @@ export function registerCertificatesRoutes(
     requireAdmin(c);
     const found = await findOne(trust, c.req.param("fingerprint"));
     await trust.store.removeCertificate(found.fingerprint);
-    c.get("log").info(
+    requestLog(c)?.info(
       { name: found.name, fingerprint: found.fingerprint },
       "client certificate no longer trusted",
     );

@@ -1,5 +1,6 @@
 import { apiSchemas, syncResponse } from "@berth/api-types";
 import type { Hono } from "hono";
+import type { Logger } from "pino";
 import { canUseProject, isAdmin, type Principal, projectRefusal } from "../auth/principal.js";
 import { lazyClientSignal } from "../http/client-signal.js";
 import { commonBodies } from "../http/common-bodies.js";
@@ -8,6 +9,7 @@ import { forbiddenHttp } from "../http/http-error.js";
 import { readJsonBody } from "../http/json-body.js";
 import { preconditionOf } from "../http/precondition.js";
 import { parseBoolean, parseProject, parseRecursion, parseTarget } from "../http/query.js";
+import { requestLog } from "../http/request-log.js";
 import type { ServerEnv } from "../http/server-env.js";
 import { classifyError } from "../middleware/error-handler.js";
 import { operationUrl } from "../operations/operations.js";
@@ -72,7 +74,10 @@ export function registerRoute(app: Hono<ServerEnv>, spec: RouteSpec, services: S
       query: (name) => (honours.has(name) ? c.req.query(name) : undefined),
       header: (name) => headerOf(c, name),
       precondition: spec.etag === true ? preconditionOf(headerOf(c, "if-match")) : {},
-      log: c.get("log"),
+      get log() {
+        // accessLog, before every route, gave the request the server's logger.
+        return requestLog(c) as Logger;
+      },
       get signal() {
         return clientSignal();
       },

@@ -47,4 +47,25 @@ describe("cached catalog reads", () => {
     expect((await store.profiles.list({ project: "default" }))[0]?.config).toEqual({ "limits.cpu": "1" });
     await store.close();
   });
+
+  it("hands credentials out shared and frozen: a caller cannot change the cache", async () => {
+    const store = await openStore(":memory:");
+    const record = {
+      id: "id-team",
+      name: "team",
+      hash: "h1",
+      admin: false,
+      projects: ["a"],
+      created_at: "2026-11-29T00:00:00.000Z",
+    };
+    await store.tokens.create(record);
+    const first = await store.tokens.findByHash("h1");
+    expect(first).toEqual(record);
+    expect(await store.tokens.findByHash("h1")).toBe(first);
+    const projects = (first as { projects: string[] }).projects;
+    expect(() => projects.push("b")).toThrow(TypeError);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect((await store.tokens.list())[0]?.projects).toEqual(["a"]);
+    await store.close();
+  });
 });

@@ -79,8 +79,8 @@ export class SqliteStore extends SqlStoreCore implements Store {
           return feed.read(cursor);
         },
       },
-      tokens: new SqlTokenStore(credentials, new ReadCache(connection)),
-      trust: new SqlTrustStore(credentials, new ReadCache(connection)),
+      tokens: new SqlTokenStore(credentials, new ReadCache(connection, true)),
+      trust: new SqlTrustStore(credentials, new ReadCache(connection, true)),
       // A consumer claim bumps provider generations: the providers table's kept reads go.
       consumers: new SqlConsumers({
         ...tables,

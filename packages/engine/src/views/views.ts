@@ -3,6 +3,7 @@
  * returned by the API: members, instances, the placement request.
  */
 
+import { deepFreeze } from "../base/deep-freeze.js";
 import type { PlacementRequest } from "../expand/request.js";
 import type { MemberState } from "../model/member-state.js";
 import type {
@@ -71,14 +72,6 @@ function buildMemberView(member: MemberState, status: MemberStatus): ClusterMemb
     config: { ...record.config },
     groups: [...record.groups],
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /**
