@@ -6,7 +6,6 @@
  * the synchronous candidates and decide steps, so deciding and holding
  * capacity in the model never interleave with other placements.
  */
-import { randomUUID } from "node:crypto";
 import type { InstancesPost } from "@berth/api-types";
 import { invalid, notFound } from "../base/errors.js";
 import { cloneJson } from "../store/clone.js";
@@ -14,6 +13,7 @@ import { BatchMemo } from "./batch-memo.js";
 import type { CatalogCache } from "./catalog-cache.js";
 import type { ExpandContext } from "./context.js";
 import { withCopySource } from "./copy-source.js";
+import { defaultInstanceName, newInstanceId } from "./instance-id.js";
 import { NO_MEMBERS, type PlacementRequest, placementRequest } from "./request.js";
 import { isUuid, projectOf } from "./target.js";
 
@@ -29,11 +29,11 @@ export async function expandCreate(
   const copied = withCopySource(context, requested, project.name);
   const body = copied instanceof Promise ? await copied : copied;
   const forthcoming = body.forthcoming === true;
-  const id = body.uuid ?? randomUUID();
+  const id = body.uuid ?? newInstanceId();
   if (body.uuid !== undefined && !isUuid(id)) throw invalid(`Invalid uuid "${id}"`);
   // Reservations may stay unnamed (Ganeti: only the UUID is mandatory); LXD
   // names unnamed instances itself, Berth derives the name from the UUID.
-  const name = body.name ?? (forthcoming ? "" : `instance-${id.slice(0, 8)}`);
+  const name = body.name ?? (forthcoming ? "" : defaultInstanceName(id));
   const expansion = memo.expand(catalog, project, body, name);
   const expanded = expansion instanceof Promise ? await expansion : expansion;
   const { limits, allowedGroups } = memo.projectFacts(project);
