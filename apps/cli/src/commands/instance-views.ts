@@ -18,7 +18,8 @@ export const instanceColumns: Column<Instance>[] = [
   },
   { header: "LOCATION", human: (i, c) => c.cyan(i.location), exact: (i) => i.location },
   { header: "FLAVOR", human: (i) => i.flavor, exact: (i) => i.flavor },
-  { header: "UUID", human: (i) => i.uuid.slice(0, 8), exact: (i) => i.uuid },
+  // The last 8 hex digits: the random ones (a time-ordered id's first 8 repeat for about a minute).
+  { header: "UUID", human: (i) => i.uuid.slice(-8), exact: (i) => i.uuid },
 ];
 
 export function instanceFields(i: Instance): [string, string][] {
