@@ -8,19 +8,38 @@
  */
 import { randomFillSync } from "node:crypto";
 
-const bytes = new Uint8Array(16);
+/**
+ * Random bytes for 256 ids at a time: one `randomFillSync` per id cost
+ * ~2 µs, a tenth of a whole in-process placement, against ~0.15 µs for
+ * `crypto.randomUUID`, which buffers its entropy the same way. With the
+ * pool, a hex table and the time's digits kept while the millisecond
+ * lasts, an id takes ~0.14 µs.
+ */
+const IDS_PER_FILL = 256;
+const RANDOM_BYTES = 10;
+const pool = new Uint8Array(IDS_PER_FILL * RANDOM_BYTES);
+let used = IDS_PER_FILL;
+let lastMs = -1;
+let lastTime = "";
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 export function newInstanceId(now: number = Date.now()): string {
-  randomFillSync(bytes, 6, 10);
-  let ms = now;
-  for (let i = 5; i >= 0; i--) {
-    bytes[i] = ms % 256;
-    ms = Math.floor(ms / 256);
+  if (used === IDS_PER_FILL) {
+    randomFillSync(pool);
+    used = 0;
   }
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70; // version 7
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80; // RFC 9562 variant
-  const hex = Buffer.from(bytes).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const at = used++ * RANDOM_BYTES;
+  const byte = (offset: number) => pool[at + offset] as number;
+  if (now !== lastMs) {
+    // 48 bits of milliseconds: twelve hex digits until the year 10889; kept while the clock stays.
+    const time = now.toString(16).padStart(12, "0");
+    lastTime = `${time.slice(0, 8)}-${time.slice(8)}`;
+    lastMs = now;
+  }
+  const version = HEX[0x70 | (byte(0) & 0x0f)]; // version 7
+  const variant = HEX[0x80 | (byte(2) & 0x3f)]; // RFC 9562 variant
+  const tail = HEX[byte(4)]! + HEX[byte(5)] + HEX[byte(6)] + HEX[byte(7)] + HEX[byte(8)] + HEX[byte(9)];
+  return `${lastTime}-${version}${HEX[byte(1)]}-${variant}${HEX[byte(3)]}-${tail}`;
 }
 
 /**
