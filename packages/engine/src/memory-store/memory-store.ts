@@ -103,6 +103,16 @@ interface Ledgers {
   forthcoming: Record<string, number>;
 }
 
+/** How a memory store is set up. */
+export interface MemoryStoreOptions {
+  /**
+   * How much of the change feed is kept, in weight units (an entry weighs 1
+   * plus the counted changes and usage rows it carries); a reader further
+   * behind re-hydrates from a snapshot. Default 100,000 (`DEFAULT_FEED_WEIGHT_KEPT`, feed-log.ts).
+   */
+  feedWeightKept?: number;
+}
+
 /**
  * The whole `Store` port in memory, with the change feed and leases: for tests, simulations, the
  * Ganeti allocator and embedders that need no durability. Calls the same claim rules as the SQL
@@ -119,13 +129,12 @@ export class MemoryStore implements Store {
   private config: ConfigRecord = { version: 0, values: {} };
   private nextJoinOrder = 1;
   private closed = false;
-  /** The change feed (store/change-feed.ts): every entry ever written; a cursor is an index into it. */
-  private readonly log = new FeedLog();
+  /** The change feed (store/change-feed.ts): the newest entries; a cursor counts the entries before it. */
+  private readonly log: FeedLog;
   readonly feed: ChangeFeed = {
     read: async (cursor) => {
       this.assertOpen();
-      const from = Number(cursor);
-      return { entries: this.log.slice(from), cursor: String(this.log.length) };
+      return this.log.read(Number(cursor));
     },
   };
 
@@ -144,7 +153,8 @@ export class MemoryStore implements Store {
   readonly traits: MemoryCatalog<TraitRecord>;
   readonly consumers: MemoryConsumers;
 
-  constructor() {
+  constructor(options: MemoryStoreOptions = {}) {
+    this.log = new FeedLog(options.feedWeightKept);
     const log = (entry: ChangeEntry) => this.log.push(entry);
     const instancesWhere = (predicate: (i: InstanceRecord) => boolean) => {
       let count = 0;
@@ -604,7 +614,7 @@ export class MemoryStore implements Store {
 
   async snapshot(): Promise<StoreSnapshot> {
     this.assertOpen();
-    const feedCursor = String(this.log.length);
+    const feedCursor = String(this.log.head);
     const counts = new Map<string, InstanceCountRow>();
     const groupCounts = new Map<string, PlacementGroupCountRow>();
     const projectUsage = new Map<string, ProjectUsageRow>();

@@ -156,3 +156,29 @@ describe("an engine's own claims", () => {
     }
   });
 });
+
+describe("an engine behind what a memory store's feed keeps", () => {
+  it("re-hydrates, and its model matches the store", async () => {
+    // Keeps ~2 single creates' entries: the second engine falls behind after a few.
+    const store = new MemoryStore({ feedWeightKept: 10 });
+    const clock = new ManualClock();
+    const a = await Engine.open({ store, clock });
+    const b = await Engine.open({ store, clock });
+    await addMember(a, "n1");
+    await b.sync();
+    for (const name of ["a1", "a2", "a3", "a4", "a5", "a6"]) await a.instances.create({ name, ...ONE_CPU });
+    const read = await store.feed.read("0");
+    expect(read.reset).toBe(true);
+    await b.sync();
+    await expectModelMatchesStore(b, store, "n1");
+    expect(b.members.get("n1").instances).toBe(6);
+    // And it goes on in step with its own and the other engine's claims.
+    await b.instances.create({ name: "b1", ...ONE_CPU });
+    await a.instances.delete("default", "a1");
+    for (const engine of [a, b]) {
+      await engine.sync();
+      await expectModelMatchesStore(engine, store, "n1");
+      expect(engine.members.get("n1").instances).toBe(6);
+    }
+  });
+});
