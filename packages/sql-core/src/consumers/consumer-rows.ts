@@ -154,19 +154,22 @@ export async function claimedProviders(
   const rows = new Map<string, ReshapeProviderRows>();
   const memberRoots = new Map<string, string>();
   if (names.length === 0) return { rows, memberRoots };
-  const lock = db.dialect === "pg" ? " ORDER BY uuid FOR UPDATE" : "";
+  // PostgreSQL locks the rows, then sums in a statement of its own: one that waited on a lock still
+  // sees the allocations as they were when it began (READ COMMITTED), not those committed meanwhile.
+  const pg = db.dialect === "pg";
   const found = await db.all(
-    `SELECT uuid, name, generation, inventories, ${usedColumn(db)} AS used FROM providers AS p
-     WHERE uuid IN ${inList(db)}${lock}`,
+    `SELECT uuid, name, generation, inventories${pg ? "" : `, ${usedColumn(db)} AS used`} FROM providers AS p
+     WHERE uuid IN ${inList(db)}${pg ? " ORDER BY uuid FOR UPDATE" : ""}`,
     [listParam(names)],
   );
+  const locked = pg ? await usedSums(db, names) : undefined;
   for (const p of found) {
     const uuid = String(p.uuid);
     const name = String(p.name);
     if (isMemberRoot(uuid, name)) memberRoots.set(uuid, name);
     rows.set(uuid, {
       inventories: jsonValue<Record<string, Inventory>>(p.inventories),
-      used: jsonValue(p.used),
+      used: locked?.get(uuid) ?? jsonValue(p.used),
       forthcoming: {},
       generation: Number(p.generation),
     });

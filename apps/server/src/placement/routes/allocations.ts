@@ -33,7 +33,17 @@ const MAPPINGS: Schema = {
   patternProperties: { "[a-zA-Z0-9_-]{1,64}": { type: "array", minItems: 1, items: UUID } },
 };
 
+/** The schemas by microversion and form, each built once (every claim's body is checked against one). */
+const schemas = new Map<string, Schema>();
+
 export function allocationSchema(version: Microversion, forPost: boolean): Schema {
+  const key = `${version.major}.${version.minor}/${forPost}`;
+  let schema = schemas.get(key);
+  if (schema === undefined) schemas.set(key, (schema = buildAllocationSchema(version, forPost)));
+  return schema;
+}
+
+function buildAllocationSchema(version: Microversion, forPost: boolean): Schema {
   const properties: Record<string, Schema> = {};
   const required = ["allocations"];
   if (atLeast(version, 12)) {
