@@ -179,9 +179,8 @@ export async function claimedProviders(
 }
 
 /**
- * Replaces the written consumers' rows by `stored`: deletes those stored now
- * (`existing`, read in this transaction; the delete cascades to their
- * allocations), none for a claim of new consumers only.
+ * Replaces the written consumers' rows by `stored`: deletes those stored now (`existing`, read in
+ * this transaction; the delete cascades to their allocations), none when all are new.
  */
 export async function replaceConsumers(
   db: SqlRunner,
