@@ -56,11 +56,11 @@ export interface ReshapeSide extends ConsumerWriteSide {
 async function writeConsumers(
   db: SqlRunner,
   side: ConsumerWriteSide,
-  uuids: readonly string[],
+  current: ReadonlyMap<string, ConsumerRecord>,
   stored: readonly ConsumerRecord[],
   entry: ChangeEntry,
 ): Promise<void> {
-  await replaceConsumers(db, uuids, stored);
+  await replaceConsumers(db, [...current.keys()], stored);
   await side.append([entry]);
 }
 
@@ -83,7 +83,7 @@ export async function claimConsumers(
   );
   const bumped = await bumpGenerations(db, checked.providersChanged);
   const entry = consumerClaimEntry(checked, (uuid) => memberRoots.get(uuid), bumped);
-  await writeConsumers(db, side, uuids, checked.stored, entry);
+  await writeConsumers(db, side, current, checked.stored, entry);
   return checked.stored;
 }
 
@@ -124,6 +124,6 @@ export async function reshapeConsumers(
     ...split.roots.map((r) => [r.uuid, r.rowGeneration] as const),
   ];
   const entry = consumerClaimEntry(checked.consumers, (uuid) => memberRoots.get(uuid), bumped);
-  await writeConsumers(db, side, uuids, checked.consumers.stored, entry);
+  await writeConsumers(db, side, current, checked.consumers.stored, entry);
   return checked.consumers.stored;
 }

@@ -1,4 +1,5 @@
 import { type MemberUsage, memberProviderUuid, withConsumersUsed } from "@berth/engine";
+import { usedSums } from "../consumers/consumer-rows.js";
 import { jsonSql } from "../runner/json-sql.js";
 import { inList, listParam } from "../runner/lists.js";
 import { first, type SqlRunner } from "../runner/runner.js";
@@ -17,19 +18,8 @@ export async function consumersOnMembers(
   const out = new Map<string, Record<string, number>>();
   if (names.length === 0) return out;
   const memberOf = new Map(names.map((name) => [memberProviderUuid(name), name]));
-  const rows = await db.all(
-    `SELECT provider_uuid, resource_class, CAST(sum(amount) AS bigint) AS amount FROM consumer_allocations
-     WHERE provider_uuid IN ${inList(db)} GROUP BY provider_uuid, resource_class`,
-    [listParam([...memberOf.keys()])],
-  );
-  for (const row of rows) {
-    const amount = Number(row.amount);
-    const member = memberOf.get(String(row.provider_uuid));
-    if (amount === 0 || member === undefined) continue;
-    const entry = out.get(member) ?? {};
-    entry[String(row.resource_class)] = amount;
-    out.set(member, entry);
-  }
+  for (const [uuid, used] of await usedSums(db, [...memberOf.keys()]))
+    if (Object.keys(used).length > 0) out.set(memberOf.get(uuid)!, used);
   return out;
 }
 

@@ -33,7 +33,17 @@ const MAPPINGS: Schema = {
   patternProperties: { "[a-zA-Z0-9_-]{1,64}": { type: "array", minItems: 1, items: UUID } },
 };
 
+/** The schemas by microversion and form, each built once (every claim's body is checked against one). */
+const schemas = new Map<string, Schema>();
+
 export function allocationSchema(version: Microversion, forPost: boolean): Schema {
+  const key = `${version.major}.${version.minor}/${forPost}`;
+  let schema = schemas.get(key);
+  if (schema === undefined) schemas.set(key, (schema = buildAllocationSchema(version, forPost)));
+  return schema;
+}
+
+function buildAllocationSchema(version: Microversion, forPost: boolean): Schema {
   const properties: Record<string, Schema> = {};
   const required = ["allocations"];
   if (atLeast(version, 12)) {
@@ -104,8 +114,11 @@ const uuidOf = (raw: string) => (isUuid(raw) ? normalizeUuid(raw) : raw);
  * From 1.38 a valid body names the project, the user and the consumer type
  * (`allocationSchema` requires them), so `requestOf` needs nothing of the
  * stored consumer: a claim skips that read (one statement of about a dozen).
+ * From 1.28 a `consumer_generation` of null says the consumer is new: were
+ * it stored, the write refuses it on that generation whatever else it says.
  */
-const bodyNamesAll = (version: Microversion) => atLeast(version, 38);
+const needsStored = (version: Microversion, body: AllocationBody) =>
+  !atLeast(version, 38) && !(atLeast(version, 28) && body.consumer_generation === null);
 
 export function requestOf(
   consumerUuid: string,
@@ -182,7 +195,7 @@ export const allocationRoutes: PlacementRoute[] = [
       const consumer = normalizeUuid(raw);
       const body = (await json()) as AllocationBody;
       validateSchema(body, allocationSchema(version, false));
-      const current = bodyNamesAll(version) ? undefined : await engine.consumers.get(consumer);
+      const current = needsStored(version, body) ? await engine.consumers.get(consumer) : undefined;
       await engine.consumers.allocate([requestOf(consumer, body, version, current)]);
       return { status: 204 };
     },
@@ -209,7 +222,7 @@ export const allocationRoutes: PlacementRoute[] = [
         if (!isUuid(consumer)) throw badRequest(`Malformed consumer_uuid: ${consumer}`);
         validateSchema(entry, allocationSchema(version, true));
         const uuid = normalizeUuid(consumer);
-        const current = bodyNamesAll(version) ? undefined : await engine.consumers.get(uuid);
+        const current = needsStored(version, entry) ? await engine.consumers.get(uuid) : undefined;
         requests.push(requestOf(uuid, entry, version, current));
       }
       await engine.consumers.allocate(requests);

@@ -11,7 +11,7 @@ import { EngineError, invalid, notFound } from "../../base/errors.js";
 import { providerMessages as text } from "../../providers/messages.js";
 import type { EngineRuntime } from "../../runtime/runtime.js";
 import type { ConsumerWrite } from "../../store/port.js";
-import type { AllocationRow, ConsumerRecord } from "../../store/records.js";
+import type { AllocationRow, ConsumerRecord, ProviderRecord } from "../../store/records.js";
 import type { Providers } from "./providers.js";
 import { type AllocationRequest, type ReshapeRequest, reshape } from "./reshaper.js";
 
@@ -43,17 +43,41 @@ export class Consumers {
     return this.store.consumers.get(uuid);
   }
 
-  /** Writes every request or none. */
+  /**
+   * Writes every request or none. The change feed is not read first: the
+   * model only says which providers exist and which are members' roots, and
+   * the store's claim checks the rows themselves, so a model behind the
+   * store can only cost a refusal. A refusal is given only by a model that
+   * has caught up: when a fresh read brings anything, the write runs once
+   * more, as it would have run after that read. The feed is then read when
+   * something looks at the model (a listing, candidates, a plan), not
+   * after every claim.
+   */
   async allocate(requests: readonly AllocationRequest[]): Promise<ConsumerRecord[]> {
+    const feed = this.runtime.feedSync;
+    if (feed === undefined) {
+      await this.runtime.sync();
+      return this.write(requests);
+    }
+    return this.write(requests).catch(async (error: unknown) => {
+      if (!(error instanceof EngineError)) throw error;
+      const applied = feed.applied;
+      await feed.fresh().catch(() => undefined);
+      if (feed.applied === applied) throw error;
+      return this.write(requests);
+    });
+  }
+
+  private async write(requests: readonly AllocationRequest[]): Promise<ConsumerRecord[]> {
     const writes: ConsumerWrite[] = [];
     /** Member roots named, whose rows must be stored before the claim (their allocations refer to them). */
-    const memberRoots = new Set<string>();
+    const memberRoots = new Map<string, ProviderRecord>();
     for (const request of requests) {
       const rows: AllocationRow[] = [];
       for (const [provider, resources] of Object.entries(request.allocations)) {
-        const found = await this.providers.find(provider);
+        const found = await this.providers.known(provider);
         if (found === undefined) throw invalid(text.allocationProviderMissing(provider));
-        if (this.providers.memberOf(found) !== undefined) memberRoots.add(provider);
+        if (this.providers.memberOf(found) !== undefined) memberRoots.set(provider, found);
         for (const [resourceClass, amount] of Object.entries(resources)) {
           if (!(await this.classExists(resourceClass)))
             throw invalid(text.allocationClassMissing(request.consumerUuid, resourceClass));
@@ -73,7 +97,7 @@ export class Consumers {
           : {}),
       });
     }
-    for (const uuid of memberRoots) await this.providers.row(uuid);
+    for (const [uuid, found] of memberRoots) await this.providers.row(uuid, found);
     try {
       return await this.store.consumers.claim(writes);
     } catch (error) {

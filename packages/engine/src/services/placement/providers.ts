@@ -180,6 +180,15 @@ export class Providers {
   /** A provider as Placement shows it, if it exists: its row, or a member's root. */
   async find(uuid: string): Promise<ProviderRecord | undefined> {
     await this.runtime.sync();
+    return this.known(uuid);
+  }
+
+  /**
+   * `find` on the model as it stands, without reading the change feed first:
+   * for a write the store checks again, which reads the feed and runs once
+   * more only when refused (`Consumers.allocate`).
+   */
+  async known(uuid: string): Promise<ProviderRecord | undefined> {
     const row = await this.runtime.providerModel.provider(this.store, uuid);
     if (row !== undefined) {
       const member = this.memberOf(row);
@@ -203,8 +212,8 @@ export class Providers {
    * exists only in the view (a claim or a child needs the row). Two servers
    * doing it at once: one writes, the other reads it.
    */
-  async row(uuid: string): Promise<ProviderRecord> {
-    const found = await this.get(uuid);
+  async row(uuid: string, known?: ProviderRecord): Promise<ProviderRecord> {
+    const found = known ?? (await this.get(uuid));
     const member = this.memberOf(found);
     if (member === undefined) return found;
     const stored = await this.store.providers.get({ name: uuid });
