@@ -16,6 +16,7 @@
 import type { Candidate, CandidateAnswer, ProviderRecord } from "@berth/engine";
 import { displayedCapacity, type Inventory } from "@berth/resources";
 import { atLeast, type Microversion } from "../microversion.js";
+import { BodyWriter } from "./body-writer.js";
 
 type Amounts = Readonly<Record<string, number>>;
 
@@ -56,14 +57,17 @@ class AmountsText {
   }
 }
 
-/** `{"SUFFIX":["uuid",...],...}`: which providers serve each group (1.34). */
+/** `{"SUFFIX":["uuid",...],...}`: which providers serve each group (1.34; loops, no array per entry). */
 function mappingsText(mappings: Readonly<Record<string, readonly string[]>>): string {
-  let text = "";
+  let text = "{";
   for (const suffix in mappings) {
-    const uuids = (mappings[suffix] as readonly string[]).map(quote).join(",");
-    text += `${text === "" ? "" : ","}${quote(suffix)}:[${uuids}]`;
+    const uuids = mappings[suffix] as readonly string[];
+    text += `${text.length === 1 ? "" : ","}${quote(suffix)}:[`;
+    for (let index = 0; index < uuids.length; index++)
+      text += `${index === 0 ? "" : ","}${quote(uuids[index] as string)}`;
+    text += "]";
   }
-  return `{${text}}`;
+  return `${text}}`;
 }
 
 /** The shape of `allocation_requests` entries at one microversion. */
@@ -95,15 +99,6 @@ function allocationRequestText(candidate: Candidate, shape: RequestShape): strin
   if (!shape.keyed) return `{"allocations":[${text}]}`;
   if (!shape.mappings) return `{"allocations":{${text}}}`;
   return `{"allocations":{${text}},"mappings":${mappingsText(candidate.mappings)}}`;
-}
-
-/** `{"allocation_requests":[...],"provider_summaries":{`: the answer up to its first summary. */
-function requestsText(candidates: readonly Candidate[], version: Microversion): string {
-  const shape = { keyed: atLeast(version, 12), mappings: atLeast(version, 34), amounts: new AmountsText() };
-  let text = '{"allocation_requests":[';
-  for (let index = 0; index < candidates.length; index++)
-    text += `${index === 0 ? "" : ","}${allocationRequestText(candidates[index] as Candidate, shape)}`;
-  return `${text}],"provider_summaries":{`;
 }
 
 /**
@@ -204,39 +199,39 @@ function summaryBytes(
 
 /**
  * The whole answer as UTF-8 (`requested`: the classes the request names,
- * for summaries before 1.27), in one buffer of its exact length (the
- * socket takes it as it is, with its Content-Length): the requests' text
- * encoded once into it, then each kept summary copied in.
+ * for summaries before 1.27), in one buffer the socket takes as it is, with
+ * its Content-Length: each request's text encoded where it lands, then each
+ * kept summary copied in.
  */
 export function candidatesJson(
   answer: CandidateAnswer,
   version: Microversion,
   requested: ReadonlySet<string>,
 ): Buffer {
-  const head = requestsText(answer.candidates, version);
-  const { providers, usage } = answer;
+  const { candidates, providers, usage } = answer;
   const summaries: Buffer[] = new Array(providers.length);
-  // The commas between summaries and the closing "}}".
-  let length = Buffer.byteLength(head) + Math.max(providers.length - 1, 0) + 2;
+  let summariesLength = 0;
   for (let index = 0; index < providers.length; index++) {
     const provider = providers[index] as ProviderRecord;
     const bytes = summaryBytes(provider, usage.get(provider.uuid) ?? NOTHING_USED, version, requested);
     summaries[index] = bytes;
-    length += bytes.length;
+    summariesLength += bytes.length + 1;
   }
-  const body = Buffer.allocUnsafe(length);
-  let offset = body.write(head, 0);
+  // A one-provider request of three classes is about 150 bytes.
+  const body = new BodyWriter(summariesLength + 64 + candidates.length * 192);
+  const shape = { keyed: atLeast(version, 12), mappings: atLeast(version, 34), amounts: new AmountsText() };
+  body.text('{"allocation_requests":[');
+  for (let index = 0; index < candidates.length; index++)
+    body.text(`${index === 0 ? "" : ","}${allocationRequestText(candidates[index] as Candidate, shape)}`);
+  body.text('],"provider_summaries":{');
   for (let index = 0; index < summaries.length; index++) {
-    if (index > 0) body[offset++] = COMMA;
-    const bytes = summaries[index] as Buffer;
-    body.set(bytes, offset);
-    offset += bytes.length;
+    if (index > 0) body.copy(COMMA);
+    body.copy(summaries[index] as Buffer);
   }
-  body[offset++] = CLOSE;
-  body[offset] = CLOSE;
-  return body;
+  body.copy(END);
+  return body.done();
 }
 
 const NOTHING_USED: Readonly<Record<string, number>> = {};
-const COMMA = 0x2c;
-const CLOSE = 0x7d;
+const COMMA = Buffer.from(",");
+const END = Buffer.from("}}");
