@@ -21,20 +21,19 @@ import { BodyWriter } from "./body-writer.js";
 type Amounts = Readonly<Record<string, number>>;
 
 /**
- * JSON text of a string (a uuid, a class name, a group suffix), as
- * JSON.stringify writes it. Uuids and names have nothing to escape: they
- * are checked and put between quotes, a fraction of JSON.stringify's call
- * for the 2,000 uuids of a full answer.
+ * What JSON.stringify writes as it is: no `"`, `\`, control character or
+ * surrogate (a lone one is escaped; a pair is left to JSON.stringify too).
  */
-function quote(text: string): string {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    // Control characters, `"`, `\` and surrogates (a lone one is escaped) are JSON.stringify's to write.
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff))
-      return JSON.stringify(text);
-  }
-  return `"${text}"`;
-}
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * JSON text of a string (a uuid, a class name, a group suffix), as
+ * JSON.stringify writes it. Uuids and names have nothing to escape: one
+ * compiled pattern's test and the quotes cost a third of JSON.stringify's
+ * call, for the 2,000 uuids of a full answer.
+ */
+const quote = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
 
 /**
  * `{"CLASS":N,...}` for one provider's amounts. Candidates of one answer
