@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderRecord } from "../store/records.js";
+import { inventory } from "../testing/fixtures.js";
 import { CandidateIndex } from "./candidate-index.js";
 import { allocationCandidates, type RequestGroup } from "./candidates.js";
 import { groupChoices, type SearchSpace } from "./request-group.js";
-
-const inventory = (total: number, extra: Partial<ProviderRecord["inventories"][string]> = {}) => ({
-  total,
-  reserved: 0,
-  minUnit: 1,
-  maxUnit: total,
-  stepSize: 1,
-  allocationRatio: 1,
-  ...extra,
-});
 
 /** Lone trees of every sort the search judges: units, reserved, ratios, traits, aggregates, a missing class. */
 const lone = (index: number, extra: Partial<ProviderRecord>): ProviderRecord => ({

@@ -12,20 +12,11 @@ import {
   type CandidateRequest,
   type ProviderRecord,
 } from "@berth/engine";
+import { inventory } from "@berth/engine/testing";
 import { displayedCapacity, type Inventory } from "@berth/resources";
 import { describe, expect, it } from "vitest";
 import { atLeast, type Microversion } from "../microversion.js";
 import { candidatesJson } from "./candidates-json.js";
-
-const inventory = (total: number, extra: Partial<Inventory> = {}): Inventory => ({
-  total,
-  reserved: 0,
-  minUnit: 1,
-  maxUnit: total,
-  stepSize: 1,
-  allocationRatio: 1,
-  ...extra,
-});
 
 let clock = 0;
 const provider = (
