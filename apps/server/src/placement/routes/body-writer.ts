@@ -28,6 +28,12 @@ export class BodyWriter {
     this.length += this.bytes.write(piece, this.length);
   }
 
+  /** One byte (an ASCII character: punctuation between fragments). */
+  byte(code: number): void {
+    this.room(1);
+    this.bytes[this.length++] = code;
+  }
+
   /** Bytes already encoded (a kept fragment). */
   copy(fragment: Uint8Array): void {
     this.room(fragment.length);

@@ -112,7 +112,7 @@ function inPlacementOrder(traits: readonly string[]): string[] {
 
 /** What a provider's summary shows besides usage, as JSON text, for one microversion. */
 interface SummaryParts {
-  /** Which optional fields the tail has (`shapeOf`). */
+  /** Which optional fields the tail has (`SummaryShape.shape`). */
   shape: number;
   /** `"uuid":{"resources":{` */
   head: string;
@@ -132,16 +132,21 @@ interface SummaryParts {
  */
 const summaryParts = new WeakMap<ProviderRecord, SummaryParts>();
 
-/** The summary's optional fields at this microversion: traits (1.17), tree (1.29). */
-const shapeOf = (version: Microversion) => (atLeast(version, 17) ? 1 : 0) + (atLeast(version, 29) ? 2 : 0);
+/** What the summaries show at one microversion, worked out once per answer (not per provider). */
+interface SummaryShape {
+  /** Which optional fields the tail has: traits (1.17) + 1, tree (1.29) + 2. */
+  shape: number;
+  /** Every inventoried class (1.27); before, only `requested`. */
+  allClasses: boolean;
+  requested: ReadonlySet<string>;
+}
 
-function partsOf(
-  provider: ProviderRecord,
-  version: Microversion,
-  requested: ReadonlySet<string>,
-): SummaryParts {
-  const allClasses = atLeast(version, 27);
-  const shape = shapeOf(version);
+function summaryShape(version: Microversion, requested: ReadonlySet<string>): SummaryShape {
+  const shape = (atLeast(version, 17) ? 1 : 0) + (atLeast(version, 29) ? 2 : 0);
+  return { shape, allClasses: atLeast(version, 27), requested };
+}
+
+function partsOf(provider: ProviderRecord, { shape, allClasses, requested }: SummaryShape): SummaryParts {
   const kept = allClasses ? summaryParts.get(provider) : undefined;
   if (kept !== undefined && kept.shape === shape) return kept;
   const classes: SummaryParts["classes"] = [];
@@ -151,8 +156,8 @@ function partsOf(
     classes.push({ resourceClass, text: `${quote(resourceClass)}:{"capacity":${capacity},"used":` });
   }
   let tail = "}";
-  if (atLeast(version, 17)) tail += `,"traits":[${inPlacementOrder(provider.traits).map(quote).join(",")}]`;
-  if (atLeast(version, 29))
+  if (shape & 1) tail += `,"traits":[${inPlacementOrder(provider.traits).map(quote).join(",")}]`;
+  if (shape & 2)
     tail += `,"parent_provider_uuid":${provider.parentUuid === null ? "null" : quote(provider.parentUuid)},"root_provider_uuid":${quote(provider.rootUuid)}`;
   const parts = { shape, head: `${quote(provider.uuid)}:{"resources":{`, classes, tail: `${tail}}` };
   if (allClasses) summaryParts.set(provider, parts);
@@ -179,10 +184,9 @@ function showsUse(
 function summaryBytes(
   provider: ProviderRecord,
   used: Readonly<Record<string, number>>,
-  version: Microversion,
-  requested: ReadonlySet<string>,
+  shape: SummaryShape,
 ): Buffer {
-  const parts = partsOf(provider, version, requested);
+  const parts = partsOf(provider, shape);
   // Most providers' use did not move since the last answer: their summary is the same bytes.
   const last = parts.last;
   if (last !== undefined && showsUse(parts, last.used, used)) return last.bytes;
@@ -209,10 +213,11 @@ export function candidatesJson(
 ): Buffer {
   const { candidates, providers, usage } = answer;
   const summaries: Buffer[] = new Array(providers.length);
+  const shown = summaryShape(version, requested);
   let summariesLength = 0;
   for (let index = 0; index < providers.length; index++) {
     const provider = providers[index] as ProviderRecord;
-    const bytes = summaryBytes(provider, usage.get(provider.uuid) ?? NOTHING_USED, version, requested);
+    const bytes = summaryBytes(provider, usage.get(provider.uuid) ?? NOTHING_USED, shown);
     summaries[index] = bytes;
     summariesLength += bytes.length + 1;
   }
@@ -224,7 +229,7 @@ export function candidatesJson(
     body.text(`${index === 0 ? "" : ","}${allocationRequestText(candidates[index] as Candidate, shape)}`);
   body.text('],"provider_summaries":{');
   for (let index = 0; index < summaries.length; index++) {
-    if (index > 0) body.copy(COMMA);
+    if (index > 0) body.byte(COMMA);
     body.copy(summaries[index] as Buffer);
   }
   body.copy(END);
@@ -232,5 +237,5 @@ export function candidatesJson(
 }
 
 const NOTHING_USED: Readonly<Record<string, number>> = {};
-const COMMA = Buffer.from(",");
+const COMMA = 0x2c;
 const END = Buffer.from("}}");
