@@ -143,7 +143,9 @@ export function allocationCandidates(
     return candidates.length >= limit;
   };
   const lone = LoneTreeSearch.of(request.groups, index);
-  // The roots of the trees the candidates take from (and, before 1.29, the providers they use).
+  // The lone roots taken, in creation order; and from the general search, the roots of the trees
+  // its candidates take from (and, before 1.29, the providers they use).
+  const loneTaken: ProviderRecord[] = [];
   const treesTaken = new Set<string>();
   const taken = new Set<ProviderRecord>();
   const { roots } = index;
@@ -157,8 +159,7 @@ export function allocationCandidates(
       const allocations: Candidate["allocations"] = Object.create(null);
       allocations[root.uuid] = lone.amounts;
       candidates.push({ allocations, mappings: { "": [root.uuid] } });
-      treesTaken.add(root.uuid);
-      if (request.oneProviderPerTree) taken.add(root);
+      loneTaken.push(root);
       if (candidates.length >= limit) break;
       continue;
     }
@@ -181,6 +182,12 @@ export function allocationCandidates(
         treesTaken.add(provider.rootUuid);
       }
     if (enough) break;
+  }
+  // Lone trees only: each tree is its root, and the roots were visited in creation order.
+  if (taken.size === 0) return { candidates, providers: loneTaken, usage };
+  for (const root of loneTaken) {
+    taken.add(root);
+    treesTaken.add(root.uuid);
   }
   if (request.oneProviderPerTree) return { candidates, providers: index.inOrder([...taken]), usage };
   // Summaries cover every provider of each tree a candidate takes resources from.
