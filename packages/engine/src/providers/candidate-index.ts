@@ -8,11 +8,20 @@
  * with `limit=1` then costs the trees it visits, not a pass over every
  * provider.
  */
+import { type Inventory, inventoryCapacity } from "@berth/resources";
 import type { ProviderRecord } from "../store/records.js";
 
 export const SHARES_VIA_AGGREGATE = "MISC_SHARES_VIA_AGGREGATE";
 
 const NONE: readonly ProviderRecord[] = [];
+
+/** One resource class over the roots (aligned with `CandidateIndex.roots`): what a search of lone trees reads. */
+export interface RootColumn {
+  /** Each root's inventory of the class; undefined: it has none. */
+  inventories: readonly (Inventory | undefined)[];
+  /** Each root's capacity of the class (`inventoryCapacity`; 0 without an inventory). */
+  capacity: Float64Array;
+}
 
 export class CandidateIndex {
   /** Every provider, oldest first (creation order; equal times keep the given order). */
@@ -24,6 +33,14 @@ export class CandidateIndex {
   private readonly position = new Map<string, number>();
   private readonly trees = new Map<string, ProviderRecord[]>();
   private readonly lending = new Map<string, ProviderRecord[]>();
+  /** Per resource class, built on first use (the rows, hence the inventories, hold while the index does). */
+  private readonly columns = new Map<string, RootColumn>();
+  /**
+   * Per root (aligned with `roots`): the tree is the root alone, no sharing
+   * provider lends to it and it lends to none, so the unsuffixed group's
+   * only choice there is the root itself (lone-tree.ts).
+   */
+  readonly lone: readonly boolean[];
 
   constructor(providers: readonly ProviderRecord[]) {
     const ordered = [...providers].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -55,6 +72,27 @@ export class CandidateIndex {
         else list.push(sharing);
       }
     }
+    this.lone = this.roots.map(
+      (root) =>
+        this.tree(root.uuid).length === 1 &&
+        this.lenders(root.uuid).length === 0 &&
+        !root.traits.includes(SHARES_VIA_AGGREGATE),
+    );
+  }
+
+  /** The roots' inventories and capacities of one class, kept for the index's life. */
+  rootColumn(resourceClass: string): RootColumn {
+    let column = this.columns.get(resourceClass);
+    if (column === undefined) {
+      const inventories = this.roots.map((root) => root.inventories[resourceClass]);
+      const capacity = new Float64Array(inventories.length);
+      inventories.forEach((inventory, at) => {
+        if (inventory !== undefined) capacity[at] = inventoryCapacity(inventory);
+      });
+      column = { inventories, capacity };
+      this.columns.set(resourceClass, column);
+    }
+    return column;
   }
 
   /** The providers of the tree rooted at `root`, oldest first. */

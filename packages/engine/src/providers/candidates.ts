@@ -13,6 +13,7 @@ import type { ProviderRecord } from "../store/records.js";
 import { CandidateIndex, SHARES_VIA_AGGREGATE } from "./candidate-index.js";
 import { type Combined, combineForAnchor } from "./combine-groups.js";
 import type { ProviderUsage } from "./filter.js";
+import { LoneTreeSearch } from "./lone-tree.js";
 import { type GroupChoice, groupChoices, type RequestGroup, type SearchSpace } from "./request-group.js";
 
 export type { RequestGroup } from "./request-group.js";
@@ -42,8 +43,8 @@ export interface CandidateRequest {
  * One way to satisfy the request: the amounts per provider, and which providers serve each group.
  */
 export interface Candidate {
-  /** By provider uuid: the amounts by class it gives. */
-  allocations: Record<string, Record<string, number>>;
+  /** By provider uuid: the amounts by class it gives (possibly shared between candidates: never changed). */
+  allocations: Record<string, Readonly<Record<string, number>>>;
   /** By group suffix ("" unsuffixed): the providers serving that group. */
   mappings: Record<string, string[]>;
 }
@@ -141,8 +142,27 @@ export function allocationCandidates(
     candidates.push(combined);
     return candidates.length >= limit;
   };
-  for (const root of index.roots) {
+  const lone = LoneTreeSearch.of(request.groups, index);
+  // The lone roots taken, in creation order; and from the general search, the roots of the trees
+  // its candidates take from (and, before 1.29, the providers they use).
+  const loneTaken: ProviderRecord[] = [];
+  const treesTaken = new Set<string>();
+  const taken = new Set<ProviderRecord>();
+  const { roots } = index;
+  for (let at = 0; at < roots.length; at++) {
+    const root = roots[at] as ProviderRecord;
     if (anchors !== undefined && !anchors.has(root.uuid)) continue;
+    if (lone !== undefined && index.lone[at]) {
+      if (!lone.admits(at, usage)) continue;
+      // A record without prototype takes the uuid as a hash entry: an object literal keyed by each
+      // uuid made V8 derive a new shape per provider (4x the time of the whole loop otherwise).
+      const allocations: Candidate["allocations"] = Object.create(null);
+      allocations[root.uuid] = lone.amounts;
+      candidates.push({ allocations, mappings: { "": [root.uuid] } });
+      loneTaken.push(root);
+      if (candidates.length >= limit) break;
+      continue;
+    }
     // Each group alone for this tree; one group with no choice leaves the tree out.
     const lists: GroupChoice[][] = [];
     for (const group of request.groups) {
@@ -152,12 +172,24 @@ export function allocationCandidates(
     }
     if (lists.length < request.groups.length) continue;
     anchor = root.uuid;
-    if (combineForAnchor(lists, rules, take)) break;
+    const before = candidates.length;
+    const enough = combineForAnchor(lists, rules, take);
+    for (const candidate of candidates.slice(before))
+      for (const uuid in candidate.allocations) {
+        const provider = index.byUuid.get(uuid);
+        if (provider === undefined) continue;
+        taken.add(provider);
+        treesTaken.add(provider.rootUuid);
+      }
+    if (enough) break;
   }
-  const used = new Set<string>();
-  for (const candidate of candidates) for (const uuid in candidate.allocations) used.add(uuid);
-  const taken = [...used].flatMap((uuid) => index.byUuid.get(uuid) ?? []);
-  if (request.oneProviderPerTree) return { candidates, providers: index.inOrder(taken), usage };
+  // Lone trees only: each tree is its root, and the roots were visited in creation order.
+  if (taken.size === 0) return { candidates, providers: loneTaken, usage };
+  for (const root of loneTaken) {
+    taken.add(root);
+    treesTaken.add(root.uuid);
+  }
+  if (request.oneProviderPerTree) return { candidates, providers: index.inOrder([...taken]), usage };
   // Summaries cover every provider of each tree a candidate takes resources from.
-  return { candidates, providers: index.treesOf(new Set(taken.map((p) => p.rootUuid))), usage };
+  return { candidates, providers: index.treesOf(treesTaken), usage };
 }
