@@ -27,7 +27,12 @@ function ranFor(
 }
 
 /** A host whose runs take `costMs` (see `ranFor`), answered with a promise (a worker's way) or at once. */
-function fakeHost(clock: { now: number }, costMs: number, seen: number[], answer: "later" | "at once" = "later"): ScriptletRunner {
+function fakeHost(
+  clock: { now: number },
+  costMs: number,
+  seen: number[],
+  answer: "later" | "at once" = "later",
+): ScriptletRunner {
   return {
     validate: async () => {},
     close: async () => {},
