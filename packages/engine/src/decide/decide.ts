@@ -127,18 +127,22 @@ export function decide(
   return decideByScriptlet(set, names, request, scriptlet, clock, view);
 }
 
-async function decideByScriptlet(
+/**
+ * The scriptlet's decision: synchronous when its runner answers at once (the in-process runner),
+ * a promise when the run ends elsewhere (a worker thread).
+ */
+function decideByScriptlet(
   set: CandidateSet,
   names: string[],
   request: PlacementRequest,
   scriptlet: ScriptletSetup,
   clock: Timing,
   view: InstancePlacementView | undefined,
-): Promise<Decision> {
+): Decision | Promise<Decision> {
   const { candidates, listing } = set;
   const views =
     listing?.views ?? candidates.map((member) => memberView(member, clock.nowMs, clock.offlineThresholdMs));
-  const result = await scriptlet.host.run(
+  const result = scriptlet.host.run(
     scriptlet.version,
     scriptlet.source,
     {
@@ -151,6 +155,19 @@ async function decideByScriptlet(
     },
     scriptlet.logger,
   );
+  return result instanceof Promise
+    ? result.then((ran) => decisionOf(set, names, request, ran))
+    : decisionOf(set, names, request, result);
+}
+
+/** What the scriptlet's run decided: its target, the default policy's choice, or its refusal. */
+function decisionOf(
+  set: CandidateSet,
+  names: string[],
+  request: PlacementRequest,
+  result: ScriptletResult,
+): Decision {
+  const { candidates, listing } = set;
   const outcome = result.outcome;
   switch (outcome.kind) {
     case "rejected":

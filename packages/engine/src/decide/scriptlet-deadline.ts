@@ -15,14 +15,22 @@ export function operationDeadlineMessage(totalMs: number): string {
 /** Starlark's own text for a run stopped at its deadline (the per-run timeout). */
 const RUN_DEADLINE = /Starlark computation cancelled: deadline exceeded$/;
 
-/** `host` with every run bounded by what is left of `totalMs` from now. */
+/**
+ * `host` with every run bounded by what is left of `totalMs` from now. Synchronous when the
+ * host's run is (the in-process runner): no promise is added here.
+ */
 export function withOperationDeadline(
   host: ScriptletRunner,
   totalMs: number,
   now: () => number = Date.now,
 ): ScriptletRunner["run"] {
   const deadline = now() + totalMs;
-  return async (version, source, call, log) => {
+  // Stopped by the operation's budget, not by its own deadline: say which.
+  const named = (result: ScriptletResult): ScriptletResult =>
+    result.outcome.kind === "rejected" && RUN_DEADLINE.test(result.outcome.message)
+      ? { ...result, outcome: { kind: "rejected", message: operationDeadlineMessage(totalMs) } }
+      : result;
+  return (version, source, call, log) => {
     const left = deadline - now();
     if (left <= 0) {
       return {
@@ -31,17 +39,8 @@ export function withOperationDeadline(
         cost: { steps: 0, ms: 0 },
       } satisfies ScriptletResult;
     }
-    const cut = left < call.limits.timeoutMs;
-    const result = await host.run(
-      version,
-      source,
-      cut ? { ...call, limits: { ...call.limits, timeoutMs: left } } : call,
-      log,
-    );
-    // Stopped by the operation's budget, not by its own deadline: say which.
-    if (cut && result.outcome.kind === "rejected" && RUN_DEADLINE.test(result.outcome.message)) {
-      return { ...result, outcome: { kind: "rejected", message: operationDeadlineMessage(totalMs) } };
-    }
-    return result;
+    if (left >= call.limits.timeoutMs) return host.run(version, source, call, log);
+    const result = host.run(version, source, { ...call, limits: { ...call.limits, timeoutMs: left } }, log);
+    return result instanceof Promise ? result.then(named) : named(result);
   };
 }

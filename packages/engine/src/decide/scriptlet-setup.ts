@@ -6,7 +6,7 @@
 import { EngineError } from "../base/errors.js";
 import { CatalogCache } from "../expand/catalog-cache.js";
 import { expandInstances } from "../expand/instance-expansion.js";
-import type { ScriptletLogger } from "../scriptlet/port.js";
+import type { ScriptletLogger, ScriptletResult } from "../scriptlet/port.js";
 import { type ListedInstance, ModelClusterView, needsInstanceList } from "./cluster-view.js";
 import type { ScriptletContext } from "./context.js";
 import type { ScriptletSetup } from "./decide.js";
@@ -43,9 +43,10 @@ export async function scriptletSetup(
 }
 
 /**
- * `scriptletSetup`, answering null at once (no promise) when no scriptlet
- * runs: most placements have none, and a create then takes one promise and
- * one async frame fewer.
+ * `scriptletSetup`, answering at once (no promise) unless the instance list
+ * must be read first: most placements have no scriptlet, and a create then
+ * takes one promise and one async frame fewer; one with a scriptlet that
+ * reads no instance list none either.
  */
 export function scriptletSetupOrNone(
   context: ScriptletContext,
@@ -57,13 +58,24 @@ export function scriptletSetupOrNone(
   return setupOf(context, source, proposedSource === undefined, caller?.signal);
 }
 
-async function setupOf(
+/** Synchronous unless the scriptlet can read the instance list, which is read first. */
+function setupOf(
   context: ScriptletContext,
   source: string,
   configured: boolean,
   signal: AbortSignal | undefined,
-): Promise<ScriptletSetup> {
-  const prefetched = needsInstanceList(source) ? await listedInstances(context) : null;
+): ScriptletSetup | Promise<ScriptletSetup> {
+  if (!needsInstanceList(source)) return setupWith(context, source, configured, signal, null);
+  return listedInstances(context).then((listed) => setupWith(context, source, configured, signal, listed));
+}
+
+function setupWith(
+  context: ScriptletContext,
+  source: string,
+  configured: boolean,
+  signal: AbortSignal | undefined,
+  prefetched: ListedInstance[] | null,
+): ScriptletSetup {
   const logger: ScriptletLogger = {
     log: (line) =>
       context.logger.log(line.level, `Instance placement scriptlet: ${line.message}`, {
@@ -74,15 +86,18 @@ async function setupOf(
   };
   const host = context.scriptlets;
   const run = withOperationDeadline(host, context.effective.scriptletTotalTimeoutMs);
+  const counted = (result: ScriptletResult): ScriptletResult => {
+    context.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
+    return result;
+  };
   return {
     // Counts every run (and its steps) for the metrics endpoint.
     host: {
       validate: (text, limits) => host.validate(text, limits),
       close: () => host.close(),
-      run: async (version, text, call, log) => {
-        const result = await run(version, text, signal === undefined ? call : { ...call, signal }, log);
-        context.metrics.scriptletRan(result.outcome.kind, result.cost.steps);
-        return result;
+      run: (version, text, call, log) => {
+        const result = run(version, text, signal === undefined ? call : { ...call, signal }, log);
+        return result instanceof Promise ? result.then(counted) : counted(result);
       },
     },
     // A proposed scriptlet is not a configuration version: the host caches it by source.

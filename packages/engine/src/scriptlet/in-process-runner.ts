@@ -1,6 +1,7 @@
 /**
  * Scriptlets run on the caller's thread: the synchronous host behind the
- * asynchronous ScriptletRunner port. For embedders that want no threads
+ * ScriptletRunner port, its runs answered synchronously (no promise per
+ * placement; the port's `validate` and `close` stay asynchronous). For embedders that want no threads
  * and for tests; a run blocks the event loop for its duration (up to
  * `timeout_ms`), which is why berthd uses the worker pool instead
  * (workers/pool.ts).
@@ -14,7 +15,7 @@ import type { ScriptletHost, ScriptletRunner } from "./port.js";
 export function inProcessRunner(host: ScriptletHost): ScriptletRunner {
   return {
     validate: async (source, limits) => host.validate(source, limits),
-    run: async (version, source, call, logger) => host.run(version, source, call, logger),
+    run: (version, source, call, logger) => host.run(version, source, call, logger),
     close: async () => {},
   };
 }

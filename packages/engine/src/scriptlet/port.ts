@@ -438,22 +438,27 @@ export interface ScriptletHost {
 export type CreateScriptletHost = () => ScriptletHost;
 
 /**
- * How the engine runs scriptlets: asynchronously, so a host that runs them
- * off the event loop (berthd's worker pool, scriptlet/workers/) can answer
- * later while the process keeps serving. `inProcessRunner` wraps the
- * synchronous host for embedders that need no threads (and tests).
- * Same contract and texts as ScriptletHost.
+ * How the engine runs scriptlets: possibly asynchronously, so a host that
+ * runs them off the event loop (berthd's worker pool, scriptlet/workers/)
+ * can answer later while the process keeps serving. `inProcessRunner`
+ * answers a run synchronously (the host on the caller's thread), for
+ * embedders that need no threads (and tests). Same contract and texts as
+ * ScriptletHost.
  */
 export interface ScriptletRunner {
   /** Same as ScriptletHost.validate, resolved once checked (rejected with the same texts). */
   validate(source: string, limits?: ScriptletLimits): Promise<void>;
-  /** Same as ScriptletHost.run, resolved when the run ends. */
+  /**
+   * Same as ScriptletHost.run: the result, or a promise of it when the run ends elsewhere (a
+   * worker). A runner on the caller's thread answers at once: its placements then take no
+   * promise hop (the engine's decide steps are synchronous unless a run is).
+   */
   run(
     version: number | null,
     source: string,
     call: ScriptletCall,
     logger?: ScriptletLogger,
-  ): Promise<ScriptletResult>;
+  ): ScriptletResult | Promise<ScriptletResult>;
   /** Stops what the runner started (worker threads); runs after close fail. */
   close(): Promise<void>;
 }
