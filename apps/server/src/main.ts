@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { resolve } from "node:path";
-import { redactedUrl } from "@berth/adapter-postgres";
+import { redactedUrl } from "@berth/adapter-postgres/settings";
 import { defaultSocketPath } from "@berth/client/node";
 import { createApp } from "./app/app.js";
 import { SERVER_VERSION } from "./app/version.js";

@@ -20,8 +20,8 @@ export {
   DEFAULT_POOL_SIZE,
   DEFAULT_READ_POOL_SIZE,
   DEFAULT_STATEMENT_TIMEOUT_MS,
-  type PoolOptions,
-} from "./connection/pools.js";
+} from "./connection/pool-defaults.js";
+export type { PoolOptions } from "./connection/pools.js";
 export { isPostgresUrl, PostgresUrlError, parsePostgresUrl, redactedUrl } from "./connection/store-url.js";
 export { MIGRATIONS_FOLDER, MigrationError, type MigrationReport } from "./migrations/apply-migrations.js";
 export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-store.js";

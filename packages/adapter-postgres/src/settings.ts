@@ -1,0 +1,10 @@
+/**
+ * What berthd reads of this store before it knows whether it will use it (its options'
+ * defaults, which `--db` names PostgreSQL, the URL it logs), without pg or the store's
+ * modules: a berthd on SQLite never loads them.
+ *
+ * @module @berth/adapter-postgres/settings
+ */
+export * from "./connection/pool-defaults.js";
+export { isPostgresUrl, redactedUrl } from "./connection/store-url.js";
+export { COMMIT_DELAY_MS } from "./store/batch-turns.js";
