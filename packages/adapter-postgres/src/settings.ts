@@ -1,7 +1,6 @@
 /**
  * What berthd reads of this store before it picks one (option defaults, which `--db` is ours,
  * the URL it logs), without pg or the store's modules: a berthd on SQLite never loads them.
- * @module @berth/adapter-postgres/settings
  */
 export * from "./connection/pool-defaults.js";
 export { isPostgresUrl, redactedUrl } from "./connection/store-url.js";
