@@ -6,8 +6,8 @@
 // ~110 MiB before it opened its database (issue #30). One file of them starts sooner and smaller.
 //
 // What stays outside: libsql, a native module (berthd depends on it so the bundle resolves it);
-// the optional native helpers of ws and pg; and whatever a module finds by its own location
-// (`import.meta.url`), which the layout below keeps in place:
+// selfsigned (see `external`); the optional native helpers of ws and pg; and whatever a module
+// finds by its own location (`import.meta.url`), which the layout below keeps in place:
 //  - the engine's scriptlet pool starts ./worker-main.js beside the module that asks: every
 //    output file is in dist/berthd/, and the worker is written there;
 //  - the stores read their migrations at ../../drizzle from their modules: those modules ask
@@ -67,7 +67,9 @@ const result = await build({
   target: "node20",
   // Class and function names as in the sources: stack traces, error texts, `constructor.name`.
   keepNames: true,
-  external: ["libsql", "pg-native", "bufferutil", "utf-8-validate"],
+  // selfsigned: imported only to create a certificate, and CommonJS: from a chunk of its own it
+  // would offer only `default`, where Node's import gives `generate` (server-certificate.ts).
+  external: ["libsql", "selfsigned", "pg-native", "bufferutil", "utf-8-validate"],
   // The CommonJS packages inside (pino, pg, prom-client...) call `require` for Node's own modules.
   banner: {
     js: 'import { createRequire as __berthdCreateRequire } from "node:module";\nconst require = __berthdCreateRequire(import.meta.url);',
