@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { resolve } from "node:path";
-import { redactedUrl } from "@berth/adapter-postgres";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { redactedUrl } from "@berth/adapter-postgres/settings";
 import { defaultSocketPath } from "@berth/client/node";
 import { createApp } from "./app/app.js";
 import { SERVER_VERSION } from "./app/version.js";
@@ -20,6 +22,20 @@ import { listen, type RunningServer } from "./http/listen.js";
 import { ServerMetrics } from "./metrics/server-metrics.js";
 import { advertisedAddresses, daemonTrust } from "./trust/daemon-trust.js";
 
+/**
+ * One major garbage collection once the store and the engine are open. Loading the model leaves
+ * most of the heap garbage (at 10,000 members / 1,000,000 instances, ~85 of ~144 MiB at the first
+ * answer), and V8 let the heap grow further under the first requests before collecting it:
+ * peak RSS after start-up and 200 creates 245-250 against 263-264 MiB with this, start-up
+ * unchanged (three alternated pairs, 2026-11-29). Node has no call for it but V8's own `gc`,
+ * which the flag exposes to contexts created after it is set; asked to run concurrently, the
+ * marking goes on beside the first requests instead of delaying them.
+ */
+function collectLoadingGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  void (runInNewContext("gc") as (options: object) => Promise<void>)({ type: "major", execution: "async" });
+}
+
 async function serve(argv: string[]): Promise<void> {
   const options = parseDaemonOptions(argv);
   const logger = createLogger({ level: options.logLevel, file: options.logFile });
@@ -30,6 +46,7 @@ async function serve(argv: string[]): Promise<void> {
     ...(options.scriptletHeapMb === undefined ? {} : { scriptletHeapMb: options.scriptletHeapMb }),
     ...(options.tieSeed === undefined ? {} : { tieSeed: options.tieSeed }),
   });
+  collectLoadingGarbage();
   const metrics = new ServerMetrics({
     processMetrics: true,
     usage: () => backend.usage(),

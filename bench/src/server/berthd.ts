@@ -1,10 +1,10 @@
 /**
- * The real berthd binary (apps/server/dist/main.js) as a child process on
+ * The real berthd binary (the one apps/server ships, dist/berthd/berthd.js) as a child process on
  * loopback: start it on a database file, wait until it answers, read its
  * memory from /proc, stop it (gracefully or with SIGKILL).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -16,8 +16,16 @@ import { requestText } from "./http-text.js";
 /** Clock ticks per second of /proc times: 100 on every Linux architecture Node supports. */
 const USER_HZ = 100;
 
-/** dist/main.js beside the package's dist/index.js. */
-export const BERTHD_MAIN = join(dirname(fileURLToPath(import.meta.resolve("@berth/server"))), "main.js");
+/**
+ * The berthd the package ships: its bundle (dist/berthd/berthd.js), or dist/main.js in a build
+ * from before berthd was bundled (a baseline such as d77d930).
+ */
+export const BERTHD_MAIN = shippedBerthd(dirname(fileURLToPath(import.meta.resolve("@berth/server"))));
+
+function shippedBerthd(dist: string): string {
+  const bundle = join(dist, "berthd", "berthd.js");
+  return existsSync(bundle) ? bundle : join(dist, "main.js");
+}
 
 /**
  * Issues a token into the database's token table, as `berthd token create`

@@ -13,15 +13,8 @@ export {
   type TrustedCertificateRecord,
   type TrustTokenRecord,
 } from "@berth/sql-core";
-export {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-  DEFAULT_LOCK_TIMEOUT_MS,
-  DEFAULT_POOL_SIZE,
-  DEFAULT_READ_POOL_SIZE,
-  DEFAULT_STATEMENT_TIMEOUT_MS,
-  type PoolOptions,
-} from "./connection/pools.js";
+export * from "./connection/pool-defaults.js";
+export type { PoolOptions } from "./connection/pools.js";
 export { isPostgresUrl, PostgresUrlError, parsePostgresUrl, redactedUrl } from "./connection/store-url.js";
 export { MIGRATIONS_FOLDER, MigrationError, type MigrationReport } from "./migrations/apply-migrations.js";
 export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-store.js";

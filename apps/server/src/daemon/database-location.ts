@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { isPostgresUrl, redactedUrl } from "@berth/adapter-postgres";
+import { isPostgresUrl, redactedUrl } from "@berth/adapter-postgres/settings";
 
 /**
  * Where a `--db` value points, said so that a person can find it again: an

@@ -3,7 +3,7 @@
  * `@berth/adapter-postgres` (several servers on one database), anything
  * else `@berth/adapter-sqlite` (a file, `:memory:`, a libSQL URL).
  */
-import { isPostgresUrl, openPostgresStore } from "@berth/adapter-postgres";
+import { isPostgresUrl } from "@berth/adapter-postgres/settings";
 import { openStore } from "@berth/adapter-sqlite";
 import type { Store } from "@berth/engine";
 import type { TokenStore } from "../auth/token-store.js";
@@ -28,6 +28,8 @@ export async function openDatabase(
   onConnectionError?: (error: Error) => void,
 ): Promise<OpenedStore> {
   if (isPostgresUrl(db)) {
+    // Loaded only here: pg and the PostgreSQL store cost a SQLite start ~60 ms and ~5 MiB.
+    const { openPostgresStore } = await import("@berth/adapter-postgres");
     const store = await openPostgresStore(db, {
       ...(options === undefined
         ? {}

@@ -10,7 +10,7 @@ import {
   DEFAULT_READ_POOL_SIZE,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   isPostgresUrl,
-} from "@berth/adapter-postgres";
+} from "@berth/adapter-postgres/settings";
 import { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_FEED_RETENTION_MS } from "@berth/adapter-sqlite";
 import { defaultSocketPath } from "@berth/client/node";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../app/app.js";

@@ -1,8 +1,11 @@
 /** The real berthd entry point as a child process, for tests that need the daemon's own wiring. */
 import { type ChildProcess, spawn } from "node:child_process";
 
-/** The built entry point (turbo builds the package before its tests), exactly what `pnpm start` runs. */
-export const MAIN = new URL("../../dist/main.js", import.meta.url).pathname;
+/**
+ * The berthd the package ships, exactly what `pnpm start` and the `berthd` bin run: the bundle
+ * `pnpm build` writes (scripts/bundle.mjs; turbo builds the package before its tests).
+ */
+export const MAIN = new URL("../../dist/berthd/berthd.js", import.meta.url).pathname;
 
 export interface RunningDaemon {
   child: ChildProcess;

@@ -31,6 +31,14 @@ import {
   translateDriverError,
   UNIQUE_VIOLATION,
 } from "./driver-errors.js";
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_READ_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from "./pool-defaults.js";
 
 /**
  * The connection pools' sizes and the timeouts every connection is opened with (startup
@@ -54,22 +62,6 @@ export interface PoolOptions {
   /** Called with errors of idle connections (the pool replaces them); default: ignored. */
   onIdleError?: (error: Error) => void;
 }
-
-/** Default `poolSize`: connections for writes. */
-export const DEFAULT_POOL_SIZE = 10;
-/** Default `readPoolSize`: connections for reads. */
-export const DEFAULT_READ_POOL_SIZE = 4;
-/** Default `lockTimeoutMs` (berthd `--db-lock-timeout`). */
-export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
-/** Default `statementTimeoutMs` (berthd `--db-statement-timeout`). */
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
-/**
- * Default `idleInTransactionTimeoutMs`: long enough for any claim, short enough that a stopped
- * server frees its locks soon.
- */
-export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
-/** Default `connectTimeoutMs`. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Plain SQL inside one transaction (@berth/sql-core's `pgRunner` wraps it). */
 export interface Tx {
