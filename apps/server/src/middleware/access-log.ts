@@ -63,8 +63,9 @@ export function accessLog(logger: Logger, metrics: ServerMetrics): MiddlewareHan
  * redaction. An access line's fields are the ones of `AccessLine`: none is
  * named like a secret and none holds an object, so redaction never changes
  * one, but its wildcard paths (`*.token`) ran a redactor over every field's
- * value: ~12 of a line's ~19 µs in pino (perf-sqlite-9). The bytes are the
- * same. A child made once, so it shares the stream and follows the server
+ * value: 2-5 µs of a line's 5-12 µs in pino on the loaded 2-vCPU VM
+ * (sqlite-sustained in docs/performance/http-and-placement-api.md). The
+ * bytes are the same. A child made once, so it shares the stream and follows the server
  * logger's level; the requests' own lines (`requestLog`) keep the redaction.
  */
 function withoutRedaction(logger: Logger): Logger {
