@@ -39,6 +39,10 @@ function app(): Hono<ServerEnv> {
     requestLog(c)?.info({ same: requestLog(c) === made }, "second");
     return c.text("ok");
   });
+  hono.get("/secret", (c) => {
+    requestLog(c)?.info({ body: { token: "tok-xyz", secret: "sec-xyz" } }, "told");
+    return c.text("ok");
+  });
   return hono;
 }
 
@@ -80,5 +84,13 @@ describe("requestLog", () => {
     expect(logged.map((line) => JSON.parse(line).msg)).toEqual(["first", "second", "request"]);
     expect(JSON.parse(logged[1] as string).same).toBe(true);
     for (const line of logged) expect(line.split('"req_id"').length).toBe(2);
+  });
+
+  it("keeps the redaction on a request's own lines, while its access line goes out without it", async () => {
+    await fetch(`${base}/secret`, { headers: { "x-request-id": "secret-1", authorization: "Bearer tok-xyz" } });
+    const [told, access] = await linesOf("secret-1");
+    expect(JSON.parse(told as string).body).toEqual({ token: "[redacted]", secret: "[redacted]" });
+    expect(told).not.toMatch(/tok-xyz|sec-xyz/);
+    expect(JSON.parse(access as string)).toMatchObject({ msg: "request", route: "/secret", status: 200 });
   });
 });
