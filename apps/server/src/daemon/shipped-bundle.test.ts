@@ -54,7 +54,8 @@ describe("the bundled berthd on a SQLite file", () => {
     await api.patchServerConfig({ "instances.placement.scriptlet": PICK_NODE2 });
     for (const name of ["first", "second"])
       expect((await api.createInstance({ name })).metadata.location).toBe("node2");
-    expect(daemon.stdout()).toContain("bundled scriptlet placed second");
+    // berthd writes its log asynchronously: the line may land just after the answer.
+    await expect.poll(() => daemon.stdout(), { timeout: 5_000 }).toContain("bundled scriptlet placed second");
     // A worker that cannot load its file is replaced (and logged) at every run.
     expect(daemon.stdout()).not.toContain("scriptlet worker replaced");
   });
