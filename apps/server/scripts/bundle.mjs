@@ -40,7 +40,7 @@ const mirrorLocation = (path, contents) => {
 
 /**
  * Our modules import zod's `z`, a namespace zod re-exports as a value: esbuild then keeps all of
- * it (~780 KB, ~300 KB of it the 40 locales, `fromJSONSchema`...) for berthd to compile at every
+ * it (~780 KB, ~300 KB of it its 63 locales, `fromJSONSchema`...) for berthd to compile at every
  * start. Imported as a namespace itself (`import * as z`), `z.object` is a property read esbuild
  * follows to the one export, and what no module reads stays out. The English locale zod
  * configures on import stays, so its default messages are unchanged.
