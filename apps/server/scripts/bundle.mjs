@@ -31,23 +31,34 @@ const LOCATED = [
 ];
 
 /** A located package's module sees `import.meta.url` as its mirrored place in dist/berthd/. */
-const mirroredLocations = {
-  name: "mirrored-locations",
+const mirrorLocation = (path, contents) => {
+  const owner = LOCATED.find(({ root }) => path.startsWith(`${root}/dist/`));
+  if (owner === undefined || !contents.includes("import.meta.url")) return contents;
+  const mirrored = `./${relative(dirname(owner.root), path)}`;
+  return contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(mirrored)}, import.meta.url).href`);
+};
+
+/**
+ * Our modules import zod's `z`, a namespace zod re-exports as a value: esbuild then keeps all of
+ * it (~780 KB, ~300 KB of it its 63 locales, `fromJSONSchema`...) for berthd to compile at every
+ * start. Imported as a namespace itself (`import * as z`), `z.object` is a property read esbuild
+ * follows to the one export, and what no module reads stays out. The English locale zod
+ * configures on import stays, so its default messages are unchanged.
+ */
+const ZOD_NAMED_Z = 'import { z } from "zod";';
+const importZodAsNamespace = (contents) => contents.replaceAll(ZOD_NAMED_Z, 'import * as z from "zod";');
+
+/** Our own compiled modules (this package's and the workspace packages' dist/), rewritten. */
+const ourModule = (path) => path.startsWith(`${packageDir}/dist/`) || /\/packages\/[^/]+\/dist\//.test(path);
+const rewrittenSources = {
+  name: "rewritten-sources",
   setup(bundler) {
     bundler.onLoad({ filter: /\.js$/ }, (args) => {
-      const owner = LOCATED.find(({ root }) => args.path.startsWith(`${root}/dist/`));
-      if (owner === undefined) return undefined;
-      const contents = readFileSync(args.path, "utf8");
-      if (!contents.includes("import.meta.url")) return undefined;
-      const mirrored = `./${relative(dirname(owner.root), args.path)}`;
-      return {
-        contents: contents.replaceAll(
-          "import.meta.url",
-          `new URL(${JSON.stringify(mirrored)}, import.meta.url).href`,
-        ),
-        loader: "js",
-        resolveDir: dirname(args.path),
-      };
+      if (!ourModule(args.path)) return undefined;
+      const original = readFileSync(args.path, "utf8");
+      const contents = importZodAsNamespace(mirrorLocation(args.path, original));
+      if (contents === original) return undefined;
+      return { contents, loader: "js", resolveDir: dirname(args.path) };
     });
   },
 };
@@ -74,7 +85,7 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __berthdCreateRequire } from "node:module";\nconst require = __berthdCreateRequire(import.meta.url);',
   },
-  plugins: [mirroredLocations],
+  plugins: [rewrittenSources],
   logLevel: "silent",
 });
 if (result.warnings.length > 0)
