@@ -286,7 +286,18 @@ export class PlacementStack {
     return turnedDown;
   }
 
-  candidates(model: ClusterModel, request: PlacementRequest, time: Timing, wanted: Wanted): CandidateSet {
+  /**
+   * `fitting`: the static candidates the usage filters admit now, in order, when the caller keeps
+   * those verdicts current (decide/usage-verdicts.ts); the ranking then reads them instead of
+   * judging every member again. Only for "all".
+   */
+  candidates(
+    model: ClusterModel,
+    request: PlacementRequest,
+    time: Timing,
+    wanted: Wanted,
+    fitting?: MemberState[],
+  ): CandidateSet {
     const set = this.cachedSet(model, request);
     const checks = this.usageChecks(request);
     const rankings = this.rankingsOf(request, model);
@@ -297,17 +308,21 @@ export class PlacementStack {
       if (best !== undefined) return { candidates: [best], rejected: [] };
       return { candidates: [], rejected: this.explain(model, request, time) };
     }
-    const { ordered, turnedDown } = this.rank(set.members, checks, time, rankings);
+    const { ordered, turnedDown } = this.rank(set.members, checks, time, rankings, fitting);
     const rejected = ordered.length > 0 ? [] : [...this.explain(model, request, time), ...turnedDown];
     return wanted === "all" ? listed(model, ordered, rejected, time) : { candidates: ordered, rejected };
   }
 
-  /** The admitted members, each ranking turning down and ordering in turn. */
+  /**
+   * The admitted members (`fitting` when the caller knows them), each ranking turning down and
+   * ordering in turn.
+   */
   private rank(
     members: readonly MemberState[],
     checks: readonly UsageCheck[],
     time: Timing,
     rankings: readonly Ranking[],
+    fitting: MemberState[] | undefined,
   ): { ordered: MemberState[]; turnedDown: RejectedMember[] } {
     // One walk over the members: the first ranking's keys are read as each
     // member is admitted (at 10,000 candidates, a second walk is a second
@@ -317,16 +332,21 @@ export class PlacementStack {
     const keysInWalk = first !== undefined && first.reject === undefined;
     if (keysInWalk && this.scratch.length < members.length) this.scratch = new Float64Array(members.length);
     const keys = this.scratch;
-    const feasible = new Array<MemberState>(members.length);
-    let count = 0;
-    for (let index = 0; index < members.length; index++) {
-      const member = members[index]!;
-      if (!admitsAll(checks, member, time)) continue;
-      feasible[count] = member;
-      if (keysInWalk) keys[count] = first.key(member);
-      count += 1;
+    let feasible = fitting;
+    if (feasible === undefined) {
+      feasible = new Array<MemberState>(members.length);
+      let count = 0;
+      for (let index = 0; index < members.length; index++) {
+        const member = members[index]!;
+        if (!admitsAll(checks, member, time)) continue;
+        feasible[count] = member;
+        if (keysInWalk) keys[count] = first.key(member);
+        count += 1;
+      }
+      feasible.length = count;
+    } else if (keysInWalk) {
+      for (let index = 0; index < feasible.length; index++) keys[index] = first.key(feasible[index]!);
     }
-    feasible.length = count;
     let ordered = feasible;
     const turnedDown: RejectedMember[] = [];
     for (let index = 0; index < rankings.length; index++) {

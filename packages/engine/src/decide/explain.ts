@@ -94,6 +94,27 @@ function usageVerdictsOf(
 }
 
 /**
+ * The usage verdicts on `request`'s static candidates, brought up to `time`. A placement that
+ * lists every candidate reads its fitting members here before ranking them, and its explanation
+ * then finds them current.
+ */
+export function currentVerdicts(
+  stack: PlacementStack,
+  model: ClusterModel,
+  request: PlacementRequest,
+  time: Timing,
+): UsageVerdicts {
+  const verdicts = usageVerdictsOf(stack, request, stack.staticCandidates(model, request));
+  verdicts.update(
+    model.changes,
+    stack.usageChecksFor(request),
+    (member) => stack.check(member, request, time),
+    time,
+  );
+  return verdicts;
+}
+
+/**
  * Explains a decided placement. `listed` names every candidate when the
  * decision listed them all (a scriptlet, a placement group or a dry run);
  * null when the default policy took the first without listing the rest,
@@ -108,13 +129,7 @@ export function explainPlacement(
 ): PlacementExplanation {
   const passing = stack.staticCandidates(model, request);
   const staticTally = staticTallyOf(stack, model, request, time, passing);
-  const verdicts = usageVerdictsOf(stack, request, passing);
-  verdicts.update(
-    model.changes,
-    stack.usageChecksFor(request),
-    (member) => stack.check(member, request, time),
-    time,
-  );
+  const verdicts = currentVerdicts(stack, model, request, time);
   const turnsDown = stack.turnsDown(model, request);
   // The cached static tally is every placement's starting point: copied only when this one adds
   // to it (a usage filter or a ranking turned someone down), read as it is otherwise.

@@ -16,7 +16,7 @@ import { PROJECT_LIMIT_KEYS, projectUsageOf } from "../rules/claims/project-usag
 import type { PlacementDecisionRecord } from "../store/records.js";
 import type { PlanContext } from "./context.js";
 import { type Decision, decide, type ScriptletSetup } from "./decide.js";
-import { explainPlacement, type PlacementExplanation } from "./explain.js";
+import { currentVerdicts, explainPlacement, type PlacementExplanation } from "./explain.js";
 import { checkNamedMember } from "./named-member.js";
 import { decisionRecord } from "./record.js";
 
@@ -83,7 +83,10 @@ export function plan(
   }
   const listAll = options.scriptlet !== null || options.listAll === true;
   const time = context.timing();
-  const set = context.stack.candidates(model, request, time, listAll ? "all" : "first");
+  // Listing every candidate, the ranking reads the usage verdicts the explanation keeps current
+  // (one member re-judged per placement, not all of them).
+  const fitting = listAll ? currentVerdicts(context.stack, model, request, time).fitting() : undefined;
+  const set = context.stack.candidates(model, request, time, listAll ? "all" : "first", fitting);
   const decided = decide(set, request, options.scriptlet, time);
   const planned = (decision: Decision): PlannedDecision => {
     // The default policy took the first candidate without listing the rest: the walk counts them.

@@ -6,7 +6,7 @@ import type { PlacementRequest } from "../expand/request.js";
 import type { ClusterModel } from "../model/cluster-model.js";
 import { inventory } from "../testing/fixtures.js";
 import { memberRecord, modelOf, NOW, placementRequest } from "../testing/stack.fixture.js";
-import { explainPlacement } from "./explain.js";
+import { currentVerdicts, explainPlacement } from "./explain.js";
 import { RejectionTally } from "./tally.js";
 
 /**
@@ -34,31 +34,46 @@ function sequence(seed: number): () => number {
   };
 }
 
+/**
+ * One random change of the kind placements meet: a claim or its release, a usage report, a
+ * heartbeat, time passing or the clock stepping back. Returns the time after it.
+ */
+function churn(model: ClusterModel, random: () => number, time: Timing): Timing {
+  const members = model.allMembers();
+  const roll = random();
+  const member = members[Math.floor(random() * members.length)]!;
+  if (roll < 0.45) member.addPending("VCPU", 1);
+  else if (roll < 0.6) member.addPending("VCPU", -Math.min(1, member.consumed("VCPU")));
+  else if (roll < 0.7) member.addUsage("used", "MEMORY_MB", 1024);
+  else if (roll < 0.85) {
+    member.setRecord({ ...member.record, lastHeartbeat: new Date(time.nowMs).toISOString() });
+  } else if (roll < 0.97) return { ...time, nowMs: time.nowMs + Math.floor(random() * 6000) };
+  else return { ...time, nowMs: time.nowMs - 3000 };
+  return time;
+}
+
+/** 70 members, every third with little memory; a small and a large request. */
+function churnedCluster() {
+  const stack = defaultStack();
+  const records = Array.from({ length: 70 }, (_, index) =>
+    memberRecord(`m${index}`, {
+      inventories: { VCPU: inventory(4), MEMORY_MB: inventory(index % 3 === 0 ? 512 : 4096) },
+    }),
+  );
+  const model = modelOf(stack, records);
+  const small = placementRequest();
+  const large = placementRequest({}, { config: { "limits.cpu": "2", "limits.memory": "2GiB" } });
+  return { stack, model, requests: [small, large] as const };
+}
+
 describe("kept usage verdicts", () => {
   it("answer what a walk over every member answers, through usage changes, heartbeats and time", () => {
-    const stack = defaultStack();
-    const records = Array.from({ length: 70 }, (_, index) =>
-      memberRecord(`m${index}`, {
-        inventories: { VCPU: inventory(4), MEMORY_MB: inventory(index % 3 === 0 ? 512 : 4096) },
-      }),
-    );
-    const model = modelOf(stack, records);
-    const small = placementRequest();
-    const large = placementRequest({}, { config: { "limits.cpu": "2", "limits.memory": "2GiB" } });
+    const { stack, model, requests } = churnedCluster();
     const random = sequence(7);
     let time: Timing = { nowMs: NOW, offlineThresholdMs: 20_000 };
-    const pick = () => model.allMembers()[Math.floor(random() * records.length)]!;
     for (let step = 0; step < 600; step++) {
-      const roll = random();
-      const member = pick();
-      if (roll < 0.45) member.addPending("VCPU", 1);
-      else if (roll < 0.6) member.addPending("VCPU", -Math.min(1, member.consumed("VCPU")));
-      else if (roll < 0.7) member.addUsage("used", "MEMORY_MB", 1024);
-      else if (roll < 0.85) {
-        member.setRecord({ ...member.record, lastHeartbeat: new Date(time.nowMs).toISOString() });
-      } else if (roll < 0.97) time = { ...time, nowMs: time.nowMs + Math.floor(random() * 6000) };
-      else time = { ...time, nowMs: time.nowMs - 3000 };
-      const request = random() < 0.5 ? small : large;
+      time = churn(model, random, time);
+      const request = random() < 0.5 ? requests[0] : requests[1];
       const explained = explainPlacement(stack, model, request, time, null);
       const reference = walked(stack, model, request, time);
       expect({ step, fit: explained.candidateCount, groups: explained.rejections }).toEqual({
@@ -66,6 +81,21 @@ describe("kept usage verdicts", () => {
         fit: reference.fit,
         groups: reference.groups,
       });
+    }
+  });
+
+  it("give a listed placement the candidates, in the order, that judging every member gives", () => {
+    const { stack, model, requests } = churnedCluster();
+    const random = sequence(11);
+    let time: Timing = { nowMs: NOW, offlineThresholdMs: 20_000 };
+    const names = (members: readonly { name: string }[]) => members.map((member) => member.name);
+    for (let step = 0; step < 600; step++) {
+      time = churn(model, random, time);
+      const request = random() < 0.5 ? requests[0] : requests[1];
+      const fitting = currentVerdicts(stack, model, request, time).fitting();
+      const kept = stack.candidates(model, request, time, "all", fitting).candidates;
+      const judged = stack.candidates(model, request, time, "all").candidates;
+      expect({ step, candidates: names(kept) }).toEqual({ step, candidates: names(judged) });
     }
   });
 
