@@ -87,7 +87,9 @@ describe("requestLog", () => {
   });
 
   it("keeps the redaction on a request's own lines, while its access line goes out without it", async () => {
-    await fetch(`${base}/secret`, { headers: { "x-request-id": "secret-1", authorization: "Bearer tok-xyz" } });
+    await fetch(`${base}/secret`, {
+      headers: { "x-request-id": "secret-1", authorization: "Bearer tok-xyz" },
+    });
     const [told, access] = await linesOf("secret-1");
     expect(JSON.parse(told as string).body).toEqual({ token: "[redacted]", secret: "[redacted]" });
     expect(told).not.toMatch(/tok-xyz|sec-xyz/);
