@@ -4,7 +4,7 @@
  * string). Every group of `memberOf` and `required` must match (AND); the
  * names inside one group are alternatives (any of, Placement's `in:`).
  */
-import { inventoryCapacity } from "@berth/resources";
+import { type Inventory, inventoryCapacity } from "@berth/resources";
 import type { ProviderRecord } from "../store/records.js";
 
 /** Placement's `GET /resource_providers` filters; every one given must hold. */
@@ -53,12 +53,22 @@ export function canProvideOne(
 ): boolean {
   const inventory = provider.inventories[resourceClass];
   if (inventory === undefined) return false;
-  if (amount < inventory.minUnit || amount > inventory.maxUnit || amount % inventory.stepSize !== 0)
-    return false;
-  return (used?.[resourceClass] ?? 0) + amount <= inventoryCapacity(inventory);
+  return fitsInventory(inventory, inventoryCapacity(inventory), used?.[resourceClass] ?? 0, amount);
 }
 
-const intersects = (have: readonly string[], wanted: readonly string[]) =>
+/**
+ * `canProvideOne`'s test of one inventory, its capacity given (a search
+ * that keeps capacities per class computes none per question): within the
+ * unit limits, and room for the amount beside what is used.
+ */
+export function fitsInventory(inventory: Inventory, capacity: number, used: number, amount: number): boolean {
+  if (amount < inventory.minUnit || amount > inventory.maxUnit || amount % inventory.stepSize !== 0)
+    return false;
+  return used + amount <= capacity;
+}
+
+/** Whether `have` holds any of `wanted` (Placement's `in:` alternatives). */
+export const intersects = (have: readonly string[], wanted: readonly string[]) =>
   wanted.some((w) => have.includes(w));
 
 /** The providers every given filter admits, in the order given (Placement's listing rules). */

@@ -10,14 +10,11 @@
  * candidates for a lone tree (candidates.test.ts compares them).
  */
 import type { CandidateIndex, RootColumn } from "./candidate-index.js";
-import type { ProviderUsage } from "./filter.js";
+import { fitsInventory, intersects, type ProviderUsage } from "./filter.js";
 import type { RequestGroup } from "./request-group.js";
 
 const NO_NAMES: readonly string[] = [];
 const NO_GROUPS: readonly (readonly string[])[] = [];
-
-const intersects = (have: readonly string[], wanted: readonly string[]) =>
-  wanted.some((w) => have.includes(w));
 
 /** The unsuffixed group's test of a lone root, set up once per request. */
 export class LoneTreeSearch {
@@ -70,11 +67,10 @@ export class LoneTreeSearch {
     for (let k = 0; k < this.classes.length; k++) {
       const column = this.columns[k] as RootColumn;
       const inventory = column.inventories[at];
-      const amount = this.wanted[k] as number;
       if (inventory === undefined) return false;
-      if (amount < inventory.minUnit || amount > inventory.maxUnit || amount % inventory.stepSize !== 0)
+      const held = used?.[this.classes[k] as string] ?? 0;
+      if (!fitsInventory(inventory, column.capacity[at] as number, held, this.wanted[k] as number))
         return false;
-      if ((used?.[this.classes[k] as string] ?? 0) + amount > (column.capacity[at] as number)) return false;
     }
     const { aggregates, traits } = root;
     if (!this.memberOf.every((anyOf) => intersects(aggregates, anyOf))) return false;

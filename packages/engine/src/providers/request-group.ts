@@ -19,7 +19,7 @@
  * first trees that give enough candidates.
  */
 import type { ProviderRecord } from "../store/records.js";
-import { canProvide, canProvideOne, type ProviderUsage } from "./filter.js";
+import { canProvide, canProvideOne, intersects, type ProviderUsage } from "./filter.js";
 
 /**
  * One request group of Placement's allocation-candidates query (`resources`, `resourcesN`, with
@@ -65,9 +65,6 @@ export { SHARES_VIA_AGGREGATE } from "./candidate-index.js";
 
 const NO_NAMES: readonly string[] = [];
 const NO_GROUPS: readonly (readonly string[])[] = [];
-
-const intersects = (have: readonly string[], wanted: readonly string[]) =>
-  wanted.some((w) => have.includes(w));
 
 const inAggregates = (aggregates: readonly string[], memberOf: readonly (readonly string[])[]) =>
   memberOf.every((anyOf) => intersects(aggregates, anyOf));
