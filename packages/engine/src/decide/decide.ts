@@ -5,7 +5,9 @@
  * open, the first candidate is taken (the stack's ranking: fewest
  * instances, ties in join order, refined by a placement group's policy).
  */
+
 import { EngineError, insufficientCapacity, notFound } from "../base/errors.js";
+import { thenOrNow } from "../base/then-or-now.js";
 import type { CandidateSet } from "../candidates/candidate-set.js";
 import type { Timing } from "../candidates/filter.js";
 import { describeRejections, summarizeRejections } from "../candidates/rejection.js";
@@ -155,9 +157,7 @@ function decideByScriptlet(
     },
     scriptlet.logger,
   );
-  return result instanceof Promise
-    ? result.then((ran) => decisionOf(set, names, request, ran))
-    : decisionOf(set, names, request, result);
+  return thenOrNow(result, (ran) => decisionOf(set, names, request, ran));
 }
 
 /** What the scriptlet's run decided: its target, the default policy's choice, or its refusal. */

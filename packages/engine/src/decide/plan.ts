@@ -7,6 +7,7 @@
  */
 
 import { insufficientCapacity } from "../base/errors.js";
+import { thenOrNow } from "../base/then-or-now.js";
 import { hasLimits, requireDeclaredLimits } from "../expand/project-limits.js";
 import type { PlacementRequest } from "../expand/request.js";
 import type { ClusterModel } from "../model/cluster-model.js";
@@ -100,7 +101,7 @@ export function plan(
       explanation: explainPlacement(context.stack, model, request, time, listed),
     };
   };
-  return decided instanceof Promise ? decided.then(planned) : planned(decided);
+  return thenOrNow(decided, planned);
 }
 
 /** The decision record an instance placed by `decision` keeps. */

@@ -5,6 +5,7 @@
  * nothing is left the next run fails without starting. Without it a bulk of
  * N placements could hold the server for N times the per-run deadline.
  */
+import { thenOrNow } from "../base/then-or-now.js";
 import type { ScriptletResult, ScriptletRunner } from "../scriptlet/port.js";
 
 /** The text of a run refused or cut short because the operation's budget ran out. */
@@ -41,6 +42,6 @@ export function withOperationDeadline(
     }
     if (left >= call.limits.timeoutMs) return host.run(version, source, call, log);
     const result = host.run(version, source, { ...call, limits: { ...call.limits, timeoutMs: left } }, log);
-    return result instanceof Promise ? result.then(named) : named(result);
+    return thenOrNow(result, named);
   };
 }

@@ -4,6 +4,7 @@
  */
 
 import { EngineError } from "../base/errors.js";
+import { thenOrNow } from "../base/then-or-now.js";
 import { CatalogCache } from "../expand/catalog-cache.js";
 import { expandInstances } from "../expand/instance-expansion.js";
 import type { ScriptletLogger, ScriptletResult } from "../scriptlet/port.js";
@@ -97,7 +98,7 @@ function setupWith(
       close: () => host.close(),
       run: (version, text, call, log) => {
         const result = run(version, text, signal === undefined ? call : { ...call, signal }, log);
-        return result instanceof Promise ? result.then(counted) : counted(result);
+        return thenOrNow(result, counted);
       },
     },
     // A proposed scriptlet is not a configuration version: the host caches it by source.
