@@ -15,8 +15,9 @@ import { distribution, median, round } from "../measure/stats.js";
 import { tempDir } from "../measure/temp.js";
 import { log, since } from "../measure/timing.js";
 import { PlacementClient } from "../placement-api/client.js";
+import { type HttpFloor, startFloor } from "../placement-api/floor.js";
 import { type ReferencePlacement, referenceMissing, startReference } from "../placement-api/reference.js";
-import { createData, measure, type Setup, type Timings } from "../placement-api/workload.js";
+import { createData, measure, QUERY, type Setup, type Timings } from "../placement-api/workload.js";
 import { atMost, type BarResult, type Better, figure, writeResult } from "../report/results.js";
 import { Berthd, createToken, createTokenWith } from "../server/berthd.js";
 
@@ -38,7 +39,9 @@ const details: Record<string, unknown> = {
 };
 const baselineMain = process.argv.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
 const BASELINE = "berthd (baseline)";
+const FLOOR = "HTTP floor";
 let server: Berthd | undefined;
+let floor: HttpFloor | undefined;
 let baseline: Berthd | undefined;
 let reference: ReferencePlacement | undefined;
 try {
@@ -75,16 +78,24 @@ try {
       `${client.label}: ${PROVIDERS} providers and ${CONSUMERS} consumers created in ${Math.round(since(setupStarted) / 1000)} s`,
     );
   }
-  const timings = new Map<string, Timings[]>(services.map((c) => [c.label, []]));
+  // The floor answers berthd's own bytes for the two GETs; it keeps no data, so it needs no set-up.
+  const berthdClient = services[0]!;
+  floor = await startFloor(
+    dir,
+    await berthdClient.mustText("GET", `/allocation_candidates?${QUERY}&limit=1`, undefined, [200]),
+    await berthdClient.mustText("GET", `/allocation_candidates?${QUERY}`, undefined, [200]),
+  );
+  const measured = [...services, new PlacementClient(FLOOR, floor.url, "none")];
+  const timings = new Map<string, Timings[]>(measured.map((c) => [c.label, []]));
   // berthd's CPU time per request besides the wall time (/proc; the real Placement runs in uWSGI workers).
   const cpuOf = new Map<string, () => number>([["berthd", () => server!.cpuPreciseMs()]]);
   if (baseline !== undefined) cpuOf.set(BASELINE, () => baseline!.cpuPreciseMs());
   // One unmeasured round per service first: the first calls compile the paths (V8's JIT in berthd,
   // Python's lazy imports and caches in the real Placement), which a running service has long done;
   // with 60 samples a p99 is the slowest call, so it should not be a first one.
-  for (const client of services) await measure(client, CALLS);
+  for (const client of measured) await measure(client, CALLS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const client of services)
+    for (const client of measured)
       timings.get(client.label)!.push(await measure(client, CALLS, cpuOf.get(client.label)));
   }
   /** Every call's server CPU time of one request, over all rounds. */
@@ -182,14 +193,26 @@ try {
       figure("placement-api.baseline.claim.p50", "baseline berthd: claim p50", before.claim.p50, "ms", null),
     );
   }
+  const rows = [
+    ["candidates.limit1", "candidates limit=1", "limitOne"],
+    ["candidates.all", "candidates without limit", "all"],
+    ["claim", "claim", "claim"],
+  ] as const;
+  const bare = latencies(FLOOR);
+  for (const [id, what, key] of rows)
+    bars.push(
+      figure(
+        `placement-api.floor.${id}.p50`,
+        `HTTP floor (node:http answering berthd's bytes, nothing else): ${what} p50`,
+        bare[key].p50,
+        "ms",
+        null,
+      ),
+      figure(`placement-api.floor.${id}.p99`, "  same, p99", bare[key].p99, "ms", null),
+    );
   if (reference !== undefined) {
     const label = "real Placement 8.0.0";
     const real = latencies(label);
-    const rows = [
-      ["candidates.limit1", "candidates limit=1", "limitOne"],
-      ["candidates.all", "candidates without limit", "all"],
-      ["claim", "claim", "claim"],
-    ] as const;
     for (const [id, what, key] of rows) {
       bars.push(
         figure(
@@ -220,9 +243,27 @@ try {
         ),
       );
     }
+    // The most any server could be faster than the real Placement on this machine in this run.
+    for (const [id, what, key] of rows)
+      bars.push(
+        figure(
+          `placement-api.floor-ratio.${id}`,
+          `real Placement / HTTP floor: ${what} (p50), the most any server reaches here`,
+          round(real[key].p50 / bare[key].p50, 1),
+          "x",
+          null,
+        ),
+        figure(
+          `placement-api.floor-ratio.${id}.p99`,
+          `real Placement / HTTP floor: ${what} (p99)`,
+          round(real[key].p99 / bare[key].p99, 1),
+          "x",
+          null,
+        ),
+      );
   }
   for (const [label, rounds] of timings) {
-    const setup = setups.get(label)!;
+    const setup = setups.get(label);
     details[label] = {
       candidatesLimitOneMs: distribution(rounds.flatMap((t) => t.limitOne)),
       candidatesAllMs: distribution(rounds.flatMap((t) => t.all)),
@@ -235,14 +276,19 @@ try {
           }
         : {}),
       candidates: rounds[0]?.candidates,
-      providerCreationMs: distribution(setup.providerMs),
-      providerCreationTotalS: round(setup.providerMs.reduce((a, b) => a + b, 0) / 1000, 1),
-      consumersTotalS: round(setup.consumersMs / 1000, 1),
+      ...(setup === undefined
+        ? {}
+        : {
+            providerCreationMs: distribution(setup.providerMs),
+            providerCreationTotalS: round(setup.providerMs.reduce((a, b) => a + b, 0) / 1000, 1),
+            consumersTotalS: round(setup.consumersMs / 1000, 1),
+          }),
     };
     log(`${label}: ${JSON.stringify(details[label])}`);
   }
-  for (const client of services) client.close();
+  for (const client of measured) client.close();
 } finally {
+  floor?.stop();
   await server?.stop();
   await baseline?.stop();
   reference?.stop();

@@ -14,7 +14,8 @@ import type { PlacementClient } from "./client.js";
 
 const RESOURCES = { VCPU: 2, MEMORY_MB: 4096, DISK_GB: 40 };
 const INVENTORY = { VCPU: 64, MEMORY_MB: 262144, DISK_GB: 2000 };
-const QUERY = "resources=VCPU:2,MEMORY_MB:4096,DISK_GB:40";
+/** The candidates query of every request the bench times. */
+export const QUERY = "resources=VCPU:2,MEMORY_MB:4096,DISK_GB:40";
 const BATCH = 50;
 
 export interface Setup {
