@@ -117,4 +117,46 @@ describe("the allocation candidates answer as JSON text", () => {
       root_provider_uuid: cn1.uuid,
     });
   });
+
+  it("writes a lone provider's request for the amounts and shape asked now (kept entries never go stale)", () => {
+    const lone = (amounts: Record<string, number>): CandidateAnswer => ({
+      candidates: [{ allocations: { [cn1.uuid]: amounts }, mappings: { "": [cn1.uuid] } }],
+      providers: [cn1],
+      usage: new Map(),
+    });
+    const requestsAt = (minor: number, amounts: Record<string, number>) =>
+      (
+        JSON.parse(candidatesJson(lone(amounts), { major: 1, minor }, requested).toString()) as Record<
+          string,
+          unknown
+        >
+      ).allocation_requests;
+    const entry = (vcpu: number) => ({
+      allocations: { [cn1.uuid]: { resources: { VCPU: vcpu } } },
+      mappings: { "": [cn1.uuid] },
+    });
+    expect(requestsAt(39, { VCPU: 2 })).toEqual([entry(2)]);
+    expect(requestsAt(39, { VCPU: 1 })).toEqual([entry(1)]);
+    expect(requestsAt(39, { VCPU: 2 })).toEqual([entry(2)]);
+    expect(requestsAt(33, { VCPU: 2 })).toEqual([{ allocations: entry(2).allocations }]);
+    expect(requestsAt(10, { VCPU: 2 })).toEqual([
+      { allocations: [{ resource_provider: { uuid: cn1.uuid }, resources: { VCPU: 2 } }] },
+    ]);
+    // A candidate that is not the listed provider's alone is written in full, not from that provider's entry.
+    const elsewhere: CandidateAnswer = {
+      candidates: [{ allocations: { [pf1.uuid]: { SRIOV_NET_VF: 1 } }, mappings: { "": [pf1.uuid] } }],
+      providers: [cn1],
+      usage: new Map(),
+    };
+    expect(
+      (
+        JSON.parse(candidatesJson(elsewhere, { major: 1, minor: 39 }, requested).toString()) as Record<
+          string,
+          unknown
+        >
+      ).allocation_requests,
+    ).toEqual([
+      { allocations: { [pf1.uuid]: { resources: { SRIOV_NET_VF: 1 } } }, mappings: { "": [pf1.uuid] } },
+    ]);
+  });
 });
