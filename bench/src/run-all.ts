@@ -6,7 +6,9 @@
  * build, alternated with this one, and bench/results/comparison.json (+ .md)
  * marks each row more than 10 % worse than REF's (see README.md); a row
  * bench/explained-regressions.json explains against REF's commit is printed
- * with its reason and does not fail the run (report/explained.ts).
+ * with its reason and does not fail the run (report/explained.ts). A step
+ * with a row the gate would fail on is first measured again (--confirm=N,
+ * run/confirm.ts): the gate judges the median of all its runs.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -15,6 +17,7 @@ import { machineInfo } from "./measure/machine.js";
 import { log, since } from "./measure/timing.js";
 import { type ComparedRow, compareBars, measuredBy } from "./report/compare.js";
 import { writeComparison } from "./report/comparison-report.js";
+import { type Confirmation, confirmed, DEFAULT_CONFIRM_RUNS, rowsToConfirm } from "./report/confirm.js";
 import { EXPLANATIONS_FILE, type Explanation, readExplanations } from "./report/explained.js";
 import { medianBars } from "./report/median-bars.js";
 import { type BarResult, RESULTS_DIR } from "./report/results.js";
@@ -29,12 +32,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..");
 const argv = process.argv.slice(2);
 const USAGE = `usage: node bench/dist/run-all.js [--quick] [--only=STEP,...] [--runs=N] [--baseline=REF]
-                                  [--no-reference] [--no-hail-200]
+                                  [--confirm=N] [--no-reference] [--no-hail-200]
   --quick          smaller clusters and fewer samples (a smoke run; its figures judge nothing)
   --only=STEPS     run only these steps (comma-separated; an unknown name lists the steps)
   --runs=N         run every step N times; each row is the median of the runs
   --baseline=REF   also build REF in a temporary worktree and alternate every step with it;
                    rows more than 10 % worse than REF's are marked (bench/results/comparison.md)
+  --confirm=N      with --baseline: a step with a row the gate would fail on runs N more times,
+                   both builds alternated, and its rows become the medians of all runs
+                   (default ${DEFAULT_CONFIRM_RUNS}; 0: judge the first runs alone)
   --no-reference   placement-api: skip the real OpenStack Placement
   --no-hail-200    iallocator: skip hail's 200 x 200 multi-allocate`;
 if (argv.includes("--help") || argv.includes("-h")) {
@@ -48,7 +54,7 @@ function refuse(reason: string): never {
 }
 // An option this runner does not know would otherwise start the whole bench (a quarter of an hour).
 const FLAGS = ["--quick", "--no-reference", "--no-hail-200"];
-const VALUED = ["--only=", "--runs=", "--baseline="];
+const VALUED = ["--only=", "--runs=", "--baseline=", "--confirm="];
 const strays = argv.filter((a) => !FLAGS.includes(a) && !VALUED.some((prefix) => a.startsWith(prefix)));
 if (strays.length > 0) refuse(`unknown argument ${strays.join(" ")}\n${USAGE}`);
 const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -57,6 +63,9 @@ const only = option("only")?.split(",");
 const runs = Number(option("runs") ?? 1);
 const baselineRef = option("baseline");
 if (!Number.isInteger(runs) || runs < 1) refuse(`--runs=${option("runs")}: a whole number >= 1`);
+const confirmRuns = Number(option("confirm") ?? DEFAULT_CONFIRM_RUNS);
+if (!Number.isInteger(confirmRuns) || confirmRuns < 0)
+  refuse(`--confirm=${option("confirm")}: a whole number >= 0`);
 
 const allSteps = defineSteps({ quick, argv });
 const unknown = (only ?? []).filter((name) => !allSteps.some((step) => step.name === name));
@@ -84,6 +93,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 const outcomes: StepOutcome[] = [];
 const ours: BarResult[] = [];
 const rows: ComparedRow[] = [];
+const confirmations: Confirmation[] = [];
 try {
   if (baselineRef !== undefined) baseline = prepareBaseline(repoRoot, baselineRef);
   const builds = [{ name: THIS_BUILD, root: repoRoot }];
@@ -93,36 +103,56 @@ try {
     const barsOf = new Map(builds.map((build) => [build.name, [] as BarResult[][]]));
     /** The bench code that measured this step's baseline, once a run of it succeeded (bench-code.ts). */
     let baselineCode: BenchCode | undefined;
-    for (let run = 0; run < runs && interrupted === undefined; run++) {
-      for (const build of runOrder(builds, run)) {
-        if (interrupted !== undefined) break;
-        if (build.name === THIS_BUILD) {
-          const { outcome, bars } = await runStep(step, build.root, build.name, run);
-          outcomes.push(outcome);
-          if (bars !== undefined) barsOf.get(build.name)!.push(bars);
-          continue;
-        }
-        for (const code of benchCodesToTry(baselineCode, baseline!.hasOwnBenchCode)) {
+    /** Runs `from` to `to` (exclusive) of the step, each build in turn (runOrder alternates them). */
+    const measureRuns = async (from: number, to: number) => {
+      for (let run = from; run < to && interrupted === undefined; run++) {
+        for (const build of runOrder(builds, run)) {
           if (interrupted !== undefined) break;
-          baseline!.useBenchCode(code);
-          const { outcome, bars } = await runStep(step, build.root, build.name, run, code);
-          outcomes.push(outcome);
-          if (bars === undefined) continue;
-          barsOf.get(build.name)!.push(bars);
-          baselineCode = code;
-          break;
+          if (build.name === THIS_BUILD) {
+            const { outcome, bars } = await runStep(step, build.root, build.name, run);
+            outcomes.push(outcome);
+            if (bars !== undefined) barsOf.get(build.name)!.push(bars);
+            continue;
+          }
+          for (const code of benchCodesToTry(baselineCode, baseline!.hasOwnBenchCode)) {
+            if (interrupted !== undefined) break;
+            baseline!.useBenchCode(code);
+            const { outcome, bars } = await runStep(step, build.root, build.name, run, code);
+            outcomes.push(outcome);
+            if (bars === undefined) continue;
+            barsOf.get(build.name)!.push(bars);
+            baselineCode = code;
+            break;
+          }
+          baseline!.useBenchCode("this checkout");
         }
-        baseline!.useBenchCode("this checkout");
+      }
+    };
+    const compare = () => {
+      const mine = barsOf.get(THIS_BUILD)!;
+      const theirs = barsOf.get(builds[1]!.name)!;
+      return compareBars(
+        mine.length === 0 ? [] : medianBars(mine),
+        theirs.length === 0 ? undefined : medianBars(theirs),
+      );
+    };
+    await measureRuns(0, runs);
+    if (baseline !== undefined && confirmRuns > 0 && interrupted === undefined) {
+      const flagged = rowsToConfirm(compare(), explanations, baseline.commit);
+      if (flagged.length > 0) {
+        log(
+          `${step.name}: ${flagged.map((r) => `${r.id} (${r.ratio})`).join(", ")} worse than the baseline after ${runs} run(s); ${confirmRuns} more alternated run(s) of both builds to confirm`,
+        );
+        await measureRuns(runs, runs + confirmRuns);
+        const runsInAll = runs + confirmRuns;
+        confirmations.push(
+          confirmed(step.name, flagged, runs, runsInAll, compare(), explanations, baseline.commit),
+        );
       }
     }
     const mine = barsOf.get(THIS_BUILD)!;
-    const current = mine.length === 0 ? [] : medianBars(mine);
-    ours.push(...current);
-    if (baseline !== undefined) {
-      const theirs = barsOf.get(builds[1]!.name)!;
-      const compared = compareBars(current, theirs.length === 0 ? undefined : medianBars(theirs));
-      rows.push(...measuredBy(compared, baselineCode));
-    }
+    ours.push(...(mine.length === 0 ? [] : medianBars(mine)));
+    if (baseline !== undefined) rows.push(...measuredBy(compare(), baselineCode));
   }
 } finally {
   baseline?.remove();
@@ -160,6 +190,7 @@ if (baseline !== undefined) {
     steps: outcomes,
     rows,
     explanations,
+    confirmations,
     caption,
   });
   process.stdout.write(`\n${text}`);

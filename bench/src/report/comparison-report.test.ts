@@ -29,6 +29,7 @@ const run = (current: number, baseline: number, explanations: Explanation[] = []
     [atMost("lat", "latency", baseline, 1, "ms")],
   ),
   explanations,
+  confirmations: [],
   caption: "2 CPUs",
 });
 
@@ -42,6 +43,20 @@ describe("the gate's report files", () => {
     const json = JSON.parse(readFileSync(join(temp.dir, "comparison.json"), "utf8"));
     expect(json).toMatchObject({ regressions: ["lat"], baseline: { ref: "main" }, rows: [{ ratio: 2 }] });
     expect(json.caption).toBeUndefined();
+  });
+
+  it("lists the steps re-measured to confirm a worse row, in the text and in comparison.json", () => {
+    const confirmation = {
+      step: "placement",
+      flagged: [{ id: "lat", ratio: 1.4 }],
+      firstRuns: 1,
+      runs: 3,
+      after: { lat: "same (1.05)" },
+    };
+    const { text } = writeComparison(temp.dir, { ...run(1.05, 1), confirmations: [confirmation] });
+    expect(text).toContain("re-measured placement: after 1 run(s) lat (1.4) came out worse; over 3");
+    const json = JSON.parse(readFileSync(join(temp.dir, "comparison.json"), "utf8"));
+    expect(json.confirmations).toEqual([confirmation]);
   });
 
   it("says so when no row is worse", () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { MachineInfo } from "../measure/machine.js";
 import { type StepOutcome, THIS_BUILD } from "../run/run-step.js";
 import { type ComparedRow, comparisonTable, REGRESSION_THRESHOLD, regressions } from "./compare.js";
+import { type Confirmation, confirmationText } from "./confirm.js";
 import { applyExplanations, type Explanation, explanationText } from "./explained.js";
 
 export interface ComparisonRun {
@@ -23,6 +24,8 @@ export interface ComparisonRun {
   rows: ComparedRow[];
   /** bench/explained-regressions.json's entries (all baselines; those for this one apply). */
   explanations: readonly Explanation[];
+  /** Steps measured again because a row came out worse (run/confirm.ts). */
+  confirmations: readonly Confirmation[];
   /** The run's one-line context (machine, load, duration) under the table. */
   caption: string;
 }
@@ -82,7 +85,9 @@ export function writeComparison(
   );
   const name = `${run.baseline.ref} ${run.baseline.commit.slice(0, 12)}`;
   const code = benchCodeText(run.steps, THIS_BUILD);
-  const notes = explanationText(explained);
+  const notes = [confirmationText(run.confirmations), explanationText(explained)]
+    .filter((part) => part !== "")
+    .join("\n\n");
   const table = comparisonTable(explained.rows, name);
   const text = `${table}\n\n${notes === "" ? "" : `${notes}\n\n`}this build ${run.current.commit.slice(0, 12)}; ${run.order}\n${code}\n${caption}\n\n${verdict}\n`;
   writeFileSync(join(resultsDir, "comparison.md"), text);
