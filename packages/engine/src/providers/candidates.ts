@@ -60,6 +60,13 @@ export interface CandidateAnswer {
   providers: ProviderRecord[];
   /** What the providers' classes hold, as the search judged them (for the summaries' `used`). */
   usage: ProviderUsage;
+  /**
+   * True when every candidate takes from one provider alone for the one
+   * unsuffixed group, the same amounts each: `candidates[i]` from
+   * `providers[i]` (the search of lone trees). A writer can then key what it
+   * keeps on the providers alone.
+   */
+  alone?: boolean;
 }
 
 /** The roots a candidate may be anchored at (`root_required`); undefined: any. */
@@ -184,7 +191,7 @@ export function allocationCandidates(
     if (enough) break;
   }
   // Lone trees only: each tree is its root, and the roots were visited in creation order.
-  if (taken.size === 0) return { candidates, providers: loneTaken, usage };
+  if (taken.size === 0) return { candidates, providers: loneTaken, usage, alone: true };
   for (const root of loneTaken) {
     taken.add(root);
     treesTaken.add(root.uuid);

@@ -73,7 +73,25 @@ describe("the search of lone trees", () => {
       expect(answer.providers.map((p) => p.uuid)).toEqual(
         roots.map((p) => p.uuid).filter((u) => taken.has(u)),
       );
+      // The answer says so: candidate i is provider i's alone, every one with the same amounts.
+      expect(answer.alone).toBe(true);
+      answer.candidates.forEach((candidate, at) => {
+        expect(Object.keys(candidate.allocations)).toEqual([answer.providers[at]?.uuid]);
+        expect(candidate.allocations[answer.providers[at]?.uuid ?? ""]).toBe(
+          answer.candidates[0]?.allocations[answer.providers[0]?.uuid ?? ""],
+        );
+      });
     }
+  });
+
+  it("does not say the candidates are alone when a tree with children or a lender served one", () => {
+    const child = { ...lone(20, { inventories: { SRIOV_NET_VF: inventory(4) } }), uuid: "child" };
+    const tree = [...roots, { ...child, parentUuid: "root-1", rootUuid: "root-1" }];
+    const answer = allocationCandidates(new CandidateIndex(tree), usage, {
+      groups: [{ suffix: "", resources: { VCPU: 1 } }],
+    });
+    expect(answer.candidates.length).toBeGreaterThan(1);
+    expect(answer.alone).not.toBe(true);
   });
 
   it("sees a claim between two searches (usage is read, never kept)", () => {

@@ -204,4 +204,36 @@ describe("the written candidates answer", () => {
     expect(text).toBe(objectForm(second, version, requested));
     expect(text).not.toBe(candidatesJson(first, version, requested).toString());
   });
+
+  it("writes answers of lone trees right across claims, providers that stop fitting, other amounts and versions", () => {
+    const lonely = plain.slice(0, 8);
+    const requested = new Set(["VCPU", "MEMORY_MB", "DISK_GB"]);
+    const ask = (resources: Record<string, number>, used: Map<string, Record<string, number>>) =>
+      allocationCandidates(lonely, used, { groups: [group("", resources)] });
+    const small = { VCPU: 2, MEMORY_MB: 4096, DISK_GB: 40 };
+    const big = { VCPU: 64, MEMORY_MB: 4096, DISK_GB: 40 };
+    const full = new Map(usage);
+    full.set(plain[2]?.uuid as string, { VCPU: 95 });
+    expect(ask(small, full).candidates.length).toBe(ask(small, usage).candidates.length - 1);
+    let lone = 0;
+    for (const [resources, used, minor] of [
+      [small, usage, 39],
+      [small, usage, 39],
+      [small, full, 39],
+      [small, usage, 39],
+      [big, usage, 39],
+      [small, usage, 12],
+      [small, usage, 10],
+      [small, usage, 39],
+    ] as const) {
+      const answer = ask(resources, used);
+      if (answer.alone === true) lone += 1;
+      const version = { major: 1, minor };
+      expect(
+        candidatesJson(answer, version, requested).toString(),
+        `${JSON.stringify(resources)} 1.${minor}`,
+      ).toBe(objectForm(answer, version, requested));
+    }
+    expect(lone).toBe(8);
+  });
 });

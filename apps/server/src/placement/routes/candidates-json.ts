@@ -143,6 +143,57 @@ function loneRequestBytes(provider: ProviderRecord, candidate: Candidate, shape:
   return bytes;
 }
 
+/** The `allocation_requests` entries of an answer of lone candidates, as one piece, with what fixes it. */
+interface LoneSection {
+  shape: number;
+  amounts: string;
+  /** The answer's providers, in order: candidate i is provider i's alone. */
+  providers: readonly ProviderRecord[];
+  bytes: Buffer;
+}
+
+/**
+ * The last such section written. A claim between two lists leaves it as it
+ * was unless a provider stopped fitting (the search keeps the same row
+ * objects until the rows' shape changes), so Nova's list-claim-list loop
+ * copies one piece, not a thousand.
+ */
+let lastLoneSection: LoneSection | undefined;
+
+function sameRecords(a: readonly ProviderRecord[], b: readonly ProviderRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/** The entries of an answer the engine marked `alone`, comma-separated. */
+function loneSection(answer: CandidateAnswer, shape: RequestShape): Buffer {
+  const { candidates, providers } = answer;
+  const code = shapeCode(shape);
+  const first = candidates[0];
+  const amounts =
+    first === undefined
+      ? ""
+      : shape.amounts.of(first.allocations[(providers[0] as ProviderRecord).uuid] as Amounts);
+  const kept = lastLoneSection;
+  if (
+    kept !== undefined &&
+    kept.shape === code &&
+    kept.amounts === amounts &&
+    sameRecords(kept.providers, providers)
+  )
+    return kept.bytes;
+  const section = new BodyWriter(candidates.length * 192);
+  for (let index = 0; index < candidates.length; index++) {
+    if (index > 0) section.byte(COMMA);
+    section.copy(loneRequestBytes(providers[index] as ProviderRecord, candidates[index] as Candidate, shape));
+  }
+  // Its own copy, the size of the entries: the writer's buffer was sized for the worst case.
+  const bytes = Buffer.from(section.done());
+  lastLoneSection = { shape: code, amounts, providers, bytes };
+  return bytes;
+}
+
 /**
  * Placement lists a provider's traits in the order the traits were
  * created: the standard os-traits ones (made when its database is set up)
@@ -243,6 +294,20 @@ function summaryBytes(
   return bytes;
 }
 
+/** Each candidate's entry, comma-separated; one a provider serves alone is copied from its kept bytes. */
+function writeRequests(body: BodyWriter, answer: CandidateAnswer, shape: RequestShape): void {
+  const { candidates, providers } = answer;
+  for (let index = 0; index < candidates.length; index++) {
+    if (index > 0) body.byte(COMMA);
+    const candidate = candidates[index] as Candidate;
+    // From the search of lone trees, the nth candidate is on the nth provider listed.
+    const provider = providers[index];
+    if (provider !== undefined && takesFromAlone(candidate, provider.uuid))
+      body.copy(loneRequestBytes(provider, candidate, shape));
+    else body.text(allocationRequestText(candidate, shape));
+  }
+}
+
 /**
  * The whole answer as UTF-8 (`requested`: the classes the request names,
  * for summaries before 1.27), in one buffer the socket takes as it is, with
@@ -268,15 +333,8 @@ export function candidatesJson(
   const body = new BodyWriter(summariesLength + 64 + candidates.length * 192);
   const shape = { keyed: atLeast(version, 12), mappings: atLeast(version, 34), amounts: new AmountsText() };
   body.text('{"allocation_requests":[');
-  for (let index = 0; index < candidates.length; index++) {
-    if (index > 0) body.byte(COMMA);
-    const candidate = candidates[index] as Candidate;
-    // From the search of lone trees, the nth candidate is on the nth provider listed.
-    const provider = providers[index];
-    if (provider !== undefined && takesFromAlone(candidate, provider.uuid))
-      body.copy(loneRequestBytes(provider, candidate, shape));
-    else body.text(allocationRequestText(candidate, shape));
-  }
+  if (answer.alone === true && candidates.length === providers.length) body.copy(loneSection(answer, shape));
+  else writeRequests(body, answer, shape);
   body.text('],"provider_summaries":{');
   for (let index = 0; index < summaries.length; index++) {
     if (index > 0) body.byte(COMMA);
