@@ -43,6 +43,7 @@ export interface CandidateRequest {
  * One way to satisfy the request: the amounts per provider, and which providers serve each group.
  */
 export interface Candidate {
+  // A candidate may be shared between answers (the search of lone trees keeps them): never changed.
   /** By provider uuid: the amounts by class it gives (possibly shared between candidates: never changed). */
   allocations: Record<string, Readonly<Record<string, number>>>;
   /** By group suffix ("" unsuffixed): the providers serving that group. */
@@ -161,11 +162,7 @@ export function allocationCandidates(
     if (anchors !== undefined && !anchors.has(root.uuid)) continue;
     if (lone !== undefined && index.lone[at]) {
       if (!lone.admits(at, usage)) continue;
-      // A record without prototype takes the uuid as a hash entry: an object literal keyed by each
-      // uuid made V8 derive a new shape per provider (4x the time of the whole loop otherwise).
-      const allocations: Candidate["allocations"] = Object.create(null);
-      allocations[root.uuid] = lone.amounts;
-      candidates.push({ allocations, mappings: { "": [root.uuid] } });
+      candidates.push(lone.candidate(at));
       loneTaken.push(root);
       if (candidates.length >= limit) break;
       continue;

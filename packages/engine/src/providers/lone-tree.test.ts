@@ -84,6 +84,31 @@ describe("the search of lone trees", () => {
     }
   });
 
+  it("builds a lone root's candidate once per amounts while the index holds (the last four amounts asked)", () => {
+    const index = new CandidateIndex(roots);
+    const ask = (resources: Record<string, number>) =>
+      allocationCandidates(index, new Map(), { groups: [{ suffix: "", resources }] }).candidates;
+    const first = ask({ VCPU: 1 });
+    expect(ask({ VCPU: 1 })[0]).toBe(first[0]);
+    // Other amounts, or the same classes in another order (the answer keeps the request's order), are others.
+    expect(ask({ VCPU: 1, DISK_GB: 1 })[0]).not.toBe(first[0]);
+    expect(Object.keys(ask({ DISK_GB: 1, VCPU: 1 })[0]?.allocations["root-0"] ?? {})).toEqual([
+      "DISK_GB",
+      "VCPU",
+    ]);
+    expect(ask({ VCPU: 1 })[0]).toBe(first[0]);
+    for (const vcpu of [2, 3, 4, 5]) ask({ VCPU: vcpu });
+    const again = ask({ VCPU: 1 });
+    expect(again[0]).not.toBe(first[0]);
+    expect(again).toEqual(first);
+    // Another index (the rows changed) builds its own.
+    expect(
+      allocationCandidates(new CandidateIndex(roots), new Map(), {
+        groups: [{ suffix: "", resources: { VCPU: 1 } }],
+      }).candidates[0],
+    ).not.toBe(again[0]);
+  });
+
   it("does not say the candidates are alone when a tree with children or a lender served one", () => {
     const child = { ...lone(20, { inventories: { SRIOV_NET_VF: inventory(4) } }), uuid: "child" };
     const tree = [...roots, { ...child, parentUuid: "root-1", rootUuid: "root-1" }];

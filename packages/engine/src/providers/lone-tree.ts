@@ -9,6 +9,7 @@
  * search (request-group.ts, combine-groups.ts); both give the same
  * candidates for a lone tree (candidates.test.ts compares them).
  */
+import type { ProviderRecord } from "../store/records.js";
 import type { CandidateIndex, RootColumn } from "./candidate-index.js";
 import { fitsInventory, intersects, type ProviderUsage } from "./filter.js";
 import type { RequestGroup } from "./request-group.js";
@@ -16,10 +17,54 @@ import type { RequestGroup } from "./request-group.js";
 const NO_NAMES: readonly string[] = [];
 const NO_GROUPS: readonly (readonly string[])[] = [];
 
+/** A lone root's candidate: the root alone gives the group's amounts (a `Candidate` of candidates.ts). */
+export interface LoneCandidate {
+  allocations: Record<string, Readonly<Record<string, number>>>;
+  mappings: Record<string, string[]>;
+}
+
+/** The candidates built for one set of amounts, per root (aligned with the index's roots). */
+interface Built {
+  amounts: Readonly<Record<string, number>>;
+  candidates: (LoneCandidate | undefined)[];
+}
+
+/** How many different amounts an index keeps the candidates of: a scheduler asks a few flavors over and over. */
+const AMOUNTS_KEPT = 4;
+
+/**
+ * Lone roots' candidates already built, per index (they hold while its
+ * rows do) and amounts asked, the most recent few. Asking the same amounts
+ * again builds no candidate object: at 1,000 roots an answer's 4,000 small
+ * objects were alive when the young generation was collected and got
+ * promoted, and collecting them was a third of the full list's CPU
+ * (2026-11-29). Candidates are shared between answers and never changed.
+ */
+const builtPerIndex = new WeakMap<CandidateIndex, Map<string, Built>>();
+
+function builtFor(index: CandidateIndex, resources: Readonly<Record<string, number>>): Built {
+  const key = Object.keys(resources)
+    .map((resourceClass) => `${resourceClass}:${resources[resourceClass]}`)
+    .join(",");
+  let kept = builtPerIndex.get(index);
+  if (kept === undefined) {
+    kept = new Map();
+    builtPerIndex.set(index, kept);
+  }
+  const found = kept.get(key);
+  // Map order is insertion order: the most recently asked amounts go last, the oldest are dropped first.
+  kept.delete(key);
+  const built = found ?? { amounts: { ...resources }, candidates: new Array(index.roots.length) };
+  kept.set(key, built);
+  if (kept.size > AMOUNTS_KEPT) kept.delete(kept.keys().next().value as string);
+  return built;
+}
+
 /** The unsuffixed group's test of a lone root, set up once per request. */
 export class LoneTreeSearch {
   /** The group's amounts by class, in request order: shared by every candidate of this answer, never changed. */
   readonly amounts: Readonly<Record<string, number>>;
+  private readonly built: (LoneCandidate | undefined)[];
   private readonly classes: string[];
   private readonly wanted: number[];
   private readonly columns: RootColumn[];
@@ -34,7 +79,9 @@ export class LoneTreeSearch {
     group: RequestGroup,
     private readonly index: CandidateIndex,
   ) {
-    this.amounts = { ...group.resources };
+    const built = builtFor(index, group.resources);
+    this.amounts = built.amounts;
+    this.built = built.candidates;
     this.classes = Object.keys(this.amounts);
     this.wanted = this.classes.map((resourceClass) => this.amounts[resourceClass] as number);
     this.columns = this.classes.map((resourceClass) => index.rootColumn(resourceClass));
@@ -52,6 +99,20 @@ export class LoneTreeSearch {
     if (only === undefined || only.suffix !== "" || Object.keys(only.resources).length === 0)
       return undefined;
     return new LoneTreeSearch(only, index);
+  }
+
+  /** The candidate of the root at `at` (a lone tree that `admits`): built once per amounts while the index holds. */
+  candidate(at: number): LoneCandidate {
+    const kept = this.built[at];
+    if (kept !== undefined) return kept;
+    const { uuid } = this.index.roots[at] as ProviderRecord;
+    // A record without prototype takes the uuid as a hash entry: an object literal keyed by each
+    // uuid made V8 derive a new shape per provider (4x the time of the whole loop otherwise).
+    const allocations: LoneCandidate["allocations"] = Object.create(null);
+    allocations[uuid] = this.amounts;
+    const made = { allocations, mappings: { "": [uuid] } };
+    this.built[at] = made;
+    return made;
   }
 
   /**
