@@ -8,7 +8,7 @@
  * bench/explained-regressions.json explains against REF's commit is printed
  * with its reason and does not fail the run (report/explained.ts). A step
  * with a row the gate would fail on is first measured again (--confirm=N,
- * run/confirm.ts): the gate judges the median of all its runs.
+ * report/confirm.ts): the gate judges the median of all its runs.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -24,7 +24,7 @@ export interface ComparisonRun {
   rows: ComparedRow[];
   /** bench/explained-regressions.json's entries (all baselines; those for this one apply). */
   explanations: readonly Explanation[];
-  /** Steps measured again because a row came out worse (run/confirm.ts). */
+  /** Steps measured again because a row came out worse (confirm.ts). */
   confirmations: readonly Confirmation[];
   /** The run's one-line context (machine, load, duration) under the table. */
   caption: string;

@@ -41,9 +41,9 @@ export interface CandidateRequest {
 
 /**
  * One way to satisfy the request: the amounts per provider, and which providers serve each group.
+ * A candidate may be shared between answers (the search of lone trees keeps them): never changed.
  */
 export interface Candidate {
-  // A candidate may be shared between answers (the search of lone trees keeps them): never changed.
   /** By provider uuid: the amounts by class it gives (possibly shared between candidates: never changed). */
   allocations: Record<string, Readonly<Record<string, number>>>;
   /** By group suffix ("" unsuffixed): the providers serving that group. */

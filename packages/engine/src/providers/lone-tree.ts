@@ -62,7 +62,7 @@ function builtFor(index: CandidateIndex, resources: Readonly<Record<string, numb
 
 /** The unsuffixed group's test of a lone root, set up once per request. */
 export class LoneTreeSearch {
-  /** The group's amounts by class, in request order: shared by every candidate of this answer, never changed. */
+  /** The group's amounts by class, in request order: shared by every candidate built for them, never changed. */
   readonly amounts: Readonly<Record<string, number>>;
   private readonly built: (LoneCandidate | undefined)[];
   private readonly classes: string[];

@@ -123,6 +123,7 @@ describe("the allocation candidates answer as JSON text", () => {
       candidates: [{ allocations: { [cn1.uuid]: amounts }, mappings: { "": [cn1.uuid] } }],
       providers: [cn1],
       usage: new Map(),
+      alone: true,
     });
     const requestsAt = (minor: number, amounts: Record<string, number>) =>
       (

@@ -10,9 +10,9 @@
  * joins of its uuids and its amounts' text (candidates sharing one amounts
  * object share that text), and the parts of a summary that change only with
  * its provider row are kept beside the row, so a summary whose use did not
- * move is the same bytes; so is the entry of a provider that alone serves a
- * candidate, for the same amounts. Nothing is kept per query: a claim
- * between two lists shows in the next one.
+ * move is the same bytes; so are the entries of an answer of lone trees
+ * (the engine marks it `alone`), for the same rows and amounts. Nothing is
+ * kept per query: a claim between two lists shows in the next one.
  */
 import type { Candidate, CandidateAnswer, ProviderRecord } from "@berth/engine";
 import { displayedCapacity, type Inventory } from "@berth/resources";
@@ -104,20 +104,6 @@ function allocationRequestText(candidate: Candidate, shape: RequestShape): strin
 /** The `allocation_requests` shape as a number: keyed (1.12) + 1, mappings (1.34) + 2. */
 const shapeCode = (shape: RequestShape) => (shape.keyed ? 1 : 0) + (shape.mappings ? 2 : 0);
 
-/**
- * True when the candidate takes from `uuid` alone, for its one unsuffixed
- * group: what the engine's search of a lone tree answers, whose entry is
- * fixed by the provider, the amounts and the shape.
- */
-function takesFromAlone(candidate: Candidate, uuid: string): boolean {
-  const { allocations, mappings } = candidate;
-  if (allocations[uuid] === undefined) return false;
-  for (const other in allocations) if (other !== uuid) return false;
-  for (const suffix in mappings) if (suffix !== "") return false;
-  const serving = mappings[""];
-  return serving !== undefined && serving.length === 1 && serving[0] === uuid;
-}
-
 /** A lone provider's entry as last written: for which shape and amounts, and its UTF-8. */
 interface LoneRequest {
   shape: number;
@@ -126,8 +112,9 @@ interface LoneRequest {
 }
 
 /**
- * Lone providers' `allocation_requests` entries, kept beside their rows
- * (a changed row is a new object, so an entry never outlives its row): a
+ * Lone providers' `allocation_requests` entries (of answers marked
+ * `alone`), kept beside their rows (a changed row is a new object, so an
+ * entry never outlives its row): a
  * full list of single-provider hosts asks the same amounts of the same rows
  * call after call, so each entry is copied in as bytes, not written again.
  */
@@ -294,20 +281,6 @@ function summaryBytes(
   return bytes;
 }
 
-/** Each candidate's entry, comma-separated; one a provider serves alone is copied from its kept bytes. */
-function writeRequests(body: BodyWriter, answer: CandidateAnswer, shape: RequestShape): void {
-  const { candidates, providers } = answer;
-  for (let index = 0; index < candidates.length; index++) {
-    if (index > 0) body.byte(COMMA);
-    const candidate = candidates[index] as Candidate;
-    // From the search of lone trees, the nth candidate is on the nth provider listed.
-    const provider = providers[index];
-    if (provider !== undefined && takesFromAlone(candidate, provider.uuid))
-      body.copy(loneRequestBytes(provider, candidate, shape));
-    else body.text(allocationRequestText(candidate, shape));
-  }
-}
-
 /**
  * The whole answer as UTF-8 (`requested`: the classes the request names,
  * for summaries before 1.27), in one buffer the socket takes as it is, with
@@ -334,7 +307,9 @@ export function candidatesJson(
   const shape = { keyed: atLeast(version, 12), mappings: atLeast(version, 34), amounts: new AmountsText() };
   body.text('{"allocation_requests":[');
   if (answer.alone === true && candidates.length === providers.length) body.copy(loneSection(answer, shape));
-  else writeRequests(body, answer, shape);
+  else
+    for (let index = 0; index < candidates.length; index++)
+      body.text(`${index === 0 ? "" : ","}${allocationRequestText(candidates[index] as Candidate, shape)}`);
   body.text('],"provider_summaries":{');
   for (let index = 0; index < summaries.length; index++) {
     if (index > 0) body.byte(COMMA);
